@@ -1,0 +1,1 @@
+"""text2world: benchmark LLMs on writing PDDL world models from natural language."""
