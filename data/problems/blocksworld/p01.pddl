@@ -1,0 +1,5 @@
+(define (problem blocksworld-p01)
+  (:domain blocksworld)
+  (:objects a b c - block)
+  (:init (on-table a) (on b a) (clear b) (on-table c) (clear c) (hand-empty))
+  (:goal (and (on a b) (on b c))))

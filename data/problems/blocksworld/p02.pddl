@@ -1,0 +1,6 @@
+(define (problem blocksworld-p02)
+  (:domain blocksworld)
+  (:objects a b c d e - block)
+  (:init (on-table a) (on b a) (on c b) (clear c)
+         (on-table d) (on e d) (clear e) (hand-empty))
+  (:goal (and (on a e) (on e c) (on c d) (on d b) (on-table b))))
