@@ -1,0 +1,13 @@
+(define (problem elevator-dispatch-p03)
+  (:domain elevator-dispatch)
+  (:objects f0 f1 f2 f3 f4 f5 f6 - floor
+            ann bob cleo dan eva - passenger)
+  (:init (lift-at f0)
+         (next-up f0 f1) (next-up f1 f2) (next-up f2 f3) (next-up f3 f4)
+         (next-up f4 f5) (next-up f5 f6)
+         (waiting ann f1) (destination ann f6)
+         (waiting bob f5) (destination bob f2)
+         (waiting cleo f3) (destination cleo f4)
+         (waiting dan f6) (destination dan f0)
+         (waiting eva f2) (destination eva f5))
+  (:goal (and (served ann) (served bob) (served cleo) (served dan) (served eva))))

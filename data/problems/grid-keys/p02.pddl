@@ -1,0 +1,18 @@
+(define (problem grid-keys-p02)
+  (:domain grid-keys)
+  (:objects c11 c12 c13 c21 c22 c23 c31 c32 c33 - cell
+            iron silver - key
+            square triangle - shape)
+  (:init (robot-at c11) (hand-free)
+         (adjacent c11 c12) (adjacent c12 c11) (adjacent c12 c13) (adjacent c13 c12)
+         (adjacent c21 c22) (adjacent c22 c21) (adjacent c22 c23) (adjacent c23 c22)
+         (adjacent c31 c32) (adjacent c32 c31) (adjacent c32 c33) (adjacent c33 c32)
+         (adjacent c11 c21) (adjacent c21 c11) (adjacent c21 c31) (adjacent c31 c21)
+         (adjacent c12 c22) (adjacent c22 c12) (adjacent c22 c32) (adjacent c32 c22)
+         (adjacent c13 c23) (adjacent c23 c13) (adjacent c23 c33) (adjacent c33 c23)
+         (locked c23) (lock-shape c23 square)
+         (locked c32) (lock-shape c32 triangle)
+         (locked c31) (lock-shape c31 square)
+         (key-shape iron square) (key-shape silver triangle)
+         (key-at silver c13) (key-at iron c21))
+  (:goal (and (key-at iron c33) (key-at silver c31))))
