@@ -1,0 +1,451 @@
+"""The PDDL domain model: small immutable dataclasses, built from tarski's parse, printable back.
+
+tarski does the parsing (with ``raise_on_error=True``: its default silently recovers from broken
+files). This module guards tarski against pathological input, converts its objects into plain
+frozen dataclasses and prints them back to PDDL, so that ``parse_domain(domain.to_pddl())``
+gives back an equal ``Domain``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Union
+
+# Limits that keep every tarski call well under two seconds. tarski needs about 8 ms per KB;
+# the largest released Text2World domain is 12.7 KB. Deeper nesting than this makes the ANTLR
+# parser recurse past Python's stack.
+MAX_DOMAIN_CHARS = 128_000
+MAX_NESTING_DEPTH = 200
+
+
+class DomainInputError(ValueError):
+    """Input that cannot be a PDDL domain at all (empty, binary, too large, too deep).
+
+    ``category`` uses the syntax-error taxonomy of the validator; ``line``/``column`` are 1-based
+    where known.
+    """
+
+    def __init__(self, message: str, category: str = "Other", line: int | None = None,
+                 column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.category = category
+        self.line = line
+        self.column = column
+
+
+# --------------------------------------------------------------------------------------------
+# Text helpers
+
+
+_COMMENT_LINE = re.compile(r";(.*)\n")
+
+
+def strip_comments_released(text: str) -> str:
+    """Remove ``;`` comments exactly as the released Text2World pipeline does.
+
+    Quirk reproduced: the released regex ``;(.*)\\n`` needs a newline after the comment, so a
+    comment on the last line of a text without a trailing newline is kept.
+    """
+    while True:
+        match = _COMMENT_LINE.search(text)
+        if match is None:
+            return text
+        text = text[: match.start()] + text[match.end() - 1:]
+
+
+def strip_comments(text: str) -> str:
+    """Remove every ``;`` comment, including one on a last line without a newline."""
+    return re.sub(r";[^\n]*", "", text)
+
+
+def decode_domain_bytes(data: bytes, source: str = "input") -> str:
+    """Decode bytes read from a file or request into text, with a clear error for binary data."""
+    if len(data) > MAX_DOMAIN_CHARS * 4:
+        raise DomainInputError(
+            f"{source} is {len(data):,} bytes; a PDDL domain may have at most "
+            f"{MAX_DOMAIN_CHARS:,} characters")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise DomainInputError(
+            f"{source} is not UTF-8 text: byte 0x{data[err.start]:02x} at offset {err.start} "
+            "cannot be decoded") from None
+    return text
+
+
+def check_domain_text(text: str) -> None:
+    """Reject input tarski must never see: empty, binary, oversized or absurdly nested text."""
+    if not isinstance(text, str):
+        raise DomainInputError(f"a domain must be text, not {type(text).__name__}")
+    if not text.strip():
+        raise DomainInputError("the domain text is empty", category="UndefinedDomainName")
+    if len(text) > MAX_DOMAIN_CHARS:
+        raise DomainInputError(
+            f"the domain text has {len(text):,} characters; the limit is {MAX_DOMAIN_CHARS:,}")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line, column = line_column(text, nul)
+        raise DomainInputError("the text contains a NUL byte: binary data, not PDDL",
+                               line=line, column=column)
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+            if depth > MAX_NESTING_DEPTH:
+                line, column = line_column(text, index)
+                raise DomainInputError(
+                    f"parentheses are nested more than {MAX_NESTING_DEPTH} levels deep",
+                    category="IncorrectParentheses", line=line, column=column)
+        elif char == ")":
+            depth -= 1
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+# --------------------------------------------------------------------------------------------
+# tarski bridge
+
+
+def tarski_parse(text: str, *, case_insensitive: bool = False):
+    """Parse a domain with tarski (``raise_on_error=True``) and return the tarski reader.
+
+    Raises ``DomainInputError`` for input rejected before parsing and whatever tarski raises
+    for a malformed domain. ``RecursionError`` is turned into ``DomainInputError`` too.
+    """
+    check_domain_text(text)
+    from tarski.io import PDDLReader
+
+    reader = PDDLReader(raise_on_error=True, case_insensitive=case_insensitive)
+    try:
+        reader.parse_domain_string(text)
+    except RecursionError:
+        raise DomainInputError("the domain is nested too deeply to parse",
+                               category="IncorrectParentheses") from None
+    return reader
+
+
+@cache
+def _builtin_symbols() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Names tarski defines itself (sorts, predicates, functions of its theories)."""
+    reader = tarski_parse(
+        "(define (domain builtins) (:requirements :action-costs) (:predicates))")
+    language = reader.problem.language
+    sorts = frozenset(str(s.name) for s in language.sorts)
+    predicates = frozenset(str(p.symbol) for p in language.predicates)
+    functions = frozenset(str(f.symbol) for f in language.functions)
+    return sorts, predicates, functions
+
+
+# --------------------------------------------------------------------------------------------
+# The model
+
+
+@dataclass(frozen=True)
+class TypedName:
+    """A variable, parameter or constant with its type (``object`` when untyped)."""
+
+    name: str
+    type: str = "object"
+
+    def to_pddl(self) -> str:
+        return f"{self.name} - {self.type}"
+
+
+@dataclass(frozen=True)
+class Atom:
+    predicate: str
+    args: tuple[str, ...] = ()
+
+    def to_pddl(self) -> str:
+        return "(" + " ".join((self.predicate, *self.args)) + ")"
+
+
+@dataclass(frozen=True)
+class Truth:
+    """The empty precondition ``(and)``."""
+
+    def to_pddl(self) -> str:
+        return "(and)"
+
+
+@dataclass(frozen=True)
+class Not:
+    formula: "Formula"
+
+    def to_pddl(self) -> str:
+        return f"(not {self.formula.to_pddl()})"
+
+
+@dataclass(frozen=True)
+class And:
+    parts: tuple["Formula", ...]
+
+    def to_pddl(self) -> str:
+        return "(and " + " ".join(p.to_pddl() for p in self.parts) + ")"
+
+
+@dataclass(frozen=True)
+class Or:
+    parts: tuple["Formula", ...]
+
+    def to_pddl(self) -> str:
+        return "(or " + " ".join(p.to_pddl() for p in self.parts) + ")"
+
+
+@dataclass(frozen=True)
+class Quantified:
+    quantifier: str  # "forall" | "exists"
+    variables: tuple[TypedName, ...]
+    body: "Formula"
+
+    def to_pddl(self) -> str:
+        variables = " ".join(v.to_pddl() for v in self.variables)
+        return f"({self.quantifier} ({variables}) {self.body.to_pddl()})"
+
+
+Formula = Union[Atom, Truth, Not, And, Or, Quantified]
+
+
+@dataclass(frozen=True)
+class AddEffect:
+    atom: Atom
+
+    def to_pddl(self) -> str:
+        return self.atom.to_pddl()
+
+
+@dataclass(frozen=True)
+class DeleteEffect:
+    atom: Atom
+
+    def to_pddl(self) -> str:
+        return f"(not {self.atom.to_pddl()})"
+
+
+@dataclass(frozen=True)
+class ConditionalEffect:
+    condition: Formula
+    effect: "Effect"
+
+    def to_pddl(self) -> str:
+        return f"(when {self.condition.to_pddl()} {self.effect.to_pddl()})"
+
+
+@dataclass(frozen=True)
+class ForallEffect:
+    variables: tuple[TypedName, ...]
+    effects: tuple["Effect", ...]
+
+    def to_pddl(self) -> str:
+        variables = " ".join(v.to_pddl() for v in self.variables)
+        body = " ".join(e.to_pddl() for e in self.effects)
+        return f"(forall ({variables}) (and {body}))"
+
+
+@dataclass(frozen=True)
+class FunctionEffect:
+    """``(assign (f ?x) v)`` or ``(increase (total-cost) 3)`` on a function term."""
+
+    operation: str  # "assign" | "increase"
+    term: str
+    value: str
+
+    def to_pddl(self) -> str:
+        return f"({self.operation} {self.term} {self.value})"
+
+
+Effect = Union[AddEffect, DeleteEffect, ConditionalEffect, ForallEffect, FunctionEffect]
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+
+    def to_pddl(self) -> str:
+        return "(" + " ".join((self.name, *(p.to_pddl() for p in self.parameters))) + ")"
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    type: str = "number"
+
+    def to_pddl(self) -> str:
+        inner = " ".join((self.name, *(p.to_pddl() for p in self.parameters)))
+        return f"({inner}) - {self.type}"
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    parameters: tuple[TypedName, ...]
+    precondition: Formula
+    effects: tuple[Effect, ...]
+
+    def to_pddl(self) -> str:
+        params = " ".join(p.to_pddl() for p in self.parameters)
+        effects = " ".join(e.to_pddl() for e in self.effects)
+        return (f"  (:action {self.name}\n"
+                f"    :parameters ({params})\n"
+                f"    :precondition {self.precondition.to_pddl()}\n"
+                f"    :effect (and {effects}))")
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    requirements: tuple[str, ...] = ()
+    types: tuple[TypedName, ...] = ()  # (type, parent)
+    constants: tuple[TypedName, ...] = ()
+    predicates: tuple[Predicate, ...] = ()
+    functions: tuple[Function, ...] = ()
+    actions: tuple[Action, ...] = ()
+    _by_name: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+
+    @property
+    def typed(self) -> bool:
+        return bool(self.types) or any(
+            p.type != "object" for pr in self.predicates for p in pr.parameters)
+
+    def action(self, name: str) -> Action | None:
+        if self._by_name is None:
+            object.__setattr__(self, "_by_name", {a.name: a for a in self.actions})
+        return self._by_name.get(name)
+
+    def to_pddl(self) -> str:
+        lines = [f"(define (domain {self.name})"]
+        if self.requirements:
+            lines.append("  (:requirements " + " ".join(self.requirements) + ")")
+        if self.types:
+            lines.append("  (:types " + " ".join(t.to_pddl() for t in self.types) + ")")
+        if self.constants:
+            lines.append("  (:constants " + " ".join(c.to_pddl() for c in self.constants) + ")")
+        lines.append("  (:predicates " + " ".join(p.to_pddl() for p in self.predicates) + ")")
+        if self.functions:
+            lines.append("  (:functions " + " ".join(f.to_pddl() for f in self.functions) + ")")
+        lines.extend(a.to_pddl() for a in self.actions)
+        return "\n".join(lines) + ")\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Conversion from tarski objects
+
+
+def _term(term) -> str:
+    from tarski.syntax import CompoundTerm, Constant, Variable
+
+    if isinstance(term, (Variable, Constant)):
+        return str(term.symbol)
+    if isinstance(term, CompoundTerm):
+        return "(" + " ".join((str(term.symbol.symbol), *(_term(t) for t in term.subterms))) + ")"
+    return str(term)
+
+
+def _typed(variable) -> TypedName:
+    return TypedName(str(variable.symbol), str(variable.sort.name))
+
+
+def _formula(formula) -> Formula:
+    from tarski.syntax import (Atom as TAtom, CompoundFormula, Connective, QuantifiedFormula,
+                               Tautology)
+
+    if isinstance(formula, TAtom):
+        return Atom(str(formula.predicate.symbol), tuple(_term(t) for t in formula.subterms))
+    if isinstance(formula, Tautology):
+        return Truth()
+    if isinstance(formula, CompoundFormula):
+        parts = tuple(_formula(f) for f in formula.subformulas)
+        if formula.connective == Connective.Not:
+            return Not(parts[0])
+        if formula.connective == Connective.And:
+            return And(parts)
+        return Or(parts)
+    if isinstance(formula, QuantifiedFormula):
+        return Quantified(str(formula.quantifier), tuple(_typed(v) for v in formula.variables),
+                          _formula(formula.formula))
+    raise ValueError(f"unsupported formula {formula!s}")
+
+
+def _effect(effect) -> Effect:
+    from tarski.fstrips import AddEffect as TAdd, DelEffect as TDel, UniversalEffect
+    from tarski.fstrips import FunctionalEffect, IncreaseEffect
+    from tarski.syntax import Tautology
+
+    if isinstance(effect, UniversalEffect):
+        inner: Effect = ForallEffect(tuple(_typed(v) for v in effect.variables),
+                                     tuple(_effect(e) for e in effect.effects))
+    elif isinstance(effect, TAdd):
+        inner = AddEffect(_formula(effect.atom))
+    elif isinstance(effect, TDel):
+        inner = DeleteEffect(_formula(effect.atom))
+    elif isinstance(effect, FunctionalEffect):
+        operation = "increase" if isinstance(effect, IncreaseEffect) else "assign"
+        inner = FunctionEffect(operation, _term(effect.lhs), _number(effect.rhs))
+    else:
+        raise ValueError(f"unsupported effect {effect!s}")
+    if isinstance(effect.condition, Tautology):
+        return inner
+    return ConditionalEffect(_formula(effect.condition), inner)
+
+
+_NUMERIC_SORTS = frozenset({"Real", "Integer", "Natural", "number"})
+
+
+def domain_from_tarski(reader) -> Domain:
+    """Build the immutable ``Domain`` from a tarski reader that parsed a domain."""
+    builtin_sorts, builtin_predicates, builtin_functions = _builtin_symbols()
+    problem = reader.problem
+    language = problem.language
+    types = tuple(
+        TypedName(str(s.name), str(language.immediate_parent[s].name))
+        for s in language.sorts if s.name not in builtin_sorts)
+    constants = tuple(TypedName(str(c.symbol), str(c.sort.name)) for c in language.constants()
+                      if c.sort.name not in _NUMERIC_SORTS)
+
+    def signature(symbol) -> tuple[TypedName, ...]:
+        domain = symbol.domain
+        return tuple(TypedName(f"?x{i}", str(s.name)) for i, s in enumerate(domain))
+
+    predicates = tuple(Predicate(str(p.symbol), signature(p)) for p in language.predicates
+                       if str(p.symbol) not in builtin_predicates)
+    functions = tuple(Function(str(f.symbol), signature(f),
+                               "number" if f.codomain.name in _NUMERIC_SORTS else str(f.codomain.name))
+                      for f in language.functions
+                      if str(f.symbol) not in builtin_functions)
+    actions = []
+    for name, action in problem.actions.items():
+        effects = [_effect(e) for e in action.effects]
+        # tarski folds (increase (total-cost) x) into the action's cost, and gives every other
+        # action of the domain a cost of 0, which we drop again.
+        cost = _number(action.cost.addend) if action.cost is not None else "0"
+        if cost != "0":
+            effects.append(FunctionEffect("increase", "(total-cost)", cost))
+        actions.append(Action(str(name), tuple(_typed(p) for p in action.parameters),
+                              _formula(action.precondition), tuple(effects)))
+    return Domain(name=str(problem.domain_name), requirements=tuple(sorted(reader.parser.requirements)),
+                  types=types, constants=constants, predicates=predicates, functions=functions,
+                  actions=tuple(actions))
+
+
+def _number(term) -> str:
+    value = str(term)
+    try:
+        number = float(value)
+    except ValueError:
+        return _term(term)
+    return str(int(number)) if number.is_integer() else value
+
+
+def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
+    """Parse PDDL text into a ``Domain``. Keywords are case-folded unless told otherwise."""
+    return domain_from_tarski(tarski_parse(text, case_insensitive=case_insensitive))
