@@ -1,0 +1,52 @@
+(define (domain power-grid)
+  (:requirements :strips :typing :conditional-effects)
+  (:types crew substation breaker line customer)
+  (:predicates
+    (crew-at ?c - crew ?s - substation)
+    (road ?from - substation ?to - substation)
+    (breaker-in ?b - breaker ?s - substation)
+    (feeds ?b - breaker ?l - line)
+    (supplies ?l - line ?k - customer)
+    (breaker-open ?b - breaker)
+    (breaker-closed ?b - breaker)
+    (faulted ?l - line)
+    (healthy ?l - line)
+    (energized ?l - line)
+    (powered ?k - customer))
+
+  (:action drive
+    :parameters (?c - crew ?from - substation ?to - substation)
+    :precondition (and (crew-at ?c ?from) (road ?from ?to))
+    :effect (and (crew-at ?c ?to)
+                 (not (crew-at ?c ?from))))
+
+  (:action repair-line
+    :parameters (?c - crew ?l - line ?b - breaker ?s - substation)
+    :precondition (and (crew-at ?c ?s) (breaker-in ?b ?s) (feeds ?b ?l)
+                       (breaker-open ?b) (faulted ?l))
+    :effect (and (healthy ?l)
+                 (not (faulted ?l))))
+
+  (:action close-breaker
+    :parameters (?c - crew ?b - breaker ?s - substation)
+    :precondition (and (crew-at ?c ?s) (breaker-in ?b ?s) (breaker-open ?b))
+    :effect (and (breaker-closed ?b)
+                 (not (breaker-open ?b))
+                 (forall (?l - line)
+                   (when (and (feeds ?b ?l) (healthy ?l))
+                     (energized ?l)))
+                 (forall (?l - line ?k - customer)
+                   (when (and (feeds ?b ?l) (healthy ?l) (supplies ?l ?k))
+                     (powered ?k)))))
+
+  (:action open-breaker
+    :parameters (?c - crew ?b - breaker ?s - substation)
+    :precondition (and (crew-at ?c ?s) (breaker-in ?b ?s) (breaker-closed ?b))
+    :effect (and (breaker-open ?b)
+                 (not (breaker-closed ?b))
+                 (forall (?l - line)
+                   (when (feeds ?b ?l)
+                     (not (energized ?l))))
+                 (forall (?l - line ?k - customer)
+                   (when (and (feeds ?b ?l) (supplies ?l ?k))
+                     (not (powered ?k)))))))
