@@ -123,9 +123,11 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
     check_domain_text(text)
     from tarski.io import PDDLReader
 
-    reader = PDDLReader(raise_on_error=True, case_insensitive=case_insensitive)
+    # tarski's own case_insensitive flag only applies to files; lower-casing keeps every
+    # position the same, so error lines and columns still point into the original text.
+    reader = PDDLReader(raise_on_error=True)
     try:
-        reader.parse_domain_string(text)
+        reader.parse_domain_string(text.lower() if case_insensitive else text)
     except RecursionError:
         raise DomainInputError("the domain is nested too deeply to parse",
                                category="IncorrectParentheses") from None

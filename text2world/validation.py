@@ -1,0 +1,318 @@
+"""Validation of PDDL domains: executability (tarski parses it), classified errors, warnings.
+
+Executability is the paper's definition: tarski parses the domain with ``raise_on_error=True``.
+Every error is put into the syntax taxonomy of the Text2World paper (Table 4). Warnings report
+what tarski silently accepts; they never change executability.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from .pddl import (Action, And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
+                   DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
+                   domain_from_tarski, line_column, strip_comments, tarski_parse)
+
+CATEGORIES = (
+    "UndefinedDomainName", "IncorrectParentheses", "UndefinedConstant", "MissingRequirements",
+    "UndefinedType", "UnsupportedFeature", "TypeMismatch", "UndefinedVariable",
+    "DuplicateDefinition", "Other",
+)
+
+# tarski exception class name -> taxonomy category
+_BY_EXCEPTION = {
+    "UndefinedConstant": "UndefinedConstant",
+    "UndefinedVariable": "UndefinedVariable",
+    "UndefinedSort": "UndefinedType",
+    "UndefinedElement": "UndefinedType",  # tarski raises the generic class for unknown types
+    "SortMismatch": "TypeMismatch",
+    "ArityMismatch": "TypeMismatch",
+    "UnsupportedLanguageFeature": "UnsupportedFeature",
+    "DuplicateDefinition": "DuplicateDefinition",
+    "DuplicatePredicateDefinition": "DuplicateDefinition",
+    "DuplicateFunctionDefinition": "DuplicateDefinition",
+    "DuplicateSortDefinition": "DuplicateDefinition",
+    "DuplicateConstantDefinition": "DuplicateDefinition",
+    "DuplicateActionDefinition": "DuplicateDefinition",
+    "DuplicateVariableDefinition": "DuplicateDefinition",
+}
+
+_UNSUPPORTED_KEYWORDS = (":durative-action", ":derived", ":process", ":event", ":constraints",
+                         "either", ":timed-initial-literals", ":preferences")
+_DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+[^\s()]+\s*\)", re.IGNORECASE)
+_PARSER_POSITION = re.compile(r"line (\d+):(\d+)")
+_QUOTED = re.compile(r'element "([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One validation error or warning. ``line``/``column`` are 1-based, None when unknown."""
+
+    category: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    kind: str | None = None  # the underlying exception or check, e.g. "UndefinedPredicate"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        return f"{self.category}: {where}{self.message}"
+
+
+@dataclass(frozen=True)
+class Validation:
+    ok: bool
+    errors: tuple[Issue, ...] = ()
+    warnings: tuple[Issue, ...] = ()
+    domain: Domain | None = None
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "errors": [e.to_dict() for e in self.errors],
+                "warnings": [w.to_dict() for w in self.warnings]}
+
+
+def _locate(text: str, name: str, occurrence: int = 0) -> tuple[int | None, int | None]:
+    """Where ``name`` occurs in the text as a whole PDDL token (the n-th time), if anywhere."""
+    pattern = re.compile(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+    matches = list(pattern.finditer(text))
+    if not matches:
+        return None, None
+    match = matches[min(occurrence, len(matches) - 1)]
+    return line_column(text, match.start())
+
+
+def _balance_error(text: str) -> Issue | None:
+    """Unbalanced parentheses (comments ignored), with the position that shows it."""
+    depth = 0
+    opened: list[int] = []
+    cleaned = strip_comments(text)
+    for index, char in enumerate(cleaned):
+        if char == "(":
+            opened.append(index)
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                line, column = line_column(cleaned, index)
+                return Issue("IncorrectParentheses", "a ')' closes more parentheses than were "
+                             "opened", line, column, "Unbalanced")
+            opened.pop()
+    if depth > 0:
+        line, column = line_column(cleaned, opened[0])
+        return Issue("IncorrectParentheses", f"{depth} parenthes{'is' if depth == 1 else 'es'} "
+                     "opened and never closed (the one opened here is still open at the end)",
+                     line, column, "Unbalanced")
+    return None
+
+
+def classify_error(text: str, error: BaseException) -> Issue:
+    """Turn a tarski (or input) exception into an Issue of the paper's taxonomy."""
+    if isinstance(error, DomainInputError):
+        return Issue(error.category, error.message, error.line, error.column, "InvalidInput")
+    kind = type(error).__name__
+    message = str(error).strip() or kind
+    if kind == "ParsingError":
+        match = _PARSER_POSITION.search(message)
+        line, column = (int(match.group(1)), int(match.group(2)) + 1) if match else (None, None)
+        if not _DOMAIN_HEADER.search(text):
+            return Issue("UndefinedDomainName", "the text has no '(define (domain NAME)' header: "
+                         f"{message}", line, column, kind)
+        balance = _balance_error(text)
+        if balance is not None:
+            return Issue(balance.category, f"{balance.message} ({message})", balance.line,
+                         balance.column, kind)
+        at_error = _text_at(text, line, column).lower() if line is not None else ""
+        for keyword in _UNSUPPORTED_KEYWORDS:
+            if at_error.startswith(keyword) or f"'{keyword}" in message.lower():
+                return Issue("UnsupportedFeature", f"{keyword} is not supported by the "
+                             f"validator (tarski): {message}", line, column, kind)
+        if line is not None and _inside_requirements(text, line, column):
+            return Issue("MissingRequirements", f"unknown or malformed requirement: {message}",
+                         line, column, kind)
+        return Issue("Other", message, line, column, kind)
+    if kind == "ImportError" or isinstance(error, ImportError):
+        raise RuntimeError("tarski needs numpy to parse this domain: install 'tarski[arithmetic]'"
+                           f" ({error})") from error
+    name_match = _QUOTED.search(message)
+    name = name_match.group(1) if name_match else None
+    category = _BY_EXCEPTION.get(kind)
+    if kind.startswith("Duplicate"):
+        category = "DuplicateDefinition"
+    if kind == "UndefinedFunction" and name == "total-cost":
+        category = "MissingRequirements"
+        message = ("(total-cost) is used but not declared: add :action-costs to :requirements "
+                   "and (:functions (total-cost) - number)")
+    line, column = (_locate(text, name, 1 if category == "DuplicateDefinition" else 0)
+                    if name else (None, None))
+    if category is None:
+        category = "Other"
+    if kind == "UndefinedPredicate":
+        message = f"predicate {name!r} is used but not declared in :predicates"
+    elif kind == "UndefinedVariable":
+        message = f"variable {name!r} is used but is not a parameter or quantified variable"
+    elif kind == "UndefinedConstant":
+        message = f"{name!r} is used as a constant or object but is not declared in :constants"
+    elif kind in ("UndefinedElement", "UndefinedSort"):
+        message = f"type {name!r} is used but not declared in :types"
+    return Issue(category, message, line, column, kind)
+
+
+def _offset(text: str, line: int, column: int | None) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: line - 1]) + (column or 1) - 1
+
+
+def _text_at(text: str, line: int, column: int | None) -> str:
+    offset = _offset(text, line, column)
+    return text[offset: offset + 40]
+
+
+def _inside_requirements(text: str, line: int, column: int | None) -> bool:
+    offset = _offset(text, line, column)
+    start = text.lower().rfind("(:requirements", 0, offset + 1)
+    return start >= 0 and ")" not in text[start:offset]
+
+
+# --------------------------------------------------------------------------------------------
+# Warnings: what tarski accepts silently
+
+_IMPLIED = {
+    ":adl": {":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions",
+             ":equality", ":existential-preconditions", ":universal-preconditions",
+             ":quantified-preconditions", ":conditional-effects"},
+    ":quantified-preconditions": {":existential-preconditions", ":universal-preconditions"},
+}
+
+
+def _declared(requirements) -> set[str]:
+    declared = set(requirements)
+    for requirement in list(declared):
+        declared |= _IMPLIED.get(requirement, set())
+    return declared
+
+
+def _formula_features(formula, features: set[str]) -> None:
+    if isinstance(formula, Not):
+        inner = formula.formula
+        if not (isinstance(inner, Atom) and inner.predicate == "="):
+            features.add(":negative-preconditions")
+        _formula_features(inner, features)
+    elif isinstance(formula, Atom):
+        if formula.predicate == "=":
+            features.add(":equality")
+    elif isinstance(formula, And):
+        for part in formula.parts:
+            _formula_features(part, features)
+    elif isinstance(formula, Or):
+        features.add(":disjunctive-preconditions")
+        for part in formula.parts:
+            _formula_features(part, features)
+    elif isinstance(formula, Quantified):
+        features.add(":universal-preconditions" if formula.quantifier == "forall"
+                     else ":existential-preconditions")
+        _formula_features(formula.body, features)
+
+
+def _effect_features(effect, features: set[str]) -> None:
+    if isinstance(effect, ConditionalEffect):
+        features.add(":conditional-effects")
+        _formula_features(effect.condition, features)
+        _effect_features(effect.effect, features)
+    elif isinstance(effect, ForallEffect):
+        features.add(":conditional-effects")
+        for inner in effect.effects:
+            _effect_features(inner, features)
+    elif isinstance(effect, FunctionEffect):
+        features.add(":action-costs" if effect.term == "(total-cost)" else ":numeric-fluents")
+
+
+def used_features(domain: Domain) -> dict[str, str]:
+    """Requirement -> where it is first used."""
+    used: dict[str, str] = {}
+    if domain.typed:
+        used[":typing"] = "typed declarations"
+    for action in domain.actions:
+        features: set[str] = set()
+        _formula_features(action.precondition, features)
+        for effect in action.effects:
+            _effect_features(effect, features)
+        if any(p.type != "object" for p in action.parameters):
+            features.add(":typing")
+        for feature in sorted(features):
+            used.setdefault(feature, f"action {action.name}")
+    return used
+
+
+def domain_warnings(text: str, domain: Domain) -> list[Issue]:
+    warnings: list[Issue] = []
+    cleaned = strip_comments(text)
+    start = cleaned.find("(")
+    depth = 0
+    for index in range(start, len(cleaned)):
+        if cleaned[index] == "(":
+            depth += 1
+        elif cleaned[index] == ")":
+            depth -= 1
+            if depth == 0:
+                rest = cleaned[index + 1:]
+                if rest.strip():
+                    offset = index + 1 + (len(rest) - len(rest.lstrip()))
+                    line, column = line_column(cleaned, offset)
+                    warnings.append(Issue("Other", "text after the domain's closing parenthesis "
+                                          f"is ignored: {rest.strip()[:60]!r}", line, column,
+                                          "TrailingText"))
+                break
+    declared = _declared(domain.requirements)
+    for feature, where in used_features(domain).items():
+        if feature not in declared:
+            line, column = _locate(text, f"(:action {where[7:]}") if where.startswith(
+                "action ") else (None, None)
+            warnings.append(Issue("MissingRequirements", f"{where} uses {feature} but "
+                                  f":requirements does not declare it", line, column,
+                                  "UndeclaredRequirement"))
+    declared_parameters = _parameter_lists(cleaned)
+    for action in domain.actions:
+        # tarski silently merges repeated parameter names, so read them from the text
+        names = declared_parameters.get(action.name.lower(), [])
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            line, column = _locate(text, action.name)
+            warnings.append(Issue("DuplicateDefinition", f"action {action.name} declares "
+                                  f"parameter {', '.join(duplicates)} more than once", line,
+                                  column, "DuplicateParameter"))
+        added = {e.atom for e in action.effects if isinstance(e, AddEffect)}
+        deleted = {e.atom for e in action.effects if isinstance(e, DeleteEffect)}
+        for atom in sorted(added & deleted, key=lambda a: a.to_pddl()):
+            line, column = _locate(text, action.name)
+            warnings.append(Issue("Other", f"action {action.name} both adds and deletes "
+                                  f"{atom.to_pddl()}", line, column, "ContradictoryEffect"))
+    return warnings
+
+
+_ACTION_PARAMETERS = re.compile(
+    r"\(\s*:action\s+([^\s()]+)\s+:parameters\s*\(([^()]*)\)", re.IGNORECASE)
+
+
+def _parameter_lists(text: str) -> dict[str, list[str]]:
+    """Action name -> the parameter variables exactly as written (repeats kept)."""
+    return {m.group(1).lower(): re.findall(r"\?[^\s()]+", m.group(2).lower())
+            for m in _ACTION_PARAMETERS.finditer(text)}
+
+
+def validate(text: str, *, fold_case: bool = True) -> Validation:
+    """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
+    without it, the text is parsed exactly as given, as the released evaluator does."""
+    try:
+        reader = tarski_parse(text, case_insensitive=fold_case)
+    except (DomainInputError, RecursionError) as error:
+        return Validation(False, (classify_error(text, error),))
+    except ImportError:
+        raise
+    except Exception as error:  # tarski raises many unrelated classes
+        return Validation(False, (classify_error(text, error),))
+    domain = domain_from_tarski(reader)
+    return Validation(True, (), tuple(domain_warnings(text, domain)), domain)
