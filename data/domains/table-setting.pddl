@@ -1,0 +1,76 @@
+(define (domain table-setting)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types location seat item count - object
+          plate fork knife glass - item)
+  (:predicates
+    (waiter-at ?l - location)
+    (connected ?from - location ?to - location)
+    (item-at ?i - item ?l - location)
+    (on-tray ?i - item)
+    (tray-load ?n - count)
+    (count-step ?fewer - count ?more - count)
+    (seat-near ?s - seat ?l - location)
+    (placed ?i - item ?s - seat)
+    (plate-set ?s - seat)
+    (fork-set ?s - seat)
+    (knife-set ?s - seat)
+    (glass-set ?s - seat))
+
+  (:action walk
+    :parameters (?from - location ?to - location)
+    :precondition (and (waiter-at ?from) (connected ?from ?to))
+    :effect (and (waiter-at ?to)
+                 (not (waiter-at ?from))))
+
+  (:action load-tray
+    :parameters (?i - item ?l - location ?before - count ?after - count)
+    :precondition (and (waiter-at ?l) (item-at ?i ?l)
+                       (tray-load ?before) (count-step ?before ?after))
+    :effect (and (on-tray ?i)
+                 (tray-load ?after)
+                 (not (tray-load ?before))
+                 (not (item-at ?i ?l))))
+
+  (:action set-plate
+    :parameters (?p - plate ?s - seat ?l - location ?before - count ?after - count)
+    :precondition (and (on-tray ?p) (waiter-at ?l) (seat-near ?s ?l)
+                       (not (plate-set ?s))
+                       (tray-load ?before) (count-step ?after ?before))
+    :effect (and (placed ?p ?s)
+                 (plate-set ?s)
+                 (tray-load ?after)
+                 (not (tray-load ?before))
+                 (not (on-tray ?p))))
+
+  (:action set-fork
+    :parameters (?f - fork ?s - seat ?l - location ?before - count ?after - count)
+    :precondition (and (on-tray ?f) (waiter-at ?l) (seat-near ?s ?l)
+                       (plate-set ?s) (not (fork-set ?s))
+                       (tray-load ?before) (count-step ?after ?before))
+    :effect (and (placed ?f ?s)
+                 (fork-set ?s)
+                 (tray-load ?after)
+                 (not (tray-load ?before))
+                 (not (on-tray ?f))))
+
+  (:action set-knife
+    :parameters (?k - knife ?s - seat ?l - location ?before - count ?after - count)
+    :precondition (and (on-tray ?k) (waiter-at ?l) (seat-near ?s ?l)
+                       (plate-set ?s) (not (knife-set ?s))
+                       (tray-load ?before) (count-step ?after ?before))
+    :effect (and (placed ?k ?s)
+                 (knife-set ?s)
+                 (tray-load ?after)
+                 (not (tray-load ?before))
+                 (not (on-tray ?k))))
+
+  (:action set-glass
+    :parameters (?g - glass ?s - seat ?l - location ?before - count ?after - count)
+    :precondition (and (on-tray ?g) (waiter-at ?l) (seat-near ?s ?l)
+                       (knife-set ?s) (not (glass-set ?s))
+                       (tray-load ?before) (count-step ?after ?before))
+    :effect (and (placed ?g ?s)
+                 (glass-set ?s)
+                 (tray-load ?after)
+                 (not (tray-load ?before))
+                 (not (on-tray ?g)))))

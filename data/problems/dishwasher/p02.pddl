@@ -1,0 +1,18 @@
+(define (problem dishwasher-p02)
+  (:domain dishwasher)
+  (:objects glass1 glass2 plate1 plate2 pot - dish
+            top-rack bottom-rack - rack dw - machine tab1 tab2 - tablet
+            s0 s1 s2 - slots)
+  (:init (soiled glass1) (on-counter glass1)
+         (soiled glass2) (on-counter glass2)
+         (soiled plate1) (on-counter plate1)
+         (soiled plate2) (on-counter plate2)
+         (crusted pot) (on-counter pot)
+         (fits glass1 top-rack) (fits glass2 top-rack)
+         (fits plate1 bottom-rack) (fits plate2 bottom-rack) (fits pot bottom-rack)
+         (rack-of top-rack dw) (rack-of bottom-rack dw)
+         (free-slots top-rack s2) (free-slots bottom-rack s2)
+         (slot-step s0 s1) (slot-step s1 s2)
+         (door-closed dw) (tablet-unused tab1) (tablet-unused tab2))
+  (:goal (and (clean glass1) (clean glass2) (clean plate1) (clean plate2)
+              (clean pot) (in-cupboard glass1) (in-cupboard plate1))))
