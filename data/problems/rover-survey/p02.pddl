@@ -1,0 +1,18 @@
+(define (problem rover-survey-p02)
+  (:domain rover-survey)
+  (:objects scout digger - rover
+            base crater dune canyon - waypoint
+            ridge spire - objective)
+  (:init (lander-at base)
+         (comm-link base base) (comm-link dune base)
+         (rover-at scout base) (rover-at digger dune)
+         (can-traverse scout base crater) (can-traverse scout crater base)
+         (can-traverse scout base dune) (can-traverse scout dune base)
+         (can-traverse digger dune canyon) (can-traverse digger canyon dune)
+         (can-traverse digger dune crater) (can-traverse digger crater dune)
+         (soil-kit scout) (camera-kit scout) (store-empty scout)
+         (rock-kit digger) (soil-kit digger) (store-empty digger)
+         (soil-at crater) (soil-at canyon) (rock-at canyon) (rock-at crater)
+         (visible-from ridge crater) (visible-from spire canyon))
+  (:goal (and (soil-reported crater) (rock-reported canyon) (rock-reported crater)
+              (soil-reported canyon) (image-reported ridge))))
