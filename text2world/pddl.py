@@ -123,15 +123,28 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
     check_domain_text(text)
     from tarski.io import PDDLReader
 
+    def parse(source: str):
+        reader = PDDLReader(raise_on_error=True)
+        try:
+            reader.parse_domain_string(source)
+        except RecursionError:
+            raise DomainInputError("the domain is nested too deeply to parse",
+                                   category="IncorrectParentheses") from None
+        return reader
+
+    if not case_insensitive:
+        return parse(text)
     # tarski's own case_insensitive flag only applies to files; lower-casing keeps every
     # position the same, so error lines and columns still point into the original text.
-    reader = PDDLReader(raise_on_error=True)
     try:
-        reader.parse_domain_string(text.lower() if case_insensitive else text)
-    except RecursionError:
-        raise DomainInputError("the domain is nested too deeply to parse",
-                               category="IncorrectParentheses") from None
-    return reader
+        return parse(text.lower())
+    except Exception as folded_error:
+        # Folding can itself break a domain tarski accepts as written (a type named
+        # 'Object' next to the built-in 'object'): then the text as written counts.
+        try:
+            return parse(text)
+        except Exception:
+            raise folded_error from None
 
 
 @cache

@@ -1,0 +1,375 @@
+"""Scoring a generated domain against a gold domain.
+
+Two modes:
+
+* ``paper`` reproduces the released Text2World evaluator (``utils/evaluator.py``, ``utils/pddl.py``
+  and the comment stripping of ``scripts/generate.py``) number for number, quirks included. Each
+  quirk is marked ``QUIRK`` where it is reproduced.
+* ``canonical`` scores what the paper means to score: it is invariant to variable renaming, to
+  conjunct order, duplicates and ``and`` nesting; scores every gold action on its own; lets
+  extra predicted actions lower precision; compares predicates and parameters with their types.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+import Levenshtein
+
+from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
+                   DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
+                   Truth, TypedName, domain_from_tarski, strip_comments,
+                   strip_comments_released, tarski_parse)
+from .validation import Issue, classify_error
+
+Mode = Literal["paper", "canonical"]
+MODES: tuple[str, ...] = ("paper", "canonical")
+
+
+class ScoringError(ValueError):
+    """The pair cannot be scored (for instance a gold domain that has no actions)."""
+
+
+@dataclass(frozen=True)
+class Score:
+    mode: str
+    executable: bool
+    similarity: float
+    f1_predicates: float
+    f1_parameters: float
+    f1_preconditions: float
+    f1_effects: float
+    errors: tuple[Issue, ...] = ()
+    f1_types: float | None = None  # canonical mode only
+    per_action: dict = field(default_factory=dict, compare=False)  # canonical mode only
+
+    def to_dict(self) -> dict:
+        result = {
+            "mode": self.mode,
+            "executable": self.executable,
+            "similarity": self.similarity,
+            "f1_predicates": self.f1_predicates,
+            "f1_parameters": self.f1_parameters,
+            "f1_preconditions": self.f1_preconditions,
+            "f1_effects": self.f1_effects,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+        if self.mode == "canonical":
+            result["f1_types"] = self.f1_types
+        return result
+
+
+def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
+    """Score a predicted domain text against a gold domain text."""
+    for role, text in (("gold", gold), ("predicted", predicted)):
+        if not isinstance(text, str):
+            raise DomainInputError(f"the {role} domain must be text, not {type(text).__name__}")
+    if mode == "paper":
+        return _score_paper(gold, predicted)
+    if mode == "canonical":
+        return _score_canonical(gold, predicted)
+    raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
+
+
+def _set_f1(predicted, reference) -> float:
+    """F1 of two collections compared as sets; two empty collections score 1, as released."""
+    predicted, reference = set(predicted), set(reference)
+    if not predicted and not reference:
+        return 1.0
+    true_positives = len(predicted & reference)
+    if true_positives == 0:
+        return 0.0
+    precision = true_positives / len(predicted)
+    recall = true_positives / len(reference)
+    return 2 * precision * recall / (precision + recall)
+
+
+def _ratio_without_whitespace(a: str, b: str) -> float:
+    return Levenshtein.ratio(re.sub(r"\s+", "", a), re.sub(r"\s+", "", b))
+
+
+# --------------------------------------------------------------------------------------------
+# paper mode
+
+
+@dataclass(frozen=True)
+class _PaperView:
+    """What the released evaluator extracts from one domain text."""
+
+    parse_error: Issue | None  # parsing the text exactly as given (executability)
+    f1_parsed: bool  # parsing ``text.strip()`` (what the F1 functions do) succeeded
+    predicates: frozenset[str]  # "name_arity"
+    actions: dict | None  # name -> (params, preconds, effects); None when F1 parsing fails
+    action_error: bool  # the released _preprocess raised on this domain
+
+
+def _paper_preprocess(items) -> list[str]:
+    """The released ``_preprocess``: sort; inside items that start with '(' and contain ' or ',
+    sort the disjuncts."""
+    items = sorted(map(str, items))
+    for index, item in enumerate(items):
+        # QUIRK: an empty string (from the 'and' splitting below) raises IndexError in the
+        # released code, which zeroes all three action F1s of the domain.
+        if item[0] == "(" and " or " in item:
+            parts = sorted(p.strip() for p in item[1:-1].strip().split(" or "))
+            items[index] = "(" + " or ".join(parts) + ")"
+    return sorted(items)
+
+
+def _paper_ends_in_comment(text: str) -> bool:
+    """tarski's lexer needs a newline after a ';' comment: a stripped text whose last line
+    holds a comment does not parse."""
+    stripped = text.strip()
+    return ";" in stripped[stripped.rfind("\n") + 1:]
+
+
+def _paper_view(text: str) -> _PaperView:
+    try:
+        reader = tarski_parse(text)
+    except ImportError:
+        raise
+    except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes
+        return _PaperView(classify_error(text, error), False, frozenset(), None, False)
+    # QUIRK: the released F1 code parses ``text.strip()`` while executability parses the text
+    # as is. Stripping changes the parse only when it leaves a ';' comment on the last line,
+    # which then lacks its newline: executable, yet every F1 is 0.
+    if _paper_ends_in_comment(text):
+        return _PaperView(None, False, frozenset(), None, False)
+    language = reader.problem.language
+    predicates = frozenset(f"{p.symbol}_{p.arity}" for p in language.predicates
+                           if str(p.symbol) not in ("=", "!="))
+    actions = {}
+    try:
+        for name, action in reader.problem.actions.items():
+            actions[name] = (
+                _paper_preprocess(f"{p.symbol}" for p in action.parameters),
+                # QUIRK: preconditions are split on the substring 'and' of tarski's printed
+                # formula after dropping its first and last character, so predicate names that
+                # contain 'and' are cut, a single-atom precondition loses its first letter and
+                # last parenthesis, and nested conjunctions are split too.
+                _paper_preprocess(x.strip() for x in str(action.precondition)[1:-1].split("and")),
+                _paper_preprocess(str(e) for e in action.effects),
+            )
+    except IndexError:
+        return _PaperView(None, True, predicates, None, True)
+    return _PaperView(None, True, predicates, actions, False)
+
+
+@lru_cache(maxsize=512)
+def _paper_gold_view(gold: str) -> _PaperView:
+    # QUIRK: the released pipeline strips comments from the gold domain only, with a regex that
+    # keeps a comment on a last line without newline (generate.py).
+    return _paper_view(strip_comments_released(gold))
+
+
+def _paper_action_f1(gold: _PaperView, predicted: _PaperView) -> tuple[float, float, float]:
+    if gold.actions is None or predicted.actions is None:
+        return 0.0, 0.0, 0.0
+    totals = [0.0, 0.0, 0.0]
+    for name, gold_parts in gold.actions.items():
+        predicted_parts = predicted.actions.get(name)
+        if predicted_parts is None:
+            # QUIRK: one gold action missing from the prediction raises KeyError in the released
+            # code and zeroes all three action F1s for the whole domain.
+            return 0.0, 0.0, 0.0
+        for i in range(3):
+            totals[i] += _set_f1(predicted_parts[i], gold_parts[i])
+    if not gold.actions:
+        # The released code divides by zero here and records no result for the item.
+        raise ScoringError("the gold domain has no actions: the paper's action F1 is undefined")
+    count = len(gold.actions)
+    return totals[0] / count, totals[1] / count, totals[2] / count
+
+
+def _score_paper(gold: str, predicted: str) -> Score:
+    gold_view = _paper_gold_view(gold)
+    predicted_view = _paper_view(predicted)
+    parameters, preconditions, effects = _paper_action_f1(gold_view, predicted_view)
+    # QUIRK: extra predicted actions are ignored; predicates compare "name_arity" strings, which
+    # include tarski's built-in comparison predicates (<, <=, >, >=) when :action-costs is
+    # declared.
+    if gold_view.f1_parsed and predicted_view.f1_parsed:
+        predicates = _set_f1(predicted_view.predicates, gold_view.predicates)
+    else:
+        predicates = 0.0
+    # QUIRK: Levenshtein.ratio (InDel based, not distance / longer length as the paper's text
+    # says) on comment-free text with all whitespace removed.
+    similarity = _ratio_without_whitespace(strip_comments_released(strip_comments_released(gold)),
+                                           strip_comments_released(predicted))
+    errors = (predicted_view.parse_error,) if predicted_view.parse_error else ()
+    return Score("paper", predicted_view.parse_error is None, similarity, predicates, parameters,
+                 preconditions, effects, errors)
+
+
+# --------------------------------------------------------------------------------------------
+# canonical mode
+
+
+def _flatten(formula: Formula) -> list[Formula]:
+    if isinstance(formula, And):
+        return [item for part in formula.parts for item in _flatten(part)]
+    if isinstance(formula, Truth):
+        return []
+    return [formula]
+
+
+def _rename_formula(formula: Formula, names: dict[str, str], depth: int = 0) -> str:
+    """A canonical string: variables renamed by position, commutative parts sorted."""
+    if isinstance(formula, Atom):
+        return "(" + " ".join((formula.predicate, *(names.get(a, a) for a in formula.args))) + ")"
+    if isinstance(formula, Not):
+        return f"(not {_rename_formula(formula.formula, names, depth)})"
+    if isinstance(formula, Truth):
+        return "(and)"
+    if isinstance(formula, (And, Or)):
+        parts = formula.parts if isinstance(formula, Or) else tuple(_flatten(formula))
+        rendered = sorted({_rename_formula(p, names, depth) for p in parts})
+        if isinstance(formula, And) and len(rendered) == 1:
+            return rendered[0]
+        return f"({'or' if isinstance(formula, Or) else 'and'} " + " ".join(rendered) + ")"
+    if isinstance(formula, Quantified):
+        inner, variables = _bind(formula.variables, names, depth)
+        return (f"({formula.quantifier} ({variables}) "
+                f"{_rename_formula(formula.body, inner, depth + 1)})")
+    raise TypeError(f"unexpected formula {formula!r}")
+
+
+def _bind(variables: tuple[TypedName, ...], names: dict[str, str], depth: int):
+    inner = dict(names)
+    rendered = []
+    for index, variable in enumerate(variables):
+        inner[variable.name] = f"?q{depth}_{index}"
+        rendered.append(f"?q{depth}_{index} - {variable.type}")
+    return inner, " ".join(rendered)
+
+
+def _rename_effect(effect, names: dict[str, str], depth: int = 0) -> str:
+    if isinstance(effect, AddEffect):
+        return _rename_formula(effect.atom, names, depth)
+    if isinstance(effect, DeleteEffect):
+        return f"(not {_rename_formula(effect.atom, names, depth)})"
+    if isinstance(effect, ConditionalEffect):
+        return (f"(when {_rename_formula(effect.condition, names, depth)} "
+                f"{_rename_effect(effect.effect, names, depth)})")
+    if isinstance(effect, ForallEffect):
+        inner, variables = _bind(effect.variables, names, depth)
+        body = sorted({_rename_effect(e, inner, depth + 1) for e in effect.effects})
+        return f"(forall ({variables}) (and {' '.join(body)}))"
+    if isinstance(effect, FunctionEffect):
+        term = re.sub(r"\?[^\s()]+", lambda m: names.get(m.group(0), m.group(0)), effect.term)
+        return f"({effect.operation} {term} {names.get(effect.value, effect.value)})"
+    raise TypeError(f"unexpected effect {effect!r}")
+
+
+@dataclass(frozen=True)
+class _CanonicalAction:
+    parameters: frozenset[str]
+    preconditions: frozenset[str]
+    effects: frozenset[str]
+
+
+def _canonical_action(action) -> _CanonicalAction:
+    names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
+    # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
+    return _CanonicalAction(
+        frozenset(f"{i}:{p.type}".lower() for i, p in enumerate(action.parameters)),
+        frozenset(_rename_formula(f, names).lower() for f in _flatten(action.precondition)),
+        frozenset(_rename_effect(e, names).lower() for e in action.effects),
+    )
+
+
+@dataclass(frozen=True)
+class _CanonicalView:
+    error: Issue | None
+    domain: Domain | None
+    text: str  # comment-free, lower-case
+    actions: dict | None = None
+    printed: str = ""
+
+
+def _canonical_view(text: str) -> _CanonicalView:
+    cleaned = strip_comments(text).lower()
+    try:
+        domain = domain_from_tarski(tarski_parse(cleaned))
+    except ImportError:
+        raise
+    except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes
+        return _CanonicalView(classify_error(text, error), None, cleaned)
+    actions = {a.name.lower(): _canonical_action(a) for a in domain.actions}
+    return _CanonicalView(None, domain, cleaned, actions, _canonical_text(domain, actions))
+
+
+def _canonical_text(domain: Domain, actions: dict) -> str:
+    """The domain printed with sorted declarations and position-renamed variables, for the
+    similarity of canonical mode (insensitive to order, layout and variable names)."""
+    parts = [" ".join(sorted(domain.requirements)),
+             " ".join(sorted(t.to_pddl() for t in domain.types)),
+             " ".join(sorted(c.to_pddl() for c in domain.constants)),
+             " ".join(sorted(p.to_pddl() for p in domain.predicates))]
+    for name in sorted(actions):
+        action = actions[name]
+        parts.append(f"(:action {name} (" + " ".join(sorted(action.parameters)) + ") "
+                     + " ".join(sorted(action.preconditions)) + " => "
+                     + " ".join(sorted(action.effects)) + ")")
+    return "\n".join(parts)
+
+
+@lru_cache(maxsize=512)
+def _canonical_gold_view(gold: str) -> _CanonicalView:
+    return _canonical_view(gold)
+
+
+def _type_items(domain: Domain) -> set[tuple[str, str]]:
+    return {(t.name.lower(), t.type.lower()) for t in domain.types}
+
+
+def _predicate_items(domain: Domain) -> set[tuple[str, tuple[str, ...]]]:
+    return {(p.name.lower(), tuple(x.type.lower() for x in p.parameters))
+            for p in domain.predicates}
+
+
+def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -> float:
+    if true_positives == false_positives == false_negatives == 0:
+        return 1.0
+    return 2 * true_positives / (2 * true_positives + false_positives + false_negatives)
+
+
+def _score_canonical(gold: str, predicted: str) -> Score:
+    gold_view = _canonical_gold_view(gold)
+    if gold_view.domain is None:
+        raise ScoringError(f"the gold domain does not parse: {gold_view.error}")
+    predicted_view = _canonical_view(predicted)
+    if predicted_view.domain is None:
+        similarity = _ratio_without_whitespace(gold_view.text, predicted_view.text)
+        return Score("canonical", False, similarity, 0.0, 0.0, 0.0, 0.0,
+                     (predicted_view.error,), f1_types=0.0)
+    gold_domain, predicted_domain = gold_view.domain, predicted_view.domain
+    similarity = _ratio_without_whitespace(gold_view.printed, predicted_view.printed)
+    types = _set_f1(_type_items(predicted_domain), _type_items(gold_domain))
+    predicates = _set_f1(_predicate_items(predicted_domain), _predicate_items(gold_domain))
+    counts = {"parameters": [0, 0, 0], "preconditions": [0, 0, 0], "effects": [0, 0, 0]}
+    per_action = {}
+    empty = _CanonicalAction(frozenset(), frozenset(), frozenset())
+    for name in list(gold_view.actions) + [n for n in predicted_view.actions
+                                           if n not in gold_view.actions]:
+        gold_action = gold_view.actions.get(name, empty)
+        predicted_action = predicted_view.actions.get(name, empty)
+        scores = {}
+        for component in counts:
+            gold_items = getattr(gold_action, component)
+            predicted_items = getattr(predicted_action, component)
+            tp = len(gold_items & predicted_items)
+            fp = len(predicted_items - gold_items)
+            fn = len(gold_items - predicted_items)
+            for i, value in enumerate((tp, fp, fn)):
+                counts[component][i] += value
+            scores[component] = _micro_f1(tp, fp, fn)
+        status = ("matched" if name in gold_view.actions and name in predicted_view.actions
+                  else "missing" if name in gold_view.actions else "extra")
+        per_action[name] = {"status": status, **scores}
+    return Score("canonical", True, similarity, predicates,
+                 _micro_f1(*counts["parameters"]), _micro_f1(*counts["preconditions"]),
+                 _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action)
