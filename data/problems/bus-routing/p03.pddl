@@ -1,0 +1,20 @@
+(define (problem bus-routing-p03)
+  (:domain bus-routing)
+  (:objects line1 line2 line3 - bus
+            depot square library college market pool harbour museum - stop
+            eve finn gus hana ivo jade - passenger
+            s0 s1 s2 s3 - seat-count)
+  (:init (one-more s0 s1) (one-more s1 s2) (one-more s2 s3)
+         (bus-at line1 depot) (free-seats line1 s2)
+         (route-next line1 depot square) (route-next line1 square library)
+         (route-next line1 library depot)
+         (bus-at line2 pool) (free-seats line2 s3)
+         (route-next line2 college library) (route-next line2 library market)
+         (route-next line2 market pool) (route-next line2 pool college)
+         (bus-at line3 harbour) (free-seats line3 s1)
+         (route-next line3 harbour market) (route-next line3 market museum)
+         (route-next line3 museum harbour)
+         (passenger-at eve square) (passenger-at finn depot) (passenger-at gus museum)
+         (passenger-at hana library) (passenger-at ivo harbour) (passenger-at jade college))
+  (:goal (and (passenger-at eve harbour) (passenger-at finn pool) (passenger-at gus depot)
+              (passenger-at hana museum) (passenger-at ivo square) (passenger-at jade market))))
