@@ -1,0 +1,22 @@
+(define (problem lightbulb-replacement-p03)
+  (:domain lightbulb-replacement)
+  (:objects bedroom landing bathroom garage - room
+            bedroom-lamp bathroom-lamp landing-lamp - fixture
+            dead1 dead2 spare1 spare2 spare3 spare4 - bulb
+            upstairs - circuit ladder1 - ladder)
+  (:init (person-at landing)
+         (door bedroom landing) (door landing bedroom)
+         (door bathroom landing) (door landing bathroom)
+         (door garage landing) (door landing garage)
+         (fixture-in bedroom-lamp bedroom) (fixture-in bathroom-lamp bathroom)
+         (fixture-in landing-lamp landing)
+         (on-circuit bedroom-lamp upstairs) (on-circuit bathroom-lamp upstairs)
+         (on-circuit landing-lamp upstairs)
+         (breaker-in upstairs garage) (power-on upstairs)
+         (ladder-stored ladder1 garage)
+         (spare-in spare1 garage) (spare-in spare2 garage) (broken spare3)
+         (spare-in spare3 garage) (spare-in spare4 garage) (bin-in garage)
+         (bulb-in dead1 bedroom-lamp) (fitted bedroom-lamp) (broken dead1)
+         (bulb-in dead2 bathroom-lamp) (fitted bathroom-lamp) (broken dead2))
+  (:goal (and (working bedroom-lamp) (working bathroom-lamp)
+              (working landing-lamp) (power-on upstairs))))

@@ -1,0 +1,16 @@
+(define (problem plant-watering-p02)
+  (:domain plant-watering)
+  (:objects shed patio lawn-edge greenhouse - spot
+            fern tomato basil - plant rain-barrel - barrel
+            l0 l1 l2 l3 - level)
+  (:init (gardener-at patio) (tap-at shed)
+         (path shed patio) (path patio shed)
+         (path patio lawn-edge) (path lawn-edge patio)
+         (path lawn-edge greenhouse) (path greenhouse lawn-edge)
+         (barrel-at rain-barrel greenhouse) (barrel-level rain-barrel l2)
+         (plant-at fern patio) (plant-at tomato greenhouse) (plant-at basil greenhouse)
+         (can-level l1) (level-step l0 l1) (level-step l1 l2) (level-step l2 l3)
+         (needs fern l1) (needs tomato l2) (needs basil l1)
+         (= (total-cost) 0))
+  (:goal (and (needs fern l0) (needs tomato l0) (needs basil l0)))
+  (:metric minimize (total-cost)))
