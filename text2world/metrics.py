@@ -216,10 +216,19 @@ def _flatten(formula: Formula) -> list[Formula]:
     return [formula]
 
 
+_VARIABLE = re.compile(r"\?[^\s(),]+")
+
+
+def _rename_variables(term: str, names: dict[str, str]) -> str:
+    """Rename the variables inside a term (which may be a function term like '(loc ?b)')."""
+    return _VARIABLE.sub(lambda m: names.get(m.group(0), m.group(0)), term)
+
+
 def _rename_formula(formula: Formula, names: dict[str, str], depth: int = 0) -> str:
     """A canonical string: variables renamed by position, commutative parts sorted."""
     if isinstance(formula, Atom):
-        return "(" + " ".join((formula.predicate, *(names.get(a, a) for a in formula.args))) + ")"
+        return "(" + " ".join((formula.predicate,
+                               *(_rename_variables(a, names) for a in formula.args))) + ")"
     if isinstance(formula, Not):
         return f"(not {_rename_formula(formula.formula, names, depth)})"
     if isinstance(formula, Truth):
@@ -259,8 +268,8 @@ def _rename_effect(effect, names: dict[str, str], depth: int = 0) -> str:
         body = sorted({_rename_effect(e, inner, depth + 1) for e in effect.effects})
         return f"(forall ({variables}) (and {' '.join(body)}))"
     if isinstance(effect, FunctionEffect):
-        term = re.sub(r"\?[^\s()]+", lambda m: names.get(m.group(0), m.group(0)), effect.term)
-        return f"({effect.operation} {term} {names.get(effect.value, effect.value)})"
+        return (f"({effect.operation} {_rename_variables(effect.term, names)} "
+                f"{_rename_variables(effect.value, names)})")
     raise TypeError(f"unexpected effect {effect!r}")
 
 
@@ -291,15 +300,16 @@ class _CanonicalView:
 
 
 def _canonical_view(text: str) -> _CanonicalView:
-    cleaned = strip_comments(text).lower()
+    cleaned = strip_comments(text)
     try:
-        domain = domain_from_tarski(tarski_parse(cleaned))
+        domain = domain_from_tarski(tarski_parse(cleaned, case_insensitive=True))
     except ImportError:
         raise
     except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes
-        return _CanonicalView(classify_error(text, error), None, cleaned)
+        return _CanonicalView(classify_error(text, error), None, cleaned.lower())
     actions = {a.name.lower(): _canonical_action(a) for a in domain.actions}
-    return _CanonicalView(None, domain, cleaned, actions, _canonical_text(domain, actions))
+    return _CanonicalView(None, domain, cleaned.lower(), actions,
+                          _canonical_text(domain, actions))
 
 
 def _canonical_text(domain: Domain, actions: dict) -> str:
@@ -339,13 +349,14 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
 
 def _score_canonical(gold: str, predicted: str) -> Score:
     gold_view = _canonical_gold_view(gold)
-    if gold_view.domain is None:
-        raise ScoringError(f"the gold domain does not parse: {gold_view.error}")
     predicted_view = _canonical_view(predicted)
-    if predicted_view.domain is None:
+    if gold_view.domain is None or predicted_view.domain is None:
+        # Nothing to compare component-wise (a gold that does not parse, like released id 187,
+        # gives every prediction 0 F1, as in paper mode).
         similarity = _ratio_without_whitespace(gold_view.text, predicted_view.text)
-        return Score("canonical", False, similarity, 0.0, 0.0, 0.0, 0.0,
-                     (predicted_view.error,), f1_types=0.0)
+        errors = (predicted_view.error,) if predicted_view.error else ()
+        return Score("canonical", predicted_view.domain is not None, similarity, 0.0, 0.0, 0.0,
+                     0.0, errors, f1_types=0.0)
     gold_domain, predicted_domain = gold_view.domain, predicted_view.domain
     similarity = _ratio_without_whitespace(gold_view.printed, predicted_view.printed)
     types = _set_f1(_type_items(predicted_domain), _type_items(gold_domain))
