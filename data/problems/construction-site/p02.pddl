@@ -1,0 +1,30 @@
+(define (problem construction-site-p02)
+  (:domain construction-site)
+  (:objects yard junction - location
+            plot1 plot2 - site
+            concreters masons roofers fitters - crew
+            digger crane - machine
+            lorry - truck
+            groundwork foundation walls roof finishing - stage)
+  (:init (road yard junction) (road junction yard)
+         (road junction plot1) (road plot1 junction)
+         (road junction plot2) (road plot2 junction)
+         (depot yard)
+         (crew-at concreters yard) (crew-at masons plot1)
+         (crew-at roofers junction) (crew-at fitters plot2)
+         (machine-at digger plot2) (machine-at crane junction)
+         (truck-at lorry yard) (truck-empty lorry)
+         (stage-order groundwork foundation) (stage-order foundation walls)
+         (stage-order walls roof) (stage-order roof finishing)
+         (needs-machine foundation) (needs-machine roof)
+         (hand-work walls) (hand-work finishing)
+         (crew-skill concreters foundation)
+         (crew-skill masons walls)
+         (crew-skill roofers roof)
+         (crew-skill fitters walls) (crew-skill masons finishing)
+         (machine-role digger foundation)
+         (machine-role crane roof)
+         (done plot1 walls)
+         (done plot2 groundwork)
+         (materials plot2 foundation) (materials plot1 roof))
+  (:goal (and (done plot1 finishing) (done plot2 walls))))

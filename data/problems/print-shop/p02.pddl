@@ -1,0 +1,30 @@
+(define (problem print-shop-p02)
+  (:domain print-shop)
+  (:objects letter invoice memo poster brochure photo menu - job
+            office-laser studio-inkjet - printer
+            plain glossy cardstock - paper-kind
+            ream-a ream-b ream-c ream-d - ream
+            toner-a ink-b - cartridge
+            l0 l1 l2 l3 - level)
+  (:init (less l0 l1) (less l1 l2) (less l2 l3)
+         (empty-level l0) (full-level l3)
+         (queued letter) (mono-job letter) (needs-paper letter plain)
+         (queued invoice) (mono-job invoice) (needs-paper invoice plain)
+         (queued memo) (mono-job memo) (needs-paper memo plain)
+         (queued poster) (color-job poster) (needs-paper poster glossy)
+         (queued brochure) (color-job brochure) (needs-paper brochure glossy)
+         (queued photo) (color-job photo) (needs-paper photo glossy)
+         (queued menu) (color-job menu) (needs-paper menu cardstock)
+         (color-printer studio-inkjet)
+         (tray-kind office-laser plain) (tray-level office-laser l1)
+         (ink-level office-laser l3)
+         (tray-kind studio-inkjet glossy) (tray-level studio-inkjet l2)
+         (ink-level studio-inkjet l2)
+         (ream-of ream-a plain) (ream-in-stock ream-a)
+         (ream-of ream-b glossy) (ream-in-stock ream-b)
+         (ream-of ream-c cardstock) (ream-in-stock ream-c)
+         (ream-of ream-d plain) (ream-in-stock ream-d)
+         (cartridge-fits toner-a office-laser) (cartridge-in-stock toner-a)
+         (cartridge-fits ink-b studio-inkjet) (cartridge-in-stock ink-b))
+  (:goal (and (printed letter) (printed invoice) (printed memo)
+              (printed poster) (printed brochure) (printed photo) (printed menu))))
