@@ -1,0 +1,21 @@
+(define (problem airport-ground-p03)
+  (:domain airport-ground)
+  (:objects flight101 flight202 flight303 flight404 flight505 - aircraft
+            gate-a gate-b gate-c - gate
+            alpha1 alpha2 alpha3 bravo1 bravo2 - taxiway
+            rwy09 rwy27 - runway)
+  (:init (at flight101 gate-a) (occupied gate-a) (parked flight101)
+         (at flight202 gate-b) (occupied gate-b) (parked flight202)
+         (at flight404 gate-c) (occupied gate-c) (parked flight404)
+         (approaching flight303) (approaching flight505)
+         (connects gate-a alpha1) (connects alpha1 gate-a)
+         (connects gate-b alpha2) (connects alpha2 gate-b)
+         (connects gate-c bravo2) (connects bravo2 gate-c)
+         (connects alpha1 alpha2) (connects alpha2 alpha1)
+         (connects alpha2 alpha3) (connects alpha3 alpha2)
+         (connects alpha3 rwy09) (connects rwy09 bravo1)
+         (connects bravo1 bravo2) (connects bravo2 bravo1)
+         (connects bravo2 alpha1) (connects alpha1 bravo2)
+         (connects bravo1 rwy27) (connects rwy27 alpha3))
+  (:goal (and (airborne flight101) (airborne flight202) (airborne flight404)
+              (parked flight303) (parked flight505) (at flight303 gate-a))))

@@ -1,0 +1,21 @@
+(define (problem mail-carrier-p03)
+  (:domain mail-carrier)
+  (:objects pat sam - carrier
+            office elm-street oak-lane pine-road mill-row bay-view - place
+            card invoice parcel-note postcard bill notice - letter
+            n0 n1 n2 - space)
+  (:init (carrier-at pat office) (carrier-at sam bay-view) (post-office office)
+         (street office elm-street) (street elm-street office)
+         (street elm-street oak-lane) (street oak-lane elm-street)
+         (street office pine-road) (street pine-road office)
+         (street pine-road mill-row) (street mill-row pine-road)
+         (street mill-row bay-view) (street bay-view mill-row)
+         (bag-space pat n2) (bag-space sam n1) (space-next n0 n1) (space-next n1 n2)
+         (letter-at card office) (addressed-to card oak-lane)
+         (letter-at invoice office) (addressed-to invoice bay-view)
+         (letter-at parcel-note oak-lane) (addressed-to parcel-note mill-row)
+         (letter-at postcard bay-view) (addressed-to postcard elm-street)
+         (letter-at bill office) (addressed-to bill mill-row) (postmarked bill)
+         (letter-at notice pine-road) (addressed-to notice oak-lane))
+  (:goal (and (delivered card) (delivered invoice) (delivered parcel-note)
+              (delivered postcard) (delivered bill) (delivered notice))))

@@ -1,0 +1,13 @@
+(define (problem submarine-exploration-p02)
+  (:domain submarine-exploration)
+  (:objects nautilus - submarine
+            c11 c12 c13 c21 c22 c23 c31 c32 c33 - cell)
+  (:init (sub-at nautilus c11) (surfaced nautilus)
+         (adjacent c11 c12) (adjacent c12 c11) (adjacent c12 c13) (adjacent c13 c12)
+         (adjacent c21 c22) (adjacent c22 c21) (adjacent c22 c23) (adjacent c23 c22)
+         (adjacent c31 c32) (adjacent c32 c31) (adjacent c32 c33) (adjacent c33 c32)
+         (adjacent c11 c21) (adjacent c21 c11) (adjacent c21 c31) (adjacent c31 c21)
+         (adjacent c12 c22) (adjacent c22 c12) (adjacent c22 c32) (adjacent c32 c22)
+         (adjacent c13 c23) (adjacent c23 c13) (adjacent c23 c33) (adjacent c33 c23)
+         (hidden-wreck c13) (hidden-wreck c31) (hidden-wreck c33))
+  (:goal (and (reported c13) (reported c31) (reported c33))))
