@@ -1,1 +1,17 @@
-"""text2world: benchmark LLMs on writing PDDL world models from natural language."""
+"""text2world: benchmark LLMs on writing PDDL world models from natural language.
+
+    from text2world import score, validate, extract_domain, load_dataset
+"""
+
+from .extract import NoDomainFound, extract_domain
+from .metrics import MODES, Score, ScoringError, score
+from .pddl import Domain, DomainInputError, parse_domain
+from .store import Dataset, DatasetError, Record, load_dataset
+from .validation import Issue, Validation, validate
+
+__all__ = [
+    "MODES", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",
+    "Record", "Score", "ScoringError", "Validation", "extract_domain", "load_dataset",
+    "parse_domain", "score", "validate",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,50 @@
+"""What every command shares: the console, reading input files, failing with a clear message."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from ..pddl import DomainInputError, decode_domain_bytes
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print an error a person can act on and exit; never a traceback."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def read_text_file(path: Path, what: str = "file") -> str:
+    """Read a PDDL or answer file as text, with clear errors for missing, binary or huge files."""
+    if str(path) == "-":
+        data = sys.stdin.buffer.read()
+        path_name = "standard input"
+    else:
+        if not path.exists():
+            fail(f"{what} {path}: no such file")
+        if path.is_dir():
+            fail(f"{what} {path}: is a folder, not a file")
+        try:
+            size = path.stat().st_size
+            if size > 4 * 1024 * 1024:
+                fail(f"{what} {path} is {size:,} bytes: too large for a PDDL domain")
+            data = path.read_bytes()
+        except OSError as err:
+            fail(f"{what} {path}: cannot be read ({err.strerror})")
+        path_name = str(path)
+    try:
+        return decode_domain_bytes(data, f"{what} {path_name}")
+    except DomainInputError as err:
+        fail(err.message)
+
+
+def print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,17 @@
+"""The ``t2w`` application: each command group registers itself here."""
+
+from __future__ import annotations
+
+import typer
+
+from . import scoring
+
+app = typer.Typer(
+    name="t2w",
+    help="text2world: benchmark LLMs on writing PDDL world models from natural language.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("validate")(scoring.validate_command)
+app.command("score")(scoring.score_command)
