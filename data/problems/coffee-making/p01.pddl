@@ -1,0 +1,7 @@
+(define (problem coffee-making-p01)
+  (:domain coffee-making)
+  (:objects espresso-cup - cup w0 w1 w2 - level)
+  (:init (tank-level w2) (beans-level w2) (max-level w2)
+         (level-step w0 w1) (level-step w1 w2)
+         (cup-on-counter espresso-cup))
+  (:goal (and (has-coffee espresso-cup) (cup-on-counter espresso-cup))))

@@ -1,0 +1,8 @@
+(define (problem coffee-making-p02)
+  (:domain coffee-making)
+  (:objects mug1 mug2 - cup w0 w1 w2 w3 - level)
+  (:init (tank-level w1) (beans-level w1) (max-level w3)
+         (level-step w0 w1) (level-step w1 w2) (level-step w2 w3)
+         (cup-on-counter mug1) (cup-on-counter mug2) (spent-puck))
+  (:goal (and (has-coffee mug1) (has-coffee mug2) (has-milk mug2)
+              (cup-on-counter mug1) (cup-on-counter mug2))))

@@ -1,0 +1,7 @@
+(define (problem pet-care-p01)
+  (:domain pet-care)
+  (:objects kitchen - place whiskers - cat cat-bowl - bowl)
+  (:init (caretaker-at kitchen) (unaccompanied) (food-at kitchen)
+         (pet-at whiskers kitchen) (hungry whiskers)
+         (bowl-of cat-bowl whiskers) (gear-at cat-bowl kitchen) (bowl-empty cat-bowl))
+  (:goal (fed whiskers)))

@@ -1,0 +1,16 @@
+(define (problem pet-care-p02)
+  (:domain pet-care)
+  (:objects kitchen hallway street park-lawn - place
+            rex - dog tom - cat
+            red-leash - leash slicker - brush dog-bowl cat-bowl - bowl)
+  (:init (caretaker-at kitchen) (unaccompanied) (food-at kitchen)
+         (connected kitchen hallway) (connected hallway kitchen)
+         (connected hallway street) (connected street hallway)
+         (connected street park-lawn) (connected park-lawn street)
+         (park park-lawn)
+         (pet-at rex hallway) (hungry rex) (pet-at tom kitchen) (hungry tom)
+         (bowl-of dog-bowl rex) (bowl-of cat-bowl tom)
+         (gear-at dog-bowl kitchen) (bowl-empty dog-bowl)
+         (gear-at cat-bowl kitchen) (bowl-empty cat-bowl)
+         (gear-at red-leash hallway) (gear-at slicker kitchen))
+  (:goal (and (fed rex) (fed tom) (groomed tom) (walked rex) (pet-at rex hallway))))

@@ -1,0 +1,10 @@
+(define (problem tidy-room-p01)
+  (:domain tidy-room)
+  (:objects rug corner - spot left right - hand
+            teddy - toy socks - garment chest - toybox basket - hamper)
+  (:init (robot-at rug) (adjacent rug corner) (adjacent corner rug)
+         (item-at teddy rug) (item-at socks rug) (dirty socks)
+         (hand-free left) (hand-free right)
+         (container-at chest corner) (closed chest)
+         (container-at basket corner) (open basket))
+  (:goal (and (stored teddy chest) (stored socks basket) (closed chest))))
