@@ -1,0 +1,21 @@
+(define (problem sokoban-lite-p01)
+  (:domain sokoban-lite)
+  (:objects c0-0 c0-1 c0-2 c0-3 c1-0 c1-1 c1-2 c1-3 c2-0 c2-1 c2-2 c2-3 - cell
+            box1 - box
+            up down left right - direction)
+  (:init
+    (player-at c0-0) (box-at box1 c1-1) (clear c0-1) (clear c0-2) (clear c0-3)
+    (clear c1-0) (clear c1-2) (clear c1-3) (clear c2-0) (clear c2-1)
+    (clear c2-2) (clear c2-3) (goal-cell c2-3) (next c0-0 c1-0 down)
+    (next c0-0 c0-1 right) (next c0-1 c1-1 down) (next c0-1 c0-0 left)
+    (next c0-1 c0-2 right) (next c0-2 c1-2 down) (next c0-2 c0-1 left)
+    (next c0-2 c0-3 right) (next c0-3 c1-3 down) (next c0-3 c0-2 left)
+    (next c1-0 c0-0 up) (next c1-0 c2-0 down) (next c1-0 c1-1 right)
+    (next c1-1 c0-1 up) (next c1-1 c2-1 down) (next c1-1 c1-0 left)
+    (next c1-1 c1-2 right) (next c1-2 c0-2 up) (next c1-2 c2-2 down)
+    (next c1-2 c1-1 left) (next c1-2 c1-3 right) (next c1-3 c0-3 up)
+    (next c1-3 c2-3 down) (next c1-3 c1-2 left) (next c2-0 c1-0 up)
+    (next c2-0 c2-1 right) (next c2-1 c1-1 up) (next c2-1 c2-0 left)
+    (next c2-1 c2-2 right) (next c2-2 c1-2 up) (next c2-2 c2-1 left)
+    (next c2-2 c2-3 right) (next c2-3 c1-3 up) (next c2-3 c2-2 left))
+  (:goal (and (placed box1))))
