@@ -1,0 +1,486 @@
+"""Contamination checks: token n-gram overlap between a gold domain and another text.
+
+The method follows paper section 3.4 (after the Llama 2 contamination analysis): a gold token
+is *contaminated* when it lies inside a reference n-gram (default n = 10) that matches some
+n-gram of the candidate text with at most ``max_mismatches`` (default 4) mismatched tokens,
+position by position. A domain's rate is contaminated tokens / counted tokens.
+
+Tokenisation rules (``content_tokens``), the same for the gold domain and the candidate:
+
+1. The text is cut into PDDL lexemes: ``(``, ``)``, runs of ``;`` and maximal runs of other
+   non-space characters. Comment words are ordinary lexemes (a model that memorised a domain
+   also reproduces its comments); only the ``;`` markers are dropped.
+2. Lexemes that are not counted, and are not part of any n-gram:
+   - parentheses, and lexemes without a letter or digit (``-``, ``=``, ``;``, ``...``);
+   - variables: lexemes starting with ``?`` (``?x``, ``?from``);
+   - keywords: every lexeme starting with ``:`` (``:action``, ``:parameters``, and all
+     requirement names such as ``:strips`` or ``:negative-preconditions``) and the words in
+     ``KEYWORDS`` (``define``, ``domain``, ``and``, ``not``, ``or``, ``forall``, ...), plus
+     ``at start``/``at end``/``over all`` as pairs (a lone ``at`` is a predicate name and
+     counts).
+3. Every remaining lexeme is lower-cased (PDDL is case-insensitive) and split into GPT-2
+   tokens (``text2world.tokens.gpt2_encoding``) as GPT-2 splits it after a single space, so
+   ``(at-robot ?x)`` yields `` at``, ``-``, ``robot``. Layout (indentation, line breaks, spaces
+   around parentheses) therefore never changes the tokens; the sequence is that of the text
+   with comments' markers, keywords, variables and parentheses removed and single spaces
+   between lexemes.
+
+Texts with fewer than ``n`` counted tokens have no n-gram and never match (rate 0).
+
+Matching is exact and efficient: by the pigeonhole principle, two n-grams with at most ``k``
+mismatches agree exactly on at least one of ``k + 1`` disjoint blocks (for n=10, k=4: five
+blocks of two tokens). Candidate n-grams are indexed by each block (sorted arrays); each gold
+n-gram looks up its blocks and only those hits are verified. The cost grows with the number of
+block hits, not with (gold n-grams x candidate n-grams), so scoring a corpus against a store is
+near-linear in the corpus size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .tokens import gpt2_encoding, gpt2_tokens
+
+DEFAULT_N = 10
+DEFAULT_MAX_MISMATCHES = 4
+
+# Words that are PDDL syntax rather than content. ':'-prefixed lexemes (sections and
+# requirement names) are keywords by rule 2; they are listed here for documentation too.
+KEYWORDS = frozenset({
+    "define", "domain", "problem", "and", "not", "or", "imply", "forall", "exists", "when",
+    "either", "object", "number", "increase", "decrease", "assign", "scale-up", "scale-down",
+    "minimize", "maximize", "total-time", "preference", "always", "sometime", "within",
+    "at-most-once", "sometime-after", "sometime-before", "always-within", "hold-during",
+    "hold-after",
+    # Section keywords and requirement names (covered by the ':' rule).
+    ":domain", ":requirements", ":types", ":constants", ":predicates", ":functions",
+    ":action", ":durative-action", ":derived", ":parameters", ":precondition", ":effect",
+    ":condition", ":duration", ":objects", ":init", ":goal", ":metric", ":constraints",
+    ":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions", ":equality",
+    ":existential-preconditions", ":universal-preconditions", ":quantified-preconditions",
+    ":conditional-effects", ":fluents", ":numeric-fluents", ":object-fluents", ":adl",
+    ":durative-actions", ":duration-inequalities", ":continuous-effects",
+    ":derived-predicates", ":timed-initial-literals", ":preferences", ":action-costs",
+})
+# Two-word temporal keywords; their words count when they appear alone.
+_KEYWORD_PAIRS = {("at", "start"), ("at", "end"), ("over", "all")}
+
+_LEXEME = re.compile(r"[()]|;+|[^\s();]+")
+_ALNUM = re.compile(r"[^\W_]")
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenisation
+
+
+@dataclass(frozen=True)
+class TokenSequence:
+    """The counted GPT-2 tokens of a text, with the character span of the lexeme of each."""
+
+    text: str
+    ids: np.ndarray  # int64 GPT-2 token ids
+    starts: np.ndarray  # character offset where each token's lexeme starts
+    ends: np.ndarray  # character offset where each token's lexeme ends
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def strings(self) -> list[str]:
+        encoding = gpt2_encoding()
+        return [encoding.decode([int(token)]).strip() for token in self.ids]
+
+
+def is_keyword(lexeme: str) -> bool:
+    return lexeme.startswith(":") or lexeme.lower() in KEYWORDS
+
+
+@lru_cache(maxsize=200_000)
+def _lexeme_tokens(lexeme: str) -> tuple[int, ...]:
+    return tuple(gpt2_tokens(" " + lexeme))
+
+
+def content_lexemes(text: str) -> list[tuple[str, int, int]]:
+    """The counted lexemes of ``text`` as (lower-cased lexeme, start, end); rules 1-2 above."""
+    raw = [(m.group(), m.start(), m.end()) for m in _LEXEME.finditer(text)]
+    lowered = [lexeme.lower() for lexeme, _, _ in raw]
+    kept = []
+    skip_next = False
+    for index, (lexeme, start, end) in enumerate(raw):
+        if skip_next:
+            skip_next = False
+            continue
+        word = lowered[index]
+        if index + 1 < len(raw) and (word, lowered[index + 1]) in _KEYWORD_PAIRS:
+            skip_next = True
+            continue
+        if word[0] in "?:" or word in KEYWORDS or not _ALNUM.search(word):
+            continue
+        kept.append((word, start, end))
+    return kept
+
+
+def content_tokens(text: str, start: int = 0) -> TokenSequence:
+    """The counted GPT-2 tokens of ``text`` (module docstring, rules 1-3).
+
+    ``start``: only lexemes starting at or after this character offset are kept (the probe
+    uses it to leave out the prompt the model was given).
+    """
+    ids: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for lexeme, lexeme_start, lexeme_end in content_lexemes(text):
+        if lexeme_start < start:
+            continue
+        tokens = _lexeme_tokens(lexeme)
+        ids.extend(tokens)
+        starts.extend([lexeme_start] * len(tokens))
+        ends.extend([lexeme_end] * len(tokens))
+    return TokenSequence(text, np.asarray(ids, dtype=np.int64),
+                         np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64))
+
+
+def prefix_end(text: str, tokens: int = 20) -> int:
+    """Character offset where the first ``tokens`` raw GPT-2 tokens of ``text`` end."""
+    encoding = gpt2_encoding()
+    head = encoding.decode_bytes(gpt2_tokens(text)[:tokens])
+    return len(head.decode("utf-8", errors="ignore"))
+
+
+def prefix(text: str, tokens: int = 20) -> str:
+    """The first ``tokens`` GPT-2 tokens of ``text``, as text (the probe's prompt)."""
+    return text[:prefix_end(text, tokens)]
+
+
+# --------------------------------------------------------------------------------------------
+# Matching engine
+
+
+def _blocks(n: int, max_mismatches: int) -> list[tuple[int, int]]:
+    """``max_mismatches + 1`` disjoint (offset, length) blocks covering an n-gram."""
+    count = max_mismatches + 1
+    base, extra = divmod(n, count)
+    blocks, offset = [], 0
+    for index in range(count):
+        length = base + (1 if index < extra else 0)
+        blocks.append((offset, length))
+        offset += length
+    return blocks
+
+
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _block_keys(ids: np.ndarray, window_starts: np.ndarray, offset: int,
+                length: int) -> np.ndarray:
+    """A 64-bit key per window for tokens [start+offset, start+offset+length).
+
+    Collisions only cost a verification (every hit is checked token by token).
+    """
+    keys = np.zeros(len(window_starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for position in range(offset, offset + length):
+            keys = keys * _MULTIPLIER + ids[window_starts + position].astype(np.uint64)
+    return keys
+
+
+class CandidateIndex:
+    """The n-grams of one or more candidate texts, indexed by the exact-match blocks."""
+
+    def __init__(self, sequences: Sequence[TokenSequence], n: int = DEFAULT_N,
+                 max_mismatches: int = DEFAULT_MAX_MISMATCHES) -> None:
+        _check_parameters(n, max_mismatches)
+        self.n = n
+        self.max_mismatches = max_mismatches
+        self.sequences = list(sequences)
+        lengths = np.array([len(s) for s in self.sequences], dtype=np.int64)
+        self.doc_starts = np.concatenate([[0], np.cumsum(lengths)])[:-1].astype(np.int64)
+        self.ids = (np.concatenate([s.ids for s in self.sequences]).astype(np.int64)
+                    if self.sequences else np.zeros(0, dtype=np.int64))
+        # Windows never cross a document boundary.
+        window_starts = [np.arange(start, start + length - n + 1, dtype=np.int64)
+                         for start, length in zip(self.doc_starts, lengths) if length >= n]
+        self.window_starts = (np.concatenate(window_starts) if window_starts
+                              else np.zeros(0, dtype=np.int64))
+        self.blocks = _blocks(n, max_mismatches) if max_mismatches < n else []
+        self.sorted_keys: list[np.ndarray] = []
+        self.sorted_windows: list[np.ndarray] = []
+        for offset, length in self.blocks:
+            keys = _block_keys(self.ids, self.window_starts, offset, length)
+            order = np.argsort(keys, kind="stable")
+            self.sorted_keys.append(keys[order])
+            self.sorted_windows.append(self.window_starts[order])
+
+    def __len__(self) -> int:
+        return len(self.sequences)
+
+    def document_of(self, positions: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.doc_starts, positions, side="right") - 1
+
+    def match(self, reference: TokenSequence,
+              chunk: int = 2_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every (reference window, candidate window) pair within the mismatch budget.
+
+        Returns arrays (s, t, mismatches): s indexes ``reference``, t the concatenated
+        candidate tokens (``document_of(t)`` gives the candidate).
+        """
+        n = self.n
+        empty = np.zeros(0, dtype=np.int64)
+        if len(reference) < n or len(self.window_starts) == 0:
+            return empty, empty, empty
+        ref_ids = reference.ids.astype(np.int64)
+        ref_windows = np.arange(len(reference) - n + 1, dtype=np.int64)
+        if not self.blocks:
+            # More mismatches allowed than tokens: every pair of n-grams matches.
+            # Pair each reference window with the first window of each candidate document.
+            firsts = self.window_starts[np.concatenate(
+                [[True], self.document_of(self.window_starts[1:])
+                 != self.document_of(self.window_starts[:-1])])]
+            s = np.repeat(ref_windows, len(firsts))
+            t = np.tile(firsts, len(ref_windows))
+            return s, t, np.full(len(s), n, dtype=np.int64)
+        found_s, found_t = [], []
+        for (offset, length), keys, windows in zip(self.blocks, self.sorted_keys,
+                                                   self.sorted_windows):
+            ref_keys = _block_keys(ref_ids, ref_windows, offset, length)
+            low = np.searchsorted(keys, ref_keys, side="left")
+            high = np.searchsorted(keys, ref_keys, side="right")
+            counts = high - low
+            total = int(counts.sum())
+            if total == 0:
+                continue
+            hit_s = np.repeat(ref_windows, counts)
+            # Positions low[i] .. high[i]-1 for each window, flattened without a Python loop.
+            run_starts = np.repeat(low - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+            hit_t = windows[run_starts + np.arange(total)]
+            found_s.append(hit_s)
+            found_t.append(hit_t)
+        if not found_s:
+            return empty, empty, empty
+        s_all = np.concatenate(found_s)
+        t_all = np.concatenate(found_t)
+        # A pair agreeing on several blocks was found several times; verify it once.
+        pair_keys = np.unique(s_all * (len(self.ids) + 1) + t_all)
+        s_all = pair_keys // (len(self.ids) + 1)
+        t_all = pair_keys % (len(self.ids) + 1)
+        span = np.arange(n, dtype=np.int64)
+        kept_s, kept_t, kept_m = [], [], []
+        for begin in range(0, len(s_all), max(1, chunk // n)):
+            s = s_all[begin:begin + chunk // n]
+            t = t_all[begin:begin + chunk // n]
+            mismatches = (ref_ids[s[:, None] + span] != self.ids[t[:, None] + span]).sum(axis=1)
+            ok = mismatches <= self.max_mismatches
+            kept_s.append(s[ok])
+            kept_t.append(t[ok])
+            kept_m.append(mismatches[ok])
+        return np.concatenate(kept_s), np.concatenate(kept_t), np.concatenate(kept_m)
+
+
+def _check_parameters(n: int, max_mismatches: int) -> None:
+    if not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, not {n!r}")
+    if not isinstance(max_mismatches, (int, np.integer)) or max_mismatches < 0:
+        raise ValueError(f"max_mismatches must be a non-negative integer, not {max_mismatches!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of contaminated gold tokens and the candidate text it matched."""
+
+    reference_start: int
+    reference_end: int
+    reference_text: str
+    candidate_start: int
+    candidate_end: int
+    candidate_text: str
+    tokens: int  # contaminated counted tokens in the run
+
+    def to_dict(self) -> dict:
+        return {"reference_start": self.reference_start, "reference_end": self.reference_end,
+                "reference_text": self.reference_text, "candidate_start": self.candidate_start,
+                "candidate_end": self.candidate_end, "candidate_text": self.candidate_text,
+                "tokens": self.tokens}
+
+
+@dataclass(frozen=True)
+class Contamination:
+    """``rate`` = contaminated / counted gold tokens; ``spans`` show what matched.
+
+    Unpacks as ``rate, spans = contamination_rate(...)``.
+    """
+
+    rate: float
+    contaminated: int
+    counted: int
+    spans: tuple[Span, ...] = field(default=())
+    n: int = DEFAULT_N
+    max_mismatches: int = DEFAULT_MAX_MISMATCHES
+
+    def __iter__(self) -> Iterator:
+        return iter((self.rate, self.spans))
+
+    def to_dict(self, spans: bool = True) -> dict:
+        data = {"rate": self.rate, "contaminated": self.contaminated, "counted": self.counted,
+                "n": self.n, "max_mismatches": self.max_mismatches}
+        if spans:
+            data["spans"] = [span.to_dict() for span in self.spans]
+        return data
+
+
+def _coverage(reference_length: int, window_starts: np.ndarray, n: int) -> np.ndarray:
+    """Mask of reference tokens inside at least one matched window."""
+    difference = np.zeros(reference_length + 1, dtype=np.int64)
+    np.add.at(difference, window_starts, 1)
+    np.add.at(difference, window_starts + n, -1)
+    return np.cumsum(difference[:-1]) > 0
+
+
+def build_result(reference: TokenSequence, candidate: TokenSequence, s: np.ndarray,
+                 t_local: np.ndarray, mismatches: np.ndarray, n: int, max_mismatches: int,
+                 with_spans: bool = True) -> Contamination:
+    """A ``Contamination`` from matched window pairs (t indexes ``candidate``'s tokens)."""
+    counted = len(reference)
+    if counted == 0 or len(s) == 0:
+        return Contamination(0.0, 0, counted, (), n, max_mismatches)
+    covered = _coverage(counted, np.unique(s), n)
+    contaminated = int(covered.sum())
+    spans = _spans(reference, candidate, covered, s, t_local, mismatches, n) if with_spans else ()
+    return Contamination(contaminated / counted, contaminated, counted, spans, n, max_mismatches)
+
+
+def _spans(reference: TokenSequence, candidate: TokenSequence, covered: np.ndarray,
+           s: np.ndarray, t: np.ndarray, mismatches: np.ndarray, n: int) -> tuple[Span, ...]:
+    # One candidate window per reference window: the closest match, then the earliest.
+    order = np.lexsort((t, mismatches, s))
+    s, t = s[order], t[order]
+    first = np.concatenate([[True], s[1:] != s[:-1]])
+    best = dict(zip(s[first].tolist(), t[first].tolist()))
+    spans = []
+    index = 0
+    length = len(covered)
+    while index < length:
+        if not covered[index]:
+            index += 1
+            continue
+        end = index
+        while end < length and covered[end]:
+            end += 1
+        # Candidate span: follow the diagonal of the first matched window of the run.
+        windows = [w for w in range(max(0, index - n + 1), end) if w in best]
+        diagonal = best[windows[0]] - windows[0]
+        aligned = [w for w in windows if best[w] - w == diagonal] or windows[:1]
+        cand_first = best[aligned[0]]
+        cand_last = best[aligned[-1]] + n - 1
+        ref_start, ref_end = int(reference.starts[index]), int(reference.ends[end - 1])
+        cand_start = int(candidate.starts[cand_first])
+        cand_end = int(candidate.ends[min(cand_last, len(candidate) - 1)])
+        spans.append(Span(ref_start, ref_end, reference.text[ref_start:ref_end], cand_start,
+                          cand_end, candidate.text[cand_start:cand_end], end - index))
+        index = end
+    return tuple(spans)
+
+
+def contamination_rate(reference: str, candidate: str, n: int = DEFAULT_N,
+                       max_mismatches: int = DEFAULT_MAX_MISMATCHES,
+                       reference_start: int = 0) -> Contamination:
+    """How much of ``reference`` (a gold domain) reappears in ``candidate``.
+
+    A counted reference token is contaminated when it lies inside a reference n-gram that
+    matches a candidate n-gram with at most ``max_mismatches`` mismatched tokens; the rate is
+    contaminated / counted tokens (0.0 when nothing is counted). Tokens are counted by the
+    rules in this module's docstring; ``reference_start`` skips reference text before that
+    character offset (e.g. the prompt given to a model).
+
+    >>> rate, spans = contamination_rate(gold, model_output)
+    """
+    _check_parameters(n, max_mismatches)
+    reference_tokens = content_tokens(reference, start=reference_start)
+    candidate_tokens = content_tokens(candidate)
+    index = CandidateIndex([candidate_tokens], n, max_mismatches)
+    s, t, mismatches = index.match(reference_tokens)
+    return build_result(reference_tokens, candidate_tokens, s, t, mismatches, n, max_mismatches)
+
+
+# --------------------------------------------------------------------------------------------
+# Corpus comparison
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """One (corpus item, store domain) pair with a non-zero rate."""
+
+    item: str
+    domain: str
+    result: Contamination
+
+    def to_dict(self, spans: bool = True) -> dict:
+        return {"item": self.item, "domain": self.domain, **self.result.to_dict(spans)}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    items: tuple[str, ...]
+    domains: tuple[str, ...]
+    overlaps: tuple[Overlap, ...]  # every pair with a non-zero rate, highest rate first
+    pairs: int  # item x domain pairs scored
+
+    def best_per_item(self) -> dict[str, Overlap]:
+        best: dict[str, Overlap] = {}
+        for overlap in self.overlaps:
+            best.setdefault(overlap.item, overlap)
+        return best
+
+
+def compare_corpus(corpus: Sequence[tuple[str, str]], references: Sequence[tuple[str, str]],
+                   n: int = DEFAULT_N, max_mismatches: int = DEFAULT_MAX_MISMATCHES,
+                   spans_for_top: int | None = None) -> Comparison:
+    """Score every corpus text against every reference (gold) domain.
+
+    ``corpus`` and ``references`` are (name, text) pairs. The corpus is indexed once; each
+    reference's n-grams are looked up in that index, so the cost is near-linear in the corpus
+    size. Spans are computed for the ``spans_for_top`` highest overlaps (all when None).
+    """
+    _check_parameters(n, max_mismatches)
+    corpus_tokens = [content_tokens(text) for _, text in corpus]
+    index = CandidateIndex(corpus_tokens, n, max_mismatches)
+    found = []
+    for domain_name, domain_text in references:
+        reference = content_tokens(domain_text)
+        s, t, mismatches = index.match(reference)
+        if len(s) == 0:
+            continue
+        documents = index.document_of(t)
+        order = np.argsort(documents, kind="stable")
+        documents, s, t, mismatches = documents[order], s[order], t[order], mismatches[order]
+        boundaries = np.flatnonzero(np.diff(documents)) + 1
+        for group in np.split(np.arange(len(documents)), boundaries):
+            document = int(documents[group[0]])
+            local_t = t[group] - index.doc_starts[document]
+            found.append((domain_name, reference, document, s[group], local_t,
+                          mismatches[group]))
+    results = []
+    for domain_name, reference, document, s, t, mismatches in found:
+        result = build_result(reference, corpus_tokens[document], s, t, mismatches, n,
+                              max_mismatches, with_spans=False)
+        results.append([result, domain_name, reference, document, s, t, mismatches])
+    results.sort(key=lambda entry: (-entry[0].rate, corpus[entry[3]][0], entry[1]))
+    overlaps = []
+    for rank, (result, domain_name, reference, document, s, t, mismatches) in enumerate(results):
+        if spans_for_top is None or rank < spans_for_top:
+            result = build_result(reference, corpus_tokens[document], s, t, mismatches, n,
+                                  max_mismatches)
+        overlaps.append(Overlap(corpus[document][0], domain_name, result))
+    return Comparison(tuple(name for name, _ in corpus), tuple(name for name, _ in references),
+                      tuple(overlaps), len(corpus) * len(references))
+
+
+def mean_rate(results: Sequence[Contamination]) -> float:
+    return float(np.mean([r.rate for r in results])) if results else 0.0
