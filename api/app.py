@@ -1,0 +1,804 @@
+"""The text2world REST service: score and validate generated PDDL domains over HTTP.
+
+A thin layer over the library (``text2world.score``, ``validate``, ``extract_domain``, the store).
+Scoring is CPU-bound, so it runs in a small pool of child processes (one per server worker by
+default) and never on the event loop; a job past the time limit is killed and answered with 422.
+Gold domains are parsed once per scoring process: ``text2world.metrics`` caches gold parses by
+their text, and the pool processes live as long as the server.
+
+    uvicorn api.app:app          # or: t2w serve --workers 2
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import re
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import text2world
+from text2world.extract import NoDomainFound, extract_domain
+from text2world.metrics import ScoringError, score
+from text2world.pddl import DomainInputError
+from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
+from text2world.validation import validate
+
+from .settings import Settings
+
+log = logging.getLogger("text2world.api")
+
+# Ids that may name a domain, dataset or run: a plain file name, never a path.
+_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+_MAX_RUN_FILE = 16 * 1024 * 1024  # bytes of config.json / summary.json we are willing to read
+_SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __reduce__(self):
+        # Raised inside scoring processes: must survive pickling back to the server.
+        return (_api_error, (self.status, self.code, self.message, self.details))
+
+
+def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
+    return ApiError(status, code, message, **details)
+
+
+def _error_response(status: int, code: str, message: str, **details: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **details}}, status_code=status)
+
+
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+
+
+def _validation_details(errors: list) -> list[dict]:
+    """Pydantic errors without the echoed input (it may be a megabyte) or non-JSON context."""
+    details = []
+    for error in errors[:20]:
+        location = [str(part) for part in error.get("loc", ())]
+        details.append({"location": location, "message": str(error.get("msg", "")),
+                        "type": str(error.get("type", ""))})
+    return details
+
+
+def _validation_message(details: list[dict]) -> str:
+    if not details:
+        return "the request is malformed"
+    parts = []
+    for detail in details[:3]:
+        where = ".".join(detail["location"][1:] if detail["location"][:1] == ["body"]
+                         else detail["location"]) or "body"
+        parts.append(f"{where}: {detail['message']}")
+    more = f" (and {len(details) - 3} more)" if len(details) > 3 else ""
+    return "malformed request: " + "; ".join(parts) + more
+
+
+# --------------------------------------------------------------------------------------------
+# Request and response models
+
+
+def _utf8_text(value: str) -> str:
+    # JSON may carry lone surrogates (\ud800) that are not text and cannot be encoded again.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"contains an unpaired UTF-16 surrogate at character {err.start}; "
+                         "send UTF-8 text") from None
+    return value
+
+
+Text = Annotated[str, AfterValidator(_utf8_text)]
+Mode = Literal["paper", "canonical"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScoreRequest(_Strict):
+    """A generated domain (``pddl``, or a raw model answer in ``response``) and its gold domain
+    (``gold_id`` of a store record, or ``gold_pddl`` text)."""
+
+    gold_id: Text | None = Field(None, description="Id of the gold domain in `dataset`.",
+                                 examples=["blocksworld"])
+    gold_pddl: Text | None = Field(None, description="The gold domain as PDDL text.")
+    pddl: Text | None = Field(None, description="The generated domain as PDDL text.")
+    response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
+    mode: Mode = Field("paper", description="paper: the released evaluator exactly; "
+                       "canonical: rename-invariant, per action.")
+    dataset: Text = Field(BUILTIN, description="Dataset that `gold_id` refers to.")
+
+    @model_validator(mode="after")
+    def _one_of_each(self) -> "ScoreRequest":
+        if (self.gold_id is None) == (self.gold_pddl is None):
+            raise ValueError("give exactly one of 'gold_id' (a store id) and 'gold_pddl' (PDDL text)")
+        if (self.pddl is None) == (self.response is None):
+            raise ValueError("give exactly one of 'pddl' (a domain) and 'response' (a raw LLM answer)")
+        return self
+
+
+class ValidateRequest(_Strict):
+    pddl: Text | None = Field(None, description="A PDDL domain.")
+    response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
+    exact_case: bool = Field(False, description="Parse exactly as written, as the paper's "
+                             "evaluator did (default: case-insensitive, as PDDL is).")
+
+    @model_validator(mode="after")
+    def _one_input(self) -> "ValidateRequest":
+        if (self.pddl is None) == (self.response is None):
+            raise ValueError("give exactly one of 'pddl' (a domain) and 'response' (a raw LLM answer)")
+        return self
+
+
+class IssueModel(BaseModel):
+    category: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    kind: str | None = None
+
+
+class ValidateResponse(BaseModel):
+    ok: bool
+    errors: list[IssueModel]
+    warnings: list[IssueModel]
+    extracted: bool = Field(description="True when the domain was extracted from `response`.")
+
+
+class GoldRef(BaseModel):
+    dataset: str
+    id: str
+
+
+class ScoreResponse(BaseModel):
+    """The keys of ``t2w score --json`` plus the validation of the generated domain."""
+
+    mode: Mode
+    executable: bool
+    similarity: float
+    f1_predicates: float
+    f1_parameters: float
+    f1_preconditions: float
+    f1_effects: float
+    f1_types: float | None = Field(None, description="canonical mode only")
+    errors: list[IssueModel]
+    validation: ValidateResponse
+    gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class DomainSummary(BaseModel):
+    id: str
+    name: str
+    split: str
+    has_abstract: bool
+    has_concrete: bool
+    problems: int
+
+
+class DomainPage(BaseModel):
+    dataset: str
+    split: str
+    total: int
+    offset: int
+    limit: int
+    next_offset: int | None
+    items: list[DomainSummary]
+
+
+class ProblemModel(BaseModel):
+    name: str
+    pddl: str
+
+
+class DomainDetail(BaseModel):
+    dataset: str
+    id: str
+    name: str
+    split: str
+    domain: str
+    abstract: str | None
+    concrete: str | None
+    problems: list[ProblemModel]
+
+
+class DatasetInfo(BaseModel):
+    name: str
+    kind: str
+    domains: int | None = None
+    content_hash: str | None = None
+    problem: str | None = Field(None, description="Why the dataset cannot be read, if it cannot.")
+
+
+class DatasetList(BaseModel):
+    datasets: list[DatasetInfo]
+
+
+class RunSummary(BaseModel):
+    id: str
+    finished: bool = Field(description="summary.json exists and is readable")
+    model: str | None = None
+    dataset: str | None = None
+    summary: Any = None
+    problems: list[str] = Field(default_factory=list,
+                                description="Missing or unreadable run files.")
+
+
+class RunPage(BaseModel):
+    runs_dir: str
+    total: int
+    offset: int
+    limit: int
+    next_offset: int | None
+    items: list[RunSummary]
+
+
+class RunDetail(RunSummary):
+    config: Any = None
+    logged_items: int | None = Field(None, description="Lines in log.jsonl, if present.")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    executor: str
+    domains: int | None
+
+
+_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422)}
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring jobs: plain functions on plain data, so they can run in a child process
+
+
+def _issue_dicts(issues) -> list[dict]:
+    return [issue.to_dict() for issue in issues]
+
+
+def _domain_of(task: dict) -> tuple[str, bool]:
+    if task.get("response") is not None:
+        try:
+            return extract_domain(task["response"]), True
+        except NoDomainFound as err:
+            raise ApiError(422, "no_domain_found", f"response: {err}") from None
+    return task["pddl"], False
+
+
+def validate_job(task: dict) -> dict:
+    text, extracted = _domain_of(task)
+    result = validate(text, fold_case=not task.get("exact_case", False))
+    return {**result.to_dict(), "extracted": extracted}
+
+
+def score_job(task: dict) -> dict:
+    text, extracted = _domain_of(task)
+    try:
+        result = score(task["gold"], text, mode=task["mode"])
+    except ScoringError as err:
+        raise ApiError(422, "unscorable", f"the pair cannot be scored: {err}") from None
+    except DomainInputError as err:
+        raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
+    checked = validate(text)
+    return {**result.to_dict(), "validation": {**checked.to_dict(), "extracted": extracted}}
+
+
+_TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"
+                "  (:action flip :parameters () :precondition (p) :effect (not (p))))")
+
+
+def _ready() -> int:
+    # Import the parser and run every code path once, so a job's time limit never pays for it.
+    validate(_TINY_DOMAIN)
+    for mode in ("paper", "canonical"):
+        score(_TINY_DOMAIN, _TINY_DOMAIN, mode=mode)
+    return os.getpid()
+
+
+def _init_scoring_process(golds: tuple[str, ...]) -> None:
+    # The server handles SIGINT; a Ctrl-C must not print a traceback from every child.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for gold in golds:  # warm the gold caches of text2world.metrics
+        for mode in ("paper", "canonical"):
+            try:
+                score(gold, gold, mode=mode)
+            except Exception:  # noqa: BLE001 - a gold that cannot be scored is reported per request
+                pass
+
+
+class ScoringTimeout(Exception):
+    pass
+
+
+class ScoringExecutor:
+    """Runs scoring jobs off the event loop, at most ``size`` at a time, each within ``timeout``.
+
+    In process mode a job past its limit is stopped by killing the pool (a thread cannot be
+    stopped); the pool is rebuilt and jobs that were running beside it are retried once.
+    Jobs waiting for a free slot do not use up their time limit.
+    """
+
+    def __init__(self, kind: str, size: int, timeout: float, warm: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self.size = size
+        self.timeout = timeout
+        self._warm = warm
+        self._pool: ProcessPoolExecutor | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._lock = threading.Lock()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn, not fork: the server process runs threads, and forking those is unsafe.
+        return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_scoring_process, initargs=(self._warm,))
+
+    async def start(self) -> None:
+        self._slots = asyncio.Semaphore(self.size)
+        if self.kind == "process":
+            await self._started_pool()
+
+    async def _started_pool(self) -> ProcessPoolExecutor:
+        """The current pool with all its processes started, so start-up never counts against a
+        job's time limit."""
+        with self._lock:
+            pool = self._pool
+            if pool is None:
+                pool = self._pool = self._new_pool()
+                fresh = True
+            else:
+                fresh = False
+        if fresh:
+            await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
+                                   for _ in range(self.size)))
+        return pool
+
+    def _discard(self, pool: ProcessPoolExecutor, kill: bool) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        if kill:
+            # The pool offers no way to stop one running job: end its processes.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                try:
+                    process.kill()
+                except (OSError, ValueError, AttributeError):
+                    pass
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    async def run(self, job, task: dict) -> dict:
+        assert self._slots is not None, "ScoringExecutor.start() was not awaited"
+        async with self._slots:
+            if self.kind == "thread":
+                try:
+                    with anyio.fail_after(self.timeout):
+                        return await anyio.to_thread.run_sync(job, task, abandon_on_cancel=True)
+                except TimeoutError:
+                    raise ScoringTimeout from None
+            for attempt in range(2):
+                pool = await self._started_pool()
+                try:
+                    future = pool.submit(job, task)
+                except (BrokenProcessPool, RuntimeError):
+                    self._discard(pool, kill=True)
+                    continue
+                try:
+                    return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+                except asyncio.TimeoutError:
+                    self._discard(pool, kill=True)
+                    raise ScoringTimeout from None
+                except BrokenProcessPool:
+                    # Another job's timeout killed this pool under us: run again on a new one.
+                    self._discard(pool, kill=False)
+                    if attempt:
+                        raise
+            raise BrokenProcessPool("the scoring pool could not be restarted")
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            self._discard(pool, kill=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Store and runs access (synchronous; FastAPI runs these endpoints in its thread pool)
+
+
+def _check_plain(value: str, what: str) -> None:
+    if not _PLAIN_NAME.match(value) or ".." in value:
+        raise ApiError(404, f"unknown_{what}",
+                       f"{what} {value!r} does not exist: {what} ids are plain names of letters, "
+                       "digits, '.', '_' and '-'")
+
+
+def _dataset(name: str) -> Dataset:
+    """A dataset by name only: the built-in store or an imported dataset, never a path."""
+    _check_plain(name, "dataset")
+    known = [entry["name"] for entry in list_datasets()]
+    if name not in known:
+        raise ApiError(404, "unknown_dataset",
+                       f"dataset {name!r} does not exist; known datasets: {', '.join(known)} "
+                       "(GET /v1/datasets)")
+    try:
+        return load_dataset(name)
+    except DatasetError as err:
+        raise ApiError(503, "dataset_unavailable", f"dataset {name!r} cannot be read: {err}") from None
+
+
+def _record(dataset_name: str, record_id: str):
+    _check_plain(record_id, "domain")
+    dataset = _dataset(dataset_name)
+    try:
+        return dataset.get(record_id)
+    except KeyError:
+        raise ApiError(404, "unknown_domain",
+                       f"dataset {dataset_name!r} has no domain with id {record_id!r} "
+                       "(GET /v1/domains lists the ids)") from None
+
+
+def _read_json_file(path: Path, root: Path, problems: list[str]) -> Any:
+    name = path.name
+    if not path.exists():
+        problems.append(f"{name} is missing")
+        return None
+    try:
+        if not path.resolve().is_relative_to(root):
+            problems.append(f"{name} points outside the runs directory")
+            return None
+        if not path.is_file():
+            problems.append(f"{name} is not a file")
+            return None
+        if path.stat().st_size > _MAX_RUN_FILE:
+            problems.append(f"{name} is larger than {_MAX_RUN_FILE:,} bytes")
+            return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        problems.append(f"{name} cannot be read ({err})")
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:
+        # A summary being rewritten is replaced atomically, so this is a damaged file.
+        problems.append(f"{name} is not valid JSON ({err})")
+        return None
+
+
+def _redact(value: Any, depth: int = 0) -> Any:
+    """Drop anything named like a credential; configs should hold none, but never echo one."""
+    if depth > 50:
+        return None
+    if isinstance(value, dict):
+        return {key: ("<redacted>" if isinstance(key, str) and _SECRET_KEY.search(key)
+                      and isinstance(item, str) else _redact(item, depth + 1))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redact(item, depth + 1) for item in value]
+    return value
+
+
+def _field(config: Any, *names: str) -> str | None:
+    if not isinstance(config, dict):
+        return None
+    for name in names:
+        value = config.get(name)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and isinstance(value.get("name"), str):
+            return value["name"]
+    return None
+
+
+def _run_dirs(runs_dir: Path) -> list[Path]:
+    if not runs_dir.is_dir():
+        return []
+    root = runs_dir.resolve()
+    found = []
+    for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name):
+        if _PLAIN_NAME.match(entry.name) and ".." not in entry.name and entry.is_dir() \
+                and entry.resolve().is_relative_to(root) \
+                and ((entry / "config.json").exists() or (entry / "summary.json").exists()):
+            found.append(entry)
+    return found
+
+
+def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
+    problems: list[str] = []
+    config = _read_json_file(folder / "config.json", root, problems)
+    summary = _read_json_file(folder / "summary.json", root, problems)
+    result = {"id": folder.name, "finished": summary is not None,
+              "model": _field(config, "model", "model_name"),
+              "dataset": _field(config, "dataset", "dataset_name"),
+              "summary": _redact(summary), "problems": problems}
+    if detail:
+        result["config"] = _redact(config)
+        log_path = folder / "log.jsonl"
+        if log_path.is_file() and log_path.resolve().is_relative_to(root):
+            try:
+                with log_path.open("rb") as stream:
+                    result["logged_items"] = sum(1 for line in stream if line.strip())
+            except OSError as err:
+                problems.append(f"log.jsonl cannot be read ({err})")
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Body size limit
+
+
+class BodyLimitMiddleware:
+    """Answer 413 to bodies over ``max_body`` bytes, declared or streamed (chunked)."""
+
+    def __init__(self, app, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    def _too_large(self, size: str) -> JSONResponse:
+        return _error_response(
+            413, "payload_too_large",
+            f"the request body is {size} bytes; the limit is {self.max_body:,} bytes "
+            "(T2W_API_MAX_BODY / t2w serve --max-body)", limit=self.max_body)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        if declared is not None:
+            try:
+                length = int(declared)
+            except ValueError:
+                await _error_response(422, "invalid_request", "invalid Content-Length header")(scope, receive, send)
+                return
+            if length > self.max_body:
+                await self._too_large(f"{length:,}")(scope, receive, send)
+                return
+        # Read the whole body first (it is at most max_body) so a streamed body that grows past
+        # the limit is refused before the application sees any of it.
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await self._too_large(f"over {self.max_body:,}")(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# --------------------------------------------------------------------------------------------
+# The application
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the service. ``settings`` default to the ``T2W_*`` environment variables."""
+    settings = settings or Settings.from_env()
+    state: dict[str, Any] = {}
+
+    def builtin_golds() -> tuple[str, ...]:
+        if not settings.warm:
+            return ()
+        try:
+            return tuple(record.domain for record in load_dataset(BUILTIN))
+        except DatasetError as err:
+            log.warning("cannot warm the gold cache: %s", err)
+            return ()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        executor = ScoringExecutor(settings.executor, settings.score_processes,
+                                   settings.score_timeout, builtin_golds())
+        await executor.start()
+        state["executor"] = executor
+        try:
+            yield
+        finally:
+            executor.close()
+
+    app = FastAPI(
+        title="text2world scoring service",
+        version=text2world.__version__,
+        description="Score and validate LLM-generated PDDL domains against the text2world "
+                    "gold domains. Errors are JSON: `{\"error\": {\"code\", \"message\"}}`.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(BodyLimitMiddleware, max_body=settings.max_body)
+
+    # ---- error handlers: every error is {"error": {...}}; nothing becomes a bare 500
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error_response(exc.status, exc.code, exc.message, **exc.details)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        details = _validation_details(exc.errors())
+        return _error_response(422, "invalid_request", _validation_message(details), details=details)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's answer to a body that is not parseable JSON (e.g. nested too deeply).
+            return _error_response(422, "invalid_request",
+                                   f"malformed request body: {exc.detail}; send a JSON object")
+        if exc.status_code == 404:
+            message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path} (see /docs)"
+        else:
+            message = str(exc.detail)
+        return _error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, "http_error"),
+                               message)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return _error_response(500, "internal_error",
+                               f"unexpected {type(exc).__name__}; this is a bug in the service")
+
+    async def run_job(job, task: dict) -> dict:
+        executor: ScoringExecutor = state["executor"]
+        try:
+            return await executor.run(job, task)
+        except ScoringTimeout:
+            raise ApiError(422, "scoring_timeout",
+                           f"scoring took longer than the {settings.score_timeout:g} s limit and "
+                           "was stopped; send a smaller or simpler domain",
+                           timeout_seconds=settings.score_timeout) from None
+        except BrokenProcessPool:
+            raise ApiError(503, "scoring_unavailable",
+                           "the scoring process stopped unexpectedly; retry the request") from None
+
+    # ---- endpoints
+
+    @app.get("/healthz", response_model=Health, tags=["service"])
+    def healthz() -> dict:
+        """Liveness: the service answers and reads its built-in store."""
+        try:
+            domains = len(load_dataset(BUILTIN))
+        except DatasetError:
+            domains = None
+        return {"status": "ok", "version": text2world.__version__,
+                "executor": settings.executor, "domains": domains}
+
+    @app.post("/v1/score", response_model=ScoreResponse, responses=_ERRORS, tags=["scoring"])
+    async def score_endpoint(request: ScoreRequest) -> dict:
+        """Score a generated domain against a gold domain (store id or PDDL text)."""
+        gold_ref = None
+        if request.gold_id is not None:
+            record = await anyio.to_thread.run_sync(_record, request.dataset, request.gold_id)
+            gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
+        else:
+            gold = request.gold_pddl
+        task = {"gold": gold, "pddl": request.pddl, "response": request.response,
+                "mode": request.mode}
+        result = await run_job(score_job, task)
+        return {**result, "gold": gold_ref}
+
+    @app.post("/v1/validate", response_model=ValidateResponse, responses=_ERRORS,
+              tags=["scoring"])
+    async def validate_endpoint(request: ValidateRequest) -> dict:
+        """Check that a domain parses; list errors (with categories and lines) and warnings."""
+        return await run_job(validate_job, request.model_dump())
+
+    @app.get("/v1/datasets", response_model=DatasetList, tags=["store"])
+    def datasets_endpoint() -> dict:
+        """The built-in store and the imported datasets."""
+        found = []
+        for entry in list_datasets():
+            info = {"name": entry["name"], "kind": entry["kind"]}
+            try:
+                dataset = load_dataset(entry["name"])
+                info.update(domains=len(dataset), content_hash=dataset.content_hash)
+            except DatasetError as err:
+                info["problem"] = str(err)
+            found.append(info)
+        return {"datasets": found}
+
+    @app.get("/v1/domains", response_model=DomainPage, responses=_ERRORS, tags=["store"])
+    def domains_endpoint(
+        split: Literal["all", "train", "test"] = "all",
+        dataset: str = BUILTIN,
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> dict:
+        """The domains of a dataset, a page at a time, optionally of one split."""
+        records = _dataset(dataset).split(split)
+        page = records[offset: offset + limit]
+        return {"dataset": dataset, "split": split, "total": len(records), "offset": offset,
+                "limit": limit,
+                "next_offset": offset + limit if offset + limit < len(records) else None,
+                "items": [{"id": r.id, "name": r.name, "split": r.split,
+                           "has_abstract": r.abstract is not None,
+                           "has_concrete": r.concrete is not None,
+                           "problems": len(r.problems)} for r in page]}
+
+    @app.get("/v1/domains/{domain_id}", response_model=DomainDetail, responses=_ERRORS,
+             tags=["store"])
+    def domain_endpoint(domain_id: str, dataset: str = BUILTIN) -> dict:
+        """One domain: gold PDDL, abstract and concrete descriptions, problems."""
+        record = _record(dataset, domain_id)
+        return {"dataset": dataset, "id": record.id, "name": record.name, "split": record.split,
+                "domain": record.domain, "abstract": record.abstract,
+                "concrete": record.concrete,
+                "problems": [{"name": p.name, "pddl": p.pddl} for p in record.problems]}
+
+    @app.get("/v1/runs", response_model=RunPage, tags=["runs"])
+    def runs_endpoint(
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> dict:
+        """Evaluation runs in the runs directory, with their summaries."""
+        folders = _run_dirs(settings.runs_dir)
+        root = settings.runs_dir.resolve()
+        page = folders[offset: offset + limit]
+        return {"runs_dir": str(settings.runs_dir), "total": len(folders), "offset": offset,
+                "limit": limit,
+                "next_offset": offset + limit if offset + limit < len(folders) else None,
+                "items": [_run_summary(folder, root) for folder in page]}
+
+    @app.get("/v1/runs/{run_id}", response_model=RunDetail, responses=_ERRORS, tags=["runs"])
+    def run_endpoint(run_id: str) -> dict:
+        """One run: its config (without credentials), summary and number of logged items."""
+        _check_plain(run_id, "run")
+        for folder in _run_dirs(settings.runs_dir):
+            if folder.name == run_id:
+                return _run_summary(folder, settings.runs_dir.resolve(), detail=True)
+        raise ApiError(404, "unknown_run",
+                       f"no run {run_id!r} in {settings.runs_dir} (GET /v1/runs lists the runs)")
+
+    return app
+
+
+app = create_app()
