@@ -1,0 +1,21 @@
+(define (problem parking-garage-p02)
+  (:domain parking-garage)
+  (:objects ground level1 level2 - floor
+            g1 g2 a1 a2 b1 b2 - spot
+            val1 val2 - valet
+            sedan van ev-hatch ev-suv coupe - car)
+  (:init (entrance ground)
+         (ramp ground level1) (ramp level1 ground)
+         (ramp level1 level2) (ramp level2 level1)
+         (spot-on g1 ground) (spot-on g2 ground)
+         (spot-on a1 level1) (spot-on a2 level1)
+         (spot-on b1 level2) (spot-on b2 level2)
+         (charger g2) (charger b1)
+         (valet-at val1 ground) (valet-at val2 level1)
+         (parked coupe a1) (occupied a1) (requested coupe)
+         (parked van g1) (occupied g1)
+         (parked ev-suv g2) (occupied g2) (charging ev-suv) (electric ev-suv)
+         (electric ev-hatch)
+         (waiting sedan) (waiting ev-hatch))
+  (:goal (and (returned coupe) (charging ev-hatch) (parked sedan a2)
+              (parked ev-suv b2))))

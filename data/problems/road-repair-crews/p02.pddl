@@ -1,0 +1,22 @@
+(define (problem road-repair-crews-p02)
+  (:domain road-repair-crews)
+  (:objects yard crossing village river-east river-west farm - junction
+            yard-road village-road bridge west-road farm-lane - segment
+            crew1 crew2 - crew
+            m0 m1 m2 m3 - level)
+  (:init (connects yard-road yard crossing) (connects yard-road crossing yard)
+         (connects village-road crossing village) (connects village-road village crossing)
+         (connects bridge crossing river-east) (connects bridge river-east crossing)
+         (connects west-road river-east river-west) (connects west-road river-west river-east)
+         (connects farm-lane village farm) (connects farm-lane farm village)
+         (next m0 m1) (next m1 m2) (next m2 m3) (zero m0)
+         (crew-at crew1 yard) (crew-at crew2 crossing) (asphalt-plant yard)
+         (stock crew1 m0) (stock-capacity crew1 m3)
+         (stock crew2 m1) (stock-capacity crew2 m2)
+         (bridge-certified crew2)
+         (open yard-road) (open west-road)
+         (surface-damage village-road) (damage village-road m1)
+         (structural-damage bridge) (damage bridge m2)
+         (surface-damage farm-lane) (damage farm-lane m2))
+  (:goal (and (open village-road) (open bridge) (open farm-lane)
+              (crew-at crew2 river-west))))

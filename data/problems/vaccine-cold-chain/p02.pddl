@@ -1,0 +1,27 @@
+(define (problem vaccine-cold-chain-p02)
+  (:domain vaccine-cold-chain)
+  (:objects depot hub north-clinic east-clinic south-clinic - location
+            van1 van2 - van
+            box1 box2 box3 box4 - box
+            depot-freezer hub-freezer north-freezer east-freezer south-freezer - freezer
+            k0 k1 k2 k3 - level)
+  (:init (road depot hub) (road hub depot)
+         (road hub north-clinic) (road north-clinic hub)
+         (road hub east-clinic) (road east-clinic hub)
+         (road east-clinic south-clinic) (road south-clinic east-clinic)
+         (next k0 k1) (next k1 k2) (next k2 k3)
+         (van-at van1 depot) (warm van1) (coolant van1 k1)
+         (van-space van1 k2) (van-capacity van1 k2)
+         (van-at van2 hub) (warm van2) (coolant van2 k2)
+         (van-space van2 k1) (van-capacity van2 k1)
+         (full-coolant k3) (charging-point depot) (charging-point hub)
+         (freezer-at depot-freezer depot) (freezer-at hub-freezer hub)
+         (freezer-at north-freezer north-clinic) (freezer-at east-freezer east-clinic)
+         (freezer-at south-freezer south-clinic)
+         (in-freezer box1 depot-freezer) (in-freezer box2 depot-freezer)
+         (in-freezer box3 depot-freezer) (in-freezer box4 hub-freezer)
+         (freezer-space depot-freezer k0) (freezer-space hub-freezer k1)
+         (freezer-space north-freezer k1) (freezer-space east-freezer k1)
+         (freezer-space south-freezer k2))
+  (:goal (and (in-freezer box1 north-freezer) (in-freezer box2 south-freezer)
+              (in-freezer box3 south-freezer) (in-freezer box4 east-freezer))))
