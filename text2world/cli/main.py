@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import scoring
+from . import serve
 
 app = typer.Typer(
     name="t2w",
@@ -15,3 +16,4 @@ app = typer.Typer(
 )
 app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
+app.command("serve")(serve.serve_command)

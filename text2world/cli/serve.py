@@ -1,0 +1,76 @@
+"""``t2w serve``: run the REST scoring service (``api.app``) with uvicorn."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import typer
+
+from .common import fail
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", envvar="T2W_API_HOST",
+                             help="Address to listen on (0.0.0.0 for every interface)."),
+    port: int = typer.Option(8000, "--port", envvar="T2W_API_PORT", help="TCP port."),
+    workers: int = typer.Option(1, "--workers", envvar="T2W_API_WORKERS",
+                                help="Server worker processes (each scores on its own core)."),
+    max_body: int = typer.Option(None, "--max-body", envvar="T2W_API_MAX_BODY", show_default="1048576",
+                                 help="Largest request body in bytes; larger ones get 413."),
+    score_timeout: float = typer.Option(None, "--score-timeout", envvar="T2W_API_SCORE_TIMEOUT",
+                                        show_default="10",
+                                        help="Seconds a scoring job may run; past it, 422."),
+    score_processes: int = typer.Option(None, "--score-processes", envvar="T2W_API_SCORE_PROCESSES",
+                                        show_default="1",
+                                        help="Scoring processes per worker."),
+    executor: str = typer.Option(None, "--executor", envvar="T2W_API_EXECUTOR", show_default="process",
+                                 help="process (killable on timeout) or thread."),
+    warm: bool = typer.Option(None, "--warm/--no-warm", envvar="T2W_API_WARM", show_default="no-warm",
+                              help="Parse every built-in gold domain when a scoring process starts."),
+    runs_dir: Path = typer.Option(None, "--runs-dir", envvar="T2W_RUNS_DIR", show_default="./runs",
+                                  help="Folder of evaluation runs served by /v1/runs."),
+    data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
+                                  help="Built-in store folder (default: the repository's data/)."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+) -> None:
+    """Serve the scoring API (POST /v1/score, /v1/validate, GET /v1/domains, ...; docs at /docs)."""
+    import uvicorn
+
+    from api.settings import Settings, SettingsError
+
+    if not 0 < port < 65536:
+        fail(f"--port {port}: a TCP port is between 1 and 65535")
+    if workers < 1:
+        fail(f"--workers {workers}: at least 1 worker is needed")
+    if data_dir is not None and not (data_dir / "domains").is_dir():
+        fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
+    given = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
+             "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir}
+    try:
+        settings = Settings(**{name: value for name, value in given.items() if value is not None})
+    except SettingsError as err:
+        fail(str(err))
+    # Worker processes import "api.app:app" on their own and read these variables.
+    os.environ.update(settings.to_env())
+    if data_dir is not None:
+        os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
+    _check_port_free(host, port)
+    uvicorn.run("api.app:app", host=host, port=port, workers=workers, log_level=log_level,
+                proxy_headers=False, server_header=False)
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A clear message instead of a server that starts and dies when the port is taken."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as err:
+        fail(f"--host {host}: cannot be resolved ({err.strerror})")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            fail(f"cannot listen on {host}:{port}: {err.strerror}")
