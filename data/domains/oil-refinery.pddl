@@ -1,0 +1,62 @@
+(define (domain oil-refinery)
+  (:requirements :strips :typing :action-costs)
+  (:types lot site column blender)
+  (:predicates
+    (lot-at ?l - lot ?s - site)
+    (pending ?l - lot)
+    (crude ?l - lot)
+    (light-cut ?c - lot ?light - lot)
+    (heavy-cut ?c - lot ?heavy - lot)
+    (recipe ?product - lot ?a - lot ?b - lot)
+    (pipeline ?from - site ?to - site)
+    (road ?from - site ?to - site)
+    (column-at ?k - column ?s - site)
+    (column-ready ?k - column)
+    (column-fouled ?k - column)
+    (blender-at ?b - blender ?s - site))
+  (:functions (total-cost) - number)
+
+  (:action pump
+    :parameters (?l - lot ?from - site ?to - site)
+    :precondition (and (lot-at ?l ?from) (pipeline ?from ?to))
+    :effect (and (lot-at ?l ?to)
+                 (not (lot-at ?l ?from))
+                 (increase (total-cost) 2)))
+
+  (:action truck
+    :parameters (?l - lot ?from - site ?to - site)
+    :precondition (and (lot-at ?l ?from) (road ?from ?to))
+    :effect (and (lot-at ?l ?to)
+                 (not (lot-at ?l ?from))
+                 (increase (total-cost) 6)))
+
+  (:action distil
+    :parameters (?c - lot ?light - lot ?heavy - lot ?k - column ?s - site)
+    :precondition (and (crude ?c) (lot-at ?c ?s) (column-at ?k ?s) (column-ready ?k)
+                       (light-cut ?c ?light) (heavy-cut ?c ?heavy)
+                       (pending ?light) (pending ?heavy))
+    :effect (and (lot-at ?light ?s)
+                 (lot-at ?heavy ?s)
+                 (column-fouled ?k)
+                 (not (pending ?light))
+                 (not (pending ?heavy))
+                 (not (lot-at ?c ?s))
+                 (not (column-ready ?k))
+                 (increase (total-cost) 8)))
+
+  (:action decoke-column
+    :parameters (?k - column)
+    :precondition (column-fouled ?k)
+    :effect (and (column-ready ?k)
+                 (not (column-fouled ?k))
+                 (increase (total-cost) 4)))
+
+  (:action blend
+    :parameters (?a - lot ?b - lot ?product - lot ?bl - blender ?s - site)
+    :precondition (and (blender-at ?bl ?s) (lot-at ?a ?s) (lot-at ?b ?s)
+                       (recipe ?product ?a ?b) (pending ?product))
+    :effect (and (lot-at ?product ?s)
+                 (not (pending ?product))
+                 (not (lot-at ?a ?s))
+                 (not (lot-at ?b ?s))
+                 (increase (total-cost) 3))))
