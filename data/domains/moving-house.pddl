@@ -1,0 +1,100 @@
+(define (domain moving-house)
+  (:requirements :strips :typing :action-costs)
+  (:types place item box level)
+  (:predicates
+    (van-at ?l - place)
+    (road ?from - place ?to - place)
+    (item-at ?i - item ?l - place)
+    (small ?i - item)
+    (bulky ?i - item)
+    (in-box ?i - item ?b - box)
+    (box-at ?b - box ?l - place)
+    (box-open ?b - box)
+    (box-sealed ?b - box)
+    (box-fill ?b - box ?n - level)
+    (level-step ?lower - level ?higher - level)
+    (box-in-van ?b - box)
+    (item-in-van ?i - item)
+    (van-load ?n - level))
+  (:functions (total-cost) - number)
+
+  (:action pack-item
+    :parameters (?i - item ?b - box ?l - place ?before - level ?after - level)
+    :precondition (and (small ?i) (item-at ?i ?l) (box-at ?b ?l) (box-open ?b)
+                       (box-fill ?b ?before) (level-step ?before ?after))
+    :effect (and (in-box ?i ?b)
+                 (box-fill ?b ?after)
+                 (not (box-fill ?b ?before))
+                 (not (item-at ?i ?l))
+                 (increase (total-cost) 1)))
+
+  (:action seal-box
+    :parameters (?b - box)
+    :precondition (box-open ?b)
+    :effect (and (box-sealed ?b)
+                 (not (box-open ?b))
+                 (increase (total-cost) 1)))
+
+  (:action open-box
+    :parameters (?b - box)
+    :precondition (box-sealed ?b)
+    :effect (and (box-open ?b)
+                 (not (box-sealed ?b))
+                 (increase (total-cost) 1)))
+
+  (:action unpack-item
+    :parameters (?i - item ?b - box ?l - place ?before - level ?after - level)
+    :precondition (and (in-box ?i ?b) (box-at ?b ?l) (box-open ?b)
+                       (box-fill ?b ?before) (level-step ?after ?before))
+    :effect (and (item-at ?i ?l)
+                 (box-fill ?b ?after)
+                 (not (box-fill ?b ?before))
+                 (not (in-box ?i ?b))
+                 (increase (total-cost) 1)))
+
+  (:action load-box
+    :parameters (?b - box ?l - place ?before - level ?after - level)
+    :precondition (and (box-at ?b ?l) (van-at ?l) (box-sealed ?b)
+                       (van-load ?before) (level-step ?before ?after))
+    :effect (and (box-in-van ?b)
+                 (van-load ?after)
+                 (not (van-load ?before))
+                 (not (box-at ?b ?l))
+                 (increase (total-cost) 1)))
+
+  (:action unload-box
+    :parameters (?b - box ?l - place ?before - level ?after - level)
+    :precondition (and (box-in-van ?b) (van-at ?l)
+                       (van-load ?before) (level-step ?after ?before))
+    :effect (and (box-at ?b ?l)
+                 (van-load ?after)
+                 (not (van-load ?before))
+                 (not (box-in-van ?b))
+                 (increase (total-cost) 1)))
+
+  (:action load-bulky
+    :parameters (?i - item ?l - place ?before - level ?after - level)
+    :precondition (and (bulky ?i) (item-at ?i ?l) (van-at ?l)
+                       (van-load ?before) (level-step ?before ?after))
+    :effect (and (item-in-van ?i)
+                 (van-load ?after)
+                 (not (van-load ?before))
+                 (not (item-at ?i ?l))
+                 (increase (total-cost) 2)))
+
+  (:action unload-bulky
+    :parameters (?i - item ?l - place ?before - level ?after - level)
+    :precondition (and (item-in-van ?i) (van-at ?l)
+                       (van-load ?before) (level-step ?after ?before))
+    :effect (and (item-at ?i ?l)
+                 (van-load ?after)
+                 (not (van-load ?before))
+                 (not (item-in-van ?i))
+                 (increase (total-cost) 2)))
+
+  (:action drive
+    :parameters (?from - place ?to - place)
+    :precondition (and (van-at ?from) (road ?from ?to))
+    :effect (and (van-at ?to)
+                 (not (van-at ?from))
+                 (increase (total-cost) 5))))

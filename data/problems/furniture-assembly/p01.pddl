@@ -1,0 +1,10 @@
+(define (problem furniture-assembly-p01)
+  (:domain furniture-assembly)
+  (:objects seat leg - part screw1 - fastener wood-screw - kind
+            screwdriver - tool up down - orientation)
+  (:init (mounted seat) (loose leg) (attaches-to leg seat)
+         (joint-kind leg wood-screw) (fastener-kind screw1 wood-screw) (unused screw1)
+         (drives screwdriver wood-screw) (tool-on-bench screwdriver) (hand-free)
+         (steady) (frame-facing up) (opposite up down) (opposite down up)
+         (needs-facing leg down))
+  (:goal (mounted leg)))

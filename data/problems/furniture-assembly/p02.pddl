@@ -1,0 +1,23 @@
+(define (problem furniture-assembly-p02)
+  (:domain furniture-assembly)
+  (:objects tabletop leg1 leg2 apron shelf - part
+            bolt1 bolt2 bolt3 screw1 screw2 - fastener
+            hex-bolt wood-screw - kind allen-key screwdriver - tool
+            up down - orientation)
+  (:init (mounted tabletop) (steady) (hand-free) (frame-facing up)
+         (opposite up down) (opposite down up)
+         (loose apron) (attaches-to apron tabletop) (joint-kind apron wood-screw)
+         (needs-facing apron down)
+         (loose leg1) (attaches-to leg1 apron) (joint-kind leg1 hex-bolt)
+         (needs-facing leg1 down)
+         (loose leg2) (attaches-to leg2 apron) (joint-kind leg2 hex-bolt)
+         (needs-facing leg2 down)
+         (loose shelf) (attaches-to shelf leg1) (joint-kind shelf wood-screw)
+         (needs-facing shelf up)
+         (fastener-kind bolt1 hex-bolt) (fastener-kind bolt2 hex-bolt)
+         (fastener-kind bolt3 hex-bolt)
+         (fastener-kind screw1 wood-screw) (fastener-kind screw2 wood-screw)
+         (unused bolt1) (unused bolt2) (unused bolt3) (unused screw1) (unused screw2)
+         (drives allen-key hex-bolt) (drives screwdriver wood-screw)
+         (tool-on-bench allen-key) (tool-on-bench screwdriver))
+  (:goal (and (mounted leg1) (mounted leg2) (mounted shelf))))

@@ -1,0 +1,17 @@
+(define (problem moving-house-p02)
+  (:domain moving-house)
+  (:objects old-flat new-house - place
+            books plates kettle sofa - item box1 box2 - box
+            n0 n1 n2 - level)
+  (:init (van-at new-house) (road old-flat new-house) (road new-house old-flat)
+         (item-at books old-flat) (small books)
+         (item-at plates old-flat) (small plates)
+         (item-at kettle old-flat) (small kettle)
+         (item-at sofa old-flat) (bulky sofa)
+         (box-at box1 old-flat) (box-open box1) (box-fill box1 n0)
+         (box-at box2 old-flat) (box-open box2) (box-fill box2 n0)
+         (level-step n0 n1) (level-step n1 n2) (van-load n0)
+         (= (total-cost) 0))
+  (:goal (and (item-at books new-house) (item-at plates new-house)
+              (item-at kettle new-house) (item-at sofa new-house)))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,7 @@
+(define (problem room-painting-p01)
+  (:domain room-painting)
+  (:objects study - room north-wall - wall cream sage - colour roller1 - roller)
+  (:init (painter-in study) (wall-in north-wall study) (wall-colour north-wall cream)
+         (light cream) (topcoat cream) (topcoat sage) (light sage)
+         (paint-in sage study) (roller-clean roller1))
+  (:goal (wall-colour north-wall sage)))

@@ -1,0 +1,17 @@
+(define (problem room-painting-p02)
+  (:domain room-painting)
+  (:objects lounge hall bathroom - room
+            lounge-east lounge-west hall-wall - wall
+            white-primer navy magnolia - colour roller1 - roller)
+  (:init (painter-in hall)
+         (doorway hall lounge) (doorway lounge hall)
+         (doorway hall bathroom) (doorway bathroom hall)
+         (wall-in lounge-east lounge) (wall-in lounge-west lounge) (wall-in hall-wall hall)
+         (wall-colour lounge-east navy) (wall-colour lounge-west magnolia)
+         (wall-colour hall-wall navy)
+         (primer white-primer) (light white-primer)
+         (topcoat navy) (topcoat magnolia) (light magnolia)
+         (paint-in white-primer hall) (paint-in magnolia lounge)
+         (sink-in bathroom) (no-trim hall)
+         (roller-clean roller1))
+  (:goal (and (wall-colour lounge-east magnolia) (wall-colour hall-wall magnolia))))

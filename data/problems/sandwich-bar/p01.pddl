@@ -1,0 +1,6 @@
+(define (problem sandwich-bar-p01)
+  (:domain sandwich-bar)
+  (:objects bap - roll ham - filling board1 - board counter table1 - place ann - guest)
+  (:init (in-breadbin bap) (board-empty board1) (filling-left ham)
+         (waiter-at counter) (pass-at counter) (guest-at ann table1))
+  (:goal (served ann)))

@@ -1,0 +1,11 @@
+(define (problem sandwich-bar-p02)
+  (:domain sandwich-bar)
+  (:objects wheat1 wheat2 gf1 - roll cheese tuna egg - filling board1 - board
+            counter table1 table2 - place ben cara dev - guest)
+  (:init (in-breadbin wheat1) (in-breadbin wheat2) (in-breadbin gf1) (gluten-free gf1)
+         (board-empty board1) (crumbs board1)
+         (filling-left cheese) (filling-left tuna) (filling-left egg)
+         (waiter-at counter) (pass-at counter)
+         (guest-at ben table1) (guest-at cara table1) (coeliac cara)
+         (guest-at dev table2))
+  (:goal (and (served ben) (served cara) (served dev))))
