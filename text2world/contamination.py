@@ -37,9 +37,12 @@ near-linear in the corpus size.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -484,3 +487,106 @@ def compare_corpus(corpus: Sequence[tuple[str, str]], references: Sequence[tuple
 
 def mean_rate(results: Sequence[Contamination]) -> float:
     return float(np.mean([r.rate for r in results])) if results else 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a corpus
+
+
+class CorpusError(ValueError):
+    """A corpus that cannot be read; the message names the file and line."""
+
+
+MAX_CORPUS_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_corpus(path: str | os.PathLike, text_field: str = "text") -> tuple[list[tuple[str, str]],
+                                                                          list[str]]:
+    """The (name, text) items of a corpus, and notes on what was skipped.
+
+    ``path`` may be a folder (every non-hidden file below it, each one item; files that are not
+    UTF-8 text are skipped and noted), a JSONL file or a JSON list of records (each record's
+    ``text_field`` is one item, named by its ``id``/``name``/``file_name`` or line), or any other
+    text file (one item).
+    """
+    root = Path(path)
+    if not root.exists():
+        raise CorpusError(f"{root}: no such file or folder")
+    skipped: list[str] = []
+    if root.is_dir():
+        items = []
+        for file in sorted(p for p in root.rglob("*") if p.is_file()):
+            relative = file.relative_to(root)
+            if any(part.startswith(".") for part in relative.parts):
+                continue
+            text = _read_corpus_file(file, skipped)
+            if text is not None:
+                items.append((str(relative), text))
+        if not items:
+            raise CorpusError(f"{root}: no readable text files in this folder")
+        return items, skipped
+    text = _read_corpus_file(root, None)
+    if root.suffix.lower() == ".jsonl":
+        records = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append((f"line {number}", json.loads(line)))
+            except ValueError as err:
+                raise CorpusError(f"{root}: line {number} is not valid JSON ({err})") from None
+        return _record_items(root, records, text_field), skipped
+    if root.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except ValueError as err:
+            raise CorpusError(f"{root}: not valid JSON ({err})") from None
+        if not isinstance(data, list):
+            raise CorpusError(f"{root}: expected a JSON list of records (or use a .jsonl file)")
+        return _record_items(root, [(f"record {i}", r) for i, r in enumerate(data)],
+                             text_field), skipped
+    return [(root.name, text)], skipped
+
+
+def _read_corpus_file(file: Path, skipped: list[str] | None) -> str | None:
+    def problem(message: str) -> None:
+        if skipped is None:
+            raise CorpusError(f"{file}: {message}")
+        skipped.append(f"{file}: {message}")
+
+    try:
+        size = file.stat().st_size
+        if size > MAX_CORPUS_FILE_BYTES:
+            problem(f"{size:,} bytes, larger than the {MAX_CORPUS_FILE_BYTES:,}-byte limit")
+            return None
+        data = file.read_bytes()
+    except OSError as err:
+        problem(f"cannot be read ({err.strerror})")
+        return None
+    if b"\x00" in data[:8192]:
+        problem("binary file, not text")
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        problem(f"not UTF-8 text (byte offset {err.start})")
+        return None
+
+
+def _record_items(path: Path, records: list[tuple[str, object]],
+                  text_field: str) -> list[tuple[str, str]]:
+    if not records:
+        raise CorpusError(f"{path}: no records")
+    items = []
+    for where, record in records:
+        if not isinstance(record, dict):
+            raise CorpusError(f"{path}: {where} is not a JSON object")
+        text = record.get(text_field)
+        if not isinstance(text, str):
+            fields = ", ".join(sorted(k for k, v in record.items() if isinstance(v, str)))
+            raise CorpusError(f"{path}: {where} has no text field {text_field!r} (text fields "
+                              f"there: {fields or 'none'}); choose one with --text-field")
+        label = next((str(record[key]) for key in ("name", "file_name", "id")
+                      if isinstance(record.get(key), (str, int))), None)
+        items.append((f"{where} ({label})" if label else where, text))
+    return items

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from . import contamination
 from . import scoring
 from . import serve
 
@@ -17,3 +18,4 @@ app = typer.Typer(
 app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
+app.command("contamination")(contamination.contamination_command)
