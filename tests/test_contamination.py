@@ -182,8 +182,9 @@ def test_keywords_and_variables_alone_never_count():
 def test_tokenisation_rules():
     tokens = content_tokens("(:action Move-Robot :parameters (?r - robot) ; comment words\n)")
     strings = tokens.strings()
-    # GPT-2 splits 'move-robot' into several tokens; keyword, variable and ';' are dropped.
-    assert "".join(strings[:-3]) == "move-robot"
+    # GPT-2 splits 'move-robot' into several tokens, the '-' is dropped, and so are the
+    # keyword, the variable and ';'.
+    assert "".join(strings[:-3]) == "moverobot"
     assert strings[-3:] == ["robot", "comment", "words"]
     # 'at' counts as a predicate name, but 'at start' / 'over all' are keywords.
     assert content_tokens("(at start (at ?x loc)) (over all (ok))").strings() == ["at", "loc",

@@ -19,10 +19,12 @@ Tokenisation rules (``content_tokens``), the same for the gold domain and the ca
      ``at start``/``at end``/``over all`` as pairs (a lone ``at`` is a predicate name and
      counts).
 3. Every remaining lexeme is lower-cased (PDDL is case-insensitive) and split into GPT-2
-   tokens (``text2world.tokens.gpt2_encoding``) as GPT-2 splits it after a single space, so
-   ``(at-robot ?x)`` yields `` at``, ``-``, ``robot``. Layout (indentation, line breaks, spaces
-   around parentheses) therefore never changes the tokens; the sequence is that of the text
-   with comments' markers, keywords, variables and parentheses removed and single spaces
+   tokens (``text2world.tokens.gpt2_encoding``) as GPT-2 splits it after a single space;
+   tokens without a letter or digit are dropped, so ``(at-robot ?x)`` yields `` at``,
+   ``robot`` (the ``-`` separator occurs in nearly every name and would let unrelated texts
+   match on separators alone). Layout (indentation, line breaks, spaces around parentheses)
+   therefore never changes the tokens; the sequence is that of the text with comment
+   markers, keywords, variables, parentheses and separators removed and single spaces
    between lexemes.
 
 Texts with fewer than ``n`` counted tokens have no n-gram and never match (rate 0).
@@ -104,7 +106,11 @@ def is_keyword(lexeme: str) -> bool:
 
 @lru_cache(maxsize=200_000)
 def _lexeme_tokens(lexeme: str) -> tuple[int, ...]:
-    return tuple(gpt2_tokens(" " + lexeme))
+    # Punctuation-only tokens ('-' in 'robot-at', '_', '.') are dropped: they occur in nearly
+    # every name and would let unrelated texts match on separators alone.
+    encoding = gpt2_encoding()
+    return tuple(token for token in gpt2_tokens(" " + lexeme)
+                 if _ALNUM.search(encoding.decode_single_token_bytes(token).decode("utf-8", "replace")))
 
 
 def content_lexemes(text: str) -> list[tuple[str, int, int]]:
