@@ -87,8 +87,14 @@ def _set_f1(predicted, reference) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def remove_whitespace(text: str) -> str:
+    """The released ``re.sub(r"\\s+", "", text)``; str.split uses the same Unicode whitespace
+    test as ``\\s`` and is many times faster on large inputs."""
+    return "".join(text.split())
+
+
 def _ratio_without_whitespace(a: str, b: str) -> float:
-    return Levenshtein.ratio(re.sub(r"\s+", "", a), re.sub(r"\s+", "", b))
+    return Levenshtein.ratio(remove_whitespace(a), remove_whitespace(b))
 
 
 # --------------------------------------------------------------------------------------------

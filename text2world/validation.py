@@ -75,10 +75,18 @@ class Validation:
                 "warnings": [w.to_dict() for w in self.warnings]}
 
 
-def _locate(text: str, name: str, occurrence: int = 0) -> tuple[int | None, int | None]:
-    """Where ``name`` occurs in the text as a whole PDDL token (the n-th time), if anywhere."""
+def _locate(text: str, name: str, occurrence: int = 0,
+            in_actions: bool = False) -> tuple[int | None, int | None]:
+    """Where ``name`` occurs in the text as a whole PDDL token (the n-th time), if anywhere.
+
+    ``in_actions`` prefers uses inside action bodies: an undefined variable or constant is
+    reported where an action uses it, not where a predicate declares a same-named parameter.
+    """
     pattern = re.compile(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
     matches = list(pattern.finditer(text))
+    first_action = text.lower().find("(:action")
+    if in_actions and first_action >= 0:
+        matches = [m for m in matches if m.start() > first_action] or matches
     if not matches:
         return None, None
     match = matches[min(occurrence, len(matches) - 1)]
@@ -146,7 +154,9 @@ def classify_error(text: str, error: BaseException) -> Issue:
         category = "MissingRequirements"
         message = ("(total-cost) is used but not declared: add :action-costs to :requirements "
                    "and (:functions (total-cost) - number)")
-    line, column = (_locate(text, name, 1 if category == "DuplicateDefinition" else 0)
+    line, column = (_locate(text, name, 1 if category == "DuplicateDefinition" else 0,
+                            in_actions=kind in ("UndefinedVariable", "UndefinedConstant",
+                                                "UndefinedPredicate"))
                     if name else (None, None))
     if category is None:
         category = "Other"

@@ -53,7 +53,7 @@ def score_command(
                              help="paper: the released evaluator exactly; canonical: rename-invariant, per action."),
     as_json: bool = typer.Option(False, "--json", help="Print the scores as JSON."),
 ) -> None:
-    """Score a generated domain against a gold domain."""
+    """Score a generated domain against a gold domain. Exit 1 when it is not executable."""
     if mode not in MODES:
         fail(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     gold_text = read_text_file(gold, "gold domain")
@@ -64,7 +64,7 @@ def score_command(
         fail(str(err))
     if as_json:
         print_json(result.to_dict())
-        return
+        raise typer.Exit(0 if result.executable else 1)
     table = Table(title=f"{predicted} vs {gold} ({mode} mode)")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -75,3 +75,4 @@ def score_command(
     console.print(table)
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
+    raise typer.Exit(0 if result.executable else 1)

@@ -1,0 +1,91 @@
+"""Bad input: a clear error, exit code 1 from the CLI, never a traceback, within 2 seconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from text2world import DomainInputError, score, validate
+
+GOOD = ("(define (domain d) (:predicates (p ?x))\n"
+        "(:action a :parameters (?x) :precondition (and (p ?x)) :effect (and (not (p ?x)))))\n")
+
+BAD_TEXTS = {
+    "empty": "",
+    "garbage": "\x7f\x1b[31m garbage ]]]} ((((( \t",
+    "huge": "(define (domain d) (:predicates " + "(p ?x) " * 750_000 + "))",
+    "nested": "(" * 100_000 + ")" * 100_000,
+    "nested-open": "(define (domain d) " + "(and " * 100_000,
+    "nul": "(define (domain d)\x00(:predicates))",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_TEXTS))
+def test_library_reports_bad_input_quickly(name):
+    text = BAD_TEXTS[name]
+    start = time.perf_counter()
+    result = validate(text)
+    assert not result.ok and result.errors[0].message
+    for mode in ("paper", "canonical"):
+        scored = score(GOOD, text, mode=mode)
+        assert not scored.executable and scored.errors
+        assert scored.f1_effects == 0.0
+    assert time.perf_counter() - start < 2.0
+
+
+def test_library_rejects_non_text():
+    with pytest.raises(DomainInputError, match="must be text"):
+        score(GOOD, b"(define)")  # type: ignore[arg-type]
+
+
+def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "text2world.cli", *args], input=stdin,
+                          capture_output=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("bad")
+    files = {}
+    for name, text in BAD_TEXTS.items():
+        files[name] = folder / f"{name}.pddl"
+        files[name].write_text(text, encoding="utf-8")
+    files["binary"] = folder / "binary.pddl"
+    files["binary"].write_bytes(bytes(range(256)) * 40)
+    files["latin1"] = folder / "latin1.pddl"
+    files["latin1"].write_bytes("(define (domain caf\xe9))".encode("latin-1"))
+    files["five-mb"] = folder / "five-mb.pddl"
+    files["five-mb"].write_bytes(b"(" + b"a" * 5 * 1024 * 1024 + b")")
+    files["good"] = folder / "good.pddl"
+    files["good"].write_text(GOOD)
+    return files
+
+
+@pytest.mark.parametrize("name", sorted(list(BAD_TEXTS) + ["binary", "latin1", "five-mb"]))
+def test_cli_reports_bad_input_with_exit_1(bad_files, name):
+    for args in (["validate", str(bad_files[name])],
+                 ["score", str(bad_files["good"]), str(bad_files[name]), "--json"]):
+        result = run_cli(*args)
+        output = result.stdout.decode() + result.stderr.decode()
+        assert result.returncode == 1, (args, output)
+        assert "Traceback" not in output
+        assert output.strip()
+
+
+def test_cli_json_output_for_an_invalid_prediction(bad_files):
+    result = run_cli("score", str(bad_files["good"]), str(bad_files["nested"]), "--json")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr.decode()
+
+
+def test_cli_missing_file_and_unknown_mode(bad_files, tmp_path):
+    result = run_cli("validate", str(tmp_path / "missing.pddl"))
+    assert result.returncode == 1 and b"no such file" in result.stderr
+    result = run_cli("score", str(bad_files["good"]), str(bad_files["good"]), "--mode", "fuzzy")
+    assert result.returncode == 1 and b"unknown mode" in result.stderr
