@@ -334,7 +334,12 @@ def _ready() -> int:
 def _init_scoring_process(golds: tuple[str, ...]) -> None:
     # The server handles SIGINT; a Ctrl-C must not print a traceback from every child.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for gold in golds:  # warm the gold caches of text2world.metrics
+    warm_gold_cache(golds)
+
+
+def warm_gold_cache(golds: tuple[str, ...]) -> None:
+    """Parse gold domains into the caches of text2world.metrics (keyed by the gold text)."""
+    for gold in golds:
         for mode in ("paper", "canonical"):
             try:
                 score(gold, gold, mode=mode)
@@ -372,6 +377,8 @@ class ScoringExecutor:
         self._slots = asyncio.Semaphore(self.size)
         if self.kind == "process":
             await self._started_pool()
+        elif self._warm:
+            await anyio.to_thread.run_sync(warm_gold_cache, self._warm)
 
     async def _started_pool(self) -> ProcessPoolExecutor:
         """The current pool with all its processes started, so start-up never counts against a
@@ -399,7 +406,12 @@ class ScoringExecutor:
                     process.kill()
                 except (OSError, ValueError, AttributeError):
                     pass
-        pool.shutdown(wait=False, cancel_futures=True)
+        if kill:
+            # Reap the killed processes off the event loop; it takes a moment.
+            threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True},
+                             daemon=True).start()
+        else:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, job, task: dict) -> dict:
         assert self._slots is not None, "ScoringExecutor.start() was not awaited"
@@ -433,7 +445,9 @@ class ScoringExecutor:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            self._discard(pool, kill=True)
+            # Running jobs end within their time limit; waiting lets the pool release its
+            # semaphores and pipes cleanly.
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -639,7 +653,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         executor = ScoringExecutor(settings.executor, settings.score_processes,
                                    settings.score_timeout, builtin_golds())
         await executor.start()
-        state["executor"] = executor
+        state["executor"] = app.state.executor = executor
         try:
             yield
         finally:

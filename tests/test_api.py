@@ -1,0 +1,446 @@
+"""REST API in process (FastAPI TestClient): numbers equal the library's, every error case is a
+structured JSON error with the right status, no request reaches files outside data and runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings, SettingsError
+from text2world import load_dataset, score, validate
+from text2world.perturb import drop_action, rename_variables
+from text2world.store import import_dataset
+
+SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
+              "f1_preconditions", "f1_effects", "errors")
+
+
+def huge_domain(actions: int = 600) -> str:
+    """A valid domain that takes seconds to parse: the way to exceed a time limit."""
+    predicates = "".join(f"(p{i} ?x - obj)" for i in range(50))
+    body = "".join(
+        f"(:action a{i} :parameters (?x - obj ?y - obj) :precondition (and (p{i % 50} ?x) "
+        f"(not (q ?y))) :effect (and (q ?x) (not (p{i % 50} ?x))))\n" for i in range(actions))
+    return ("(define (domain huge) (:requirements :strips :typing :negative-preconditions) "
+            f"(:types obj) (:predicates {predicates} (q ?x - obj))\n{body})")
+
+
+def assert_error(response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    if code is not None:
+        assert body["error"]["code"] == code, body
+    return body["error"]
+
+
+def assert_same_score(api: dict, library: dict) -> None:
+    for key in SCORE_KEYS:
+        assert api[key] == library[key], (key, api[key], library[key])
+    if library["mode"] == "canonical":
+        assert api["f1_types"] == library["f1_types"]
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("runs")
+    finished = root / "2026-01-01-gpt-4o"
+    finished.mkdir()
+    (finished / "config.json").write_text(json.dumps(
+        {"model": "gpt-4o", "dataset": {"name": "text2world", "content_hash": "abc"},
+         "api_key": "sk-should-never-be-here", "settings": {"ec": 3}}))
+    (finished / "summary.json").write_text(json.dumps({"items": 2, "rounds": {"0": {"exec": 0.5}}}))
+    (finished / "log.jsonl").write_text('{"id": "a"}\n{"id": "b"}\n')
+    running = root / "running"
+    running.mkdir()
+    (running / "config.json").write_text(json.dumps({"model": "deepseek-r1"}))
+    damaged = root / "damaged"
+    damaged.mkdir()
+    (damaged / "config.json").write_text("{not json")
+    (damaged / "summary.json").write_text('{"items": 1')
+    summary_only = root / "summary-only"
+    summary_only.mkdir()
+    (summary_only / "summary.json").write_text("[1, 2]")
+    (root / "empty-folder").mkdir()
+    (root / "stray-file.txt").write_text("not a run")
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "config.json").write_text(json.dumps({"model": "secret-outside"}))
+    (root / "escape").symlink_to(outside, target_is_directory=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def client(runs_dir):
+    app = create_app(Settings(runs_dir=runs_dir, score_timeout=60))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def store():
+    dataset = load_dataset()
+    assert len(dataset) >= 2, "the built-in store should hold at least blocksworld and gripper"
+    return dataset
+
+
+# -------------------------------------------------------------------------------- scoring
+
+
+def test_released_gold_domains_score_like_the_library(client, official_test):
+    records = official_test[::25]  # a spread of the released domains, a few seconds of work
+    for index, record in enumerate(records):
+        gold = record["pddl_domain"]
+        variants = [gold, drop_action(gold, seed=index), rename_variables(gold, seed=index),
+                    records[(index + 1) % len(records)]["pddl_domain"]]
+        for mode in ("paper", "canonical"):
+            predicted = variants[(index + (mode == "canonical")) % len(variants)]
+            response = client.post("/v1/score", json={"gold_pddl": gold, "pddl": predicted,
+                                                       "mode": mode})
+            assert response.status_code == 200, response.text
+            body = response.json()
+            assert_same_score(body, score(gold, predicted, mode=mode).to_dict())
+            assert body["validation"] == {**validate(predicted).to_dict(), "extracted": False}
+            assert body["gold"] is None
+
+
+def test_score_by_store_id_and_from_a_raw_answer(client, store):
+    record = store.records[0]
+    predicted = drop_action(record.domain, seed=1)
+    answer = f"<think>first (define (domain nope)) ideas</think>\nHere it is:\n```pddl\n{predicted}\n```"
+    response = client.post("/v1/score", json={"gold_id": record.id, "response": answer,
+                                               "mode": "canonical"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert_same_score(body, score(record.domain, predicted.strip(), mode="canonical").to_dict())
+    assert body["gold"] == {"dataset": "text2world", "id": record.id}
+    assert body["validation"]["extracted"] is True
+
+
+def test_score_against_an_imported_dataset(client, official_test):
+    path = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official" / "test.json"
+    import_dataset(path, "official")
+    record = official_test[3]
+    predicted = official_test[4]["pddl_domain"]
+    response = client.post("/v1/score", json={"gold_id": str(record["id"]), "dataset": "official",
+                                               "pddl": predicted})
+    assert response.status_code == 200, response.text
+    assert_same_score(response.json(), score(record["pddl_domain"], predicted).to_dict())
+    listed = client.get("/v1/datasets").json()["datasets"]
+    assert {"official", "text2world"} <= {d["name"] for d in listed}
+    official = next(d for d in listed if d["name"] == "official")
+    assert official["domains"] == len(official_test) and official["kind"] == "imported"
+    page = client.get("/v1/domains", params={"dataset": "official", "limit": 7, "offset": 7}).json()
+    assert page["total"] == len(official_test) and len(page["items"]) == 7
+    assert page["items"][0]["id"] == str(official_test[7]["id"])
+
+
+def test_validate_reports_errors_with_lines_and_warnings(client):
+    good = "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))"
+    bad = "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x)\n :precondition (q ?x) :effect (not (p ?x))))"
+    for text in (good, bad, "", "(define", huge_domain(3)):
+        response = client.post("/v1/validate", json={"pddl": text})
+        assert response.status_code == 200, response.text
+        assert response.json() == {**validate(text).to_dict(), "extracted": False}
+    errors = client.post("/v1/validate", json={"pddl": bad}).json()["errors"]
+    assert errors and errors[0]["category"] and errors[0]["line"] == 3
+    exact = client.post("/v1/validate", json={"pddl": good.upper(), "exact_case": True}).json()
+    assert exact == {**validate(good.upper(), fold_case=False).to_dict(), "extracted": False}
+    extracted = client.post("/v1/validate", json={"response": f"```\n{good}\n```"}).json()
+    assert extracted["ok"] and extracted["extracted"]
+
+
+# -------------------------------------------------------------------------------- store
+
+
+def test_domains_are_paged_and_filtered_by_split(client, store):
+    everything = client.get("/v1/domains", params={"limit": 500}).json()
+    assert everything["total"] == len(store) == len(everything["items"])
+    assert [item["id"] for item in everything["items"]] == [r.id for r in store]
+    first = client.get("/v1/domains", params={"limit": 2}).json()
+    second = client.get("/v1/domains", params={"limit": 2, "offset": first["next_offset"]}).json()
+    assert [i["id"] for i in first["items"] + second["items"]] == [r.id for r in store.records[:4]]
+    for split in ("train", "test"):
+        page = client.get("/v1/domains", params={"split": split, "limit": 500}).json()
+        assert page["split"] == split
+        assert [i["id"] for i in page["items"]] == [r.id for r in store.split(split)]
+        assert all(item["split"] == split for item in page["items"])
+    last = client.get("/v1/domains", params={"offset": len(store) - 1}).json()
+    assert len(last["items"]) == 1 and last["next_offset"] is None
+
+
+def test_one_domain_has_gold_descriptions_and_problems(client, store):
+    record = store.records[0]
+    body = client.get(f"/v1/domains/{record.id}").json()
+    assert body["domain"] == record.domain and body["split"] == record.split
+    assert body["abstract"] == record.abstract and body["concrete"] == record.concrete
+    assert body["problems"] == [{"name": p.name, "pddl": p.pddl} for p in record.problems]
+
+
+def test_healthz_and_openapi(client, store):
+    health = client.get("/healthz").json()
+    assert health["status"] == "ok" and health["domains"] == len(store)
+    spec = client.get("/openapi.json").json()
+    for path in ("/v1/score", "/v1/validate", "/v1/domains", "/v1/domains/{domain_id}",
+                 "/v1/datasets", "/v1/runs", "/v1/runs/{run_id}", "/healthz"):
+        assert path in spec["paths"], path
+    assert "ScoreRequest" in spec["components"]["schemas"]
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+# -------------------------------------------------------------------------------- runs
+
+
+def test_runs_are_listed_with_partial_files_tolerated(client):
+    page = client.get("/v1/runs").json()
+    runs = {item["id"]: item for item in page["items"]}
+    # Folders without run files, stray files and a link out of the runs dir are not runs.
+    assert set(runs) == {"2026-01-01-gpt-4o", "damaged", "running", "summary-only"}
+    done = runs["2026-01-01-gpt-4o"]
+    assert done["finished"] and done["model"] == "gpt-4o" and done["dataset"] == "text2world"
+    assert done["summary"] == {"items": 2, "rounds": {"0": {"exec": 0.5}}} and not done["problems"]
+    assert not runs["running"]["finished"] and runs["running"]["problems"] == ["summary.json is missing"]
+    assert not runs["damaged"]["finished"]
+    assert len(runs["damaged"]["problems"]) == 2
+    assert all("not valid JSON" in p for p in runs["damaged"]["problems"])
+    assert runs["summary-only"]["summary"] == [1, 2]
+    second = client.get("/v1/runs", params={"limit": 2, "offset": 2}).json()
+    assert [i["id"] for i in second["items"]] == [i["id"] for i in page["items"][2:4]]
+
+
+def test_one_run_has_config_without_credentials(client):
+    body = client.get("/v1/runs/2026-01-01-gpt-4o").json()
+    assert body["config"]["model"] == "gpt-4o" and body["config"]["settings"] == {"ec": 3}
+    assert "sk-should-never-be-here" not in json.dumps(body)
+    assert body["logged_items"] == 2
+    damaged = client.get("/v1/runs/damaged").json()
+    assert damaged["config"] is None and damaged["summary"] is None
+
+
+@pytest.mark.parametrize("run_id", ["nope", "escape", "empty-folder", "stray-file.txt", "..",
+                                    ".hidden", "a..b", "%2e%2e", "..%2F..%2Fetc"])
+def test_unknown_or_unsafe_run_ids_are_404(client, run_id):
+    error = assert_error(client.get(f"/v1/runs/{run_id}"), 404)
+    assert "secret-outside" not in error["message"]
+
+
+# -------------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("path", ["/v1/domains/no-such-domain", "/v1/domains/..%2F..%2Fetc%2Fpasswd",
+                                  "/v1/domains/.hidden", "/v1/domains/a%20b"])
+def test_unknown_domain_is_404(client, path):
+    assert_error(client.get(path), 404)
+
+
+@pytest.mark.parametrize("dataset", ["no-such-dataset", "/etc", "../data", "..",
+                                     "../shared/text2world-official/test.json"])
+def test_datasets_are_names_never_paths(client, dataset):
+    assert_error(client.get("/v1/domains", params={"dataset": dataset}), 404)
+    assert_error(client.post("/v1/score", json={"gold_id": "blocksworld", "dataset": dataset,
+                                                "pddl": "(define (domain d))"}), 404)
+
+
+def test_unknown_gold_id_is_404(client):
+    error = assert_error(client.post("/v1/score", json={"gold_id": "no-such-domain", "pddl": "x"}),
+                         404, "unknown_domain")
+    assert "no-such-domain" in error["message"]
+
+
+MALFORMED = {
+    "no gold": {"pddl": "(define (domain d))"},
+    "no prediction": {"gold_pddl": "(define (domain d))"},
+    "both golds": {"gold_id": "blocksworld", "gold_pddl": "x", "pddl": "x"},
+    "both predictions": {"gold_id": "blocksworld", "pddl": "x", "response": "x"},
+    "bad mode": {"gold_id": "blocksworld", "pddl": "x", "mode": "fuzzy"},
+    "typo": {"gold_id": "blocksworld", "pdl": "x"},
+    "number": {"gold_id": "blocksworld", "pddl": 12},
+    "null mode": {"gold_id": "blocksworld", "pddl": "x", "mode": None},
+    "list": [1, 2],
+    "string": "hello",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_score_body_is_422(client, name):
+    error = assert_error(client.post("/v1/score", json=MALFORMED[name]), 422, "invalid_request")
+    assert error["details"] and error["message"].startswith("malformed request")
+
+
+@pytest.mark.parametrize("body", [b"", b"{", b'{"pddl": "x",}', b"\xff\xfe", b"[" * 50_000,
+                                  b'{"pddl": "\\ud800"}', b'{"pddl": "x"} trailing'])
+def test_unparseable_bodies_are_422(client, body):
+    for path in ("/v1/score", "/v1/validate"):
+        assert_error(client.post(path, content=body, headers={"content-type": "application/json"}),
+                     422, "invalid_request")
+
+
+def test_answer_without_a_domain_is_422(client):
+    error = assert_error(client.post("/v1/score", json={"gold_id": "blocksworld",
+                                                        "response": "Sorry, I cannot help."}),
+                         422, "no_domain_found")
+    assert "no PDDL domain" in error["message"]
+    assert_error(client.post("/v1/validate", json={"response": ""}), 422, "no_domain_found")
+
+
+def test_gold_without_actions_is_422(client):
+    error = assert_error(client.post("/v1/score", json={"gold_pddl": "(define (domain d))",
+                                                        "pddl": "(define (domain d))"}),
+                         422, "unscorable")
+    assert "no actions" in error["message"]
+
+
+@pytest.mark.parametrize("query", ["split=dev", "limit=0", "limit=100000", "offset=-1",
+                                   "offset=abc"])
+def test_bad_query_is_422(client, query):
+    assert_error(client.get(f"/v1/domains?{query}"), 422, "invalid_request")
+
+
+def test_unknown_route_and_method(client):
+    assert_error(client.get("/v2/score"), 404, "not_found")
+    assert_error(client.get("/v1/score"), 405, "method_not_allowed")
+
+
+def test_body_over_the_limit_is_413():
+    app = create_app(Settings(max_body=2000, executor="thread"))
+    with TestClient(app, raise_server_exceptions=False) as small:
+        ok = small.post("/v1/validate", json={"pddl": "(define (domain d))"})
+        assert ok.status_code == 200
+        error = assert_error(small.post("/v1/validate", json={"pddl": "x" * 2001}), 413,
+                             "payload_too_large")
+        assert error["limit"] == 2000 and "2,000" in error["message"]
+
+        def chunks():  # no Content-Length: the limit must hold for a streamed body too
+            for _ in range(10):
+                yield b" " * 500
+
+        assert_error(small.post("/v1/validate", content=chunks(),
+                                headers={"content-type": "application/json"}), 413)
+
+
+def test_default_limit_is_one_megabyte(client):
+    body = json.dumps({"gold_id": "blocksworld", "pddl": "x" * (1024 * 1024)})
+    assert_error(client.post("/v1/score", content=body, headers={"content-type": "application/json"}),
+                 413, "payload_too_large")
+
+
+# -------------------------------------------------------------------------------- time limit
+
+
+def _pool_pids(app) -> set[int]:
+    pool = app.state.executor._pool
+    return set(getattr(pool, "_processes", {}) or {}) if pool else set()
+
+
+def test_scoring_past_the_time_limit_is_422_and_the_job_is_stopped():
+    app = create_app(Settings(score_timeout=0.5))
+    with TestClient(app, raise_server_exceptions=False) as limited:
+        before = _pool_pids(app)
+        assert before
+        started = time.monotonic()
+        error = assert_error(limited.post("/v1/validate", json={"pddl": huge_domain()}), 422,
+                             "scoring_timeout")
+        assert time.monotonic() - started < 2.5  # the job takes several seconds when let run
+        assert "0.5 s" in error["message"] and error["timeout_seconds"] == 0.5
+        # The runaway process is killed, not left burning a core.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in before):
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in before)
+        # ... and the service keeps scoring on a fresh process.
+        again = limited.post("/v1/validate", json={"pddl": "(define (domain d))"})
+        assert again.status_code == 200 and again.json()["ok"]
+        assert _pool_pids(app).isdisjoint(before)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def test_thread_executor_also_enforces_the_limit():
+    app = create_app(Settings(executor="thread", score_timeout=0.3))
+    with TestClient(app, raise_server_exceptions=False) as threaded:
+        assert threaded.post("/v1/validate", json={"pddl": "(define (domain d))"}).status_code == 200
+        assert_error(threaded.post("/v1/validate", json={"pddl": huge_domain(200)}), 422,
+                     "scoring_timeout")
+
+
+def test_scoring_does_not_block_the_event_loop(runs_dir):
+    app = create_app(Settings(runs_dir=runs_dir, score_timeout=1.5))
+    with TestClient(app, raise_server_exceptions=False) as busy:
+        finished: list[float] = []
+
+        def slow() -> None:
+            busy.post("/v1/validate", json={"pddl": huge_domain()})
+            finished.append(time.monotonic())
+
+        worker = threading.Thread(target=slow)
+        worker.start()
+        time.sleep(0.3)
+        for path in ("/healthz", "/v1/domains", "/v1/runs"):
+            assert busy.get(path).status_code == 200
+        answered = time.monotonic()
+        worker.join()
+        assert finished and answered < finished[0]
+
+
+# -------------------------------------------------------------------------------- settings
+
+
+def test_settings_from_environment():
+    settings = Settings.from_env({"T2W_API_MAX_BODY": "5000", "T2W_API_SCORE_TIMEOUT": "2.5",
+                                  "T2W_API_EXECUTOR": "thread", "T2W_RUNS_DIR": "/tmp/r",
+                                  "T2W_API_WARM": "yes"})
+    assert (settings.max_body, settings.score_timeout, settings.executor, settings.warm,
+            settings.runs_dir) == (5000, 2.5, "thread", True, Path("/tmp/r"))
+    assert Settings.from_env(settings.to_env()) == settings
+    assert Settings.from_env({}) == Settings()
+    for variable, value in (("T2W_API_MAX_BODY", "lots"), ("T2W_API_MAX_BODY", "0"),
+                            ("T2W_API_SCORE_TIMEOUT", "nan"), ("T2W_API_SCORE_TIMEOUT", "-1"),
+                            ("T2W_API_EXECUTOR", "gpu"), ("T2W_API_WARM", "maybe")):
+        with pytest.raises(SettingsError, match=variable):
+            Settings.from_env({variable: value})
+
+
+def test_warm_start_parses_the_store_golds_once(store, tmp_path, monkeypatch):
+    from text2world import metrics
+    small_store = tmp_path / "data"
+    (small_store / "domains").mkdir(parents=True)
+    records = store.records[:3]
+    for record in records:
+        (small_store / "domains" / f"{record.id}.pddl").write_text(record.domain, encoding="utf-8")
+    monkeypatch.setenv("T2W_DATA_DIR", str(small_store))
+    metrics._paper_gold_view.cache_clear()
+    app = create_app(Settings(executor="thread", warm=True))
+    with TestClient(app) as warmed:
+        assert metrics._paper_gold_view.cache_info().currsize == len(records)
+        for record in records:
+            hits = metrics._paper_gold_view.cache_info().hits
+            response = warmed.post("/v1/score", json={"gold_id": record.id, "pddl": record.domain})
+            assert response.status_code == 200
+            assert metrics._paper_gold_view.cache_info().hits == hits + 1
+        assert metrics._paper_gold_view.cache_info().currsize == len(records)
+
+
+def test_no_500_for_every_endpoint_without_data(tmp_path, monkeypatch):
+    """A server whose store is missing answers with errors, never a bare 500."""
+    monkeypatch.setenv("T2W_DATA_DIR", str(tmp_path / "nowhere"))
+    app = create_app(Settings(executor="thread", runs_dir=tmp_path / "no-runs"))
+    with TestClient(app, raise_server_exceptions=False) as empty:
+        assert empty.get("/healthz").json()["domains"] is None
+        assert_error(empty.get("/v1/domains"), 503, "dataset_unavailable")
+        assert_error(empty.get("/v1/domains/blocksworld"), 503)
+        assert empty.get("/v1/runs").json()["items"] == []
+        assert empty.get("/v1/datasets").status_code == 200
