@@ -1,0 +1,26 @@
+# The text2world scoring service with the built-in store.
+#   docker build -t text2world .
+#   docker run -p 8000:8000 text2world        # then: curl localhost:8000/healthz, docs at /docs
+# Configure with -e T2W_API_MAX_BODY=... -e T2W_API_SCORE_TIMEOUT=... (see `t2w serve --help`).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    T2W_DATA_DIR=/app/data \
+    T2W_HOME=/var/lib/text2world \
+    T2W_RUNS_DIR=/app/runs
+
+WORKDIR /app
+COPY . /app
+RUN pip install . \
+    && useradd --system --no-create-home t2w \
+    && mkdir -p /var/lib/text2world /app/runs \
+    && chown t2w /var/lib/text2world /app/runs
+
+USER t2w
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+CMD ["t2w", "serve", "--host", "0.0.0.0", "--port", "8000"]
