@@ -1,0 +1,77 @@
+(define (domain harbor-cranes)
+  (:requirements :strips :typing)
+  (:types location ship crane truck container - object
+          berth yard - location)
+  (:predicates
+    (docked ?s - ship ?b - berth)
+    (crane-at ?c - crane ?b - berth)
+    (adjacent ?b1 - berth ?b2 - berth)
+    (aboard ?k - container ?s - ship)
+    (hooked ?c - crane ?k - container)
+    (crane-free ?c - crane)
+    (truck-at ?t - truck ?l - location)
+    (truck-empty ?t - truck)
+    (on-truck ?k - container ?t - truck)
+    (road ?a - location ?b - location)
+    (dry-box ?k - container)
+    (reefer ?k - container)
+    (power-unit ?t - truck)
+    (stored ?k - container ?y - yard))
+
+  (:action move-crane
+    :parameters (?c - crane ?from - berth ?to - berth)
+    :precondition (and (crane-at ?c ?from)
+                       (adjacent ?from ?to)
+                       (crane-free ?c))
+    :effect (and (crane-at ?c ?to)
+                 (not (crane-at ?c ?from))))
+
+  (:action hoist
+    :parameters (?c - crane ?k - container ?s - ship ?b - berth)
+    :precondition (and (crane-at ?c ?b)
+                       (docked ?s ?b)
+                       (aboard ?k ?s)
+                       (crane-free ?c))
+    :effect (and (hooked ?c ?k)
+                 (not (aboard ?k ?s))
+                 (not (crane-free ?c))))
+
+  (:action lower-dry
+    :parameters (?c - crane ?k - container ?t - truck ?b - berth)
+    :precondition (and (hooked ?c ?k)
+                       (dry-box ?k)
+                       (crane-at ?c ?b)
+                       (truck-at ?t ?b)
+                       (truck-empty ?t))
+    :effect (and (on-truck ?k ?t)
+                 (crane-free ?c)
+                 (not (hooked ?c ?k))
+                 (not (truck-empty ?t))))
+
+  (:action lower-reefer
+    :parameters (?c - crane ?k - container ?t - truck ?b - berth)
+    :precondition (and (hooked ?c ?k)
+                       (reefer ?k)
+                       (power-unit ?t)
+                       (crane-at ?c ?b)
+                       (truck-at ?t ?b)
+                       (truck-empty ?t))
+    :effect (and (on-truck ?k ?t)
+                 (crane-free ?c)
+                 (not (hooked ?c ?k))
+                 (not (truck-empty ?t))))
+
+  (:action drive-truck
+    :parameters (?t - truck ?from - location ?to - location)
+    :precondition (and (truck-at ?t ?from)
+                       (road ?from ?to))
+    :effect (and (truck-at ?t ?to)
+                 (not (truck-at ?t ?from))))
+
+  (:action drop-off
+    :parameters (?t - truck ?k - container ?y - yard)
+    :precondition (and (truck-at ?t ?y)
+                       (on-truck ?k ?t))
+    :effect (and (stored ?k ?y)
+                 (truck-empty ?t)
+                 (not (on-truck ?k ?t)))))

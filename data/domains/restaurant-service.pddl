@@ -1,0 +1,70 @@
+(define (domain restaurant-service)
+  (:requirements :strips :typing)
+  (:types party table waiter dish ingredient level)
+  (:predicates
+    (waiting ?p - party)
+    (fits ?p - party ?t - table)
+    (table-free ?t - table)
+    (seated-at ?p - party ?t - table)
+    (section ?w - waiter ?t - table)
+    (ordered ?p - party)
+    (accepts ?p - party ?d - dish)
+    (main-ingredient ?d - dish ?i - ingredient)
+    (stock ?i - ingredient ?l - level)
+    (next ?lower - level ?higher - level)
+    (plate-ready ?p - party)
+    (eating ?p - party)
+    (paid ?p - party)
+    (dirty ?t - table))
+
+  (:action seat-party
+    :parameters (?p - party ?t - table)
+    :precondition (and (waiting ?p)
+                       (fits ?p ?t)
+                       (table-free ?t))
+    :effect (and (seated-at ?p ?t)
+                 (not (waiting ?p))
+                 (not (table-free ?t))))
+
+  (:action take-order
+    :parameters (?w - waiter ?p - party ?t - table)
+    :precondition (and (seated-at ?p ?t)
+                       (section ?w ?t))
+    :effect (ordered ?p))
+
+  (:action cook-dish
+    :parameters (?p - party ?d - dish ?i - ingredient ?l - level ?l1 - level)
+    :precondition (and (ordered ?p)
+                       (accepts ?p ?d)
+                       (main-ingredient ?d ?i)
+                       (stock ?i ?l)
+                       (next ?l1 ?l))
+    :effect (and (plate-ready ?p)
+                 (not (ordered ?p))
+                 (stock ?i ?l1)
+                 (not (stock ?i ?l))))
+
+  (:action serve-dish
+    :parameters (?w - waiter ?p - party ?t - table)
+    :precondition (and (plate-ready ?p)
+                       (seated-at ?p ?t)
+                       (section ?w ?t))
+    :effect (and (eating ?p)
+                 (not (plate-ready ?p))))
+
+  (:action settle-bill
+    :parameters (?w - waiter ?p - party ?t - table)
+    :precondition (and (eating ?p)
+                       (seated-at ?p ?t)
+                       (section ?w ?t))
+    :effect (and (paid ?p)
+                 (dirty ?t)
+                 (not (eating ?p))
+                 (not (seated-at ?p ?t))))
+
+  (:action clear-table
+    :parameters (?w - waiter ?t - table)
+    :precondition (and (dirty ?t)
+                       (section ?w ?t))
+    :effect (and (table-free ?t)
+                 (not (dirty ?t)))))
