@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import contamination
+from . import evaluate
 from . import scoring
 from . import serve
 
@@ -19,3 +20,7 @@ app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
 app.command("contamination")(contamination.contamination_command)
+app.command("eval")(evaluate.eval_command)
+app.command("report")(evaluate.report_command)
+app.command("score-run")(evaluate.score_run_command)
+app.add_typer(evaluate.cache_app, name="cache")

@@ -1,0 +1,679 @@
+"""``t2w eval``: generate -> extract -> validate -> correct, up to ``ec`` correction rounds.
+
+Every round records its prompt, raw answer, extracted domain, validation (with the paper's
+error category), tokens, cost and latency, and is scored in both modes, so one run yields
+EC_0 .. EC_k: the score after i corrections is the score of the last round <= i (an item that
+became valid keeps its domain, as in the released code).
+
+Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
+validation and scoring run in a small process pool so they do not stall the calls of other
+items.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+from .extract import NoDomainFound, extract_domain, strip_reasoning
+from .llm import (SYSTEM_MESSAGE, Completion, FatalModelError, InfrastructureError, LLMClient,
+                  ModelConfigError, ModelSpec, ResponseCache, RetryPolicy, api_key_for,
+                  resolve_model)
+from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, runs_dir, \
+    summarize, text_hash
+from .store import BUILTIN, Dataset, DatasetError, Record, load_dataset
+
+BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
+CORRECTION_PROMPT = "correction.txt"
+HISTORY_ROUNDS = 5  # earlier rounds shown in a correction prompt, as in the released code
+DESCRIPTIONS = ("abstract", "concrete")
+SPLITS = ("test", "train", "all")
+
+
+class EvalError(ValueError):
+    """Bad input to an evaluation (model, dataset, domains, template): a clear message."""
+
+
+# --------------------------------------------------------------------------------------------
+# Options and templates
+
+
+@dataclass
+class EvalOptions:
+    model: str = ""
+    ec: int = 3
+    prompt: str = "zero-shot"  # a built-in name or a template file
+    correction_prompt: str | None = None  # a template file; None: the built-in one
+    description: str = "abstract"
+    dataset: str = BUILTIN
+    split: str = "test"
+    limit: int | None = None
+    domains: list[str] | None = None
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    model_args: dict = field(default_factory=dict)
+    max_concurrency: int = 4
+    timeout: float = 600.0
+    max_retries: int = 5
+    retry_base_delay: float = 1.0
+    use_cache: bool = True
+    seed: int = 0
+    workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
+    run_id: str | None = None
+    runs_root: Path | None = None
+    resume: Path | None = None
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    text: str
+
+    @property
+    def hash(self) -> str:
+        return text_hash(self.text)
+
+
+def load_template(name_or_path: str, required: tuple[str, ...], what: str) -> Template:
+    """A built-in template by name, or a template file; it must hold ``required`` fields."""
+    builtin = BUILTIN_PROMPTS.get(name_or_path) or (
+        CORRECTION_PROMPT if name_or_path == "correction" else None)
+    if builtin:
+        text = resources.files("text2world").joinpath("prompts", builtin).read_text("utf-8")
+        return Template(name_or_path, text)
+    path = Path(name_or_path)
+    if not path.exists():
+        choices = ", ".join(BUILTIN_PROMPTS) if what == "prompt" else "a file"
+        raise EvalError(f"{what} template {name_or_path!r}: no such file (built-in choices: "
+                        f"{choices})")
+    if path.is_dir():
+        raise EvalError(f"{what} template {path}: is a folder, not a file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise EvalError(f"{what} template {path}: not UTF-8 text") from None
+    except OSError as err:
+        raise EvalError(f"{what} template {path}: cannot be read ({err.strerror})") from None
+    missing = [f"{{{name}}}" for name in required if f"{{{name}}}" not in text]
+    if missing:
+        raise EvalError(f"{what} template {path} lacks the placeholder(s) {', '.join(missing)}")
+    return Template(str(path), text)
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    # Plain replacement: PDDL and descriptions are full of braces that str.format would choke on.
+    text = template
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def few_shot_examples(records: list[Record], description: str) -> str:
+    parts = []
+    for number, record in enumerate(records, 1):
+        text = record.description(description) or record.abstract or ""
+        parts.append(f"Example {number}:\n## Domain description\n{text.strip()}\n\n"
+                     f"## PDDL domain\n```pddl\n{record.domain.strip()}\n```")
+    return "\n\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Prompts:
+    generation: Template
+    correction: Template
+    examples: str = ""
+
+    def generation_messages(self, description: str) -> list[dict]:
+        prompt = _fill(self.generation.text, {"examples": self.examples,
+                                               "description": description.strip()})
+        return [{"role": "system", "content": SYSTEM_MESSAGE},
+                {"role": "user", "content": prompt}]
+
+    def correction_messages(self, history: list[tuple[str, str]], domain: str, error: str,
+                            round_index: int) -> list[dict]:
+        shown = history[-HISTORY_ROUNDS:]
+        first = len(history) - len(shown) + 1
+        blocks = [f"Round {first + i}\nDomain with errors:\n{d}\nError message:\n{e}\n"
+                  for i, (d, e) in enumerate(shown)]
+        history_text = ("Earlier attempts:\n\n" + "\n".join(blocks)) if blocks else ""
+        prompt = _fill(self.correction.text, {"history": history_text, "domain": domain,
+                                               "error": error, "round": str(round_index)})
+        return [{"role": "system", "content": SYSTEM_MESSAGE},
+                {"role": "user", "content": prompt}]
+
+
+# --------------------------------------------------------------------------------------------
+# Validation and scoring of one round (runs in worker processes)
+
+
+def _zero_score(mode: str) -> dict:
+    data = {"mode": mode, "executable": False, "similarity": 0.0, "f1_predicates": 0.0,
+            "f1_parameters": 0.0, "f1_preconditions": 0.0, "f1_effects": 0.0, "errors": []}
+    if mode == "canonical":
+        data["f1_types"] = 0.0
+    return data
+
+
+def analyze_round(gold: str, text: str, extraction_error: str | None,
+                  modes: tuple[str, ...] = SCORE_MODES) -> dict:
+    """Validate a round's domain and score it against the gold in each mode."""
+    from .metrics import ScoringError, score
+    from .pddl import DomainInputError
+    from .validation import validate
+
+    if extraction_error is not None:
+        validation = {"ok": False, "warnings": [], "errors": [{
+            "category": "Other", "message": extraction_error, "line": None, "column": None,
+            "kind": "NoDomainFound"}]}
+    else:
+        validation = validate(text).to_dict()
+    scores: dict[str, dict | None] = {}
+    score_errors: dict[str, str] = {}
+    for mode in modes:
+        try:
+            scores[mode] = score(gold, text, mode=mode).to_dict()
+        except ScoringError as err:  # the gold cannot be scored: no result, as released
+            scores[mode] = None
+            score_errors[mode] = str(err)
+        except (DomainInputError, RecursionError) as err:  # the answer is not a domain at all
+            scores[mode] = _zero_score(mode)
+            score_errors[mode] = str(err)
+    return {"validation": validation, "scores": scores, "score_errors": score_errors}
+
+
+def compact_score(data: dict | None) -> dict | None:
+    if data is None:
+        return None
+    keep = METRICS + (("f1_types",) if data.get("mode") == "canonical" else ())
+    return {key: data.get(key) for key in keep}
+
+
+def error_text(validation: dict) -> str:
+    lines = []
+    for issue in validation.get("errors", []):
+        where = f"line {issue['line']}, column {issue['column']}: " if issue.get("line") else ""
+        lines.append(f"{issue['category']}: {where}{issue['message']}")
+    return "\n".join(lines) or "the domain does not parse"
+
+
+def extract_round_domain(response: str) -> tuple[str, str | None]:
+    """(domain text, extraction error). With no PDDL in the answer the answer itself (minus
+    reasoning) stands for the domain, as in the released code, and is scored as such."""
+    try:
+        return extract_domain(response), None
+    except NoDomainFound as err:
+        return strip_reasoning(response or "").strip(), str(err)
+
+
+# --------------------------------------------------------------------------------------------
+# Planning a run
+
+
+@dataclass
+class EvalPlan:
+    options: EvalOptions
+    spec: ModelSpec
+    api_key: str | None
+    dataset: Dataset
+    selection: list[Record]
+    skipped: list[str]
+    prompts: Prompts
+    config: dict
+    run_path: Path
+
+
+def _select(dataset: Dataset, options: EvalOptions) -> tuple[list[Record], list[str]]:
+    if options.split not in SPLITS:
+        raise EvalError(f"unknown split {options.split!r}; choose one of {', '.join(SPLITS)}")
+    if options.domains:
+        known = {r.id for r in dataset}
+        unknown = [d for d in options.domains if d not in known]
+        if unknown:
+            sample = ", ".join(sorted(known)[:8])
+            raise EvalError(f"unknown domain id(s) {', '.join(map(repr, unknown))} in dataset "
+                            f"{dataset.name!r} (ids look like: {sample}, ...)")
+        records = [dataset.get(d) for d in dict.fromkeys(options.domains)]
+    else:
+        records = dataset.split(options.split)
+        if not records:
+            raise EvalError(f"dataset {dataset.name!r} has no {options.split!r} items")
+    skipped = [r.id for r in records if not (r.description(options.description) or "").strip()]
+    records = [r for r in records if r.id not in skipped]
+    if not records:
+        raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
+                        f"{options.description} description")
+    if options.limit is not None:
+        if options.limit < 1:
+            raise EvalError("--limit must be at least 1")
+        records = records[: options.limit]
+    return records, skipped
+
+
+def _few_shot(dataset: Dataset, description: str) -> list[Record]:
+    """The two train domains of the dataset; a dataset without them (the released test file)
+    borrows those of the built-in store."""
+    train = dataset.split("train")
+    if len(train) < 2 and dataset.name != BUILTIN:
+        try:
+            train = load_dataset(BUILTIN).split("train")
+        except DatasetError:
+            train = []
+    if len(train) < 2:
+        raise EvalError(f"few-shot prompting needs 2 train domains; dataset {dataset.name!r} "
+                        f"has {len(train)} (and so does the built-in store)")
+    return train[:2]
+
+
+def plan(options: EvalOptions) -> EvalPlan:
+    """Check everything that can be wrong before any call is made."""
+    if options.ec < 0:
+        raise EvalError("--ec must be 0 or more")
+    if options.max_concurrency < 1:
+        raise EvalError("--max-concurrency must be at least 1")
+    if options.description not in DESCRIPTIONS:
+        raise EvalError(f"unknown description kind {options.description!r}; choose abstract "
+                        "or concrete")
+    for key in options.model_args:
+        lowered = key.lower()
+        if lowered.endswith("key") or lowered in ("token", "access_token", "authorization"):
+            raise EvalError(f"model argument {key!r} looks like a secret: pass API keys in "
+                            "environment variables, never on the command line")
+    try:
+        spec = resolve_model(options.model, options.api_base, options.model_args)
+        api_key = api_key_for(spec)
+    except ModelConfigError as err:
+        raise EvalError(str(err)) from None
+    try:
+        dataset = load_dataset(options.dataset)
+    except DatasetError as err:
+        raise EvalError(str(err)) from None
+    selection, skipped = _select(dataset, options)
+    generation = load_template(options.prompt, ("description",), "prompt")
+    correction = load_template(options.correction_prompt or "correction",
+                               ("domain", "error"), "correction prompt")
+    examples: list[Record] = []
+    if "{examples}" in generation.text:
+        examples = _few_shot(dataset, options.description)
+    prompts = Prompts(generation, correction, few_shot_examples(examples, options.description))
+    settings = LLMClient(spec, temperature=options.temperature, max_tokens=options.max_tokens,
+                         api_key=api_key or "").settings
+    config = {
+        "model": spec.name,
+        "litellm_model": spec.litellm_model,
+        "api_base": spec.api_base,
+        "api_key_env": spec.api_key_env,
+        "model_spec": spec.to_config(),
+        "reference_model": spec.is_reference,
+        "dataset": dataset.name,
+        "dataset_source": dataset.source,
+        "dataset_hash": dataset.content_hash,
+        "split": options.split,
+        "description": options.description,
+        "prompt": options.prompt if options.prompt in BUILTIN_PROMPTS else generation.name,
+        "prompt_hash": generation.hash,
+        "correction_prompt": correction.name,
+        "correction_prompt_hash": correction.hash,
+        "few_shot_examples": [r.id for r in examples],
+        "ec": options.ec,
+        "generation": settings,
+        "seed": options.seed,
+        "timeout": options.timeout,
+        "max_retries": options.max_retries,
+        "selection": {"limit": options.limit, "domains": options.domains},
+        "planned_items": len(selection),
+        "skipped_items": skipped,
+        "code_version": code_version(),
+    }
+    if options.resume is not None:
+        run_path = Path(options.resume)
+    else:
+        run_path = (options.runs_root or runs_dir()) / (options.run_id or make_run_id(config))
+    return EvalPlan(options, spec, api_key, dataset, selection, skipped, prompts, config,
+                    run_path)
+
+
+def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
+    """The options a run was started with (for ``t2w eval --resume``)."""
+    run = Run.open(path)
+    config = run.config
+    generation = dict(config.get("generation") or {})
+    temperature = generation.pop("temperature", None)
+    max_tokens = generation.pop("max_tokens", None)
+    spec = config.get("model_spec") or {}
+    model_args = {k: v for k, v in generation.items() if k not in (spec.get("params") or {})}
+    dataset = config.get("dataset", BUILTIN)
+    source = config.get("dataset_source") or ""
+    if dataset != BUILTIN and source and Path(source).exists() and not \
+            (Path(source) / "records.jsonl").is_file():
+        dataset = source  # a dataset read straight from a path
+    selection = config.get("selection") or {}
+    options = EvalOptions(
+        model=config["model"], ec=int(config["ec"]), prompt=config.get("prompt", "zero-shot"),
+        correction_prompt=(None if config.get("correction_prompt") == "correction"
+                           else config.get("correction_prompt")),
+        description=config.get("description", "abstract"), dataset=dataset,
+        split=config.get("split", "test"), limit=selection.get("limit"),
+        domains=selection.get("domains"), api_base=config.get("api_base"),
+        temperature=temperature, max_tokens=max_tokens, model_args=model_args,
+        timeout=float(config.get("timeout", 600.0)),
+        max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
+        resume=Path(path))
+    for key, value in overrides.items():
+        if value is not None:
+            options = replace(options, **{key: value})
+    return options
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+class Observer(Protocol):
+    def start(self, total: int, done: int, run: Run) -> None: ...
+    def round_done(self, completion: Completion) -> None: ...
+    def item_done(self, record: dict) -> None: ...
+    def item_failed(self, item: str, error: InfrastructureError) -> None: ...
+
+
+class NullObserver:
+    def start(self, total: int, done: int, run: Run) -> None:
+        pass
+
+    def round_done(self, completion: Completion) -> None:
+        pass
+
+    def item_done(self, record: dict) -> None:
+        pass
+
+    def item_failed(self, item: str, error: InfrastructureError) -> None:
+        pass
+
+
+@dataclass
+class EvalResult:
+    run: Run
+    summary: dict
+    resumed: bool
+    new_items: int
+    failed_items: int
+    wall_time: float
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class _Evaluator:
+    def __init__(self, evaluation_plan: EvalPlan, run: Run, client: LLMClient,
+                 observer: Observer, executor: Executor | None) -> None:
+        self.plan = evaluation_plan
+        self.run = run
+        self.client = client
+        self.observer = observer
+        self.executor = executor
+        self.memo: dict[str, dict] = {}
+        self.new_items = 0
+        self.failed_items = 0
+        self.fatal: FatalModelError | None = None
+        self._last_summary = 0.0
+
+    async def analyze(self, gold: str, text: str, extraction_error: str | None) -> dict:
+        key = hashlib.sha256(json.dumps([gold, text, extraction_error]).encode()).hexdigest()
+        if key in self.memo:  # models often repeat a domain verbatim across rounds
+            return self.memo[key]
+        if self.executor is None:
+            result = analyze_round(gold, text, extraction_error)
+        else:
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self.executor, analyze_round, gold, text,
+                                                extraction_error)
+        if len(self.memo) < 4096:
+            self.memo[key] = result
+        return result
+
+    async def run_item(self, record: Record) -> dict:
+        options = self.plan.options
+        prompts = self.plan.prompts
+        gold = record.domain
+        description = record.description(options.description) or ""
+        context = {"gold": gold, "item": record.id, "seed": options.seed}
+        rounds: list[dict] = []
+        history: list[tuple[str, str]] = []
+        messages = prompts.generation_messages(description)
+        for round_index in range(options.ec + 1):
+            if round_index > 0:
+                previous = rounds[-1]
+                messages = prompts.correction_messages(history, previous["domain"],
+                                                       previous["error_text"], round_index)
+                history.append((previous["domain"], previous["error_text"]))
+            completion = await self.client.complete(messages, round_index, context)
+            self.observer.round_done(completion)
+            domain, extraction_error = extract_round_domain(completion.content)
+            analysis = await self.analyze(gold, domain, extraction_error)
+            validation = analysis["validation"]
+            errors = validation.get("errors", [])
+            rounds.append({
+                "round": round_index,
+                "kind": "generate" if round_index == 0 else "correct",
+                "messages": messages,
+                "response": completion.content,
+                "reasoning": completion.reasoning,
+                "domain": domain,
+                "extracted": extraction_error is None,
+                "valid": bool(validation.get("ok")),
+                "validation": validation,
+                "category": errors[0]["category"] if errors else None,
+                "error_text": "" if validation.get("ok") else error_text(validation),
+                "scores": analysis["scores"],
+                "score_errors": analysis["score_errors"],
+                "prompt_tokens": completion.prompt_tokens,
+                "completion_tokens": completion.completion_tokens,
+                "cost": completion.cost,
+                "latency": completion.latency,
+                "attempts": completion.attempts,
+                "cached": completion.cached,
+                "finish_reason": completion.finish_reason,
+            })
+            if validation.get("ok"):
+                break
+        valid_round = next((r["round"] for r in rounds if r["valid"]), None)
+        ec_scores = {}
+        for mode in SCORE_MODES:
+            ec_scores[mode] = [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
+                               for i in range(options.ec + 1)]
+        return {
+            "item": record.id,
+            "name": record.name,
+            "split": record.split,
+            "valid": valid_round is not None,
+            "valid_round": valid_round,
+            "rounds_used": len(rounds),
+            "ec": ec_scores,
+            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
+                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
+            "cost": sum(r["cost"] or 0.0 for r in rounds),
+            "latency": round(sum(r["latency"] for r in rounds), 4),
+            "finished": _now(),
+            "rounds": rounds,
+        }
+
+    def checkpoint(self, force: bool = False) -> dict | None:
+        if not force and time.monotonic() - self._last_summary < 2.0:
+            return None
+        self._last_summary = time.monotonic()
+        summary = self.run.summary()
+        self.run.write_summary(summary)
+        return summary
+
+    async def worker(self, queue: asyncio.Queue) -> None:
+        while True:
+            try:
+                record = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                item = await self.run_item(record)
+            except InfrastructureError as error:
+                self.failed_items += 1
+                self.run.append_error({"item": record.id, "error": error.to_dict(),
+                                       "at": _now()})
+                self.observer.item_failed(record.id, error)
+                continue
+            except FatalModelError as error:
+                self.fatal = error
+                raise
+            self.run.append_item(item)
+            self.new_items += 1
+            self.observer.item_done(item)
+            self.checkpoint()
+
+
+def _make_executor(workers: int | None, pending: int) -> Executor | None:
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if pending > 4 else 0
+    if workers <= 0:
+        return None
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    executor = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context(method))
+    # Start the workers now, before the event loop and HTTP clients create threads.
+    list(executor.map(_warm_up, range(workers)))
+    return executor
+
+
+def _warm_up(_: int) -> None:
+    from . import metrics, validation  # noqa: F401
+
+
+async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
+               observer: Observer, executor: Executor | None) -> _Evaluator:
+    evaluator = _Evaluator(evaluation_plan, run, client, observer, executor)
+    queue: asyncio.Queue = asyncio.Queue()
+    for record in pending:
+        queue.put_nowait(record)
+    workers = [asyncio.create_task(evaluator.worker(queue))
+               for _ in range(min(evaluation_plan.options.max_concurrency, len(pending)) or 1)]
+    try:
+        await asyncio.gather(*workers)
+    except FatalModelError:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    finally:
+        for task in workers:
+            task.cancel()
+    return evaluator
+
+
+def evaluate(options: EvalOptions, observer: Observer | None = None,
+             evaluation_plan: EvalPlan | None = None) -> EvalResult:
+    """Run (or resume) an evaluation; returns the run and its summary.
+
+    Raises EvalError for bad input, RunError for a run directory that cannot be used, and
+    FatalModelError when the model cannot be called at all (bad key, unknown model).
+    """
+    started = time.monotonic()
+    observer = observer or NullObserver()
+    evaluation_plan = evaluation_plan or plan(options)
+    options = evaluation_plan.options
+    run, resumed = Run.create_or_resume(evaluation_plan.run_path, evaluation_plan.config)
+    run.lock()
+    try:
+        finished = run.finished_ids()
+        pending = [r for r in evaluation_plan.selection if r.id not in finished]
+        observer.start(len(evaluation_plan.selection),
+                       len(evaluation_plan.selection) - len(pending), run)
+        client = LLMClient(evaluation_plan.spec, temperature=options.temperature,
+                           max_tokens=options.max_tokens, timeout=options.timeout,
+                           retry=RetryPolicy(options.max_retries, options.retry_base_delay),
+                           cache=ResponseCache(), read_cache=options.use_cache,
+                           api_key=evaluation_plan.api_key or "")
+        executor = _make_executor(options.workers, len(pending)) if pending else None
+        try:
+            evaluator = asyncio.run(_run(evaluation_plan, run, client, pending, observer,
+                                         executor))
+        finally:
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+            run.write_summary(run.summary())
+        if evaluator.fatal is not None:
+            raise evaluator.fatal
+        return EvalResult(run, run.summary(), resumed, evaluator.new_items,
+                          evaluator.failed_items, time.monotonic() - started)
+    finally:
+        run.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Re-scoring a finished run
+
+
+def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
+                dataset: str | None = None) -> dict:
+    """Score every round of a finished run again (no model call) and write ``scores.jsonl``.
+
+    The gold domains come from the run's dataset; its content hash must match the run's.
+    """
+    run = Run.open(path)
+    name = dataset or run.config.get("dataset", BUILTIN)
+    source = run.config.get("dataset_source") or ""
+    try:
+        data = load_dataset(name)
+    except DatasetError:
+        if source and Path(source).exists():
+            data = load_dataset(source)
+        else:
+            raise
+    if data.content_hash != run.config.get("dataset_hash"):
+        raise RunError(f"dataset {data.name!r} changed since the run (hash "
+                       f"{data.content_hash} != {run.config.get('dataset_hash')}); the gold "
+                       "domains would not be the ones the run was scored against")
+    ec = int(run.config.get("ec", 0))
+    lines = []
+    rescored_items = []
+    for item in run.items():
+        try:
+            gold = data.get(str(item["item"])).domain
+        except KeyError:
+            continue
+        round_scores = []
+        for rnd in item.get("rounds", []):
+            extraction_error = None if rnd.get("extracted", True) else "no PDDL"
+            analysis = analyze_round(gold, rnd.get("domain") or "", extraction_error, modes)
+            round_scores.append(analysis["scores"])
+        ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
+                            for i in range(ec + 1)] for mode in modes} if round_scores else {}
+        lines.append(json.dumps({"item": item["item"], "ec": ec_scores,
+                                 "rounds": round_scores}, ensure_ascii=False))
+        rescored_items.append({**item, "ec": {**item.get("ec", {}), **ec_scores}})
+    from .store import atomic_write_text
+
+    atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
+    summary = summarize(run.config, rescored_items, run.open_errors())
+    summary["rescored"] = {"modes": list(modes), "at": _now()}
+    run.write_summary(summary)
+    return summary
+
+
+def load_run_items(run: Run) -> list[dict]:
+    """The finished items, with scores from ``scores.jsonl`` when the run was re-scored."""
+    items = run.items()
+    rescored_path = run.path / "scores.jsonl"
+    if rescored_path.is_file():
+        from .runs import read_jsonl
+
+        rescored = {str(r["item"]): r for r in read_jsonl(rescored_path)}
+        items = [{**item, "ec": {**item.get("ec", {}),
+                                 **rescored.get(str(item["item"]), {}).get("ec", {})}}
+                 for item in items]
+    return items

@@ -1,0 +1,295 @@
+"""The run store: ``runs/<run-id>/`` with config.json, log.jsonl, errors.jsonl, summary.json.
+
+* ``config.json`` - model, settings, dataset name + content hash, prompt hashes, code version.
+  Never an API key (only the name of the variable it was read from).
+* ``log.jsonl`` - append-only, one JSON record per finished item; each line is one
+  ``os.write`` followed by fsync, so a killed run loses at most the item in flight.
+* ``errors.jsonl`` - append-only infrastructure failures (rate limits, server errors,
+  timeouts after the retries). Kept apart from the log: they are never scored as model
+  failures, and resuming retries those items.
+* ``summary.json`` - counts and mean metrics per round, rewritten atomically at checkpoints.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .store import atomic_write_text
+
+METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
+           "f1_effects")
+SCORE_MODES = ("paper", "canonical")
+# Settings that define what a run measures: resuming with other values would mix two runs.
+IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash", "split",
+                 "description", "prompt", "prompt_hash", "correction_prompt_hash", "ec",
+                 "generation", "seed")
+
+
+class RunError(ValueError):
+    """A run directory that cannot be created, opened or resumed; the message says why."""
+
+
+def runs_dir() -> Path:
+    return Path(os.environ.get("T2W_RUNS_DIR") or "runs")
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def identity_hash(config: dict) -> str:
+    identity = {key: config.get(key) for key in IDENTITY_KEYS}
+    return text_hash(json.dumps(identity, sort_keys=True))
+
+
+def make_run_id(config: dict) -> str:
+    """Readable and deterministic: the same command maps to the same run, so re-running it
+    resumes instead of starting over."""
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", str(config.get("model", "model"))).strip("-")
+    dataset = re.sub(r"[^A-Za-z0-9.]+", "-", str(config.get("dataset", "data"))).strip("-")
+    prompt = re.sub(r"[^A-Za-z0-9]+", "-", str(config.get("prompt", "prompt"))).strip("-")
+    return (f"{slug}__{dataset}__{config.get('description')}__{prompt}"
+            f"__ec{config.get('ec')}__{identity_hash(config)[:8]}")[:180]
+
+
+def code_version() -> dict:
+    from . import __version__
+
+    version = {"text2world": __version__}
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=5, cwd=Path(__file__).resolve().parent)
+        if commit.returncode == 0:
+            version["git_commit"] = commit.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        from importlib.metadata import version as package_version
+
+        version["litellm"] = package_version("litellm")
+    except Exception:  # noqa: BLE001
+        pass
+    return version
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Records of a JSONL file; a torn last line (a killed writer) is ignored."""
+    if not path.is_file():
+        return []
+    records = []
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                if not line.endswith(b"\n"):
+                    break  # unfinished last line
+                raise RunError(f"{path}: line {number} is not valid JSON") from None
+    return records
+
+
+@dataclass
+class Run:
+    path: Path
+    config: dict
+    _fds: dict = field(default_factory=dict, repr=False)
+    _lock_fd: int | None = field(default=None, repr=False)
+
+    @property
+    def run_id(self) -> str:
+        return self.path.name
+
+    @property
+    def log_path(self) -> Path:
+        return self.path / "log.jsonl"
+
+    @property
+    def errors_path(self) -> Path:
+        return self.path / "errors.jsonl"
+
+    @property
+    def summary_path(self) -> Path:
+        return self.path / "summary.json"
+
+    # ---- creation and opening
+
+    @classmethod
+    def create_or_resume(cls, path: Path, config: dict) -> tuple["Run", bool]:
+        """Open ``path`` if it holds a run of the same identity, else create it.
+        Returns the run and whether it was resumed."""
+        if (path / "config.json").is_file():
+            run = cls.open(path)
+            differences = [key for key in IDENTITY_KEYS
+                           if run.config.get(key) != config.get(key)]
+            if differences:
+                shown = "; ".join(f"{key}: run has {run.config.get(key)!r}, now "
+                                  f"{config.get(key)!r}" for key in differences[:4])
+                raise RunError(f"{path} is a different run ({shown}); choose another --run-id "
+                               "or resume it with --resume")
+            return run, True
+        if path.exists() and any(path.iterdir()):
+            raise RunError(f"{path} exists and is not a run directory (no config.json)")
+        path.mkdir(parents=True, exist_ok=True)
+        config = {**config, "run_id": path.name, "created": time.strftime(
+            "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        atomic_write_text(path / "config.json", json.dumps(config, indent=2, ensure_ascii=False))
+        return cls(path, config), False
+
+    @classmethod
+    def open(cls, path: Path) -> "Run":
+        path = Path(path)
+        config_path = path / "config.json"
+        if not path.is_dir():
+            raise RunError(f"{path}: no such run directory")
+        if not config_path.is_file():
+            raise RunError(f"{path}: not a run directory (no config.json)")
+        try:
+            config = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise RunError(f"{config_path}: unreadable ({err})") from None
+        if not isinstance(config, dict):
+            raise RunError(f"{config_path}: not a JSON object")
+        return cls(path, config)
+
+    # ---- writing
+
+    def lock(self) -> None:
+        """One writer per run: a second ``t2w eval`` on the same run would log items twice."""
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RunError(f"{self.path} is being written by another t2w eval; wait for it "
+                           "to finish (or stop it) before resuming") from None
+        self._lock_fd = fd
+        for path in (self.log_path, self.errors_path):
+            _drop_torn_tail(path)
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def _append(self, path: Path, record: dict) -> None:
+        data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._fds[path] = fd
+        written = os.write(fd, data)  # one write: the line lands whole or not at all
+        while written < len(data):  # regular files write everything; be safe anyway
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+
+    def append_item(self, record: dict) -> None:
+        self._append(self.log_path, record)
+
+    def append_error(self, record: dict) -> None:
+        self._append(self.errors_path, record)
+
+    def write_summary(self, summary: dict) -> None:
+        atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+
+    # ---- reading
+
+    def items(self) -> list[dict]:
+        """Finished items, one per id (the last record wins if a log was ever merged)."""
+        by_id: dict[str, dict] = {}
+        for record in read_jsonl(self.log_path):
+            by_id[str(record.get("item"))] = record
+        return list(by_id.values())
+
+    def finished_ids(self) -> set[str]:
+        return {str(r.get("item")) for r in read_jsonl(self.log_path)}
+
+    def open_errors(self) -> list[dict]:
+        """Infrastructure errors of items that have not finished since."""
+        finished = self.finished_ids()
+        latest: dict[str, dict] = {}
+        for record in read_jsonl(self.errors_path):
+            latest[str(record.get("item"))] = record
+        return [r for item, r in latest.items() if item not in finished]
+
+    def summary(self) -> dict:
+        return summarize(self.config, self.items(), self.open_errors())
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as stream:
+            stream.truncate(cut)
+            stream.flush()
+            os.fsync(stream.fileno())
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries
+
+
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    """Counts and mean metrics per round (EC_0 .. EC_k) for each scoring mode."""
+    ec = int(config.get("ec", 0))
+    per_mode: dict[str, list[dict]] = {}
+    for mode in SCORE_MODES:
+        rounds = []
+        for r in range(ec + 1):
+            row: dict[str, float | int | None] = {"round": r}
+            scored = [item["ec"][mode][r] for item in items
+                      if item.get("ec", {}).get(mode) and len(item["ec"][mode]) > r
+                      and item["ec"][mode][r] is not None]
+            row["items"] = len(scored)
+            for metric in METRICS:
+                row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
+            rounds.append(row)
+        per_mode[mode] = rounds
+    valid_at = [sum(1 for item in items if (item.get("valid_round") is not None
+                                            and item["valid_round"] <= r))
+                for r in range(ec + 1)]
+    tokens_in = sum(item.get("usage", {}).get("prompt_tokens", 0) for item in items)
+    tokens_out = sum(item.get("usage", {}).get("completion_tokens", 0) for item in items)
+    return {
+        "run_id": config.get("run_id"),
+        "model": config.get("model"),
+        "dataset": config.get("dataset"),
+        "description": config.get("description"),
+        "prompt": config.get("prompt"),
+        "ec": ec,
+        "planned_items": config.get("planned_items"),
+        "finished_items": len(items),
+        "infrastructure_errors": len(open_errors),
+        "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
+        "valid_at_round": valid_at,
+        "calls": sum(len(item.get("rounds", [])) for item in items),
+        "cached_calls": sum(1 for item in items for rnd in item.get("rounds", [])
+                            if rnd.get("cached")),
+        "prompt_tokens": tokens_in,
+        "completion_tokens": tokens_out,
+        "cost": sum(item.get("cost") or 0.0 for item in items),
+        "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
+                                  if rnd.get("cost") is None),
+        "metrics": per_mode,
+        "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
