@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -596,3 +597,277 @@ def _record_items(path: Path, records: list[tuple[str, object]],
                       if isinstance(record.get(key), (str, int))), None)
         items.append((f"{where} ({label})" if label else where, text))
     return items
+
+
+# --------------------------------------------------------------------------------------------
+# Probing a model (paper section 3.4): continue each gold domain from its first tokens
+
+
+DEFAULT_PROMPT_TOKENS = 20
+DEFAULT_CONCURRENCY = 4
+PROBE_PROMPT = (
+    "Here is the beginning of a PDDL domain file. Continue it from exactly where it stops, to "
+    "the end of the domain. Reply with the continuation only, as PDDL, without explanations."
+    "\n\n{prefix}"
+)
+HISTOGRAM_FILE = "contamination_hist.png"
+_FENCED = re.compile(r"```[^\n`]*\r?\n(.*?)```", re.DOTALL)
+_OPEN_FENCE = re.compile(r"```[^\n`]*\r?\n(.*)\Z", re.DOTALL)
+
+
+class ProbeError(RuntimeError):
+    """A probe that cannot start or had to stop (bad model, bad run folder, fatal API error)."""
+
+
+def probe_messages(prefix_text: str) -> list[dict]:
+    from .llm import SYSTEM_MESSAGE
+
+    return [{"role": "system", "content": SYSTEM_MESSAGE},
+            {"role": "user", "content": PROBE_PROMPT.format(prefix=prefix_text)}]
+
+
+def continuation_text(answer: str) -> str:
+    """The part of a model answer that continues the domain: the code blocks if there are any
+    (an unclosed last block counts: the answer may have been cut by max_tokens), else all of it.
+    Reasoning (<think> blocks) is dropped."""
+    from .extract import strip_reasoning
+
+    text = strip_reasoning(answer)
+    blocks = _FENCED.findall(text)
+    rest = _FENCED.sub("", text)
+    unclosed = _OPEN_FENCE.search(rest)
+    if unclosed:
+        blocks.append(unclosed.group(1))
+    return "\n".join(blocks) if blocks else text
+
+
+def probe_item_result(gold: str, continuation: str, n: int = DEFAULT_N,
+                      max_mismatches: int = DEFAULT_MAX_MISMATCHES,
+                      prompt_tokens: int = DEFAULT_PROMPT_TOKENS) -> Contamination:
+    """Contamination of one gold domain by a model's continuation; the prompt is not counted."""
+    return contamination_rate(gold, continuation, n, max_mismatches,
+                              reference_start=prefix_end(gold, prompt_tokens))
+
+
+@dataclass
+class ProbeResult:
+    run_path: Path
+    resumed: bool
+    summary: dict
+    results: dict[str, Contamination]  # per item id, every finished item
+    histogram: Path | None
+    errors: list[dict]  # open infrastructure errors (items to retry with --resume)
+
+
+def probe_run_id(config: dict) -> str:
+    from .runs import identity_hash
+
+    def slug(value) -> str:
+        return re.sub(r"[^A-Za-z0-9.]+", "-", str(value)).strip("-")
+
+    return (f"contamination__{slug(config['model'])}__{slug(config['dataset'])}__"
+            f"{config['split']}__p{config['prompt_tokens']}__{identity_hash(config)[:8]}")[:180]
+
+
+def probe_model(model: str, dataset, records, *, run_id: str | None = None,
+                resume: str | None = None, concurrency: int = DEFAULT_CONCURRENCY,
+                api_base: str | None = None, read_cache: bool = True,
+                temperature: float | None = 0.0, max_tokens: int | None = None,
+                prompt_tokens: int = DEFAULT_PROMPT_TOKENS, n: int = DEFAULT_N,
+                max_mismatches: int = DEFAULT_MAX_MISMATCHES, limit: int | None = None,
+                top: int = 10, split: str | None = None, progress=None) -> ProbeResult:
+    """Probe ``model`` on ``records`` (gold domains of ``dataset``) through the ``t2w eval``
+    model layer: the same aliases, response cache, concurrency, run folder and resume.
+
+    Every finished item is appended to ``log.jsonl`` with the model's continuation; the rates
+    are computed from the logged continuations, so a resumed run (or other ``n`` /
+    ``max_mismatches``) needs no new calls. ``progress(done, total)`` is called per item.
+    """
+    import asyncio
+
+    from . import runs
+    from .llm import (
+        FatalModelError,
+        InfrastructureError,
+        LLMClient,
+        ModelConfigError,
+        resolve_model,
+    )
+
+    _check_parameters(n, max_mismatches)
+    if prompt_tokens < 1:
+        raise ProbeError(f"prompt tokens must be at least 1, not {prompt_tokens}")
+    if concurrency < 1:
+        raise ProbeError(f"concurrency must be at least 1, not {concurrency}")
+    records = list(records)[:limit] if limit is not None else list(records)
+    if not records:
+        raise ProbeError("no gold domains to probe")
+    try:
+        spec = resolve_model(model, api_base=api_base)
+        client = LLMClient(spec, temperature=temperature, max_tokens=max_tokens,
+                           read_cache=read_cache)
+    except ModelConfigError as err:
+        raise ProbeError(str(err)) from None
+    split = split or ",".join(sorted({r.split for r in records}))
+    config = {
+        "kind": "contamination", "model": spec.name, "litellm_model": spec.litellm_model,
+        "api_base": spec.api_base, "model_spec": spec.to_config(), "dataset": dataset.name,
+        "dataset_hash": dataset.content_hash, "split": split, "prompt": "contamination",
+        "prompt_hash": runs.text_hash(PROBE_PROMPT + f"|{prompt_tokens}"),
+        "prompt_tokens": prompt_tokens, "generation": client.settings,
+        "planned_items": len(records), "items": [r.id for r in records],
+        "n": n, "max_mismatches": max_mismatches, "concurrency": concurrency,
+        "code_version": runs.code_version(),
+    }
+    try:
+        if resume:
+            # Resuming is re-running the same command on an existing run: the identity
+            # (model, dataset and its hash, prompt, settings) must match.
+            path = runs.runs_dir() / resume
+            if not (path / "config.json").is_file():
+                raise ProbeError(f"cannot resume {resume!r}: no run at {path}")
+        else:
+            path = runs.runs_dir() / (run_id or probe_run_id(config))
+        if (path / "config.json").is_file():
+            kind = runs.Run.open(path).config.get("kind")
+            if kind != "contamination":
+                raise ProbeError(f"{path} is a run of another command (not t2w contamination); "
+                                 "choose another --run-id")
+        run, resumed = runs.Run.create_or_resume(path, config)
+        run.lock()
+    except runs.RunError as err:
+        raise ProbeError(str(err)) from None
+    by_id = {record.id: record for record in records}
+    planned = records
+    try:
+        done = run.finished_ids()
+        todo = [record for record in planned if record.id not in done]
+        counter = {"done": len(planned) - len(todo)}
+        if progress:
+            progress(counter["done"], len(planned))
+
+        async def probe_one(record, semaphore, stop: dict) -> None:
+            async with semaphore:
+                if stop.get("fatal"):
+                    return
+                head_end = prefix_end(record.domain, prompt_tokens)
+                messages = probe_messages(record.domain[:head_end])
+                try:
+                    completion = await client.complete(
+                        messages, reference_context={"gold": record.domain, "item": record.id})
+                except InfrastructureError as err:
+                    run.append_error({"item": record.id, "time": time.time(), **err.to_dict()})
+                    return
+                except FatalModelError as err:
+                    stop["fatal"] = str(err)
+                    return
+            continuation = continuation_text(completion.content)
+            result = probe_item_result(record.domain, continuation, n, max_mismatches,
+                                       prompt_tokens)
+            run.append_item({
+                "item": record.id, "name": record.name, "prompt_chars": head_end,
+                "answer": completion.content, "reasoning": completion.reasoning,
+                "continuation": continuation, "rate": result.rate,
+                "contaminated": result.contaminated, "counted": result.counted,
+                "usage": {"prompt_tokens": completion.prompt_tokens,
+                          "completion_tokens": completion.completion_tokens},
+                "cost": completion.cost, "cached": completion.cached,
+                "latency": completion.latency, "attempts": completion.attempts,
+                "rounds": [{"cached": completion.cached, "cost": completion.cost}],
+            })
+            counter["done"] += 1
+            if progress:
+                progress(counter["done"], len(planned))
+
+        async def probe_all() -> dict:
+            semaphore = asyncio.Semaphore(concurrency)
+            stop: dict = {}
+            await asyncio.gather(*(probe_one(record, semaphore, stop) for record in todo))
+            return stop
+
+        stop = asyncio.run(probe_all()) if todo else {}
+        result = _finish_probe(run, by_id, planned, n, max_mismatches, prompt_tokens, top)
+        result.resumed = resumed
+        if stop.get("fatal"):
+            raise ProbeError(f"the probe stopped: {stop['fatal']} (finished items are kept in "
+                             f"{run.path}; fix the cause and resume with --resume "
+                             f"{run.run_id})")
+        return result
+    finally:
+        run.close()
+
+
+def _finish_probe(run, by_id: dict, planned: list, n: int, max_mismatches: int,
+                  prompt_tokens: int, top: int) -> ProbeResult:
+    """Rates from the logged continuations, the summary (atomically) and the histogram."""
+    results: dict[str, Contamination] = {}
+    names: dict[str, str] = {}
+    for item in run.items():
+        record = by_id.get(str(item.get("item")))
+        if record is None:
+            continue
+        results[record.id] = probe_item_result(record.domain, item.get("continuation", ""), n,
+                                               max_mismatches, prompt_tokens)
+        names[record.id] = record.name
+    errors = run.open_errors()
+    ordered = sorted(results, key=lambda i: (-results[i].rate, i))
+    rates = [results[i].rate for i in ordered]
+    histogram = None
+    if rates:
+        histogram = run.path / HISTOGRAM_FILE
+        plot_histogram(rates, histogram, title=f"{run.config.get('model')} on "
+                                               f"{run.config.get('dataset')}")
+    items = run.items()
+    summary = {
+        "run_id": run.run_id, "kind": "contamination", "model": run.config.get("model"),
+        "dataset": run.config.get("dataset"), "split": run.config.get("split"),
+        "n": n, "max_mismatches": max_mismatches, "prompt_tokens": prompt_tokens,
+        "planned_items": len(planned), "finished_items": len(results),
+        "infrastructure_errors": len(errors),
+        "infrastructure_error_items": sorted(str(e.get("item")) for e in errors),
+        "mean_rate": mean_rate(list(results.values())) if results else None,
+        "median_rate": float(np.median(rates)) if rates else None,
+        "domains_above_0.5": sum(1 for r in rates if r > 0.5),
+        "calls": len(items), "cached_calls": sum(1 for i in items if i.get("cached")),
+        "prompt_tokens_used": sum(i.get("usage", {}).get("prompt_tokens", 0) for i in items),
+        "completion_tokens_used": sum(i.get("usage", {}).get("completion_tokens", 0)
+                                      for i in items),
+        "cost": sum(i.get("cost") or 0.0 for i in items),
+        "histogram": HISTOGRAM_FILE if histogram else None,
+        "per_domain": [{"item": i, "name": names[i], **results[i].to_dict(spans=False)}
+                       for i in ordered],
+        "most_contaminated": [{"item": i, "name": names[i], **results[i].to_dict()}
+                              for i in ordered[:top] if results[i].rate > 0],
+        "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    run.write_summary(summary)
+    return ProbeResult(run.path, False, summary, results, histogram, errors)
+
+
+def plot_histogram(rates: Sequence[float], path: Path, title: str = "") -> Path:
+    """Histogram of per-domain contamination rates with the mean marked (paper Figure 3)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 3.6), dpi=120)
+    try:
+        axes.hist(rates, bins=np.linspace(0.0, 1.0, 21), color="#4C72B0", edgecolor="white")
+        average = float(np.mean(rates))
+        axes.axvline(average, color="#C44E52", linestyle="--", linewidth=1.5,
+                     label=f"mean = {average:.2f}")
+        axes.set_xlim(0.0, 1.0)
+        axes.set_xlabel("contamination rate (10-gram overlap with the gold domain)")
+        axes.set_ylabel("number of domains")
+        axes.set_title(title or "Contamination rates", fontsize=10)
+        axes.legend(frameon=False)
+        axes.spines[["top", "right"]].set_visible(False)
+        figure.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.tmp.png")
+        figure.savefig(temporary)
+        os.replace(temporary, path)
+    finally:
+        plt.close(figure)
+    return path

@@ -11,10 +11,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..contamination import (
+    DEFAULT_CONCURRENCY,
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     CorpusError,
+    ProbeError,
     compare_corpus,
+    probe_model,
     read_corpus,
 )
 from ..store import DatasetError, load_dataset
@@ -87,13 +90,76 @@ def contamination_command(
         _compare(compare, gold.name, records, text_field, top, show_spans, n, max_mismatches,
                  as_json, output)
         return
-    from .contamination_probe import probe_command
+    _probe(model=model, dataset=gold, records=records, split=split, top=top, show_spans=show_spans,
+           n=n, max_mismatches=max_mismatches, as_json=as_json, output=output,
+           prompt_tokens=prompt_tokens, limit=limit, concurrency=concurrency, run_id=run_id,
+           resume=resume, api_base=api_base, no_cache=no_cache, temperature=temperature,
+           max_tokens=max_tokens)
 
-    probe_command(model=model, dataset=gold, records=records, top=top, show_spans=show_spans,
-                  n=n, max_mismatches=max_mismatches, as_json=as_json, output=output,
-                  prompt_tokens=prompt_tokens, limit=limit, concurrency=concurrency,
-                  run_id=run_id, resume=resume, api_base=api_base, no_cache=no_cache,
-                  temperature=temperature, max_tokens=max_tokens)
+
+def _probe(*, model: str, dataset, records, split: str, top: int, show_spans: int, n: int,
+           max_mismatches: int, as_json: bool, output: Path | None, prompt_tokens: int,
+           limit: int | None, concurrency: int | None, run_id: str | None, resume: str | None,
+           api_base: str | None, no_cache: bool, temperature: float | None,
+           max_tokens: int | None) -> None:
+    if limit is not None and limit < 1:
+        fail(f"--limit must be at least 1, not {limit}")
+    if run_id and resume and run_id != resume:
+        fail("give either --run-id or --resume, not both")
+    shown = {"last": -1}
+
+    def progress(done: int, total: int) -> None:
+        # A line every ~10% keeps logs readable for long runs.
+        step = max(1, total // 10)
+        if done == total or done // step != shown["last"] // step:
+            err_console.print(f"probe: {done}/{total} domains", highlight=False)
+        shown["last"] = done
+
+    try:
+        result = probe_model(
+            model, dataset, records, run_id=run_id, resume=resume,
+            concurrency=concurrency or DEFAULT_CONCURRENCY, api_base=api_base,
+            read_cache=not no_cache, temperature=0.0 if temperature is None else temperature,
+            max_tokens=max_tokens, prompt_tokens=prompt_tokens, n=n,
+            max_mismatches=max_mismatches, limit=limit, top=max(top, show_spans), split=split,
+            progress=None if as_json else progress)
+    except ProbeError as err:
+        fail(str(err))
+    summary = result.summary
+    if output is not None:
+        _write_json(output, summary)
+    if as_json:
+        print_json({**summary, "run_path": str(result.run_path),
+                    "histogram_path": str(result.histogram) if result.histogram else None})
+        return
+    table = Table(title=f"Contamination of {summary['model']} on {summary['dataset']} "
+                        f"(first {prompt_tokens} tokens given; {n}-grams, "
+                        f"<= {max_mismatches} mismatches)")
+    for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
+                            ("rate", "right"), ("tokens", "right")):
+        table.add_column(column, justify=justify)
+    for rank, row in enumerate(summary["per_domain"][:top], 1):
+        table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
+                      f"{row['contaminated']}/{row['counted']}")
+    if top:
+        console.print(table)
+    mean = summary["mean_rate"]
+    console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
+                  f"{summary['planned_items']} domains" if mean is not None else
+                  "no domain finished", highlight=False)
+    console.print(f"run: {result.run_path}" + (" (resumed)" if result.resumed else ""),
+                  highlight=False, soft_wrap=True)
+    if result.histogram:
+        console.print(f"histogram: {result.histogram}", highlight=False, soft_wrap=True)
+    if result.errors:
+        console.print(f"[yellow]{len(result.errors)} domains failed for infrastructure "
+                      f"reasons[/] ({', '.join(summary['infrastructure_error_items'][:10])}); "
+                      f"retry them with: t2w contamination --model {model} --resume "
+                      f"{result.run_path.name}", highlight=False)
+    for row in summary["most_contaminated"][:show_spans]:
+        _print_spans(f"{row['item']} ({row['name']})", result.results[row["item"]])
+    if result.errors:
+        raise typer.Exit(2)
 
 
 def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
