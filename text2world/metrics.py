@@ -21,7 +21,7 @@ import Levenshtein
 
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
-                   Truth, TypedName, domain_from_tarski, strip_comments,
+                   Truth, TypedName, domain_from_tarski, parse_domain, strip_comments,
                    strip_comments_released, tarski_parse)
 from .validation import Issue, classify_error
 
@@ -308,7 +308,7 @@ class _CanonicalView:
 def _canonical_view(text: str) -> _CanonicalView:
     cleaned = strip_comments(text)
     try:
-        domain = domain_from_tarski(tarski_parse(cleaned, case_insensitive=True))
+        domain = parse_domain(cleaned)
     except ImportError:
         raise
     except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes

@@ -462,5 +462,12 @@ def _number(term) -> str:
 
 
 def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
-    """Parse PDDL text into a ``Domain``. Keywords are case-folded unless told otherwise."""
-    return domain_from_tarski(tarski_parse(text, case_insensitive=case_insensitive))
+    """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise."""
+    domain = domain_from_tarski(tarski_parse(text, case_insensitive=case_insensitive))
+    if case_insensitive:
+        printed = domain.to_pddl()
+        if printed != printed.lower():
+            # tarski only accepted the text as written (see tarski_parse); its printed form is
+            # clean PDDL that folds without trouble, so fold that instead.
+            domain = domain_from_tarski(tarski_parse(printed.lower()))
+    return domain
