@@ -1,0 +1,53 @@
+(define (domain recycling-sorting)
+  (:requirements :strips :typing :disjunctive-preconditions)
+  (:types place item bin)
+  (:predicates
+    (robot-at ?p - place)
+    (path ?from - place ?to - place)
+    (item-at ?i - item ?p - place)
+    (holding ?i - item)
+    (hand-empty)
+    (bin-at ?b - bin ?p - place)
+    (sink-at ?p - place)
+    (paper ?i - item)
+    (glass ?i - item)
+    (plastic ?i - item)
+    (dirty ?i - item)
+    (clean ?i - item)
+    (takes-paper ?b - bin)
+    (takes-glass ?b - bin)
+    (takes-plastic ?b - bin)
+    (takes-compost ?b - bin)
+    (sorted ?i - item))
+
+  (:action move
+    :parameters (?from - place ?to - place)
+    :precondition (and (robot-at ?from) (path ?from ?to))
+    :effect (and (robot-at ?to)
+                 (not (robot-at ?from))))
+
+  (:action pick-up
+    :parameters (?i - item ?p - place)
+    :precondition (and (robot-at ?p) (item-at ?i ?p) (hand-empty))
+    :effect (and (holding ?i)
+                 (not (item-at ?i ?p))
+                 (not (hand-empty))))
+
+  (:action rinse
+    :parameters (?i - item ?p - place)
+    :precondition (and (robot-at ?p) (sink-at ?p) (holding ?i) (dirty ?i)
+                       (or (glass ?i) (plastic ?i)))
+    :effect (and (clean ?i)
+                 (not (dirty ?i))))
+
+  (:action deposit
+    :parameters (?i - item ?b - bin ?p - place)
+    :precondition (and (robot-at ?p) (bin-at ?b ?p) (holding ?i)
+                       (or (and (clean ?i)
+                                (or (and (paper ?i) (takes-paper ?b))
+                                    (and (glass ?i) (takes-glass ?b))
+                                    (and (plastic ?i) (takes-plastic ?b))))
+                           (and (dirty ?i) (paper ?i) (takes-compost ?b))))
+    :effect (and (sorted ?i)
+                 (hand-empty)
+                 (not (holding ?i)))))

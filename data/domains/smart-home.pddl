@@ -1,0 +1,44 @@
+(define (domain smart-home)
+  (:requirements :strips :typing :conditional-effects)
+  (:types room switch lamp)
+  (:predicates
+    (resident-in ?r - room)
+    (door ?from - room ?to - room)
+    (switch-in ?s - switch ?r - room)
+    (controls ?s - switch ?l - lamp)
+    (smart ?s - switch)
+    (wifi-in ?r - room)
+    (hub-in ?r - room)
+    (lamp-on ?l - lamp)
+    (lamp-off ?l - lamp))
+
+  (:action walk
+    :parameters (?from - room ?to - room)
+    :precondition (and (resident-in ?from) (door ?from ?to))
+    :effect (and (resident-in ?to)
+                 (not (resident-in ?from))))
+
+  (:action press-switch
+    :parameters (?s - switch ?r - room)
+    :precondition (and (resident-in ?r) (switch-in ?s ?r))
+    :effect (forall (?l - lamp)
+              (and (when (and (controls ?s ?l) (lamp-on ?l))
+                         (and (lamp-off ?l) (not (lamp-on ?l))))
+                   (when (and (controls ?s ?l) (lamp-off ?l))
+                         (and (lamp-on ?l) (not (lamp-off ?l)))))))
+
+  (:action tap-in-app
+    :parameters (?s - switch ?r - room)
+    :precondition (and (resident-in ?r) (wifi-in ?r) (smart ?s))
+    :effect (forall (?l - lamp)
+              (and (when (and (controls ?s ?l) (lamp-on ?l))
+                         (and (lamp-off ?l) (not (lamp-on ?l))))
+                   (when (and (controls ?s ?l) (lamp-off ?l))
+                         (and (lamp-on ?l) (not (lamp-off ?l)))))))
+
+  (:action all-off
+    :parameters (?r - room)
+    :precondition (and (resident-in ?r) (hub-in ?r))
+    :effect (forall (?l - lamp)
+              (when (lamp-on ?l)
+                    (and (lamp-off ?l) (not (lamp-on ?l)))))))

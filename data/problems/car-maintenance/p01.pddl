@@ -1,0 +1,8 @@
+(define (problem car-maintenance-p01)
+  (:domain car-maintenance)
+  (:objects front-left - hub punctured spare - wheel trolley-jack - jack)
+  (:init (wheel-on punctured front-left) (nuts-tight front-left) (on-ground front-left)
+         (front front-left) (jack-free trolley-jack)
+         (wheel-on-floor spare) (inflated spare) (flat punctured)
+         (plug-in) (oil-old) (filter-old))
+  (:goal (and (wheel-on spare front-left) (nuts-tight front-left))))

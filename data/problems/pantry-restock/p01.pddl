@@ -1,0 +1,10 @@
+(define (problem pantry-restock-p01)
+  (:domain pantry-restock)
+  (:objects storeroom aisle1 - place rice-shelf - shelf rice-bag - unit rice - kind
+            t0 t1 t2 - count)
+  (:init (stocker-at storeroom) (office-at storeroom)
+         (link storeroom aisle1) (link aisle1 storeroom)
+         (shelf-at rice-shelf aisle1) (shelf-for rice-shelf rice) (shelf-empty rice-shelf)
+         (unit-at rice-bag storeroom) (kind-of rice-bag rice)
+         (bag-empty) (trolley-load t0) (count-step t0 t1) (count-step t1 t2))
+  (:goal (inventory-closed)))

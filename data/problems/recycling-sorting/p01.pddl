@@ -1,0 +1,8 @@
+(define (problem recycling-sorting-p01)
+  (:domain recycling-sorting)
+  (:objects kitchen yard - place jam-jar - item glass-bank - bin)
+  (:init (robot-at kitchen) (path kitchen yard) (path yard kitchen)
+         (item-at jam-jar kitchen) (glass jam-jar) (dirty jam-jar)
+         (sink-at kitchen) (hand-empty)
+         (bin-at glass-bank yard) (takes-glass glass-bank))
+  (:goal (sorted jam-jar)))
