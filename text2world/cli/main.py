@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import contamination
+from . import data
 from . import evaluate
 from . import scoring
 from . import serve
@@ -24,3 +25,4 @@ app.command("eval")(evaluate.eval_command)
 app.command("report")(evaluate.report_command)
 app.command("score-run")(evaluate.score_run_command)
 app.add_typer(evaluate.cache_app, name="cache")
+app.add_typer(data.app, name="data")

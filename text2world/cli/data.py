@@ -1,0 +1,302 @@
+"""``t2w data``: list, show, stats, curate, import, export datasets and regenerate the manifest."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ..curation import CurationError, CurationReport, curate_dir
+from ..manifest import build_manifest, domain_facts, manifest_differences, write_manifest
+from ..store import (BUILTIN, Dataset, DatasetError, Record, atomic_write_text, data_dir,
+                     export_jsonl, import_dataset, load_dataset)
+from .common import console, err_console, fail, print_json
+
+app = typer.Typer(help="The datasets: the built-in store, imported datasets, curation.",
+                  no_args_is_help=True)
+
+DATASET_OPTION = typer.Option(BUILTIN, "--dataset", "-d",
+                              help="Built-in store (text2world), an imported name, or a path.")
+EXPORT_FORMATS = ("jsonl", "released")
+
+
+def _load(name: str) -> Dataset:
+    try:
+        return load_dataset(name)
+    except DatasetError as err:
+        fail(str(err))
+
+
+def _facts(record: Record) -> dict:
+    """Sizes of a record's domain: from the store manifest when there, else parsed now."""
+    if "predicates" in record.meta and "tokens" in record.meta:
+        return {**record.meta, "parses": True}
+    return domain_facts(record.domain)
+
+
+@app.command("list")
+def list_command(
+    dataset: str = DATASET_OPTION,
+    split: str = typer.Option("all", "--split", help="train, test or all."),
+    as_json: bool = typer.Option(False, "--json", help="Print the list as JSON."),
+) -> None:
+    """List the domains of a dataset with their sizes."""
+    if split not in ("train", "test", "all"):
+        fail(f"unknown split {split!r}; choose train, test or all")
+    data = _load(dataset)
+    rows = []
+    for record in data.split(split):
+        facts = _facts(record)
+        rows.append({"id": record.id, "name": record.name, "split": record.split,
+                     "category": record.meta.get("category"),
+                     "predicates": facts.get("predicates"), "actions": facts.get("actions"),
+                     "tokens": facts.get("tokens"), "problems": len(record.problems),
+                     "concrete": record.concrete is not None})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title=f"{data.name}: {len(rows)} domains ({split})")
+    for column in ("id", "name", "split", "category", "preds", "actions", "tokens", "problems"):
+        table.add_column(column, justify="right" if column in (
+            "preds", "actions", "tokens", "problems") else "left")
+    for row in rows:
+        table.add_row(row["id"], row["name"], row["split"], row["category"] or "",
+                      _cell(row["predicates"]), _cell(row["actions"]), _cell(row["tokens"]),
+                      str(row["problems"]))
+    console.print(table)
+
+
+def _cell(value) -> str:
+    return "-" if value is None else str(value)
+
+
+@app.command("show")
+def show_command(
+    record_id: str = typer.Argument(..., metavar="ID", help="Domain id (see t2w data list)."),
+    concrete: bool = typer.Option(False, "--concrete", help="Show the concrete description."),
+    dataset: str = DATASET_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print the record as JSON."),
+) -> None:
+    """Show one domain: its description (abstract unless --concrete) and gold PDDL."""
+    data = _load(dataset)
+    try:
+        record = data.get(record_id)
+    except KeyError as err:
+        fail(err.args[0])
+    kind = "concrete" if concrete else "abstract"
+    description = record.description(kind)
+    if description is None:
+        fail(f"dataset {data.name!r}: domain {record.id!r} has no {kind} description")
+    if as_json:
+        print_json({"id": record.id, "name": record.name, "split": record.split,
+                    "description_kind": kind, "description": description,
+                    "domain": record.domain, "problems": [p.name for p in record.problems]})
+        return
+    console.rule(f"{record.id}: {record.name} ({record.split})")
+    console.print(f"[bold]{kind} description[/]")
+    console.print(description, markup=False, highlight=False)
+    console.print("[bold]gold domain[/]")
+    console.print(record.domain, markup=False, highlight=False)
+    if record.problems:
+        console.print("[bold]problems[/]: " + ", ".join(p.name for p in record.problems))
+
+
+def _spread(values: list[int]) -> tuple[str, str, str, str]:
+    if not values:
+        return "-", "-", "-", "-"
+    return (str(min(values)), f"{statistics.mean(values):.1f}", str(int(statistics.median(values))),
+            str(max(values)))
+
+
+def dataset_stats(data: Dataset) -> dict:
+    """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    from ..tokens import count_gpt2_tokens
+    facts = [_facts(r) for r in data.records]
+    parsed = [f for f in facts if f.get("parses")]
+    requirements = Counter(req for f in parsed for req in f.get("requirements", []))
+    sizes = {key: [f[key] for f in parsed] for key in ("types", "predicates", "actions")}
+    tokens = {"domain": [f["tokens"] for f in facts]}
+    for kind in ("abstract", "concrete"):
+        tokens[kind] = [count_gpt2_tokens(r.description(kind)) for r in data.records
+                        if r.description(kind) is not None]
+    return {
+        "dataset": data.name, "domains": len(data.records),
+        "splits": dict(Counter(r.split for r in data.records)),
+        "categories": dict(Counter(r.meta.get("category") or "-" for r in data.records)),
+        "unparsable": [r.id for r, f in zip(data.records, facts) if not f.get("parses")],
+        "problems": sum(len(r.problems) for r in data.records),
+        "requirements": dict(requirements.most_common()),
+        "sizes": sizes, "tokens": tokens,
+    }
+
+
+@app.command("stats")
+def stats_command(
+    dataset: str = DATASET_OPTION,
+    as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+) -> None:
+    """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    data = _load(dataset)
+    stats = dataset_stats(data)
+    if as_json:
+        summary = dict(stats)
+        summary["sizes"] = {k: dict(zip(("min", "mean", "median", "max"), _spread(v)))
+                            for k, v in stats["sizes"].items()}
+        summary["tokens"] = {k: dict(zip(("min", "mean", "median", "max"), _spread(v)))
+                             for k, v in stats["tokens"].items()}
+        print_json(summary)
+        return
+    counts = Table(title=f"{data.name}: counts")
+    counts.add_column("what")
+    counts.add_column("number", justify="right")
+    counts.add_row("domains", str(stats["domains"]))
+    for split, number in sorted(stats["splits"].items()):
+        counts.add_row(f"split {split}", str(number))
+    counts.add_row("problems", str(stats["problems"]))
+    counts.add_row("not parsable by tarski", str(len(stats["unparsable"])))
+    console.print(counts)
+    if any(k != "-" for k in stats["categories"]):
+        categories = Table(title="categories")
+        categories.add_column("category")
+        categories.add_column("domains", justify="right")
+        for name, number in sorted(stats["categories"].items(), key=lambda kv: -kv[1]):
+            categories.add_row(name, str(number))
+        console.print(categories)
+    parsed = stats["domains"] - len(stats["unparsable"])
+    requirements = Table(title="requirements")
+    requirements.add_column("requirement")
+    requirements.add_column("domains", justify="right")
+    requirements.add_column("share", justify="right")
+    for name, number in stats["requirements"].items():
+        requirements.add_row(name, str(number), f"{number / max(parsed, 1):.0%}")
+    console.print(requirements)
+    sizes = Table(title="sizes and GPT-2 token lengths")
+    for column in ("", "min", "mean", "median", "max"):
+        sizes.add_column(column, justify="right" if column else "left")
+    for key, values in stats["sizes"].items():
+        sizes.add_row(key, *_spread(values))
+    for key, values in stats["tokens"].items():
+        sizes.add_row(f"tokens {key}", *_spread(values))
+    console.print(sizes)
+
+
+def print_curation_report(report: CurationReport) -> None:
+    table = Table(title=f"curation of {report.source}: {len(report.kept)} of {report.files} "
+                        "files kept")
+    table.add_column("file")
+    table.add_column("dropped by")
+    table.add_column("why")
+    for item in report.dropped:
+        table.add_row(item.file, item.step, item.reason)
+    counts = ", ".join(f"{step} {number}" for step, number in report.counts().items())
+    if report.dropped:
+        console.print(table)
+    else:
+        console.print(f"curation of {report.source}: all {report.files} files kept")
+    console.print(f"dropped per step: {counts}", highlight=False)
+
+
+@app.command("curate")
+def curate_command(
+    source: Path = typer.Argument(..., metavar="SRC_DIR", help="Folder of raw .pddl domain files."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder for the survivors and the report."),
+    force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Curation pipeline: tarski validation, TF-IDF dedup, complexity, token length."""
+    try:
+        report = curate_dir(source, out, force=force)
+    except (CurationError, DatasetError) as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"cannot write {out}: {err.strerror or err}")
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        print_curation_report(report)
+        console.print(f"survivors and curation-report.json written to {out}", highlight=False)
+
+
+@app.command("import")
+def import_command(
+    path: Path = typer.Argument(..., help="Released Text2World JSON, JSONL, or a Hugging Face "
+                                          "dataset folder saved with `datasets`."),
+    name: str = typer.Option(..., "--name", "-n", help="Name to use with --dataset."),
+) -> None:
+    """Import a dataset into the user data directory (never into the repository)."""
+    try:
+        data = import_dataset(path, name)
+    except DatasetError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{path}: cannot be read ({err.strerror or err})")
+    splits = Counter(r.split for r in data.records)
+    console.print(f"imported {len(data)} records as {name!r} "
+                  f"({', '.join(f'{k} {v}' for k, v in sorted(splits.items()))}) into {data.source}",
+                  highlight=False)
+
+
+def released_jsonl(data: Dataset) -> str:
+    """Records in the released Text2World field names; ``t2w data import`` reads them back."""
+    lines = []
+    for record in data.records:
+        raw = {"id": record.id, "file_name": record.name, "split": record.split,
+               "pddl_domain": record.domain, "corrected_description": record.abstract}
+        if record.concrete is not None:
+            raw["concrete_description"] = record.concrete
+        lines.append(json.dumps(raw, ensure_ascii=False) + "\n")
+    return "".join(lines)
+
+
+@app.command("export")
+def export_command(
+    name: str = typer.Argument(BUILTIN, metavar="NAME", help="Dataset name or path."),
+    fmt: str = typer.Option("jsonl", "--format", "-f",
+                            help="jsonl: id, name, split, domain, descriptions, problems; "
+                                 "released: the released Text2World field names (re-importable)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="File to write (default stdout)."),
+) -> None:
+    """Export a dataset as JSON lines."""
+    if fmt not in EXPORT_FORMATS:
+        fail(f"unknown format {fmt!r}; choose one of: {', '.join(EXPORT_FORMATS)}")
+    data = _load(name)
+    text = export_jsonl(data) if fmt == "jsonl" else released_jsonl(data)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        atomic_write_text(out, text)
+    except OSError as err:
+        fail(f"cannot write {out}: {err.strerror or err}")
+    err_console.print(f"{len(data)} records written to {out}", highlight=False)
+
+
+@app.command("manifest")
+def manifest_command(
+    check: bool = typer.Option(False, "--check",
+                               help="Only report whether data/manifest.json is up to date."),
+) -> None:
+    """(Maintainers) regenerate data/manifest.json from the store files and catalog."""
+    root = data_dir()
+    try:
+        if check:
+            differences = manifest_differences(root)
+            for line in differences:
+                console.print(line, markup=False, highlight=False)
+            if differences:
+                fail(f"{root / 'manifest.json'} is out of date: run t2w data manifest")
+            console.print("manifest is up to date")
+            return
+        path, manifest, warnings = write_manifest(root)
+    except DatasetError as err:
+        fail(str(err))
+    for warning in warnings:
+        err_console.print(f"[yellow]warning[/] {warning}", highlight=False, markup=True)
+    console.print(f"{path}: {len(manifest['domains'])} domains", highlight=False)
+
+
+__all__ = ["app", "build_manifest", "dataset_stats", "released_jsonl"]
