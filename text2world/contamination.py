@@ -650,6 +650,33 @@ def probe_item_result(gold: str, continuation: str, n: int = DEFAULT_N,
 
 
 @dataclass
+class ProbeOptions:
+    """What ``t2w contamination --model`` runs with; names and defaults as in ``t2w eval``."""
+
+    model: str = ""
+    dataset: str = "text2world"
+    split: str = "test"
+    limit: int | None = None
+    domains: list[str] | None = None
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    model_args: dict = field(default_factory=dict)
+    max_concurrency: int = DEFAULT_CONCURRENCY
+    timeout: float = 600.0
+    max_retries: int = 5
+    retry_base_delay: float = 1.0
+    use_cache: bool = True
+    seed: int = 0
+    run_id: str | None = None
+    resume: Path | None = None
+    prompt_tokens: int = DEFAULT_PROMPT_TOKENS
+    n: int = DEFAULT_N
+    max_mismatches: int = DEFAULT_MAX_MISMATCHES
+    top: int = 10
+
+
+@dataclass
 class ProbeResult:
     run_path: Path
     resumed: bool
@@ -657,6 +684,7 @@ class ProbeResult:
     results: dict[str, Contamination]  # per item id, every finished item
     histogram: Path | None
     errors: list[dict]  # open infrastructure errors (items to retry with --resume)
+    new_items: int = 0
 
 
 def probe_run_id(config: dict) -> str:
@@ -669,19 +697,79 @@ def probe_run_id(config: dict) -> str:
             f"{config['split']}__p{config['prompt_tokens']}__{identity_hash(config)[:8]}")[:180]
 
 
-def probe_model(model: str, dataset, records, *, run_id: str | None = None,
-                resume: str | None = None, concurrency: int = DEFAULT_CONCURRENCY,
-                api_base: str | None = None, read_cache: bool = True,
-                temperature: float | None = 0.0, max_tokens: int | None = None,
-                prompt_tokens: int = DEFAULT_PROMPT_TOKENS, n: int = DEFAULT_N,
-                max_mismatches: int = DEFAULT_MAX_MISMATCHES, limit: int | None = None,
-                top: int = 10, split: str | None = None, progress=None) -> ProbeResult:
-    """Probe ``model`` on ``records`` (gold domains of ``dataset``) through the ``t2w eval``
-    model layer: the same aliases, response cache, concurrency, run folder and resume.
+def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions:
+    """The options a probe run was started with (``--resume RUN``); ``overrides`` that are
+    not None replace run-independent settings (concurrency, timeouts, n, ...)."""
+    from dataclasses import replace
 
-    Every finished item is appended to ``log.jsonl`` with the model's continuation; the rates
-    are computed from the logged continuations, so a resumed run (or other ``n`` /
-    ``max_mismatches``) needs no new calls. ``progress(done, total)`` is called per item.
+    from .runs import Run, RunError
+
+    try:
+        run = Run.open(Path(path))
+    except RunError as err:
+        raise ProbeError(str(err)) from None
+    config = run.config
+    if config.get("kind") != "contamination":
+        raise ProbeError(f"{path} is not a t2w contamination run; resume it with the command "
+                         "that made it (t2w eval --resume)")
+    generation = dict(config.get("generation") or {})
+    temperature = generation.pop("temperature", None)
+    max_tokens = generation.pop("max_tokens", None)
+    spec_params = (config.get("model_spec") or {}).get("params") or {}
+    selection = config.get("selection") or {}
+    dataset = config.get("dataset", "text2world")
+    source = config.get("dataset_source") or ""
+    if dataset != "text2world" and source and Path(source).exists() and \
+            not (Path(source) / "records.jsonl").is_file():
+        dataset = source  # a dataset read straight from a path
+    options = ProbeOptions(
+        model=config["model"], dataset=dataset, split=config.get("split", "test"),
+        limit=selection.get("limit"), domains=selection.get("domains"),
+        api_base=config.get("api_base"), temperature=temperature, max_tokens=max_tokens,
+        model_args={k: v for k, v in generation.items() if k not in spec_params},
+        timeout=float(config.get("timeout", 600.0)),
+        max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
+        prompt_tokens=int(config.get("prompt_tokens", DEFAULT_PROMPT_TOKENS)),
+        resume=Path(path))
+    for key, value in overrides.items():
+        if value is not None:
+            options = replace(options, **{key: value})
+    return options
+
+
+def _select(dataset, options: ProbeOptions) -> list:
+    if options.split not in ("test", "train", "all"):
+        raise ProbeError(f"unknown split {options.split!r}; choose test, train or all")
+    records = dataset.split(options.split)
+    if options.domains:
+        known = {record.id for record in dataset.records}
+        missing = [d for d in options.domains if d not in known]
+        if missing:
+            raise ProbeError(f"dataset {dataset.name!r} has no domain with id "
+                             f"{', '.join(map(repr, missing))}")
+        wanted = set(options.domains)
+        records = [record for record in dataset.records if record.id in wanted]
+    if options.limit is not None:
+        if options.limit < 1:
+            raise ProbeError(f"--limit must be at least 1, not {options.limit}")
+        records = records[:options.limit]
+    if not records:
+        raise ProbeError(f"dataset {dataset.name!r} has no {options.split} domains to probe")
+    return records
+
+
+def probe(options: ProbeOptions, progress=None) -> ProbeResult:
+    """Probe a model for memorised gold domains (paper section 3.4).
+
+    Uses the ``t2w eval`` model layer: the same aliases and keys (``llm.resolve_model``),
+    client, retries and response cache (``llm.LLMClient``), bounded concurrency, run folder
+    and resume (``runs.Run``: config.json, log.jsonl, errors.jsonl, summary.json). Every
+    finished domain is appended to ``log.jsonl`` with the model's continuation; rates are
+    recomputed from the logged continuations, so resuming (or changing ``n`` or
+    ``max_mismatches``) needs no new calls. ``progress(done, total)`` is called per domain.
+
+    Raises ``ProbeError`` for bad input, an unusable run folder or a model that cannot be
+    called at all (finished domains are kept).
     """
     import asyncio
 
@@ -691,121 +779,168 @@ def probe_model(model: str, dataset, records, *, run_id: str | None = None,
         InfrastructureError,
         LLMClient,
         ModelConfigError,
+        ResponseCache,
+        RetryPolicy,
+        api_key_for,
         resolve_model,
     )
+    from .store import DatasetError, load_dataset
 
-    _check_parameters(n, max_mismatches)
-    if prompt_tokens < 1:
-        raise ProbeError(f"prompt tokens must be at least 1, not {prompt_tokens}")
-    if concurrency < 1:
-        raise ProbeError(f"concurrency must be at least 1, not {concurrency}")
-    records = list(records)[:limit] if limit is not None else list(records)
-    if not records:
-        raise ProbeError("no gold domains to probe")
+    _check_parameters(options.n, options.max_mismatches)
+    if options.prompt_tokens < 1:
+        raise ProbeError(f"--prompt-tokens must be at least 1, not {options.prompt_tokens}")
+    if options.max_concurrency < 1:
+        raise ProbeError(f"--max-concurrency must be at least 1, not {options.max_concurrency}")
+    for key in options.model_args:
+        lowered = key.lower()
+        if lowered.endswith("key") or lowered in ("token", "access_token", "authorization"):
+            raise ProbeError(f"model argument {key!r} looks like a secret: pass API keys in "
+                             "environment variables, never on the command line")
     try:
-        spec = resolve_model(model, api_base=api_base)
-        client = LLMClient(spec, temperature=temperature, max_tokens=max_tokens,
-                           read_cache=read_cache)
+        spec = resolve_model(options.model, options.api_base, options.model_args)
+        api_key = api_key_for(spec)
     except ModelConfigError as err:
         raise ProbeError(str(err)) from None
-    split = split or ",".join(sorted({r.split for r in records}))
+    try:
+        dataset = load_dataset(options.dataset)
+    except DatasetError as err:
+        raise ProbeError(str(err)) from None
+    records = _select(dataset, options)
+    client = LLMClient(spec, temperature=options.temperature, max_tokens=options.max_tokens,
+                       timeout=options.timeout,
+                       retry=RetryPolicy(options.max_retries, options.retry_base_delay),
+                       cache=ResponseCache(), read_cache=options.use_cache,
+                       api_key=api_key or "")
     config = {
         "kind": "contamination", "model": spec.name, "litellm_model": spec.litellm_model,
-        "api_base": spec.api_base, "model_spec": spec.to_config(), "dataset": dataset.name,
-        "dataset_hash": dataset.content_hash, "split": split, "prompt": "contamination",
-        "prompt_hash": runs.text_hash(PROBE_PROMPT + f"|{prompt_tokens}"),
-        "prompt_tokens": prompt_tokens, "generation": client.settings,
-        "planned_items": len(records), "items": [r.id for r in records],
-        "n": n, "max_mismatches": max_mismatches, "concurrency": concurrency,
+        "api_base": spec.api_base, "api_key_env": spec.api_key_env,
+        "model_spec": spec.to_config(), "reference_model": spec.is_reference,
+        "dataset": dataset.name, "dataset_source": dataset.source,
+        "dataset_hash": dataset.content_hash, "split": options.split,
+        "prompt": f"contamination-{options.prompt_tokens}",
+        "prompt_hash": runs.text_hash(PROBE_PROMPT),
+        "prompt_tokens": options.prompt_tokens, "generation": client.settings,
+        "seed": options.seed, "timeout": options.timeout, "max_retries": options.max_retries,
+        "selection": {"limit": options.limit, "domains": options.domains},
+        "planned_items": len(records), "n": options.n, "max_mismatches": options.max_mismatches,
         "code_version": runs.code_version(),
     }
+    if options.resume is not None:
+        path = Path(options.resume)
+        if not (path / "config.json").is_file() and (runs.runs_dir() / path).is_dir():
+            path = runs.runs_dir() / path  # a run id instead of a folder
+        if not (path / "config.json").is_file():
+            raise ProbeError(f"cannot resume {options.resume}: not a run folder")
+    else:
+        path = runs.runs_dir() / (options.run_id or probe_run_id(config))
     try:
-        if resume:
-            # Resuming is re-running the same command on an existing run: the identity
-            # (model, dataset and its hash, prompt, settings) must match.
-            path = runs.runs_dir() / resume
-            if not (path / "config.json").is_file():
-                raise ProbeError(f"cannot resume {resume!r}: no run at {path}")
-        else:
-            path = runs.runs_dir() / (run_id or probe_run_id(config))
-        if (path / "config.json").is_file():
-            kind = runs.Run.open(path).config.get("kind")
-            if kind != "contamination":
-                raise ProbeError(f"{path} is a run of another command (not t2w contamination); "
-                                 "choose another --run-id")
+        if (path / "config.json").is_file() and \
+                runs.Run.open(path).config.get("kind") != "contamination":
+            raise ProbeError(f"{path} is a run of another command (not t2w contamination); "
+                             "choose another --run-id")
         run, resumed = runs.Run.create_or_resume(path, config)
         run.lock()
     except runs.RunError as err:
         raise ProbeError(str(err)) from None
-    by_id = {record.id: record for record in records}
-    planned = records
     try:
-        done = run.finished_ids()
-        todo = [record for record in planned if record.id not in done]
-        counter = {"done": len(planned) - len(todo)}
+        finished = run.finished_ids()
+        pending = [record for record in records if record.id not in finished]
+        state = {"done": len(records) - len(pending), "new": 0, "fatal": None,
+                 "checkpoint": time.monotonic()}
         if progress:
-            progress(counter["done"], len(planned))
+            progress(state["done"], len(records))
 
-        async def probe_one(record, semaphore, stop: dict) -> None:
-            async with semaphore:
-                if stop.get("fatal"):
-                    return
-                head_end = prefix_end(record.domain, prompt_tokens)
-                messages = probe_messages(record.domain[:head_end])
-                try:
-                    completion = await client.complete(
-                        messages, reference_context={"gold": record.domain, "item": record.id})
-                except InfrastructureError as err:
-                    run.append_error({"item": record.id, "time": time.time(), **err.to_dict()})
-                    return
-                except FatalModelError as err:
-                    stop["fatal"] = str(err)
-                    return
+        async def probe_one(record) -> None:
+            head_end = prefix_end(record.domain, options.prompt_tokens)
+            messages = probe_messages(record.domain[:head_end])
+            context = {"gold": record.domain, "item": record.id, "seed": options.seed}
+            try:
+                completion = await client.complete(messages, 0, context)
+            except InfrastructureError as error:
+                run.append_error({"item": record.id, "error": error.to_dict(),
+                                  "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+                return
             continuation = continuation_text(completion.content)
-            result = probe_item_result(record.domain, continuation, n, max_mismatches,
-                                       prompt_tokens)
+            result = probe_item_result(record.domain, continuation, options.n,
+                                       options.max_mismatches, options.prompt_tokens)
             run.append_item({
-                "item": record.id, "name": record.name, "prompt_chars": head_end,
-                "answer": completion.content, "reasoning": completion.reasoning,
+                "item": record.id, "name": record.name, "split": record.split,
+                "prompt_chars": head_end, "messages": messages,
+                "response": completion.content, "reasoning": completion.reasoning,
                 "continuation": continuation, "rate": result.rate,
                 "contaminated": result.contaminated, "counted": result.counted,
                 "usage": {"prompt_tokens": completion.prompt_tokens,
                           "completion_tokens": completion.completion_tokens},
-                "cost": completion.cost, "cached": completion.cached,
-                "latency": completion.latency, "attempts": completion.attempts,
+                "cost": completion.cost, "latency": completion.latency,
+                "attempts": completion.attempts, "cached": completion.cached,
+                "finish_reason": completion.finish_reason,
                 "rounds": [{"cached": completion.cached, "cost": completion.cost}],
+                "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             })
-            counter["done"] += 1
+            state["done"] += 1
+            state["new"] += 1
             if progress:
-                progress(counter["done"], len(planned))
+                progress(state["done"], len(records))
+            if time.monotonic() - state["checkpoint"] > 2.0:
+                state["checkpoint"] = time.monotonic()
+                run.write_summary(_checkpoint_summary(run, len(records)))
 
-        async def probe_all() -> dict:
-            semaphore = asyncio.Semaphore(concurrency)
-            stop: dict = {}
-            await asyncio.gather(*(probe_one(record, semaphore, stop) for record in todo))
-            return stop
+        async def worker(queue: asyncio.Queue) -> None:
+            while state["fatal"] is None:
+                try:
+                    record = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                try:
+                    await probe_one(record)
+                except FatalModelError as error:
+                    state["fatal"] = error
+                    return
 
-        stop = asyncio.run(probe_all()) if todo else {}
-        result = _finish_probe(run, by_id, planned, n, max_mismatches, prompt_tokens, top)
+        async def probe_all() -> None:
+            queue: asyncio.Queue = asyncio.Queue()
+            for record in pending:
+                queue.put_nowait(record)
+            await asyncio.gather(*(worker(queue) for _ in
+                                   range(min(options.max_concurrency, len(pending)))))
+
+        if pending:
+            try:
+                asyncio.run(probe_all())
+            finally:
+                run.write_summary(_checkpoint_summary(run, len(records)))
+        result = _finish_probe(run, records, options)
         result.resumed = resumed
-        if stop.get("fatal"):
-            raise ProbeError(f"the probe stopped: {stop['fatal']} (finished items are kept in "
-                             f"{run.path}; fix the cause and resume with --resume "
-                             f"{run.run_id})")
+        result.new_items = state["new"]
+        if state["fatal"] is not None:
+            raise ProbeError(f"the model cannot be called: {state['fatal']}. Finished domains "
+                             f"are kept; fix the cause and resume with: t2w contamination "
+                             f"--resume {run.path}")
         return result
     finally:
         run.close()
 
 
-def _finish_probe(run, by_id: dict, planned: list, n: int, max_mismatches: int,
-                  prompt_tokens: int, top: int) -> ProbeResult:
+def _checkpoint_summary(run, planned: int) -> dict:
+    """A cheap summary while the probe runs: counts and the mean of the logged rates."""
+    items = run.items()
+    rates = [float(item.get("rate", 0.0)) for item in items]
+    return {"run_id": run.run_id, "kind": "contamination", "model": run.config.get("model"),
+            "dataset": run.config.get("dataset"), "planned_items": planned,
+            "finished_items": len(items), "mean_rate": float(np.mean(rates)) if rates else None,
+            "complete": False,
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
     """Rates from the logged continuations, the summary (atomically) and the histogram."""
+    n, max_mismatches, prompt_tokens = options.n, options.max_mismatches, options.prompt_tokens
+    by_id = {record.id: record for record in records}
     results: dict[str, Contamination] = {}
     names: dict[str, str] = {}
-    for item in run.items():
-        record = by_id.get(str(item.get("item")))
-        if record is None:
-            continue
+    items = [item for item in run.items() if str(item.get("item")) in by_id]
+    for item in items:
+        record = by_id[str(item["item"])]
         results[record.id] = probe_item_result(record.domain, item.get("continuation", ""), n,
                                                max_mismatches, prompt_tokens)
         names[record.id] = record.name
@@ -816,18 +951,19 @@ def _finish_probe(run, by_id: dict, planned: list, n: int, max_mismatches: int,
     if rates:
         histogram = run.path / HISTOGRAM_FILE
         plot_histogram(rates, histogram, title=f"{run.config.get('model')} on "
-                                               f"{run.config.get('dataset')}")
-    items = run.items()
+                                               f"{run.config.get('dataset')} "
+                                               f"({len(rates)} domains)")
     summary = {
         "run_id": run.run_id, "kind": "contamination", "model": run.config.get("model"),
         "dataset": run.config.get("dataset"), "split": run.config.get("split"),
         "n": n, "max_mismatches": max_mismatches, "prompt_tokens": prompt_tokens,
-        "planned_items": len(planned), "finished_items": len(results),
+        "planned_items": len(records), "finished_items": len(results),
+        "complete": len(results) == len(records),
         "infrastructure_errors": len(errors),
         "infrastructure_error_items": sorted(str(e.get("item")) for e in errors),
         "mean_rate": mean_rate(list(results.values())) if results else None,
         "median_rate": float(np.median(rates)) if rates else None,
-        "domains_above_0.5": sum(1 for r in rates if r > 0.5),
+        "domains_above_half": sum(1 for r in rates if r > 0.5),
         "calls": len(items), "cached_calls": sum(1 for i in items if i.get("cached")),
         "prompt_tokens_used": sum(i.get("usage", {}).get("prompt_tokens", 0) for i in items),
         "completion_tokens_used": sum(i.get("usage", {}).get("completion_tokens", 0)
@@ -837,7 +973,7 @@ def _finish_probe(run, by_id: dict, planned: list, n: int, max_mismatches: int,
         "per_domain": [{"item": i, "name": names[i], **results[i].to_dict(spans=False)}
                        for i in ordered],
         "most_contaminated": [{"item": i, "name": names[i], **results[i].to_dict()}
-                              for i in ordered[:top] if results[i].rate > 0],
+                              for i in ordered[:options.top] if results[i].rate > 0],
         "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     run.write_summary(summary)

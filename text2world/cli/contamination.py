@@ -14,10 +14,13 @@ from ..contamination import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
+    DEFAULT_PROMPT_TOKENS,
     CorpusError,
     ProbeError,
+    ProbeOptions,
     compare_corpus,
-    probe_model,
+    probe,
+    probe_options_from_run,
     read_corpus,
 )
 from ..store import DatasetError, load_dataset
@@ -32,13 +35,17 @@ def _shorten(text: str, limit: int = 400) -> str:
 
 
 def contamination_command(
-    model: str = typer.Option(None, "--model", help="Probe this model (as in t2w eval)."),
+    model: str = typer.Option(None, "--model", "-m",
+                              help="Probe this model: an alias (t2w eval --list-models) or a "
+                                   "litellm model string, e.g. reference/oracle, openai/my-model."),
     compare: Path = typer.Option(None, "--compare",
                                  help="Corpus to check against the store: a folder of files, a "
                                       "JSONL file or JSON list of records, or one text file."),
     dataset: str = typer.Option("text2world", "--dataset", "-d",
                                 help="Gold domains: built-in store, imported name or path."),
-    split: str = typer.Option("all", "--split", help="Which gold domains: all, test or train."),
+    split: str = typer.Option(None, "--split",
+                              help="Gold domains used: test, train or all (default: test for "
+                                   "--model, as in t2w eval; all for --compare)."),
     text_field: str = typer.Option("text", "--text-field",
                                    help="--compare: the record field holding the text (JSONL/JSON)."),
     top: int = typer.Option(20, "--top", help="How many overlaps / domains to list."),
@@ -50,18 +57,30 @@ def contamination_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     output: Path = typer.Option(None, "--output", "-o",
                                 help="Also write the full result (JSON) to this file."),
-    # Probe options (same meaning as in t2w eval).
-    prompt_tokens: int = typer.Option(20, "--prompt-tokens",
+    # Probe options: the same names and meaning as in t2w eval.
+    prompt_tokens: int = typer.Option(DEFAULT_PROMPT_TOKENS, "--prompt-tokens",
                                       help="Probe: GPT-2 tokens of each gold domain given to the model."),
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
-    concurrency: int = typer.Option(None, "--concurrency", "-j",
-                                    help="Probe: parallel model requests."),
-    run_id: str = typer.Option(None, "--run-id", help="Probe: name of the run folder."),
-    resume: str = typer.Option(None, "--resume", help="Probe: resume this run id."),
-    api_base: str = typer.Option(None, "--api-base", help="Probe: OpenAI-compatible base URL."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Probe: do not use the response cache."),
-    temperature: float = typer.Option(None, "--temperature", help="Probe: sampling temperature."),
+    domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
+    api_base: str = typer.Option(None, "--api-base", help="Probe: OpenAI-compatible endpoint."),
+    temperature: float = typer.Option(0.0, "--temperature", help="Probe: sampling temperature."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Probe: longest continuation."),
+    model_arg: list[str] = typer.Option([], "--model-arg",
+                                        help="Probe: extra litellm argument KEY=VALUE (repeatable)."),
+    max_concurrency: int = typer.Option(None, "--max-concurrency", "-j",
+                                        help=f"Probe: requests in flight at once "
+                                             f"[default: {DEFAULT_CONCURRENCY}]."),
+    timeout: float = typer.Option(None, "--timeout", help="Probe: seconds per call [600]."),
+    max_retries: int = typer.Option(None, "--max-retries",
+                                    help="Probe: retries on rate limits, server errors, timeouts [5]."),
+    retry_delay: float = typer.Option(None, "--retry-delay",
+                                      help="Probe: first back-off delay in seconds [1]."),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Probe: do not answer from the response cache."),
+    seed: int = typer.Option(0, "--seed", help="Probe: seed of the reference models."),
+    run_id: str = typer.Option(None, "--run-id", help="Probe: name of the run directory."),
+    resume: Path = typer.Option(None, "--resume",
+                                help="Probe: resume this run directory (or run id)."),
 ) -> None:
     """Token n-gram contamination (paper section 3.4).
 
@@ -69,9 +88,11 @@ def contamination_command(
     the continuation is compared with the gold. --compare scores every file or record of a
     corpus against every gold domain and lists the top overlaps (benchmark leakage check).
     """
-    if (model is None) == (compare is None):
-        fail("give exactly one of --model MODEL (probe a model) or --compare PATH (check a corpus)")
-    if split not in SPLITS:
+    if sum(x is not None for x in (model, compare, resume)) == 0 or \
+            (compare is not None and (model is not None or resume is not None)):
+        fail("give exactly one of --model MODEL (probe a model, or --resume RUN) or "
+             "--compare PATH (check a corpus)")
+    if split is not None and split not in SPLITS:
         fail(f"unknown split {split!r}; choose one of: {', '.join(SPLITS)}")
     if n < 1:
         fail(f"--n must be at least 1, not {n}")
@@ -79,87 +100,108 @@ def contamination_command(
         fail(f"--max-mismatches must be 0 or more, not {max_mismatches}")
     if top < 0 or show_spans < 0:
         fail("--top and --spans must be 0 or more")
-    try:
-        gold = load_dataset(dataset)
-    except DatasetError as err:
-        fail(str(err))
-    records = gold.split(split)
-    if not records:
-        fail(f"dataset {gold.name!r} has no {split} domains")
     if compare is not None:
+        try:
+            gold = load_dataset(dataset)
+        except DatasetError as err:
+            fail(str(err))
+        records = gold.split(split or "all")
+        if not records:
+            fail(f"dataset {gold.name!r} has no {split} domains")
         _compare(compare, gold.name, records, text_field, top, show_spans, n, max_mismatches,
                  as_json, output)
         return
-    _probe(model=model, dataset=gold, records=records, split=split, top=top, show_spans=show_spans,
-           n=n, max_mismatches=max_mismatches, as_json=as_json, output=output,
-           prompt_tokens=prompt_tokens, limit=limit, concurrency=concurrency, run_id=run_id,
-           resume=resume, api_base=api_base, no_cache=no_cache, temperature=temperature,
-           max_tokens=max_tokens)
+    try:
+        if resume is not None:
+            options = probe_options_from_run(
+                resume, max_concurrency=max_concurrency, timeout=timeout,
+                max_retries=max_retries, retry_base_delay=retry_delay)
+            options.use_cache = not no_cache
+        else:
+            from .evaluate import _parse_model_args
+
+            options = ProbeOptions(
+                model=model, dataset=dataset, split=split or "test", limit=limit,
+                domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None,
+                api_base=api_base, temperature=temperature, max_tokens=max_tokens,
+                model_args=_parse_model_args(model_arg),
+                max_concurrency=max_concurrency or DEFAULT_CONCURRENCY,
+                timeout=600.0 if timeout is None else timeout,
+                max_retries=5 if max_retries is None else max_retries,
+                retry_base_delay=1.0 if retry_delay is None else retry_delay,
+                use_cache=not no_cache, seed=seed, run_id=run_id, prompt_tokens=prompt_tokens)
+        options.n, options.max_mismatches = n, max_mismatches
+        options.top = max(top, show_spans)
+    except ProbeError as err:
+        fail(str(err))
+    _probe(options, top, show_spans, as_json, output)
 
 
-def _probe(*, model: str, dataset, records, split: str, top: int, show_spans: int, n: int,
-           max_mismatches: int, as_json: bool, output: Path | None, prompt_tokens: int,
-           limit: int | None, concurrency: int | None, run_id: str | None, resume: str | None,
-           api_base: str | None, no_cache: bool, temperature: float | None,
-           max_tokens: int | None) -> None:
-    if limit is not None and limit < 1:
-        fail(f"--limit must be at least 1, not {limit}")
-    if run_id and resume and run_id != resume:
-        fail("give either --run-id or --resume, not both")
+def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
+           output: Path | None) -> None:
     shown = {"last": -1}
 
     def progress(done: int, total: int) -> None:
         # A line every ~10% keeps logs readable for long runs.
         step = max(1, total // 10)
-        if done == total or done // step != shown["last"] // step:
+        if done != shown["last"] and (done == total or done // step != shown["last"] // step):
             err_console.print(f"probe: {done}/{total} domains", highlight=False)
         shown["last"] = done
 
+    if options.model.startswith("reference/") and not as_json:
+        console.print(f"[yellow]{options.model} is a REFERENCE MODEL[/] (offline, built from "
+                      "the gold domains): it checks the pipeline, it is not an LLM result.")
     try:
-        result = probe_model(
-            model, dataset, records, run_id=run_id, resume=resume,
-            concurrency=concurrency or DEFAULT_CONCURRENCY, api_base=api_base,
-            read_cache=not no_cache, temperature=0.0 if temperature is None else temperature,
-            max_tokens=max_tokens, prompt_tokens=prompt_tokens, n=n,
-            max_mismatches=max_mismatches, limit=limit, top=max(top, show_spans), split=split,
-            progress=None if as_json else progress)
+        result = probe(options, progress=None if as_json else progress)
     except ProbeError as err:
         fail(str(err))
+    except KeyboardInterrupt:
+        err_console.print("interrupted; finished domains are kept. Resume with: "
+                          "t2w contamination --resume RUN (the run folder printed above)")
+        raise typer.Exit(130)
     summary = result.summary
     if output is not None:
         _write_json(output, summary)
     if as_json:
-        print_json({**summary, "run_path": str(result.run_path),
+        print_json({**summary, "run_path": str(result.run_path), "resumed": result.resumed,
+                    "new_items": result.new_items,
                     "histogram_path": str(result.histogram) if result.histogram else None})
-        return
+    else:
+        _print_probe(result, options, top, show_spans)
+    if result.errors:
+        raise typer.Exit(2)
+
+
+def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
+    summary = result.summary
     table = Table(title=f"Contamination of {summary['model']} on {summary['dataset']} "
-                        f"(first {prompt_tokens} tokens given; {n}-grams, "
-                        f"<= {max_mismatches} mismatches)")
+                        f"(first {options.prompt_tokens} tokens given; {options.n}-grams, "
+                        f"<= {options.max_mismatches} mismatches)")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
                             ("rate", "right"), ("tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, row in enumerate(summary["per_domain"][:top], 1):
         table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
                       f"{row['contaminated']}/{row['counted']}")
-    if top:
+    if top and summary["per_domain"]:
         console.print(table)
     mean = summary["mean_rate"]
     console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
                   f"{summary['planned_items']} domains" if mean is not None else
                   "no domain finished", highlight=False)
-    console.print(f"run: {result.run_path}" + (" (resumed)" if result.resumed else ""),
+    console.print(f"run: {result.run_path} ({result.new_items} new, "
+                  f"{summary['cached_calls']} answered from cache"
+                  + (", resumed" if result.resumed else "") + ")",
                   highlight=False, soft_wrap=True)
     if result.histogram:
         console.print(f"histogram: {result.histogram}", highlight=False, soft_wrap=True)
     if result.errors:
-        console.print(f"[yellow]{len(result.errors)} domains failed for infrastructure "
-                      f"reasons[/] ({', '.join(summary['infrastructure_error_items'][:10])}); "
-                      f"retry them with: t2w contamination --model {model} --resume "
-                      f"{result.run_path.name}", highlight=False)
+        err_console.print(f"[yellow]{len(result.errors)} domains failed with infrastructure "
+                          f"errors[/] ({', '.join(summary['infrastructure_error_items'][:10])}); "
+                          f"retry them with: t2w contamination --resume {result.run_path}",
+                          highlight=False, soft_wrap=True)
     for row in summary["most_contaminated"][:show_spans]:
         _print_spans(f"{row['item']} ({row['name']})", result.results[row["item"]])
-    if result.errors:
-        raise typer.Exit(2)
 
 
 def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
