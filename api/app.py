@@ -11,15 +11,9 @@ their text, and the pool processes live as long as the server.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import multiprocessing
-import os
 import re
-import signal
-import threading
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,12 +27,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import text2world
-from text2world.extract import NoDomainFound, extract_domain
-from text2world.metrics import ScoringError, score
-from text2world.pddl import DomainInputError
 from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
-from text2world.validation import validate
 
+from .jobs import ApiError, ScoringExecutor, ScoringTimeout, score_job, validate_job
 from .settings import Settings
 
 log = logging.getLogger("text2world.api")
@@ -51,25 +42,6 @@ _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", 
 
 # --------------------------------------------------------------------------------------------
 # Errors
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-
-    def __reduce__(self):
-        # Raised inside scoring processes: must survive pickling back to the server.
-        return (_api_error, (self.status, self.code, self.message, self.details))
-
-
-def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
-    return ApiError(status, code, message, **details)
 
 
 def _error_response(status: int, code: str, message: str, **details: Any) -> JSONResponse:
@@ -282,172 +254,6 @@ class Health(BaseModel):
 
 
 _ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422)}
-
-
-# --------------------------------------------------------------------------------------------
-# Scoring jobs: plain functions on plain data, so they can run in a child process
-
-
-def _issue_dicts(issues) -> list[dict]:
-    return [issue.to_dict() for issue in issues]
-
-
-def _domain_of(task: dict) -> tuple[str, bool]:
-    if task.get("response") is not None:
-        try:
-            return extract_domain(task["response"]), True
-        except NoDomainFound as err:
-            raise ApiError(422, "no_domain_found", f"response: {err}") from None
-    return task["pddl"], False
-
-
-def validate_job(task: dict) -> dict:
-    text, extracted = _domain_of(task)
-    result = validate(text, fold_case=not task.get("exact_case", False))
-    return {**result.to_dict(), "extracted": extracted}
-
-
-def score_job(task: dict) -> dict:
-    text, extracted = _domain_of(task)
-    try:
-        result = score(task["gold"], text, mode=task["mode"])
-    except ScoringError as err:
-        raise ApiError(422, "unscorable", f"the pair cannot be scored: {err}") from None
-    except DomainInputError as err:
-        raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
-    checked = validate(text)
-    return {**result.to_dict(), "validation": {**checked.to_dict(), "extracted": extracted}}
-
-
-_TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"
-                "  (:action flip :parameters () :precondition (p) :effect (not (p))))")
-
-
-def _ready() -> int:
-    # Import the parser and run every code path once, so a job's time limit never pays for it.
-    validate(_TINY_DOMAIN)
-    for mode in ("paper", "canonical"):
-        score(_TINY_DOMAIN, _TINY_DOMAIN, mode=mode)
-    return os.getpid()
-
-
-def _init_scoring_process(golds: tuple[str, ...]) -> None:
-    # The server handles SIGINT; a Ctrl-C must not print a traceback from every child.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm_gold_cache(golds)
-
-
-def warm_gold_cache(golds: tuple[str, ...]) -> None:
-    """Parse gold domains into the caches of text2world.metrics (keyed by the gold text)."""
-    for gold in golds:
-        for mode in ("paper", "canonical"):
-            try:
-                score(gold, gold, mode=mode)
-            except Exception:  # noqa: BLE001 - a gold that cannot be scored is reported per request
-                pass
-
-
-class ScoringTimeout(Exception):
-    pass
-
-
-class ScoringExecutor:
-    """Runs scoring jobs off the event loop, at most ``size`` at a time, each within ``timeout``.
-
-    In process mode a job past its limit is stopped by killing the pool (a thread cannot be
-    stopped); the pool is rebuilt and jobs that were running beside it are retried once.
-    Jobs waiting for a free slot do not use up their time limit.
-    """
-
-    def __init__(self, kind: str, size: int, timeout: float, warm: tuple[str, ...] = ()) -> None:
-        self.kind = kind
-        self.size = size
-        self.timeout = timeout
-        self._warm = warm
-        self._pool: ProcessPoolExecutor | None = None
-        self._slots: asyncio.Semaphore | None = None
-        self._lock = threading.Lock()
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        # spawn, not fork: the server process runs threads, and forking those is unsafe.
-        return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_init_scoring_process, initargs=(self._warm,))
-
-    async def start(self) -> None:
-        self._slots = asyncio.Semaphore(self.size)
-        if self.kind == "process":
-            await self._started_pool()
-        elif self._warm:
-            await anyio.to_thread.run_sync(warm_gold_cache, self._warm)
-
-    async def _started_pool(self) -> ProcessPoolExecutor:
-        """The current pool with all its processes started, so start-up never counts against a
-        job's time limit."""
-        with self._lock:
-            pool = self._pool
-            if pool is None:
-                pool = self._pool = self._new_pool()
-                fresh = True
-            else:
-                fresh = False
-        if fresh:
-            await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
-                                   for _ in range(self.size)))
-        return pool
-
-    def _discard(self, pool: ProcessPoolExecutor, kill: bool) -> None:
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        if kill:
-            # The pool offers no way to stop one running job: end its processes.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                try:
-                    process.kill()
-                except (OSError, ValueError, AttributeError):
-                    pass
-        if kill:
-            # Reap the killed processes off the event loop; it takes a moment.
-            threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True},
-                             daemon=True).start()
-        else:
-            pool.shutdown(wait=False, cancel_futures=True)
-
-    async def run(self, job, task: dict) -> dict:
-        assert self._slots is not None, "ScoringExecutor.start() was not awaited"
-        async with self._slots:
-            if self.kind == "thread":
-                try:
-                    with anyio.fail_after(self.timeout):
-                        return await anyio.to_thread.run_sync(job, task, abandon_on_cancel=True)
-                except TimeoutError:
-                    raise ScoringTimeout from None
-            for attempt in range(2):
-                pool = await self._started_pool()
-                try:
-                    future = pool.submit(job, task)
-                except (BrokenProcessPool, RuntimeError):
-                    self._discard(pool, kill=True)
-                    continue
-                try:
-                    return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
-                except asyncio.TimeoutError:
-                    self._discard(pool, kill=True)
-                    raise ScoringTimeout from None
-                except BrokenProcessPool:
-                    # Another job's timeout killed this pool under us: run again on a new one.
-                    self._discard(pool, kill=False)
-                    if attempt:
-                        raise
-            raise BrokenProcessPool("the scoring pool could not be restarted")
-
-    def close(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            # Running jobs end within their time limit; waiting lets the pool release its
-            # semaphores and pipes cleanly.
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,279 @@
+"""REST API over a real ``t2w serve`` (uvicorn) process on 127.0.0.1, reached with httpx.
+
+The main server is started exactly as the Dockerfile's CMD (host and port swapped for loopback
+and a free port, /app mapped to the repository), so the image's steps are exercised here too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from text2world import score, validate
+from text2world.perturb import drop_action
+
+REPO = Path(__file__).resolve().parent.parent
+SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
+              "f1_preconditions", "f1_effects", "errors")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def t2w_command() -> list[str]:
+    script = Path(sys.executable).parent / "t2w"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("t2w")
+    return [found] if found else [sys.executable, "-c", "from text2world.cli import app; app()"]
+
+
+def dockerfile() -> dict:
+    """FROM, ENV, COPY and CMD of the Dockerfile (the simple subset it uses)."""
+    text = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    joined = re.sub(r"\\\n", " ", text)
+    lines = [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    parsed: dict = {"env": {}, "copy": [], "run": []}
+    for line in lines:
+        instruction, _, rest = line.partition(" ")
+        instruction = instruction.upper()
+        if instruction == "FROM":
+            parsed["from"] = rest.strip()
+        elif instruction == "ENV":
+            for token in shlex.split(rest):
+                key, _, value = token.partition("=")
+                parsed["env"][key] = value
+        elif instruction == "COPY":
+            parsed["copy"].append(rest.split())
+        elif instruction == "RUN":
+            parsed["run"].append(rest)
+        elif instruction == "WORKDIR":
+            parsed["workdir"] = rest.strip()
+        elif instruction == "CMD":
+            parsed["cmd"] = json.loads(rest)
+    return parsed
+
+
+class Server:
+    def __init__(self, args: list[str], env: dict[str, str], port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            args, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=True)  # its own process group: stopping it stops its workers
+        self.client = httpx.Client(base_url=self.url, timeout=60)
+        deadline = time.monotonic() + 120
+        while True:
+            if self.process.poll() is not None:
+                output = self.process.stdout.read().decode(errors="replace")
+                pytest.fail(f"t2w serve exited with {self.process.returncode}:\n{output}")
+            try:
+                if self.client.get("/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                pytest.fail("t2w serve did not answer /healthz within 120 s")
+            time.sleep(0.2)
+
+    def stop(self) -> str:
+        self.client.close()
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        return self.process.stdout.read().decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``t2w serve`` started as the Dockerfile's CMD."""
+    docker = dockerfile()
+    port = free_port()
+    args = t2w_command() + docker["cmd"][1:]
+    args[args.index("--host") + 1] = "127.0.0.1"
+    args[args.index("--port") + 1] = str(port)
+    workdir = docker["workdir"]
+    env = {key: value.replace(workdir, str(REPO), 1) if value.startswith(workdir) else value
+           for key, value in docker["env"].items()}
+    home = tmp_path_factory.mktemp("serve-home")
+    env.update(T2W_HOME=str(home), T2W_RUNS_DIR=str(home / "runs"))
+    running = Server(args, env, port)
+    yield running
+    output = running.stop()
+    assert "Traceback" not in output, output
+
+
+def huge_domain(actions: int = 600) -> str:
+    """A valid domain that takes seconds to parse: the way to exceed a time limit."""
+    predicates = "".join(f"(p{i} ?x - obj)" for i in range(50))
+    body = "".join(
+        f"(:action a{i} :parameters (?x - obj ?y - obj) :precondition (and (p{i % 50} ?x) "
+        f"(not (q ?y))) :effect (and (q ?x) (not (p{i % 50} ?x))))\n" for i in range(actions))
+    return ("(define (domain huge) (:requirements :strips :typing :negative-preconditions) "
+            f"(:types obj) (:predicates {predicates} (q ?x - obj))\n{body})")
+
+
+def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["message"]
+    if code:
+        assert error["code"] == code
+    return error
+
+
+def test_dockerfile_is_simple_and_correct():
+    docker = dockerfile()
+    assert docker["from"] == "python:3.11-slim"
+    assert ["."] == docker["copy"][0][:-1] and docker["copy"][0][-1].rstrip("/") == docker["workdir"]
+    assert any(re.search(r"pip install (-e )?\.(\s|$)", run) for run in docker["run"])
+    # The copied store is the one served.
+    assert docker["env"]["T2W_DATA_DIR"] == f"{docker['workdir']}/data"
+    assert (REPO / "data" / "domains").is_dir()
+    cmd = docker["cmd"]
+    assert cmd[:2] == ["t2w", "serve"]
+    assert cmd[cmd.index("--host") + 1] == "0.0.0.0" and cmd[cmd.index("--port") + 1] == "8000"
+    # `pip install .` must install the API package too, not only the library.
+    assert re.search(r'packages\s*=\s*\[[^\]]*"api"', (REPO / "pyproject.toml").read_text())
+
+
+def test_docker_command_serves_health_and_the_store(server):
+    health = server.client.get("/healthz").json()
+    assert health["status"] == "ok"
+    assert health["domains"] and health["domains"] >= 2
+    page = server.client.get("/v1/domains", params={"limit": 500}).json()
+    served = {item["id"] for item in page["items"]}
+    assert "blocksworld" in served and served <= {p.stem for p in (REPO / "data" / "domains").glob("*.pddl")}
+    gold = server.client.get("/v1/domains/blocksworld").json()
+    assert gold["domain"] == (REPO / "data" / "domains" / "blocksworld.pddl").read_text(encoding="utf-8")
+    assert server.client.get("/openapi.json").json()["info"]["title"]
+    assert server.client.get("/docs").status_code == 200
+
+
+def test_released_gold_domains_over_http_equal_the_library(server, official_test):
+    for index, record in enumerate(official_test[10::30]):
+        gold = record["pddl_domain"]
+        predicted = drop_action(gold, seed=index) if index % 2 else gold
+        for mode in ("paper", "canonical"):
+            response = server.client.post("/v1/score", json={"gold_pddl": gold, "pddl": predicted,
+                                                              "mode": mode})
+            assert response.status_code == 200, response.text
+            body = response.json()
+            expected = score(gold, predicted, mode=mode).to_dict()
+            for key in SCORE_KEYS:
+                assert body[key] == expected[key], key
+            assert body["validation"]["errors"] == validate(predicted).to_dict()["errors"]
+
+
+def test_concurrent_requests_are_all_answered_correctly(server, official_test):
+    pairs = [(official_test[i]["pddl_domain"], official_test[i + 1]["pddl_domain"])
+             for i in range(0, 16, 2)]
+
+    def post(pair):
+        gold, predicted = pair
+        return server.client.post("/v1/score", json={"gold_pddl": gold, "pddl": predicted})
+
+    with ThreadPoolExecutor(8) as pool:
+        responses = list(pool.map(post, pairs))
+    for (gold, predicted), response in zip(pairs, responses):
+        assert response.status_code == 200, response.text
+        assert response.json()["similarity"] == score(gold, predicted).similarity
+
+
+def test_errors_over_the_wire(server):
+    client = server.client
+    assert_error(client.post("/v1/score", json={"gold_id": "no-such-domain", "pddl": "x"}), 404,
+                 "unknown_domain")
+    assert_error(client.get("/v1/runs/no-such-run"), 404, "unknown_run")
+    assert_error(client.get("/v1/domains/..%2F..%2Fetc%2Fpasswd"), 404)
+    assert_error(client.post("/v1/score", content=b"{", headers={"content-type": "application/json"}),
+                 422, "invalid_request")
+    assert_error(client.post("/v1/score", json={"gold_id": "blocksworld"}), 422, "invalid_request")
+    assert_error(client.post("/v1/score", json={"gold_id": "blocksworld", "response": "no domain"}),
+                 422, "no_domain_found")
+    big = json.dumps({"pddl": "x" * (1024 * 1024 + 1)}).encode()
+    assert_error(client.post("/v1/validate", content=big, headers={"content-type": "application/json"}),
+                 413, "payload_too_large")
+
+    def chunks():  # chunked transfer: no Content-Length to check up front
+        for _ in range(40):
+            yield b" " * 32768
+
+    assert_error(client.post("/v1/validate", content=chunks(),
+                             headers={"content-type": "application/json"}), 413)
+    assert_error(client.get("/v1/validate"), 405)
+    assert client.get("/healthz").status_code == 200  # still serving after all that
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    pending.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def test_two_workers_configured_by_flags_and_environment(tmp_path):
+    port = free_port()
+    args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
+                            "--score-timeout", "0.5"]
+    env = {"T2W_API_MAX_BODY": "100000", "T2W_HOME": str(tmp_path),
+           "T2W_RUNS_DIR": str(tmp_path / "runs")}
+    running = Server(args, env, port)
+    try:
+        # two uvicorn workers, each with its scoring process, under the supervisor
+        children = _descendants(running.process.pid)
+        assert len(children) >= 4
+        ok = running.client.post("/v1/validate", json={"pddl": "(define (domain d))"})
+        assert ok.status_code == 200 and ok.json()["ok"]
+        assert_error(running.client.post("/v1/validate", json={"pddl": "x" * 100_001}), 413)
+        huge = huge_domain()
+        assert len(huge) < 100_000  # under the body limit, several seconds to parse
+        error = assert_error(running.client.post("/v1/validate", json={"pddl": huge}), 422,
+                             "scoring_timeout")
+        assert error["timeout_seconds"] == 0.5
+        again = running.client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": "(define (domain d))"})
+        assert again.status_code == 200
+    finally:
+        output = running.stop()
+    assert "Traceback" not in output, output
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children), "worker processes outlived the server"
