@@ -201,13 +201,14 @@ def eval_command(
     console.print(f"run: {result.run.path}  ({result.new_items} new items, "
                   f"{summary['finished_items']}/{summary['planned_items']} done, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
-                  f"${summary['cost']:.4f}, {result.wall_time:.1f}s)", highlight=False)
+                  f"${summary['cost']:.4f}, {result.wall_time:.1f}s)", highlight=False,
+                  soft_wrap=True)
     if summary["infrastructure_errors"]:
         err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
                           "infrastructure errors (rate limits, server errors, timeouts); they "
                           f"are not scored. Retry them with: t2w eval --resume {result.run.path}")
         raise typer.Exit(2)
-    console.print(f"report: t2w report {result.run.path}", highlight=False)
+    console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
 
 def report_command(
@@ -228,9 +229,8 @@ def report_command(
     if as_json:
         print_json(report.data)
         return
-    console.print(report.markdown, highlight=False, markup=False)
-    console.print(f"written to {report.out_dir}: " + ", ".join(sorted(
-        p.name for p in report.files)), highlight=False)
+    typer.echo(report.markdown)  # plain markdown: no wrapping, pipes cleanly
+    typer.echo(f"written to {report.out_dir}: " + ", ".join(sorted(p.name for p in report.files)))
 
 
 def score_run_command(
