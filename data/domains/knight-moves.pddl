@@ -1,0 +1,30 @@
+(define (domain knight-moves)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types square pawn)
+  (:predicates
+    (knight-at ?s - square)
+    (knight-step ?from - square ?to - square)
+    (visited ?s - square)
+    (blocked ?s - square)
+    (pawn-on ?p - pawn ?s - square)
+    (occupied ?s - square)
+    (captured ?p - pawn))
+
+  (:action hop
+    :parameters (?from - square ?to - square)
+    :precondition (and (knight-at ?from) (knight-step ?from ?to)
+                       (not (visited ?to)) (not (blocked ?to)) (not (occupied ?to)))
+    :effect (and (knight-at ?to)
+                 (visited ?to)
+                 (not (knight-at ?from))))
+
+  (:action capture
+    :parameters (?from - square ?to - square ?p - pawn)
+    :precondition (and (knight-at ?from) (knight-step ?from ?to)
+                       (not (visited ?to)) (pawn-on ?p ?to) (occupied ?to))
+    :effect (and (knight-at ?to)
+                 (visited ?to)
+                 (captured ?p)
+                 (not (knight-at ?from))
+                 (not (pawn-on ?p ?to))
+                 (not (occupied ?to)))))

@@ -1,0 +1,31 @@
+(define (problem freecell-lite-p03)
+  (:domain freecell-lite)
+  (:objects c1 c2 c3 c4 d1 d2 d3 d4 h1 h2 h3 h4 s1 s2 s3 s4 - card
+            col1 col2 col3 col4 - column
+            cell1 cell2 - freecell
+            hearts spades diamonds clubs - suit
+            r0 r1 r2 r3 r4 - rank)
+  (:init
+    (on h3 col1) (on d2 h3) (on h1 d2) (on c1 h1) (clear c1) (on h4 col2)
+    (on h2 h4) (on c4 h2) (on s2 c4) (clear s2) (on s1 col3) (on s3 s1)
+    (on d3 s3) (on d4 d3) (clear d4) (on c2 col4) (on s4 c2) (on c3 s4)
+    (on d1 c3) (clear d1) (cell-free cell1) (cell-free cell2)
+    (suit-of c1 clubs) (suit-of c2 clubs) (suit-of c3 clubs)
+    (suit-of c4 clubs) (suit-of d1 diamonds) (suit-of d2 diamonds)
+    (suit-of d3 diamonds) (suit-of d4 diamonds) (suit-of h1 hearts)
+    (suit-of h2 hearts) (suit-of h3 hearts) (suit-of h4 hearts)
+    (suit-of s1 spades) (suit-of s2 spades) (suit-of s3 spades)
+    (suit-of s4 spades) (rank-of c1 r1) (rank-of c2 r2) (rank-of c3 r3)
+    (rank-of c4 r4) (rank-of d1 r1) (rank-of d2 r2) (rank-of d3 r3)
+    (rank-of d4 r4) (rank-of h1 r1) (rank-of h2 r2) (rank-of h3 r3)
+    (rank-of h4 r4) (rank-of s1 r1) (rank-of s2 r2) (rank-of s3 r3)
+    (rank-of s4 r4) (stackable c1 d2) (stackable c1 h2) (stackable c2 d3)
+    (stackable c2 h3) (stackable c3 d4) (stackable c3 h4) (stackable d1 c2)
+    (stackable d1 s2) (stackable d2 c3) (stackable d2 s3) (stackable d3 c4)
+    (stackable d3 s4) (stackable h1 c2) (stackable h1 s2) (stackable h2 c3)
+    (stackable h2 s3) (stackable h3 c4) (stackable h3 s4) (stackable s1 d2)
+    (stackable s1 h2) (stackable s2 d3) (stackable s2 h3) (stackable s3 d4)
+    (stackable s3 h4) (next-rank r0 r1) (next-rank r1 r2) (next-rank r2 r3)
+    (next-rank r3 r4) (home-top hearts r0) (home-top spades r0)
+    (home-top diamonds r0) (home-top clubs r0))
+  (:goal (and (home-top hearts r4) (home-top spades r4) (home-top diamonds r4) (home-top clubs r4))))
