@@ -1,0 +1,25 @@
+(define (problem ambulance-triage-p03)
+  (:domain ambulance-triage)
+  (:objects medic1 medic2 - ambulance
+            hugo iris jon kara leo - patient
+            base crossing mall quarry harbour farm - location
+            general trauma-center clinic - hospital
+            minor serious critical - severity)
+  (:init (ambulance-at medic1 base) (ambulance-empty medic1) (has-kit medic1)
+         (rated-for medic1 minor) (rated-for medic1 serious)
+         (ambulance-at medic2 farm) (ambulance-empty medic2) (has-kit medic2)
+         (rated-for medic2 minor) (rated-for medic2 serious) (rated-for medic2 critical)
+         (road base crossing) (road crossing base) (road crossing mall) (road mall crossing)
+         (road mall quarry) (road quarry mall) (road crossing harbour) (road harbour crossing)
+         (road harbour farm) (road farm harbour) (road farm quarry) (road quarry farm)
+         (hospital-at general base) (treats general minor) (treats general serious)
+         (hospital-at trauma-center mall) (treats trauma-center serious)
+         (treats trauma-center critical)
+         (hospital-at clinic harbour) (treats clinic minor)
+         (patient-at hugo crossing) (has-severity hugo minor)
+         (patient-at iris quarry) (has-severity iris critical)
+         (patient-at jon mall) (has-severity jon serious)
+         (patient-at kara farm) (has-severity kara critical)
+         (patient-at leo harbour) (has-severity leo minor))
+  (:goal (and (admitted hugo clinic) (admitted iris trauma-center) (admitted jon general)
+              (admitted kara trauma-center) (admitted leo clinic))))

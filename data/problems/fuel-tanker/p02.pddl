@@ -1,0 +1,21 @@
+(define (problem fuel-tanker-p02)
+  (:domain fuel-tanker)
+  (:objects rig1 - tanker
+            tank-a tank-b - compartment
+            refinery-west junction station-north station-east station-south - place
+            diesel petrol - grade)
+  (:init (tanker-at rig1 refinery-west)
+         (compartment-of tank-a rig1) (compartment-of tank-b rig1)
+         (compartment-empty tank-a) (compartment-empty tank-b)
+         (refinery refinery-west diesel) (refinery refinery-west petrol)
+         (highway refinery-west junction) (highway junction refinery-west)
+         (highway junction station-north) (highway station-north junction)
+         (highway junction station-east) (highway station-east junction)
+         (local-road station-north station-east) (local-road station-east station-north)
+         (local-road refinery-west station-south) (local-road station-south refinery-west)
+         (demand station-north diesel) (demand station-east petrol)
+         (demand station-south petrol)
+         (= (total-cost) 0))
+  (:goal (and (supplied station-north diesel) (supplied station-east petrol)
+              (supplied station-south petrol)))
+  (:metric minimize (total-cost)))

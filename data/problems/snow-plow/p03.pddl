@@ -1,0 +1,18 @@
+(define (problem snow-plow-p03)
+  (:domain snow-plow)
+  (:objects blizzard frost - plow
+            sedan truck bus - car
+            depot village farm school bridge mill pass - junction)
+  (:init (plow-at blizzard depot) (plow-at frost mill) (blade-down frost)
+         (salt-depot depot) (salt-depot mill)
+         (car-at sedan village) (car-at truck school) (car-at bus pass)
+         (road depot village) (road village depot) (road village farm) (road farm village)
+         (road village bridge) (road bridge village) (road bridge school) (road school bridge)
+         (road farm mill) (road mill farm) (road mill pass) (road pass mill)
+         (road school pass) (road pass school)
+         (snowed village farm) (snowed farm village) (snowed village bridge)
+         (snowed bridge village) (snowed bridge school) (snowed school bridge)
+         (snowed farm mill) (snowed mill farm) (snowed mill pass) (snowed pass mill)
+         (snowed school pass) (snowed pass school)
+         (icy bridge) (icy pass))
+  (:goal (and (car-at sedan pass) (car-at truck farm) (car-at bus depot))))
