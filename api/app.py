@@ -1,8 +1,8 @@
 """The text2world REST service: score and validate generated PDDL domains over HTTP.
 
 A thin layer over the library (``text2world.score``, ``validate``, ``extract_domain``, the store).
-Scoring is CPU-bound, so it runs in a small pool of child processes (one per server worker by
-default) and never on the event loop; a job past the time limit is killed and answered with 422.
+Scoring is CPU-bound, so it runs in a pool of child processes per server worker (``api.jobs``),
+never on the event loop; a job past the time limit is killed and answered with 422.
 Gold domains are parsed once per scoring process: ``text2world.metrics`` caches gold parses by
 their text, and the pool processes live as long as the server.
 
@@ -456,7 +456,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        executor = ScoringExecutor(settings.executor, settings.score_processes,
+        executor = ScoringExecutor(settings.executor, settings.processes,
                                    settings.score_timeout, builtin_golds())
         await executor.start()
         state["executor"] = app.state.executor = executor

@@ -22,6 +22,7 @@ ENV_VARS = {
     "T2W_API_EXECUTOR": "executor",
     "T2W_API_SCORE_PROCESSES": "score_processes",
     "T2W_API_WARM": "warm",
+    "T2W_API_WORKERS": "workers",
     "T2W_RUNS_DIR": "runs_dir",
 }
 
@@ -43,8 +44,11 @@ class Settings:
     executor: str = "process"
     """process: scoring in a child process pool that can be killed on timeout;
     thread: scoring in a thread (lighter, but a timed-out job runs on until it finishes)."""
-    score_processes: int = 1
-    """Scoring processes (or threads) per server worker."""
+    score_processes: int | None = None
+    """Scoring processes (or threads) per server worker; None: enough for every core (see
+    ``processes``)."""
+    workers: int = 1
+    """Server worker processes started by ``t2w serve --workers`` (sizes the default pools)."""
     warm: bool = False
     """Parse every gold domain of the built-in store when a scoring process starts."""
     runs_dir: Path = field(default_factory=_default_runs_dir)
@@ -56,8 +60,21 @@ class Settings:
             raise SettingsError(f"score timeout (T2W_API_SCORE_TIMEOUT, --score-timeout) must be positive seconds, not {self.score_timeout}")
         if self.executor not in EXECUTORS:
             raise SettingsError(f"executor (T2W_API_EXECUTOR, --executor) must be one of {', '.join(EXECUTORS)}, not {self.executor!r}")
-        if self.score_processes < 1:
+        if self.workers < 1:
+            raise SettingsError(f"workers (T2W_API_WORKERS, --workers) must be at least 1, not {self.workers}")
+        if self.score_processes is not None and self.score_processes < 1:
             raise SettingsError(f"score processes (T2W_API_SCORE_PROCESSES, --score-processes) must be at least 1, not {self.score_processes}")
+
+    @property
+    def processes(self) -> int:
+        """Scoring processes per worker. By default each worker may use every core: uvicorn
+        workers do not share connections evenly (a keep-alive connection stays on the worker
+        that accepted it), so a worker limited to its share of cores would leave cores idle
+        while another worker queues. Total processes stay at most about twice the cores."""
+        if self.score_processes is not None:
+            return self.score_processes
+        cores = os.cpu_count() or 1
+        return max(1, min(cores, -(-2 * cores // self.workers)))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
@@ -80,7 +97,8 @@ class Settings:
             "T2W_API_MAX_BODY": str(self.max_body),
             "T2W_API_SCORE_TIMEOUT": repr(float(self.score_timeout)),
             "T2W_API_EXECUTOR": self.executor,
-            "T2W_API_SCORE_PROCESSES": str(self.score_processes),
+            "T2W_API_SCORE_PROCESSES": "" if self.score_processes is None else str(self.score_processes),
+            "T2W_API_WORKERS": str(self.workers),
             "T2W_API_WARM": "1" if self.warm else "0",
             "T2W_RUNS_DIR": str(self.runs_dir),
         }
@@ -91,13 +109,14 @@ _EXPECTED = {
     "score_timeout": "expected a number of seconds, e.g. 10",
     "executor": f"expected one of {', '.join(EXECUTORS)}",
     "score_processes": "expected a whole number, e.g. 1",
+    "workers": "expected a whole number, e.g. 2",
     "warm": "expected 1/0, true/false or yes/no",
     "runs_dir": "expected a folder path",
 }
 
 
 def _convert(name: str, raw: str):
-    if name in ("max_body", "score_processes"):
+    if name in ("max_body", "score_processes", "workers"):
         return int(raw)
     if name == "score_timeout":
         value = float(raw)

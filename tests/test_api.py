@@ -3,6 +3,7 @@ structured JSON error with the right status, no request reaches files outside da
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -13,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.jobs import ScoringExecutor, ScoringTimeout
 from api.settings import Settings, SettingsError
 from text2world import load_dataset, score, validate
 from text2world.perturb import drop_action, rename_variables
@@ -79,7 +81,7 @@ def runs_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(runs_dir):
-    app = create_app(Settings(runs_dir=runs_dir, score_timeout=60))
+    app = create_app(Settings(runs_dir=runs_dir, score_timeout=60, score_processes=1))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
@@ -341,7 +343,7 @@ def _pool_pids(app) -> set[int]:
 
 
 def test_scoring_past_the_time_limit_is_422_and_the_job_is_stopped():
-    app = create_app(Settings(score_timeout=0.5))
+    app = create_app(Settings(score_timeout=0.5, score_processes=1))
     with TestClient(app, raise_server_exceptions=False) as limited:
         before = _pool_pids(app)
         assert before
@@ -378,7 +380,7 @@ def test_thread_executor_also_enforces_the_limit():
 
 
 def test_scoring_does_not_block_the_event_loop(runs_dir):
-    app = create_app(Settings(runs_dir=runs_dir, score_timeout=1.5))
+    app = create_app(Settings(runs_dir=runs_dir, score_timeout=1.5, score_processes=1))
     with TestClient(app, raise_server_exceptions=False) as busy:
         finished: list[float] = []
 
@@ -397,6 +399,38 @@ def test_scoring_does_not_block_the_event_loop(runs_dir):
 
 
 # -------------------------------------------------------------------------------- settings
+
+
+def test_a_timeout_kills_the_pool_and_jobs_beside_it_are_retried():
+    async def scenario():
+        executor = ScoringExecutor("process", 2, timeout=1.0)
+        await executor.start()
+        try:
+            runaway = asyncio.create_task(executor.run(time.sleep, 30))
+            await asyncio.sleep(0.5)
+            # still sleeping when the runaway job's pool is killed at 1.0 s: retried, not lost
+            beside = asyncio.create_task(executor.run(time.sleep, 0.8))
+            with pytest.raises(ScoringTimeout):
+                await runaway
+            assert await beside is None
+            assert await executor.run(abs, -3) == 3
+        finally:
+            executor.close()
+
+    asyncio.run(scenario())
+
+
+def test_default_pools_use_every_core():
+    cores = os.cpu_count() or 1
+    assert Settings().processes == cores
+    for workers in (1, 2, 3, 8, 64):
+        processes = Settings(workers=workers).processes
+        assert 1 <= processes <= cores
+        assert workers * processes >= min(cores, workers)  # no core left without a process
+        assert workers * processes <= 2 * cores + workers
+    assert Settings(workers=8, score_processes=3).processes == 3
+    with pytest.raises(SettingsError):
+        Settings(workers=0)
 
 
 def test_settings_from_environment():

@@ -23,7 +23,7 @@ def serve_command(
                                         show_default="10",
                                         help="Seconds a scoring job may run; past it, 422."),
     score_processes: int = typer.Option(None, "--score-processes", envvar="T2W_API_SCORE_PROCESSES",
-                                        show_default="1",
+                                        show_default="enough for every core",
                                         help="Scoring processes per worker."),
     executor: str = typer.Option(None, "--executor", envvar="T2W_API_EXECUTOR", show_default="process",
                                  help="process (killable on timeout) or thread."),
@@ -47,7 +47,8 @@ def serve_command(
     if data_dir is not None and not (data_dir / "domains").is_dir():
         fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
     given = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
-             "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir}
+             "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
+             "workers": workers}
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
     except SettingsError as err:
