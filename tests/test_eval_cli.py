@@ -1,0 +1,205 @@
+"""The ``t2w eval`` command line: reference models offline, bad input, kill and resume."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm is imported
+
+import csv
+import json
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from text2world.cli import app
+from text2world.runs import read_jsonl
+
+from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,
+                        small_domain, undefined_predicate, write_store)
+
+REPO = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def output_of(result) -> str:
+    text = result.output or ""
+    try:
+        text += result.stderr or ""
+    except ValueError:  # older click: stderr mixed into output
+        pass
+    return text
+
+
+@pytest.fixture()
+def no_network(monkeypatch):
+    """Fail any connection that is not to 127.0.0.1 (litellm must stay offline)."""
+    real_connect = socket.socket.connect
+    attempts = []
+
+    def guarded_connect(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in ("127.0.0.1", "::1", "localhost") and not str(host).startswith("/"):
+            attempts.append(address)
+            raise OSError(f"test forbids network access to {address}")
+        return real_connect(self, address)
+
+    def guarded_getaddrinfo(host, *args, **kwargs):
+        if host not in ("127.0.0.1", "::1", "localhost", None):
+            attempts.append(host)
+            raise OSError(f"test forbids DNS lookups of {host}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    real_getaddrinfo = socket.getaddrinfo
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+    return attempts
+
+
+def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_path):
+    result = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "3",
+                                 "--limit", "8", "--no-progress", "--workers", "0"])
+    assert result.exit_code == 0, output_of(result)
+    assert "REFERENCE MODEL" in output_of(result)
+    runs = list(Path(os.environ["T2W_RUNS_DIR"]).iterdir())
+    assert len(runs) == 1
+    run = runs[0]
+    for name in ("config.json", "log.jsonl", "summary.json"):
+        assert (run / name).is_file()
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["finished_items"] == 8
+    paper = summary["metrics"]["paper"]
+    assert paper[0]["executable"] < paper[3]["executable"]  # corrections repair the domains
+    assert json.loads((run / "config.json").read_text())["reference_model"] is True
+
+    report = runner.invoke(app, ["report", str(run)])
+    assert report.exit_code == 0, output_of(report)
+    assert "Table 1" in report.output and "(reference)" in report.output
+    with (run / "report" / "table1.csv").open() as stream:
+        row = list(csv.DictReader(stream))[0]
+    assert float(row["executable_ec0"]) == pytest.approx(paper[0]["executable"])
+    assert float(row["f1_effects_eck"]) == pytest.approx(paper[3]["f1_effects"])
+    assert (run / "report" / "per_round.png").stat().st_size > 1000
+    assert no_network == []
+
+    again = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "3",
+                                "--limit", "8", "--no-progress", "--workers", "0"])
+    assert again.exit_code == 0 and "8 of 8 items already done" in output_of(again)
+    rescored = runner.invoke(app, ["score-run", str(run), "--mode", "canonical"])
+    assert rescored.exit_code == 0, output_of(rescored)
+    assert (run / "scores.jsonl").is_file()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--model", "no-such-alias"], "unknown model 'no-such-alias'"),
+    (["--model", "reference/nonsense"], "unknown reference model"),
+    (["--model", "reference/oracle", "--domains", "gripper,no-such-domain"],
+     "'no-such-domain'"),
+    (["--model", "reference/oracle", "--prompt", "/nonexistent/template.txt"],
+     "no such file"),
+    (["--model", "reference/oracle", "--description", "vague"], "abstract or concrete"),
+    (["--model", "reference/oracle", "--dataset", "no-such-dataset"], "unknown dataset"),
+    (["--model", "reference/oracle", "--model-arg", "oops"], "KEY=VALUE"),
+    (["--resume", "/nonexistent/run"], "no such run directory"),
+    (["--model", "deepseek-r1"], "DEEPSEEK_API_KEY"),
+])
+def test_bad_input_is_a_clear_error(arguments, message, monkeypatch):
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    result = runner.invoke(app, ["eval", *arguments, "--no-progress"])
+    text = output_of(result)
+    assert result.exit_code == 1, text
+    assert message in text
+    assert "Traceback" not in text
+    assert not Path(os.environ["T2W_RUNS_DIR"]).exists()  # nothing started
+
+
+def test_unreadable_templates(tmp_path):
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00 not text")
+    no_placeholder = tmp_path / "plain.txt"
+    no_placeholder.write_text("Write a domain.")
+    for path, message in ((binary, "not UTF-8"), (no_placeholder, "{description}"),
+                          (tmp_path, "is a folder")):
+        result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--prompt",
+                                     str(path), "--no-progress"])
+        assert result.exit_code == 1 and message in output_of(result), output_of(result)
+        assert "Traceback" not in output_of(result)
+    result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--correction-prompt",
+                                 str(no_placeholder), "--no-progress"])
+    assert result.exit_code == 1 and "{domain}" in output_of(result)
+
+
+def test_report_and_cache_commands_errors(tmp_path):
+    result = runner.invoke(app, ["report", str(tmp_path / "missing")])
+    assert result.exit_code == 1 and "no such run directory" in output_of(result)
+    empty = runner.invoke(app, ["cache", "inspect", "--json"])
+    assert empty.exit_code == 0 and json.loads(empty.output)["entries"] == 0
+
+
+# --------------------------------------------------------------------------------------------
+# Kill and resume
+
+
+KILL_NAMES = [f"t2wk-{i}" for i in range(8)]
+
+
+def kill_scripts() -> dict[str, Script]:
+    scripts = {}
+    for index, name in enumerate(KILL_NAMES):
+        gold = small_domain(name)
+        broken = [pddl_answer(broken_parenthesis(gold)), pddl_answer(undefined_predicate(gold))]
+        scripts[name] = Script(broken[: index % 3] + [pddl_answer(gold)])
+    return scripts
+
+
+def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_path):
+    store = write_store(tmp_path / "store", KILL_NAMES)
+    home = tmp_path / "home"
+    env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
+           "OPENAI_API_KEY": "sk-dummy-test-key", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    with ScriptedLLMServer(kill_scripts(), latency=0.05) as server:
+        command = [sys.executable, "-c", "from text2world.cli import app; app()", "eval",
+                   "--model", "openai/test-model", "--api-base", server.url,
+                   "--dataset", str(store), "--ec", "3", "--max-concurrency", "3",
+                   "--no-progress", "--workers", "0", "--timeout", "30",
+                   "--retry-delay", "0.01", "--run-id", "killed"]
+        server.hold_after(6)
+        process = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT)
+        try:
+            assert server.held.wait(120), "the run never reached the held request"
+            answered = len(server.answered())
+            # Kill only once every answered call is in the cache (written right on receipt).
+            assert server.wait_until(
+                lambda: len(list((home / "cache").glob("??/*.json"))) >= answered, 30)
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait(30)
+        answered_hashes = {r.body_hash for r in server.answered()}
+        held_hashes = {r.body_hash for r in server.requests if not r.answered}
+        seen_before = len(server.requests)
+        log = tmp_path / "runs" / "killed" / "log.jsonl"
+        logged_before = len(read_jsonl(log))
+        assert logged_before < len(KILL_NAMES)  # killed mid-run
+        server.release()
+
+        resumed = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True,
+                                 timeout=300)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+        assert "already done" in resumed.stdout
+
+    items = [record["item"] for record in read_jsonl(log)]
+    assert sorted(items) == sorted(KILL_NAMES) and len(items) == len(set(items))
+    later = server.requests[seen_before:]
+    assert not [r for r in later if r.body_hash in answered_hashes]  # nothing paid twice
+    assert {r.body_hash for r in later} & held_hashes  # the unanswered call was sent again
+    cached_rounds = [r for record in read_jsonl(log)[logged_before:] for r in record["rounds"]
+                     if r["cached"]]
+    assert cached_rounds  # rounds answered before the kill came from the cache
+    summary = json.loads((tmp_path / "runs" / "killed" / "summary.json").read_text())
+    assert summary["finished_items"] == len(KILL_NAMES)
