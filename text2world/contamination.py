@@ -704,8 +704,13 @@ def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions
 
     from .runs import Run, RunError
 
+    from .runs import runs_dir
+
+    path = Path(path)
+    if not path.is_dir() and (runs_dir() / path).is_dir():
+        path = runs_dir() / path  # a run id instead of a folder
     try:
-        run = Run.open(Path(path))
+        run = Run.open(path)
     except RunError as err:
         raise ProbeError(str(err)) from None
     config = run.config
