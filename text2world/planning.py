@@ -1,0 +1,77 @@
+"""Solving PDDL problems offline with Fast Downward through unified-planning.
+
+Fast Downward (``up-fast-downward``) writes its translator output and plan files into the
+current working directory, so concurrent runs in one folder overwrite each other. Every solve
+therefore runs in a worker process that moves into a fresh temporary folder first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Iterable
+
+PLANNER = "fast-downward"
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    solved: bool
+    status: str  # the unified-planning status name, or "ParseError" / "Error" / "Timeout"
+    plan_length: int | None = None
+    message: str = ""
+
+
+def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0) -> PlanResult:
+    """Parse with unified-planning and solve with Fast Downward, inside a temporary folder."""
+    previous = os.getcwd()
+    workdir = tempfile.mkdtemp(prefix="t2w-fd-")
+    try:
+        os.chdir(workdir)
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import OneshotPlanner, get_environment
+        get_environment().credits_stream = None
+        try:
+            problem = PDDLReader().parse_problem_string(domain_text, problem_text)
+        except Exception as err:  # noqa: BLE001 - the UP parser raises many classes
+            return PlanResult(False, "ParseError", message=f"{type(err).__name__}: {err}")
+        try:
+            with OneshotPlanner(name=PLANNER) as planner:
+                result = planner.solve(problem, timeout=timeout)
+        except Exception as err:  # noqa: BLE001
+            return PlanResult(False, "Error", message=f"{type(err).__name__}: {err}")
+        status = result.status.name
+        if result.plan is None:
+            return PlanResult(False, status, message="no plan found")
+        return PlanResult(True, status, len(result.plan.actions))
+    finally:
+        os.chdir(previous)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _solve_args(args: tuple[str, str, float]) -> PlanResult:
+    return solve_problem(*args)
+
+
+def solve_many(jobs: Iterable[tuple[str, str, str]], *, workers: int = 2,
+               timeout: float = 30.0) -> dict[str, PlanResult]:
+    """Solve ``(key, domain text, problem text)`` jobs in a pool of processes, keyed results."""
+    jobs = list(jobs)
+    results: dict[str, PlanResult] = {}
+    if not jobs:
+        return results
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {key: pool.submit(_solve_args, (domain, problem, timeout))
+                   for key, domain, problem in jobs}
+        for key, future in futures.items():
+            try:
+                # the planner's own timeout should fire first; this guards against a hang
+                results[key] = future.result(timeout=timeout * len(jobs) + 60)
+            except FutureTimeout:
+                results[key] = PlanResult(False, "Timeout", message=f"no answer in {timeout}s")
+            except Exception as err:  # noqa: BLE001 - a crashed worker is a failed solve
+                results[key] = PlanResult(False, "Error", message=f"{type(err).__name__}: {err}")
+    return results
