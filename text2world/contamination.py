@@ -110,8 +110,8 @@ def _lexeme_tokens(lexeme: str) -> tuple[int, ...]:
     # Punctuation-only tokens ('-' in 'robot-at', '_', '.') are dropped: they occur in nearly
     # every name and would let unrelated texts match on separators alone.
     encoding = gpt2_encoding()
-    return tuple(token for token in gpt2_tokens(" " + lexeme)
-                 if _ALNUM.search(encoding.decode_single_token_bytes(token).decode("utf-8", "replace")))
+    return tuple(token for token in gpt2_tokens(" " + lexeme) if _ALNUM.search(
+        encoding.decode_single_token_bytes(token).decode("utf-8", "replace")))
 
 
 def content_lexemes(text: str) -> list[tuple[str, int, int]]:

@@ -47,7 +47,7 @@ def contamination_command(
                               help="Gold domains used: test, train or all (default: test for "
                                    "--model, as in t2w eval; all for --compare)."),
     text_field: str = typer.Option("text", "--text-field",
-                                   help="--compare: the record field holding the text (JSONL/JSON)."),
+                                   help="--compare: record field with the text (JSONL/JSON)."),
     top: int = typer.Option(20, "--top", help="How many overlaps / domains to list."),
     show_spans: int = typer.Option(3, "--spans",
                                    help="Show the matching spans of this many top results."),
@@ -59,20 +59,20 @@ def contamination_command(
                                 help="Also write the full result (JSON) to this file."),
     # Probe options: the same names and meaning as in t2w eval.
     prompt_tokens: int = typer.Option(DEFAULT_PROMPT_TOKENS, "--prompt-tokens",
-                                      help="Probe: GPT-2 tokens of each gold domain given to the model."),
+                                      help="Probe: GPT-2 tokens of each gold domain given."),
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
     domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
     api_base: str = typer.Option(None, "--api-base", help="Probe: OpenAI-compatible endpoint."),
     temperature: float = typer.Option(0.0, "--temperature", help="Probe: sampling temperature."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Probe: longest continuation."),
     model_arg: list[str] = typer.Option([], "--model-arg",
-                                        help="Probe: extra litellm argument KEY=VALUE (repeatable)."),
+                                        help="Probe: extra litellm argument KEY=VALUE."),
     max_concurrency: int = typer.Option(None, "--max-concurrency", "-j",
                                         help=f"Probe: requests in flight at once "
                                              f"[default: {DEFAULT_CONCURRENCY}]."),
     timeout: float = typer.Option(None, "--timeout", help="Probe: seconds per call [600]."),
     max_retries: int = typer.Option(None, "--max-retries",
-                                    help="Probe: retries on rate limits, server errors, timeouts [5]."),
+                                    help="Probe: retries on 429/5xx/timeouts [5]."),
     retry_delay: float = typer.Option(None, "--retry-delay",
                                       help="Probe: first back-off delay in seconds [1]."),
     no_cache: bool = typer.Option(False, "--no-cache",
@@ -107,7 +107,7 @@ def contamination_command(
             fail(str(err))
         records = gold.split(split or "all")
         if not records:
-            fail(f"dataset {gold.name!r} has no {split} domains")
+            fail(f"dataset {gold.name!r} has no {split or 'all'} domains")
         _compare(compare, gold.name, records, text_field, top, show_spans, n, max_mismatches,
                  as_json, output)
         return
@@ -125,7 +125,8 @@ def contamination_command(
                 domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None,
                 api_base=api_base, temperature=temperature, max_tokens=max_tokens,
                 model_args=_parse_model_args(model_arg),
-                max_concurrency=max_concurrency or DEFAULT_CONCURRENCY,
+                max_concurrency=(DEFAULT_CONCURRENCY if max_concurrency is None
+                                 else max_concurrency),
                 timeout=600.0 if timeout is None else timeout,
                 max_retries=5 if max_retries is None else max_retries,
                 retry_base_delay=1.0 if retry_delay is None else retry_delay,
@@ -258,8 +259,8 @@ def _print_spans(title: str, result, spans: int = 3) -> None:
     console.print(f"\n[bold]{escape(title)}[/]: rate {result.rate:.3f} "
                   f"({result.contaminated}/{result.counted} tokens)", highlight=False)
     for span in result.spans[:spans]:
-        console.print(f"  [cyan]gold[/]      {escape(_shorten(span.reference_text))}", highlight=False,
-                      markup=True, soft_wrap=True)
+        console.print(f"  [cyan]gold[/]      {escape(_shorten(span.reference_text))}",
+                      highlight=False, soft_wrap=True)
         console.print(f"  [magenta]candidate[/] {escape(_shorten(span.candidate_text))}",
                       highlight=False, soft_wrap=True)
     if len(result.spans) > spans:
