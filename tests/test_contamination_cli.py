@@ -42,8 +42,10 @@ def test_compare_folder_finds_the_leaked_domain(tmp_path, store_domains):
     assert data["items"] == 2 and data["domains"] == len(store_domains)
     assert data["pairs"] == 2 * len(store_domains)
     top = data["top_overlaps"][0]
-    assert top["item"] == "sub/leak.txt" and top["domain"] == leaked.id
-    assert top["rate"] == 1.0 and top["spans"]
+    assert top["item"] == "sub/leak.txt" and top["rate"] == 1.0 and top["spans"]
+    # (Another store domain could tie at 1.0 only if it duplicated the leaked one.)
+    assert {"item": "sub/leak.txt", "domain": leaked.id, "rate": 1.0} in [
+        {k: o[k] for k in ("item", "domain", "rate")} for o in data["top_overlaps"]]
     assert "story.md" not in data["max_rate_per_item"]
     assert any("blob.bin" in note for note in data["skipped"])
 
