@@ -1,0 +1,289 @@
+"""The built-in store (data/): every domain parses, every problem is solvable, descriptions are
+complete and well-formed, requirements are spread like the paper's, the manifest is current.
+
+Solving every problem with Fast Downward takes minutes on a busy machine, so verified
+(domain, problem, planner version) triples are remembered in pytest's cache by content hash:
+a changed domain or problem is always solved again. ``T2W_SOLVE_ALL=1`` ignores the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from text2world.curation import cached_validate
+from text2world.manifest import SPLITS, build_manifest, manifest_differences
+from text2world.planning import solve_many
+from text2world.store import data_dir, load_store_dir
+from text2world.validation import used_features
+
+DATA = data_dir()
+STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))
+TRAIN_IDS = {"blocksworld", "gripper"}
+# The same wording the helpers' checker (/work/devtools/check_domain.py) bans in abstract
+# descriptions: phrases that spell out preconditions or effects.
+BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must be", "must have",
+                   "only if", "only when", "provided that", "as long as", "no longer",
+                   "afterwards", "after the action", "as a result", "becomes", "it is required")
+SOLVE_TIMEOUT = 30.0
+
+
+@pytest.fixture(scope="module")
+def store():
+    return load_store_dir(DATA)
+
+
+def _domain(record_id: str):
+    result = cached_validate((DATA / "domains" / f"{record_id}.pddl").read_text(encoding="utf-8"))
+    assert result.ok, f"{record_id}: tarski cannot parse the domain: {result.errors[0]}"
+    return result.domain
+
+
+def test_store_has_the_two_train_exemplars_and_a_test_split(store):
+    assert len(store) >= 90
+    assert {r.id for r in store.split("train")} == TRAIN_IDS
+    assert len(store.split("test")) == len(store) - 2
+    assert all(r.split in SPLITS for r in store)
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing and solving
+
+
+@pytest.mark.parametrize("record_id", STORE_IDS)
+def test_domain_parses_with_tarski_without_warnings(record_id):
+    text = (DATA / "domains" / f"{record_id}.pddl").read_text(encoding="utf-8")
+    result = cached_validate(text)
+    assert result.ok, f"{record_id}: {[str(e) for e in result.errors]}"
+    # no undeclared requirement, duplicate parameter, trailing text, ...
+    assert not result.warnings, f"{record_id}: {[str(w) for w in result.warnings]}"
+    assert ";" not in text, f"{record_id}: gold domains carry no comments"
+
+
+@pytest.mark.parametrize("record_id", STORE_IDS)
+def test_problems_parse_against_their_domain(record_id):
+    from tarski.io import PDDLReader
+    problems = sorted((DATA / "problems" / record_id).glob("*.pddl"))
+    assert len(problems) >= 2, f"{record_id}: needs at least 2 problems, has {len(problems)}"
+    domain_text = (DATA / "domains" / f"{record_id}.pddl").read_text(encoding="utf-8")
+    for problem in problems:
+        reader = PDDLReader(raise_on_error=True)
+        reader.parse_domain_string(domain_text.lower())
+        try:
+            reader.parse_instance_string(problem.read_text(encoding="utf-8").lower())
+        except Exception as err:  # noqa: BLE001 - tarski raises many classes
+            pytest.fail(f"{record_id}/{problem.name}: tarski: {type(err).__name__}: {err}")
+
+
+def _solve_key(domain: str, problem: str) -> str:
+    digest = hashlib.sha256()
+    for part in (domain, "\0", problem, "\0", version("unified-planning"),
+                 version("up-fast-downward")):
+        digest.update(part.encode())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def solved(store, request) -> dict:
+    """(id, problem name) -> PlanResult for every store problem (pool of 2 processes)."""
+    cache = request.config.cache
+    known: list[str] = [] if os.environ.get("T2W_SOLVE_ALL") else cache.get(
+        "text2world/solved-problems", [])
+    known_set = set(known)
+    jobs, results = [], {}
+    for record in store:
+        for problem in record.problems:
+            key = _solve_key(record.domain, problem.pddl)
+            if key in known_set:
+                results[(record.id, problem.name)] = "cached"
+            else:
+                jobs.append((f"{record.id}/{problem.name}\0{key}", record.domain, problem.pddl))
+    for job_key, result in solve_many(jobs, workers=2, timeout=SOLVE_TIMEOUT).items():
+        label, key = job_key.split("\0")
+        record_id, problem_name = label.split("/")
+        results[(record_id, problem_name)] = result
+        if result.solved:
+            known_set.add(key)
+    cache.set("text2world/solved-problems", sorted(known_set))
+    return results
+
+
+@pytest.mark.parametrize("record_id", STORE_IDS)
+def test_every_problem_is_solved_by_fast_downward(record_id, solved):
+    mine = {name: r for (rid, name), r in solved.items() if rid == record_id}
+    assert mine, f"{record_id}: no problems"
+    failures = {name: f"{r.status}: {r.message}" for name, r in mine.items()
+                if r != "cached" and not r.solved}
+    assert not failures, f"{record_id}: not solved by fast-downward: {failures}"
+
+
+def test_problems_grow_in_size(store):
+    """p01 is the smallest problem: 'of growing size' (compared by object count)."""
+    def objects(text: str) -> int:
+        match = re.search(r"\(:objects(.*?)\)", text, re.S | re.I)
+        return len([w for w in re.split(r"\s+", match.group(1)) if w and w != "-"]) if match else 0
+    shrinking = [r.id for r in store if len(r.problems) >= 2
+                 and objects(r.problems[0].pddl) > objects(r.problems[-1].pddl)]
+    assert not shrinking, f"the last problem has fewer objects than p01: {shrinking}"
+
+
+# --------------------------------------------------------------------------------------------
+# Descriptions
+
+
+def _signature(action) -> str:
+    return " ".join([action.name, *(f"<{p.name}>" for p in action.parameters)]).lower()
+
+
+def _action_bullets(description: str) -> dict[str, str]:
+    """'- **signature**: text' bullets of the Actions section -> their whole body (sub-bullets)."""
+    section = description.split("### Actions", 1)[-1]
+    bullets: dict[str, str] = {}
+    for match in re.finditer(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|^#|\Z)", section, re.M | re.S):
+        bullets[" ".join(match.group(1).lower().split())] = match.group(2)
+    return bullets
+
+
+def _predicate_mentions(description: str, name: str) -> list[int]:
+    """Arity of each '(name ...)' written in the description."""
+    pattern = r"\(" + re.escape(name) + r"((?:\s[^()]*)?)\)"
+    return [len(re.findall(r"\?[\w-]+", m.group(1))) for m in
+            re.finditer(pattern, description, re.I)]
+
+
+def _lint(record_id: str, kind: str) -> list[str]:
+    domain = _domain(record_id)
+    path = DATA / "descriptions" / record_id / f"{kind}.md"
+    if not path.is_file():
+        return [f"missing {path.relative_to(DATA.parent)}"]
+    text = path.read_text(encoding="utf-8")
+    problems = []
+    headings = ["### General", "### Predicates", "### Actions"]
+    if domain.types:
+        headings.insert(1, "### Types")
+    problems += [f"no '{h}' heading" for h in headings if h not in text]
+    for predicate in domain.predicates:
+        arities = _predicate_mentions(text, predicate.name)
+        if len(predicate.parameters) not in arities:
+            problems.append(f"predicate ({predicate.name} ...) with {len(predicate.parameters)} "
+                            f"parameters not written (found arities {arities})")
+    bullets = _action_bullets(text)
+    for action in domain.actions:
+        signature = _signature(action)
+        if signature not in bullets:
+            problems.append(f"no '- **{signature}**' bullet under ### Actions")
+        elif kind == "concrete":
+            body = bullets[signature].lower()
+            for label in ("preconditions:", "effects:"):
+                found = re.search(re.escape(label) + r"\s*(\S+)", body)
+                if not found:
+                    problems.append(f"action {action.name}: no '{label[:-1].title()}:' line")
+    if kind == "abstract":
+        low = text.lower()
+        problems += [f"states dynamics: contains '{b}'" for b in BANNED_ABSTRACT if b in low]
+    return problems
+
+
+@pytest.mark.parametrize("kind", ["abstract", "concrete"])
+@pytest.mark.parametrize("record_id", STORE_IDS)
+def test_description_lint(record_id, kind):
+    problems = _lint(record_id, kind)
+    assert not problems, f"{record_id} {kind}.md: " + "; ".join(problems)
+
+
+def test_lint_catches_a_missing_signature_and_stated_effects(tmp_path, monkeypatch):
+    """The lint is not vacuous: break a copy of a store domain's descriptions and see it fail."""
+    fake = tmp_path / "data"
+    (fake / "domains").mkdir(parents=True)
+    (fake / "descriptions" / "gripper").mkdir(parents=True)
+    (fake / "domains" / "gripper.pddl").write_text((DATA / "domains" / "gripper.pddl").read_text())
+    abstract = (DATA / "descriptions" / "gripper" / "abstract.md").read_text()
+    concrete = (DATA / "descriptions" / "gripper" / "concrete.md").read_text()
+    action = _domain("gripper").actions[0]
+    (fake / "descriptions" / "gripper" / "abstract.md").write_text(
+        abstract.replace(f"**{_signature(action)}**", f"**{action.name}**")
+        + "\nThe ball becomes held.\n")
+    (fake / "descriptions" / "gripper" / "concrete.md").write_text(
+        re.sub(r"(?i)effects:", "Outcome:", concrete))
+    monkeypatch.setattr(sys.modules[__name__], "DATA", fake)
+    abstract_problems = _lint("gripper", "abstract")
+    assert any(_signature(action) in p for p in abstract_problems)
+    assert any("becomes" in p for p in abstract_problems)
+    assert any("'Effects:'" in p for p in _lint("gripper", "concrete"))
+
+
+def test_action_bullet_is_matched_exactly_not_by_prefix():
+    """An action named like the prefix of a type (mash vs mash-tun) gets its own bullet."""
+    text = ("### Actions\n- **mash-tun-clean <?t>**: cleans.\n  - Preconditions: a.\n"
+            "  - Effects: b.\n- **mash <?b> <?t>**: mashes.\n  - Preconditions: c.\n")
+    bullets = _action_bullets(text)
+    assert "effects:" not in bullets["mash <?b> <?t>"].lower()
+    assert "effects:" in bullets["mash-tun-clean <?t>"].lower()
+
+
+# --------------------------------------------------------------------------------------------
+# Requirements
+
+
+_QUANTIFIED = {":universal-preconditions", ":existential-preconditions"}
+
+
+def _requirement_counts() -> dict[str, int]:
+    """Domains that declare a requirement and really use it (':quantified' = either kind)."""
+    counts: dict[str, int] = {}
+    for record_id in STORE_IDS:
+        domain = _domain(record_id)
+        used = set(used_features(domain)) & set(domain.requirements)
+        if used & _QUANTIFIED:
+            used.add(":quantified")
+        for requirement in used:
+            counts[requirement] = counts.get(requirement, 0) + 1
+    return counts
+
+
+def test_requirements_are_spread_like_the_papers():
+    counts = _requirement_counts()
+    assert counts.get(":typing", 0) > 0.75 * len(STORE_IDS), counts
+    for requirement in (":negative-preconditions", ":equality", ":disjunctive-preconditions",
+                        ":quantified", ":conditional-effects", ":action-costs"):
+        assert counts.get(requirement, 0) >= 3, f"only {counts.get(requirement, 0)} domains " \
+                                                f"use {requirement}: {counts}"
+    # mostly STRIPS-like: the richer features stay a minority, as in the paper
+    assert counts.get(":conditional-effects", 0) < 0.3 * len(STORE_IDS)
+
+
+# --------------------------------------------------------------------------------------------
+# Manifest
+
+
+def test_committed_manifest_is_up_to_date():
+    differences = manifest_differences(DATA)
+    assert not differences, ("data/manifest.json is stale, run `t2w data manifest`:\n"
+                             + "\n".join(differences[:20]))
+
+
+def test_manifest_has_people_metadata_for_every_domain():
+    manifest, warnings = build_manifest(DATA)
+    assert [e["id"] for e in manifest["domains"]] == STORE_IDS
+    assert not warnings, "\n".join(warnings)
+    for entry in manifest["domains"]:
+        assert entry["split"] in SPLITS
+        assert entry["category"] and entry["provenance"], entry["id"]
+        assert len(entry["problems"]) >= 2, entry["id"]
+
+
+def test_manifest_counts_match_the_domain(store):
+    manifest = {e["id"]: e for e in build_manifest(DATA)[0]["domains"]}
+    gripper = manifest["gripper"]
+    domain = _domain("gripper")
+    assert gripper["predicates"] == len(domain.predicates) > 0
+    assert gripper["actions"] == len(domain.actions) > 0
+    assert gripper["requirements"] == sorted(domain.requirements)
+    assert gripper["problems"] == [p.name for p in store.get("gripper").problems]
+    assert gripper["split"] == "train" and store.get("gripper").split == "train"
