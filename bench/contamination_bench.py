@@ -96,12 +96,35 @@ def main() -> None:
                   f"{comparison.pairs / seconds:10,.0f} pairs/s "
                   f"({len(comparison.overlaps):,} overlapping pairs)")
         scales = sorted(timings)
-        if len(scales) >= 2:
-            low, high = scales[0], scales[-1]
+        low = scales[0]
+        for high in scales[1:]:
             ratio = timings[high] / timings[low]
             print(f"time ratio {high}x/{low}x = {ratio:.2f} (linear = {high / low:.0f}); "
                   f"{'near-linear' if ratio <= 1.5 * high / low else 'NOT near-linear'}")
     contamination._lexeme_tokens = _lexeme_tokens
+
+    # The command itself, in process: reading the corpus file, scoring, printing JSON.
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from text2world.cli.main import app
+
+    print("-- t2w contamination --compare CORPUS.jsonl --json (in process)")
+    with tempfile.TemporaryDirectory() as folder:
+        for scale in (int(s) for s in args.scales.split(",")):
+            path = Path(folder) / f"corpus-{scale}x.jsonl"
+            path.write_text("".join(json.dumps({"id": f"{name}#{copy}", "text": text}) + "\n"
+                                    for copy in range(scale) for name, text in corpus))
+            started = time.perf_counter()
+            result = CliRunner().invoke(app, ["contamination", "--compare", str(path), "--json"])
+            seconds = time.perf_counter() - started
+            if result.exit_code != 0:
+                sys.exit(f"t2w contamination failed: {result.output}")
+            data = json.loads(result.stdout)
+            print(f"{scale}x: {data['items']:5d} items, {data['pairs']:7,d} pairs in "
+                  f"{seconds:6.2f}s -> {data['pairs'] / seconds:10,.0f} pairs/s "
+                  f"({data['items_with_overlap']} items overlap a store domain)")
 
     if args.naive_sample > 0:
         sample = corpus[:args.naive_sample]
