@@ -292,12 +292,17 @@ def _record(dataset_name: str, record_id: str):
                        "(GET /v1/domains lists the ids)") from None
 
 
+def _finite(text: str) -> float | None:
+    value = float(text)
+    return value if value not in (float("inf"), float("-inf")) else None
+
+
 def _read_json_file(path: Path, root: Path, problems: list[str]) -> Any:
     name = path.name
-    if not path.exists():
-        problems.append(f"{name} is missing")
-        return None
     try:
+        if not path.exists():
+            problems.append(f"{name} is missing")
+            return None
         if not path.resolve().is_relative_to(root):
             problems.append(f"{name} points outside the runs directory")
             return None
@@ -308,11 +313,13 @@ def _read_json_file(path: Path, root: Path, problems: list[str]) -> Any:
             problems.append(f"{name} is larger than {_MAX_RUN_FILE:,} bytes")
             return None
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, RuntimeError, UnicodeDecodeError) as err:  # RuntimeError: symlink loop
         problems.append(f"{name} cannot be read ({err})")
         return None
     try:
-        return json.loads(text)
+        # Python writes NaN and Infinity into JSON (a mean over no items); JSON has no such
+        # numbers and they cannot be sent back, so they become null.
+        return json.loads(text, parse_constant=lambda constant: None, parse_float=_finite)
     except (ValueError, RecursionError) as err:
         # A summary being rewritten is replaced atomically, so this is a damaged file.
         problems.append(f"{name} is not valid JSON ({err})")
@@ -344,17 +351,25 @@ def _field(config: Any, *names: str) -> str | None:
     return None
 
 
+def _is_run_dir(entry: Path, root: Path) -> bool:
+    try:
+        return (bool(_PLAIN_NAME.match(entry.name)) and ".." not in entry.name
+                and entry.is_dir() and entry.resolve().is_relative_to(root)
+                and ((entry / "config.json").exists() or (entry / "summary.json").exists()))
+    except (OSError, RuntimeError):  # unreadable entry or symlink loop: not a run
+        return False
+
+
 def _run_dirs(runs_dir: Path) -> list[Path]:
-    if not runs_dir.is_dir():
-        return []
-    root = runs_dir.resolve()
-    found = []
-    for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name):
-        if _PLAIN_NAME.match(entry.name) and ".." not in entry.name and entry.is_dir() \
-                and entry.resolve().is_relative_to(root) \
-                and ((entry / "config.json").exists() or (entry / "summary.json").exists()):
-            found.append(entry)
-    return found
+    try:
+        if not runs_dir.is_dir():
+            return []
+        root = runs_dir.resolve()
+        entries = sorted(runs_dir.iterdir(), key=lambda p: p.name)
+    except (OSError, RuntimeError) as err:
+        raise ApiError(503, "runs_unavailable",
+                       f"the runs directory {runs_dir} cannot be read ({err})") from None
+    return [entry for entry in entries if _is_run_dir(entry, root)]
 
 
 def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
@@ -368,12 +383,12 @@ def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
     if detail:
         result["config"] = _redact(config)
         log_path = folder / "log.jsonl"
-        if log_path.is_file() and log_path.resolve().is_relative_to(root):
-            try:
+        try:
+            if log_path.is_file() and log_path.resolve().is_relative_to(root):
                 with log_path.open("rb") as stream:
                     result["logged_items"] = sum(1 for line in stream if line.strip())
-            except OSError as err:
-                problems.append(f"log.jsonl cannot be read ({err})")
+        except (OSError, RuntimeError) as err:
+            problems.append(f"log.jsonl cannot be read ({err})")
     return result
 
 

@@ -71,6 +71,14 @@ def runs_dir(tmp_path_factory) -> Path:
     summary_only = root / "summary-only"
     summary_only.mkdir()
     (summary_only / "summary.json").write_text("[1, 2]")
+    odd_numbers = root / "nan-summary"
+    odd_numbers.mkdir()
+    (odd_numbers / "summary.json").write_text('{"exec": NaN, "sim": Infinity, "f1": 1e999, "ok": 0.5}')
+    looping = root / "looping"
+    looping.mkdir()
+    (looping / "config.json").symlink_to(looping / "config.json")
+    (looping / "summary.json").write_text("{}")
+    (root / "loop").symlink_to(root / "loop")
     (root / "empty-folder").mkdir()
     (root / "stray-file.txt").write_text("not a run")
     outside = tmp_path_factory.mktemp("outside")
@@ -205,7 +213,8 @@ def test_runs_are_listed_with_partial_files_tolerated(client):
     page = client.get("/v1/runs").json()
     runs = {item["id"]: item for item in page["items"]}
     # Folders without run files, stray files and a link out of the runs dir are not runs.
-    assert set(runs) == {"2026-01-01-gpt-4o", "damaged", "running", "summary-only"}
+    assert set(runs) == {"2026-01-01-gpt-4o", "damaged", "running", "summary-only",
+                         "nan-summary", "looping"}
     done = runs["2026-01-01-gpt-4o"]
     assert done["finished"] and done["model"] == "gpt-4o" and done["dataset"] == "text2world"
     assert done["summary"] == {"items": 2, "rounds": {"0": {"exec": 0.5}}} and not done["problems"]
@@ -214,6 +223,9 @@ def test_runs_are_listed_with_partial_files_tolerated(client):
     assert len(runs["damaged"]["problems"]) == 2
     assert all("not valid JSON" in p for p in runs["damaged"]["problems"])
     assert runs["summary-only"]["summary"] == [1, 2]
+    # NaN and Infinity, which Python writes into JSON, come back as null instead of a 500.
+    assert runs["nan-summary"]["summary"] == {"exec": None, "sim": None, "f1": None, "ok": 0.5}
+    assert runs["looping"]["finished"] and runs["looping"]["problems"][0].startswith("config.json")
     second = client.get("/v1/runs", params={"limit": 2, "offset": 2}).json()
     assert [i["id"] for i in second["items"]] == [i["id"] for i in page["items"][2:4]]
 
@@ -227,7 +239,7 @@ def test_one_run_has_config_without_credentials(client):
     assert damaged["config"] is None and damaged["summary"] is None
 
 
-@pytest.mark.parametrize("run_id", ["nope", "escape", "empty-folder", "stray-file.txt", "..",
+@pytest.mark.parametrize("run_id", ["nope", "escape", "loop", "empty-folder", "stray-file.txt", "..",
                                     ".hidden", "a..b", "%2e%2e", "..%2F..%2Fetc"])
 def test_unknown_or_unsafe_run_ids_are_404(client, run_id):
     error = assert_error(client.get(f"/v1/runs/{run_id}"), 404)
