@@ -33,9 +33,6 @@ MAX_ACTIONS = 20
 MAX_TOKENS = 5000
 REPORT_NAME = "curation-report.json"
 
-# PDDL words keep their hyphens and leading '?'/':' (sklearn's default pattern would split
-# "on-table" into "on" and "table" and drop one-letter names).
-_PDDL_TOKEN = r"[^\s()]+"
 
 
 class CurationError(ValueError):
@@ -83,8 +80,10 @@ class CurationReport:
 
 
 def _vectorizer():
+    """scikit-learn's default TF-IDF, as in the paper. Its word pattern ignores one-letter
+    names and splits at hyphens, so renaming variables (``?b`` -> ``?x``) does not hide a copy."""
     from sklearn.feature_extraction.text import TfidfVectorizer
-    return TfidfVectorizer(token_pattern=_PDDL_TOKEN, lowercase=True)
+    return TfidfVectorizer()
 
 
 def _prepare(text: str) -> str:
