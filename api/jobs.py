@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -42,13 +43,8 @@ def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
     return ApiError(status, code, message, **details)
 
 
-
 # --------------------------------------------------------------------------------------------
 # Scoring jobs: plain functions on plain data, so they can run in a child process
-
-
-def _issue_dicts(issues) -> list[dict]:
-    return [issue.to_dict() for issue in issues]
 
 
 def _domain_of(task: dict) -> tuple[str, bool]:
@@ -82,11 +78,15 @@ _TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p)
                 "  (:action flip :parameters () :precondition (p) :effect (not (p))))")
 
 
-def _ready() -> int:
+def _warm_up_process() -> None:
     # Import the parser and run every code path once, so a job's time limit never pays for it.
     validate(_TINY_DOMAIN)
     for mode in ("paper", "canonical"):
         score(_TINY_DOMAIN, _TINY_DOMAIN, mode=mode)
+
+
+def _pid(delay: float) -> int:
+    time.sleep(delay)  # stay busy a moment, so the next ping goes to another process
     return os.getpid()
 
 
@@ -95,6 +95,7 @@ def _init_scoring_process(golds: tuple[str, ...]) -> None:
     # half way or print a traceback from every child; the pool ends these processes itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _warm_up_process()
     warm_gold_cache(golds)
 
 
@@ -126,6 +127,7 @@ class ScoringExecutor:
         self.timeout = timeout
         self._warm = warm
         self._pool: ProcessPoolExecutor | None = None
+        self._pool_ready: asyncio.Future | None = None
         self._slots: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
 
@@ -142,33 +144,39 @@ class ScoringExecutor:
             await anyio.to_thread.run_sync(warm_gold_cache, self._warm)
 
     async def _started_pool(self) -> ProcessPoolExecutor:
-        """The current pool with all its processes started, so start-up never counts against a
-        job's time limit."""
+        """The current pool once all its processes have started, so start-up never counts
+        against a job's time limit. Concurrent callers share one start."""
         with self._lock:
-            pool = self._pool
-            if pool is None:
-                pool = self._pool = self._new_pool()
-                fresh = True
-            else:
-                fresh = False
-        if fresh:
-            await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
-                                   for _ in range(self.size)))
+            if self._pool is None:
+                self._pool = self._new_pool()
+                self._pool_ready = asyncio.ensure_future(self._all_processes_up(self._pool))
+            pool, ready = self._pool, self._pool_ready
+        try:
+            await asyncio.shield(ready)
+        except BrokenProcessPool:
+            self._discard(pool, kill=True)
+            raise
         return pool
+
+    async def _all_processes_up(self, pool: ProcessPoolExecutor) -> None:
+        seen: set[int] = set()
+        deadline = time.monotonic() + 300
+        while len(seen) < self.size and time.monotonic() < deadline:
+            pings = [asyncio.wrap_future(pool.submit(_pid, 0.05)) for _ in range(self.size)]
+            seen.update(await asyncio.gather(*pings))
 
     def _discard(self, pool: ProcessPoolExecutor, kill: bool) -> None:
         with self._lock:
             if self._pool is pool:
                 self._pool = None
         if kill:
-            # The pool offers no way to stop one running job: end its processes.
+            # The pool offers no way to stop one running job: end its processes, then reap
+            # them off the event loop (it takes a moment).
             for process in list(getattr(pool, "_processes", {}).values()):
                 try:
                     process.kill()
                 except (OSError, ValueError, AttributeError):
                     pass
-        if kill:
-            # Reap the killed processes off the event loop; it takes a moment.
             threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True},
                              daemon=True).start()
         else:
@@ -184,11 +192,14 @@ class ScoringExecutor:
                 except TimeoutError:
                     raise ScoringTimeout from None
             for attempt in range(2):
-                pool = await self._started_pool()
+                pool = None
                 try:
+                    pool = await self._started_pool()
                     future = pool.submit(job, task)
                 except (BrokenProcessPool, RuntimeError):
-                    self._discard(pool, kill=True)
+                    # The pool failed to start or broke (another job's timeout): use a new one.
+                    if pool is not None:
+                        self._discard(pool, kill=True)
                     continue
                 try:
                     return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)

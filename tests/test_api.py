@@ -426,6 +426,13 @@ def test_a_timeout_kills_the_pool_and_jobs_beside_it_are_retried():
                 await runaway
             assert await beside is None
             assert await executor.run(abs, -3) == 3
+            with pytest.raises(ScoringTimeout):
+                await executor.run(time.sleep, 30)
+            # Two jobs right after a kill share one restart, and neither pays for it.
+            started = time.monotonic()
+            both = await asyncio.gather(executor.run(time.sleep, 0.6), executor.run(time.sleep, 0.6))
+            assert both == [None, None]
+            assert time.monotonic() - started > 0.6
         finally:
             executor.close()
 
