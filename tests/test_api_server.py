@@ -252,7 +252,7 @@ def _alive(pid: int) -> bool:
 def test_two_workers_configured_by_flags_and_environment(tmp_path):
     port = free_port()
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
-                            "--score-timeout", "0.5"]
+                            "--score-timeout", "0.5", "--score-processes", "1"]
     env = {"T2W_API_MAX_BODY": "100000", "T2W_HOME": str(tmp_path),
            "T2W_RUNS_DIR": str(tmp_path / "runs")}
     running = Server(args, env, port)
