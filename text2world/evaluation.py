@@ -164,19 +164,22 @@ def _zero_score(mode: str) -> dict:
     return data
 
 
-def analyze_round(gold: str, text: str, extraction_error: str | None,
-                  modes: tuple[str, ...] = SCORE_MODES) -> dict:
-    """Validate a round's domain and score it against the gold in each mode."""
-    from .metrics import ScoringError, score
-    from .pddl import DomainInputError
+def validate_round(text: str, extraction_error: str | None) -> dict:
+    """The validation of a round's domain (what decides whether to correct it)."""
     from .validation import validate
 
     if extraction_error is not None:
-        validation = {"ok": False, "warnings": [], "errors": [{
+        return {"ok": False, "warnings": [], "errors": [{
             "category": "Other", "message": extraction_error, "line": None, "column": None,
             "kind": "NoDomainFound"}]}
-    else:
-        validation = validate(text).to_dict()
+    return validate(text).to_dict()
+
+
+def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES) -> dict:
+    """Scores of a round's domain against the gold in each mode, and why any is missing."""
+    from .metrics import ScoringError, score
+    from .pddl import DomainInputError
+
     scores: dict[str, dict | None] = {}
     score_errors: dict[str, str] = {}
     for mode in modes:
@@ -188,7 +191,13 @@ def analyze_round(gold: str, text: str, extraction_error: str | None,
         except (DomainInputError, RecursionError) as err:  # the answer is not a domain at all
             scores[mode] = _zero_score(mode)
             score_errors[mode] = str(err)
-    return {"validation": validation, "scores": scores, "score_errors": score_errors}
+    return {"scores": scores, "score_errors": score_errors}
+
+
+def analyze_round(gold: str, text: str, extraction_error: str | None,
+                  modes: tuple[str, ...] = SCORE_MODES) -> dict:
+    """Validate a round's domain and score it against the gold in each mode."""
+    return {"validation": validate_round(text, extraction_error), **score_round(gold, text, modes)}
 
 
 def compact_score(data: dict | None) -> dict | None:
@@ -426,20 +435,29 @@ class _Evaluator:
         self.failed_items = 0
         self.fatal: FatalModelError | None = None
         self._last_summary = 0.0
+        # Finished items kept in memory: checkpoints must not re-read a growing log.
+        self.finished: dict[str, dict] = {str(item["item"]): item for item in run.items()}
+        self.failed_ids: set[str] = {str(e["item"]) for e in run.open_errors()}
 
-    async def analyze(self, gold: str, text: str, extraction_error: str | None) -> dict:
-        key = hashlib.sha256(json.dumps([gold, text, extraction_error]).encode()).hexdigest()
+    async def _in_pool(self, key: str, function, *args) -> dict:
         if key in self.memo:  # models often repeat a domain verbatim across rounds
             return self.memo[key]
         if self.executor is None:
-            result = analyze_round(gold, text, extraction_error)
+            result = function(*args)
         else:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.executor, analyze_round, gold, text,
-                                                extraction_error)
+            result = await loop.run_in_executor(self.executor, function, *args)
         if len(self.memo) < 4096:
             self.memo[key] = result
         return result
+
+    async def validate(self, text: str, extraction_error: str | None) -> dict:
+        key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
+        return await self._in_pool(key, validate_round, text, extraction_error)
+
+    async def score(self, gold: str, text: str) -> dict:
+        key = "s" + hashlib.sha256(json.dumps([gold, text]).encode()).hexdigest()
+        return await self._in_pool(key, score_round, gold, text)
 
     async def run_item(self, record: Record) -> dict:
         options = self.plan.options
@@ -448,8 +466,20 @@ class _Evaluator:
         description = record.description(options.description) or ""
         context = {"gold": gold, "item": record.id, "seed": options.seed}
         rounds: list[dict] = []
+        scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
         messages = prompts.generation_messages(description)
+        try:
+            return await self._rounds(record, gold, context, rounds, scoring, history,
+                                      messages)
+        finally:
+            for future in scoring:
+                future.cancel()
+
+    async def _rounds(self, record: Record, gold: str, context: dict, rounds: list[dict],
+                      scoring: list, history: list, messages: list[dict]) -> dict:
+        options = self.plan.options
+        prompts = self.plan.prompts
         for round_index in range(options.ec + 1):
             if round_index > 0:
                 previous = rounds[-1]
@@ -459,8 +489,9 @@ class _Evaluator:
             completion = await self.client.complete(messages, round_index, context)
             self.observer.round_done(completion)
             domain, extraction_error = extract_round_domain(completion.content)
-            analysis = await self.analyze(gold, domain, extraction_error)
-            validation = analysis["validation"]
+            # Only validation decides the next step; scoring runs beside the next call.
+            scoring.append(asyncio.ensure_future(self.score(gold, domain)))
+            validation = await self.validate(domain, extraction_error)
             errors = validation.get("errors", [])
             rounds.append({
                 "round": round_index,
@@ -474,8 +505,8 @@ class _Evaluator:
                 "validation": validation,
                 "category": errors[0]["category"] if errors else None,
                 "error_text": "" if validation.get("ok") else error_text(validation),
-                "scores": analysis["scores"],
-                "score_errors": analysis["score_errors"],
+                "scores": None,
+                "score_errors": None,
                 "prompt_tokens": completion.prompt_tokens,
                 "completion_tokens": completion.completion_tokens,
                 "cost": completion.cost,
@@ -486,6 +517,9 @@ class _Evaluator:
             })
             if validation.get("ok"):
                 break
+        for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
+            rnd["scores"] = result["scores"]
+            rnd["score_errors"] = result["score_errors"]
         valid_round = next((r["round"] for r in rounds if r["valid"]), None)
         ec_scores = {}
         for mode in SCORE_MODES:
@@ -511,7 +545,8 @@ class _Evaluator:
         if not force and time.monotonic() - self._last_summary < 2.0:
             return None
         self._last_summary = time.monotonic()
-        summary = self.run.summary()
+        open_errors = [{"item": item} for item in sorted(self.failed_ids - set(self.finished))]
+        summary = summarize(self.run.config, list(self.finished.values()), open_errors)
         self.run.write_summary(summary)
         return summary
 
@@ -525,6 +560,7 @@ class _Evaluator:
                 item = await self.run_item(record)
             except InfrastructureError as error:
                 self.failed_items += 1
+                self.failed_ids.add(record.id)
                 self.run.append_error({"item": record.id, "error": error.to_dict(),
                                        "at": _now()})
                 self.observer.item_failed(record.id, error)
@@ -533,6 +569,7 @@ class _Evaluator:
                 self.fatal = error
                 raise
             self.run.append_item(item)
+            self.finished[record.id] = item
             self.new_items += 1
             self.observer.item_done(item)
             self.checkpoint()
