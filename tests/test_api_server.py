@@ -21,8 +21,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
 from text2world import score, validate
+from text2world.cli import app as cli
 from text2world.perturb import drop_action
 
 REPO = Path(__file__).resolve().parent.parent
@@ -277,3 +279,30 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
     while time.monotonic() < deadline and any(_alive(pid) for pid in children):
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in children), "worker processes outlived the server"
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--workers", "0"], "--workers 0"),
+    (["--port", "70000"], "--port 70000"),
+    (["--score-timeout", "0"], "T2W_API_SCORE_TIMEOUT"),
+    (["--max-body", "-5"], "T2W_API_MAX_BODY"),
+    (["--executor", "gpu"], "T2W_API_EXECUTOR"),
+    (["--data-dir", "/nonexistent-store"], "not a store folder"),
+    (["--host", "no-such-host.invalid"], "cannot be resolved"),
+])
+def test_serve_rejects_bad_configuration_clearly(extra, message):
+    result = CliRunner().invoke(cli, ["serve", "--port", str(free_port())] + extra)
+    assert result.exit_code == 1, result.output
+    assert message in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_serve_reports_a_port_in_use():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(t2w_command() + ["serve", "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and f"127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
