@@ -25,8 +25,28 @@ class PlanResult:
     message: str = ""
 
 
-def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0) -> PlanResult:
-    """Parse with unified-planning and solve with Fast Downward, inside a temporary folder."""
+def tarski_problem_error(domain_text: str, problem_text: str) -> str | None:
+    """Why tarski (the benchmark's parser) rejects the problem against its domain, or None."""
+    from tarski.io import PDDLReader as TarskiReader
+    reader = TarskiReader(raise_on_error=True)
+    try:
+        reader.parse_domain_string(domain_text.lower())
+        reader.parse_instance_string(problem_text.lower())
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        return f"tarski: {type(err).__name__}: {err}"
+    return None
+
+
+def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
+                  tarski_check: bool = False) -> PlanResult:
+    """Parse with unified-planning and solve with Fast Downward, inside a temporary folder.
+
+    With ``tarski_check`` the problem must first parse with tarski too (status "ParseError").
+    """
+    if tarski_check:
+        error = tarski_problem_error(domain_text, problem_text)
+        if error:
+            return PlanResult(False, "ParseError", message=error)
     previous = os.getcwd()
     workdir = tempfile.mkdtemp(prefix="t2w-fd-")
     try:
@@ -52,19 +72,19 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0) ->
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _solve_args(args: tuple[str, str, float]) -> PlanResult:
+def _solve_args(args: tuple[str, str, float, bool]) -> PlanResult:
     return solve_problem(*args)
 
 
 def solve_many(jobs: Iterable[tuple[str, str, str]], *, workers: int = 2,
-               timeout: float = 30.0) -> dict[str, PlanResult]:
+               timeout: float = 30.0, tarski_check: bool = False) -> dict[str, PlanResult]:
     """Solve ``(key, domain text, problem text)`` jobs in a pool of processes, keyed results."""
     jobs = list(jobs)
     results: dict[str, PlanResult] = {}
     if not jobs:
         return results
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {key: pool.submit(_solve_args, (domain, problem, timeout))
+        futures = {key: pool.submit(_solve_args, (domain, problem, timeout, tarski_check))
                    for key, domain, problem in jobs}
         for key, future in futures.items():
             try:
