@@ -1,0 +1,37 @@
+(define (problem floor-tiling-p03)
+  (:domain floor-tiling)
+  (:objects rob1 rob2 - robot
+            t1-1 t1-2 t1-3 t1-4 t2-1 t2-2 t2-3 t2-4 t3-1 t3-2 t3-3 t3-4 t4-1
+            t4-2 t4-3 t4-4 - tile
+            red green - colour
+            l0 l1 l2 l3 - level)
+  (:init
+    (unpainted t1-1) (unpainted t1-2) (unpainted t1-3) (unpainted t1-4)
+    (unpainted t2-1) (unpainted t2-2) (unpainted t2-3) (unpainted t2-4)
+    (unpainted t3-1) (unpainted t3-2) (unpainted t3-3) (unpainted t3-4)
+    (unpainted t4-1) (depot t4-1) (unpainted t4-2) (unpainted t4-3)
+    (unpainted t4-4) (depot t4-4) (robot-on rob1 t4-1) (occupied t4-1)
+    (brush-colour rob1 red) (paint-left rob1 l3) (robot-on rob2 t4-4)
+    (occupied t4-4) (brush-colour rob2 green) (paint-left rob2 l3)
+    (adjacent t1-1 t2-1) (adjacent t1-1 t1-2) (adjacent t1-2 t2-2)
+    (adjacent t1-2 t1-1) (adjacent t1-2 t1-3) (adjacent t1-3 t2-3)
+    (adjacent t1-3 t1-2) (adjacent t1-3 t1-4) (adjacent t1-4 t2-4)
+    (adjacent t1-4 t1-3) (adjacent t2-1 t1-1) (adjacent t2-1 t3-1)
+    (adjacent t2-1 t2-2) (adjacent t2-2 t1-2) (adjacent t2-2 t3-2)
+    (adjacent t2-2 t2-1) (adjacent t2-2 t2-3) (adjacent t2-3 t1-3)
+    (adjacent t2-3 t3-3) (adjacent t2-3 t2-2) (adjacent t2-3 t2-4)
+    (adjacent t2-4 t1-4) (adjacent t2-4 t3-4) (adjacent t2-4 t2-3)
+    (adjacent t3-1 t2-1) (adjacent t3-1 t4-1) (adjacent t3-1 t3-2)
+    (adjacent t3-2 t2-2) (adjacent t3-2 t4-2) (adjacent t3-2 t3-1)
+    (adjacent t3-2 t3-3) (adjacent t3-3 t2-3) (adjacent t3-3 t4-3)
+    (adjacent t3-3 t3-2) (adjacent t3-3 t3-4) (adjacent t3-4 t2-4)
+    (adjacent t3-4 t4-4) (adjacent t3-4 t3-3) (adjacent t4-1 t3-1)
+    (adjacent t4-1 t4-2) (adjacent t4-2 t3-2) (adjacent t4-2 t4-1)
+    (adjacent t4-2 t4-3) (adjacent t4-3 t3-3) (adjacent t4-3 t4-2)
+    (adjacent t4-3 t4-4) (adjacent t4-4 t3-4) (adjacent t4-4 t4-3)
+    (one-less l1 l0) (one-less l2 l1) (one-less l3 l2) (full-level l3))
+  (:goal (and
+    (painted t1-1 red) (painted t1-2 red) (painted t1-3 red)
+    (painted t1-4 red) (painted t2-1 green) (painted t2-2 green)
+    (painted t2-3 green) (painted t2-4 green) (painted t3-1 red)
+    (painted t3-2 red) (painted t3-3 red) (painted t3-4 red))))

@@ -1,0 +1,21 @@
+(define (problem treasure-hunt-p03)
+  (:domain treasure-hunt)
+  (:objects harbour fort market well bridge mill hill crypt - spot
+            sailor-note stone-tablet parchment - clue
+            tin-chest silver-chest pearl-chest - chest)
+  (:init
+    (hunter-at harbour) (camp fort) (hands-free)
+    (shovel-at market)
+    (trail harbour fort) (trail fort harbour)
+    (trail harbour market) (trail market harbour)
+    (trail market well) (trail well market)
+    (trail fort bridge) (trail bridge fort)
+    (trail bridge mill) (trail mill bridge)
+    (trail mill hill) (trail hill mill)
+    (trail well crypt) (trail crypt well)
+    (clue-at sailor-note well) (reveals sailor-note mill)
+    (clue-inside stone-tablet tin-chest) (reveals stone-tablet crypt)
+    (clue-inside parchment silver-chest) (reveals parchment hill)
+    (buried tin-chest mill) (buried silver-chest crypt) (buried pearl-chest hill))
+  (:goal (and (stored tin-chest) (stored silver-chest) (stored pearl-chest)
+              (hunter-at harbour))))
