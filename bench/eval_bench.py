@@ -8,9 +8,10 @@ validation and scoring of every round as in a real run.
 
 Printed per level: wall time; the ideal time (the critical path: the items' calls x latency,
 scheduled greedily on N slots in run order, zero overhead); their ratio; the CPU time the
-run used (validation + scoring of each round, tarski parsing dominates); the lower bound
-that CPU time puts on the wall time with this machine's cores; and peak memory (RSS of the
-eval process and of its scoring workers).
+run used (validation + scoring of each round, tarski parsing dominates; the scoring
+workers are forked from the eval process); the lower bound that CPU time puts on the wall
+time with this machine's cores; and the peak memory (RSS) of the eval process. The load
+average is printed too: on a shared machine other processes take CPU from the run.
 
     python bench/eval_bench.py                       # default: latency 0.3 s, levels 1 8 32
     python bench/eval_bench.py --latency 2 --levels 8 32
@@ -114,8 +115,7 @@ def run_level(store: Path, url: str, concurrency: int, workers: int | None) -> d
            + (cpu_after.children_system - cpu_before.children_system))
     return {"concurrency": concurrency, "wall": wall, "calls": calls, "cpu": cpu,
             "items": len(by_id), "valid_at_round": result.summary["valid_at_round"],
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "workers_peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def main() -> None:
@@ -165,8 +165,8 @@ def main() -> None:
                   f"{ideal:7.2f}s  ratio {result['ratio']:5.2f}  | calls {sum(result['calls'])}"
                   f"  CPU {result['cpu']:6.1f}s (>= {result['cpu'] / cores:5.1f}s wall on "
                   f"{cores} cores; ratio to max(ideal, CPU/cores) "
-                  f"{result['ratio_cpu_aware']:4.2f})  peak RSS {result['peak_rss_mb']:.0f} MB "
-                  f"+ workers {result['workers_peak_rss_mb']:.0f} MB", flush=True)
+                  f"{result['ratio_cpu_aware']:4.2f})  peak RSS {result['peak_rss_mb']:.0f} MB",
+                  flush=True)
     if args.json:
         print(json.dumps(results, indent=2))
 

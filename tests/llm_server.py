@@ -224,6 +224,34 @@ class ScriptedLLMServer:
 # Small domains and a store folder for tests
 
 
+def forbid_network(monkeypatch) -> list:
+    """Make every connection or DNS lookup that is not to 127.0.0.1 fail; returns the list of
+    attempts (a test asserts it stays empty: litellm must not reach the network)."""
+    import socket
+
+    attempts: list = []
+    real_connect = socket.socket.connect
+    real_getaddrinfo = socket.getaddrinfo
+    local = ("127.0.0.1", "::1", "localhost")
+
+    def guarded_connect(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in local and not str(host).startswith("/"):
+            attempts.append(address)
+            raise OSError(f"test forbids network access to {address}")
+        return real_connect(self, address)
+
+    def guarded_getaddrinfo(host, *args, **kwargs):
+        if host not in local and host is not None:
+            attempts.append(host)
+            raise OSError(f"test forbids DNS lookups of {host}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+    return attempts
+
+
 def pddl_answer(domain: str, preface: str = "Here is the domain.") -> str:
     return f"{preface}\n\n```pddl\n{domain.strip()}\n```\n"
 

@@ -15,8 +15,8 @@ from text2world.evaluation import EvalOptions, evaluate, plan, rescore_run
 from text2world.metrics import score
 from text2world.runs import Run, read_jsonl
 
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,
-                        small_domain, undefined_predicate, write_store)
+from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
+                        pddl_answer, small_domain, undefined_predicate, write_store)
 
 NAMES = ["t2wt-valid", "t2wt-fix1", "t2wt-fix2", "t2wt-fix3", "t2wt-never", "t2wt-nopddl",
          "t2wt-think", "t2wt-429", "t2wt-500", "t2wt-slow"]
@@ -74,7 +74,9 @@ def by_item(run: Run) -> dict[str, dict]:
 
 def test_rounds_scores_and_faults_through_litellm(store, server, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    network = forbid_network(monkeypatch)
     result = evaluate(options(store, server))
+    assert network == []  # litellm reached nothing but the loopback server
     items = by_item(result.run)
     assert set(items) == set(NAMES)
     expected_rounds = {"t2wt-valid": 1, "t2wt-fix1": 2, "t2wt-fix2": 3, "t2wt-fix3": 4,
@@ -170,6 +172,20 @@ def test_cache_means_a_repeated_run_never_pays_twice(store, server, tmp_path):
     # a different generation setting is a different call
     evaluate(options(store, server, domains=["t2wt-valid"], run_id="fourth", temperature=0.5))
     assert len(server.answered()) == answered + 2
+
+    from typer.testing import CliRunner
+
+    from text2world.cli import app
+
+    runner = CliRunner()
+    inspected = json.loads(runner.invoke(app, ["cache", "inspect", "--json"]).output)
+    # the --no-cache call rewrote an existing entry; the temperature 0.5 call added one
+    assert inspected["entries"] == answered + 1
+    assert inspected["models"]["openai/test-model"]["entries"] == answered + 1
+    cleared = runner.invoke(app, ["cache", "clear", "--model", "openai/test-model", "--yes"])
+    assert cleared.exit_code == 0 and f"removed {answered + 1}" in cleared.output
+    evaluate(options(store, server, domains=["t2wt-valid"], run_id="fifth"))
+    assert len(server.answered()) == answered + 3  # the cache was really emptied
 
 
 def test_same_command_resumes_and_skips_finished_items(store, server):

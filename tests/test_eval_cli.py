@@ -9,7 +9,6 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm 
 import csv
 import json
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +19,8 @@ from typer.testing import CliRunner
 from text2world.cli import app
 from text2world.runs import read_jsonl
 
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,
-                        small_domain, undefined_predicate, write_store)
+from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
+                        pddl_answer, small_domain, undefined_predicate, write_store)
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -38,27 +37,7 @@ def output_of(result) -> str:
 
 @pytest.fixture()
 def no_network(monkeypatch):
-    """Fail any connection that is not to 127.0.0.1 (litellm must stay offline)."""
-    real_connect = socket.socket.connect
-    attempts = []
-
-    def guarded_connect(self, address):
-        host = address[0] if isinstance(address, tuple) else address
-        if host not in ("127.0.0.1", "::1", "localhost") and not str(host).startswith("/"):
-            attempts.append(address)
-            raise OSError(f"test forbids network access to {address}")
-        return real_connect(self, address)
-
-    def guarded_getaddrinfo(host, *args, **kwargs):
-        if host not in ("127.0.0.1", "::1", "localhost", None):
-            attempts.append(host)
-            raise OSError(f"test forbids DNS lookups of {host}")
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    real_getaddrinfo = socket.getaddrinfo
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
-    return attempts
+    return forbid_network(monkeypatch)
 
 
 def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_path):
@@ -90,6 +69,9 @@ def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_pat
     again = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "3",
                                 "--limit", "8", "--no-progress", "--workers", "0"])
     assert again.exit_code == 0 and "8 of 8 items already done" in output_of(again)
+    resumed = runner.invoke(app, ["eval", "--resume", str(run), "--no-progress"])
+    assert resumed.exit_code == 0 and "8 of 8 items already done" in output_of(resumed)
+    assert len(read_jsonl(run / "log.jsonl")) == 8
     rescored = runner.invoke(app, ["score-run", str(run), "--mode", "canonical"])
     assert rescored.exit_code == 0, output_of(rescored)
     assert (run / "scores.jsonl").is_file()
@@ -132,6 +114,40 @@ def test_unreadable_templates(tmp_path):
     result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--correction-prompt",
                                  str(no_placeholder), "--no-progress"])
     assert result.exit_code == 1 and "{domain}" in output_of(result)
+
+
+def test_progress_bar_and_model_list(monkeypatch):
+    from io import StringIO
+
+    from rich.console import Console
+
+    import text2world.cli.evaluate as evaluate_cli
+
+    screen = StringIO()
+    monkeypatch.setattr(evaluate_cli, "console", Console(file=screen, force_terminal=True,
+                                                         width=200))
+    result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--ec", "1",
+                                 "--limit", "2", "--workers", "0"])
+    assert result.exit_code == 0, output_of(result)
+    shown = screen.getvalue()
+    assert "2/2" in shown and "rounds" in shown and "tokens" in shown and "ETA" in shown
+    listing = runner.invoke(app, ["eval", "--list-models"])
+    assert listing.exit_code == 0
+    assert "deepseek-r1" in screen.getvalue() and "REFERENCE MODEL" in screen.getvalue()
+
+
+def test_user_models_file_extends_aliases(tmp_path):
+    home = Path(os.environ["T2W_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "models.toml").write_text('[models.my-local]\nmodel = "openai/my-model"\n'
+                                      'api_base = "http://127.0.0.1:9/v1"\napi_key_env = ""\n')
+    from text2world.llm import resolve_model
+
+    spec = resolve_model("my-local")
+    assert spec.litellm_model == "openai/my-model" and spec.api_base == "http://127.0.0.1:9/v1"
+    (home / "models.toml").write_text("[models.broken\n")
+    result = runner.invoke(app, ["eval", "--model", "my-local", "--no-progress"])
+    assert result.exit_code == 1 and "not valid TOML" in output_of(result)
 
 
 def test_report_and_cache_commands_errors(tmp_path):

@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -292,13 +293,18 @@ def plan(options: EvalOptions) -> EvalPlan:
     if options.description not in DESCRIPTIONS:
         raise EvalError(f"unknown description kind {options.description!r}; choose abstract "
                         "or concrete")
-    for key in options.model_args:
+    try:
+        spec = resolve_model(options.model, options.api_base, options.model_args)
+    except ModelConfigError as err:
+        raise EvalError(str(err)) from None
+    # Model arguments end up in config.json: refuse anything that looks like a secret.
+    for key in spec.params:
         lowered = key.lower()
         if lowered.endswith("key") or lowered in ("token", "access_token", "authorization"):
             raise EvalError(f"model argument {key!r} looks like a secret: pass API keys in "
-                            "environment variables, never on the command line")
+                            "environment variables, never on the command line or in "
+                            "models.toml")
     try:
-        spec = resolve_model(options.model, options.api_base, options.model_args)
         api_key = api_key_for(spec)
     except ModelConfigError as err:
         raise EvalError(str(err)) from None
@@ -422,6 +428,49 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+class _CpuQueue:
+    """Feeds the process pool one job per worker, validations first.
+
+    Validation decides whether an item makes its next call, so it is on the critical path;
+    scoring is not. A plain executor queue would put a validation behind every scoring job
+    submitted before it.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self.slots = getattr(executor, "_max_workers", 1)
+        self.urgent: deque = deque()
+        self.later: deque = deque()
+        self.running = 0
+
+    async def submit(self, urgent: bool, function, *args):
+        future = asyncio.get_running_loop().create_future()
+        (self.urgent if urgent else self.later).append((function, args, future))
+        self._pump()
+        return await future
+
+    def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.running < self.slots and (self.urgent or self.later):
+            function, args, future = (self.urgent or self.later).popleft()
+            if future.cancelled():
+                continue
+            self.running += 1
+            job = loop.run_in_executor(self.executor, function, *args)
+            job.add_done_callback(lambda done, target=future: self._finished(done, target))
+
+    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
+        self.running -= 1
+        if not target.done():
+            if done.cancelled():
+                target.cancel()
+            elif done.exception() is not None:
+                target.set_exception(done.exception())
+            else:
+                target.set_result(done.result())
+        self._pump()
+
+
 class _Evaluator:
     def __init__(self, evaluation_plan: EvalPlan, run: Run, client: LLMClient,
                  observer: Observer, executor: Executor | None) -> None:
@@ -430,6 +479,7 @@ class _Evaluator:
         self.client = client
         self.observer = observer
         self.executor = executor
+        self.cpu = _CpuQueue(executor) if executor is not None else None
         self.memo: dict[str, dict] = {}
         self.new_items = 0
         self.failed_items = 0
@@ -439,25 +489,24 @@ class _Evaluator:
         self.finished: dict[str, dict] = {str(item["item"]): item for item in run.items()}
         self.failed_ids: set[str] = {str(e["item"]) for e in run.open_errors()}
 
-    async def _in_pool(self, key: str, function, *args) -> dict:
+    async def _in_pool(self, key: str, urgent: bool, function, *args) -> dict:
         if key in self.memo:  # models often repeat a domain verbatim across rounds
             return self.memo[key]
-        if self.executor is None:
+        if self.cpu is None:
             result = function(*args)
         else:
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.executor, function, *args)
+            result = await self.cpu.submit(urgent, function, *args)
         if len(self.memo) < 4096:
             self.memo[key] = result
         return result
 
     async def validate(self, text: str, extraction_error: str | None) -> dict:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
-        return await self._in_pool(key, validate_round, text, extraction_error)
+        return await self._in_pool(key, True, validate_round, text, extraction_error)
 
     async def score(self, gold: str, text: str) -> dict:
         key = "s" + hashlib.sha256(json.dumps([gold, text]).encode()).hexdigest()
-        return await self._in_pool(key, score_round, gold, text)
+        return await self._in_pool(key, False, score_round, gold, text)
 
     async def run_item(self, record: Record) -> dict:
         options = self.plan.options
