@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -76,7 +76,8 @@ KEYWORDS = frozenset({
 # Two-word temporal keywords; their words count when they appear alone.
 _KEYWORD_PAIRS = {("at", "start"), ("at", "end"), ("over", "all")}
 
-_LEXEME = re.compile(r"[()]|;+|[^\s();]+")
+_WORD = re.compile(r"[^\s();]+")
+_PAIR_STARTS = {first for first, _ in _KEYWORD_PAIRS}
 _ALNUM = re.compile(r"[^\W_]")
 
 
@@ -116,22 +117,27 @@ def _lexeme_tokens(lexeme: str) -> tuple[int, ...]:
 
 def content_lexemes(text: str) -> list[tuple[str, int, int]]:
     """The counted lexemes of ``text`` as (lower-cased lexeme, start, end); rules 1-2 above."""
-    raw = [(m.group(), m.start(), m.end()) for m in _LEXEME.finditer(text)]
-    lowered = [lexeme.lower() for lexeme, _, _ in raw]
+    # Parentheses and ';' never count, so only the words between them are matched at all.
+    matches = list(_WORD.finditer(text))
     kept = []
     skip_next = False
-    for index, (lexeme, start, end) in enumerate(raw):
+    for index, match in enumerate(matches):
         if skip_next:
             skip_next = False
             continue
-        word = lowered[index]
-        if index + 1 < len(raw) and (word, lowered[index + 1]) in _KEYWORD_PAIRS:
+        word = match.group().lower()
+        if word in _PAIR_STARTS and index + 1 < len(matches) and \
+                (word, matches[index + 1].group().lower()) in _KEYWORD_PAIRS:
             skip_next = True
             continue
-        if word[0] in "?:" or word in KEYWORDS or not _ALNUM.search(word):
-            continue
-        kept.append((word, start, end))
+        if _counted(word):
+            kept.append((word, match.start(), match.end()))
     return kept
+
+
+@lru_cache(maxsize=200_000)
+def _counted(word: str) -> bool:
+    return not (word[0] in "?:" or word in KEYWORDS or not _ALNUM.search(word))
 
 
 def content_tokens(text: str, start: int = 0) -> TokenSequence:
@@ -233,37 +239,42 @@ class CandidateIndex:
 
     def match(self, reference: TokenSequence,
               chunk: int = 2_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every (reference window, candidate window) pair within the mismatch budget.
+        """Every (reference window, indexed window) pair within the mismatch budget.
 
         Returns arrays (s, t, mismatches): s indexes ``reference``, t the concatenated
-        candidate tokens (``document_of(t)`` gives the candidate).
+        indexed tokens (``document_of(t)`` gives the indexed document).
         """
+        windows = np.arange(max(0, len(reference) - self.n + 1), dtype=np.int64)
+        return self.match_windows(reference.ids.astype(np.int64), windows, chunk)
+
+    def match_windows(self, query_ids: np.ndarray, query_windows: np.ndarray,
+                      chunk: int = 2_000_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Like ``match`` for the n-grams of ``query_ids`` starting at ``query_windows`` (one
+        or many query documents concatenated; the caller keeps windows inside documents)."""
         n = self.n
         empty = np.zeros(0, dtype=np.int64)
-        if len(reference) < n or len(self.window_starts) == 0:
+        if len(query_windows) == 0 or len(self.window_starts) == 0:
             return empty, empty, empty
-        ref_ids = reference.ids.astype(np.int64)
-        ref_windows = np.arange(len(reference) - n + 1, dtype=np.int64)
         if not self.blocks:
             # More mismatches allowed than tokens: every pair of n-grams matches.
-            # Pair each reference window with the first window of each candidate document.
+            # Pair each query window with the first window of each indexed document.
             firsts = self.window_starts[np.concatenate(
                 [[True], self.document_of(self.window_starts[1:])
                  != self.document_of(self.window_starts[:-1])])]
-            s = np.repeat(ref_windows, len(firsts))
-            t = np.tile(firsts, len(ref_windows))
+            s = np.repeat(query_windows, len(firsts))
+            t = np.tile(firsts, len(query_windows))
             return s, t, np.full(len(s), n, dtype=np.int64)
         found_s, found_t = [], []
         for (offset, length), keys, windows in zip(self.blocks, self.sorted_keys,
                                                    self.sorted_windows):
-            ref_keys = _block_keys(ref_ids, ref_windows, offset, length)
-            low = np.searchsorted(keys, ref_keys, side="left")
-            high = np.searchsorted(keys, ref_keys, side="right")
+            query_keys = _block_keys(query_ids, query_windows, offset, length)
+            low = np.searchsorted(keys, query_keys, side="left")
+            high = np.searchsorted(keys, query_keys, side="right")
             counts = high - low
             total = int(counts.sum())
             if total == 0:
                 continue
-            hit_s = np.repeat(ref_windows, counts)
+            hit_s = np.repeat(query_windows, counts)
             # Positions low[i] .. high[i]-1 for each window, flattened without a Python loop.
             run_starts = np.repeat(low - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
             hit_t = windows[run_starts + np.arange(total)]
@@ -274,20 +285,25 @@ class CandidateIndex:
         s_all = np.concatenate(found_s)
         t_all = np.concatenate(found_t)
         # A pair agreeing on several blocks was found several times; verify it once.
-        pair_keys = np.unique(s_all * (len(self.ids) + 1) + t_all)
-        s_all = pair_keys // (len(self.ids) + 1)
-        t_all = pair_keys % (len(self.ids) + 1)
+        base = len(self.ids) + 1
+        pair_keys = np.unique(s_all * base + t_all)
+        s_all, t_all = pair_keys // base, pair_keys % base
         span = np.arange(n, dtype=np.int64)
+        rows = max(1, chunk // n)
         kept_s, kept_t, kept_m = [], [], []
-        for begin in range(0, len(s_all), max(1, chunk // n)):
-            s = s_all[begin:begin + chunk // n]
-            t = t_all[begin:begin + chunk // n]
-            mismatches = (ref_ids[s[:, None] + span] != self.ids[t[:, None] + span]).sum(axis=1)
+        for begin in range(0, len(s_all), rows):
+            s = s_all[begin:begin + rows]
+            t = t_all[begin:begin + rows]
+            mismatches = (query_ids[s[:, None] + span] != self.ids[t[:, None] + span]).sum(axis=1)
             ok = mismatches <= self.max_mismatches
             kept_s.append(s[ok])
             kept_t.append(t[ok])
             kept_m.append(mismatches[ok])
         return np.concatenate(kept_s), np.concatenate(kept_t), np.concatenate(kept_m)
+
+
+# The store side of a comparison is indexed; the name says what the index holds, not a role.
+NgramIndex = CandidateIndex
 
 
 def _check_parameters(n: int, max_mismatches: int) -> None:
@@ -449,47 +465,78 @@ class Comparison:
         return best
 
 
-def compare_corpus(corpus: Sequence[tuple[str, str]], references: Sequence[tuple[str, str]],
+def compare_corpus(corpus: Iterable[tuple[str, str]], references: Sequence[tuple[str, str]],
                    n: int = DEFAULT_N, max_mismatches: int = DEFAULT_MAX_MISMATCHES,
-                   spans_for_top: int | None = None) -> Comparison:
+                   spans_for_top: int | None = None,
+                   batch_tokens: int = 200_000) -> Comparison:
     """Score every corpus text against every reference (gold) domain.
 
-    ``corpus`` and ``references`` are (name, text) pairs. The corpus is indexed once; each
-    reference's n-grams are looked up in that index, so the cost is near-linear in the corpus
-    size. Spans are computed for the ``spans_for_top`` highest overlaps (all when None).
+    ``corpus`` and ``references`` are (name, text) pairs; ``corpus`` may be any iterable (a
+    generator reading a large file). The references (the store: small) are indexed once; the
+    corpus is streamed through the index in batches of about ``batch_tokens`` tokens, so time
+    is near-linear in the corpus size and memory does not grow with it (only texts that
+    overlap some domain are kept, for their spans). Spans are computed for the
+    ``spans_for_top`` highest overlaps (all when None).
     """
     _check_parameters(n, max_mismatches)
-    corpus_tokens = [content_tokens(text) for _, text in corpus]
-    index = CandidateIndex(corpus_tokens, n, max_mismatches)
-    found = []
-    for domain_name, domain_text in references:
-        reference = content_tokens(domain_text)
-        s, t, mismatches = index.match(reference)
-        if len(s) == 0:
-            continue
-        documents = index.document_of(t)
-        order = np.argsort(documents, kind="stable")
-        documents, s, t, mismatches = documents[order], s[order], t[order], mismatches[order]
-        boundaries = np.flatnonzero(np.diff(documents)) + 1
-        for group in np.split(np.arange(len(documents)), boundaries):
-            document = int(documents[group[0]])
-            local_t = t[group] - index.doc_starts[document]
-            found.append((domain_name, reference, document, s[group], local_t,
-                          mismatches[group]))
-    results = []
-    for domain_name, reference, document, s, t, mismatches in found:
-        result = build_result(reference, corpus_tokens[document], s, t, mismatches, n,
-                              max_mismatches, with_spans=False)
-        results.append([result, domain_name, reference, document, s, t, mismatches])
-    results.sort(key=lambda entry: (-entry[0].rate, corpus[entry[3]][0], entry[1]))
+    reference_tokens = [content_tokens(text) for _, text in references]
+    index = CandidateIndex(reference_tokens, n, max_mismatches)
+    names: list[str] = []
+    overlapping: dict[int, TokenSequence] = {}
+    found: list[tuple[Contamination, int, int, np.ndarray, np.ndarray, np.ndarray]] = []
+    batch: list[tuple[int, TokenSequence]] = []
+
+    def flush() -> None:
+        if not batch:
+            return
+        lengths = np.array([len(sequence) for _, sequence in batch], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        ids = np.concatenate([sequence.ids for _, sequence in batch]).astype(np.int64)
+        windows = [np.arange(start, start + length - n + 1, dtype=np.int64)
+                   for start, length in zip(starts, lengths) if length >= n]
+        batch_items = list(batch)
+        batch.clear()
+        if not windows:
+            return
+        q, t, mismatches = index.match_windows(ids, np.concatenate(windows))
+        if len(q) == 0:
+            return
+        item_of = np.searchsorted(starts, q, side="right") - 1
+        domain_of = index.document_of(t)
+        order = np.lexsort((domain_of, item_of))
+        q, t, mismatches = q[order], t[order], mismatches[order]
+        item_of, domain_of = item_of[order], domain_of[order]
+        cut = np.flatnonzero((np.diff(item_of) != 0) | (np.diff(domain_of) != 0)) + 1
+        for group in np.split(np.arange(len(q)), cut):
+            position, domain = int(item_of[group[0]]), int(domain_of[group[0]])
+            item, candidate = batch_items[position]
+            # The gold domain is the reference: its windows are the indexed side (t).
+            s_gold = t[group] - index.doc_starts[domain]
+            t_item = q[group] - starts[position]
+            result = build_result(reference_tokens[domain], candidate, s_gold, t_item,
+                                  mismatches[group], n, max_mismatches, with_spans=False)
+            found.append((result, item, domain, s_gold, t_item, mismatches[group]))
+            overlapping[item] = candidate
+
+    pending = 0
+    for name, text in corpus:
+        sequence = content_tokens(text)
+        batch.append((len(names), sequence))
+        names.append(name)
+        pending += len(sequence)
+        if pending >= batch_tokens:
+            flush()
+            pending = 0
+    flush()
+    found.sort(key=lambda entry: (-entry[0].rate, names[entry[1]], references[entry[2]][0]))
     overlaps = []
-    for rank, (result, domain_name, reference, document, s, t, mismatches) in enumerate(results):
+    for rank, (result, item, domain, s_gold, t_item, mismatches) in enumerate(found):
         if spans_for_top is None or rank < spans_for_top:
-            result = build_result(reference, corpus_tokens[document], s, t, mismatches, n,
-                                  max_mismatches)
-        overlaps.append(Overlap(corpus[document][0], domain_name, result))
-    return Comparison(tuple(name for name, _ in corpus), tuple(name for name, _ in references),
-                      tuple(overlaps), len(corpus) * len(references))
+            result = build_result(reference_tokens[domain], overlapping[item], s_gold, t_item,
+                                  mismatches, n, max_mismatches)
+        overlaps.append(Overlap(names[item], references[domain][0], result))
+    return Comparison(tuple(names), tuple(name for name, _ in references), tuple(overlaps),
+                      len(names) * len(references))
 
 
 def mean_rate(results: Sequence[Contamination]) -> float:
