@@ -1,13 +1,13 @@
 """Benchmark ``t2w contamination --compare``: the 101 released domains against the store.
 
-    python bench/contamination_bench.py [--official PATH] [--repeat 3] [--scales 1,4]
+    python bench/contamination_bench.py [--official PATH] [--repeat 5] [--scales 1,4]
 
 Prints, for the corpus at 1x and 4x its size (copies of the 101 released domains under new
-names), the time of ``compare_corpus`` (tokenising the corpus, indexing it and matching every
-store domain), the item x domain pairs scored per second, and the 4x/1x CPU-time ratio, which
-must stay near 4 (near-linear; CPU time because the machine is shared). It also times the
-command itself on a JSONL corpus. For contrast, it times the naive all-pairs n-gram comparison on a
-sample and extrapolates it to the full 1x corpus.
+names), the time of ``compare_corpus`` (tokenising and indexing the store, streaming the
+corpus through the index), the item x domain pairs scored per second, and the 4x/1x CPU-time
+ratio, which must stay near 4 (near-linear; CPU time because the machine is shared). It also
+times the command itself on a JSONL corpus. For contrast, it times the naive all-pairs n-gram
+comparison on a sample and extrapolates it to the full 1x corpus.
 """
 
 from __future__ import annotations
