@@ -478,6 +478,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            state.pop("executor", None)
             executor.close()
 
     app = FastAPI(
@@ -523,7 +524,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                f"unexpected {type(exc).__name__}; this is a bug in the service")
 
     async def run_job(job, task: dict) -> dict:
-        executor: ScoringExecutor = state["executor"]
+        executor: ScoringExecutor | None = state.get("executor")
+        if executor is None:  # lifespan not run (an ASGI server without lifespan support)
+            raise ApiError(503, "not_ready", "the scoring service has not started; retry shortly")
         try:
             return await executor.run(job, task)
         except ScoringTimeout:

@@ -497,3 +497,18 @@ def test_no_500_for_every_endpoint_without_data(tmp_path, monkeypatch):
         assert_error(empty.get("/v1/domains/blocksworld"), 503)
         assert empty.get("/v1/runs").json()["items"] == []
         assert empty.get("/v1/datasets").status_code == 200
+
+
+def test_unexpected_errors_are_structured_json_too():
+    """The catch-all handler: a bug answers with JSON naming no internals, not an HTML 500."""
+    app = create_app(Settings(executor="thread"))
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internal detail")
+
+    with TestClient(app, raise_server_exceptions=False) as crashing:
+        error = assert_error(crashing.get("/boom"), 500, "internal_error")
+        assert "secret internal detail" not in error["message"]
+    # Without its lifespan the service says it is not ready instead of failing.
+    assert_error(TestClient(app).post("/v1/validate", json={"pddl": "x"}), 503, "not_ready")
