@@ -1,0 +1,27 @@
+(define (problem escape-room-p03)
+  (:domain escape-room)
+  (:objects lobby lab-bench aquarium piano attic-hatch attic server-rack - spot
+            toolbox music-box strongbox locker terminal - container
+            small-key silver-key master-key vault-key - key
+            sheet-music sticky-note printout - note)
+  (:init
+    (at lobby)
+    (connected lobby lab-bench) (connected lab-bench lobby)
+    (connected lobby piano) (connected piano lobby)
+    (connected piano aquarium) (connected aquarium piano)
+    (connected lobby attic-hatch) (connected attic-hatch lobby)
+    (connected attic-hatch attic) (connected attic attic-hatch)
+    (connected lab-bench server-rack) (connected server-rack lab-bench)
+    (lying-at sticky-note aquarium)
+    (container-at toolbox lab-bench) (locked toolbox) (code-opens sticky-note toolbox)
+    (inside small-key toolbox)
+    (container-at music-box piano) (locked music-box) (fits small-key music-box)
+    (inside sheet-music music-box)
+    (container-at locker attic) (locked locker) (code-opens sheet-music locker)
+    (inside silver-key locker) (inside printout locker)
+    (container-at terminal server-rack) (locked terminal) (code-opens printout terminal)
+    (inside master-key terminal)
+    (container-at strongbox attic) (locked strongbox) (fits silver-key strongbox)
+    (inside vault-key strongbox)
+    (exit-at lobby) (opens-exit master-key) (opens-exit vault-key))
+  (:goal (escaped)))
