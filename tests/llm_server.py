@@ -32,7 +32,7 @@ _ROUND = re.compile(r"^Round (\d+)\r?\nDomain with errors:", re.MULTILINE)
 @dataclass
 class Script:
     answers: list[str]  # answer content for round 0, 1, ... (the last one repeats)
-    faults: list[str] = field(default_factory=list)  # "429", "500", "slow" per request
+    faults: list[str] = field(default_factory=list)  # "429", "500", "401", "slow" per request
     reasoning: str | None = None  # sent as reasoning_content (reasoning models)
 
 
@@ -179,15 +179,12 @@ class ScriptedLLMServer:
             self._send(handler, 404, {"error": {"message": "no script for this prompt",
                                                 "type": "invalid_request_error"}})
             return
-        if fault == "429":
-            record.status = 429
-            self._send(handler, 429, {"error": {"message": "rate limited (scripted)",
-                                                "type": "rate_limit_error"}})
-            return
-        if fault == "500":
-            record.status = 500
-            self._send(handler, 500, {"error": {"message": "server error (scripted)",
-                                                "type": "server_error"}})
+        if fault is not None and fault.isdigit():  # "429", "500", "401", ...
+            record.status = int(fault)
+            kind = {"429": "rate_limit_error", "401": "authentication_error"}.get(
+                fault, "server_error")
+            self._send(handler, int(fault), {"error": {"message": f"scripted HTTP {fault}",
+                                                       "type": kind}})
             return
         if fault == "slow":
             time.sleep(self.slow_seconds)

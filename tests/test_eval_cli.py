@@ -150,6 +150,25 @@ def test_user_models_file_extends_aliases(tmp_path):
     assert result.exit_code == 1 and "not valid TOML" in output_of(result)
 
 
+def test_rejected_key_stops_the_run_with_a_clear_error(tmp_path, monkeypatch):
+    store = write_store(tmp_path / "store", ["t2wa-one", "t2wa-two"])
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
+    with ScriptedLLMServer({"t2wa-one": Script([pddl_answer(small_domain("t2wa-one"))],
+                                               faults=["401"] * 10),
+                            "t2wa-two": Script([pddl_answer(small_domain("t2wa-two"))],
+                                               faults=["401"] * 10)}) as server:
+        result = runner.invoke(app, ["eval", "--model", "openai/test-model", "--api-base",
+                                     server.url, "--dataset", str(store), "--no-progress",
+                                     "--workers", "0", "--max-concurrency", "1"])
+        statuses = [r.status for r in server.requests]
+    text = output_of(result)
+    assert result.exit_code == 1, text
+    assert "authentication" in text and "--resume" in text and "Traceback" not in text
+    assert statuses == [401]  # not retried, and no further item was tried
+    assert "sk-wrong" not in "".join(p.read_text() for p in
+                                     Path(os.environ["T2W_RUNS_DIR"]).rglob("*.json*"))
+
+
 def test_report_and_cache_commands_errors(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path / "missing")])
     assert result.exit_code == 1 and "no such run directory" in output_of(result)
