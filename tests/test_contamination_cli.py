@@ -117,3 +117,20 @@ def test_read_corpus_json_list_and_single_file(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00abc")
     with pytest.raises(CorpusError, match="binary"):
         read_corpus(binary)
+
+
+def test_iter_corpus_streams_jsonl_and_names_the_bad_line(tmp_path):
+    from text2world.contamination import iter_corpus
+
+    corpus = tmp_path / "big.jsonl"
+    good = "".join(json.dumps({"id": i, "text": f"text {i}"}) + "\n" for i in range(3))
+    corpus.write_bytes(good.encode() + b'{"id": 9, "text": "caf\xe9"}\n')
+    items = iter_corpus(corpus)
+    assert next(items) == ("line 1 (0)", "text 0")  # yielded before the bad line is read
+    with pytest.raises(CorpusError, match="line 4 is not UTF-8"):
+        list(items)
+    result = _invoke("--compare", str(corpus))
+    assert result.exit_code == 1 and "line 4 is not UTF-8" in result.output
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    assert "no records" in _invoke("--compare", str(empty)).output

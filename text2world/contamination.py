@@ -556,40 +556,44 @@ MAX_CORPUS_FILE_BYTES = 64 * 1024 * 1024
 
 def read_corpus(path: str | os.PathLike, text_field: str = "text") -> tuple[list[tuple[str, str]],
                                                                           list[str]]:
-    """The (name, text) items of a corpus, and notes on what was skipped.
+    """The (name, text) items of a corpus as a list, and notes on what was skipped
+    (``iter_corpus`` streams them instead)."""
+    skipped: list[str] = []
+    items = list(iter_corpus(path, text_field, skipped))
+    return items, skipped
+
+
+def iter_corpus(path: str | os.PathLike, text_field: str = "text",
+                skipped: list[str] | None = None) -> Iterator[tuple[str, str]]:
+    """Stream the (name, text) items of a corpus; notes on skipped files go to ``skipped``.
 
     ``path`` may be a folder (every non-hidden file below it, each one item; files that are not
-    UTF-8 text are skipped and noted), a JSONL file or a JSON list of records (each record's
-    ``text_field`` is one item, named by its ``id``/``name``/``file_name`` or line), or any other
-    text file (one item).
+    UTF-8 text are skipped and noted), a JSONL file (read line by line, any size) or a JSON
+    list of records (each record's ``text_field`` is one item, named by its
+    ``name``/``file_name``/``id`` and its line or position), or any other text file (one item).
+    Raises ``CorpusError`` naming the file and line of anything unreadable.
     """
     root = Path(path)
     if not root.exists():
         raise CorpusError(f"{root}: no such file or folder")
-    skipped: list[str] = []
+    notes = skipped if skipped is not None else []
     if root.is_dir():
-        items = []
+        count = 0
         for file in sorted(p for p in root.rglob("*") if p.is_file()):
             relative = file.relative_to(root)
             if any(part.startswith(".") for part in relative.parts):
                 continue
-            text = _read_corpus_file(file, skipped)
+            text = _read_corpus_file(file, notes)
             if text is not None:
-                items.append((str(relative), text))
-        if not items:
+                count += 1
+                yield str(relative), text
+        if not count:
             raise CorpusError(f"{root}: no readable text files in this folder")
-        return items, skipped
-    text = _read_corpus_file(root, None)
+        return
     if root.suffix.lower() == ".jsonl":
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append((f"line {number}", json.loads(line)))
-            except ValueError as err:
-                raise CorpusError(f"{root}: line {number} is not valid JSON ({err})") from None
-        return _record_items(root, records, text_field), skipped
+        yield from _record_items(root, _jsonl_records(root), text_field)
+        return
+    text = _read_corpus_file(root, None)
     if root.suffix.lower() == ".json":
         try:
             data = json.loads(text)
@@ -597,9 +601,29 @@ def read_corpus(path: str | os.PathLike, text_field: str = "text") -> tuple[list
             raise CorpusError(f"{root}: not valid JSON ({err})") from None
         if not isinstance(data, list):
             raise CorpusError(f"{root}: expected a JSON list of records (or use a .jsonl file)")
-        return _record_items(root, [(f"record {i}", r) for i, r in enumerate(data)],
-                             text_field), skipped
-    return [(root.name, text)], skipped
+        yield from _record_items(root, ((f"record {i}", r) for i, r in enumerate(data)),
+                                 text_field)
+        return
+    yield root.name, text
+
+
+def _jsonl_records(path: Path) -> Iterator[tuple[str, object]]:
+    try:
+        stream = path.open("rb")
+    except OSError as err:
+        raise CorpusError(f"{path}: cannot be read ({err.strerror})") from None
+    with stream:
+        for number, raw in enumerate(stream, 1):
+            if not raw.strip():
+                continue
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                yield f"line {number}", json.loads(line)
+            except UnicodeDecodeError as err:
+                raise CorpusError(f"{path}: line {number} is not UTF-8 text (byte "
+                                  f"{err.start})") from None
+            except ValueError as err:
+                raise CorpusError(f"{path}: line {number} is not valid JSON ({err})") from None
 
 
 def _read_corpus_file(file: Path, skipped: list[str] | None) -> str | None:
@@ -627,11 +651,9 @@ def _read_corpus_file(file: Path, skipped: list[str] | None) -> str | None:
         return None
 
 
-def _record_items(path: Path, records: list[tuple[str, object]],
-                  text_field: str) -> list[tuple[str, str]]:
-    if not records:
-        raise CorpusError(f"{path}: no records")
-    items = []
+def _record_items(path: Path, records: Iterable[tuple[str, object]],
+                  text_field: str) -> Iterator[tuple[str, str]]:
+    count = 0
     for where, record in records:
         if not isinstance(record, dict):
             raise CorpusError(f"{path}: {where} is not a JSON object")
@@ -642,8 +664,10 @@ def _record_items(path: Path, records: list[tuple[str, object]],
                               f"there: {fields or 'none'}); choose one with --text-field")
         label = next((str(record[key]) for key in ("name", "file_name", "id")
                       if isinstance(record.get(key), (str, int))), None)
-        items.append((f"{where} ({label})" if label else where, text))
-    return items
+        count += 1
+        yield (f"{where} ({label})" if label else where), text
+    if not count:
+        raise CorpusError(f"{path}: no records")
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ from ..contamination import (
     ProbeError,
     ProbeOptions,
     compare_corpus,
+    iter_corpus,
     probe,
     probe_options_from_run,
-    read_corpus,
 )
 from ..store import DatasetError, load_dataset
 from .common import console, err_console, fail, print_json
@@ -208,17 +208,20 @@ def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> No
 def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
              show_spans: int, n: int, max_mismatches: int, as_json: bool,
              output: Path | None) -> None:
+    references = [(record.id, record.domain) for record in records]
+    skipped: list[str] = []
+    started = time.perf_counter()
     try:
-        corpus, skipped = read_corpus(path, text_field)
+        # The corpus is streamed: a large JSONL training set is never held in memory.
+        comparison = compare_corpus(iter_corpus(path, text_field, skipped), references, n=n,
+                                    max_mismatches=max_mismatches,
+                                    spans_for_top=max(top, show_spans))
     except CorpusError as err:
         fail(str(err))
+    seconds = time.perf_counter() - started
     for note in skipped:
         err_console.print(f"[yellow]skipped[/] {note}", highlight=False)
-    references = [(record.id, record.domain) for record in records]
-    started = time.perf_counter()
-    comparison = compare_corpus(corpus, references, n=n, max_mismatches=max_mismatches,
-                                spans_for_top=max(top, show_spans))
-    seconds = time.perf_counter() - started
+    corpus = comparison.items
     best = comparison.best_per_item()
     listed = comparison.overlaps[:top]
     data = {
