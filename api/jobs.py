@@ -12,7 +12,7 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -128,6 +128,7 @@ class ScoringExecutor:
         self._warm = warm
         self._pool: ProcessPoolExecutor | None = None
         self._pool_ready: asyncio.Future | None = None
+        self._threads: ThreadPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
 
@@ -138,6 +139,8 @@ class ScoringExecutor:
 
     async def start(self) -> None:
         self._slots = asyncio.Semaphore(self.size)
+        if self.kind == "thread":
+            self._threads = ThreadPoolExecutor(self.size, thread_name_prefix="t2w-score")
         if self.kind == "process":
             await self._started_pool()
         elif self._warm:
@@ -182,15 +185,32 @@ class ScoringExecutor:
         else:
             pool.shutdown(wait=False, cancel_futures=True)
 
+    async def _run_in_thread(self, job, task: dict) -> dict:
+        # A thread cannot be stopped: past the limit the request is answered, but the job keeps
+        # its slot until it really ends, so runaway jobs cannot pile up beyond ``size``.
+        await self._slots.acquire()
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._threads, job, task)
+        except BaseException:
+            self._slots.release()
+            raise
+
+        def finished(done: asyncio.Future) -> None:
+            self._slots.release()
+            if not done.cancelled():
+                done.exception()  # retrieved: no "exception never retrieved" noise
+
+        future.add_done_callback(finished)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+        except asyncio.TimeoutError:
+            raise ScoringTimeout from None
+
     async def run(self, job, task: dict) -> dict:
         assert self._slots is not None, "ScoringExecutor.start() was not awaited"
+        if self.kind == "thread":
+            return await self._run_in_thread(job, task)
         async with self._slots:
-            if self.kind == "thread":
-                try:
-                    with anyio.fail_after(self.timeout):
-                        return await anyio.to_thread.run_sync(job, task, abandon_on_cancel=True)
-                except TimeoutError:
-                    raise ScoringTimeout from None
             for attempt in range(2):
                 pool = None
                 try:
@@ -214,6 +234,8 @@ class ScoringExecutor:
             raise BrokenProcessPool("the scoring pool could not be restarted")
 
     def close(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
