@@ -271,3 +271,9 @@ def test_index_equals_brute_force(reference, documents, n, k):
     else:
         assert set(zip(s.tolist(), docs.tolist(), local.tolist())) == expected
         assert all(m <= k for m in mismatches.tolist())
+
+
+def test_docstring_example_holds():
+    assert content_tokens("(robot-at ?x)").strings() == ["robot", "at"]
+    assert content_tokens("(:action Robot-AT)").ids.tolist() == \
+        content_tokens("(robot-at)").ids.tolist()

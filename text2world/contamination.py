@@ -7,11 +7,11 @@ position by position. A domain's rate is contaminated tokens / counted tokens.
 
 Tokenisation rules (``content_tokens``), the same for the gold domain and the candidate:
 
-1. The text is cut into PDDL lexemes: ``(``, ``)``, runs of ``;`` and maximal runs of other
-   non-space characters. Comment words are ordinary lexemes (a model that memorised a domain
-   also reproduces its comments); only the ``;`` markers are dropped.
+1. The text is cut into lexemes: maximal runs of characters other than whitespace,
+   parentheses and ``;``. Parentheses and comment markers never count; comment words are
+   ordinary lexemes (a model that memorised a domain also reproduces its comments).
 2. Lexemes that are not counted, and are not part of any n-gram:
-   - parentheses, and lexemes without a letter or digit (``-``, ``=``, ``;``, ``...``);
+   - lexemes without a letter or digit (``-``, ``=``, ``...``);
    - variables: lexemes starting with ``?`` (``?x``, ``?from``);
    - keywords: every lexeme starting with ``:`` (``:action``, ``:parameters``, and all
      requirement names such as ``:strips`` or ``:negative-preconditions``) and the words in
@@ -20,8 +20,8 @@ Tokenisation rules (``content_tokens``), the same for the gold domain and the ca
      counts).
 3. Every remaining lexeme is lower-cased (PDDL is case-insensitive) and split into GPT-2
    tokens (``text2world.tokens.gpt2_encoding``) as GPT-2 splits it after a single space;
-   tokens without a letter or digit are dropped, so ``(at-robot ?x)`` yields `` at``,
-   ``robot`` (the ``-`` separator occurs in nearly every name and would let unrelated texts
+   tokens without a letter or digit are dropped, so ``(robot-at ?x)`` yields `` robot``,
+   ``at`` (the ``-`` separator occurs in nearly every name and would let unrelated texts
    match on separators alone). Layout (indentation, line breaks, spaces around parentheses)
    therefore never changes the tokens; the sequence is that of the text with comment
    markers, keywords, variables, parentheses and separators removed and single spaces
@@ -31,10 +31,15 @@ Texts with fewer than ``n`` counted tokens have no n-gram and never match (rate 
 
 Matching is exact and efficient: by the pigeonhole principle, two n-grams with at most ``k``
 mismatches agree exactly on at least one of ``k + 1`` disjoint blocks (for n=10, k=4: five
-blocks of two tokens). Candidate n-grams are indexed by each block (sorted arrays); each gold
-n-gram looks up its blocks and only those hits are verified. The cost grows with the number of
-block hits, not with (gold n-grams x candidate n-grams), so scoring a corpus against a store is
-near-linear in the corpus size.
+blocks of two tokens). One side's n-grams are indexed by each block (sorted 64-bit keys); the
+other side's n-grams look up their blocks and only those hits are verified token by token. The
+cost grows with the number of block hits, not with (n-grams x n-grams). ``compare_corpus``
+indexes the store once and streams the corpus through it, so its time is near-linear in the
+corpus size and its memory does not grow with it (bench/contamination_bench.py).
+
+The model probe (``probe``, ``t2w contamination --model``) gives a model the first 20 GPT-2
+tokens of each gold domain, asks it to continue, and scores the continuation against the rest
+of the gold domain (the prompt's own tokens are not counted: ``reference_start``).
 """
 
 from __future__ import annotations
