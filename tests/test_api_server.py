@@ -21,6 +21,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from text2world import score, validate
@@ -306,3 +308,19 @@ def test_serve_reports_a_port_in_use():
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and f"127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(raw=st.one_of(st.binary(max_size=300),
+                     st.builds(lambda d: json.dumps(d).encode(),
+                               st.dictionaries(st.sampled_from(["gold_id", "gold_pddl", "pddl",
+                                                                "response", "mode"]),
+                                               st.one_of(st.text(max_size=80), st.integers(),
+                                                         st.none()), max_size=4))),
+       path=st.sampled_from(["/v1/score", "/v1/validate"]))
+def test_real_server_never_answers_500(server, raw, path):
+    response = server.client.post(path, content=raw, headers={"content-type": "application/json"})
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        assert response.json()["error"]["message"]
