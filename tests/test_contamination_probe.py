@@ -109,7 +109,8 @@ def _probe_args(store: Path, server: ScriptedLLMServer, *extra: str) -> list[str
             *extra]
 
 
-def test_probe_end_to_end_through_litellm(store):
+def test_probe_end_to_end_through_litellm(store, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-t2w-test-secret")
     with ScriptedLLMServer(scripts(flaky_faults=0)) as server:
         result = _run(*_probe_args(store, server), "--json")
         assert result.exit_code == 0, result.output
@@ -147,6 +148,8 @@ def test_probe_end_to_end_through_litellm(store):
         assert sorted(item["item"] for item in log) == sorted(GOLD)
         saved = json.loads((run / "summary.json").read_text())
         assert saved["mean_rate"] == data["mean_rate"]
+        for stored in run.iterdir():  # the key is used, never written down
+            assert b"sk-t2w-test-secret" not in stored.read_bytes(), stored
         histogram = run / "contamination_hist.png"
         assert histogram.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert Path(data["histogram_path"]) == histogram
