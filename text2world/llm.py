@@ -54,9 +54,13 @@ class FatalModelError(RuntimeError):
 # litellm, imported once and offline
 
 
-def _prepare_litellm_environment() -> None:
-    # Without this litellm downloads the model price list from GitHub when imported.
+def prepare_litellm_environment() -> None:
+    """Keep litellm offline: call before anything imports it."""
+    # Without these litellm downloads its model price list (at import) and Anthropic header
+    # tables (at call time) from GitHub.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
+    os.environ.setdefault("LITELLM_LOCAL_BLOG_POSTS", "True")
     os.environ.setdefault("LITELLM_TELEMETRY", "False")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
 
@@ -64,13 +68,14 @@ def _prepare_litellm_environment() -> None:
 @lru_cache(maxsize=1)
 def litellm_module():
     """The configured litellm module, with the reference provider registered."""
-    _prepare_litellm_environment()
+    prepare_litellm_environment()
     import litellm
 
     litellm.suppress_debug_info = True
     litellm.telemetry = False
     litellm.set_verbose = False
     litellm.drop_params = True  # e.g. temperature for o1-style models: drop, do not fail
+    litellm.disable_hf_tokenizer_download = True  # token counts fall back to bundled tiktoken
     if not any(item.get("provider") == REFERENCE_PROVIDER for item in litellm.custom_provider_map):
         litellm.custom_provider_map = [*litellm.custom_provider_map,
                                        {"provider": REFERENCE_PROVIDER,
@@ -536,7 +541,7 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
 @lru_cache(maxsize=1)
 def _reference_handler():
     """A litellm CustomLLM so reference models take the same client path as hosted ones."""
-    _prepare_litellm_environment()
+    prepare_litellm_environment()
     import litellm
     from litellm import CustomLLM
     from litellm.llms.custom_llm import CustomLLMError

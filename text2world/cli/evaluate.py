@@ -11,7 +11,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
+from ..llm import prepare_litellm_environment
 from .common import console, err_console, fail, print_json
+
+prepare_litellm_environment()  # before any command imports litellm
 
 cache_app = typer.Typer(help="Inspect or clear the response cache ($T2W_HOME/cache).",
                         no_args_is_help=True)
