@@ -175,7 +175,8 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
 
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
     summary = result.summary
-    table = Table(title=f"Contamination of {summary['model']} on {summary['dataset']} "
+    table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
+                        f"{escape(str(summary['dataset']))} "
                         f"(first {options.prompt_tokens} tokens given; {options.n}-grams, "
                         f"<= {options.max_mismatches} mismatches)")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
@@ -240,15 +241,15 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
     if as_json:
         print_json(data)
         return
-    table = Table(title=f"Top overlaps of {path} with {dataset_name} "
+    table = Table(title=f"Top overlaps of {escape(str(path))} with {escape(dataset_name)} "
                         f"({n}-grams, <= {max_mismatches} mismatches)")
     for column, justify in (("#", "right"), ("corpus item", "left"), ("gold domain", "left"),
                             ("rate", "right"), ("tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, overlap in enumerate(listed, 1):
         result = overlap.result
-        table.add_row(str(rank), escape(overlap.item), escape(overlap.domain), f"{result.rate:.3f}",
-                      f"{result.contaminated}/{result.counted}")
+        table.add_row(str(rank), escape(overlap.item), escape(overlap.domain),
+                      f"{result.rate:.3f}", f"{result.contaminated}/{result.counted}")
     if listed:
         console.print(table)
     console.print(f"{len(corpus)} corpus items x {len(references)} gold domains = "
