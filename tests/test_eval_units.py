@@ -1,0 +1,147 @@
+"""Units of the eval machinery: run store, cache keys, retry policy, model resolution,
+reference models, prompts."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import json
+from pathlib import Path
+
+import pytest
+
+from text2world.evaluation import (EvalOptions, Prompts, evaluate, load_template,
+                                   options_from_run)
+from text2world.llm import (ModelConfigError, RetryPolicy, api_key_for, reference_answer,
+                            request_key, resolve_model)
+from text2world.runs import Run, RunError, read_jsonl
+from text2world.validation import validate
+
+from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
+
+
+def test_torn_last_line_is_ignored_then_cut_and_runs_are_single_writer(tmp_path):
+    run, resumed = Run.create_or_resume(tmp_path / "run", {"model": "m", "ec": 1})
+    assert not resumed
+    run.lock()
+    run.append_item({"item": "a", "ec": {}})
+    run.close()
+    with run.log_path.open("ab") as stream:
+        stream.write(b'{"item": "b", "ec"')  # a writer killed mid-line
+    assert [r["item"] for r in read_jsonl(run.log_path)] == ["a"]
+    again = Run.open(run.path)
+    again.lock()
+    assert run.log_path.read_bytes().endswith(b"}\n")
+    with pytest.raises(RunError, match="another t2w eval"):
+        Run.open(run.path).lock()
+    again.append_item({"item": "b", "ec": {}})
+    again.close()
+    assert [r["item"] for r in read_jsonl(run.log_path)] == ["a", "b"]
+    run.log_path.write_text('{"item": "a"}\nnot json\n{"item": "b"}\n')
+    with pytest.raises(RunError, match="line 2"):
+        read_jsonl(run.log_path)
+
+
+def test_request_key_covers_model_base_messages_settings_round():
+    messages = [{"role": "user", "content": "x"}]
+    base = request_key("openai/m", None, messages, {"temperature": 0}, 0)
+    assert base == request_key("openai/m", None, list(messages), {"temperature": 0}, 0)
+    variants = [request_key("openai/n", None, messages, {"temperature": 0}, 0),
+                request_key("openai/m", "http://127.0.0.1:1/v1", messages, {"temperature": 0}, 0),
+                request_key("openai/m", None, [{"role": "user", "content": "y"}],
+                            {"temperature": 0}, 0),
+                request_key("openai/m", None, messages, {"temperature": 0.5}, 0),
+                request_key("openai/m", None, messages, {"temperature": 0}, 1)]
+    assert len({base, *variants}) == 6
+
+
+def test_retry_delay_grows_is_bounded_and_honours_retry_after():
+    policy = RetryPolicy(max_retries=5, base_delay=1.0, max_delay=8.0)
+    assert 0.75 <= policy.delay(1) <= 1.25
+    assert 3.0 <= policy.delay(3) <= 5.0
+    assert policy.delay(10) <= 8.0 * 1.25
+
+    class Response:
+        headers = {"retry-after": "3"}
+
+    class Limited(Exception):
+        response = Response()
+
+    assert policy.delay(1, Limited()) == 3.0
+
+
+def test_model_resolution_and_key_checks(monkeypatch):
+    spec = resolve_model("deepseek-r1")
+    assert spec.litellm_model == "deepseek/deepseek-reasoner"
+    assert spec.api_key_env == "DEEPSEEK_API_KEY"
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    with pytest.raises(ModelConfigError, match="DEEPSEEK_API_KEY"):
+        api_key_for(spec)
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "sk-test")
+    assert api_key_for(spec) == "sk-test"
+    assert "sk-test" not in json.dumps(spec.to_config())
+    local = resolve_model("openai/my-model", api_base="http://127.0.0.1:8000/v1")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert api_key_for(local) == "EMPTY"  # local servers need no key
+    with pytest.raises(ModelConfigError, match="OPENAI_API_KEY"):
+        api_key_for(resolve_model("openai/gpt-4o"))
+    assert resolve_model("reference/oracle").is_reference
+    with pytest.raises(ModelConfigError, match="unknown model"):
+        resolve_model("definitely-not-a-model")
+
+
+def test_reference_models_are_deterministic_and_get_repaired():
+    gold = small_domain("t2wu-gold", actions=3)
+    assert "(domain t2wu-gold)" in reference_answer("oracle", gold, "x", 0)
+    validity = {}
+    for item in range(30):
+        answers = [reference_answer("noisy-oracle", gold, f"item{item}", r, seed=1)
+                   for r in range(6)]
+        assert answers == [reference_answer("noisy-oracle", gold, f"item{item}", r, seed=1)
+                           for r in range(6)]
+        valid = []
+        for answer in answers:
+            try:
+                from text2world.extract import extract_domain
+
+                valid.append(validate(extract_domain(answer)).ok)
+            except Exception:  # noqa: BLE001 - no PDDL in the answer
+                valid.append(False)
+        validity[item] = valid
+        # once repaired it stays repaired, and everything is repaired by round 4
+        first = valid.index(True)
+        assert all(valid[first:]) and first <= 4
+    firsts = [v.index(True) for v in validity.values()]
+    assert min(firsts) == 0 and max(firsts) >= 2  # a spread of needed corrections
+
+
+def test_correction_prompt_history_is_bounded(tmp_path):
+    prompts = Prompts(load_template("zero-shot", ("description",), "prompt"),
+                      load_template("correction", ("domain", "error"), "correction prompt"))
+    history = [(f"(define (domain d{i}))", f"error {i}") for i in range(8)]
+    text = prompts.correction_messages(history, "(define (domain now))", "error now", 9)[-1][
+        "content"]
+    assert "Round 9\nDomain with errors:\n(define (domain now))" in text
+    assert "error now" in text and "error 7" in text and "error 3" in text
+    assert "error 2" not in text  # the last 5 earlier rounds only
+    generation = prompts.generation_messages("A {weird} description with braces.")
+    assert "A {weird} description with braces." in generation[-1]["content"]
+
+
+def test_resume_option_reads_the_run_config(tmp_path):
+    store = write_store(tmp_path / "store", ["t2wu-a", "t2wu-b"])
+    with ScriptedLLMServer({name: Script([pddl_answer(small_domain(name))])
+                            for name in ("t2wu-a", "t2wu-b")}) as server:
+        first = evaluate(EvalOptions(model="openai/test-model", api_base=server.url,
+                                     dataset=str(store), ec=2, limit=1, workers=0,
+                                     temperature=0.2))
+        assert [i["item"] for i in first.run.items()] == ["t2wu-a"]
+        options = options_from_run(first.run.path, workers=0)
+        assert options.ec == 2 and options.temperature == 0.2 and options.api_base == server.url
+        options.limit = None  # resume and extend the run to every item
+        second = evaluate(options)
+        assert second.resumed and second.run.path == first.run.path
+        assert sorted(i["item"] for i in second.run.items()) == ["t2wu-a", "t2wu-b"]
+        assert len(server.requests) == 2
