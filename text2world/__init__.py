@@ -3,6 +3,7 @@
     from text2world import score, validate, extract_domain, load_dataset
 """
 
+from .contamination import Contamination, contamination_rate
 from .extract import NoDomainFound, extract_domain
 from .metrics import MODES, Score, ScoringError, score
 from .pddl import Domain, DomainInputError, parse_domain
@@ -10,8 +11,9 @@ from .store import Dataset, DatasetError, Record, load_dataset
 from .validation import Issue, Validation, validate
 
 __all__ = [
-    "MODES", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",
-    "Record", "Score", "ScoringError", "Validation", "extract_domain", "load_dataset",
+    "MODES", "Contamination", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",
+    "Record", "Score", "ScoringError", "Validation", "contamination_rate", "extract_domain",
+    "load_dataset",
     "parse_domain", "score", "validate",
 ]
 __version__ = "0.1.0"
