@@ -46,7 +46,7 @@ def payloads(limit: int, mode: str) -> list[dict]:
     return bodies
 
 
-def in_process_rate(bodies: list[dict], seconds: float) -> float:
+def in_process_rate(bodies: list[dict], seconds: float, job_times: list | None = None) -> float:
     """Jobs per second of the endpoint's library work on one core, gold caches warm."""
     tasks = [{"gold": b["_gold"], "pddl": b["pddl"], "response": None, "mode": b["mode"]}
              for b in bodies]
@@ -54,7 +54,10 @@ def in_process_rate(bodies: list[dict], seconds: float) -> float:
         score_job(task)
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
+        job_started = time.perf_counter()
         score_job(tasks[done % len(tasks)])
+        if job_times is not None:
+            job_times.append(time.perf_counter() - job_started)
         done += 1
     return done / (time.perf_counter() - started)
 
@@ -157,6 +160,13 @@ def main() -> None:
     in_process_seconds = min(args.seconds, 4.0)
     print(f"cores: {cores} (load average {os.getloadavg()[0]:.1f} before the run, other "
           f"processes included); {len(bodies)} store domains; mode {args.mode}")
+    job_times: list[float] = []
+    in_process_rate(bodies, 2.0, job_times)
+    job_times.sort()
+    job_p50 = statistics.median(job_times)
+    job_p99 = job_times[min(len(job_times) - 1, int(0.99 * len(job_times)))]
+    print(f"in-process job time over these domains: p50 {job_p50 * 1000:.1f} ms, p99 "
+          f"{job_p99 * 1000:.1f} ms (p99/p50 {job_p99 / job_p50:.2f}: the domains differ in size)")
     print("1-core/s: the endpoint's library work (extract, score, validate) in process on one "
           "core, measured right before and after each server run; all-cores/s: the same work in "
           f"{cores} processes at once (the machine is shared, so this is what it gives now)")
