@@ -231,8 +231,9 @@ def test_stats_of_the_store():
     assert stats["splits"]["train"] == 2
     assert stats["requirements"][":typing"] == sum(
         ":typing" in domain_facts(r.domain).get("requirements", ()) for r in store)
-    assert float(stats["sizes"]["predicates"]["max"]) <= 40
-    assert float(stats["tokens"]["domain"]["max"]) <= 5000
+    assert 0 < stats["sizes"]["predicates"]["min"] <= stats["sizes"]["predicates"]["max"] <= 40
+    assert stats["tokens"]["domain"]["max"] <= 5000
+    assert stats["problems"] == sum(len(r.problems) for r in store)
     table = _data("stats")
     assert "requirements" in table.output and ":negative-preconditions" in table.output
 

@@ -105,11 +105,15 @@ def show_command(
         console.print("[bold]problems[/]: " + ", ".join(p.name for p in record.problems))
 
 
-def _spread(values: list[int]) -> tuple[str, str, str, str]:
+def _summary(values: list[int]) -> dict:
     if not values:
-        return "-", "-", "-", "-"
-    return (str(min(values)), f"{statistics.mean(values):.1f}", str(int(statistics.median(values))),
-            str(max(values)))
+        return {"min": None, "mean": None, "median": None, "max": None}
+    return {"min": min(values), "mean": round(statistics.mean(values), 1),
+            "median": statistics.median(values), "max": max(values)}
+
+
+def _spread(values: list[int]) -> tuple[str, str, str, str]:
+    return tuple("-" if v is None else f"{v:g}" for v in _summary(values).values())
 
 
 def dataset_stats(data: Dataset) -> dict:
@@ -144,10 +148,8 @@ def stats_command(
     stats = dataset_stats(data)
     if as_json:
         summary = dict(stats)
-        summary["sizes"] = {k: dict(zip(("min", "mean", "median", "max"), _spread(v)))
-                            for k, v in stats["sizes"].items()}
-        summary["tokens"] = {k: dict(zip(("min", "mean", "median", "max"), _spread(v)))
-                             for k, v in stats["tokens"].items()}
+        summary["sizes"] = {k: _summary(v) for k, v in stats["sizes"].items()}
+        summary["tokens"] = {k: _summary(v) for k, v in stats["tokens"].items()}
         print_json(summary)
         return
     counts = Table(title=f"{data.name}: counts")
