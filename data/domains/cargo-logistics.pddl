@@ -1,52 +1,57 @@
 (define (domain cargo-logistics)
-  (:requirements :strips :typing)
-  (:types locatable location city - object
-          package vehicle - locatable
-          truck airplane - vehicle
-          airport - location)
+  (:requirements :strips :typing :action-costs)
+  (:types consignment carrier site region room - object
+          van freighter - carrier
+          terminal - site)
   (:predicates
-    (at ?x - locatable ?l - location)
-    (in ?p - package ?v - vehicle)
-    (in-city ?l - location ?c - city)
-    (screened ?p - package))
+    (parked ?v - carrier ?s - site)
+    (waiting ?p - consignment ?s - site)
+    (aboard ?p - consignment ?v - carrier)
+    (region-of ?s - site ?r - region)
+    (road ?from - site ?to - site)
+    (air-route ?from - terminal ?to - terminal)
+    (spare ?v - carrier ?k - room)
+    (room-step ?fewer - room ?more - room)
+    (customs-post ?t - terminal)
+    (cleared ?p - consignment ?r - region))
+  (:functions (total-cost) - number)
 
-  (:action load-truck
-    :parameters (?p - package ?t - truck ?l - location)
-    :precondition (and (at ?p ?l) (at ?t ?l))
-    :effect (and (in ?p ?t)
-                 (not (at ?p ?l))))
+  (:action drive
+    :parameters (?v - van ?from - site ?to - site)
+    :precondition (and (parked ?v ?from) (road ?from ?to))
+    :effect (and (parked ?v ?to)
+                 (not (parked ?v ?from))
+                 (increase (total-cost) 2)))
 
-  (:action unload-truck
-    :parameters (?p - package ?t - truck ?l - location)
-    :precondition (and (in ?p ?t) (at ?t ?l))
-    :effect (and (at ?p ?l)
-                 (not (in ?p ?t))))
+  (:action fly
+    :parameters (?f - freighter ?from - terminal ?to - terminal)
+    :precondition (and (parked ?f ?from) (air-route ?from ?to))
+    :effect (and (parked ?f ?to)
+                 (not (parked ?f ?from))
+                 (increase (total-cost) 6)))
 
-  (:action drive-truck
-    :parameters (?t - truck ?from - location ?to - location ?c - city)
-    :precondition (and (at ?t ?from) (in-city ?from ?c) (in-city ?to ?c))
-    :effect (and (at ?t ?to)
-                 (not (at ?t ?from))))
+  (:action stow
+    :parameters (?p - consignment ?v - carrier ?s - site ?r - region ?more - room ?fewer - room)
+    :precondition (and (waiting ?p ?s) (parked ?v ?s) (region-of ?s ?r) (cleared ?p ?r)
+                       (spare ?v ?more) (room-step ?fewer ?more))
+    :effect (and (aboard ?p ?v)
+                 (spare ?v ?fewer)
+                 (not (waiting ?p ?s))
+                 (not (spare ?v ?more))
+                 (increase (total-cost) 1)))
 
-  (:action screen-package
-    :parameters (?p - package ?ap - airport)
-    :precondition (at ?p ?ap)
-    :effect (screened ?p))
+  (:action unstow
+    :parameters (?p - consignment ?v - carrier ?s - site ?fewer - room ?more - room)
+    :precondition (and (aboard ?p ?v) (parked ?v ?s)
+                       (spare ?v ?fewer) (room-step ?fewer ?more))
+    :effect (and (waiting ?p ?s)
+                 (spare ?v ?more)
+                 (not (aboard ?p ?v))
+                 (not (spare ?v ?fewer))
+                 (increase (total-cost) 1)))
 
-  (:action load-airplane
-    :parameters (?p - package ?a - airplane ?ap - airport)
-    :precondition (and (at ?p ?ap) (at ?a ?ap) (screened ?p))
-    :effect (and (in ?p ?a)
-                 (not (at ?p ?ap))))
-
-  (:action unload-airplane
-    :parameters (?p - package ?a - airplane ?ap - airport)
-    :precondition (and (in ?p ?a) (at ?a ?ap))
-    :effect (and (at ?p ?ap)
-                 (not (in ?p ?a))))
-
-  (:action fly-airplane
-    :parameters (?a - airplane ?from - airport ?to - airport)
-    :precondition (at ?a ?from)
-    :effect (and (at ?a ?to)
-                 (not (at ?a ?from)))))
+  (:action clear-customs
+    :parameters (?p - consignment ?t - terminal ?r - region)
+    :precondition (and (waiting ?p ?t) (customs-post ?t) (region-of ?t ?r))
+    :effect (and (cleared ?p ?r)
+                 (increase (total-cost) 3))))

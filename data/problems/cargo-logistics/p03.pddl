@@ -1,17 +1,41 @@
 (define (problem cargo-logistics-p03)
   (:domain cargo-logistics)
-  (:objects east west harbour - city
-            east-field west-field harbour-field - airport
-            east-mall west-depot west-school harbour-dock - location
-            jet1 jet2 - airplane
-            van-e van-w van-h - truck
-            crate1 crate2 crate3 crate4 - package)
-  (:init (in-city east-field east) (in-city east-mall east)
-         (in-city west-field west) (in-city west-depot west) (in-city west-school west)
-         (in-city harbour-field harbour) (in-city harbour-dock harbour)
-         (at jet1 east-field) (at jet2 harbour-field)
-         (at van-e east-mall) (at van-w west-depot) (at van-h harbour-field)
-         (at crate1 east-mall) (at crate2 west-depot) (at crate3 harbour-dock)
-         (at crate4 west-school) (screened crate3))
-  (:goal (and (at crate1 west-school) (at crate2 harbour-dock)
-              (at crate3 east-mall) (at crate4 west-depot))))
+  (:objects coast mountains plains islands - region
+            coast-hub mountain-field plains-field island-strip - terminal
+            coast-warehouse coast-hospital mountain-lodge mountain-mine plains-silo island-resort - site
+            wide-body turboprop - freighter
+            coast-truck mountain-truck plains-truck island-cart - van
+            generator medicine drill grain linen - consignment
+            r0 r1 r2 r3 - room)
+  (:init (room-step r0 r1) (room-step r1 r2) (room-step r2 r3)
+         (region-of coast-hub coast) (region-of coast-warehouse coast) (region-of coast-hospital coast)
+         (region-of mountain-field mountains) (region-of mountain-lodge mountains) (region-of mountain-mine mountains)
+         (region-of plains-field plains) (region-of plains-silo plains)
+         (region-of island-strip islands) (region-of island-resort islands)
+         (air-route coast-hub mountain-field) (air-route mountain-field coast-hub)
+         (air-route coast-hub plains-field) (air-route plains-field coast-hub)
+         (air-route coast-hub island-strip) (air-route island-strip coast-hub)
+         (road coast-hub coast-warehouse) (road coast-warehouse coast-hub)
+         (road coast-warehouse coast-hospital) (road coast-hospital coast-warehouse)
+         (road mountain-field mountain-lodge) (road mountain-lodge mountain-field)
+         (road mountain-lodge mountain-mine) (road mountain-mine mountain-lodge)
+         (road plains-field plains-silo) (road plains-silo plains-field)
+         (road island-strip island-resort) (road island-resort island-strip)
+         (customs-post coast-hub) (customs-post mountain-field)
+         (customs-post plains-field) (customs-post island-strip)
+         (parked wide-body coast-hub) (spare wide-body r3)
+         (parked turboprop island-strip) (spare turboprop r1)
+         (parked coast-truck coast-hospital) (spare coast-truck r2)
+         (parked mountain-truck mountain-mine) (spare mountain-truck r1)
+         (parked plains-truck plains-field) (spare plains-truck r2)
+         (parked island-cart island-resort) (spare island-cart r1)
+         (waiting generator coast-warehouse) (cleared generator coast)
+         (waiting medicine coast-hospital) (cleared medicine coast)
+         (waiting drill plains-silo) (cleared drill plains)
+         (waiting grain plains-silo) (cleared grain plains)
+         (waiting linen island-resort) (cleared linen islands)
+         (= (total-cost) 0))
+  (:goal (and (waiting generator island-resort) (waiting medicine mountain-lodge)
+              (waiting drill mountain-mine) (waiting grain coast-warehouse)
+              (waiting linen coast-hospital)))
+  (:metric minimize (total-cost)))

@@ -1,10 +1,19 @@
 (define (problem satellite-imaging-p01)
   (:domain satellite-imaging)
-  (:objects sat1 - satellite
-            cam1 - instrument
-            star1 nebula station1 - direction
-            infrared - mode)
-  (:init (on-board cam1 sat1) (supports cam1 infrared) (calibration-target cam1 star1)
-         (power-on cam1) (calibrated cam1) (memory-free sat1)
-         (pointing sat1 station1) (ground-station station1))
-  (:goal (downlinked nebula infrared)))
+  (:objects kestrel - spacecraft
+            kestrel-cam - sensor
+            pass-north pass-equator pass-south - zone
+            glacier - site
+            svalbard - station
+            visible - band
+            q0 q1 q2 - amount)
+  (:init (one-more q0 q1) (one-more q1 q2)
+         (track-next pass-north pass-equator) (track-next pass-equator pass-south)
+         (track-next pass-south pass-north)
+         (overlooks pass-equator glacier)
+         (in-contact pass-south svalbard)
+         (sunlit pass-equator)
+         (mounted kestrel-cam kestrel) (captures-in kestrel-cam visible)
+         (craft-over kestrel pass-north)
+         (battery kestrel q2) (free-space kestrel q1))
+  (:goal (received glacier visible)))

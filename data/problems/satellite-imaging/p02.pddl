@@ -1,13 +1,23 @@
 (define (problem satellite-imaging-p02)
   (:domain satellite-imaging)
-  (:objects sat1 - satellite
-            cam1 spectro1 - instrument
-            star1 star2 nebula galaxy station1 - direction
-            infrared thermal spectral - mode)
-  (:init (on-board cam1 sat1) (on-board spectro1 sat1)
-         (supports cam1 infrared) (supports cam1 thermal) (supports spectro1 spectral)
-         (calibration-target cam1 star1) (calibration-target spectro1 star2)
-         (power-avail sat1) (memory-free sat1)
-         (pointing sat1 galaxy) (ground-station station1))
-  (:goal (and (downlinked nebula infrared) (downlinked galaxy spectral)
-              (downlinked galaxy thermal))))
+  (:objects heron ibis - spacecraft
+            heron-cam heron-radar ibis-cam - sensor
+            arc1 arc2 arc3 arc4 - zone
+            delta volcano reef - site
+            kiruna perth - station
+            visible radar - band
+            q0 q1 q2 q3 - amount)
+  (:init (one-more q0 q1) (one-more q1 q2) (one-more q2 q3)
+         (track-next arc1 arc2) (track-next arc2 arc3)
+         (track-next arc3 arc4) (track-next arc4 arc1)
+         (overlooks arc2 delta) (overlooks arc3 volcano) (overlooks arc4 reef)
+         (in-contact arc1 kiruna) (in-contact arc3 perth)
+         (sunlit arc2) (sunlit arc3)
+         (mounted heron-cam heron) (captures-in heron-cam visible)
+         (mounted heron-radar heron) (captures-in heron-radar radar)
+         (mounted ibis-cam ibis) (captures-in ibis-cam visible)
+         (craft-over heron arc1) (craft-over ibis arc3)
+         (battery heron q1) (free-space heron q1)
+         (battery ibis q1) (free-space ibis q1))
+  (:goal (and (received delta radar) (received volcano visible)
+              (received reef visible))))
