@@ -387,7 +387,7 @@ def test_thread_executor_also_enforces_the_limit():
     app = create_app(Settings(executor="thread", score_timeout=0.3, score_processes=1))
     with TestClient(app, raise_server_exceptions=False) as threaded:
         assert threaded.post("/v1/validate", json={"pddl": "(define (domain d))"}).status_code == 200
-        assert_error(threaded.post("/v1/validate", json={"pddl": huge_domain(200)}), 422,
+        assert_error(threaded.post("/v1/validate", json={"pddl": huge_domain(400)}), 422,
                      "scoring_timeout")
         # The abandoned job keeps its slot until it ends: a new job waits for it (its own time
         # limit starts once it runs), it does not run beside it.
