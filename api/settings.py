@@ -42,8 +42,8 @@ class Settings:
     score_timeout: float = DEFAULT_SCORE_TIMEOUT
     """Seconds one scoring or validation job may run before it is stopped (422)."""
     executor: str = "process"
-    """process: scoring in a child process pool that can be killed on timeout;
-    thread: scoring in a thread (lighter, but a timed-out job runs on until it finishes)."""
+    """process: scoring in a child process pool that is killed on timeout; thread: scoring in
+    threads (lighter, but a timed-out job cannot be stopped: it holds its slot until it ends)."""
     score_processes: int | None = None
     """Scoring processes (or threads) per server worker; None: enough for every core (see
     ``processes``)."""
@@ -55,15 +55,20 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.max_body < 1:
-            raise SettingsError(f"max body size (T2W_API_MAX_BODY, --max-body) must be a positive number of bytes, not {self.max_body}")
+            raise SettingsError("max body size (T2W_API_MAX_BODY, --max-body) must be a "
+                                f"positive number of bytes, not {self.max_body}")
         if not self.score_timeout > 0:
-            raise SettingsError(f"score timeout (T2W_API_SCORE_TIMEOUT, --score-timeout) must be positive seconds, not {self.score_timeout}")
+            raise SettingsError("score timeout (T2W_API_SCORE_TIMEOUT, --score-timeout) must be "
+                                f"positive seconds, not {self.score_timeout}")
         if self.executor not in EXECUTORS:
-            raise SettingsError(f"executor (T2W_API_EXECUTOR, --executor) must be one of {', '.join(EXECUTORS)}, not {self.executor!r}")
+            raise SettingsError("executor (T2W_API_EXECUTOR, --executor) must be one of "
+                                f"{', '.join(EXECUTORS)}, not {self.executor!r}")
         if self.workers < 1:
-            raise SettingsError(f"workers (T2W_API_WORKERS, --workers) must be at least 1, not {self.workers}")
+            raise SettingsError("workers (T2W_API_WORKERS, --workers) must be at least 1, "
+                                f"not {self.workers}")
         if self.score_processes is not None and self.score_processes < 1:
-            raise SettingsError(f"score processes (T2W_API_SCORE_PROCESSES, --score-processes) must be at least 1, not {self.score_processes}")
+            raise SettingsError("score processes (T2W_API_SCORE_PROCESSES, --score-processes) "
+                                f"must be at least 1, not {self.score_processes}")
 
     @property
     def processes(self) -> int:
