@@ -107,13 +107,18 @@ def run_level(store: Path, url: str, concurrency: int, workers: int | None) -> d
     started = time.monotonic()
     result = evaluate(options, evaluation_plan=evaluation_plan)
     wall = time.monotonic() - started
+    import multiprocessing
+
+    for worker in multiprocessing.active_children():  # reap the scoring workers so that
+        worker.join(30)                                # their CPU time is counted
     cpu_after = os.times()
     by_id = {item["item"]: item for item in result.run.items()}
     calls = [by_id[record.id]["rounds_used"] for record in evaluation_plan.selection]
-    cpu = ((cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
-           + (cpu_after.children_user - cpu_before.children_user)
-           + (cpu_after.children_system - cpu_before.children_system))
+    cpu_main = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    cpu = cpu_main + (cpu_after.children_user - cpu_before.children_user) + \
+        (cpu_after.children_system - cpu_before.children_system)
     return {"concurrency": concurrency, "wall": wall, "calls": calls, "cpu": cpu,
+            "cpu_main": cpu_main,
             "items": len(by_id), "valid_at_round": result.summary["valid_at_round"],
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
@@ -163,7 +168,8 @@ def main() -> None:
             results.append(result)
             print(f"  concurrency {level:>3}: wall {result['wall']:7.2f}s  ideal "
                   f"{ideal:7.2f}s  ratio {result['ratio']:5.2f}  | calls {sum(result['calls'])}"
-                  f"  CPU {result['cpu']:6.1f}s (>= {result['cpu'] / cores:5.1f}s wall on "
+                  f"  CPU {result['cpu']:6.1f}s (eval loop {result['cpu_main']:5.1f}s; "
+                  f">= {result['cpu'] / cores:5.1f}s wall on "
                   f"{cores} cores; ratio to max(ideal, CPU/cores) "
                   f"{result['ratio_cpu_aware']:4.2f})  peak RSS {result['peak_rss_mb']:.0f} MB",
                   flush=True)

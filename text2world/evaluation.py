@@ -596,6 +596,7 @@ class _Evaluator:
         self._last_summary = time.monotonic()
         open_errors = [{"item": item} for item in sorted(self.failed_ids - set(self.finished))]
         summary = summarize(self.run.config, list(self.finished.values()), open_errors)
+        summary["planned_items"] = len(self.plan.selection)
         self.run.write_summary(summary)
         return summary
 
@@ -691,10 +692,12 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
-            run.write_summary(run.summary())
+            summary = run.summary()
+            summary["planned_items"] = len(evaluation_plan.selection)  # may grow on resume
+            run.write_summary(summary)
         if evaluator.fatal is not None:
             raise evaluator.fatal
-        return EvalResult(run, run.summary(), resumed, evaluator.new_items,
+        return EvalResult(run, summary, resumed, evaluator.new_items,
                           evaluator.failed_items, time.monotonic() - started)
     finally:
         run.close()
