@@ -109,6 +109,14 @@ def warm_gold_cache(golds: tuple[str, ...]) -> None:
                 pass
 
 
+def gold_cache_info(_: object = None) -> dict:
+    """Counters of this process's gold-parse caches (text2world.metrics), for diagnostics."""
+    from text2world import metrics
+
+    return {mode: metrics_cache.cache_info()._asdict() for mode, metrics_cache in
+            (("paper", metrics._paper_gold_view), ("canonical", metrics._canonical_gold_view))}
+
+
 class ScoringTimeout(Exception):
     pass
 

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.jobs import ScoringExecutor, ScoringTimeout
+from api.jobs import ScoringExecutor, ScoringTimeout, gold_cache_info, score_job
 from api.settings import Settings, SettingsError
 from text2world import load_dataset, score, validate
 from text2world.perturb import drop_action, rename_variables
@@ -442,6 +442,27 @@ def test_a_timeout_kills_the_pool_and_jobs_beside_it_are_retried():
             executor.close()
 
     asyncio.run(scenario())
+
+
+def test_each_gold_is_parsed_once_per_scoring_process(store):
+    record = store.records[0]
+    task = {"gold": record.domain, "pddl": drop_action(record.domain), "response": None,
+            "mode": "paper"}
+
+    async def scenario():
+        executor = ScoringExecutor("process", 1, timeout=60)
+        await executor.start()
+        try:
+            before = await executor.run(gold_cache_info, None)  # read in the scoring process
+            for _ in range(3):
+                await executor.run(score_job, task)
+            return before, await executor.run(gold_cache_info, None)
+        finally:
+            executor.close()
+
+    before, after = asyncio.run(scenario())
+    assert after["paper"]["misses"] == before["paper"]["misses"] + 1
+    assert after["paper"]["hits"] >= before["paper"]["hits"] + 2
 
 
 def test_default_pools_use_every_core():
