@@ -145,3 +145,24 @@ def test_resume_option_reads_the_run_config(tmp_path):
         assert second.resumed and second.run.path == first.run.path
         assert sorted(i["item"] for i in second.run.items()) == ["t2wu-a", "t2wu-b"]
         assert len(server.requests) == 2
+
+
+def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
+    home = Path(os.environ["T2W_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "models.toml").write_text(
+        '[models.priced]\nmodel = "openai/test-model"\napi_key_env = ""\n'
+        "input_cost_per_mtok = 2.0\noutput_cost_per_mtok = 4.0\n")
+    store = write_store(tmp_path / "store", ["t2wu-a"])
+    with ScriptedLLMServer({"t2wu-a": Script([pddl_answer(small_domain("t2wu-a"))])}) as server:
+        first = evaluate(EvalOptions(model="priced", api_base=server.url, dataset=str(store),
+                                     ec=0, workers=0, run_id="paid"))
+        second = evaluate(EvalOptions(model="priced", api_base=server.url, dataset=str(store),
+                                      ec=0, workers=0, run_id="cached"))
+    rnd = first.run.items()[0]["rounds"][0]
+    assert rnd["prompt_tokens"] > 0
+    assert rnd["cost"] == pytest.approx((rnd["prompt_tokens"] * 2 + rnd["completion_tokens"] * 4)
+                                        / 1e6)
+    assert first.summary["cost_paid"] == pytest.approx(rnd["cost"])
+    assert second.summary["cost_paid"] == 0 and second.summary["cost"] == pytest.approx(rnd["cost"])
+    assert first.run.config["model_spec"]["litellm_model"] == "openai/test-model"

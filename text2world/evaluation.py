@@ -23,7 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Awaitable, Protocol
 
 from .extract import NoDomainFound, extract_domain, strip_reasoning
 from .llm import (SYSTEM_MESSAGE, Completion, FatalModelError, InfrastructureError, LLMClient,
@@ -481,6 +481,7 @@ class _Evaluator:
         self.executor = executor
         self.cpu = _CpuQueue(executor) if executor is not None else None
         self.memo: dict[str, dict] = {}
+        self.logging: set[asyncio.Task] = set()  # items whose calls are done, being scored
         self.new_items = 0
         self.failed_items = 0
         self.fatal: FatalModelError | None = None
@@ -508,7 +509,8 @@ class _Evaluator:
         key = "s" + hashlib.sha256(json.dumps([gold, text]).encode()).hexdigest()
         return await self._in_pool(key, False, score_round, gold, text)
 
-    async def run_item(self, record: Record) -> dict:
+    async def run_item(self, record: Record) -> Awaitable[dict]:
+        """Make the item's calls; returns what yields its log record once scoring is done."""
         options = self.plan.options
         prompts = self.plan.prompts
         gold = record.domain
@@ -519,14 +521,15 @@ class _Evaluator:
         history: list[tuple[str, str]] = []
         messages = prompts.generation_messages(description)
         try:
-            return await self._rounds(record, gold, context, rounds, scoring, history,
-                                      messages)
-        finally:
+            await self._rounds(gold, context, rounds, scoring, history, messages)
+        except BaseException:
             for future in scoring:
                 future.cancel()
+            raise
+        return self._record(record, rounds, scoring)
 
-    async def _rounds(self, record: Record, gold: str, context: dict, rounds: list[dict],
-                      scoring: list, history: list, messages: list[dict]) -> dict:
+    async def _rounds(self, gold: str, context: dict, rounds: list[dict], scoring: list,
+                      history: list, messages: list[dict]) -> None:
         options = self.plan.options
         prompts = self.plan.prompts
         for round_index in range(options.ec + 1):
@@ -566,6 +569,10 @@ class _Evaluator:
             })
             if validation.get("ok"):
                 break
+
+    async def _record(self, record: Record, rounds: list[dict], scoring: list) -> dict:
+        """The item's log record, once the scoring of its rounds is done."""
+        options = self.plan.options
         for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
             rnd["scores"] = result["scores"]
             rnd["score_errors"] = result["score_errors"]
@@ -607,7 +614,7 @@ class _Evaluator:
             except asyncio.QueueEmpty:
                 return
             try:
-                item = await self.run_item(record)
+                finishing = await self.run_item(record)
             except InfrastructureError as error:
                 self.failed_items += 1
                 self.failed_ids.add(record.id)
@@ -618,11 +625,18 @@ class _Evaluator:
             except FatalModelError as error:
                 self.fatal = error
                 raise
-            self.run.append_item(item)
-            self.finished[record.id] = item
-            self.new_items += 1
-            self.observer.item_done(item)
-            self.checkpoint()
+            # The calls are done: take the next item while this one's scoring finishes.
+            task = asyncio.ensure_future(self._log(record, finishing))
+            self.logging.add(task)
+            task.add_done_callback(self.logging.discard)
+
+    async def _log(self, record: Record, finishing) -> None:
+        item = await finishing
+        self.run.append_item(item)
+        self.finished[record.id] = item
+        self.new_items += 1
+        self.observer.item_done(item)
+        self.checkpoint()
 
 
 def _make_executor(workers: int | None, pending: int) -> Executor | None:
@@ -659,6 +673,9 @@ async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: 
     finally:
         for task in workers:
             task.cancel()
+        # Items whose calls all finished are logged even when the run stops.
+        while evaluator.logging:
+            await asyncio.gather(*list(evaluator.logging))
     return evaluator
 
 

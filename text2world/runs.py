@@ -287,7 +287,9 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
                             if rnd.get("cached")),
         "prompt_tokens": tokens_in,
         "completion_tokens": tokens_out,
-        "cost": sum(item.get("cost") or 0.0 for item in items),
+        "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
+        "cost_paid": sum(rnd.get("cost") or 0.0 for item in items
+                         for rnd in item.get("rounds", []) if not rnd.get("cached")),
         "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
                                   if rnd.get("cost") is None),
         "metrics": per_mode,

@@ -204,7 +204,8 @@ def eval_command(
     console.print(f"run: {result.run.path}  ({result.new_items} new items, "
                   f"{summary['finished_items']}/{summary['planned_items']} done, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
-                  f"${summary['cost']:.4f}, {result.wall_time:.1f}s)", highlight=False,
+                  f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
+                  f"{result.wall_time:.1f}s)", highlight=False,
                   soft_wrap=True)
     if summary["infrastructure_errors"]:
         err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
