@@ -264,7 +264,7 @@ def score_run_command(
         summary_mode["model"] = f"{summary['model']} [{name}]"
         _print_summary(summary_mode)
     console.print(f"re-scored {summary['finished_items']} items; wrote {run / 'scores.jsonl'} "
-                  f"and {run / 'summary.json'}", highlight=False)
+                  f"and {run / 'summary.json'}", highlight=False, soft_wrap=True)
 
 
 @cache_app.command("inspect")
