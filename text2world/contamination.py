@@ -55,6 +55,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .llm import RunSettings  # light: litellm itself is imported only when a model is called
 from .tokens import gpt2_encoding, gpt2_tokens
 
 DEFAULT_N = 10
@@ -680,7 +681,7 @@ def _record_items(path: Path, records: Iterable[tuple[str, object]],
 
 
 DEFAULT_PROMPT_TOKENS = 20
-DEFAULT_CONCURRENCY = 4
+DEFAULT_CONCURRENCY = RunSettings.max_concurrency
 PROBE_PROMPT = (
     "Here is the beginning of a PDDL domain file. Continue it from exactly where it stops, to "
     "the end of the domain. Reply with the continuation only, as PDDL, without explanations."
@@ -726,26 +727,9 @@ def probe_item_result(gold: str, continuation: str, n: int = DEFAULT_N,
 
 
 @dataclass
-class ProbeOptions:
-    """What ``t2w contamination --model`` runs with; names and defaults as in ``t2w eval``."""
+class ProbeOptions(RunSettings):
+    """``t2w contamination --model``: the run settings of ``t2w eval`` plus the probe's own."""
 
-    model: str = ""
-    dataset: str = "text2world"
-    split: str = "test"
-    limit: int | None = None
-    domains: list[str] | None = None
-    api_base: str | None = None
-    temperature: float | None = 0.0
-    max_tokens: int | None = None
-    model_args: dict = field(default_factory=dict)
-    max_concurrency: int = DEFAULT_CONCURRENCY
-    timeout: float = 600.0
-    max_retries: int = 5
-    retry_base_delay: float = 1.0
-    use_cache: bool = True
-    seed: int = 0
-    run_id: str | None = None
-    resume: Path | None = None
     prompt_tokens: int = DEFAULT_PROMPT_TOKENS
     n: int = DEFAULT_N
     max_mismatches: int = DEFAULT_MAX_MISMATCHES

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Protocol
 
 from .extract import NoDomainFound, extract_domain, strip_reasoning
-from .llm import (SYSTEM_MESSAGE, Completion, FatalModelError, InfrastructureError, LLMClient,
+from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError, LLMClient,
                   ModelConfigError, ModelSpec, ResponseCache, RetryPolicy, api_key_for,
                   resolve_model)
 from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, runs_dir, \
@@ -49,30 +49,16 @@ class EvalError(ValueError):
 
 
 @dataclass
-class EvalOptions:
-    model: str = ""
+class EvalOptions(RunSettings):
+    """``t2w eval``: the shared run settings plus the generation loop's own."""
+
+    dataset: str = BUILTIN
     ec: int = 3
     prompt: str = "zero-shot"  # a built-in name or a template file
     correction_prompt: str | None = None  # a template file; None: the built-in one
     description: str = "abstract"
-    dataset: str = BUILTIN
-    split: str = "test"
-    limit: int | None = None
-    domains: list[str] | None = None
-    api_base: str | None = None
-    temperature: float | None = 0.0
-    max_tokens: int | None = None
-    model_args: dict = field(default_factory=dict)
-    max_concurrency: int = 4
-    timeout: float = 600.0
-    max_retries: int = 5
-    retry_base_delay: float = 1.0
-    use_cache: bool = True
-    seed: int = 0
     workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
-    run_id: str | None = None
     runs_root: Path | None = None
-    resume: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,30 @@ REFERENCE_MODELS = ("oracle", "noisy-oracle")
 SYSTEM_MESSAGE = "You are a helpful assistant."
 
 
+@dataclass
+class RunSettings:
+    """What every run of a model over a dataset is configured with: ``t2w eval`` and the
+    contamination probe extend it with their own options (same names, same defaults)."""
+
+    model: str = ""
+    dataset: str = "text2world"
+    split: str = "test"
+    limit: int | None = None
+    domains: list[str] | None = None
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_tokens: int | None = None
+    model_args: dict = field(default_factory=dict)
+    max_concurrency: int = 4
+    timeout: float = 600.0
+    max_retries: int = 5
+    retry_base_delay: float = 1.0
+    use_cache: bool = True
+    seed: int = 0
+    run_id: str | None = None
+    resume: Path | None = None
+
+
 class ModelConfigError(ValueError):
     """An unknown model alias, a malformed models file or a missing API key."""
 
