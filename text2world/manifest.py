@@ -4,7 +4,8 @@ Two kinds of fields per domain:
 
 * written by people: ``name``, ``split``, ``category``, ``provenance``. They are kept from the
   existing manifest; while the per-batch catalog files ``data/catalog/*.json`` exist, their
-  entries are merged in (and win), so that helpers writing domains can keep using them.
+  entries are merged in (and win): contributors add a batch of domains with one catalog file
+  and `t2w data manifest`, then delete the file.
 * computed from the files: ``requirements``, numbers of ``types``/``predicates``/``functions``/
   ``actions``, GPT-2 ``tokens`` of the domain, description token counts and ``problems``.
 
