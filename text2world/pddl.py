@@ -463,11 +463,15 @@ def _number(term) -> str:
 
 def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
     """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise."""
-    domain = domain_from_tarski(tarski_parse(text, case_insensitive=case_insensitive))
-    if case_insensitive:
-        printed = domain.to_pddl()
-        if printed != printed.lower():
-            # tarski only accepted the text as written (see tarski_parse); its printed form is
-            # clean PDDL that folds without trouble, so fold that instead.
-            domain = domain_from_tarski(tarski_parse(printed.lower()))
-    return domain
+    if not case_insensitive:
+        return domain_from_tarski(tarski_parse(text))
+    try:
+        return domain_from_tarski(tarski_parse(text.lower()))
+    except Exception as folded_error:
+        # Folding can break a domain tarski accepts as written (a type named 'Object' next
+        # to the built-in 'object'); its printed form is clean PDDL that folds, so fold that.
+        try:
+            reader = tarski_parse(text)
+        except Exception:
+            raise folded_error from None
+        return domain_from_tarski(tarski_parse(domain_from_tarski(reader).to_pddl().lower()))
