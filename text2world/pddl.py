@@ -136,8 +136,11 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
         return parse(text)
     # tarski's own case_insensitive flag only applies to files; lower-casing keeps every
     # position the same, so error lines and columns still point into the original text.
+    folded = text.lower()
+    if folded == text:
+        return parse(text)
     try:
-        return parse(text.lower())
+        return parse(folded)
     except Exception as folded_error:
         # Folding can itself break a domain tarski accepts as written (a type named
         # 'Object' next to the built-in 'object'): then the text as written counts.
@@ -463,10 +466,11 @@ def _number(term) -> str:
 
 def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
     """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise."""
-    if not case_insensitive:
+    folded = text.lower()
+    if not case_insensitive or folded == text:
         return domain_from_tarski(tarski_parse(text))
     try:
-        return domain_from_tarski(tarski_parse(text.lower()))
+        return domain_from_tarski(tarski_parse(folded))
     except Exception as folded_error:
         # Folding can break a domain tarski accepts as written (a type named 'Object' next
         # to the built-in 'object'); its printed form is clean PDDL that folds, so fold that.
