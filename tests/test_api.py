@@ -19,29 +19,10 @@ from api.settings import Settings, SettingsError
 from text2world import load_dataset, score, validate
 from text2world.perturb import drop_action, rename_variables
 from text2world.store import import_dataset
+from api_helpers import assert_error, huge_domain
 
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
               "f1_preconditions", "f1_effects", "errors")
-
-
-def huge_domain(actions: int = 600) -> str:
-    """A valid domain that takes seconds to parse: the way to exceed a time limit."""
-    predicates = "".join(f"(p{i} ?x - obj)" for i in range(50))
-    body = "".join(
-        f"(:action a{i} :parameters (?x - obj ?y - obj) :precondition (and (p{i % 50} ?x) "
-        f"(not (q ?y))) :effect (and (q ?x) (not (p{i % 50} ?x))))\n" for i in range(actions))
-    return ("(define (domain huge) (:requirements :strips :typing :negative-preconditions) "
-            f"(:types obj) (:predicates {predicates} (q ?x - obj))\n{body})")
-
-
-def assert_error(response, status: int, code: str | None = None) -> dict:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}, body
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    if code is not None:
-        assert body["error"]["code"] == code, body
-    return body["error"]
 
 
 def assert_same_score(api: dict, library: dict) -> None:

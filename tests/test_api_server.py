@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 from text2world import score, validate
 from text2world.cli import app as cli
 from text2world.perturb import drop_action
+from api_helpers import assert_error, huge_domain
 
 REPO = Path(__file__).resolve().parent.parent
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
@@ -125,25 +126,6 @@ def server(tmp_path_factory):
     yield running
     output = running.stop()
     assert "Traceback" not in output, output
-
-
-def huge_domain(actions: int = 600) -> str:
-    """A valid domain that takes seconds to parse: the way to exceed a time limit."""
-    predicates = "".join(f"(p{i} ?x - obj)" for i in range(50))
-    body = "".join(
-        f"(:action a{i} :parameters (?x - obj ?y - obj) :precondition (and (p{i % 50} ?x) "
-        f"(not (q ?y))) :effect (and (q ?x) (not (p{i % 50} ?x))))\n" for i in range(actions))
-    return ("(define (domain huge) (:requirements :strips :typing :negative-preconditions) "
-            f"(:types obj) (:predicates {predicates} (q ?x - obj))\n{body})")
-
-
-def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert error["message"]
-    if code:
-        assert error["code"] == code
-    return error
 
 
 def test_dockerfile_is_simple_and_correct():

@@ -40,7 +40,7 @@ def scripts() -> dict[str, Script]:
         "t2wt-never": Script([pddl_answer(broken_parenthesis(gold("t2wt-never")))]),
         "t2wt-nopddl": Script(["I cannot write domain t2wt-nopddl, sorry.",
                                pddl_answer(gold("t2wt-nopddl"))]),
-        "t2wt-think": Script([f"<think>\nthe (define (domain wrong)) draft\n</think>\n"
+        "t2wt-think": Script(["<think>\nthe (define (domain wrong)) draft\n</think>\n"
                               + pddl_answer(gold("t2wt-think"))],
                              reasoning="reasoning field of a reasoning model"),
         "t2wt-429": Script([pddl_answer(gold("t2wt-429"))], faults=["429", "429"]),

@@ -8,7 +8,6 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
 from scipy import stats

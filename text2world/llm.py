@@ -209,6 +209,13 @@ def resolve_model(name: str, api_base: str | None = None,
             not in REFERENCE_MODELS:
         raise ModelConfigError(f"alias {name!r} points to unknown reference model "
                                f"{spec.litellm_model!r}")
+    # Model arguments end up in run configs: refuse anything that looks like a secret.
+    for key in spec.params:
+        lowered = key.lower()
+        if lowered.endswith("key") or lowered in ("token", "access_token", "authorization"):
+            raise ModelConfigError(
+                f"model argument {key!r} looks like a secret: pass API keys in environment "
+                "variables, never on the command line or in models.toml")
     return spec
 
 

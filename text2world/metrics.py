@@ -21,7 +21,7 @@ import Levenshtein
 
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
-                   Truth, TypedName, domain_from_tarski, parse_domain, strip_comments,
+                   Truth, TypedName, parse_domain, strip_comments,
                    strip_comments_released, tarski_parse)
 from .validation import Issue, classify_error
 

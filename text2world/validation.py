@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from .pddl import (Action, And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
+from .pddl import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
                    DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
                    domain_from_tarski, line_column, strip_comments, tarski_parse)
 
