@@ -65,7 +65,7 @@ def score_command(
     if as_json:
         print_json(result.to_dict())
         raise typer.Exit(0 if result.executable else 1)
-    table = Table(title=f"{predicted} vs {gold} ({mode} mode)")
+    table = Table(title=f"{predicted.name} vs {gold.name} ({mode} mode)")
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in result.to_dict().items():
