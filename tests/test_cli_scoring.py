@@ -1,0 +1,59 @@
+"""``t2w validate`` and ``t2w score`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from text2world import load_dataset, score
+from text2world.cli import app
+from text2world.perturb import rename_variables
+
+runner = CliRunner()
+
+
+def test_validate_valid_domain_exits_0(tmp_path):
+    path = tmp_path / "gripper.pddl"
+    path.write_text(load_dataset().get("gripper").domain)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0 and "valid" in result.output
+    as_json = runner.invoke(app, ["validate", str(path), "--json"])
+    assert json.loads(as_json.output) == {"ok": True, "errors": [], "warnings": []}
+
+
+def test_score_json_has_the_documented_keys_and_library_values(tmp_path):
+    gold_text = load_dataset().get("blocksworld").domain
+    predicted_text = rename_variables(gold_text, seed=1)
+    gold, predicted = tmp_path / "gold.pddl", tmp_path / "pred.pddl"
+    gold.write_text(gold_text)
+    predicted.write_text(predicted_text)
+    for mode in ("paper", "canonical"):
+        result = runner.invoke(app, ["score", str(gold), str(predicted), "--json", "--mode", mode])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        assert data == score(gold_text, predicted_text, mode=mode).to_dict()
+        expected = {"mode", "executable", "similarity", "f1_predicates", "f1_parameters",
+                    "f1_preconditions", "f1_effects", "errors"}
+        assert set(data) == expected | ({"f1_types"} if mode == "canonical" else set())
+
+
+def test_score_extracts_the_domain_from_an_llm_answer(tmp_path):
+    gold_text = load_dataset().get("blocksworld").domain
+    gold, answer = tmp_path / "gold.pddl", tmp_path / "answer.txt"
+    gold.write_text(gold_text)
+    answer.write_text(f"<think>hmm</think>\nHere it is:\n```pddl\n{gold_text}\n```\nDone.")
+    result = runner.invoke(app, ["score", str(gold), str(answer), "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["f1_effects"] == 1.0
+    answer.write_text("```\nI could not write it.\n```")
+    result = runner.invoke(app, ["score", str(gold), str(answer), "--json"])
+    assert result.exit_code == 1
+
+
+def test_help_lists_every_command_with_a_purpose():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("validate", "score", "eval", "report", "score-run", "cache", "data",
+                    "serve", "contamination"):
+        assert command in result.output
