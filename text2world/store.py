@@ -140,7 +140,13 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
     """
     key = str(name_or_path)
     if key == BUILTIN:
-        return _cached(data_dir(), lambda: load_store_dir(data_dir(), name=BUILTIN))
+        root = data_dir()
+        if not (root / "domains").is_dir():
+            raise DatasetError(
+                f"the built-in store is not at {root}: it lives in the data/ folder of a "
+                "text2world clone (install with 'pip install -e .' from the clone, or set "
+                "T2W_DATA_DIR to that folder)")
+        return _cached(root, lambda: load_store_dir(root, name=BUILTIN))
     if _NAME.match(key) and (imported_dir(key) / "records.jsonl").is_file():
         folder = imported_dir(key)
         return _cached(folder / "records.jsonl", lambda: _load_imported(folder, key))
