@@ -203,7 +203,8 @@ def _score_paper(gold: str, predicted: str) -> Score:
         predicates = 0.0
     # QUIRK: Levenshtein.ratio (InDel based, not distance / longer length as the paper's text
     # says) on comment-free text with all whitespace removed.
-    similarity = _ratio_without_whitespace(strip_comments_released(strip_comments_released(gold)),
+    # (The released evaluator strips comments again from the already stripped gold: a no-op.)
+    similarity = _ratio_without_whitespace(strip_comments_released(gold),
                                            strip_comments_released(predicted))
     errors = (predicted_view.parse_error,) if predicted_view.parse_error else ()
     return Score("paper", predicted_view.parse_error is None, similarity, predicates, parameters,
