@@ -56,6 +56,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .llm import RunSettings  # light: litellm itself is imported only when a model is called
+from .store import DatasetError, first
 from .tokens import gpt2_encoding, gpt2_tokens
 
 DEFAULT_N = 10
@@ -803,24 +804,10 @@ def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions
 
 
 def _select(dataset, options: ProbeOptions) -> list:
-    if options.split not in ("test", "train", "all"):
-        raise ProbeError(f"unknown split {options.split!r}; choose test, train or all")
-    records = dataset.split(options.split)
-    if options.domains:
-        known = {record.id for record in dataset.records}
-        missing = [d for d in options.domains if d not in known]
-        if missing:
-            raise ProbeError(f"dataset {dataset.name!r} has no domain with id "
-                             f"{', '.join(map(repr, missing))}")
-        wanted = set(options.domains)
-        records = [record for record in dataset.records if record.id in wanted]
-    if options.limit is not None:
-        if options.limit < 1:
-            raise ProbeError(f"--limit must be at least 1, not {options.limit}")
-        records = records[:options.limit]
-    if not records:
-        raise ProbeError(f"dataset {dataset.name!r} has no {options.split} domains to probe")
-    return records
+    try:
+        return first(dataset.select(options.split, options.domains), options.limit)
+    except DatasetError as err:
+        raise ProbeError(str(err)) from None
 
 
 def probe(options: ProbeOptions, progress=None) -> ProbeResult:
@@ -849,7 +836,7 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
         api_key_for,
         resolve_model,
     )
-    from .store import DatasetError, load_dataset
+    from .store import load_dataset
 
     _check_parameters(options.n, options.max_mismatches)
     if options.prompt_tokens < 1:

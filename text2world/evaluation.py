@@ -31,13 +31,12 @@ from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, Infr
                   resolve_model)
 from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, runs_dir, \
     summarize, text_hash
-from .store import BUILTIN, Dataset, DatasetError, Record, load_dataset
+from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
 CORRECTION_PROMPT = "correction.txt"
 HISTORY_ROUNDS = 5  # earlier rounds shown in a correction prompt, as in the released code
 DESCRIPTIONS = ("abstract", "concrete")
-SPLITS = ("test", "train", "all")
 
 
 class EvalError(ValueError):
@@ -229,30 +228,18 @@ class EvalPlan:
 
 
 def _select(dataset: Dataset, options: EvalOptions) -> tuple[list[Record], list[str]]:
-    if options.split not in SPLITS:
-        raise EvalError(f"unknown split {options.split!r}; choose one of {', '.join(SPLITS)}")
-    if options.domains:
-        known = {r.id for r in dataset}
-        unknown = [d for d in options.domains if d not in known]
-        if unknown:
-            sample = ", ".join(sorted(known)[:8])
-            raise EvalError(f"unknown domain id(s) {', '.join(map(repr, unknown))} in dataset "
-                            f"{dataset.name!r} (ids look like: {sample}, ...)")
-        records = [dataset.get(d) for d in dict.fromkeys(options.domains)]
-    else:
-        records = dataset.split(options.split)
+    """The items to run and the ids skipped for want of the chosen description."""
+    try:
+        records = dataset.select(options.split, options.domains)
+        skipped = [r.id for r in records
+                   if not (r.description(options.description) or "").strip()]
+        records = [r for r in records if r.id not in skipped]
         if not records:
-            raise EvalError(f"dataset {dataset.name!r} has no {options.split!r} items")
-    skipped = [r.id for r in records if not (r.description(options.description) or "").strip()]
-    records = [r for r in records if r.id not in skipped]
-    if not records:
-        raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
-                        f"{options.description} description")
-    if options.limit is not None:
-        if options.limit < 1:
-            raise EvalError("--limit must be at least 1")
-        records = records[: options.limit]
-    return records, skipped
+            raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
+                            f"{options.description} description")
+        return first(records, options.limit), skipped
+    except DatasetError as err:
+        raise EvalError(str(err)) from None
 
 
 def _few_shot(dataset: Dataset, description: str) -> list[Record]:

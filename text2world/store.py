@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 BUILTIN = "text2world"
+SPLITS = ("test", "train", "all")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -76,6 +77,24 @@ class Dataset:
             return list(self.records)
         return [r for r in self.records if r.split == split]
 
+    def select(self, split: str = "test", domains: list[str] | None = None) -> list[Record]:
+        """The records a run covers: the named domains (in the order given, whatever their
+        split) or else a split. Raises ``DatasetError`` naming what is unknown."""
+        if split not in SPLITS:
+            raise DatasetError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+        if not domains:
+            records = self.split(split)
+            if not records:
+                raise DatasetError(f"dataset {self.name!r} has no {split!r} items")
+            return records
+        known = {r.id for r in self.records}
+        unknown = [d for d in domains if d not in known]
+        if unknown:
+            sample = ", ".join(sorted(known)[:8])
+            raise DatasetError(f"dataset {self.name!r} has no domain with id(s) "
+                               f"{', '.join(map(repr, unknown))} (ids look like: {sample}, ...)")
+        return [self.get(d) for d in dict.fromkeys(domains)]
+
     @property
     def content_hash(self) -> str:
         """A hash of everything a run depends on, recorded in run configs."""
@@ -83,6 +102,15 @@ class Dataset:
         for record in self.records:
             digest.update(json.dumps(record.to_dict(), sort_keys=True).encode())
         return digest.hexdigest()[:16]
+
+
+def first(records: list[Record], limit: int | None) -> list[Record]:
+    """``--limit``: the first ``limit`` records (all of them when None)."""
+    if limit is None:
+        return records
+    if limit < 1:
+        raise DatasetError(f"--limit must be at least 1, not {limit}")
+    return records[:limit]
 
 
 # --------------------------------------------------------------------------------------------

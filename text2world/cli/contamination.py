@@ -23,10 +23,9 @@ from ..contamination import (
     probe,
     probe_options_from_run,
 )
-from ..store import DatasetError, load_dataset
+from ..store import SPLITS, DatasetError, load_dataset
 from .common import console, err_console, fail, print_json
 
-SPLITS = ("all", "test", "train")
 
 
 def _shorten(text: str, limit: int = 400) -> str:
