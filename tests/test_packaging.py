@@ -34,11 +34,3 @@ def test_every_data_file_is_package_data():
     for name in data:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
 
-
-def test_missing_builtin_store_is_a_clear_error(tmp_path, monkeypatch):
-    import pytest
-
-    from text2world.store import DatasetError, load_dataset
-    monkeypatch.setenv("T2W_DATA_DIR", str(tmp_path / "nowhere"))
-    with pytest.raises(DatasetError, match="T2W_DATA_DIR"):
-        load_dataset()

@@ -174,7 +174,9 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
                 f"the built-in store is not at {root}: it lives in the data/ folder of a "
                 "text2world clone (install with 'pip install -e .' from the clone, or set "
                 "T2W_DATA_DIR to that folder)")
-        return _cached(root, lambda: load_store_dir(root, name=BUILTIN))
+        return _cached(root, lambda: load_store_dir(root, name=BUILTIN),
+                       *(root / part for part in ("domains", "descriptions", "problems",
+                                                  "manifest.json")))
     if _NAME.match(key) and (imported_dir(key) / "records.jsonl").is_file():
         folder = imported_dir(key)
         return _cached(folder / "records.jsonl", lambda: _load_imported(folder, key))
@@ -186,12 +188,16 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
                        f"Import it with: t2w data import PATH --name {key}")
 
 
-def _cached(path: Path, load) -> Dataset:
-    try:
-        stamp = path.stat().st_mtime
-    except OSError:
-        stamp = 0.0
-    key = (str(path), stamp)
+def _cached(path: Path, load, *watched: Path) -> Dataset:
+    """Load once per change of ``path`` or ``watched``: their modification times are the key
+    (a store folder's own time does not change when a domain is added inside domains/)."""
+    stamps = []
+    for item in (path, *watched):
+        try:
+            stamps.append(item.stat().st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    key = (str(path), tuple(stamps))
     if key not in _cache:
         _cache[key] = load()
     return _cache[key]
