@@ -142,14 +142,6 @@ class Prompts:
 # Validation and scoring of one round (runs in worker processes)
 
 
-def _zero_score(mode: str) -> dict:
-    data = {"mode": mode, "executable": False, "similarity": 0.0, "f1_predicates": 0.0,
-            "f1_parameters": 0.0, "f1_preconditions": 0.0, "f1_effects": 0.0, "errors": []}
-    if mode == "canonical":
-        data["f1_types"] = 0.0
-    return data
-
-
 def validate_round(text: str, extraction_error: str | None) -> dict:
     """The validation of a round's domain (what decides whether to correct it)."""
     from .validation import validate
@@ -162,9 +154,11 @@ def validate_round(text: str, extraction_error: str | None) -> dict:
 
 
 def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES) -> dict:
-    """Scores of a round's domain against the gold in each mode, and why any is missing."""
+    """Scores of a round's domain against the gold in each mode, and why any is missing.
+
+    ``score`` reports any text that is not a domain (empty, binary, huge) as not executable;
+    it raises only for a gold it cannot score."""
     from .metrics import ScoringError, score
-    from .pddl import DomainInputError
 
     scores: dict[str, dict | None] = {}
     score_errors: dict[str, str] = {}
@@ -173,9 +167,6 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES) -> d
             scores[mode] = score(gold, text, mode=mode).to_dict()
         except ScoringError as err:  # the gold cannot be scored: no result, as released
             scores[mode] = None
-            score_errors[mode] = str(err)
-        except (DomainInputError, RecursionError) as err:  # the answer is not a domain at all
-            scores[mode] = _zero_score(mode)
             score_errors[mode] = str(err)
     return {"scores": scores, "score_errors": score_errors}
 
