@@ -270,9 +270,8 @@ def score_run_command(
         return
     for name in modes:
         _print_summary(summary, name)
-    console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}); wrote "
-                  f"{run / 'scores.jsonl'} and {run / 'summary.json'}", highlight=False,
-                  soft_wrap=True)
+    console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
+                  f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
 
 
 @cache_app.command("inspect")

@@ -32,8 +32,8 @@ def report_tables(data: dict) -> list[Table]:
     mode, metrics = data["mode"], data["metrics"]
     tables = []
     for row in data["runs"]:
-        table = Table(title=f"{_run_title(row)}: {mode} mode, % per round (EC_0 = no "
-                            f"correction, EC_{row['ec']} = after up to {row['ec']})")
+        table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
+                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']})")
         table.add_column("round", no_wrap=True)
         table.add_column("items", justify="right")
         for metric in metrics:
