@@ -26,6 +26,7 @@ from text2world import __version__, load_dataset
 from text2world.cli import app
 from text2world.cli.serve import SERVE_PORT
 from text2world.llm import load_model_aliases
+from text2world.report import build_report
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -75,11 +76,11 @@ def test_version_matches_the_package_metadata():
 
 @pytest.mark.parametrize("command", [["score"], ["score-run"], ["report"]])
 def test_help_lists_the_mode_choices_and_a_wrong_one_is_a_usage_error(command):
-    help_text = t2w(*command, "--help").stdout
+    help_text = runner.invoke(app, [*command, "--help"]).output
     assert re.search(r"paper\|canonical", help_text), help_text
-    wrong = t2w(*command, "--mode", "papr", "x", "y")
-    assert wrong.returncode == 2
-    assert "'papr' is not one of 'paper', 'canonical'" in flat(wrong.stderr)
+    wrong = runner.invoke(app, [*command, "--mode", "papr", "x", "y"])
+    assert wrong.exit_code == 2
+    assert "'papr' is not one of 'paper', 'canonical'" in flat(wrong.output)
 
 
 # --------------------------------------------------------------------------------------------
@@ -135,16 +136,17 @@ def test_report_writes_one_folder_per_mode_and_fits_80_columns():
     assert "F1 types" not in (run / "report" / "paper" / "report.md").read_text()
     assert "F1 types" in canonical.stdout and "F1 types" not in paper.stdout
     # the markdown stays in the files (and --markdown prints it for a pipe)
-    markdown = t2w("report", str(run), "--markdown")
-    assert "| Model | Items | Exec EC_0 |" in markdown.stdout
+    markdown = runner.invoke(app, ["report", str(run), "--markdown"])
+    assert "| Model | Items | Exec EC_0 |" in markdown.output
     # an explicit folder holding the other mode's report is not silently replaced
-    refused = t2w("report", str(run), "--mode", "canonical", "--out", str(run / "report" / "paper"))
-    assert refused.returncode == 1
-    assert "holds the paper report" in refused.stderr
+    refused = runner.invoke(app, ["report", str(run), "--mode", "canonical",
+                                  "--out", str(run / "report" / "paper")])
+    assert refused.exit_code == 1
+    assert "holds the paper report" in flat(refused.output)
     assert json.loads((run / "report" / "paper" / "report.json").read_text())["mode"] == "paper"
 
 
-def test_report_compares_runs_on_their_common_items_and_says_so():
+def test_report_compares_runs_on_their_common_items_and_says_so(tmp_path):
     four = make_run("abstract4", "--limit", "4")
     two = make_run("concrete2", "--limit", "2", "--description", "concrete")
     result = t2w("report", str(four), str(two))
@@ -154,20 +156,26 @@ def test_report_compares_runs_on_their_common_items_and_says_so():
     assert "(abstract): 4" in warning and "(concrete): 2" in warning
     assert "on the 2 items they all finished, leaving out 2" in warning
     assert_fits(result.stdout)
-    data = json.loads(t2w("report", str(four), str(two), "--json").stdout)
+    folder = Path(re.search(r"paper report written to (\S+)/", result.stdout).group(1))
+    data = json.loads((folder / "report.json").read_text())
     assert data["items"] == {"runs": {"reference/noisy-oracle (abstract)": 4,
                                       "reference/noisy-oracle (concrete)": 2},
                              "common": 2, "restricted": True}
     assert [row["items"] for row in data["runs"]] == [2, 2]
     assert {pair["abstract"]["items"] for pair in data["abstract_vs_concrete"]} == {2}
-    folder = re.search(r"paper report written to (\S+)/", result.stdout).group(1)
-    assert f"**Warning:** {data['warnings'][0]}" in (Path(folder) / "report.md").read_text()
-    kept = json.loads(t2w("report", str(four), str(two), "--json", "--all-items").stdout)
-    assert [row["items"] for row in kept["runs"]] == [4, 2]
-    assert "not comparable" in kept["warnings"][0]
+    assert f"**Warning:** {data['warnings'][0]}" in (folder / "report.md").read_text()
+    # the restricted means are those of the common items
+    on_two = build_report([four], out_dir=tmp_path / "alone", plots=False)
+    restricted_curve = data["per_round"]["reference/noisy-oracle (abstract)"]
+    assert restricted_curve[0]["items"] == 2
+    assert on_two.data["per_round"][on_two.data["runs"][0]["run"]][0]["items"] == 4
+    kept = build_report([four, two], out_dir=tmp_path / "kept", plots=False, all_items=True)
+    assert [row["items"] for row in kept.data["runs"]] == [4, 2]
+    assert "not comparable" in kept.warnings[0]
     # runs over the same items: no warning
-    same = t2w("report", str(four), str(make_run("abstract4b", "--limit", "4", "--seed", "1")))
-    assert same.returncode == 0 and "warning" not in same.stderr
+    other = make_run("abstract4b", "--limit", "4", "--seed", "1")
+    same = build_report([four, other], out_dir=tmp_path / "same", plots=False)
+    assert same.warnings == [] and same.data["items"]["restricted"] is False
 
 
 # --------------------------------------------------------------------------------------------
