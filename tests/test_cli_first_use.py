@@ -71,7 +71,8 @@ def test_version_matches_the_package_metadata():
     result = t2w("--version")
     assert result.returncode == 0
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    assert result.stdout.strip() == f"text2world {project['version']}" == f"text2world {__version__}"
+    assert result.stdout.strip() == f"text2world {project['version']}"
+    assert project["version"] == __version__
 
 
 @pytest.mark.parametrize("command", [["score"], ["score-run"], ["report"]])

@@ -19,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .runs import METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir, summarize
+from .runs import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir,
+                   summarize)
 from .store import atomic_write_text
 from .validation import CATEGORIES
 
@@ -348,8 +349,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
 
     ``out_dir`` defaults to RUN/report/<mode> for one run, <runs>/report-<hash>/<mode> for
     several: one folder per mode, so that a canonical report never replaces the paper one
-    (an explicit ``out_dir`` holding the other mode's report is refused). Runs covering different items are compared
-    on their common items unless ``all_items``; ``Report.warnings`` says so.
+    (an explicit ``out_dir`` holding the other mode's report is refused). Runs covering
+    different items are compared on their common items unless ``all_items``;
+    ``Report.warnings`` says so.
     """
     if mode not in SCORE_MODES:
         raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(SCORE_MODES)}")

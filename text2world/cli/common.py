@@ -30,6 +30,12 @@ MODE_HELP = ("paper: the released evaluator, quirks included; canonical: rename-
              "per action, with F1 over types.")
 
 
+# Short metric headers for terminal tables: a round's scores must fit 80 columns.
+METRIC_HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
+                  "f1_parameters": "F1 param", "f1_preconditions": "F1 pre",
+                  "f1_effects": "F1 eff", "f1_types": "F1 types"}
+
+
 def mode_option(default, *names: str, **extra) -> OptionInfo:
     """The ``--mode`` option every scoring command shares (choices listed in ``--help``)."""
     return typer.Option(default, "--mode", *names, help=extra.pop("help", MODE_HELP), **extra)

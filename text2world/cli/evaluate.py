@@ -7,14 +7,15 @@ import os
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from ..llm import prepare_litellm_environment
-from .common import Mode, console, err_console, fail, mode_option, print_json
+from .common import (METRIC_HEADERS, Mode, console, err_console, fail, mode_option,
+                     print_json)
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -83,11 +84,6 @@ class ProgressObserver:
     def stop(self) -> None:
         if self.progress is not None:
             self.progress.stop()
-
-
-METRIC_HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
-                  "f1_parameters": "F1 param", "f1_preconditions": "F1 pre",
-                  "f1_effects": "F1 eff", "f1_types": "F1 types"}
 
 
 def summary_table(summary: dict, mode: str = "paper") -> Table | None:

@@ -1,4 +1,4 @@
-"""``t2w report``: the report files (markdown, CSV, plots, JSON) plus tables that fit the terminal."""
+"""``t2w report``: the report files (markdown, CSV, plots, JSON), tables sized to the terminal."""
 
 from __future__ import annotations
 
@@ -7,13 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from .common import Mode, console, fail, mode_option, print_json, warn
-
-# Short column headers: a run's scores must fit an 80-column terminal.
-HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
-           "f1_parameters": "F1 param", "f1_preconditions": "F1 pre", "f1_effects": "F1 eff",
-           "f1_types": "F1 types"}
-
+from .common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
 
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
@@ -37,7 +31,7 @@ def report_tables(data: dict) -> list[Table]:
         table.add_column("round", no_wrap=True)
         table.add_column("items", justify="right")
         for metric in metrics:
-            table.add_column(HEADERS[metric], justify="right")
+            table.add_column(METRIC_HEADERS[metric], justify="right")
         for rnd in data["per_round"][row["run"]]:
             table.add_row(round_label(rnd["round"]), str(rnd["items"]),
                           *(_pct(rnd[m]) for m in metrics))
@@ -48,7 +42,7 @@ def report_tables(data: dict) -> list[Table]:
         table.add_column("description")
         table.add_column("items", justify="right")
         for metric in metrics:
-            table.add_column(HEADERS[metric], justify="right")
+            table.add_column(METRIC_HEADERS[metric], justify="right")
         for kind in ("abstract", "concrete"):
             table.add_row(kind, str(pair[kind]["items"]),
                           *(_pct(pair[kind]["eck"][m]) for m in metrics))
@@ -71,7 +65,8 @@ def report_tables(data: dict) -> list[Table]:
             table.add_column(column, justify="right" if column in ("F", "p") else "left")
         for metric in metrics:
             entry = data["anova"][row["run"]][metric]
-            table.add_row(HEADERS[metric], "-" if entry["F"] is None else f"{entry['F']:.3f}",
+            table.add_row(METRIC_HEADERS[metric],
+                          "-" if entry["F"] is None else f"{entry['F']:.3f}",
                           "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
         tables.append(table)
     return tables
