@@ -247,8 +247,7 @@ def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path, mode: 
     plt = _pyplot()
     metrics = mode_metrics(mode)
     columns = (len(metrics) + 1) // 2
-    figure, axes = plt.subplots(2, columns, figsize=(4 * columns, 6.5), sharex=True,
-                                squeeze=False)
+    figure, axes = plt.subplots(2, columns, figsize=(4 * columns, 6.5), squeeze=False)
     for axis in list(axes.flat)[len(metrics):]:
         axis.set_visible(False)
     for axis, metric in zip(axes.flat, metrics):
