@@ -9,6 +9,7 @@ from . import data
 from . import evaluate
 from . import scoring
 from . import serve
+from . import view
 
 app = typer.Typer(
     name="t2w",
@@ -20,6 +21,7 @@ app = typer.Typer(
 app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
+app.command("view")(view.view_command)
 app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(evaluate.report_command)
