@@ -458,8 +458,9 @@ def action_diff(gold: str, predicted: str) -> dict:
         gold_action, predicted_action = gold_actions.get(name), predicted_actions.get(name)
         gold_items = _action_items(gold_action) if gold_action else {}
         predicted_items = _action_items(predicted_action) if predicted_action else {}
-        entry = {"name": (gold_action or predicted_action).name,
-                 **per_action.get(name, {"status": "matched"})}
+        scores = per_action[name]
+        entry = {"name": (gold_action or predicted_action).name, "status": scores["status"],
+                 "f1": {component: scores[component] for component in ACTION_COMPONENTS}}
         for component in ACTION_COMPONENTS:
             entry[component] = _diff_rows(gold_items.get(component, []),
                                           predicted_items.get(component, []))

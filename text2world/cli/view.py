@@ -38,8 +38,7 @@ def view_command(
     # The viewer scores nothing itself: one scoring thread keeps /v1/score usable and light.
     app = create_app(Settings(runs_dir=runs_dir.resolve(), executor="thread",
                               score_processes=1))
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    url = f"http://{shown}:{port}/view/"
+    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/view/"
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)
     if open_browser:
