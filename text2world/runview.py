@@ -52,6 +52,16 @@ def _generic_round_means(items: list[dict], mode: str, ec: int) -> list[dict]:
     return rows
 
 
+def _generic_cell(item: dict, mode: str) -> dict:
+    """An item's first and last scores in a mode the report does not know: its numeric fields."""
+    scores = [s for s in (item.get("ec") or {}).get(mode) or [] if isinstance(s, dict)]
+    if not scores:
+        return {}
+    first, last = scores[0], scores[-1]
+    return {"exec_ec0": first.get("executable"), "exec_eck": last.get("executable"),
+            "eck": {k: v for k, v in last.items() if _numeric(v)}}
+
+
 def overview(run: Run, items: list[dict]) -> dict:
     """Everything the run page shows: per-round scores, error categories, per-domain rows."""
     ec = int(run.config.get("ec", 0))
@@ -63,15 +73,19 @@ def overview(run: Run, items: list[dict]) -> dict:
     rows = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
                                 "valid": item.get("valid"), "cost": item.get("cost"),
                                 "scores": {}} for item in items}
+    for item in items:
+        rows[str(item["item"])].update(valid_round=item.get("valid_round"),
+                                       rounds=item.get("rounds_used"),
+                                       category_ec0=(item.get("rounds") or [{}])[0].get("category"))
     for mode in modes:
-        for row in _per_domain([loaded], mode):
-            cell = row.get("run") or {}
-            target = rows[row["item"]]
-            target.setdefault("valid_round", cell.get("valid_round"))
-            target.setdefault("rounds", cell.get("rounds"))
-            target.setdefault("category_ec0", cell.get("category_ec0"))
-            target["scores"][mode] = {key: cell.get(key) for key in
-                                      ("exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
+        if mode in SCORE_MODES:
+            for row in _per_domain([loaded], mode):
+                cell = row.get("run") or {}
+                rows[row["item"]]["scores"][mode] = {key: cell.get(key) for key in (
+                    "exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
+        else:
+            for item in items:
+                rows[str(item["item"])]["scores"][mode] = _generic_cell(item, mode)
     return {
         "run_id": run.run_id,
         "config": run.config,

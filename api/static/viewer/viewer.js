@@ -355,12 +355,18 @@ async function runPage(runId) {
     const series = metrics.map((m, i) => ({ name: label(m), color: COLORS[i % COLORS.length], values: rows.map(r => r[m]) }));
     const needle = state.runFilter.toLowerCase();
     const items = sortRows(data.items.filter(it => !needle || (it.item + " " + (it.name || "") + " " + (it.category_ec0 || "")).toLowerCase().includes(needle)),
-      state.runSort, (it, key) => key.startsWith("s:") ? (it.scores[mode] || {})[key.slice(2)] : it[key]);
+      state.runSort, (it, key) => key.startsWith("s:") ? (it.scores[mode] || {})[key.slice(2)]
+        : key.startsWith("e:") ? ((it.scores[mode] || {}).eck || {})[key.slice(2)] : it[key]);
+    // A mode beyond paper and canonical (semantic) shows its own metrics after the last round.
+    const extra = [];
+    data.items.forEach(it => Object.keys((it.scores[mode] || {}).eck || {}).forEach(k => { if (!extra.includes(k) && k !== "executable") extra.push(k); }));
+    const standard = !extra.length;
     const itemRows = items.map(it => {
       const sc = it.scores[mode] || {};
       return `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
         <td class="num">${it.valid_round ?? '<span class="no">never</span>'}</td><td class="num">${it.rounds ?? ""}</td><td>${esc(it.category_ec0 || "")}</td>
-        <td>${yesno(sc.exec_ec0)}</td><td>${yesno(sc.exec_eck)}</td><td class="num">${pct(sc.similarity_eck)}</td><td class="num">${pct(sc.f1_mean_eck)}</td></tr>`;
+        <td>${yesno(sc.exec_ec0)}</td><td>${yesno(sc.exec_eck)}</td>${standard ? `<td class="num">${pct(sc.similarity_eck)}</td><td class="num">${pct(sc.f1_mean_eck)}</td>`
+          : extra.map(k => `<td class="num">${pct((sc.eck || {})[k])}</td>`).join("")}</tr>`;
     }).join("");
     app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
       <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
@@ -377,8 +383,9 @@ async function runPage(runId) {
       <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
       <div class="table-wrap"><table id="items"><thead><tr>${sortHeader("Item", "item", state.runSort)}${sortHeader("Name", "name", state.runSort)}
         ${sortHeader("Valid at", "valid_round", state.runSort, "num")}${sortHeader("Rounds", "rounds", state.runSort, "num")}${sortHeader("EC0 error", "category_ec0", state.runSort)}
-        ${sortHeader("Exec EC0", "s:exec_ec0", state.runSort)}${sortHeader("Exec ECk", "s:exec_eck", state.runSort)}${sortHeader("Sim ECk", "s:similarity_eck", state.runSort, "num")}
-        ${sortHeader("F1 mean ECk", "s:f1_mean_eck", state.runSort, "num")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
+        ${sortHeader("Exec EC0", "s:exec_ec0", state.runSort)}${sortHeader("Exec ECk", "s:exec_eck", state.runSort)}
+        ${standard ? sortHeader("Sim ECk", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean ECk", "s:f1_mean_eck", state.runSort, "num")
+          : extra.map(k => sortHeader(label(k) + " ECk", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
