@@ -131,9 +131,15 @@ function lineChart(series, rounds, title) {
     const pts = s.values.map((v, r) => v === null || v === undefined ? null : [x(r), y(v), v, r]).filter(Boolean);
     svg += `<g class="s" data-series="${i}">`;
     if (pts.length > 1) svg += `<polyline class="series" stroke="${s.color}" points="${pts.map(p => p[0] + "," + p[1]).join(" ")}"/>`;
-    for (const p of pts) svg += `<circle class="pt" cx="${p[0]}" cy="${p[1]}" r="4" fill="${s.color}" data-tip="${esc(s.name)}, EC${p[3]}: ${pct(p[2])}%"/>`;
+    for (const p of pts) svg += `<circle class="pt" cx="${p[0]}" cy="${p[1]}" r="4" fill="${s.color}"/>`;
     svg += "</g>";
   });
+  // One hover band per round: its tooltip lists every series there (points often coincide).
+  const half = rounds <= 1 ? (W - L - R) / 2 : (W - L - R) / (rounds - 1) / 2;
+  for (let r = 0; r < rounds; r++) {
+    const tip = `EC${r}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%`).join("\n");
+    svg += `<rect class="band" x="${Math.max(L, x(r) - half)}" y="${T}" width="${Math.min(x(r) + half, W - R) - Math.max(L, x(r) - half)}" height="${H - T - B}" fill="transparent" data-tip="${esc(tip)}"/>`;
+  }
   svg += "</svg>";
   const legend = `<div class="legend">${series.map((s, i) => `<span data-toggle="${i}"><i style="background:${s.color}"></i>${esc(s.name)}</span>`).join("")}</div>`;
   return `<div class="chart-box">${svg}${legend}</div>`;
