@@ -43,10 +43,20 @@ class _ItemCache:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.entries: OrderedDict[str, tuple[tuple, list[dict]]] = OrderedDict()
+        # run path -> (file stamps, items, what was computed from them)
+        self.entries: OrderedDict[str, tuple[tuple, list[dict], dict]] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, run: Run) -> list[dict]:
+        return self._entry(run)[1]
+
+    def overview(self, run: Run) -> dict:
+        entry = self._entry(run)
+        if "overview" not in entry[2]:
+            entry[2]["overview"] = runview.overview(run, entry[1])
+        return entry[2]["overview"]
+
+    def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
         stamp = tuple(_stamp(run.path / name)
                       for name in ("log.jsonl", "scores.jsonl", "errors.jsonl"))
         key = str(run.path.resolve())
@@ -54,7 +64,7 @@ class _ItemCache:
             cached = self.entries.get(key)
             if cached is not None and cached[0] == stamp:
                 self.entries.move_to_end(key)
-                return cached[1]
+                return cached
         if stamp[0] is not None and stamp[0][1] > _MAX_LOG:
             raise ApiError(422, "run_too_large",
                            f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the viewer "
@@ -64,12 +74,13 @@ class _ItemCache:
         except (RunError, OSError, ValueError) as err:
             raise ApiError(422, "run_unreadable", f"run {run.run_id!r} cannot be read: {err}") \
                 from None
+        entry = (stamp, items, {})
         with self.lock:
-            self.entries[key] = (stamp, items)
+            self.entries[key] = entry
             self.entries.move_to_end(key)
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
-        return items
+        return entry
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -114,7 +125,7 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     """A run's scores per round (every scoring mode in its log), syntax-error categories per
     round and the per-item table, computed from its log."""
     run = _open_run(request, run_id)
-    return JSONResponse(runview.overview(run, _items.get(run)))
+    return JSONResponse(_items.overview(run))
 
 
 @router.get("/v1/runs/{run_id}/items/{item_id}")

@@ -366,8 +366,10 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
 
 
 def _score_canonical(gold: str, predicted: str) -> Score:
-    gold_view = _canonical_gold_view(gold)
-    predicted_view = _canonical_view(predicted)
+    return _score_canonical_views(_canonical_gold_view(gold), _canonical_view(predicted))
+
+
+def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
     if gold_view.domain is None or predicted_view.domain is None:
         # Nothing to compare component-wise (a gold that does not parse, like released id 187,
         # gives every prediction 0 F1, as in paper mode).
@@ -452,7 +454,7 @@ def action_diff(gold: str, predicted: str) -> dict:
                 "actions": [], "predicates": []}
     gold_actions = {a.name.lower(): a for a in gold_view.domain.actions}
     predicted_actions = {a.name.lower(): a for a in predicted_view.domain.actions}
-    per_action = _score_canonical(gold, predicted).per_action
+    per_action = _score_canonical_views(gold_view, predicted_view).per_action
     actions = []
     for name in list(gold_actions) + [n for n in predicted_actions if n not in gold_actions]:
         gold_action, predicted_action = gold_actions.get(name), predicted_actions.get(name)

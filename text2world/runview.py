@@ -10,6 +10,7 @@ writes a file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from .metrics import action_diff
@@ -169,5 +170,11 @@ def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | Non
     if gold is None:
         return {"round": round_index, "ok": False, "reason": gold_note, "actions": [],
                 "predicates": []}
-    diff = action_diff(gold, rounds[round_index].get("domain") or "")
+    diff = _action_diff(gold, rounds[round_index].get("domain") or "")
     return {"round": round_index, "gold_note": gold_note, **diff}
+
+
+@lru_cache(maxsize=256)
+def _action_diff(gold: str, predicted: str) -> dict:
+    # Moving back and forth between items asks for the same diffs again (callers copy it).
+    return action_diff(gold, predicted)
