@@ -116,7 +116,8 @@ def main() -> None:
             figures.append(("GET overview (median)", statistics.median(warm)))
             items = [timed_get(client, f"{run_url}/items/{item}") for item in ids[:args.repeat]]
             figures.append(("GET item (median)", statistics.median(items)))
-            diffs = [timed_get(client, f"{run_url}/items/{item}/diff") for item in ids[:args.repeat]]
+            diffs = [timed_get(client, f"{run_url}/items/{item}/diff")
+                     for item in ids[:args.repeat]]
             figures.append(("GET item diff, scored on request (median)", statistics.median(diffs)))
             runs_list = [timed_get(client, f"{base}/v1/runs?limit=500") for _ in range(args.repeat)]
             figures.append(("GET /v1/runs (median)", statistics.median(runs_list)))

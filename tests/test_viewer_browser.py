@@ -206,6 +206,14 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
     page.keyboard.press("u")
     wait_ready(page, "run")
 
+    # on the run page: j moves down the item table, Enter opens the row
+    order = sorted(str(i["item"]) for i in items)
+    page.keyboard.press("j")
+    assert page.locator("#items tbody tr.cursor").get_attribute("data-item") == order[1]
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"location.hash.endsWith({order[1]!r})")
+    wait_ready(page, "item")
+
 
 def test_deep_link_to_an_invalid_round_highlights_the_error_line(page, server, runs, tmp_path):
     _, noisy, _ = runs

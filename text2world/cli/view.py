@@ -11,7 +11,8 @@ from .serve import _check_port_free
 
 
 def view_command(
-    runs_dir: Path = typer.Argument(None, envvar="T2W_RUNS_DIR", show_default="./runs", metavar="RUNS_DIR",
+    runs_dir: Path = typer.Argument(None, envvar="T2W_RUNS_DIR", show_default="./runs",
+                                    metavar="RUNS_DIR",
                                     help="Folder of evaluation runs (t2w eval writes runs/)."),
     host: str = typer.Option("127.0.0.1", "--host",
                              help="Address to listen on (loopback: only this machine)."),
