@@ -215,11 +215,15 @@ async function leaderboard() {
     const needle = state.lbFilter.toLowerCase();
     const shown = sortRows(runs.filter(r => !needle || [r.id, r.model, r.dataset, (r.summary || {}).description, (r.summary || {}).prompt]
       .some(v => String(v || "").toLowerCase().includes(needle))), state.lbSort, lbValue);
-    const chosen = metrics.filter(m => state.lbMetrics.has(m));
+    // (mode, metric) columns that some run has: semantic metrics are not paper ones.
+    const columns = [];
+    for (const mode of modes) for (const m of metrics) {
+      if (state.lbMetrics.has(m) && runs.some(r => metricsOf(((r.summary || {}).metrics || {})[mode]).includes(m))) columns.push([mode, m]);
+    }
     let head1 = `<tr><th rowspan="2"></th>${sortHeader("Model", "model", state.lbSort)}${sortHeader("Dataset", "dataset", state.lbSort)}${sortHeader("Description", "description", state.lbSort)}${sortHeader("Prompt", "prompt", state.lbSort)}${sortHeader("EC", "ec", state.lbSort, "num")}${sortHeader("Items", "items", state.lbSort, "num")}`;
     let head2 = "<tr>" + "<th></th>".repeat(0);
     head1 = head1.replace(/<th class="sortable/g, '<th rowspan="2" class="sortable');
-    for (const mode of modes) for (const m of chosen) {
+    for (const [mode, m] of columns) {
       head1 += `<th colspan="2" class="num">${esc(mode)} ${esc(label(m))}</th>`;
       head2 += sortHeader("EC0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("ECk", `m:${mode}:${m}:k`, state.lbSort, "num");
     }
@@ -231,7 +235,7 @@ async function leaderboard() {
       cells += `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${run.finished ? "" : ' <span class="badge invalid">no summary</span>'}</td>`;
       cells += `<td>${esc(run.dataset || s.dataset || "")}</td><td>${esc(s.description || "")}</td><td>${esc(s.prompt || "")}</td>`;
       cells += `<td class="num">${esc(s.ec ?? "")}</td><td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
-      for (const mode of modes) for (const m of chosen) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
+      for (const [mode, m] of columns) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
       cells += `<td class="num">${money(s.cost)}</td>`;
       return `<tr data-run="${esc(run.id)}">${cells}</tr>`;
     }).join("");
