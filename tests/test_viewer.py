@@ -30,9 +30,7 @@ def runs_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("viewer")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("T2W_HOME", str(root / "home"))
-        evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, limit=5, workers=0,
-                             runs_root=root / "runs"))
-        evaluate(EvalOptions(model="reference/oracle", ec=1, limit=3, workers=0,
+        evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, limit=4, workers=0,
                              runs_root=root / "runs"))
     return root / "runs"
 
@@ -171,7 +169,7 @@ def test_overview_endpoint(client, runs_dir):
     assert response.status_code == 200
     body = response.json()
     assert body["run_id"] == run.run_id and body["ec"] == 3
-    assert len(body["per_round"]["paper"]) == 4 and len(body["items"]) == 5
+    assert len(body["per_round"]["paper"]) == 4 and len(body["items"]) == 4
 
 
 def test_item_endpoint_has_rounds_gold_and_error_lines(client, runs_dir):

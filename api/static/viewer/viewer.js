@@ -220,14 +220,15 @@ async function leaderboard() {
     for (const mode of modes) for (const m of metrics) {
       if (state.lbMetrics.has(m) && runs.some(r => metricsOf(((r.summary || {}).metrics || {})[mode]).includes(m))) columns.push([mode, m]);
     }
-    let head1 = `<tr><th rowspan="2"></th>${sortHeader("Model", "model", state.lbSort)}${sortHeader("Dataset", "dataset", state.lbSort)}${sortHeader("Description", "description", state.lbSort)}${sortHeader("Prompt", "prompt", state.lbSort)}${sortHeader("EC", "ec", state.lbSort, "num")}${sortHeader("Items", "items", state.lbSort, "num")}`;
-    let head2 = "<tr>" + "<th></th>".repeat(0);
-    head1 = head1.replace(/<th class="sortable/g, '<th rowspan="2" class="sortable');
+    const spanning = (text, key, cls = "") => sortHeader(text, key, state.lbSort, cls).replace("<th ", '<th rowspan="2" ');
+    let head1 = `<tr><th rowspan="2"></th>${spanning("Model", "model")}${spanning("Dataset", "dataset")}${spanning("Description", "description")}` +
+      `${spanning("Prompt", "prompt")}${spanning("EC", "ec", "num")}${spanning("Items", "items", "num")}`;
+    let head2 = "<tr>";
     for (const [mode, m] of columns) {
       head1 += `<th colspan="2" class="num">${esc(mode)} ${esc(label(m))}</th>`;
       head2 += sortHeader("EC0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("ECk", `m:${mode}:${m}:k`, state.lbSort, "num");
     }
-    head1 += sortHeader("Cost", "cost", state.lbSort, "num").replace("<th ", '<th rowspan="2" ') + "</tr>";
+    head1 += spanning("Cost", "cost", "num") + "</tr>";
     head2 += "</tr>";
     const body = shown.map(run => {
       const s = run.summary || {};
