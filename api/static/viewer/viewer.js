@@ -222,13 +222,13 @@ async function leaderboard() {
     }
     const spanning = (text, key, cls = "") => sortHeader(text, key, state.lbSort, cls).replace("<th ", '<th rowspan="2" ');
     let head1 = `<tr><th rowspan="2"></th>${spanning("Model", "model")}${spanning("Dataset", "dataset")}${spanning("Description", "description")}` +
-      `${spanning("Prompt", "prompt")}${spanning("EC", "ec", "num")}${spanning("Items", "items", "num")}`;
+      `${spanning("Prompt", "prompt")}${spanning("EC", "ec", "num")}${spanning("Items", "items", "num")}${spanning("Cost", "cost", "num")}`;
     let head2 = "<tr>";
     for (const [mode, m] of columns) {
-      head1 += `<th colspan="2" class="num">${esc(mode)} ${esc(label(m))}</th>`;
+      head1 += `<th colspan="2" class="num">${esc(mode)}<br>${esc(label(m))}</th>`;
       head2 += sortHeader("EC0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("ECk", `m:${mode}:${m}:k`, state.lbSort, "num");
     }
-    head1 += spanning("Cost", "cost", "num") + "</tr>";
+    head1 += "</tr>";
     head2 += "</tr>";
     const body = shown.map(run => {
       const s = run.summary || {};
@@ -236,8 +236,8 @@ async function leaderboard() {
       cells += `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${run.finished ? "" : ' <span class="badge invalid">no summary</span>'}</td>`;
       cells += `<td>${esc(run.dataset || s.dataset || "")}</td><td>${esc(s.description || "")}</td><td>${esc(s.prompt || "")}</td>`;
       cells += `<td class="num">${esc(s.ec ?? "")}</td><td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
-      for (const [mode, m] of columns) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
       cells += `<td class="num">${money(s.cost)}</td>`;
+      for (const [mode, m] of columns) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
       return `<tr data-run="${esc(run.id)}">${cells}</tr>`;
     }).join("");
     const metricBoxes = metrics.map(m => `<label><input type="checkbox" data-metric="${esc(m)}" ${state.lbMetrics.has(m) ? "checked" : ""}> ${esc(label(m))}</label>`).join(" ");
