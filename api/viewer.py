@@ -46,6 +46,7 @@ class _ItemCache:
         # run path -> (file stamps, items, what was computed from them)
         self.entries: OrderedDict[str, tuple[tuple, list[dict], dict]] = OrderedDict()
         self.lock = threading.Lock()
+        self.loading: dict[str, threading.Lock] = {}
 
     def get(self, run: Run) -> list[dict]:
         return self._entry(run)[1]
@@ -57,30 +58,34 @@ class _ItemCache:
         return entry[2]["overview"]
 
     def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
-        stamp = tuple(_stamp(run.path / name)
-                      for name in ("log.jsonl", "scores.jsonl", "errors.jsonl"))
         key = str(run.path.resolve())
         with self.lock:
-            cached = self.entries.get(key)
-            if cached is not None and cached[0] == stamp:
+            loading = self.loading.setdefault(key, threading.Lock())
+        # One reader per run: a page opened while the run is being warmed waits for that read.
+        with loading:
+            stamp = tuple(_stamp(run.path / name)
+                          for name in ("log.jsonl", "scores.jsonl", "errors.jsonl"))
+            with self.lock:
+                cached = self.entries.get(key)
+                if cached is not None and cached[0] == stamp:
+                    self.entries.move_to_end(key)
+                    return cached
+            if stamp[0] is not None and stamp[0][1] > _MAX_LOG:
+                raise ApiError(422, "run_too_large",
+                               f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the "
+                               f"viewer reads at most {_MAX_LOG:,}")
+            try:
+                items = load_run_items(run)
+            except (RunError, OSError, ValueError) as err:
+                raise ApiError(422, "run_unreadable",
+                               f"run {run.run_id!r} cannot be read: {err}") from None
+            entry = (stamp, items, {})
+            with self.lock:
+                self.entries[key] = entry
                 self.entries.move_to_end(key)
-                return cached
-        if stamp[0] is not None and stamp[0][1] > _MAX_LOG:
-            raise ApiError(422, "run_too_large",
-                           f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the viewer "
-                           f"reads at most {_MAX_LOG:,}")
-        try:
-            items = load_run_items(run)
-        except (RunError, OSError, ValueError) as err:
-            raise ApiError(422, "run_unreadable", f"run {run.run_id!r} cannot be read: {err}") \
-                from None
-        entry = (stamp, items, {})
-        with self.lock:
-            self.entries[key] = entry
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-        return entry
+                while len(self.entries) > self.size:
+                    self.entries.popitem(last=False)
+            return entry
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -92,6 +97,26 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 _items = _ItemCache(_CACHED_RUNS)
+
+
+def warm(runs_dir: Path) -> threading.Thread:
+    """Read the newest runs' logs in a background thread, so that their pages open at once."""
+
+    def read() -> None:
+        try:
+            folders = sorted((p for p in runs_dir.iterdir() if (p / "log.jsonl").is_file()),
+                             key=lambda p: (p / "log.jsonl").stat().st_mtime, reverse=True)
+        except OSError:
+            return
+        for folder in folders[:_CACHED_RUNS]:
+            try:
+                _items.overview(Run.open(folder))
+            except (ApiError, RunError, OSError, ValueError, KeyError, TypeError):
+                continue  # the page says what is wrong with it when it is opened
+
+    thread = threading.Thread(target=read, name="t2w-view-warm", daemon=True)
+    thread.start()
+    return thread
 
 
 def _open_run(request: Request, run_id: str) -> Run:

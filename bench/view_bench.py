@@ -56,6 +56,13 @@ def timed_get(client: httpx.Client, url: str) -> float:
     return 1000 * elapsed
 
 
+def server_cpu(pid: int) -> float:
+    """CPU milliseconds the server process has used (user + system): unlike wall time, not
+    stretched by other processes on a loaded machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def chromium() -> str | None:
     for name in (os.environ.get("T2W_CHROMIUM"), "chromium", "chromium-browser"):
         if name and shutil.which(name):
@@ -85,8 +92,9 @@ def main() -> None:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    # --no-warm: the worst case, the run's log is read when its page is first opened.
     server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "view", str(args.runs_dir),
-                               "--port", str(port)], stdout=subprocess.DEVNULL)
+                               "--port", str(port), "--no-warm"], stdout=subprocess.DEVNULL)
     try:
         with httpx.Client(timeout=30) as client:
             deadline = time.monotonic() + 60
@@ -106,8 +114,15 @@ def main() -> None:
 
                 playwright = sync_playwright().start()
                 browser = playwright.chromium.launch(executable_path=browser_path)
+                # The first page of a fresh browser also pays for starting its renderer; the
+                # leaderboard reads summaries only, so the run's log is still unread after it.
+                first = page_ready(browser, f"{base}/view/#/", "leaderboard")
+                figures.append(("leaderboard ready, first page of a fresh browser", first))
+                cpu = server_cpu(server.pid)
                 cold_page = page_ready(browser, f"{base}/view/#/run/{run.name}", "run")
-                figures.append(("run page ready, server cache cold", cold_page))
+                figures.append(("run page ready, log not yet read by the server", cold_page))
+                figures.append(("  server CPU time for it (log read, overview)",
+                                server_cpu(server.pid) - cpu))
             cold = timed_get(client, run_url + "/overview")
             figures.append(("GET overview, log already parsed by the page", cold))
             overview = client.get(run_url + "/overview").json()
@@ -139,8 +154,9 @@ def main() -> None:
     print(f"\n{len(overview['items'])} items, EC{overview['ec']}; load average "
           f"{os.getloadavg()[0]:.1f}")
     for name, value in figures:
-        print(f"{name:<52} {value:8.1f} ms")
+        print(f"{name:<54} {value:8.1f} ms")
     run_ready = [value for name, value in figures if name.startswith("run page ready")]
+    print("(wall times stretch with the machine's load; the CPU figure does not)")
     print(f"\ntarget: a 101-item EC3 run ready in under 1000 ms: "
           f"{'met' if run_ready and max(run_ready) < 1000 else 'MISSED'} "
           f"(worst run-page figure {max(run_ready, default=float('nan')):.0f} ms)")

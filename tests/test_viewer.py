@@ -289,3 +289,15 @@ def test_view_command_refuses_a_missing_folder(tmp_path):
     result = CliRunner().invoke(cli, ["view", str(tmp_path / "nope")])
     assert result.exit_code == 1
     assert "no such folder" in result.output
+
+
+def test_warming_reads_the_newest_runs_once(runs_dir):
+    from api import viewer
+
+    run = noisy_run(runs_dir)
+    viewer.warm(runs_dir).join(timeout=60)
+    key = str(run.path.resolve())
+    entry = viewer._items.entries[key]
+    assert "overview" in entry[2]
+    # a page opened afterwards gets the same parsed log, not a second read
+    assert viewer._items.get(Run.open(run.path)) is entry[1]

@@ -19,6 +19,9 @@ def view_command(
     port: int = typer.Option(8765, "--port", help="TCP port."),
     open_browser: bool = typer.Option(False, "--open/--no-open",
                                       help="Open the page in the default browser."),
+    warm: bool = typer.Option(True, "--warm/--no-warm",
+                              help="Read the newest runs' logs at start (in the background), "
+                                   "so that their pages open at once."),
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Serve a results viewer: leaderboard, run pages, items with a per-action diff."""
@@ -42,6 +45,10 @@ def view_command(
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/view/"
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)
+    if warm:
+        from api.viewer import warm as warm_runs
+
+        warm_runs(runs_dir.resolve())
     if open_browser:
         import webbrowser
 
