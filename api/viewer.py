@@ -19,8 +19,6 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from text2world import runview
-from text2world.evaluation import load_run_items
 from text2world.runs import Run, RunError
 
 from .jobs import ApiError
@@ -52,6 +50,8 @@ class _ItemCache:
         return self._entry(run)[1]
 
     def overview(self, run: Run) -> dict:
+        from text2world import runview
+
         entry = self._entry(run)
         if "overview" not in entry[2]:
             entry[2]["overview"] = runview.overview(run, entry[1])
@@ -74,6 +74,8 @@ class _ItemCache:
                 raise ApiError(422, "run_too_large",
                                f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the "
                                f"viewer reads at most {_MAX_LOG:,}")
+            from text2world.evaluation import load_run_items  # imported when first needed
+
             try:
                 items = load_run_items(run)
             except (RunError, OSError, ValueError) as err:
@@ -134,9 +136,11 @@ def _open_run(request: Request, run_id: str) -> Run:
         raise unknown from None
 
 
-def _view(call, *args):
+def _view(name: str, *args):
+    from text2world import runview  # the library behind the pages, imported on first use
+
     try:
-        return call(*args)
+        return getattr(runview, name)(*args)
     except runview.ViewError as err:
         raise ApiError(404, "unknown_item", str(err)) from None
 
@@ -159,7 +163,7 @@ def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
     validation and scores), its gold domain, the lines its errors point at, and its
     neighbours in the run."""
     run = _open_run(request, run_id)
-    return JSONResponse(_view(runview.item_detail, run, _items.get(run), item_id))
+    return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
 
 
 @router.get("/v1/runs/{run_id}/items/{item_id}/diff")
@@ -168,7 +172,7 @@ def run_item_diff(request: Request, run_id: str, item_id: str,
     """Gold vs generated domain of one round (default: the last), action by action:
     parameters, preconditions and effects matched, missing or extra (canonical mode)."""
     run = _open_run(request, run_id)
-    return JSONResponse(_view(runview.round_diff, run, _items.get(run), item_id, round))
+    return JSONResponse(_view("round_diff", run, _items.get(run), item_id, round))
 
 
 # --------------------------------------------------------------------------------------------
