@@ -113,7 +113,8 @@ def main() -> None:
                 from playwright.sync_api import sync_playwright
 
                 playwright = sync_playwright().start()
-                browser = playwright.chromium.launch(executable_path=browser_path)
+                browser = playwright.chromium.launch(executable_path=browser_path,
+                                                     args=["--disable-dev-shm-usage"])
                 # The first page of a fresh browser also pays for starting its renderer; the
                 # leaderboard reads summaries only, so the run's log is still unread after it.
                 first = page_ready(browser, f"{base}/view/#/", "leaderboard")

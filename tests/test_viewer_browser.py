@@ -92,7 +92,9 @@ def server(runs, tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM)
+        # small /dev/shm in containers crashes Chromium's renderer otherwise
+        instance = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--disable-dev-shm-usage"])
         yield instance
         instance.close()
 
