@@ -10,6 +10,7 @@ from . import evaluate
 from . import report
 from . import scoring
 from . import serve
+from . import view
 
 app = typer.Typer(
     name="t2w",
@@ -39,6 +40,7 @@ def main(
 app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
+app.command("view")(view.view_command)
 app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(report.report_command)
