@@ -1,11 +1,10 @@
 (define (domain grocery-shopping)
   (:requirements :strips :typing)
   (:types area product kind amount count)
+  (:constants entrance till - area)
   (:predicates
     (shopper-at ?a - area)
     (aisle-link ?from - area ?to - area)
-    (basket-stand ?a - area)
-    (checkout-at ?a - area)
     (has-basket)
     (shelved ?p - product ?a - area)
     (kind-of ?p - product ?k - kind)
@@ -15,7 +14,6 @@
     (price ?p - product ?m - amount)
     (wallet ?m - amount)
     (difference ?total - amount ?cost - amount ?rest - amount)
-    (bought ?p - product)
     (got-kind ?k - kind))
 
   (:action walk
@@ -25,8 +23,8 @@
                  (not (shopper-at ?from))))
 
   (:action take-basket
-    :parameters (?a - area)
-    :precondition (and (shopper-at ?a) (basket-stand ?a))
+    :parameters ()
+    :precondition (shopper-at entrance)
     :effect (has-basket))
 
   (:action pick-item
@@ -39,13 +37,12 @@
                  (not (shelved ?p ?a))))
 
   (:action pay-for
-    :parameters (?p - product ?k - kind ?a - area ?total - amount ?cost - amount ?rest - amount
+    :parameters (?p - product ?k - kind ?total - amount ?cost - amount ?rest - amount
                  ?before - count ?after - count)
-    :precondition (and (shopper-at ?a) (checkout-at ?a) (in-basket ?p) (kind-of ?p ?k)
+    :precondition (and (shopper-at till) (in-basket ?p) (kind-of ?p ?k)
                        (price ?p ?cost) (wallet ?total) (difference ?total ?cost ?rest)
                        (basket-load ?before) (count-step ?after ?before))
-    :effect (and (bought ?p)
-                 (got-kind ?k)
+    :effect (and (got-kind ?k)
                  (wallet ?rest)
                  (basket-load ?after)
                  (not (wallet ?total))

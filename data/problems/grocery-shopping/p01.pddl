@@ -1,9 +1,9 @@
 (define (problem grocery-shopping-p01)
   (:domain grocery-shopping)
-  (:objects entrance dairy-aisle till - area
+  (:objects dairy-aisle - area
             milk-carton - product milk - kind
             e0 e1 e2 e3 - amount b0 b1 b2 - count)
-  (:init (shopper-at entrance) (basket-stand entrance) (checkout-at till)
+  (:init (shopper-at entrance)
          (aisle-link entrance dairy-aisle) (aisle-link dairy-aisle entrance)
          (aisle-link dairy-aisle till) (aisle-link till entrance)
          (shelved milk-carton dairy-aisle) (kind-of milk-carton milk)

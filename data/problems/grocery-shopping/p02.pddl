@@ -1,10 +1,10 @@
 (define (problem grocery-shopping-p02)
   (:domain grocery-shopping)
-  (:objects entrance produce bakery pantry till - area
+  (:objects produce bakery pantry - area
             brand-pasta value-pasta sourdough apples - product
             pasta bread fruit - kind
             e0 e1 e2 e3 e4 e5 e6 - amount b0 b1 b2 - count)
-  (:init (shopper-at entrance) (basket-stand entrance) (checkout-at till)
+  (:init (shopper-at entrance)
          (aisle-link entrance produce) (aisle-link produce entrance)
          (aisle-link produce bakery) (aisle-link bakery produce)
          (aisle-link produce pantry) (aisle-link pantry produce)

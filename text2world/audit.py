@@ -1,0 +1,165 @@
+"""The store audit: semantic checks and the figures that compare the store with the released set.
+
+* ``write_only_predicates``: predicates some action sets or clears but no action precondition,
+  no effect condition and no problem goal ever tests (a broken effect on them cannot be seen);
+* ``domain_features`` / ``size_band``: the stratification fields of the manifest;
+* ``audit_figures``: rule phrases per General (``lint``), actions needed by no problem and in no
+  plan (``necessity``, from its cache), write-only predicates, sizes, and how many domains use
+  constants, no types, ``:adl``, conditional effects, comments, upper case and successor counters.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from pathlib import Path
+from typing import Iterable
+
+from .curation import cached_validate
+from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain, ForallEffect,
+                   Not, Or, Quantified, strip_comments)
+
+_CONNECTIVES = {"and", "or", "not", "forall", "exists", "imply", "when", "=", "either"}
+# Size bands by number of actions + predicates (the released set's terciles are about 9 and 14).
+SIZE_BANDS = ((9, "small"), (15, "medium"), (10 ** 9, "large"))
+# A binary static predicate over one type whose name says "next" is a successor counter.
+_SUCCESSOR = re.compile(r"(succ|next|step|plus|minus|one-more|one-less|inc|dec|less|more|"
+                        r"lower|higher|fewer)", re.I)
+
+
+def _formula_atoms(formula, out: set[str]) -> None:
+    if isinstance(formula, Atom):
+        out.add(formula.predicate.lower())
+    elif isinstance(formula, Not):
+        _formula_atoms(formula.formula, out)
+    elif isinstance(formula, (And, Or)):
+        for part in formula.parts:
+            _formula_atoms(part, out)
+    elif isinstance(formula, Quantified):
+        _formula_atoms(formula.body, out)
+
+
+def _effect_atoms(effect, written: set[str], tested: set[str]) -> None:
+    if isinstance(effect, (AddEffect, DeleteEffect)):
+        written.add(effect.atom.predicate.lower())
+    elif isinstance(effect, ConditionalEffect):
+        _formula_atoms(effect.condition, tested)
+        _effect_atoms(effect.effect, written, tested)
+    elif isinstance(effect, ForallEffect):
+        for inner in effect.effects:
+            _effect_atoms(inner, written, tested)
+
+
+def goal_predicates(problem_text: str) -> set[str]:
+    """Predicate names written in a problem's ``(:goal ...)`` (read from the text)."""
+    code = strip_comments(problem_text)
+    start = re.search(r"\(\s*:goal\b", code, re.I)
+    if not start:
+        return set()
+    names = re.findall(r"\(\s*([^\s()]+)", code[start.end():])
+    return {n.lower() for n in names if n.lower() not in _CONNECTIVES and not n.startswith(":")}
+
+
+def write_only_predicates(domain: Domain, goals: Iterable[str] = ()) -> list[str]:
+    """Predicates set or cleared by an effect that nothing tests (preconditions, effect
+    conditions, ``goals``), in declaration order."""
+    written: set[str] = set()
+    tested: set[str] = {g.lower() for g in goals}
+    for action in domain.actions:
+        _formula_atoms(action.precondition, tested)
+        for effect in action.effects:
+            _effect_atoms(effect, written, tested)
+    return [p.name for p in domain.predicates if p.name.lower() in written - tested]
+
+
+def successor_predicates(domain: Domain) -> list[str]:
+    """Static binary predicates over one non-object type named like an ordering (counters)."""
+    written: set[str] = set()
+    for action in domain.actions:
+        for effect in action.effects:
+            _effect_atoms(effect, written, set())
+    found = []
+    for predicate in domain.predicates:
+        types = {p.type for p in predicate.parameters}
+        if (len(predicate.parameters) == 2 and len(types) == 1
+                and predicate.name.lower() not in written and _SUCCESSOR.search(predicate.name)):
+            found.append(predicate.name)
+    return found
+
+
+def _uses_conditional(domain: Domain) -> bool:
+    def conditional(effect) -> bool:
+        if isinstance(effect, ConditionalEffect):
+            return True
+        return isinstance(effect, ForallEffect) and any(conditional(e) for e in effect.effects)
+    return any(conditional(e) for a in domain.actions for e in a.effects)
+
+
+def domain_features(text: str, domain: Domain) -> list[str]:
+    """Stratification features of a domain (sorted): constants, untyped, adl,
+    conditional-effects, quantifiers, action-costs, comments, mixed-case, successor-counter."""
+    requirements = {r.lower() for r in domain.requirements}
+    code = strip_comments(text)
+    features = set()
+    if domain.constants:
+        features.add("constants")
+    if not domain.typed:
+        features.add("untyped")
+    if ":adl" in requirements:
+        features.add("adl")
+    if _uses_conditional(domain):
+        features.add("conditional-effects")
+    if re.search(r"\(\s*(forall|exists)\b", " ".join(a.precondition.to_pddl()
+                                                    for a in domain.actions)):
+        features.add("quantifiers")
+    if ":action-costs" in requirements:
+        features.add("action-costs")
+    if ";" in text:
+        features.add("comments")
+    if re.search(r"[A-Z]", code):
+        features.add("mixed-case")
+    if successor_predicates(domain):
+        features.add("successor-counter")
+    return sorted(features)
+
+
+def size_band(domain: Domain) -> str:
+    size = len(domain.actions) + len(domain.predicates)
+    return next(name for limit, name in SIZE_BANDS if size < limit)
+
+
+def corpus_sizes(texts: Iterable[str]) -> dict:
+    """Mean numbers of predicates, actions and types, and feature counts, over domain texts."""
+    sizes: dict[str, list[int]] = {"predicates": [], "actions": [], "types": []}
+    features: dict[str, int] = {}
+    parsed = 0
+    for text in texts:
+        result = cached_validate(text)
+        if not result.ok or result.domain is None:
+            continue
+        parsed += 1
+        domain = result.domain
+        sizes["predicates"].append(len(domain.predicates))
+        sizes["actions"].append(len(domain.actions))
+        sizes["types"].append(len(domain.types))
+        for feature in domain_features(text, domain):
+            features[feature] = features.get(feature, 0) + 1
+    return {"domains": parsed,
+            **{f"mean_{k}": round(statistics.mean(v), 1) if v else 0.0 for k, v in sizes.items()},
+            "features": dict(sorted(features.items()))}
+
+
+def store_write_only(data: Path) -> dict[str, list[str]]:
+    """id -> write-only predicates, for every store domain (goals of all its problems count)."""
+    found = {}
+    for path in sorted((data / "domains").glob("*.pddl")):
+        result = cached_validate(path.read_text(encoding="utf-8"))
+        if not result.ok or result.domain is None:
+            continue
+        goals: set[str] = set()
+        for problem in (data / "problems" / path.stem).glob("*.pddl"):
+            goals |= goal_predicates(problem.read_text(encoding="utf-8"))
+        names = write_only_predicates(result.domain, goals)
+        if names:
+            found[path.stem] = names
+    return found
