@@ -22,9 +22,12 @@ from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain
 _CONNECTIVES = {"and", "or", "not", "forall", "exists", "imply", "when", "=", "either"}
 # Size bands by number of actions + predicates (the released set's terciles are about 9 and 14).
 SIZE_BANDS = ((9, "small"), (15, "medium"), (10 ** 9, "large"))
-# A binary static predicate over one type whose name says "next" is a successor counter.
-_SUCCESSOR = re.compile(r"(succ|next|step|plus|minus|one-more|one-less|inc|dec|less|more|"
-                        r"lower|higher|fewer)", re.I)
+# A static binary predicate over one type is a successor counter when its name says so or its
+# type is a number-like one (knight-step over squares is a graph, count-step over counts is not).
+_SUCCESSOR = re.compile(r"(succ|next|plus|minus|one-more|one-less|^inc|^dec|less|more|fewer|"
+                        r"higher|lower)", re.I)
+_NUMBER_TYPE = re.compile(r"^(count|counter|level|num|number|amount|quantity|room|slot|"
+                          r"capacity|fuel|charge|size|height|value|digit|n)\b", re.I)
 
 
 def _formula_atoms(formula, out: set[str]) -> None:
@@ -82,7 +85,8 @@ def successor_predicates(domain: Domain) -> list[str]:
     for predicate in domain.predicates:
         types = {p.type for p in predicate.parameters}
         if (len(predicate.parameters) == 2 and len(types) == 1
-                and predicate.name.lower() not in written and _SUCCESSOR.search(predicate.name)):
+                and predicate.name.lower() not in written
+                and (_SUCCESSOR.search(predicate.name) or _NUMBER_TYPE.search(next(iter(types))))):
             found.append(predicate.name)
     return found
 

@@ -1,17 +1,16 @@
 (define (domain knight-moves)
-  (:requirements :strips :typing :negative-preconditions)
-  (:types square pawn)
+  (:requirements :strips :negative-preconditions)
   (:predicates
-    (knight-at ?s - square)
-    (knight-step ?from - square ?to - square)
-    (visited ?s - square)
-    (blocked ?s - square)
-    (pawn-on ?p - pawn ?s - square)
-    (occupied ?s - square)
-    (captured ?p - pawn))
+    (knight-at ?s)
+    (knight-step ?from ?to)
+    (visited ?s)
+    (blocked ?s)
+    (pawn-on ?p ?s)
+    (occupied ?s)
+    (captured ?p))
 
   (:action hop
-    :parameters (?from - square ?to - square)
+    :parameters (?from ?to)
     :precondition (and (knight-at ?from) (knight-step ?from ?to)
                        (not (visited ?to)) (not (blocked ?to)) (not (occupied ?to)))
     :effect (and (knight-at ?to)
@@ -19,7 +18,7 @@
                  (not (knight-at ?from))))
 
   (:action capture
-    :parameters (?from - square ?to - square ?p - pawn)
+    :parameters (?from ?to ?p)
     :precondition (and (knight-at ?from) (knight-step ?from ?to)
                        (not (visited ?to)) (pawn-on ?p ?to) (occupied ?to))
     :effect (and (knight-at ?to)

@@ -1,7 +1,7 @@
 (define (problem river-crossing-p01)
   (:domain river-crossing)
-  (:objects west east - bank
-            wolf goat cabbage - item)
+  (:objects west east
+            wolf goat cabbage)
   (:init
     (farmer-at west)
     (at wolf west) (at goat west) (at cabbage west)

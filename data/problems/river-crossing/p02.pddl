@@ -1,7 +1,7 @@
 (define (problem river-crossing-p02)
   (:domain river-crossing)
-  (:objects west island east - bank
-            fox hen grain basket - item)
+  (:objects west island east
+            fox hen grain basket)
   (:init
     (farmer-at west)
     (at fox west) (at hen west) (at grain west) (at basket west)

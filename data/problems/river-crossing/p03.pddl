@@ -1,7 +1,7 @@
 (define (problem river-crossing-p03)
   (:domain river-crossing)
-  (:objects north islet south - bank
-            wolf goat cabbage dog cat mouse - item)
+  (:objects north islet south
+            wolf goat cabbage dog cat mouse)
   (:init
     (farmer-at north) (large-boat)
     (at wolf north) (at goat north) (at cabbage north) (at dog north)
