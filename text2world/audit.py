@@ -25,8 +25,8 @@ SIZE_BANDS = ((9, "small"), (15, "medium"), (10 ** 9, "large"))
 # A static binary predicate over one type is a successor counter when its name says so or its
 # type is a number-like one (knight-step over squares is a graph, count-step over counts is not).
 _SUCCESSOR = re.compile(r"(succ|next|plus|minus|one-more|one-less|^inc|^dec|less|more|fewer|"
-                        r"higher|lower)", re.I)
-_NUMBER_TYPE = re.compile(r"^(count|counter|level|num|number|amount|quantity|room|slot|"
+                        r"higher|lower|(count|room|level|load|stock|fuel|charge)-?step)", re.I)
+_NUMBER_TYPE = re.compile(r"^(count|counter|level|num|number|amount|quantity|slot|"
                           r"capacity|fuel|charge|size|height|value|digit|n)\b", re.I)
 
 

@@ -1,6 +1,7 @@
 (define (domain power-grid)
   (:requirements :adl)
   (:types crew substation breaker line customer)
+  (:constants depot - substation)
   (:predicates
     (crew-at ?c - crew ?s - substation)
     (road ?from - substation ?to - substation)

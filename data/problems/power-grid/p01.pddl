@@ -2,7 +2,7 @@
   (:domain power-grid)
   (:objects
     crew1 - crew
-    depot north - substation
+    north - substation
     brk1 - breaker
     line1 line2 - line
     farm mill - customer)

@@ -2,7 +2,7 @@
   (:domain power-grid)
   (:objects
     crew1 crew2 - crew
-    depot east west hill - substation
+    east west hill - substation
     brk-e1 brk-e2 brk-w1 brk-h1 - breaker
     l1 l2 l3 l4 l5 l6 - line
     school clinic bakery harbour pumping-plant village - customer)

@@ -2,7 +2,7 @@
   (:domain power-grid)
   (:objects
     crew1 crew2 - crew
-    depot riverside quarry meadow ridge - substation
+    riverside quarry meadow ridge - substation
     brk-r1 brk-r2 brk-q1 brk-m1 brk-g1 - breaker
     l1 l2 l3 l4 l5 l6 l7 l8 - line
     hospital mill school dairy sawmill farm inn station - customer)
