@@ -167,3 +167,85 @@ def store_write_only(data: Path) -> dict[str, list[str]]:
         if names:
             found[path.stem] = names
     return found
+
+
+def _released_records(path: Path) -> list[dict]:
+    import json
+    from .store import DatasetError
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise DatasetError(f"{path}: cannot read the released JSON ({err})") from None
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise DatasetError(f"{path}: expected a JSON list of records")
+    return records
+
+
+def store_audit(data: Path, released: Path | None = None, *, solve: bool = False,
+                workers: int = 2) -> dict:
+    """The audit's figures for the store folder ``data`` (and the released set when given).
+
+    Necessity figures come from ``data/necessity-cache.json``; solves it lacks are counted as
+    ``missing`` unless ``solve`` is set (then Fast Downward fills the cache)."""
+    from .lint import corpus_figures, lint_records, lint_store
+    from .necessity import CACHE_NAME, SolveCache, analyse_domains, store_domains
+    ids = sorted(p.stem for p in (data / "domains").glob("*.pddl"))
+    texts = [(data / "domains" / f"{i}.pddl").read_text(encoding="utf-8") for i in ids]
+    cache = SolveCache(data / CACHE_NAME)
+    uses = analyse_domains(store_domains(data, ids), cache, solve=solve, workers=workers)
+    if solve:
+        cache.save()
+    problems = [len(list((data / "problems" / i).glob("*.pddl"))) for i in ids]
+    write_only = store_write_only(data)
+    store = {
+        "lint": corpus_figures(lint_store(data, ids)),
+        "necessity": {
+            "actions": sum(len(u.actions) for u in uses),
+            "needed_by_no_problem": sum(len(u.needed_by_none()) for u in uses),
+            "domains_with_such_actions": sum(1 for u in uses if u.needed_by_none()),
+            "in_no_plan": sum(len(u.in_no_plan()) for u in uses),
+            "missing_solves": sum(u.missing for u in uses),
+        },
+        "write_only_predicates": sum(len(v) for v in write_only.values()),
+        "write_only": write_only,
+        "problems": {"total": sum(problems), "min_per_domain": min(problems, default=0),
+                     "domains_with_fewer_than_3": sum(1 for n in problems if n < 3)},
+        "sizes": corpus_sizes(texts),
+    }
+    result = {"store": store}
+    if released is not None:
+        records = _released_records(released)
+        result["released"] = {
+            "lint": corpus_figures(lint_records(
+                (str(r.get("id")), str(r.get("corrected_description") or "")) for r in records)),
+            "sizes": corpus_sizes(str(r.get("pddl_domain") or "") for r in records),
+        }
+    return result
+
+
+def audit_lines(audit: dict) -> list[str]:
+    """The audit as plain lines, store and released side by side where both exist."""
+    store, released = audit["store"], audit.get("released", {})
+    lines = []
+
+    def row(label: str, mine, theirs=None) -> None:
+        lines.append(f"{label:<52} {mine!s:>10}" + (f" {theirs!s:>10}" if theirs is not None
+                                                       else ""))
+    row("", "store", "released" if released else None)
+    for key in ("rule_phrases_per_general", "generals_with_3_or_more",
+                "effect_counter_or_action_findings_per_description", "failing"):
+        row(f"lint: {key.replace('_', ' ')}", store["lint"][key],
+            released.get("lint", {}).get(key) if released else None)
+    for key, value in store["necessity"].items():
+        row(f"necessity: {key.replace('_', ' ')}", value)
+    row("write-only predicates", store["write_only_predicates"])
+    for key, value in store["problems"].items():
+        row(f"problems: {key.replace('_', ' ')}", value)
+    sizes, other = store["sizes"], released.get("sizes", {}) if released else {}
+    for key in ("domains", "mean_predicates", "mean_actions", "mean_types"):
+        row(f"size: {key.replace('_', ' ')}", sizes[key], other.get(key) if released else None)
+    features = sorted(set(sizes["features"]) | set(other.get("features", {})))
+    for feature in features:
+        row(f"domains with {feature}", sizes["features"].get(feature, 0),
+            other.get("features", {}).get(feature, 0) if released else None)
+    return lines

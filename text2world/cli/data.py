@@ -142,8 +142,17 @@ def dataset_stats(data: Dataset) -> dict:
 def stats_command(
     dataset: str = DATASET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+    audit: bool = typer.Option(False, "--audit", help="Store audit: lint, actions needed by no "
+                               "problem, write-only predicates, sizes and features vs --released."),
+    released: Path | None = typer.Option(None, "--released", help="Released Text2World JSON "
+                                         "to compare with (with --audit)."),
+    solve: bool = typer.Option(False, "--solve", help="With --audit: solve what the necessity "
+                               "cache lacks with Fast Downward (slow)."),
 ) -> None:
     """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    if audit:
+        _audit(dataset, released, solve, as_json)
+        return
     data = _load(dataset)
     stats = dataset_stats(data)
     if as_json:
@@ -184,6 +193,24 @@ def stats_command(
     for key, values in stats["tokens"].items():
         sizes.add_row(f"tokens {key}", *_spread(values))
     console.print(sizes)
+
+
+def _audit(dataset: str, released: Path | None, solve: bool, as_json: bool) -> None:
+    from ..audit import audit_lines, store_audit
+    root = data_dir() if dataset == BUILTIN else Path(dataset)
+    if not (root / "domains").is_dir():
+        fail(f"--audit needs a store folder (domains/, problems/, descriptions/): {root}")
+    try:
+        result = store_audit(root, released, solve=solve)
+    except DatasetError as err:
+        fail(str(err))
+    if as_json:
+        print_json(result)
+        return
+    for line in audit_lines(result):
+        typer.echo(line)
+    for record_id, names in result["store"]["write_only"].items():
+        typer.echo(f"write-only in {record_id}: {', '.join(names)}")
 
 
 def print_curation_report(report: CurationReport) -> None:
