@@ -222,9 +222,15 @@ def report_command(
                                   "run, runs/report-<hash> for several)."),
     mode: str = typer.Option("paper", "--mode", help="paper or canonical scores."),
     as_json: bool = typer.Option(False, "--json", help="Print the report JSON."),
+    by: str | None = typer.Option(None, "--by", help="Only scores per stratum of the store "
+                                  "manifest: size (band) or feature."),
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA."""
     from ..report import ReportError, build_report
+
+    if by is not None:
+        _stratified_report(runs, by, mode, as_json)
+        return
 
     try:
         report = build_report(runs, out_dir=out, mode=mode)
@@ -235,6 +241,18 @@ def report_command(
         return
     typer.echo(report.markdown)  # plain markdown: no wrapping, pipes cleanly
     typer.echo(f"written to {report.out_dir}: " + ", ".join(sorted(p.name for p in report.files)))
+
+
+def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> None:
+    from ..report import ReportError, stratified_markdown, stratified_scores
+    try:
+        rows = stratified_scores(runs, by, mode)
+    except ReportError as err:
+        fail(str(err))
+    if as_json:
+        print_json(rows)
+    else:
+        typer.echo(stratified_markdown(rows, by))
 
 
 def score_run_command(
