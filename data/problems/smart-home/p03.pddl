@@ -1,9 +1,9 @@
 (define (problem smart-home-p03)
   (:domain smart-home)
-  (:objects porch hall lounge dining study garage - room
-            sw-porch sw-hall sw-lounge-1 sw-lounge-2 sw-dining sw-study sw-garage - switch
+  (:objects porch hall lounge dining study garage cellar - room
+            sw-porch sw-hall sw-lounge-1 sw-lounge-2 sw-dining sw-study sw-garage sw-cellar - switch
             porch-light hall-light lounge-ceiling lounge-lamp tv-backlight
-            chandelier desk-lamp garage-strip - lamp)
+            chandelier desk-lamp garage-strip cellar-bulb - lamp)
   (:init (resident-in study)
          (door garage hall) (door hall garage)
          (door hall porch) (door porch hall)
@@ -13,18 +13,20 @@
          (switch-in sw-porch porch) (switch-in sw-hall hall)
          (switch-in sw-lounge-1 lounge) (switch-in sw-lounge-2 lounge)
          (switch-in sw-dining dining) (switch-in sw-study study)
-         (switch-in sw-garage garage)
+         (switch-in sw-garage garage) (switch-in sw-cellar cellar)
          (controls sw-porch porch-light) (controls sw-hall hall-light)
          (controls sw-hall porch-light)
          (controls sw-lounge-1 lounge-ceiling) (controls sw-lounge-1 lounge-lamp)
          (controls sw-lounge-2 lounge-lamp) (controls sw-lounge-2 tv-backlight)
          (controls sw-dining chandelier) (controls sw-dining lounge-ceiling)
          (controls sw-study desk-lamp) (controls sw-garage garage-strip)
-         (smart sw-porch) (smart sw-dining)
+         (controls sw-cellar cellar-bulb)
+         (smart sw-porch) (smart sw-dining) (smart sw-cellar)
          (wifi-in garage) (hub-in garage)
          (lamp-on porch-light) (lamp-on lounge-ceiling)
  (lamp-on tv-backlight) (lamp-on chandelier)
  (lamp-on garage-strip))
   (:goal (and (lamp-on porch-light) (lamp-on hall-light) (not (lamp-on lounge-ceiling))
               (lamp-on lounge-lamp) (lamp-on tv-backlight) (not (lamp-on chandelier))
-              (lamp-on desk-lamp) (not (lamp-on garage-strip)))))
+              (lamp-on desk-lamp) (not (lamp-on garage-strip))
+              (lamp-on cellar-bulb))))
