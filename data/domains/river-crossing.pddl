@@ -1,6 +1,7 @@
 (define (domain river-crossing)
   (:requirements :strips :negative-preconditions :disjunctive-preconditions
                  :universal-preconditions :equality)
+  (:constants near-bank far-bank)
   (:predicates
     (farmer-at ?b)
     (at ?i ?b)
