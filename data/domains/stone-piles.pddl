@@ -1,6 +1,6 @@
 (define (domain stone-piles)
   (:requirements :strips :negative-preconditions :disjunctive-preconditions
-                 :universal-preconditions :equality)
+                 :universal-preconditions :equality :conditional-effects)
   (:constants n0)
   (:predicates
     (player ?x)
@@ -13,24 +13,15 @@
     (opponent ?pl ?other)
     (winner ?pl))
 
-  (:action take-some
+  (:action take
     :parameters (?pl ?other ?p ?n ?k ?rest)
     :precondition (and (to-move ?pl) (opponent ?pl ?other) (pile ?p)
-                       (stones ?p ?n) (takeable ?k) (minus ?n ?k ?rest) (not (= ?rest n0)))
+                       (stones ?p ?n) (takeable ?k) (minus ?n ?k ?rest))
     :effect (and (stones ?p ?rest)
                  (to-move ?other)
                  (not (stones ?p ?n))
-                 (not (to-move ?pl))))
-
-  (:action take-rest
-    :parameters (?pl ?other ?p ?n ?k)
-    :precondition (and (to-move ?pl) (opponent ?pl ?other) (pile ?p)
-                       (stones ?p ?n) (takeable ?k) (minus ?n ?k n0))
-    :effect (and (stones ?p n0)
-                 (empty ?p)
-                 (to-move ?other)
-                 (not (stones ?p ?n))
-                 (not (to-move ?pl))))
+                 (not (to-move ?pl))
+                 (when (= ?rest n0) (empty ?p))))
 
   (:action declare-winner
     :parameters (?loser ?w)

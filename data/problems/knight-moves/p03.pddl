@@ -4,8 +4,8 @@
             pawn1 pawn2 pawn3)
   (:init
     (blocked e5) (blocked b3) (knight-at a2) (visited a2) (blocked d1)
-    (pawn-on pawn1 a5) (occupied a5) (pawn-on pawn2 c4) (occupied c4)
-    (pawn-on pawn3 d2) (occupied d2) (knight-step a5 c4) (knight-step a5 b3)
+    (pawn-on pawn1 a5) (pawn-on pawn2 c4)
+    (pawn-on pawn3 d2) (knight-step a5 c4) (knight-step a5 b3)
     (knight-step b5 d4) (knight-step b5 c3) (knight-step b5 a3)
     (knight-step c5 e4) (knight-step c5 d3) (knight-step c5 a4)
     (knight-step c5 b3) (knight-step d5 e3) (knight-step d5 b4)
