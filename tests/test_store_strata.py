@@ -26,7 +26,8 @@ def test_manifest_carries_size_band_and_features():
     bands = {name for _, name in SIZE_BANDS}
     assert all(e["size_band"] in bands and isinstance(e["features"], list) for e in manifest)
     by_id = {e["id"]: e for e in manifest}
-    assert {"comments", "constants", "mixed-case", "untyped"} <= set(by_id["hanoi-discs"]["features"])
+    hanoi = set(by_id["hanoi-discs"]["features"])
+    assert {"comments", "constants", "mixed-case", "untyped"} <= hanoi
     assert "adl" in by_id["power-grid"]["features"]
     assert "successor-counter" in by_id["cargo-logistics"]["features"]
 
@@ -35,7 +36,8 @@ def test_features_and_bands_follow_the_text():
     text = (DATA / "domains" / "gripper.pddl").read_text(encoding="utf-8")
     domain = cached_validate(text).domain
     assert domain_features(text, domain) == [] and size_band(domain) == "small"
-    commented = "; a comment\n" + text.replace("(define (domain gripper)", "(define (domain Gripper)")
+    commented = "; a comment\n" + text.replace("(define (domain gripper)",
+                                                "(define (domain Gripper)")
     assert domain_features(commented, cached_validate(commented).domain) == \
         ["comments", "mixed-case"]
 

@@ -16,8 +16,10 @@ Thresholds are the released Text2World set's level (its ``corrected_description`
 measured with the same phrases by ``t2w data lint --released PATH``): a General section may
 hold at most ``GENERAL_RULE_LIMIT`` rule phrases (no released one has more) and at most
 ``GENERAL_OTHER_LIMIT`` effect or counter phrases; the action lines together at most
-``ACTION_LIMIT`` findings of any kind. About nine in ten released descriptions pass; the ones
-that fail state preconditions and effects outright ("The precondition for this action is ...").
+``ACTION_LIMIT`` findings of any kind; over a whole corpus, at most ``CORPUS_RULE_MEAN`` rule
+phrases per General (released: 0.17). 78 of the 101 released descriptions pass; the ones that
+fail state preconditions, effects or costs in action lines ("The precondition for this action
+is ...", "increases the total cost by 1"). The store must pass on every file.
 """
 
 from __future__ import annotations
