@@ -90,3 +90,28 @@ def test_without_action_removes_exactly_one_block():
     assert code.count("(") == code.count(")") and "(:action a" not in code
     with pytest.raises(DatasetError, match="no action 'c'"):
         without_action(text, "c")
+
+
+def test_cli_stats_audit_prints_the_figures(tmp_path):
+    """`t2w data stats --audit` reports the store's figures from the cache (no solving)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    run = subprocess.run([sys.executable, "-m", "text2world.cli", "data", "stats", "--audit",
+                          "--json"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    store = json.loads(run.stdout)["store"]
+    assert store["necessity"]["missing_solves"] == 0
+    assert store["necessity"]["needed_by_no_problem"] == sum(
+        len(v) for v in optional_actions(DATA).values())
+    assert store["write_only_predicates"] == 0 and store["problems"]["min_per_domain"] >= 3
+    assert store["sizes"]["features"]["constants"] >= 10
+    assert store["sizes"]["features"]["untyped"] >= 8
+    text = subprocess.run([sys.executable, "-m", "text2world.cli", "data", "stats", "--audit"],
+                          capture_output=True, text=True, env=env)
+    assert "necessity: needed by no problem" in text.stdout
+    bad = subprocess.run([sys.executable, "-m", "text2world.cli", "data", "stats", "--audit",
+                          "-d", str(tmp_path)], capture_output=True, text=True, env=env)
+    assert bad.returncode != 0 and "store folder" in bad.stderr + bad.stdout
