@@ -6,8 +6,13 @@ Two kinds of fields per domain:
   existing manifest; while the per-batch catalog files ``data/catalog/*.json`` exist, their
   entries are merged in (and win): contributors add a batch of domains with one catalog file
   and `t2w data manifest`, then delete the file.
+* written by people when needed: ``optional_actions`` ({action: why no problem needs it}; see
+  text2world/necessity.py).
 * computed from the files: ``requirements``, numbers of ``types``/``predicates``/``functions``/
-  ``actions``, GPT-2 ``tokens`` of the domain, description token counts and ``problems``.
+  ``actions``, the stratification fields ``size_band`` (small/medium/large by actions +
+  predicates) and ``features`` (constants, untyped, adl, conditional-effects, quantifiers,
+  action-costs, comments, mixed-case, successor-counter), GPT-2 ``tokens`` of the domain,
+  description token counts and ``problems``.
 
 ``build_manifest`` is deterministic (no dates), so a test can check that the committed manifest
 equals a fresh build. Regenerate it with ``t2w data manifest``.
@@ -18,13 +23,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .audit import domain_features, size_band
 from .curation import cached_validate
 from .store import DatasetError, atomic_write_text
 from .tokens import count_gpt2_tokens
 
 MANIFEST_NAME = "manifest.json"
 VERSION = 1
-PEOPLE_FIELDS = ("name", "split", "category", "provenance")
+PEOPLE_FIELDS = ("name", "split", "category", "provenance", "optional_actions")
+REQUIRED_PEOPLE_FIELDS = ("name", "split", "category", "provenance")
 SPLITS = ("train", "test")
 
 
@@ -36,7 +43,8 @@ def domain_facts(text: str) -> dict:
         domain = result.domain
         facts.update(requirements=sorted(domain.requirements), types=len(domain.types),
                      predicates=len(domain.predicates), functions=len(domain.functions),
-                     actions=len(domain.actions))
+                     actions=len(domain.actions), size_band=size_band(domain),
+                     features=domain_features(text, domain))
     return facts
 
 
@@ -96,7 +104,7 @@ def build_manifest(root: Path) -> tuple[dict, list[str]]:
         except UnicodeDecodeError as err:
             raise DatasetError(f"{path}: not UTF-8 text (byte offset {err.start})") from None
         people = metadata.get(record_id, {})
-        missing = [k for k in PEOPLE_FIELDS if not people.get(k)]
+        missing = [k for k in REQUIRED_PEOPLE_FIELDS if not people.get(k)]
         if missing:
             warnings.append(f"{record_id}: no {', '.join(missing)} (add them to the manifest)")
         split = people.get("split", "test")
@@ -117,6 +125,8 @@ def build_manifest(root: Path) -> tuple[dict, list[str]]:
                                    for kind in ("abstract", "concrete")},
             "problems": sorted(p.stem for p in (root / "problems" / record_id).glob("*.pddl")),
         }
+        if people.get("optional_actions"):
+            entry["optional_actions"] = people["optional_actions"]
         entries.append(entry)
     return {"version": VERSION, "domains": entries}, warnings
 

@@ -23,6 +23,7 @@ class PlanResult:
     status: str  # the unified-planning status name, or "ParseError" / "Error" / "Timeout"
     plan_length: int | None = None
     message: str = ""
+    actions: tuple[str, ...] = ()  # the plan's action names in order (lower case)
 
 
 def tarski_problem_error(domain_text: str, problem_text: str) -> str | None:
@@ -66,7 +67,8 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
         status = result.status.name
         if result.plan is None:
             return PlanResult(False, status, message="no plan found")
-        return PlanResult(True, status, len(result.plan.actions))
+        names = tuple(a.action.name.lower() for a in result.plan.actions)
+        return PlanResult(True, status, len(names), actions=names)
     finally:
         os.chdir(previous)
         shutil.rmtree(workdir, ignore_errors=True)

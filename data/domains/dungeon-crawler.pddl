@@ -1,7 +1,8 @@
 (define (domain dungeon-crawler)
-  (:requirements :strips :typing :negative-preconditions)
+  (:requirements :strips :typing :negative-preconditions :universal-preconditions)
   (:types room monster hand item - object
           weapon key - item)
+  (:constants left right - hand)
   (:predicates
     (hero-in ?r - room)
     (corridor ?from - room ?to - room)
@@ -11,14 +12,13 @@
     (held ?i - item ?h - hand)
     (hand-empty ?h - hand)
     (monster-in ?m - monster ?r - room)
-    (guarded ?r - room)
     (slays ?w - weapon ?m - monster)
     (defeated ?m - monster))
 
   (:action move
     :parameters (?from - room ?to - room)
-    :precondition (and (hero-in ?from) (corridor ?from ?to)
-                       (not (locked ?to)) (not (guarded ?to)))
+    :precondition (and (hero-in ?from) (corridor ?from ?to) (not (locked ?to))
+                       (forall (?m - monster) (not (monster-in ?m ?to))))
     :effect (and (hero-in ?to)
                  (not (hero-in ?from))))
 
@@ -35,8 +35,7 @@
     :precondition (and (hero-in ?from) (corridor ?from ?to) (monster-in ?m ?to)
                        (held ?w ?h) (slays ?w ?m))
     :effect (and (defeated ?m)
-                 (not (monster-in ?m ?to))
-                 (not (guarded ?to))))
+                 (not (monster-in ?m ?to))))
 
   (:action pick-up
     :parameters (?i - item ?r - room ?h - hand)

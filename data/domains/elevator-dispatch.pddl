@@ -1,6 +1,7 @@
 (define (domain elevator-dispatch)
   (:requirements :strips :typing :negative-preconditions)
   (:types floor passenger)
+  (:constants f0 - floor)
   (:predicates
     (lift-at ?f - floor)
     (next-up ?lower - floor ?upper - floor)

@@ -10,7 +10,6 @@
     (ready ?o - operation)
     (busy ?m - machine)
     (processing ?o - operation ?m - machine)
-    (done ?o - operation)
     (job-complete ?j - job))
 
   (:action reconfigure
@@ -35,8 +34,7 @@
     :parameters (?o - operation ?m - machine ?next - operation)
     :precondition (and (processing ?o ?m)
                        (precedes ?o ?next))
-    :effect (and (done ?o)
-                 (ready ?next)
+    :effect (and (ready ?next)
                  (not (processing ?o ?m))
                  (not (busy ?m))))
 
@@ -44,7 +42,6 @@
     :parameters (?o - operation ?m - machine ?j - job)
     :precondition (and (processing ?o ?m)
                        (final-step ?o ?j))
-    :effect (and (done ?o)
-                 (job-complete ?j)
+    :effect (and (job-complete ?j)
                  (not (processing ?o ?m))
                  (not (busy ?m)))))

@@ -1,19 +1,18 @@
+; Lights Out: pressing a cell toggles its light and the lights of its neighbours.
+; Untyped; the unary predicate cell marks the buttons of the board.
 (define (domain lights-out)
-  (:requirements :strips :typing :negative-preconditions :conditional-effects)
-  (:types cell counter)
+  (:requirements :strips :negative-preconditions :conditional-effects)
   (:predicates
-    (lit ?c - cell)
-    (neighbour ?c - cell ?n - cell)
-    (presses-left ?k - counter)
-    (one-less ?k - counter ?fewer - counter))
+    (cell ?c)
+    (lit ?c)
+    (neighbour ?c ?n))
 
   (:action press
-    :parameters (?c - cell ?k - counter ?fewer - counter)
-    :precondition (and (presses-left ?k) (one-less ?k ?fewer))
-    :effect (and (presses-left ?fewer)
-                 (not (presses-left ?k))
-                 (when (lit ?c) (not (lit ?c)))
+    :parameters (?c)
+    :precondition (cell ?c)
+    :effect (and (when (lit ?c) (not (lit ?c)))
                  (when (not (lit ?c)) (lit ?c))
-                 (forall (?n - cell)
+                 ; each neighbour flips too
+                 (forall (?n)
                    (and (when (and (neighbour ?c ?n) (lit ?n)) (not (lit ?n)))
                         (when (and (neighbour ?c ?n) (not (lit ?n))) (lit ?n)))))))

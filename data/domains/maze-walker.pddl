@@ -1,48 +1,50 @@
+; Maze walker: an untyped STRIPS domain. Unary predicates (Room, Lamp, Lever)
+; tell the kinds of object apart, as in the older IPC domains.
 (define (domain maze-walker)
   (:requirements :strips)
   (:predicates
-    (room ?r)
-    (lamp ?x)
-    (lever ?x)
+    (Room ?r)
+    (Lamp ?x)
+    (Lever ?x)
     (walker-in ?r)
-    (passage ?from ?to)
+    (passage ?from ?to)      ; one-way unless both directions are listed
     (lit ?r)
     (dark ?r)
     (lies-in ?x ?r)
     (carrying ?x)
     (lever-in ?v ?r)
-    (lever-opens ?v ?from ?to)
-    (lever-pulled ?v))
+    (lever-opens ?v ?from ?to))
 
-  (:action walk
+  ; moving between rooms: a lit room is entered freely, a dark one with a lamp in hand
+  (:action Walk
     :parameters (?from ?to)
-    :precondition (and (room ?from) (room ?to) (walker-in ?from)
+    :precondition (and (Room ?from) (Room ?to) (walker-in ?from)
                        (passage ?from ?to) (lit ?to))
     :effect (and (walker-in ?to)
                  (not (walker-in ?from))))
 
-  (:action walk-with-lamp
+  (:action Walk-With-Lamp
     :parameters (?from ?to ?l)
-    :precondition (and (room ?from) (room ?to) (walker-in ?from)
-                       (passage ?from ?to) (dark ?to) (lamp ?l) (carrying ?l))
+    :precondition (and (Room ?from) (Room ?to) (walker-in ?from)
+                       (passage ?from ?to) (dark ?to) (Lamp ?l) (carrying ?l))
     :effect (and (walker-in ?to)
                  (not (walker-in ?from))))
 
-  (:action pick-up
+  (:action Pick-Up
     :parameters (?x ?r)
-    :precondition (and (room ?r) (walker-in ?r) (lies-in ?x ?r))
+    :precondition (and (Room ?r) (walker-in ?r) (lies-in ?x ?r))
     :effect (and (carrying ?x)
                  (not (lies-in ?x ?r))))
 
-  (:action put-down
+  (:action Put-Down
     :parameters (?x ?r)
-    :precondition (and (room ?r) (walker-in ?r) (carrying ?x))
+    :precondition (and (Room ?r) (walker-in ?r) (carrying ?x))
     :effect (and (lies-in ?x ?r)
                  (not (carrying ?x))))
 
-  (:action pull-lever
+  ; a lever opens a new one-way passage somewhere else in the maze
+  (:action Pull-Lever
     :parameters (?v ?r ?from ?to)
-    :precondition (and (lever ?v) (room ?r) (walker-in ?r) (lever-in ?v ?r)
+    :precondition (and (Lever ?v) (Room ?r) (walker-in ?r) (lever-in ?v ?r)
                        (lever-opens ?v ?from ?to))
-    :effect (and (passage ?from ?to)
-                 (lever-pulled ?v))))
+    :effect (passage ?from ?to)))

@@ -1,26 +1,26 @@
 (define (domain river-crossing)
-  (:requirements :strips :typing :negative-preconditions :disjunctive-preconditions
+  (:requirements :strips :negative-preconditions :disjunctive-preconditions
                  :universal-preconditions :equality)
-  (:types bank item)
+  (:constants near-bank far-bank)
   (:predicates
-    (farmer-at ?b - bank)
-    (at ?i - item ?b - bank)
-    (route ?from - bank ?to - bank)
-    (eats ?hunter - item ?prey - item)
+    (farmer-at ?b)
+    (at ?i ?b)
+    (route ?from ?to)
+    (eats ?hunter ?prey)
     (large-boat))
 
   (:action cross-alone
-    :parameters (?from - bank ?to - bank)
+    :parameters (?from ?to)
     :precondition (and (farmer-at ?from) (route ?from ?to)
-                       (forall (?x - item ?y - item)
+                       (forall (?x ?y)
                          (or (not (eats ?x ?y)) (not (at ?x ?from)) (not (at ?y ?from)))))
     :effect (and (farmer-at ?to)
                  (not (farmer-at ?from))))
 
   (:action cross-with-one
-    :parameters (?i - item ?from - bank ?to - bank)
+    :parameters (?i ?from ?to)
     :precondition (and (farmer-at ?from) (at ?i ?from) (route ?from ?to)
-                       (forall (?x - item ?y - item)
+                       (forall (?x ?y)
                          (or (not (eats ?x ?y)) (not (at ?x ?from)) (not (at ?y ?from))
                              (= ?x ?i) (= ?y ?i))))
     :effect (and (farmer-at ?to)
@@ -29,11 +29,11 @@
                  (not (at ?i ?from))))
 
   (:action cross-with-two
-    :parameters (?i - item ?j - item ?from - bank ?to - bank)
+    :parameters (?i ?j ?from ?to)
     :precondition (and (large-boat) (not (= ?i ?j))
                        (farmer-at ?from) (at ?i ?from) (at ?j ?from) (route ?from ?to)
                        (not (eats ?i ?j)) (not (eats ?j ?i))
-                       (forall (?x - item ?y - item)
+                       (forall (?x ?y)
                          (or (not (eats ?x ?y)) (not (at ?x ?from)) (not (at ?y ?from))
                              (= ?x ?i) (= ?y ?i) (= ?x ?j) (= ?y ?j))))
     :effect (and (farmer-at ?to)

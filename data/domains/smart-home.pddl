@@ -1,5 +1,5 @@
 (define (domain smart-home)
-  (:requirements :strips :typing :conditional-effects)
+  (:requirements :adl)
   (:types room switch lamp)
   (:predicates
     (resident-in ?r - room)
@@ -9,8 +9,7 @@
     (smart ?s - switch)
     (wifi-in ?r - room)
     (hub-in ?r - room)
-    (lamp-on ?l - lamp)
-    (lamp-off ?l - lamp))
+    (lamp-on ?l - lamp))
 
   (:action walk
     :parameters (?from - room ?to - room)
@@ -22,23 +21,18 @@
     :parameters (?s - switch ?r - room)
     :precondition (and (resident-in ?r) (switch-in ?s ?r))
     :effect (forall (?l - lamp)
-              (and (when (and (controls ?s ?l) (lamp-on ?l))
-                         (and (lamp-off ?l) (not (lamp-on ?l))))
-                   (when (and (controls ?s ?l) (lamp-off ?l))
-                         (and (lamp-on ?l) (not (lamp-off ?l)))))))
+              (and (when (and (controls ?s ?l) (lamp-on ?l)) (not (lamp-on ?l)))
+                   (when (and (controls ?s ?l) (not (lamp-on ?l))) (lamp-on ?l)))))
 
   (:action tap-in-app
     :parameters (?s - switch ?r - room)
     :precondition (and (resident-in ?r) (wifi-in ?r) (smart ?s))
     :effect (forall (?l - lamp)
-              (and (when (and (controls ?s ?l) (lamp-on ?l))
-                         (and (lamp-off ?l) (not (lamp-on ?l))))
-                   (when (and (controls ?s ?l) (lamp-off ?l))
-                         (and (lamp-on ?l) (not (lamp-off ?l)))))))
+              (and (when (and (controls ?s ?l) (lamp-on ?l)) (not (lamp-on ?l)))
+                   (when (and (controls ?s ?l) (not (lamp-on ?l))) (lamp-on ?l)))))
 
   (:action all-off
     :parameters (?r - room)
-    :precondition (and (resident-in ?r) (hub-in ?r))
-    :effect (forall (?l - lamp)
-              (when (lamp-on ?l)
-                    (and (lamp-off ?l) (not (lamp-on ?l)))))))
+    :precondition (and (resident-in ?r) (hub-in ?r)
+                       (exists (?l - lamp) (lamp-on ?l)))
+    :effect (forall (?l - lamp) (not (lamp-on ?l)))))

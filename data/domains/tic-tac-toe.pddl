@@ -1,21 +1,22 @@
 (define (domain tic-tac-toe)
-  (:requirements :strips :typing :negative-preconditions :disjunctive-preconditions
+  (:requirements :strips :negative-preconditions :disjunctive-preconditions
                  :universal-preconditions)
-  (:types player cell)
+  (:constants x o)
   (:predicates
-    (turn ?p - player)
-    (follows ?p - player ?next - player)
-    (taken ?c - cell)
-    (mark ?c - cell ?p - player)
-    (line ?c - cell ?a - cell ?b - cell)
+    (cell ?c)
+    (turn ?p)
+    (follows ?p ?next)
+    (taken ?c)
+    (mark ?c ?p)
+    (line ?c ?a ?b)
     (game-over)
-    (won ?p - player)
+    (won ?p)
     (draw))
 
   (:action mark-cell
-    :parameters (?p - player ?next - player ?c - cell)
-    :precondition (and (turn ?p) (follows ?p ?next) (not (taken ?c)) (not (game-over))
-                       (forall (?a - cell ?b - cell)
+    :parameters (?p ?next ?c)
+    :precondition (and (cell ?c) (turn ?p) (follows ?p ?next) (not (taken ?c)) (not (game-over))
+                       (forall (?a ?b)
                          (or (not (line ?c ?a ?b)) (not (mark ?a ?p)) (not (mark ?b ?p)))))
     :effect (and (mark ?c ?p)
                  (taken ?c)
@@ -23,7 +24,7 @@
                  (not (turn ?p))))
 
   (:action mark-winning-cell
-    :parameters (?p - player ?c - cell ?a - cell ?b - cell)
+    :parameters (?p ?c ?a ?b)
     :precondition (and (turn ?p) (not (taken ?c)) (not (game-over))
                        (line ?c ?a ?b) (mark ?a ?p) (mark ?b ?p))
     :effect (and (mark ?c ?p)
@@ -33,9 +34,9 @@
                  (not (turn ?p))))
 
   (:action declare-draw
-    :parameters (?p - player)
+    :parameters (?p)
     :precondition (and (turn ?p) (not (game-over))
-                       (forall (?c - cell) (taken ?c)))
+                       (forall (?c) (or (not (cell ?c)) (taken ?c))))
     :effect (and (draw)
                  (game-over)
                  (not (turn ?p)))))

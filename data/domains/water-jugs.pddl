@@ -1,11 +1,11 @@
 (define (domain water-jugs)
   (:requirements :strips :typing :negative-preconditions :equality)
   (:types jug level)
+  (:constants l0 - level)
   (:predicates
     (contains ?j - jug ?l - level)
     (capacity ?j - jug ?l - level)
     (one-more ?l - level ?higher - level)
-    (zero ?l - level)
     (idle)
     (pouring ?from - jug ?to - jug))
 
@@ -16,9 +16,9 @@
                  (not (contains ?j ?l))))
 
   (:action empty
-    :parameters (?j - jug ?l - level ?z - level)
-    :precondition (and (idle) (contains ?j ?l) (zero ?z) (not (= ?l ?z)))
-    :effect (and (contains ?j ?z)
+    :parameters (?j - jug ?l - level)
+    :precondition (and (idle) (contains ?j ?l) (not (= ?l l0)))
+    :effect (and (contains ?j l0)
                  (not (contains ?j ?l))))
 
   (:action start-pour
@@ -39,8 +39,8 @@
                  (not (contains ?to ?tl))))
 
   (:action stop-source-empty
-    :parameters (?from - jug ?to - jug ?z - level)
-    :precondition (and (pouring ?from ?to) (contains ?from ?z) (zero ?z))
+    :parameters (?from - jug ?to - jug)
+    :precondition (and (pouring ?from ?to) (contains ?from l0))
     :effect (and (idle)
                  (not (pouring ?from ?to))))
 

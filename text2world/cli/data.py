@@ -162,8 +162,17 @@ def dataset_stats(data: Dataset) -> dict:
 def stats_command(
     dataset: str = DATASET_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+    audit: bool = typer.Option(False, "--audit", help="Store audit: lint, actions needed by no "
+                               "problem, write-only predicates, sizes and features vs --released."),
+    released: Path | None = typer.Option(None, "--released", help="Released Text2World JSON "
+                                         "to compare with (with --audit)."),
+    solve: bool = typer.Option(False, "--solve", help="With --audit: solve what the necessity "
+                               "cache lacks with Fast Downward (slow)."),
 ) -> None:
     """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    if audit:
+        _audit(dataset, released, solve, as_json)
+        return
     data = _load(dataset)
     stats = dataset_stats(data)
     if as_json:
@@ -204,6 +213,24 @@ def stats_command(
     for key, values in stats["tokens"].items():
         sizes.add_row(f"tokens {key}", *_spread(values))
     console.print(sizes)
+
+
+def _audit(dataset: str, released: Path | None, solve: bool, as_json: bool) -> None:
+    from ..audit import audit_lines, store_audit
+    root = data_dir() if dataset == BUILTIN else Path(dataset)
+    if not (root / "domains").is_dir():
+        fail(f"--audit needs a store folder (domains/, problems/, descriptions/): {root}")
+    try:
+        result = store_audit(root, released, solve=solve)
+    except DatasetError as err:
+        fail(str(err))
+    if as_json:
+        print_json(result)
+        return
+    for line in audit_lines(result):
+        typer.echo(line)
+    for record_id, names in result["store"]["write_only"].items():
+        typer.echo(f"write-only in {record_id}: {', '.join(names)}")
 
 
 def print_curation_report(report: CurationReport) -> None:
@@ -319,6 +346,54 @@ def manifest_command(
     for warning in warnings:
         err_console.print(f"[yellow]warning[/] {warning}", highlight=False, markup=True)
     console.print(f"{path}: {len(manifest['domains'])} domains", highlight=False)
+
+
+@app.command("lint")
+def lint_command(
+    ids: list[str] = typer.Argument(None, metavar="[ID]...",
+                                    help="Store ids to lint (default: all)."),
+    released: Path | None = typer.Option(
+        None, "--released", help="Instead, measure a released Text2World JSON file "
+                                 "(its corrected_description fields) with the same phrases."),
+    show_all: bool = typer.Option(False, "--all", help="Print every finding, also of passing "
+                                                       "files."),
+    as_json: bool = typer.Option(False, "--json", help="Print results and figures as JSON."),
+) -> None:
+    """Abstract descriptions that state rules, effects or counter transitions (exit 1 if any)."""
+    from ..lint import corpus_figures, lint_records, lint_store
+    if released is not None:
+        try:
+            raw = json.loads(released.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            fail(f"{released}: cannot read a released JSON list ({err})")
+        if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+            fail(f"{released}: expected a JSON list of records")
+        results = lint_records((f"{released.name}#{r.get('id', i)}",
+                                str(r.get("corrected_description") or ""))
+                               for i, r in enumerate(raw))
+    else:
+        root = data_dir()
+        known = {p.stem for p in (root / "domains").glob("*.pddl")}
+        unknown = [i for i in ids or [] if i not in known]
+        if unknown:
+            fail(f"unknown store id(s): {', '.join(unknown)} (see t2w data list)")
+        results = lint_store(root, ids or None)
+    figures = corpus_figures(results)
+    if as_json:
+        print_json({"figures": figures, "files": [
+            {"path": r.path, "ok": r.ok, "failures": r.failures,
+             "findings": [vars(f) for f in r.findings]} for r in results]})
+    else:
+        for result in results:
+            if result.ok and not show_all:
+                continue
+            status = "ok" if result.ok else "FAIL " + "; ".join(result.failures)
+            typer.echo(f"{result.path}: {status}")  # unwrapped: one finding per line
+            for finding in (result.findings if show_all else result.offending()):
+                typer.echo(f"  {finding}")
+        typer.echo(", ".join(f"{k} {v}" for k, v in figures.items()))
+    if released is None and figures["failing"]:
+        raise typer.Exit(1)
 
 
 __all__ = ["app", "build_manifest", "dataset_stats", "released_jsonl"]

@@ -83,6 +83,8 @@ def report_command(
                                         "compared cover different items (default: compare "
                                         "them on their common items)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report JSON."),
+    by: str | None = typer.Option(None, "--by", help="Only scores per stratum of the store "
+                                  "manifest: size (band) or feature."),
     markdown: bool = typer.Option(False, "--markdown",
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
@@ -90,6 +92,9 @@ def report_command(
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA."""
     from ..report import ReportError, build_report
 
+    if by is not None:
+        _stratified_report(runs, by, str(mode), as_json)
+        return
     try:
         report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
     except ReportError as err:
@@ -113,3 +118,15 @@ def report_command(
     console.print("files: " + ", ".join(sorted(p.name for p in report.files))
                   + " (report.md holds every table, the per-domain one included)",
                   highlight=False)
+
+
+def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> None:
+    from ..report import ReportError, stratified_markdown, stratified_scores
+    try:
+        rows = stratified_scores(runs, by, mode)
+    except ReportError as err:
+        fail(str(err))
+    if as_json:
+        print_json(rows)
+    else:
+        typer.echo(stratified_markdown(rows, by))

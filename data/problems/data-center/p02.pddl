@@ -21,4 +21,5 @@
          (queued render) (needs-gpu render))
   (:goal (and (finished backup) (finished report) (finished crawl) (finished index)
               (finished train-model) (finished render)
-              (heat rack-b n0))))
+              (heat rack-b n0)
+              (not (cooling-on rack-a)))))

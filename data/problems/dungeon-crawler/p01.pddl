@@ -2,13 +2,12 @@
   (:domain dungeon-crawler)
   (:objects entrance hall - room
             goblin - monster
-            left right - hand
             crown - item
             short-sword - weapon)
   (:init
     (hero-in entrance) (hand-empty left) (hand-empty right)
     (corridor entrance hall) (corridor hall entrance)
     (item-in short-sword entrance) (item-in crown hall)
-    (monster-in goblin hall) (guarded hall)
+    (monster-in goblin hall)
     (slays short-sword goblin))
   (:goal (item-in crown entrance)))

@@ -2,7 +2,6 @@
   (:domain dungeon-crawler)
   (:objects gate armory crypt library vault - room
             skeleton ghost - monster
-            left right - hand
             chalice - item
             mace silver-dagger - weapon
             bone-key - key)
@@ -14,8 +13,8 @@
     (corridor library vault) (corridor vault library)
     (item-in mace armory) (item-in silver-dagger crypt)
     (item-in bone-key crypt) (item-in chalice vault)
-    (monster-in skeleton crypt) (guarded crypt)
-    (monster-in ghost library) (guarded library)
+    (monster-in skeleton crypt)
+    (monster-in ghost library)
     (locked vault) (fits bone-key vault)
     (slays mace skeleton) (slays silver-dagger ghost))
   (:goal (and (item-in chalice gate) (defeated ghost))))

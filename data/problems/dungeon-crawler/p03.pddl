@@ -2,7 +2,6 @@
   (:domain dungeon-crawler)
   (:objects stairs guardroom kennel forge shrine lair treasury - room
             orc hound wraith dragon - monster
-            left right - hand
             crown sceptre - item
             axe spear holy-sword - weapon
             iron-key gold-key - key)
@@ -18,10 +17,10 @@
     (item-in axe stairs) (item-in spear kennel) (item-in iron-key guardroom)
     (item-in holy-sword shrine) (item-in gold-key kennel)
     (item-in crown treasury) (item-in sceptre lair)
-    (monster-in orc guardroom) (guarded guardroom)
-    (monster-in hound kennel) (guarded kennel)
-    (monster-in wraith shrine) (guarded shrine)
-    (monster-in dragon lair) (guarded lair)
+    (monster-in orc guardroom)
+    (monster-in hound kennel)
+    (monster-in wraith shrine)
+    (monster-in dragon lair)
     (locked forge) (fits iron-key forge)
     (locked treasury) (fits gold-key treasury)
     (slays axe orc) (slays axe hound) (slays spear wraith)

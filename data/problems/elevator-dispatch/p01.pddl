@@ -1,7 +1,7 @@
 (define (problem elevator-dispatch-p01)
   (:domain elevator-dispatch)
-  (:objects ground first second - floor
+  (:objects f1 f2 - floor
             ann - passenger)
-  (:init (lift-at ground) (next-up ground first) (next-up first second)
-         (waiting ann ground) (destination ann second))
+  (:init (lift-at f0) (next-up f0 f1) (next-up f1 f2)
+         (waiting ann f0) (destination ann f2))
   (:goal (served ann)))

@@ -1,6 +1,6 @@
 (define (problem elevator-dispatch-p02)
   (:domain elevator-dispatch)
-  (:objects f0 f1 f2 f3 - floor
+  (:objects f1 f2 f3 - floor
             ann bob - passenger)
   (:init (lift-at f1)
          (next-up f0 f1) (next-up f1 f2) (next-up f2 f3)

@@ -1,6 +1,6 @@
 (define (problem elevator-dispatch-p03)
   (:domain elevator-dispatch)
-  (:objects f0 f1 f2 f3 f4 f5 f6 - floor
+  (:objects f1 f2 f3 f4 f5 f6 - floor
             ann bob cleo dan eva - passenger)
   (:init (lift-at f0)
          (next-up f0 f1) (next-up f1 f2) (next-up f2 f3) (next-up f3 f4)

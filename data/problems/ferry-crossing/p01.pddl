@@ -1,8 +1,7 @@
 (define (problem ferry-crossing-p01)
   (:domain ferry-crossing)
-  (:objects willow - ferry
-            red-car - car
-            west-bank east-bank - bank)
+  (:objects willow
+            red-car)
   (:init (ferry-at willow west-bank) (ramp-down willow) (deck-empty willow)
          (route west-bank east-bank) (route east-bank west-bank)
          (car-at red-car west-bank))

@@ -1,8 +1,7 @@
 (define (problem ferry-crossing-p02)
   (:domain ferry-crossing)
-  (:objects willow - ferry
-            red-car blue-car green-car - car
-            west-bank east-bank - bank)
+  (:objects willow
+            red-car blue-car green-car)
   (:init (ferry-at willow east-bank) (ramp-up willow) (deck-empty willow)
          (route west-bank east-bank) (route east-bank west-bank)
          (car-at red-car west-bank) (car-at blue-car west-bank) (car-at green-car east-bank))

@@ -1,8 +1,8 @@
 (define (problem ferry-crossing-p03)
   (:domain ferry-crossing)
-  (:objects willow heron - ferry
-            red-car blue-car green-car white-car black-car - car
-            west-bank east-bank island - bank)
+  (:objects willow heron
+            red-car blue-car green-car white-car black-car
+            island)
   (:init (ferry-at willow west-bank) (ramp-up willow) (deck-empty willow)
          (ferry-at heron island) (ramp-down heron) (deck-empty heron)
          (route west-bank east-bank) (route east-bank west-bank)

@@ -1,14 +1,13 @@
 (define (problem grocery-shopping-p01)
   (:domain grocery-shopping)
-  (:objects entrance dairy-aisle till - area
+  (:objects dairy-aisle - area
             milk-carton - product milk - kind
-            e0 e1 e2 e3 - amount b0 b1 b2 - count)
-  (:init (shopper-at entrance) (basket-stand entrance) (checkout-at till)
+            e0 e1 e2 e3 - amount)
+  (:init (shopper-at entrance)
          (aisle-link entrance dairy-aisle) (aisle-link dairy-aisle entrance)
          (aisle-link dairy-aisle till) (aisle-link till entrance)
          (shelved milk-carton dairy-aisle) (kind-of milk-carton milk)
          (price milk-carton e2) (wallet e3)
          (difference e3 e2 e1) (difference e2 e2 e0) (difference e3 e1 e2)
-         (difference e2 e1 e1) (difference e1 e1 e0)
-         (basket-load b0) (count-step b0 b1) (count-step b1 b2))
+         (difference e2 e1 e1) (difference e1 e1 e0))
   (:goal (and (got-kind milk) (shopper-at entrance))))

@@ -1,10 +1,10 @@
 (define (problem grocery-shopping-p02)
   (:domain grocery-shopping)
-  (:objects entrance produce bakery pantry till - area
+  (:objects produce bakery pantry - area
             brand-pasta value-pasta sourdough apples - product
             pasta bread fruit - kind
-            e0 e1 e2 e3 e4 e5 e6 - amount b0 b1 b2 - count)
-  (:init (shopper-at entrance) (basket-stand entrance) (checkout-at till)
+            e0 e1 e2 e3 e4 e5 e6 - amount)
+  (:init (shopper-at entrance)
          (aisle-link entrance produce) (aisle-link produce entrance)
          (aisle-link produce bakery) (aisle-link bakery produce)
          (aisle-link produce pantry) (aisle-link pantry produce)
@@ -20,7 +20,6 @@
          (difference e4 e1 e3) (difference e4 e2 e2) (difference e4 e3 e1)
          (difference e3 e1 e2) (difference e3 e2 e1) (difference e3 e3 e0)
          (difference e2 e1 e1) (difference e2 e2 e0)
-         (difference e1 e1 e0)
-         (basket-load b0) (count-step b0 b1) (count-step b1 b2))
+         (difference e1 e1 e0))
   (:goal (and (got-kind pasta) (got-kind bread) (got-kind fruit)
               (shopper-at entrance))))

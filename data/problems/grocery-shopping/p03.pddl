@@ -1,10 +1,10 @@
 (define (problem grocery-shopping-p03)
   (:domain grocery-shopping)
-  (:objects entrance produce dairy frozen drinks bakery till - area
+  (:objects produce dairy frozen drinks bakery - area
             bananas pears cheddar yoghurt peas ice-cream juice rolls - product
             fruit cheese dessert vegetables drink bread - kind
-            e0 e1 e2 e3 e4 e5 e6 e7 e8 - amount b0 b1 b2 b3 - count)
-  (:init (shopper-at entrance) (basket-stand entrance) (checkout-at till)
+            e0 e1 e2 e3 e4 e5 e6 e7 e8 - amount)
+  (:init (shopper-at entrance)
          (aisle-link entrance produce) (aisle-link produce entrance)
          (aisle-link produce dairy) (aisle-link dairy produce)
          (aisle-link dairy frozen) (aisle-link frozen dairy)
@@ -27,8 +27,7 @@
          (difference e4 e1 e3) (difference e4 e2 e2) (difference e4 e3 e1)
          (difference e3 e1 e2) (difference e3 e2 e1) (difference e3 e3 e0)
          (difference e2 e1 e1) (difference e2 e2 e0)
-         (difference e1 e1 e0)
-         (basket-load b0) (count-step b0 b1) (count-step b1 b2) (count-step b2 b3))
+         (difference e1 e1 e0))
   (:goal (and (got-kind fruit) (got-kind cheese) (got-kind dessert)
               (got-kind vegetables) (got-kind drink)
               (shopper-at entrance))))

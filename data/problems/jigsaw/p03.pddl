@@ -4,10 +4,10 @@
             piece-i piece-j piece-k piece-l - piece
             s1-1 s1-2 s1-3 s1-4 s2-1 s2-2 s2-3 s2-4 s3-1 s3-2 s3-3 s3-4 - slot)
   (:init
-    (hand-free) (loose piece-a) (loose piece-b) (loose piece-c)
+     (loose piece-a) (loose piece-b) (loose piece-c)
     (loose piece-d) (loose piece-e) (loose piece-f) (loose piece-g)
     (loose piece-h) (loose piece-i) (loose piece-j) (loose piece-k)
-    (loose piece-l) (face-up piece-a) (face-up piece-b) (face-up piece-c)
+    (holding piece-l) (face-up piece-a) (face-up piece-b) (face-up piece-c)
     (face-down piece-d) (face-down piece-e) (face-up piece-f)
     (face-up piece-g) (face-down piece-h) (face-down piece-i)
     (face-up piece-j) (face-up piece-k) (face-up piece-l) (slot-empty s1-1)

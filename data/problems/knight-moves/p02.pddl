@@ -1,6 +1,6 @@
 (define (problem knight-moves-p02)
   (:domain knight-moves)
-  (:objects a1 a2 a3 b1 b2 b3 c1 c2 c3 d1 d2 d3 - square)
+  (:objects a1 a2 a3 b1 b2 b3 c1 c2 c3 d1 d2 d3)
   (:init
     (knight-at a1) (visited a1) (knight-step a3 c2) (knight-step a3 b1)
     (knight-step b3 d2) (knight-step b3 c1) (knight-step b3 a1)

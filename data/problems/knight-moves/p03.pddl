@@ -1,12 +1,11 @@
 (define (problem knight-moves-p03)
   (:domain knight-moves)
-  (:objects a1 a2 a3 a4 a5 b1 b2 b3 b4 b5 c1 c2 c3 c4 c5 d1 d2 d3 d4 d5 e1 e2
-            e3 e4 e5 - square
-            pawn1 pawn2 pawn3 - pawn)
+  (:objects a1 a2 a3 a4 a5 b1 b2 b3 b4 b5 c1 c2 c3 c4 c5 d1 d2 d3 d4 d5 e1 e2 e3 e4 e5
+            pawn1 pawn2 pawn3)
   (:init
     (blocked e5) (blocked b3) (knight-at a2) (visited a2) (blocked d1)
-    (pawn-on pawn1 a5) (occupied a5) (pawn-on pawn2 c4) (occupied c4)
-    (pawn-on pawn3 d2) (occupied d2) (knight-step a5 c4) (knight-step a5 b3)
+    (pawn-on pawn1 a5) (pawn-on pawn2 c4)
+    (pawn-on pawn3 d2) (knight-step a5 c4) (knight-step a5 b3)
     (knight-step b5 d4) (knight-step b5 c3) (knight-step b5 a3)
     (knight-step c5 e4) (knight-step c5 d3) (knight-step c5 a4)
     (knight-step c5 b3) (knight-step d5 e3) (knight-step d5 b4)

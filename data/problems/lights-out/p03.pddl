@@ -1,8 +1,8 @@
 (define (problem lights-out-p03)
   (:domain lights-out)
-  (:objects x1-1 x1-2 x1-3 x1-4 x2-1 x2-2 x2-3 x2-4 x3-1 x3-2 x3-3 x3-4 - cell
-            k0 k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12 - counter)
+  (:objects x1-1 x1-2 x1-3 x1-4 x2-1 x2-2 x2-3 x2-4 x3-1 x3-2 x3-3 x3-4)
   (:init
+    (cell x1-1) (cell x1-2) (cell x1-3) (cell x1-4) (cell x2-1) (cell x2-2) (cell x2-3) (cell x2-4) (cell x3-1) (cell x3-2) (cell x3-3) (cell x3-4)
     (lit x1-1) (lit x1-4) (lit x2-3) (lit x3-2) (lit x3-3) (lit x3-4)
     (neighbour x1-1 x2-1) (neighbour x1-1 x1-2) (neighbour x1-2 x2-2)
     (neighbour x1-2 x1-1) (neighbour x1-2 x1-3) (neighbour x1-3 x2-3)
@@ -15,10 +15,7 @@
     (neighbour x3-1 x2-1) (neighbour x3-1 x3-2) (neighbour x3-2 x2-2)
     (neighbour x3-2 x3-1) (neighbour x3-2 x3-3) (neighbour x3-3 x2-3)
     (neighbour x3-3 x3-2) (neighbour x3-3 x3-4) (neighbour x3-4 x2-4)
-    (neighbour x3-4 x3-3) (presses-left k12) (one-less k1 k0) (one-less k2 k1)
-    (one-less k3 k2) (one-less k4 k3) (one-less k5 k4) (one-less k6 k5)
-    (one-less k7 k6) (one-less k8 k7) (one-less k9 k8) (one-less k10 k9)
-    (one-less k11 k10) (one-less k12 k11))
+    (neighbour x3-4 x3-3))
   (:goal (and
     (not (lit x1-1)) (not (lit x1-2)) (not (lit x1-3)) (not (lit x1-4))
     (not (lit x2-1)) (not (lit x2-2)) (not (lit x2-3)) (not (lit x2-4))

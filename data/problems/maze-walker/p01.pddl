@@ -1,7 +1,7 @@
 (define (problem maze-walker-p01)
   (:domain maze-walker)
   (:objects hall cellar vault lantern)
-  (:init (room hall) (room cellar) (room vault) (lamp lantern)
+  (:init (Room hall) (Room cellar) (Room vault) (Lamp lantern)
          (lit hall) (dark cellar) (lit vault)
          (walker-in hall) (lies-in lantern hall)
          (passage hall cellar) (passage cellar hall) (passage cellar vault))

@@ -2,9 +2,9 @@
   (:domain maze-walker)
   (:objects entrance corridor pit crypt shrine well tower exit
             lantern torch ruby emerald crank handle)
-  (:init (room entrance) (room corridor) (room pit) (room crypt) (room shrine)
-         (room well) (room tower) (room exit)
-         (lamp lantern) (lamp torch) (lever crank) (lever handle)
+  (:init (Room entrance) (Room corridor) (Room pit) (Room crypt) (Room shrine)
+         (Room well) (Room tower) (Room exit)
+         (Lamp lantern) (Lamp torch) (Lever crank) (Lever handle)
          (lit entrance) (lit corridor) (dark pit) (dark crypt) (lit shrine)
          (dark well) (lit tower) (lit exit)
          (walker-in entrance)

@@ -16,4 +16,6 @@
     (lane-of g1-l1 gel1) (lane-of g1-l2 gel1)
     (lane-of g2-l1 gel2) (lane-of g2-l2 gel2)
     (lane-used g1-l1))
-  (:goal (and (analysed blood) (analysed leaf))))
+  (:goal (and (analysed blood) (analysed leaf)
+              (not (in-cycler tube1 cycler1)) (not (in-cycler tube2 cycler1))
+              (not (in-cycler tube3 cycler1)) (not (in-cycler tube4 cycler1)))))

@@ -2,7 +2,7 @@
   (:domain power-grid)
   (:objects
     crew1 - crew
-    depot north - substation
+    north - substation
     brk1 - breaker
     line1 line2 - line
     farm mill - customer)
@@ -12,6 +12,5 @@
     (breaker-in brk1 north)
     (feeds brk1 line1) (feeds brk1 line2)
     (supplies line1 farm) (supplies line2 mill)
-    (breaker-open brk1)
-    (healthy line1) (faulted line2))
+ (faulted line2))
   (:goal (and (powered farm) (powered mill))))

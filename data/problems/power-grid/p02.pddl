@@ -2,7 +2,7 @@
   (:domain power-grid)
   (:objects
     crew1 crew2 - crew
-    depot east west hill - substation
+    east west hill - substation
     brk-e1 brk-e2 brk-w1 brk-h1 - breaker
     l1 l2 l3 l4 l5 l6 - line
     school clinic bakery harbour pumping-plant village - customer)
@@ -20,11 +20,11 @@
     (supplies l1 school) (supplies l2 clinic)
     (supplies l3 bakery) (supplies l4 harbour)
     (supplies l5 pumping-plant) (supplies l6 village)
-    (breaker-closed brk-e1) (breaker-open brk-e2)
+    (breaker-closed brk-e1)
     (breaker-closed brk-w1) (breaker-closed brk-h1)
-    (healthy l1) (faulted l2) (healthy l3) (healthy l4)
-    (faulted l5) (healthy l6)
-    (energized l1) (energized l4) (energized l6)
+ (faulted l2)
+    (faulted l5)
+    (energized l1) (energized l4) (energized l5) (energized l6)
     (powered school) (powered harbour) (powered village))
   (:goal (and (powered school) (powered clinic) (powered bakery)
               (powered harbour) (powered pumping-plant) (powered village))))

@@ -16,4 +16,5 @@
     (power p3)
     (pump-on pump-north)
     (pump-faulty pump-south) (pump-faulty pump-spare))
-  (:goal (and (grid-connected) (not (withdrawn rod-f)))))
+  (:goal (and (grid-connected) (not (withdrawn rod-f))
+              (not (pump-on pump-north)))))

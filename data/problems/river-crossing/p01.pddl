@@ -1,10 +1,9 @@
 (define (problem river-crossing-p01)
   (:domain river-crossing)
-  (:objects west east - bank
-            wolf goat cabbage - item)
+  (:objects wolf goat cabbage)
   (:init
-    (farmer-at west)
-    (at wolf west) (at goat west) (at cabbage west)
-    (route west east) (route east west)
+    (farmer-at near-bank)
+    (at wolf near-bank) (at goat near-bank) (at cabbage near-bank)
+    (route near-bank far-bank) (route far-bank near-bank)
     (eats wolf goat) (eats goat cabbage))
-  (:goal (and (farmer-at east) (at wolf east) (at goat east) (at cabbage east))))
+  (:goal (and (farmer-at far-bank) (at wolf far-bank) (at goat far-bank) (at cabbage far-bank))))

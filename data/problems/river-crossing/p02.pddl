@@ -1,10 +1,9 @@
 (define (problem river-crossing-p02)
   (:domain river-crossing)
-  (:objects west island east - bank
-            fox hen grain basket - item)
+  (:objects island fox hen grain basket)
   (:init
-    (farmer-at west)
-    (at fox west) (at hen west) (at grain west) (at basket west)
-    (route west island) (route island west) (route island east) (route east island)
+    (farmer-at near-bank)
+    (at fox near-bank) (at hen near-bank) (at grain near-bank) (at basket near-bank)
+    (route near-bank island) (route island near-bank) (route island far-bank) (route far-bank island)
     (eats fox hen) (eats hen grain))
-  (:goal (and (at fox east) (at hen east) (at grain east) (at basket island))))
+  (:goal (and (at fox far-bank) (at hen far-bank) (at grain far-bank) (at basket island))))

@@ -26,4 +26,5 @@
          (battery plover q2) (free-space plover q1))
   (:goal (and (received canyon thermal) (received harbour visible)
               (received dune radar) (received forest visible)
-              (received lake thermal) (received canyon radar))))
+              (received lake thermal) (received canyon radar)
+              (not (sensor-warm tern-cam)))))

@@ -16,7 +16,7 @@
     (dryer-empty dryer1)
     (packet-holds pk4 old-rice) (in-vault pk4 north-vault)
     (packet-empty pk1) (packet-empty pk2) (packet-empty pk3)
-    (vault-open north-vault))
+    )
   (:goal (and (vault-frozen north-vault)
               (packet-holds pk1 barley) (in-vault pk1 north-vault)
               (packet-holds pk2 lentil) (in-vault pk2 north-vault)

@@ -6,4 +6,4 @@
          (controls sw-main ceiling) (controls sw-main standard-lamp)
          (controls sw-corner standard-lamp)
          (lamp-on ceiling) (lamp-on standard-lamp))
-  (:goal (and (lamp-off ceiling) (lamp-on standard-lamp))))
+  (:goal (and (not (lamp-on ceiling)) (lamp-on standard-lamp))))

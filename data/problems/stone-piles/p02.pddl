@@ -1,10 +1,11 @@
 (define (problem stone-piles-p02)
   (:domain stone-piles)
-  (:objects alice bob - player
-            pile-a pile-b pile-c - pile
-            n0 n1 n2 n3 n4 n5 n6 - count)
+  (:objects alice bob
+            pile-a pile-b pile-c
+            n1 n2 n3 n4 n5 n6)
   (:init
-    (to-move alice) (opponent alice bob) (opponent bob alice) (zero n0)
+    (player alice) (player bob) (pile pile-a) (pile pile-b) (pile pile-c)
+    (to-move alice) (opponent alice bob) (opponent bob alice)
     (stones pile-a n4) (stones pile-b n5) (stones pile-c n6) (takeable n1)
     (takeable n2) (minus n1 n1 n0) (minus n2 n1 n1) (minus n2 n2 n0)
     (minus n3 n1 n2) (minus n3 n2 n1) (minus n4 n1 n3) (minus n4 n2 n2)

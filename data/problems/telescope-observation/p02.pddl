@@ -12,4 +12,5 @@
     (filter-in green) (flat-frame green)
     (one-less s0 s1) (one-less s1 s2) (buffer-free s2))
   (:goal (and (archived andromeda red) (archived orion-nebula red)
-              (archived saturn green))))
+              (archived saturn green)
+              (dome-closed))))

@@ -1,8 +1,8 @@
 (define (problem tic-tac-toe-p01)
   (:domain tic-tac-toe)
-  (:objects x o - player
-            c11 c12 c13 c21 c22 c23 c31 c32 c33 - cell)
+  (:objects c11 c12 c13 c21 c22 c23 c31 c32 c33)
   (:init
+    (cell c11) (cell c12) (cell c13) (cell c21) (cell c22) (cell c23) (cell c31) (cell c32) (cell c33)
     (turn x) (follows x o) (follows o x) (mark c11 x) (taken c11) (mark c13 o)
     (taken c13) (mark c22 o) (taken c22) (mark c31 x) (taken c31)
     (line c11 c12 c13) (line c11 c13 c12) (line c12 c11 c13)

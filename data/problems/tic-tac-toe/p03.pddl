@@ -1,8 +1,8 @@
 (define (problem tic-tac-toe-p03)
   (:domain tic-tac-toe)
-  (:objects x o - player
-            c11 c12 c13 c14 c21 c22 c23 c24 c31 c32 c33 c34 c41 c42 c43 c44 - cell)
+  (:objects c11 c12 c13 c14 c21 c22 c23 c24 c31 c32 c33 c34 c41 c42 c43 c44)
   (:init
+    (cell c11) (cell c12) (cell c13) (cell c14) (cell c21) (cell c22) (cell c23) (cell c24) (cell c31) (cell c32) (cell c33) (cell c34) (cell c41) (cell c42) (cell c43) (cell c44)
     (turn o) (follows x o) (follows o x) (line c11 c12 c13) (line c11 c13 c12)
     (line c12 c11 c13) (line c12 c13 c11) (line c13 c11 c12)
     (line c13 c12 c11) (line c11 c21 c31) (line c11 c31 c21)

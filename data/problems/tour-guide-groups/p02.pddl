@@ -29,4 +29,5 @@
               (visited seniors museum) (visited seniors castle)
               (visited cruise-party old-mill) (visited cruise-party castle)
               (group-at school-trip main-square) (group-at seniors harbour-front)
-              (group-at cruise-party harbour-front))))
+              (group-at cruise-party harbour-front)
+              (guide-at anna harbour-front))))

@@ -24,4 +24,5 @@
          (freezer-space north-freezer k1) (freezer-space east-freezer k1)
          (freezer-space south-freezer k2))
   (:goal (and (in-freezer box1 north-freezer) (in-freezer box2 south-freezer)
-              (in-freezer box3 south-freezer) (in-freezer box4 east-freezer))))
+              (in-freezer box3 south-freezer) (in-freezer box4 east-freezer)
+              (warm van1) (warm van2))))

@@ -16,4 +16,5 @@
     (water-level well l3) (water-level tower l0)
     (water-level east-basin l0) (water-level west-basin l0))
   (:goal (and (water-level east-basin l1) (water-level west-basin l2) (water-level tower l0)
-              (not (pump-running booster)))))
+              (not (pump-running booster))
+              (not (valve-open riser)) (not (valve-open east-main)))))

@@ -1,0 +1,15 @@
+(define (problem dual-arm-sorting-p00)
+  (:domain dual-arm-sorting)
+  (:objects left-arm right-arm - arm
+            intake left-bench right-bench outbox - zone
+            bolt - item)
+  (:init (arm-at left-arm intake) (arm-at right-arm outbox)
+         (reaches left-arm intake) (reaches left-arm left-bench)
+         (reaches right-arm right-bench) (reaches right-arm outbox)
+         (adjacent intake left-bench) (adjacent left-bench intake)
+         (adjacent left-bench right-bench) (adjacent right-bench left-bench)
+         (adjacent right-bench outbox) (adjacent outbox right-bench)
+         (item-at bolt intake)
+         (arm-free left-arm) (arm-free right-arm)
+         (can-grip left-arm bolt) (can-grip right-arm bolt))
+  (:goal (item-at bolt outbox)))

@@ -1,0 +1,6 @@
+(define (problem pet-care-p00)
+  (:domain pet-care)
+  (:objects home shop - place rex - dog lead1 - leash)
+  (:init (caretaker-at home) (connected home shop) (connected shop home)
+         (pet-at rex home) (leashed rex lead1))
+  (:goal (and (caretaker-at shop) (pet-at rex home))))
