@@ -120,7 +120,7 @@ def _balance_error(text: str) -> Issue | None:
 def classify_error(text: str, error: BaseException) -> Issue:
     """Turn a tarski (or input) exception into an Issue of the paper's taxonomy."""
     if isinstance(error, DomainInputError):
-        return Issue(error.category, error.message, error.line, error.column, "InvalidInput")
+        return Issue(error.category, error.message, error.line, error.column, error.kind)
     kind = type(error).__name__
     message = str(error).strip() or kind
     if kind == "ParsingError":
