@@ -16,7 +16,7 @@ import re
 
 # The limits, one place (the README's "Bounds on input" lists them).
 MAX_DOMAIN_CHARS = 128_000  # characters of one domain text (the API's body limit is separate)
-MAX_TOKENS = 30_000  # parentheses, names and keywords (comments excluded); tarski: ~0.5 s
+MAX_TOKENS = 20_000  # parentheses, names and keywords (comments excluded); tarski: ~0.5 s
 MAX_NESTING_DEPTH = 100  # parentheses open at once; tarski's recursive parser breaks near 400
 MAX_TYPES = 500  # names declared in :types; tarski's type attachment is quadratic (500: ~0.1 s)
 MAX_TYPE_DEPTH = 64  # longest chain child - parent - ... in :types

@@ -8,8 +8,12 @@ what tarski silently accepts; they never change executability.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass
 
+from functools import lru_cache
+
+from .bounds import MAX_REPORTED_ISSUES, TOKEN
 from .pddl import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
                    DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
                    domain_from_tarski, line_column, strip_comments, tarski_parse)
@@ -75,22 +79,47 @@ class Validation:
                 "warnings": [w.to_dict() for w in self.warnings]}
 
 
+@lru_cache(maxsize=8)
+def _name_index(text: str) -> tuple[dict[str, list[int]], dict[str, int], int]:
+    """One pass over the tokens (comments skipped): where each name occurs (lower-cased), where
+    each action starts, where the first action starts (-1 if none). Locating every issue in
+    this index keeps reporting linear in the text, whatever the number of issues."""
+    occurrences: dict[str, list[int]] = {}
+    actions: dict[str, int] = {}
+    first_action = -1
+    previous, before_previous = ("", 0), ("", 0)  # (token, offset) of the two tokens before
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == ";":
+            continue
+        lowered = token.lower()
+        occurrences.setdefault(lowered, []).append(match.start())
+        if before_previous[0] == "(" and previous[0] == ":action":
+            actions.setdefault(lowered, before_previous[1])
+            if first_action < 0:
+                first_action = before_previous[1]
+        before_previous, previous = previous, (lowered, match.start())
+    return occurrences, actions, first_action
+
+
 def _locate(text: str, name: str, occurrence: int = 0,
             in_actions: bool = False) -> tuple[int | None, int | None]:
     """Where ``name`` occurs in the text as a whole PDDL token (the n-th time), if anywhere.
 
     ``in_actions`` prefers uses inside action bodies: an undefined variable or constant is
     reported where an action uses it, not where a predicate declares a same-named parameter.
+    ``"(:action NAME"`` finds where that action starts.
     """
-    pattern = re.compile(r"(?<![\w?:-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-    matches = list(pattern.finditer(text))
-    first_action = text.lower().find("(:action")
+    occurrences, actions, first_action = _name_index(text)
+    if name.startswith("(:action "):
+        offset = actions.get(name[len("(:action "):].lower())
+        return (None, None) if offset is None else line_column(text, offset)
+    offsets = occurrences.get(name.lower(), [])
     if in_actions and first_action >= 0:
-        matches = [m for m in matches if m.start() > first_action] or matches
-    if not matches:
+        offsets = [o for o in offsets if o > first_action] or offsets
+    if not offsets:
         return None, None
-    match = matches[min(occurrence, len(matches) - 1)]
-    return line_column(text, match.start())
+    return line_column(text, offsets[min(occurrence, len(offsets) - 1)])
 
 
 def _balance_error(text: str) -> Issue | None:
@@ -258,7 +287,20 @@ def used_features(domain: Domain) -> dict[str, str]:
 
 
 def domain_warnings(text: str, domain: Domain) -> list[Issue]:
+    """What tarski accepted silently. At most ``MAX_REPORTED_ISSUES`` are located (locating one
+    searches the text); the rest are counted in a last warning."""
     warnings: list[Issue] = []
+    skipped = 0
+
+    def add(category: str, message: str, kind: str, locate: str | None = None,
+            position: tuple[int | None, int | None] = (None, None)) -> None:
+        nonlocal skipped
+        if len(warnings) >= MAX_REPORTED_ISSUES:
+            skipped += 1
+            return
+        line, column = _locate(text, locate) if locate else position
+        warnings.append(Issue(category, message, line, column, kind))
+
     cleaned = strip_comments(text)
     start = cleaned.find("(")
     depth = 0
@@ -271,35 +313,32 @@ def domain_warnings(text: str, domain: Domain) -> list[Issue]:
                 rest = cleaned[index + 1:]
                 if rest.strip():
                     offset = index + 1 + (len(rest) - len(rest.lstrip()))
-                    line, column = line_column(cleaned, offset)
-                    warnings.append(Issue("Other", "text after the domain's closing parenthesis "
-                                          f"is ignored: {rest.strip()[:60]!r}", line, column,
-                                          "TrailingText"))
+                    add("Other", "text after the domain's closing parenthesis is ignored: "
+                        f"{rest.strip()[:60]!r}", "TrailingText",
+                        position=line_column(cleaned, offset))
                 break
     declared = _declared(domain.requirements)
     for feature, where in used_features(domain).items():
         if feature not in declared:
-            line, column = _locate(text, f"(:action {where[7:]}") if where.startswith(
-                "action ") else (None, None)
-            warnings.append(Issue("MissingRequirements", f"{where} uses {feature} but "
-                                  f":requirements does not declare it", line, column,
-                                  "UndeclaredRequirement"))
+            add("MissingRequirements", f"{where} uses {feature} but :requirements does not "
+                "declare it", "UndeclaredRequirement",
+                f"(:action {where[7:]}" if where.startswith("action ") else None)
     declared_parameters = _parameter_lists(cleaned)
     for action in domain.actions:
         # tarski silently merges repeated parameter names, so read them from the text
-        names = declared_parameters.get(action.name.lower(), [])
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        counts = Counter(declared_parameters.get(action.name.lower(), []))
+        duplicates = sorted(n for n, c in counts.items() if c > 1)
         if duplicates:
-            line, column = _locate(text, action.name)
-            warnings.append(Issue("DuplicateDefinition", f"action {action.name} declares "
-                                  f"parameter {', '.join(duplicates)} more than once", line,
-                                  column, "DuplicateParameter"))
+            add("DuplicateDefinition", f"action {action.name} declares parameter "
+                f"{', '.join(duplicates)} more than once", "DuplicateParameter", action.name)
         added = {e.atom for e in action.effects if isinstance(e, AddEffect)}
         deleted = {e.atom for e in action.effects if isinstance(e, DeleteEffect)}
         for atom in sorted(added & deleted, key=lambda a: a.to_pddl()):
-            line, column = _locate(text, action.name)
-            warnings.append(Issue("Other", f"action {action.name} both adds and deletes "
-                                  f"{atom.to_pddl()}", line, column, "ContradictoryEffect"))
+            add("Other", f"action {action.name} both adds and deletes {atom.to_pddl()}",
+                "ContradictoryEffect", action.name)
+    if skipped:
+        warnings.append(Issue("Other", f"{skipped} more warnings not listed (at most "
+                              f"{MAX_REPORTED_ISSUES} are)", None, None, "MoreWarnings"))
     return warnings
 
 
