@@ -105,6 +105,9 @@ def classes() -> dict[str, list[str]]:
                                  f"(p ?{long_name[:200]}{i})" for i in range(300)) + ")"))],
         "many warnings": [domain(body=fill(lambda i: action(
                               f"a{i}", "(p ?x)", "(and (p ?x) (not (p ?x)))", "?x ?x")))],
+        # folding breaks it (a type 'Object' beside the built-in 'object'): canonical parses 3 times
+        "case folding": [domain("(:types Object)", "(P ?x - Object)", fill(lambda i: action(
+                             f"A{i}", "(P ?x)", "(not (P ?x))", "?x - Object")))],
         "500 KB texts": ["(define (domain d) " + "(p ?x) " * 73_000 + ")",
                          "x" * 500_000],
         "hostile answers": ["```pddl\n" * 100_000, "<think>" * 100_000,
