@@ -115,6 +115,19 @@ def classes() -> dict[str, list[str]]:
     }
 
 
+def contamination_inputs() -> dict[str, list[tuple[str, str]]]:
+    """(reference, candidate) pairs built against the n-gram index: a looping model output,
+    few distinct words (many shared blocks), the size of two domains at the limit."""
+    import random
+    rng = random.Random(1)
+    words = ["apple", "pear", "plum", "fig", "lime", "date", "sloe", "kiwi"]
+    few = [" ".join(rng.choice(words) for _ in range(k)) for k in (2000, 2000, 6000, 6000)]
+    looping = "(p " + "robot at room " * 40_000 + ")"
+    gold = load_dataset().get("blocksworld").domain
+    return {"contamination": [(gold, looping), (looping, looping), (few[0], few[1]),
+                              (few[2], few[3])]}
+
+
 def timed(call) -> float:
     start = time.process_time()
     try:
@@ -156,6 +169,28 @@ def library_part(names: list[str] | None) -> bool:
         print(f"{name:<20} {len(texts):>6} {valid:>5} {max(map(len, texts)) / 1000:>7.0f} "
               f"{worst['validate']:>9.2f} {worst['paper']:>7.2f} {worst['canonical']:>9.2f} "
               f"{slowest:>6.2f}  {'met' if met else 'MISSED'}", flush=True)
+    from text2world.contamination import ComparisonTooLarge, compare_corpus, contamination_rate
+    for name, pairs in contamination_inputs().items():
+        if names and name not in names:
+            continue
+        worst = {"rate": 0.0, "compare": 0.0}
+        refused = 0
+        for reference, candidate in pairs:
+            for label, call in (
+                    ("rate", lambda: contamination_rate(reference, candidate)),
+                    ("compare", lambda: compare_corpus([("c", candidate)], [("r", reference)]))):
+                start = time.process_time()
+                try:
+                    call()
+                except ComparisonTooLarge:
+                    refused += 1
+                worst[label] = max(worst[label], time.process_time() - start)
+        worst_rate, worst_compare = worst["rate"], worst["compare"]
+        slowest = max(worst_rate, worst_compare)
+        all_met &= slowest < 2.0
+        print(f"{name:<20} {len(pairs):>6} pairs: contamination_rate {worst_rate:.2f} s, "
+              f"compare_corpus {worst_compare:.2f} s, {refused} calls refused "
+              f"(MAX_VERIFIED_PAIRS); {'met' if slowest < 2.0 else 'MISSED'}", flush=True)
     return all_met
 
 
