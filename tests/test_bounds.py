@@ -123,3 +123,9 @@ def test_semicolons_do_not_take_quadratic_time():
             except ScoringError:  # a gold without actions: the paper's action F1 is undefined
                 pass
         assert time.process_time() - start < 10.0
+
+
+def test_error_messages_do_not_echo_huge_input():
+    text = "(define (domain x) " + ";" * 100_000 + ")"  # tarski quotes the whole comment
+    for issue in (validate(text).errors[0], score(domain(), text).errors[0]):
+        assert len(issue.message) < 500 and "characters)" in issue.message

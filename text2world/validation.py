@@ -147,12 +147,17 @@ def _balance_error(text: str) -> Issue | None:
     return None
 
 
+def _shorten(message: str, limit: int = 300) -> str:
+    """tarski quotes the offending text (a 40 KB comment, a 100 KB name): keep errors short."""
+    return message if len(message) <= limit else message[:limit] + f"... ({len(message):,} characters)"
+
+
 def classify_error(text: str, error: BaseException) -> Issue:
     """Turn a tarski (or input) exception into an Issue of the paper's taxonomy."""
     if isinstance(error, DomainInputError):
         return Issue(error.category, error.message, error.line, error.column, error.kind)
     kind = type(error).__name__
-    message = str(error).strip() or kind
+    message = _shorten(str(error).strip() or kind)
     if kind == "ParsingError":
         match = _PARSER_POSITION.search(message)
         line, column = (int(match.group(1)), int(match.group(2)) + 1) if match else (None, None)
