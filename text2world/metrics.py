@@ -270,7 +270,9 @@ def _paper_gold_errors(gold: _PaperView) -> tuple[Issue, ...]:
 
 
 def _score_paper(gold: str, predicted: str) -> Score:
-    gold_view = _paper_gold_view(gold)
+    # A gold past the size limit is never cached (it would pin megabytes per entry).
+    gold_view = (_paper_gold_view(gold) if len(gold) <= MAX_DOMAIN_CHARS
+                 else _paper_view(strip_comments_released(gold)))
     predicted_view = _paper_view(predicted)
     parameters, preconditions, effects = _paper_action_f1(gold_view, predicted_view)
     # QUIRK: extra predicted actions are ignored; predicates compare "name_arity" strings, which
