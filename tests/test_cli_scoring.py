@@ -95,3 +95,16 @@ def test_score_says_on_stderr_when_the_gold_does_not_parse(tmp_path):
         assert data["gold_executable"] is False and data["gold_errors"]
         assert data["f1_effects"] == 0.0
         assert "gold domain" in result.stderr and "does not parse" in result.stderr
+
+
+def test_validate_lists_every_error_with_its_line(tmp_path):
+    from test_validation import BROKEN
+    path = tmp_path / "broken.pddl"
+    path.write_text(BROKEN)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error")]
+    assert len(errors) >= 5 and all("line " in line for line in errors), result.output
+    data = json.loads(runner.invoke(app, ["validate", str(path), "--json"]).output)
+    assert {(e["kind"], e["line"]) for e in data["errors"]} >= {("ArityMismatch", 6),
+                                                                ("UndefinedConstant", 9)}
