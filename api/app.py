@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import text2world
 from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
 
+from . import viewer
 from .jobs import ApiError, ScoringExecutor, ScoringTimeout, score_job, validate_job
 from .settings import Settings
 
@@ -647,6 +648,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         raise ApiError(404, "unknown_run",
                        f"no run {run_id!r} in {settings.runs_dir} (GET /v1/runs lists the runs)")
 
+    viewer.install(app)  # the results viewer (/view/, /v1/runs/{id}/...) and offline /docs
     return app
 
 

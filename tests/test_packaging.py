@@ -27,10 +27,14 @@ def test_every_module_folder_is_a_packaged_package():
 
 
 def test_every_data_file_is_package_data():
-    patterns = CONFIG["package-data"]["text2world"]
-    data = [str(p.relative_to(REPO / "text2world")) for p in (REPO / "text2world").rglob("*")
-            if p.is_file() and p.suffix not in (".py", ".pyc")]
-    assert data, "expected prompts and models.toml"
-    for name in data:
-        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+    for package, expected in (("text2world", "prompts and models.toml"),
+                              ("api", "the viewer's page and the /docs assets")):
+        patterns = CONFIG["package-data"][package]
+        data = [str(p.relative_to(REPO / package)) for p in (REPO / package).rglob("*")
+                if p.is_file() and p.suffix not in (".py", ".pyc")]
+        assert data, f"expected {expected}"
+        for name in data:
+            # setuptools' '*' does not cross '/', unlike fnmatch's: compare folder by folder.
+            assert any(fnmatch.fnmatch(name, pattern) and name.count("/") == pattern.count("/")
+                       for pattern in patterns), f"{package}/{name}"
 

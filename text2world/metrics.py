@@ -364,6 +364,9 @@ def _rename_effect(effect, names: dict[str, str], depth: int = 0) -> str:
     raise TypeError(f"unexpected effect {effect!r}")
 
 
+ACTION_COMPONENTS = ("parameters", "preconditions", "effects")
+
+
 @dataclass(frozen=True)
 class _CanonicalAction:
     parameters: frozenset[str]
@@ -371,14 +374,22 @@ class _CanonicalAction:
     effects: frozenset[str]
 
 
-def _canonical_action(action) -> _CanonicalAction:
+def _action_items(action) -> dict[str, list[tuple[str, object]]]:
+    """Per component, (canonical key, declaration) of each item canonical mode compares."""
     names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
     # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
-    return _CanonicalAction(
-        frozenset(f"{i}:{p.type}".lower() for i, p in enumerate(action.parameters)),
-        frozenset(_rename_formula(f, names).lower() for f in _flatten(action.precondition)),
-        frozenset(_rename_effect(e, names).lower() for e in action.effects),
-    )
+    return {
+        "parameters": [(f"{i}:{p.type}".lower(), p) for i, p in enumerate(action.parameters)],
+        "preconditions": [(_rename_formula(f, names).lower(), f)
+                          for f in _flatten(action.precondition)],
+        "effects": [(_rename_effect(e, names).lower(), e) for e in action.effects],
+    }
+
+
+def _canonical_action(action) -> _CanonicalAction:
+    items = _action_items(action)
+    return _CanonicalAction(*(frozenset(key for key, _ in items[component])
+                              for component in ACTION_COMPONENTS))
 
 
 @dataclass(frozen=True)
@@ -439,8 +450,10 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
 
 
 def _score_canonical(gold: str, predicted: str) -> Score:
-    gold_view = _canonical_gold_view(gold)
-    predicted_view = _canonical_view(predicted)
+    return _score_canonical_views(_canonical_gold_view(gold), _canonical_view(predicted))
+
+
+def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
     if gold_view.domain is None or predicted_view.domain is None:
         # Nothing to compare component-wise (a gold that does not parse, like released id 187,
         # gives every prediction 0 F1, as in paper mode).
@@ -475,3 +488,74 @@ def _score_canonical(gold: str, predicted: str) -> Score:
     return Score("canonical", True, similarity, predicates,
                  _micro_f1(*counts["parameters"]), _micro_f1(*counts["preconditions"]),
                  _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-action diff (what canonical mode matched, for a person to read)
+
+
+def _diff_rows(gold_items: list[tuple[str, object]],
+               predicted_items: list[tuple[str, object]]) -> list[dict]:
+    """Gold items in their order (matched or missing), then the predicted ones the gold lacks
+    (extra); each side printed with its own names."""
+    predicted = {}
+    for key, item in predicted_items:
+        predicted.setdefault(key, item)
+    rows, seen = [], set()
+    for key, item in gold_items:
+        if key in seen:
+            continue
+        seen.add(key)
+        other = predicted.get(key)
+        rows.append({"status": "matched" if other is not None else "missing",
+                     "gold": item.to_pddl(),
+                     "predicted": None if other is None else other.to_pddl()})
+    for key, item in predicted.items():
+        if key not in seen:
+            rows.append({"status": "extra", "gold": None, "predicted": item.to_pddl()})
+    return rows
+
+
+def action_diff(gold: str, predicted: str) -> dict:
+    """Gold vs predicted domain, action by action, as canonical mode compares them.
+
+    Actions are matched by name (case folded); inside an action, parameters by position and
+    type, preconditions and effects after renaming variables to their parameter position, so
+    ``(on ?x ?y)`` in the gold matches ``(on ?a ?b)`` in the prediction. Each row says whether
+    the item is matched, missing (gold only) or extra (prediction only) and prints each side
+    with its own names. The F1s are canonical mode's ``per_action`` scores.
+
+    Returns ``{"ok": False, "reason": ...}`` when either domain does not parse.
+    """
+    gold_view = _canonical_gold_view(gold)
+    if gold_view.domain is None:
+        return {"ok": False, "reason": f"the gold domain does not parse ({gold_view.error})",
+                "actions": [], "predicates": []}
+    predicted_view = _canonical_view(predicted)
+    if predicted_view.domain is None:
+        return {"ok": False,
+                "reason": f"the generated domain does not parse ({predicted_view.error})",
+                "actions": [], "predicates": []}
+    gold_actions = {a.name.lower(): a for a in gold_view.domain.actions}
+    predicted_actions = {a.name.lower(): a for a in predicted_view.domain.actions}
+    per_action = _score_canonical_views(gold_view, predicted_view).per_action
+    actions = []
+    for name in list(gold_actions) + [n for n in predicted_actions if n not in gold_actions]:
+        gold_action, predicted_action = gold_actions.get(name), predicted_actions.get(name)
+        gold_items = _action_items(gold_action) if gold_action else {}
+        predicted_items = _action_items(predicted_action) if predicted_action else {}
+        scores = per_action[name]
+        entry = {"name": (gold_action or predicted_action).name, "status": scores["status"],
+                 "f1": {component: scores[component] for component in ACTION_COMPONENTS}}
+        for component in ACTION_COMPONENTS:
+            entry[component] = _diff_rows(gold_items.get(component, []),
+                                          predicted_items.get(component, []))
+        actions.append(entry)
+
+    def predicate_items(domain: Domain) -> list[tuple[str, object]]:
+        return [((p.name.lower(), tuple(x.type.lower() for x in p.parameters)), p)
+                for p in domain.predicates]
+
+    return {"ok": True, "reason": None, "actions": actions,
+            "predicates": _diff_rows(predicate_items(gold_view.domain),
+                                     predicate_items(predicted_view.domain))}

@@ -1,0 +1,560 @@
+// text2world results viewer: a hash-routed page over the service's /v1/runs JSON.
+// No framework and no build step: the page must work offline, from the package alone.
+"use strict";
+
+const METRIC_LABELS = {
+  executable: "Exec", similarity: "Sim", f1_predicates: "F1 pred", f1_parameters: "F1 param",
+  f1_preconditions: "F1 precond", f1_effects: "F1 eff", f1_types: "F1 types",
+};
+const STANDARD = ["executable", "similarity", "f1_predicates", "f1_parameters",
+  "f1_preconditions", "f1_effects"];
+const COLORS = ["#2457c5", "#c62828", "#1a7f37", "#9a6700", "#7b3fb3", "#00838f", "#d84315",
+  "#5d6d7e", "#ad1457", "#2e7d32", "#6d4c41"];
+const app = document.getElementById("app");
+const crumbs = document.getElementById("crumbs");
+const tooltip = document.getElementById("tooltip");
+const state = {
+  lbSort: { key: "model", dir: 1 }, lbFilter: "", lbSelected: new Set(),
+  lbMetrics: new Set(["executable", "f1_preconditions", "f1_effects"]),
+  runMode: null, runSort: { key: "item", dir: 1 }, runFilter: "", cursor: 0, diffOnly: false,
+};
+const cache = new Map(); // url -> promise of JSON (runs do not change while they are viewed)
+let keyHandler = null;
+
+// ---------------------------------------------------------------------------------- helpers
+
+function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, c => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1); }
+function label(metric) { return METRIC_LABELS[metric] || metric.replace(/_/g, " "); }
+function yesno(v) {
+  return v === null || v === undefined ? "–" : v ? '<span class="yes">yes</span>' : '<span class="no">no</span>';
+}
+function money(v) { return v === null || v === undefined ? "–" : "$" + Number(v).toFixed(4); }
+function runLink(id) { return "#/run/" + encodeURIComponent(id); }
+function itemLink(run, item, round) {
+  return runLink(run) + "/item/" + encodeURIComponent(item) + (round === undefined ? "" : "/round/" + round);
+}
+async function getJSON(url, fresh) {
+  if (!fresh && cache.has(url)) return cache.get(url);
+  const promise = fetch(url).then(async response => {
+    const body = await response.json().catch(() => null);
+    if (!response.ok) {
+      const message = body && body.error ? body.error.message : response.status + " " + response.statusText;
+      throw new Error(message);
+    }
+    return body;
+  });
+  cache.set(url, promise);
+  promise.catch(() => cache.delete(url));
+  return promise;
+}
+async function allRuns() {
+  let items = [], offset = 0, runsDir = "";
+  for (;;) {
+    const page = await getJSON(`/v1/runs?limit=500&offset=${offset}`, true);
+    items = items.concat(page.items); runsDir = page.runs_dir;
+    if (page.next_offset === null) break;
+    offset = page.next_offset;
+  }
+  return { items, runsDir };
+}
+function setCrumbs(parts) {
+  crumbs.innerHTML = parts.map(([text, href]) => href ? `<a href="${href}">${esc(text)}</a>` : `<span>${esc(text)}</span>`).join(" / ");
+}
+function ready(route) {
+  document.body.dataset.ready = route;
+  window.__t2wReady = { route, at: performance.now() };
+}
+function showError(err) {
+  app.innerHTML = `<div class="error-box">${esc(err.message || err)}</div>`;
+  ready("error");
+}
+function showTip(event, text) {
+  tooltip.textContent = text; tooltip.hidden = false;
+  tooltip.style.left = (event.clientX + 12) + "px"; tooltip.style.top = (event.clientY + 12) + "px";
+}
+function hideTip() { tooltip.hidden = true; }
+function bindTips(root) {
+  root.querySelectorAll("[data-tip]").forEach(node => {
+    node.addEventListener("mousemove", e => showTip(e, node.dataset.tip));
+    node.addEventListener("mouseleave", hideTip);
+  });
+}
+function metricsOf(rows) {
+  const keys = [];
+  for (const row of rows || []) for (const [k, v] of Object.entries(row)) {
+    if (k !== "round" && k !== "items" && (typeof v === "number" || v === null) && !keys.includes(k)) keys.push(k);
+  }
+  return keys;
+}
+function sortRows(rows, sort, value) {
+  return rows.slice().sort((a, b) => {
+    const x = value(a, sort.key), y = value(b, sort.key);
+    if (x === y) return 0;
+    if (x === null || x === undefined) return 1;
+    if (y === null || y === undefined) return -1;
+    return (x < y ? -1 : 1) * sort.dir;
+  });
+}
+function sortHeader(text, key, sort, cls = "") {
+  const arrow = sort.key === key ? (sort.dir > 0 ? " ▲" : " ▼") : "";
+  return `<th class="sortable ${cls}" data-sort="${esc(key)}">${esc(text)}<span class="arrow">${arrow}</span></th>`;
+}
+function bindSort(root, sort, rerender) {
+  root.querySelectorAll("th[data-sort]").forEach(th => th.addEventListener("click", () => {
+    const key = th.dataset.sort;
+    if (sort.key === key) sort.dir = -sort.dir; else { sort.key = key; sort.dir = key === "model" || key === "item" ? 1 : -1; }
+    rerender();
+  }));
+}
+
+// ---------------------------------------------------------------------------------- charts (SVG)
+
+function lineChart(series, rounds, title) {
+  // series: [{name, color, values[round] (0..1 or null)}]
+  const W = 560, H = 280, L = 44, R = 12, T = 24, B = 34;
+  const x = r => L + (rounds <= 1 ? (W - L - R) / 2 : r * (W - L - R) / (rounds - 1));
+  const y = v => T + (1 - v) * (H - T - B);
+  let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}">`;
+  svg += `<text x="${L}" y="15" font-weight="600">${esc(title)}</text>`;
+  for (let g = 0; g <= 4; g++) {
+    const v = g / 4;
+    svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v * 100}</text>`;
+  }
+  for (let r = 0; r < rounds; r++) svg += `<text x="${x(r)}" y="${H - B + 16}" text-anchor="middle">EC${r}</text>`;
+  svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
+  svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">correction rounds</text>`;
+  series.forEach((s, i) => {
+    const pts = s.values.map((v, r) => v === null || v === undefined ? null : [x(r), y(v), v, r]).filter(Boolean);
+    svg += `<g class="s" data-series="${i}">`;
+    if (pts.length > 1) svg += `<polyline class="series" stroke="${s.color}" points="${pts.map(p => p[0] + "," + p[1]).join(" ")}"/>`;
+    for (const p of pts) svg += `<circle class="pt" cx="${p[0]}" cy="${p[1]}" r="4" fill="${s.color}"/>`;
+    svg += "</g>";
+  });
+  // One hover band per round: its tooltip lists every series there (points often coincide).
+  const half = rounds <= 1 ? (W - L - R) / 2 : (W - L - R) / (rounds - 1) / 2;
+  for (let r = 0; r < rounds; r++) {
+    const tip = `EC${r}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%`).join("\n");
+    svg += `<rect class="band" x="${Math.max(L, x(r) - half)}" y="${T}" width="${Math.min(x(r) + half, W - R) - Math.max(L, x(r) - half)}" height="${H - T - B}" fill="transparent" data-tip="${esc(tip)}"/>`;
+  }
+  svg += "</svg>";
+  const legend = `<div class="legend">${series.map((s, i) => `<span data-toggle="${i}"><i style="background:${s.color}"></i>${esc(s.name)}</span>`).join("")}</div>`;
+  return `<div class="chart-box">${svg}${legend}</div>`;
+}
+function barChart(rows, title) {
+  // rows: [{round, invalid, categories: {name: count}}]: stacked bars per round
+  const names = [];
+  rows.forEach(r => Object.keys(r.categories).forEach(n => { if (!names.includes(n)) names.push(n); }));
+  const W = 560, H = 280, L = 44, R = 12, T = 24, B = 34;
+  const max = Math.max(1, ...rows.map(r => r.invalid));
+  const band = (W - L - R) / Math.max(1, rows.length), bw = Math.min(60, band * 0.6);
+  const y = v => T + (1 - v / max) * (H - T - B);
+  let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}">`;
+  svg += `<text x="${L}" y="15" font-weight="600">${esc(title)}</text>`;
+  const step = Math.max(1, Math.ceil(max / 5));
+  for (let v = 0; v <= max; v += step) svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`;
+  rows.forEach((row, i) => {
+    const cx = L + band * i + band / 2;
+    let base = 0;
+    names.forEach((name, k) => {
+      const n = row.categories[name] || 0;
+      if (!n) return;
+      svg += `<rect class="bar" data-series="${k}" x="${cx - bw / 2}" y="${y(base + n)}" width="${bw}" height="${y(base) - y(base + n)}" fill="${COLORS[k % COLORS.length]}" data-tip="EC${row.round}: ${esc(name)} ${n} of ${row.invalid} invalid"/>`;
+      base += n;
+    });
+    svg += `<text x="${cx}" y="${H - B + 16}" text-anchor="middle">EC${row.round}</text>`;
+  });
+  svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
+  svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">invalid items per round, by first error</text></svg>`;
+  const legend = names.length ? `<div class="legend">${names.map((n, k) => `<span data-toggle="${k}"><i style="background:${COLORS[k % COLORS.length]}"></i>${esc(n)}</span>`).join("")}</div>`
+    : `<p class="muted">No syntax errors in any round.</p>`;
+  return `<div class="chart-box">${svg}${legend}</div>`;
+}
+function bindCharts(root) {
+  bindTips(root);
+  root.querySelectorAll(".chart-box").forEach(box => box.querySelectorAll("[data-toggle]").forEach(span => {
+    span.addEventListener("click", () => {
+      span.classList.toggle("off");
+      const hidden = span.classList.contains("off");
+      box.querySelectorAll(`[data-series="${span.dataset.toggle}"]`).forEach(n => { n.style.display = hidden ? "none" : ""; });
+    });
+  }));
+}
+
+// ---------------------------------------------------------------------------------- leaderboard
+
+function lbModes(runs) {
+  const modes = [];
+  for (const run of runs) for (const m of Object.keys((run.summary || {}).metrics || {})) if (!modes.includes(m)) modes.push(m);
+  return modes;
+}
+function lbScore(run, mode, metric, last) {
+  const rows = ((run.summary || {}).metrics || {})[mode];
+  if (!rows || !rows.length) return null;
+  const row = last ? rows[rows.length - 1] : rows[0];
+  return row[metric] ?? null;
+}
+function lbValue(run, key) {
+  const s = run.summary || {};
+  if (key.startsWith("m:")) { const [, mode, metric, k] = key.split(":"); return lbScore(run, mode, metric, k === "k"); }
+  return { model: run.model || s.model || "", dataset: run.dataset || s.dataset || "", description: s.description || "",
+    prompt: s.prompt || "", ec: s.ec, items: s.finished_items, cost: s.cost, id: run.id }[key];
+}
+
+async function leaderboard() {
+  setCrumbs([["runs", "#/"]]);
+  const { items: runs, runsDir } = await allRuns();
+  const modes = lbModes(runs);
+  const metrics = [];
+  for (const run of runs) for (const m of modes) for (const k of metricsOf(((run.summary || {}).metrics || {})[m])) if (!metrics.includes(k)) metrics.push(k);
+  for (const m of metrics) if (!STANDARD.includes(m) && m !== "f1_types" && !state.lbMetricsTouched) state.lbMetrics.add(m);
+  function render() {
+    const needle = state.lbFilter.toLowerCase();
+    const shown = sortRows(runs.filter(r => !needle || [r.id, r.model, r.dataset, (r.summary || {}).description, (r.summary || {}).prompt]
+      .some(v => String(v || "").toLowerCase().includes(needle))), state.lbSort, lbValue);
+    // (mode, metric) columns that some run has: semantic metrics are not paper ones.
+    const columns = [];
+    for (const mode of modes) for (const m of metrics) {
+      if (state.lbMetrics.has(m) && runs.some(r => metricsOf(((r.summary || {}).metrics || {})[mode]).includes(m))) columns.push([mode, m]);
+    }
+    const spanning = (text, key, cls = "") => sortHeader(text, key, state.lbSort, cls).replace("<th ", '<th rowspan="2" ');
+    let head1 = `<tr><th rowspan="2"></th>${spanning("Model", "model")}${spanning("Dataset", "dataset")}${spanning("Description", "description")}` +
+      `${spanning("Prompt", "prompt")}${spanning("EC", "ec", "num")}${spanning("Items", "items", "num")}${spanning("Cost", "cost", "num")}`;
+    let head2 = "<tr>";
+    for (const [mode, m] of columns) {
+      head1 += `<th colspan="2" class="num">${esc(mode)}<br>${esc(label(m))}</th>`;
+      head2 += sortHeader("EC0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("ECk", `m:${mode}:${m}:k`, state.lbSort, "num");
+    }
+    head1 += "</tr>";
+    head2 += "</tr>";
+    const body = shown.map(run => {
+      const s = run.summary || {};
+      let cells = `<td><input type="checkbox" data-select="${esc(run.id)}" ${state.lbSelected.has(run.id) ? "checked" : ""} aria-label="select ${esc(run.id)}"></td>`;
+      cells += `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${run.finished ? "" : ' <span class="badge invalid">no summary</span>'}</td>`;
+      cells += `<td>${esc(run.dataset || s.dataset || "")}</td><td>${esc(s.description || "")}</td><td>${esc(s.prompt || "")}</td>`;
+      cells += `<td class="num">${esc(s.ec ?? "")}</td><td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
+      cells += `<td class="num">${money(s.cost)}</td>`;
+      for (const [mode, m] of columns) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
+      return `<tr data-run="${esc(run.id)}">${cells}</tr>`;
+    }).join("");
+    const metricBoxes = metrics.map(m => `<label><input type="checkbox" data-metric="${esc(m)}" ${state.lbMetrics.has(m) ? "checked" : ""}> ${esc(label(m))}</label>`).join(" ");
+    app.innerHTML = `<h1>Runs <span class="muted">(${runs.length} in ${esc(runsDir)})</span></h1>
+      <div class="controls"><input type="search" id="lb-filter" placeholder="filter: model, dataset, prompt…" value="${esc(state.lbFilter)}">
+      <button id="compare" ${state.lbSelected.size < 2 ? "disabled" : ""}>Compare selected (${state.lbSelected.size})</button></div>
+      <div class="controls"><span class="muted">scores (%):</span> ${metricBoxes}</div>
+      ${runs.length ? `<div class="table-wrap"><table id="leaderboard"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table></div>`
+        : `<p class="muted">No runs in ${esc(runsDir)}. Make one with <code>t2w eval --model reference/noisy-oracle --ec 3</code>.</p>`}
+      <p class="muted">EC0: first answer; ECk: after up to k corrections. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
+    const filter = document.getElementById("lb-filter");
+    filter.addEventListener("input", () => { state.lbFilter = filter.value; render(); const f = document.getElementById("lb-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
+    app.querySelectorAll("[data-select]").forEach(box => box.addEventListener("change", () => {
+      if (box.checked) state.lbSelected.add(box.dataset.select); else state.lbSelected.delete(box.dataset.select);
+      const button = document.getElementById("compare");
+      button.disabled = state.lbSelected.size < 2; button.textContent = `Compare selected (${state.lbSelected.size})`;
+    }));
+    app.querySelectorAll("[data-metric]").forEach(box => box.addEventListener("change", () => {
+      state.lbMetricsTouched = true;
+      if (box.checked) state.lbMetrics.add(box.dataset.metric); else state.lbMetrics.delete(box.dataset.metric);
+      render();
+    }));
+    document.getElementById("compare").addEventListener("click", () => {
+      location.hash = "#/compare/" + [...state.lbSelected].map(encodeURIComponent).join(",");
+    });
+    bindSort(app, state.lbSort, render);
+    tableKeys(app.querySelector("#leaderboard tbody"), tr => runLink(tr.dataset.run));
+  }
+  render();
+  ready("leaderboard");
+}
+
+// ---------------------------------------------------------------------------------- compare
+
+async function compare(ids) {
+  setCrumbs([["runs", "#/"], ["compare", null]]);
+  const { items } = await allRuns();
+  const runs = ids.map(id => items.find(r => r.id === id) || { id, summary: null, missing: true });
+  const overviews = await Promise.all(runs.map(r => r.missing ? null : getJSON(`/v1/runs/${encodeURIComponent(r.id)}/overview`).catch(() => null)));
+  const modes = lbModes(runs.filter(r => r.summary));
+  const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?"));
+  let html = `<h1>Compare ${runs.length} runs</h1>`;
+  const missing = runs.filter(r => r.missing);
+  if (missing.length) html += `<div class="error-box">Unknown runs: ${missing.map(r => esc(r.id)).join(", ")}</div>`;
+  html += `<div class="controls"><label>mode <select id="cmp-mode">${modes.map(m => `<option ${m === state.runMode ? "selected" : ""}>${esc(m)}</option>`).join("")}</select></label>
+    <label>curve <select id="cmp-metric"></select></label></div><div id="cmp-body"></div>`;
+  app.innerHTML = html;
+  const modeSel = document.getElementById("cmp-mode"), metricSel = document.getElementById("cmp-metric");
+  function render() {
+    const mode = modeSel.value;
+    const metrics = [];
+    runs.forEach(r => metricsOf(((r.summary || {}).metrics || {})[mode]).forEach(m => { if (!metrics.includes(m)) metrics.push(m); }));
+    if (!metricSel.options.length || ![...metricSel.options].some(o => o.value === metricSel.value && metrics.includes(o.value))) {
+      metricSel.innerHTML = metrics.map(m => `<option value="${esc(m)}">${esc(label(m))}</option>`).join("");
+    }
+    const metric = metricSel.value;
+    let table = `<table><thead><tr><th>Run</th><th>Round</th>${metrics.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>`;
+    runs.forEach((r, i) => {
+      const rows = ((r.summary || {}).metrics || {})[mode] || [];
+      rows.forEach((row, k) => {
+        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC${row.round}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`;
+      });
+    });
+    table += "</tbody></table>";
+    const maxRounds = Math.max(1, ...runs.map(r => (((r.summary || {}).metrics || {})[mode] || []).length));
+    const series = runs.map((r, i) => ({ name: names[i], color: COLORS[i % COLORS.length],
+      values: (((r.summary || {}).metrics || {})[mode] || []).map(row => row[metric] ?? null) }));
+    // Items side by side: executable and mean F1 after the last round, per run.
+    const itemIds = [...new Set(overviews.filter(Boolean).flatMap(o => o.items.map(it => it.item)))].sort();
+    let items = `<table id="cmp-items"><thead><tr><th>Item</th>${runs.map((r, i) => `<th colspan="2">${esc(names[i])}</th>`).join("")}</tr><tr><th></th>${runs.map(() => "<th>Exec ECk</th><th class=\"num\">F1 mean ECk</th>").join("")}</tr></thead><tbody>`;
+    for (const id of itemIds) {
+      items += `<tr><td>${esc(id)}</td>`;
+      overviews.forEach((o, i) => {
+        const it = o && o.items.find(x => x.item === id);
+        const sc = it && it.scores[mode];
+        items += it ? `<td><a href="${itemLink(runs[i].id, id)}">${yesno(sc && sc.exec_eck)}</a></td><td class="num">${pct(sc && sc.f1_mean_eck)}</td>` : "<td>–</td><td>–</td>";
+      });
+      items += "</tr>";
+    }
+    items += "</tbody></table>";
+    document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
+      <h2>EC curve</h2><div class="card">${lineChart(series, maxRounds, label(metric) + " (" + mode + ")")}</div>
+      <h2>Items</h2><div class="table-wrap">${items}</div>`;
+    bindCharts(document.getElementById("cmp-body"));
+  }
+  modeSel.addEventListener("change", () => { state.runMode = modeSel.value; render(); });
+  metricSel.addEventListener("change", render);
+  render();
+  ready("compare");
+}
+
+// ---------------------------------------------------------------------------------- run page
+
+function tableKeys(tbody, linkOf, up) {
+  // j/k (or arrows) move a cursor through the rows, Enter opens the row, u goes up.
+  keyHandler = key => { if (key === "u" && up) { location.hash = up; return true; } return false; };
+  if (!tbody) return;
+  const rows = () => [...tbody.querySelectorAll("tr")];
+  const mark = () => rows().forEach((tr, i) => tr.classList.toggle("cursor", i === state.cursor));
+  state.cursor = Math.min(state.cursor, Math.max(0, rows().length - 1));
+  keyHandler = key => {
+    const list = rows();
+    if (!list.length) return false;
+    if (key === "j" || key === "ArrowDown") state.cursor = Math.min(list.length - 1, state.cursor + 1);
+    else if (key === "k" || key === "ArrowUp") state.cursor = Math.max(0, state.cursor - 1);
+    else if (key === "Enter") { location.hash = linkOf(list[state.cursor]); return true; }
+    else if (key === "u" && up) { location.hash = up; return true; }
+    else return false;
+    mark(); list[state.cursor].scrollIntoView({ block: "nearest" });
+    return true;
+  };
+}
+
+async function runPage(runId) {
+  const data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/overview`);
+  const c = data.config || {};
+  setCrumbs([["runs", "#/"], [c.model || runId, null]]);
+  if (!state.runMode || !data.modes.includes(state.runMode)) state.runMode = data.modes[0] || "paper";
+  const s = data.summary;
+  function render() {
+    const mode = state.runMode;
+    const rows = data.per_round[mode] || [];
+    const metrics = metricsOf(rows);
+    const table = `<table id="table1"><thead><tr><th>Round</th><th class="num">Items</th><th class="num">Valid</th>${metrics.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>
+      ${rows.map(row => `<tr><td>EC${row.round}</td><td class="num">${row.items}</td><td class="num">${s.valid_at_round[row.round] ?? "–"}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+    const series = metrics.map((m, i) => ({ name: label(m), color: COLORS[i % COLORS.length], values: rows.map(r => r[m]) }));
+    const needle = state.runFilter.toLowerCase();
+    const items = sortRows(data.items.filter(it => !needle || (it.item + " " + (it.name || "") + " " + (it.category_ec0 || "")).toLowerCase().includes(needle)),
+      state.runSort, (it, key) => key.startsWith("s:") ? (it.scores[mode] || {})[key.slice(2)]
+        : key.startsWith("e:") ? ((it.scores[mode] || {}).eck || {})[key.slice(2)] : it[key]);
+    // A mode beyond paper and canonical (semantic) shows its own metrics after the last round.
+    const extra = [];
+    data.items.forEach(it => Object.keys((it.scores[mode] || {}).eck || {}).forEach(k => { if (!extra.includes(k) && k !== "executable") extra.push(k); }));
+    const standard = !extra.length;
+    const itemRows = items.map(it => {
+      const sc = it.scores[mode] || {};
+      return `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
+        <td class="num">${it.valid_round ?? '<span class="no">never</span>'}</td><td class="num">${it.rounds ?? ""}</td><td>${esc(it.category_ec0 || "")}</td>
+        <td>${yesno(sc.exec_ec0)}</td><td>${yesno(sc.exec_eck)}</td>${standard ? `<td class="num">${pct(sc.similarity_eck)}</td><td class="num">${pct(sc.f1_mean_eck)}</td>`
+          : extra.map(k => `<td class="num">${pct((sc.eck || {})[k])}</td>`).join("")}</tr>`;
+    }).join("");
+    app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
+      <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
+        ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", `${s.calls} (${s.cached_calls} cached)`],
+        ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`], ["cost", money(s.cost)],
+        ["infrastructure errors", s.infrastructure_errors], ["created", c.created]]
+        .map(([k, v]) => `<div><span>${esc(k)}</span>${esc(v ?? "–")}</div>`).join("")}
+        ${c.reference_model ? '<div class="note">reference model: built from the gold domains, not an LLM result</div>' : ""}</div>
+      <div class="tabs" id="modes">${data.modes.map(m => `<a href="javascript:void 0" data-mode="${esc(m)}" class="${m === mode ? "active" : ""}">${esc(m)}</a>`).join("")}</div>
+      <h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
+      <div class="charts"><div class="card">${lineChart(series, rows.length, "EC curve (" + mode + ", %)")}</div>
+        <div class="card">${barChart(data.error_categories, "Syntax error categories")}</div></div>
+      <h2>Items <span class="muted">(${data.items.length})</span></h2>
+      <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
+      <div class="table-wrap"><table id="items"><thead><tr>${sortHeader("Item", "item", state.runSort)}${sortHeader("Name", "name", state.runSort)}
+        ${sortHeader("Valid at", "valid_round", state.runSort, "num")}${sortHeader("Rounds", "rounds", state.runSort, "num")}${sortHeader("EC0 error", "category_ec0", state.runSort)}
+        ${sortHeader("Exec EC0", "s:exec_ec0", state.runSort)}${sortHeader("Exec ECk", "s:exec_eck", state.runSort)}
+        ${standard ? sortHeader("Sim ECk", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean ECk", "s:f1_mean_eck", state.runSort, "num")
+          : extra.map(k => sortHeader(label(k) + " ECk", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
+    app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
+    const filter = document.getElementById("run-filter");
+    filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
+    app.querySelectorAll("tr[data-item]").forEach(tr => tr.addEventListener("click", e => { if (e.target.tagName !== "A") location.hash = itemLink(runId, tr.dataset.item); }));
+    bindSort(app, state.runSort, render);
+    bindCharts(app);
+    tableKeys(app.querySelector("#items tbody"), tr => itemLink(runId, tr.dataset.item), "#/");
+  }
+  render();
+  ready("run");
+}
+
+// ---------------------------------------------------------------------------------- item page
+
+function codeBlock(text, errorLines, id) {
+  const bad = new Set(errorLines || []);
+  const lines = String(text ?? "").split("\n");
+  return `<div class="code" id="${id}">${lines.map((line, i) => `<div class="ln${bad.has(i + 1) ? " err" : ""}" data-line="${i + 1}"><span class="no">${i + 1}</span><pre>${esc(line) || " "}</pre></div>`).join("")}</div>`;
+}
+function splitThink(text) {
+  // <think> blocks inside an answer are reasoning too: shown collapsed, apart from the answer.
+  const thoughts = [];
+  const rest = String(text ?? "").replace(/<think>([\s\S]*?)(<\/think>|$)/gi, (_, inner) => { thoughts.push(inner.trim()); return ""; });
+  return { thoughts, rest: rest.trim() };
+}
+function scoresTable(scores) {
+  const modes = Object.keys(scores || {}).filter(m => scores[m]);
+  if (!modes.length) return '<p class="muted">not scored</p>';
+  const metrics = [];
+  modes.forEach(m => Object.entries(scores[m]).forEach(([k, v]) => { if ((typeof v === "number" || typeof v === "boolean") && !metrics.includes(k)) metrics.push(k); }));
+  return `<table class="scores"><thead><tr><th>mode</th>${metrics.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>${modes.map(mode =>
+    `<tr><td>${esc(mode)}</td>${metrics.map(m => { const v = scores[mode][m]; return `<td class="num">${typeof v === "boolean" ? yesno(v) : pct(v)}</td>`; }).join("")}</tr>`).join("")}</tbody></table>`;
+}
+function diagnoses(scores) {
+  // Semantic scoring (where computed) explains itself in lists: shown as they are.
+  let html = "";
+  for (const [mode, value] of Object.entries(scores || {})) {
+    if (!value || typeof value !== "object") continue;
+    for (const [key, list] of Object.entries(value)) {
+      if (!Array.isArray(list) || !list.length || key === "errors") continue;
+      html += `<h3>${esc(mode)}: ${esc(key.replace(/_/g, " "))}</h3><ul class="errors">${list.map(d => `<li>${esc(typeof d === "string" ? d : d.message || d.diagnosis || JSON.stringify(d))}</li>`).join("")}</ul>`;
+    }
+    if (value.reason) html += `<p class="note">${esc(mode)}: ${esc(value.reason)}</p>`;
+  }
+  return html;
+}
+function diffSection(diff) {
+  if (!diff) return '<p class="muted">Loading the diff…</p>';
+  if (!diff.ok) return `<div class="note">No per-action diff: ${esc(diff.reason)}</div>`;
+  const only = state.diffOnly;
+  const rowsHtml = (rows) => rows.filter(r => !only || r.status !== "matched").map(r =>
+    `<tr class="row-${r.status}"><td class="st"><span class="badge ${r.status}">${r.status}</span></td><td>${esc(r.gold ?? "")}</td><td>${esc(r.predicted ?? "")}</td></tr>`).join("");
+  const count = (rows, st) => rows.filter(r => r.status === st).length;
+  const section = (name, status, summary, body, differs) =>
+    `<details class="diff-action" data-action="${esc(name)}" ${differs ? "open" : ""}><summary class="head"><b>${esc(name)}</b>${status ? `<span class="badge ${esc(status)}">${esc(status)}</span>` : ""}
+      <span class="muted">${esc(summary)}</span></summary><table><thead><tr><th></th><th>gold</th><th>generated</th></tr></thead><tbody>${body}</tbody></table></details>`;
+  const differs = rows => rows.some(r => r.status !== "matched");
+  let html = diff.gold_note ? `<div class="note">${esc(diff.gold_note)}</div>` : "";
+  const changed = diff.actions.filter(a => a.status !== "matched" || ["parameters", "preconditions", "effects"].some(c => differs(a[c]))).length;
+  html += `<p class="muted">${diff.actions.length} actions, ${changed} with differences (open); identical ones are folded.</p>`;
+  html += section("predicates", null, `${count(diff.predicates, "matched")} matched, ${count(diff.predicates, "missing")} missing, ${count(diff.predicates, "extra")} extra`,
+    rowsHtml(diff.predicates), differs(diff.predicates));
+  for (const action of diff.actions) {
+    const f1 = Object.entries(action.f1 || {}).map(([k, v]) => `${k} F1 ${pct(v)}`).join(" · ");
+    let body = "";
+    for (const comp of ["parameters", "preconditions", "effects"]) {
+      body += `<tr class="comp"><td colspan="3">${comp} <span class="muted">(${count(action[comp], "matched")} matched, ${count(action[comp], "missing")} missing, ${count(action[comp], "extra")} extra)</span></td></tr>${rowsHtml(action[comp])}`;
+    }
+    html += section(action.name, action.status, f1, body,
+      action.status !== "matched" || ["parameters", "preconditions", "effects"].some(c => differs(action[c])));
+  }
+  return html;
+}
+
+async function itemPage(runId, itemId, roundParam) {
+  const base = `/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}`;
+  const item = await getJSON(base);
+  const last = item.rounds.length - 1;
+  const round = roundParam === undefined ? last : Math.max(0, Math.min(last, Number(roundParam)));
+  const diffPromise = getJSON(`${base}/diff?round=${round}`);
+  setCrumbs([["runs", "#/"], [runId.length > 40 ? runId.slice(0, 40) + "…" : runId, runLink(runId)], [itemId, null]]);
+  const rnd = item.rounds[round] || {};
+  const answer = splitThink(rnd.response);
+  const reasoning = [rnd.reasoning, ...answer.thoughts].filter(Boolean);
+  const errors = (rnd.validation || {}).errors || [], warnings = (rnd.validation || {}).warnings || [];
+  const issue = (e) => `<li>${e.line ? `<a href="javascript:void 0" data-goto="${e.line}">line ${e.line}${e.column ? ":" + e.column : ""}</a> ` : ""}<b>${esc(e.category)}</b> ${esc(e.message)}</li>`;
+  app.innerHTML = `<div class="nav-items">
+      ${item.previous !== null ? `<a id="prev" href="${itemLink(runId, item.previous)}">← ${esc(item.previous)}</a>` : '<span class="muted">← first</span>'}
+      <span class="muted">${item.position + 1} / ${item.count}</span>
+      ${item.next !== null ? `<a id="next" href="${itemLink(runId, item.next)}">${esc(item.next)} →</a>` : '<span class="muted">last →</span>'}</div>
+    <h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span>
+      ${item.valid ? `<span class="badge valid">valid at EC${item.valid_round}</span>` : '<span class="badge invalid">never valid</span>'}</h1>
+    <div class="tabs" id="rounds">${item.rounds.map(r => `<a href="${itemLink(runId, itemId, r.round)}" class="${r.round === round ? "active" : ""}">EC${r.round} ${r.valid ? "✓" : "✗"}</a>`).join("")}</div>
+    <div class="card"><div class="kv"><div><span>round</span>EC${round} (${esc(rnd.kind || "")})</div><div><span>valid</span>${yesno(rnd.valid)}</div>
+      <div><span>extracted</span>${yesno(rnd.extracted)}</div><div><span>tokens</span>${esc(rnd.prompt_tokens)} in, ${esc(rnd.completion_tokens)} out</div>
+      <div><span>cost</span>${money(rnd.cost)}${rnd.cached ? " (cached)" : ""}</div><div><span>latency</span>${esc(rnd.latency)} s</div></div>
+      <h3>Scores of this round (%)</h3>${scoresTable(rnd.scores)}${diagnoses(rnd.scores)}</div>
+    <h2>Validation</h2>
+    ${errors.length ? `<ul class="errors" id="errors">${errors.map(issue).join("")}</ul>` : '<p class="yes">No errors: the domain parses.</p>'}
+    ${warnings.length ? `<details><summary>${warnings.length} warning(s)</summary><ul class="errors">${warnings.map(issue).join("")}</ul></details>` : ""}
+    <div class="grid2"><div><h2>Extracted domain</h2>${codeBlock(rnd.domain, rnd.error_lines, "domain")}</div>
+      <div><h2>Gold domain</h2>${item.gold_note ? `<div class="note">${esc(item.gold_note)}</div>` : ""}${item.gold === null ? "" : codeBlock(item.gold, [], "gold")}</div></div>
+    <h2>Per-action diff: gold vs generated (EC${round})</h2>
+    <div class="controls"><label><input type="checkbox" id="diff-only" ${state.diffOnly ? "checked" : ""}> only differences</label>
+      <span class="muted">matched after renaming variables by parameter position (canonical mode)</span></div>
+    <div id="diff">${diffSection(null)}</div>
+    <h2>Answer</h2>
+    ${reasoning.length ? `<details id="reasoning"><summary>reasoning (${reasoning.reduce((n, t) => n + t.length, 0)} characters)</summary>${reasoning.map(t => `<div class="msg"><pre>${esc(t)}</pre></div>`).join("")}</details>` : ""}
+    <div class="msg"><pre>${esc(answer.rest)}</pre></div>
+    <details id="prompt"><summary>prompt (${(rnd.messages || []).length} messages)</summary>${(rnd.messages || []).map(m => `<div class="msg"><div class="role">${esc(m.role)}</div><pre>${esc(m.content)}</pre></div>`).join("")}</details>`;
+  app.querySelectorAll("[data-goto]").forEach(a => a.addEventListener("click", () => {
+    const line = app.querySelector(`#domain [data-line="${a.dataset.goto}"]`);
+    if (line) { line.scrollIntoView({ block: "center" }); line.classList.add("flash"); setTimeout(() => line.classList.remove("flash"), 1200); }
+  }));
+  const firstError = app.querySelector("#domain .ln.err");
+  if (firstError) { const box = document.getElementById("domain"); box.scrollTop = Math.max(0, firstError.offsetTop - box.offsetTop - 60); }
+  let diff = null;
+  const renderDiff = () => { document.getElementById("diff").innerHTML = diffSection(diff); };
+  document.getElementById("diff-only").addEventListener("change", e => { state.diffOnly = e.target.checked; renderDiff(); });
+  keyHandler = key => {
+    if ((key === "j" || key === "ArrowRight") && item.next !== null) { location.hash = itemLink(runId, item.next); return true; }
+    if ((key === "k" || key === "ArrowLeft") && item.previous !== null) { location.hash = itemLink(runId, item.previous); return true; }
+    if (key === "u" || key === "Escape") { location.hash = runLink(runId); return true; }
+    if (/^[0-9]$/.test(key) && Number(key) <= last) { location.hash = itemLink(runId, itemId, Number(key)); return true; }
+    return false;
+  };
+  try { diff = await diffPromise; } catch (err) { diff = { ok: false, reason: err.message }; }
+  renderDiff();
+  ready("item");
+  // Warm the neighbours so that j/k feel instant.
+  for (const id of [item.next, item.previous]) if (id !== null) getJSON(`/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(id)}`).catch(() => {});
+}
+
+// ---------------------------------------------------------------------------------- routing
+
+async function route() {
+  keyHandler = null; hideTip();
+  delete document.body.dataset.ready;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(p => p !== "").map(decodeURIComponent);
+  try {
+    if (parts.length === 0) await leaderboard();
+    else if (parts[0] === "compare" && parts.length === 2) await compare(parts[1].split(",").filter(Boolean));
+    else if (parts[0] === "run" && parts.length === 2) await runPage(parts[1]);
+    else if (parts[0] === "run" && parts[2] === "item" && (parts.length === 4 || (parts.length === 6 && parts[4] === "round"))) {
+      if (state.lastRun !== parts[1]) state.cursor = 0;
+      state.lastRun = parts[1];
+      await itemPage(parts[1], parts[3], parts[5]);
+    } else throw new Error(`no such page: #${location.hash.slice(1)} (try #/ for the list of runs)`);
+    window.scrollTo(0, 0);
+  } catch (err) {
+    showError(err);
+  }
+}
+document.addEventListener("keydown", event => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = (event.target.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "textarea" || tag === "select") return;
+  if (keyHandler && keyHandler(event.key)) event.preventDefault();
+});
+window.addEventListener("hashchange", route);
+route();
