@@ -101,3 +101,19 @@ def test_score_answer_extracts_like_the_cli():
     assert score_answer(gold, answer, "canonical").f1_effects == 1.0
     missing = score_answer(gold, "I cannot do that.")
     assert not missing.executable and missing.errors[0].kind == "NoDomainFound"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["```", "pddl", "\n", "(define", "(domain d)", "(problem", ")",
+                                 "(", " ", "lisp", "<think>", "</think>", ";", "x"]),
+                max_size=40).map("".join))
+def test_any_answer_gives_a_domain_text_or_no_domain_found(answer):
+    for mode in ("paper", "canonical"):
+        try:
+            domain = extract_domain(answer, mode)
+        except NoDomainFound:
+            continue
+        assert domain.strip() and "```" not in domain
