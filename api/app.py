@@ -151,6 +151,13 @@ class GoldRef(BaseModel):
     id: str
 
 
+class ActionScore(BaseModel):
+    status: Literal["matched", "missing", "extra"]
+    parameters: float
+    preconditions: float
+    effects: float
+
+
 class ScoreResponse(BaseModel):
     """The keys of ``t2w score --json`` plus the validation of the generated domain."""
 
@@ -163,6 +170,10 @@ class ScoreResponse(BaseModel):
     f1_effects: float
     f1_types: float | None = Field(None, description="canonical mode only")
     errors: list[IssueModel]
+    gold_executable: bool = Field(True, description="False when the gold domain does not parse "
+                                  "(every F1 is then 0 whatever the prediction).")
+    gold_errors: list[IssueModel] = Field([], description="Why the gold cannot be scored.")
+    per_action: dict[str, ActionScore] = Field({}, description="Each action's status and F1s.")
     validation: ValidateResponse
     gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
 

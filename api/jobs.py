@@ -50,7 +50,7 @@ def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
 def _domain_of(task: dict) -> tuple[str, bool]:
     if task.get("response") is not None:
         try:
-            return extract_domain(task["response"]), True
+            return extract_domain(task["response"], task.get("mode", "canonical")), True
         except NoDomainFound as err:
             raise ApiError(422, "no_domain_found", f"response: {err}") from None
     return task["pddl"], False
@@ -71,7 +71,8 @@ def score_job(task: dict) -> dict:
     except DomainInputError as err:
         raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
     checked = validate(text)
-    return {**result.to_dict(), "validation": {**checked.to_dict(), "extracted": extracted}}
+    return {**result.to_dict(details=True),
+            "validation": {**checked.to_dict(), "extracted": extracted}}
 
 
 _TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"

@@ -32,9 +32,10 @@ def test_score_json_has_the_documented_keys_and_library_values(tmp_path):
         result = runner.invoke(app, ["score", str(gold), str(predicted), "--json", "--mode", mode])
         assert result.exit_code == 0, result.output
         data = json.loads(result.output)
-        assert data == score(gold_text, predicted_text, mode=mode).to_dict()
+        assert data == score(gold_text, predicted_text, mode=mode).to_dict(details=True)
         expected = {"mode", "executable", "similarity", "f1_predicates", "f1_parameters",
-                    "f1_preconditions", "f1_effects", "errors"}
+                    "f1_preconditions", "f1_effects", "errors", "gold_executable",
+                    "gold_errors", "per_action"}
         assert set(data) == expected | ({"f1_types"} if mode == "canonical" else set())
 
 
@@ -57,3 +58,53 @@ def test_help_lists_every_command_with_a_purpose():
     for command in ("validate", "score", "eval", "report", "score-run", "cache", "data",
                     "serve", "contamination"):
         assert command in result.output
+
+
+def test_score_shows_per_action_results(tmp_path):
+    gold_text = load_dataset().get("blocksworld").domain
+    start = gold_text.index("(:action stack")
+    end = gold_text.index("(:action", start + 1)
+    gold, predicted = tmp_path / "gold.pddl", tmp_path / "pred.pddl"
+    gold.write_text(gold_text)
+    predicted.write_text(gold_text[:start] + gold_text[end:])  # 'stack' missing
+    for mode in ("paper", "canonical"):
+        result = runner.invoke(app, ["score", str(gold), str(predicted), "--mode", mode])
+        assert result.exit_code == 0, result.output
+        assert "per action" in result.output
+        line = next(x for x in result.output.splitlines() if " stack " in x)
+        assert "missing" in line
+        assert "matched" in next(x for x in result.output.splitlines() if "unstack" in x)
+        data = json.loads(runner.invoke(app, ["score", str(gold), str(predicted), "--json",
+                                              "--mode", mode]).output)
+        assert data["per_action"]["stack"] == {"status": "missing", "parameters": 0.0,
+                                               "preconditions": 0.0, "effects": 0.0}
+        assert data["per_action"]["unstack"]["status"] == "matched"
+
+
+def test_score_says_on_stderr_when_the_gold_does_not_parse(tmp_path):
+    gold_text = load_dataset().get("blocksworld").domain
+    gold, predicted = tmp_path / "gold.pddl", tmp_path / "pred.pddl"
+    gold.write_text(gold_text.replace("(:predicates", "(:predicates (broken", 1))
+    predicted.write_text(gold_text)
+    cli = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \
+        else CliRunner()
+    for mode in ("paper", "canonical"):
+        result = cli.invoke(app, ["score", str(gold), str(predicted), "--json", "--mode", mode])
+        assert result.exit_code == 0  # the prediction itself is executable
+        data = json.loads(result.stdout)
+        assert data["gold_executable"] is False and data["gold_errors"]
+        assert data["f1_effects"] == 0.0
+        assert "gold domain" in result.stderr and "does not parse" in result.stderr
+
+
+def test_validate_lists_every_error_with_its_line(tmp_path):
+    from test_validation import BROKEN
+    path = tmp_path / "broken.pddl"
+    path.write_text(BROKEN)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error")]
+    assert len(errors) >= 5 and all("line " in line for line in errors), result.output
+    data = json.loads(runner.invoke(app, ["validate", str(path), "--json"]).output)
+    assert {(e["kind"], e["line"]) for e in data["errors"]} >= {("ArityMismatch", 6),
+                                                                ("UndefinedConstant", 9)}

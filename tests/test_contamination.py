@@ -277,3 +277,39 @@ def test_docstring_example_holds():
     assert content_tokens("(robot-at ?x)").strings() == ["robot", "at"]
     assert content_tokens("(:action Robot-AT)").ids.tolist() == \
         content_tokens("(robot-at)").ids.tolist()
+
+
+def test_repeated_text_costs_its_distinct_ngrams_only():
+    from text2world.contamination import CandidateIndex, content_tokens
+    looping = "(p " + "apple banana cherry " * 20_000 + ")"  # a model stuck in a loop
+    index = CandidateIndex([content_tokens(looping)], distinct=True)
+    period = len(content_tokens("apple banana cherry"))
+    assert len(index.window_starts) == period + 1  # one per distinct n-gram (+ the one with "p")
+    result = contamination_rate(looping, looping)
+    assert result.rate == 1.0 and result.counted == len(content_tokens(looping))
+
+
+def test_dropping_repeated_candidate_ngrams_changes_no_rate_or_span():
+    import random
+    from text2world.contamination import (CandidateIndex, build_result, content_tokens)
+    rng = random.Random(3)
+    words = ["robot", "arm", "block", "table", "gripper", "room"]
+    for _ in range(20):
+        reference = " ".join(rng.choice(words) for _ in range(120))
+        candidate = " ".join(rng.choice(words) for _ in range(120)) + " " + reference[:200] * 3
+        ref, cand = content_tokens(reference), content_tokens(candidate)
+        results = []
+        for distinct in (False, True):
+            s, t, m = CandidateIndex([cand], distinct=distinct).match(ref)
+            results.append(build_result(ref, cand, s, t, m, 10, 4))
+        assert results[0] == results[1]
+
+
+def test_texts_built_to_defeat_the_index_get_a_clear_error():
+    import random
+    from text2world.contamination import ComparisonTooLarge, MAX_VERIFIED_PAIRS
+    rng = random.Random(1)
+    words = ["apple", "pear", "plum", "fig", "lime", "date", "sloe", "kiwi"]
+    texts = [" ".join(rng.choice(words) for _ in range(6000)) for _ in range(2)]
+    with pytest.raises(ComparisonTooLarge, match=f"{MAX_VERIFIED_PAIRS:,}"):
+        contamination_rate(*texts)

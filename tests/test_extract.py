@@ -42,3 +42,78 @@ def test_no_domain_is_a_clear_error(answer):
 def test_unbalanced_bare_domain_is_returned_for_the_validator():
     assert extract_domain("(define (domain d) (:predicates (p))") == \
         "(define (domain d) (:predicates (p))"
+
+
+PROBLEM = "(define (problem q) (:domain d) (:objects a) (:init) (:goal (p)))"
+
+
+@pytest.mark.parametrize("answer", [
+    f"```\npddl\n{DOMAIN}\n```",  # a fence followed by a 'pddl' line
+    f"```\nPDDL\n{DOMAIN}\n```",
+    f"```\nlisp\n{DOMAIN}\n```",
+    f"```{DOMAIN}\n```",  # code on the fence line itself
+    f"```{DOMAIN}```",
+    f"Here:\n```pddl\n{DOMAIN}",  # an unclosed last fence (a truncated answer)
+    f"````pddl\n{DOMAIN}\n````",
+])
+def test_real_fence_shapes(answer):
+    for mode in ("paper", "canonical"):
+        assert extract_domain(answer, mode) == DOMAIN
+
+
+def test_domain_and_problem_in_one_block():
+    answer = f"```pddl\n{DOMAIN}\n\n{PROBLEM}\n```"
+    assert extract_domain(answer) == DOMAIN
+    # paper mode keeps the released block whole (tarski ignores the text after the domain)
+    assert extract_domain(answer, "paper") == f"{DOMAIN}\n\n{PROBLEM}"
+    answer = f"```pddl\n{PROBLEM}\n{DOMAIN}\n```"
+    assert extract_domain(answer) == DOMAIN
+
+
+def test_domain_and_problem_in_two_blocks():
+    answer = f"Domain:\n```pddl\n{DOMAIN}\n```\nProblem:\n```pddl\n{PROBLEM}\n```"
+    assert extract_domain(answer) == DOMAIN
+    # paper mode: the released longest-block rule picks the (longer) problem
+    assert extract_domain(answer, "paper") == PROBLEM
+
+
+def test_bare_domain_then_problem():
+    assert extract_domain(f"Sure: {PROBLEM}\n{DOMAIN}\nDone") == DOMAIN
+
+
+def test_extraction_is_linear_on_hostile_answers():
+    # many opening fences that never close, many '<think>' and '(define' starts
+    for answer in ("```pddl\n" * 100_000, "<think>" * 100_000, "(define " * 100_000,
+                   "```" * 300_000):
+        try:
+            extract_domain(answer)
+        except NoDomainFound:
+            pass
+
+
+def test_score_answer_extracts_like_the_cli():
+    from text2world import score, score_answer
+    gold = DOMAIN.replace("(p)))", "(p)) (:action a :parameters () :precondition (p) "
+                          ":effect (not (p))))")
+    answer = f"<think>hmm</think>\n```\npddl\n{gold}\n```\n```pddl\n{PROBLEM}\n```"
+    for mode in ("paper", "canonical"):
+        assert score_answer(gold, answer, mode) == score(gold, extract_domain(answer, mode), mode)
+    assert score_answer(gold, answer, "canonical").f1_effects == 1.0
+    missing = score_answer(gold, "I cannot do that.")
+    assert not missing.executable and missing.errors[0].kind == "NoDomainFound"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["```", "pddl", "\n", "(define", "(domain d)", "(problem", ")",
+                                 "(", " ", "lisp", "<think>", "</think>", ";", "x"]),
+                max_size=40).map("".join))
+def test_any_answer_gives_a_domain_text_or_no_domain_found(answer):
+    for mode in ("paper", "canonical"):
+        try:
+            domain = extract_domain(answer, mode)
+        except NoDomainFound:
+            continue
+        assert domain.strip() and "```" not in domain

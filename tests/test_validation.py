@@ -12,15 +12,16 @@ OK_ACTION = "(:action a :parameters (?x) :precondition (and (p ?x)) :effect (and
 
 
 def only_error(text: str):
+    """tarski's error: the first of the errors reported."""
     result = validate(text)
-    assert not result.ok and len(result.errors) == 1, result
+    assert not result.ok and result.errors, result
     return result.errors[0]
 
 
 @pytest.mark.parametrize("text, category, line", [
     ("(define (domain) (:predicates (p ?x)))", "UndefinedDomainName", 1),
     ("hello world", "UndefinedDomainName", 1),
-    (HEAD + OK_ACTION, "IncorrectParentheses", 1),  # the define is never closed
+    (HEAD + OK_ACTION, "IncorrectParentheses", 4),  # the define is never closed: at the end
     (HEAD + "(:action a :parameters (?x) :precondition (and (p ?x))) :effect (and (p ?x))))",
      "IncorrectParentheses", None),
     (HEAD + "(:action a :parameters (?x) :precondition (and (p c1)) :effect (and (p ?x))))",
@@ -112,3 +113,55 @@ def test_warning_for_duplicate_parameters_and_contradictory_effects():
     text = HEAD + ("(:action a :parameters (?x ?x) :precondition (and (p ?x))"
                    " :effect (and (p ?x) (not (p ?x)))))")
     assert sorted(kinds(text)) == ["ContradictoryEffect", "DuplicateParameter"]
+
+
+BROKEN = """(define (domain d) (:requirements :strips :typing)
+(:types a b)
+(:predicates (p ?x - a) (q ?x - a ?y - b))
+(:action one :parameters (?x - a ?y - b)
+ :precondition (and (p ?x) (r ?x))
+ :effect (and (p ?x ?y)))
+(:action two :parameters (?x - a ?y - b)
+ :precondition (and (p ?w))
+ :effect (and (q ?y ?x) (p c))))
+"""
+
+
+def test_every_error_in_one_pass_each_with_its_line():
+    errors = validate(BROKEN).errors
+    found = {(e.kind, e.line) for e in errors}
+    assert found >= {("UndefinedPredicate", 5), ("ArityMismatch", 6), ("UndefinedVariable", 8),
+                     ("SortMismatch", 9), ("UndefinedConstant", 9)}, errors
+    assert all(e.line is not None for e in errors)
+    assert len({(e.line, e.column, e.category) for e in errors}) == len(errors)  # no repeats
+
+
+def test_arity_and_type_errors_get_a_line():
+    arity = validate(BROKEN.replace("(r ?x)", "(p ?x)").split("(:action two")[0] + ")").errors
+    assert arity[0].kind == "ArityMismatch" and arity[0].line == 6
+    sort = HEAD_TYPED + "(:action a :parameters (?y - b) :precondition (p ?y) :effect (not (p ?y))))"
+    first = validate(sort).errors[0]
+    assert first.kind == "SortMismatch" and first.line == 3
+
+
+HEAD_TYPED = "(define (domain d) (:requirements :typing) (:types a b)\n(:predicates (p ?x - a))\n"
+
+
+def test_a_missing_parenthesis_points_where_the_parser_stopped():
+    text = ("(define (domain d) (:requirements :strips)\n(:types a b\n(:predicates (p ?x))\n"
+            "(:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))")
+    first = validate(text).errors[0]
+    assert first.category == "IncorrectParentheses" and first.line == 3
+
+
+def test_a_valid_domain_gets_no_reading_errors():
+    assert validate(BROKEN.replace("(r ?x)", "(p ?x)").replace("(p ?x ?y)", "(p ?x)")
+                    .replace("(p ?w)", "(p ?x)").replace("(q ?y ?x) (p c)", "(q ?x ?y)")).ok
+
+
+def test_errors_are_capped():
+    from text2world.bounds import MAX_REPORTED_ISSUES
+    body = "".join(f"(:action a{i} :parameters (?x) :precondition (r ?x) :effect (not (r ?x)))\n"
+                   for i in range(200))
+    errors = validate(f"(define (domain d) (:predicates (p ?x))\n{body})").errors
+    assert len(errors) == MAX_REPORTED_ISSUES + 1 and errors[-1].kind == "MoreErrors"

@@ -211,11 +211,47 @@ def _block_keys(ids: np.ndarray, window_starts: np.ndarray, offset: int,
     return keys
 
 
+# Verified window pairs one comparison may cost. Repeated n-grams are compared once (below), so
+# only texts built to defeat the block index come near it; they get a clear error, not an hour.
+MAX_VERIFIED_PAIRS = 2_000_000  # real corpora: at most 250,000 per 200,000-token batch
+
+
+class ComparisonTooLarge(ValueError):
+    """Two texts whose comparison would exceed ``MAX_VERIFIED_PAIRS`` window pairs."""
+
+
+def first_distinct(ids: np.ndarray, windows: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
+    """The windows whose n-gram has not occurred earlier in the same group (document).
+
+    A repeated candidate n-gram can never be a better match than its first occurrence (the
+    same mismatches, a later position), so dropping it changes no rate and no span, and a text
+    repeating one phrase costs its distinct n-grams only, not (windows x windows).
+    """
+    if len(windows) == 0:
+        return windows
+    groups = groups.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        keys = _block_keys(ids, windows, 0, n) * _MULTIPLIER + groups
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    representative = first[inverse.reshape(-1)]
+    # A 64-bit key collision must not drop a different n-gram: compare with the representative.
+    span = np.arange(n, dtype=np.int64)
+    same = ((ids[windows[:, None] + span] == ids[windows[representative][:, None] + span])
+            .all(axis=1) & (groups == groups[representative]))
+    keep = ~same | (np.arange(len(windows)) == representative)
+    return windows[keep]
+
+
 class CandidateIndex:
-    """The n-grams of one or more candidate texts, indexed by the exact-match blocks."""
+    """The n-grams of one or more candidate texts, indexed by the exact-match blocks.
+
+    ``distinct`` keeps only the first occurrence of each n-gram per document: right when the
+    indexed side is the candidate (its positions only pick the best match), wrong when it is
+    the reference (every reference position is counted).
+    """
 
     def __init__(self, sequences: Sequence[TokenSequence], n: int = DEFAULT_N,
-                 max_mismatches: int = DEFAULT_MAX_MISMATCHES) -> None:
+                 max_mismatches: int = DEFAULT_MAX_MISMATCHES, distinct: bool = False) -> None:
         _check_parameters(n, max_mismatches)
         self.n = n
         self.max_mismatches = max_mismatches
@@ -229,6 +265,9 @@ class CandidateIndex:
                          for start, length in zip(self.doc_starts, lengths) if length >= n]
         self.window_starts = (np.concatenate(window_starts) if window_starts
                               else np.zeros(0, dtype=np.int64))
+        if distinct:
+            self.window_starts = first_distinct(self.ids, self.window_starts,
+                                                self.document_of(self.window_starts), n)
         self.blocks = _blocks(n, max_mismatches) if max_mismatches < n else []
         self.sorted_keys: list[np.ndarray] = []
         self.sorted_windows: list[np.ndarray] = []
@@ -272,6 +311,7 @@ class CandidateIndex:
             t = np.tile(firsts, len(query_windows))
             return s, t, np.full(len(s), n, dtype=np.int64)
         found_s, found_t = [], []
+        found_pairs = 0
         for (offset, length), keys, windows in zip(self.blocks, self.sorted_keys,
                                                    self.sorted_windows):
             query_keys = _block_keys(query_ids, query_windows, offset, length)
@@ -281,6 +321,12 @@ class CandidateIndex:
             total = int(counts.sum())
             if total == 0:
                 continue
+            found_pairs += total
+            if found_pairs > MAX_VERIFIED_PAIRS:
+                raise ComparisonTooLarge(
+                    f"the texts share too many n-gram blocks to compare (more than "
+                    f"{MAX_VERIFIED_PAIRS:,} window pairs, MAX_VERIFIED_PAIRS): they are "
+                    "mostly the same few words; compare shorter or less repetitive texts")
             hit_s = np.repeat(query_windows, counts)
             # Positions low[i] .. high[i]-1 for each window, flattened without a Python loop.
             run_starts = np.repeat(low - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
@@ -437,7 +483,7 @@ def contamination_rate(reference: str, candidate: str, n: int = DEFAULT_N,
     _check_parameters(n, max_mismatches)
     reference_tokens = content_tokens(reference, start=reference_start)
     candidate_tokens = content_tokens(candidate)
-    index = CandidateIndex([candidate_tokens], n, max_mismatches)
+    index = CandidateIndex([candidate_tokens], n, max_mismatches, distinct=True)
     s, t, mismatches = index.match(reference_tokens)
     return build_result(reference_tokens, candidate_tokens, s, t, mismatches, n, max_mismatches)
 
@@ -505,7 +551,9 @@ def compare_corpus(corpus: Iterable[tuple[str, str]], references: Sequence[tuple
         batch.clear()
         if not windows:
             return
-        q, t, mismatches = index.match_windows(ids, np.concatenate(windows))
+        windows = np.concatenate(windows)
+        windows = first_distinct(ids, windows, np.searchsorted(starts, windows, side="right"), n)
+        q, t, mismatches = index.match_windows(ids, windows)
         if len(q) == 0:
             return
         item_of = np.searchsorted(starts, q, side="right") - 1

@@ -13,12 +13,14 @@ Two modes:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
 import Levenshtein
 
+from .bounds import MAX_DOMAIN_CHARS
+from .extract import NoDomainFound, extract_domain
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
                    Truth, TypedName, parse_domain, strip_comments,
@@ -35,6 +37,16 @@ class ScoringError(ValueError):
 
 @dataclass(frozen=True)
 class Score:
+    """The scores of one prediction against one gold domain.
+
+    ``gold_executable`` is False when the gold itself does not parse (every F1 is then 0 and
+    says nothing about the prediction); ``gold_errors`` says why, and also holds the released
+    quirk that zeroes the action F1s of a parsable gold in paper mode. ``per_action`` maps each action
+    name to ``{"status": "matched" | "missing" | "extra", "parameters", "preconditions",
+    "effects"}`` (that action's F1s; in paper mode the released per-action values, extra actions
+    are listed but do not count).
+    """
+
     mode: str
     executable: bool
     similarity: float
@@ -44,9 +56,13 @@ class Score:
     f1_effects: float
     errors: tuple[Issue, ...] = ()
     f1_types: float | None = None  # canonical mode only
-    per_action: dict = field(default_factory=dict, compare=False)  # canonical mode only
+    per_action: dict = field(default_factory=dict, compare=False)
+    gold_executable: bool = True
+    gold_errors: tuple[Issue, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self, details: bool = False) -> dict:
+        """The documented score keys; with ``details``, also ``gold_executable``,
+        ``gold_errors`` and ``per_action`` (what ``t2w score --json`` and the API return)."""
         result = {
             "mode": self.mode,
             "executable": self.executable,
@@ -59,6 +75,10 @@ class Score:
         }
         if self.mode == "canonical":
             result["f1_types"] = self.f1_types
+        if details:
+            result["gold_executable"] = self.gold_executable
+            result["gold_errors"] = [e.to_dict() for e in self.gold_errors]
+            result["per_action"] = {name: dict(values) for name, values in self.per_action.items()}
         return result
 
 
@@ -70,8 +90,32 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
     if mode == "paper":
         return _score_paper(gold, predicted)
     if mode == "canonical":
-        return _score_canonical(gold, predicted)
+        result = _score_canonical(gold, predicted)
+        gold_error = _canonical_gold_view(gold).error  # cached by _score_canonical
+        if gold_error is not None:
+            result = replace(result, gold_executable=False, gold_errors=(gold_error,))
+        return result
     raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
+
+
+def score_answer(gold: str, answer: str, mode: Mode = "paper") -> Score:
+    """Score a raw model answer (prose, fences, ``<think>`` blocks) against a gold domain: the
+    domain is extracted as the CLI and the API do (``extract_domain`` with this mode). An answer
+    holding no PDDL scores as not executable, with a ``NoDomainFound`` error and similarity 0."""
+    if not isinstance(answer, str):
+        raise DomainInputError(f"the answer must be text, not {type(answer).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
+    try:
+        predicted = extract_domain(answer, mode)
+    except NoDomainFound as err:
+        reference = score(gold, gold, mode)  # the gold's own status, from the cache
+        return Score(mode, False, 0.0, 0.0, 0.0, 0.0, 0.0,
+                     (Issue("UndefinedDomainName", str(err), kind="NoDomainFound"),),
+                     f1_types=0.0 if mode == "canonical" else None,
+                     gold_executable=reference.gold_executable,
+                     gold_errors=reference.gold_errors)
+    return score(gold, predicted, mode)
 
 
 def _set_f1(predicted, reference) -> float:
@@ -94,6 +138,9 @@ def remove_whitespace(text: str) -> str:
 
 
 def _ratio_without_whitespace(a: str, b: str) -> float:
+    # Levenshtein is quadratic: a text past the size limit (already an input error) gets 0.
+    if len(a) > MAX_DOMAIN_CHARS or len(b) > MAX_DOMAIN_CHARS:
+        return 0.0
     return Levenshtein.ratio(remove_whitespace(a), remove_whitespace(b))
 
 
@@ -190,8 +237,42 @@ def _paper_action_f1(gold: _PaperView, predicted: _PaperView) -> tuple[float, fl
     return totals[0] / count, totals[1] / count, totals[2] / count
 
 
+def _paper_per_action(gold: _PaperView, predicted: _PaperView) -> dict:
+    """Each action's released per-action F1s (what the released code averages), with its status.
+    Empty when either side has no action view (not parsable, or the released code raised)."""
+    if gold.actions is None or predicted.actions is None:
+        return {}
+    per_action = {}
+    names = list(gold.actions) + [n for n in predicted.actions if n not in gold.actions]
+    for name in names:
+        gold_parts, predicted_parts = gold.actions.get(name), predicted.actions.get(name)
+        if gold_parts is not None and predicted_parts is not None:
+            values = [_set_f1(predicted_parts[i], gold_parts[i]) for i in range(3)]
+            status = "matched"
+        else:
+            values, status = [0.0, 0.0, 0.0], "missing" if predicted_parts is None else "extra"
+        per_action[name] = {"status": status, "parameters": values[0],
+                            "preconditions": values[1], "effects": values[2]}
+    return per_action
+
+
+def _paper_gold_errors(gold: _PaperView) -> tuple[Issue, ...]:
+    """Why the gold cannot be scored in paper mode: it does not parse, or a released quirk
+    zeroes the action F1s of every prediction against it. (A gold whose last line is a comment
+    does not parse at all: tarski's lexer needs the newline.)"""
+    if gold.parse_error is not None:
+        return (gold.parse_error,)
+    if gold.action_error:
+        return (Issue("Other", "a precondition of the gold splits into an empty piece on 'and': "
+                      "the released _preprocess raises, so every action F1 is 0", None, None,
+                      "ReleasedQuirk"),)
+    return ()
+
+
 def _score_paper(gold: str, predicted: str) -> Score:
-    gold_view = _paper_gold_view(gold)
+    # A gold past the size limit is never cached (it would pin megabytes per entry).
+    gold_view = (_paper_gold_view(gold) if len(gold) <= MAX_DOMAIN_CHARS
+                 else _paper_view(strip_comments_released(gold)))
     predicted_view = _paper_view(predicted)
     parameters, preconditions, effects = _paper_action_f1(gold_view, predicted_view)
     # QUIRK: extra predicted actions are ignored; predicates compare "name_arity" strings, which
@@ -208,7 +289,10 @@ def _score_paper(gold: str, predicted: str) -> Score:
                                            strip_comments_released(predicted))
     errors = (predicted_view.parse_error,) if predicted_view.parse_error else ()
     return Score("paper", predicted_view.parse_error is None, similarity, predicates, parameters,
-                 preconditions, effects, errors)
+                 preconditions, effects, errors,
+                 per_action=_paper_per_action(gold_view, predicted_view),
+                 gold_executable=gold_view.parse_error is None,
+                 gold_errors=_paper_gold_errors(gold_view))
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,101 +13,37 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Union
 
-# Limits that keep every tarski call well under two seconds. tarski needs about 8 ms per KB;
-# the largest released Text2World domain is 12.7 KB. Deeper nesting than this makes the ANTLR
-# parser recurse past Python's stack.
-MAX_DOMAIN_CHARS = 128_000
-MAX_NESTING_DEPTH = 200
-
-
-class DomainInputError(ValueError):
-    """Input that cannot be a PDDL domain at all (empty, binary, too large, too deep).
-
-    ``category`` uses the syntax-error taxonomy of the validator; ``line``/``column`` are 1-based
-    where known.
-    """
-
-    def __init__(self, message: str, category: str = "Other", line: int | None = None,
-                 column: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.category = category
-        self.line = line
-        self.column = column
+# The input limits and their linear-time checks live in bounds.py (re-exported here).
+from .bounds import (MAX_DOMAIN_CHARS, MAX_NESTING_DEPTH, DomainInputError,  # noqa: F401
+                     check_domain_text, decode_domain_bytes, line_column)
 
 
 # --------------------------------------------------------------------------------------------
 # Text helpers
 
 
-_COMMENT_LINE = re.compile(r";(.*)\n")
-
-
 def strip_comments_released(text: str) -> str:
-    """Remove ``;`` comments exactly as the released Text2World pipeline does.
+    """Remove ``;`` comments exactly as the released Text2World pipeline does, in linear time.
 
-    Quirk reproduced: the released regex ``;(.*)\\n`` needs a newline after the comment, so a
-    comment on the last line of a text without a trailing newline is kept.
+    The released code loops ``re.search(r";(.*)\\n", text)`` and cuts each match up to its
+    newline, re-scanning from the start each time (quadratic). The leftmost match is always the
+    first ``;`` of the first line that has one and ends in ``\\n``, so the result is: every line
+    followed by a newline is cut at its first ``;``.
+    Quirk reproduced: a comment on the last line of a text without a trailing newline is kept.
     """
-    while True:
-        match = _COMMENT_LINE.search(text)
-        if match is None:
-            return text
-        text = text[: match.start()] + text[match.end() - 1:]
+    if ";" not in text:
+        return text
+    lines = text.split("\n")
+    for index in range(len(lines) - 1):  # the last piece has no newline after it: kept
+        cut = lines[index].find(";")
+        if cut >= 0:
+            lines[index] = lines[index][:cut]
+    return "\n".join(lines)
 
 
 def strip_comments(text: str) -> str:
     """Remove every ``;`` comment, including one on a last line without a newline."""
     return re.sub(r";[^\n]*", "", text)
-
-
-def decode_domain_bytes(data: bytes, source: str = "input") -> str:
-    """Decode bytes read from a file or request into text, with a clear error for binary data."""
-    if len(data) > MAX_DOMAIN_CHARS * 4:
-        raise DomainInputError(
-            f"{source} is {len(data):,} bytes; a PDDL domain may have at most "
-            f"{MAX_DOMAIN_CHARS:,} characters")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise DomainInputError(
-            f"{source} is not UTF-8 text: byte 0x{data[err.start]:02x} at offset {err.start} "
-            "cannot be decoded") from None
-    return text
-
-
-def check_domain_text(text: str) -> None:
-    """Reject input tarski must never see: empty, binary, oversized or absurdly nested text."""
-    if not isinstance(text, str):
-        raise DomainInputError(f"a domain must be text, not {type(text).__name__}")
-    if not text.strip():
-        raise DomainInputError("the domain text is empty", category="UndefinedDomainName")
-    if len(text) > MAX_DOMAIN_CHARS:
-        raise DomainInputError(
-            f"the domain text has {len(text):,} characters; the limit is {MAX_DOMAIN_CHARS:,}")
-    nul = text.find("\x00")
-    if nul >= 0:
-        line, column = line_column(text, nul)
-        raise DomainInputError("the text contains a NUL byte: binary data, not PDDL",
-                               line=line, column=column)
-    depth = 0
-    for index, char in enumerate(text):
-        if char == "(":
-            depth += 1
-            if depth > MAX_NESTING_DEPTH:
-                line, column = line_column(text, index)
-                raise DomainInputError(
-                    f"parentheses are nested more than {MAX_NESTING_DEPTH} levels deep",
-                    category="IncorrectParentheses", line=line, column=column)
-        elif char == ")":
-            depth -= 1
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of a character offset."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ..contamination import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     DEFAULT_PROMPT_TOKENS,
+    ComparisonTooLarge,
     CorpusError,
     ProbeError,
     ProbeOptions,
@@ -216,7 +217,7 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
         comparison = compare_corpus(iter_corpus(path, text_field, skipped), references, n=n,
                                     max_mismatches=max_mismatches,
                                     spans_for_top=max(top, show_spans))
-    except CorpusError as err:
+    except (CorpusError, ComparisonTooLarge) as err:
         fail(str(err))
     seconds = time.perf_counter() - started
     for note in skipped:

@@ -7,22 +7,31 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from ..extract import NoDomainFound, extract_domain, looks_like_response
-from ..metrics import MODES, ScoringError, score
+from ..extract import NoDomainFound, domain_from_answer
+from ..metrics import MODES, Score, ScoringError, score
 from ..pddl import DomainInputError
 from ..validation import validate
-from .common import Mode, console, fail, mode_option, print_json, read_text_file
+from .common import Mode, console, err_console, fail, mode_option, print_json, read_text_file
 
 
-def _domain_text(path: Path, what: str) -> str:
-    """A domain file as is, or the domain extracted from an LLM answer."""
+def _domain_text(path: Path, what: str, mode: str = "canonical") -> str:
+    """A domain file as is, or the domain extracted from an LLM answer (as ``score_answer``)."""
     text = read_text_file(path, what)
-    if looks_like_response(text):
-        try:
-            return extract_domain(text)
-        except NoDomainFound as err:
-            fail(f"{what} {path}: {err}")
-    return text
+    try:
+        return domain_from_answer(text, mode)
+    except NoDomainFound as err:
+        fail(f"{what} {path}: {err}")
+
+
+def _report_gold(result: Score, gold: Path) -> None:
+    """A gold that cannot be scored makes every F1 meaningless: say so on stderr."""
+    if result.gold_executable and not result.gold_errors:
+        return
+    what = "does not parse" if not result.gold_executable else "cannot be scored as released"
+    err_console.print(f"[bold yellow]warning:[/] the gold domain {gold} {what}: its F1s are 0 "
+                      "whatever the prediction", highlight=False, soft_wrap=True)
+    for issue in result.gold_errors:
+        err_console.print(f"  gold {issue}", highlight=False, soft_wrap=True)
 
 
 def validate_command(
@@ -56,13 +65,14 @@ def score_command(
     if mode not in MODES:
         fail(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     gold_text = read_text_file(gold, "gold domain")
-    predicted_text = _domain_text(predicted, "predicted domain")
+    predicted_text = _domain_text(predicted, "predicted domain", mode)
     try:
         result = score(gold_text, predicted_text, mode=mode)
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
+    _report_gold(result, gold)
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_dict(details=True))
         raise typer.Exit(0 if result.executable else 1)
     table = Table(title=f"{predicted.name} vs {gold.name} ({mode} mode)")
     table.add_column("metric")
@@ -72,6 +82,16 @@ def score_command(
             continue
         table.add_row(key, str(value) if isinstance(value, bool) else f"{value:.4f}")
     console.print(table)
+    if result.per_action:
+        actions = Table(title="per action" + (" (extra actions do not count in paper mode)"
+                                              if mode == "paper" else ""))
+        for column in ("action", "status", "parameters", "preconditions", "effects"):
+            actions.add_column(column, justify="left" if column in ("action", "status")
+                               else "right")
+        for name, values in result.per_action.items():
+            actions.add_row(name, values["status"], *(f"{values[k]:.4f}" for k in
+                                                      ("parameters", "preconditions", "effects")))
+        console.print(actions)
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
     raise typer.Exit(0 if result.executable else 1)
