@@ -1,10 +1,11 @@
 """The text2world REST service: score and validate generated PDDL domains over HTTP.
 
 A thin layer over the library (``text2world.score``, ``validate``, ``extract_domain``, the store).
-Scoring is CPU-bound, so it runs in a pool of child processes per server worker (``api.jobs``),
-never on the event loop; a job past the time limit is killed and answered with 422.
-Gold domains are parsed once per scoring process: ``text2world.metrics`` caches gold parses by
-their text, and the pool processes live as long as the server.
+Scoring is CPU-bound, so it runs in scoring processes (``api.scoring``, ``api.scorer``), never on
+the event loop; a job past the time limit is stopped by killing its one process and answered
+with 422. Admission (``api.admission``) bounds each client and the queue (429/503 with
+Retry-After). Gold domains are parsed once per scoring process (``text2world.metrics`` caches
+gold parses, bounded in bytes), or once for all of them with ``warm``.
 
     uvicorn api.app:app          # or: t2w serve --workers 2
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,7 +29,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import text2world
 from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
 
-from .jobs import ApiError, ScoringExecutor, ScoringTimeout, score_job, validate_job
+from .admission import Admission
+from .jobs import ApiError, score_job, validate_job
+from .scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from .settings import Settings
 
 log = logging.getLogger("text2world.api")
@@ -44,11 +46,19 @@ _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", 
 # Errors
 
 
-def _error_response(status: int, code: str, message: str, **details: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **details}}, status_code=status)
+def _error_response(status: int, code: str, message: str, headers: dict | None = None,
+                    **details: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **details}},
+                        status_code=status, headers=headers)
 
 
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+
+# The OpenAPI form of the "exactly one of" checks of the request models.
+_ONE_GOLD = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
+                       {"required": ["gold_pddl"], "properties": {"gold_pddl": {"type": "string"}}}]}
+_ONE_DOMAIN = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
+                         {"required": ["response"], "properties": {"response": {"type": "string"}}}]}
 
 
 def _validation_details(errors: list) -> list[dict]:
@@ -97,7 +107,9 @@ class _Strict(BaseModel):
 
 class ScoreRequest(_Strict):
     """A generated domain (``pddl``, or a raw model answer in ``response``) and its gold domain
-    (``gold_id`` of a store record, or ``gold_pddl`` text)."""
+    (``gold_id`` of a store record, or ``gold_pddl`` text): exactly one of each pair."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [_ONE_GOLD, _ONE_DOMAIN]})
 
     gold_id: Text | None = Field(None, description="Id of the gold domain in `dataset`.",
                                  examples=["blocksworld"])
@@ -118,6 +130,9 @@ class ScoreRequest(_Strict):
 
 
 class ValidateRequest(_Strict):
+    """A domain (``pddl``) or a raw model answer (``response``): exactly one of them."""
+
+    model_config = ConfigDict(json_schema_extra=_ONE_DOMAIN)
     pddl: Text | None = Field(None, description="A PDDL domain.")
     response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
     exact_case: bool = Field(False, description="Parse exactly as written, as the paper's "
@@ -253,7 +268,17 @@ class Health(BaseModel):
     domains: int | None
 
 
+class Readiness(BaseModel):
+    status: Literal["ready"]
+    executor: str
+    scoring_processes: int
+    alive: int = Field(description="Scoring processes (or threads) up now.")
+    free: int = Field(description="Scoring slots not in use.")
+    waiting: int = Field(description="Requests waiting for a slot.")
+
+
 _ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422)}
+_SCORING_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429, 503)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,10 +429,13 @@ class BodyLimitMiddleware:
         self.max_body = max_body
 
     def _too_large(self, size: str) -> JSONResponse:
+        # Connection: close: the server stops here instead of reading (and discarding) the
+        # rest of a body it has refused.
         return _error_response(
             413, "payload_too_large",
             f"the request body is {size} bytes; the limit is {self.max_body:,} bytes "
-            "(T2W_API_MAX_BODY / t2w serve --max-body)", limit=self.max_body)
+            "(T2W_API_MAX_BODY / t2w serve --max-body)", headers={"Connection": "close"},
+            limit=self.max_body)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -471,9 +499,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        executor = ScoringExecutor(settings.executor, settings.processes,
-                                   settings.score_timeout, builtin_golds())
-        await executor.start()
+        admission = Admission(settings.processes, settings.per_client_concurrency,
+                              settings.per_client_limit, settings.queue_limit,
+                              settings.queue_timeout, penalty_seconds=3 * settings.score_timeout)
+        executor = ScoringExecutor(settings.executor, settings.processes, settings.score_timeout,
+                                   admission, warm=settings.warm, warm_golds=builtin_golds,
+                                   cache_bytes=settings.gold_cache_bytes)
+        # In the background: /healthz answers at once, /readyz once scoring works; scoring
+        # requests that arrive before wait for the first free process.
+        await executor.start(wait=False)
         state["executor"] = app.state.executor = executor
         try:
             yield
@@ -495,7 +529,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error_response(exc.status, exc.code, exc.message, **exc.details)
+        return _error_response(exc.status, exc.code, exc.message, headers=exc.headers,
+                               **exc.details)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -514,8 +549,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = f"{request.method} is not allowed on {request.url.path} (see /docs)"
         else:
             message = str(exc.detail)
+        # exc.headers carries Allow on 405.
         return _error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, "http_error"),
-                               message)
+                               message, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -523,26 +559,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error_response(500, "internal_error",
                                f"unexpected {type(exc).__name__}; this is a bug in the service")
 
-    async def run_job(job, task: dict) -> dict:
+    async def run_job(job, task: dict, request: Request) -> dict:
         executor: ScoringExecutor | None = state.get("executor")
         if executor is None:  # lifespan not run (an ASGI server without lifespan support)
-            raise ApiError(503, "not_ready", "the scoring service has not started; retry shortly")
+            raise ApiError(503, "not_ready", "the scoring service has not started; retry shortly",
+                           headers={"Retry-After": "1"}, retry_after=1)
+        client = request.client.host if request.client else "unknown"
         try:
-            return await executor.run(job, task)
+            return await executor.run(job, task, client)
         except ScoringTimeout:
             raise ApiError(422, "scoring_timeout",
                            f"scoring took longer than the {settings.score_timeout:g} s limit and "
                            "was stopped; send a smaller or simpler domain",
                            timeout_seconds=settings.score_timeout) from None
-        except BrokenProcessPool:
-            raise ApiError(503, "scoring_unavailable",
-                           "the scoring process stopped unexpectedly; retry the request") from None
+        except ScoringUnavailable as err:
+            raise ApiError(503, "scoring_unavailable", f"{err}; retry the request",
+                           headers={"Retry-After": "1"}, retry_after=1) from None
 
     # ---- endpoints
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     def healthz() -> dict:
-        """Liveness: the service answers and reads its built-in store."""
+        """Liveness: the process answers (whether scoring works: /readyz)."""
         try:
             domains = len(load_dataset(BUILTIN))
         except DatasetError:
@@ -550,8 +588,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": text2world.__version__,
                 "executor": settings.executor, "domains": domains}
 
-    @app.post("/v1/score", response_model=ScoreResponse, responses=_ERRORS, tags=["scoring"])
-    async def score_endpoint(request: ScoreRequest) -> dict:
+    @app.get("/readyz", response_model=Readiness, responses={503: {"model": ErrorResponse}},
+             tags=["service"])
+    def readyz() -> dict:
+        """Readiness: scoring works (its processes are up); 503 while starting or broken."""
+        executor: ScoringExecutor | None = state.get("executor")
+        status = executor.status() if executor is not None else None
+        if status is None or not (status["started"] and status["alive"] > 0):
+            why = ("the scoring processes are starting" if status is None or not status["started"]
+                   else f"no scoring process is up ({status['error'] or 'restarting'})")
+            raise ApiError(503, "not_ready", f"not ready: {why}", headers={"Retry-After": "1"},
+                           retry_after=1)
+        return {"status": "ready", **{key: status[key] for key in
+                                      ("executor", "scoring_processes", "alive", "free", "waiting")}}
+
+    @app.post("/v1/score", response_model=ScoreResponse, responses=_SCORING_ERRORS,
+              tags=["scoring"])
+    async def score_endpoint(request: ScoreRequest, http: Request) -> dict:
         """Score a generated domain against a gold domain (store id or PDDL text)."""
         gold_ref = None
         if request.gold_id is not None:
@@ -561,14 +614,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gold = request.gold_pddl
         task = {"gold": gold, "pddl": request.pddl, "response": request.response,
                 "mode": request.mode}
-        result = await run_job(score_job, task)
+        result = await run_job(score_job, task, http)
         return {**result, "gold": gold_ref}
 
-    @app.post("/v1/validate", response_model=ValidateResponse, responses=_ERRORS,
+    @app.post("/v1/validate", response_model=ValidateResponse, responses=_SCORING_ERRORS,
               tags=["scoring"])
-    async def validate_endpoint(request: ValidateRequest) -> dict:
+    async def validate_endpoint(request: ValidateRequest, http: Request) -> dict:
         """Check that a domain parses; list errors (with categories and lines) and warnings."""
-        return await run_job(validate_job, request.model_dump())
+        return await run_job(validate_job, request.model_dump(), http)
 
     @app.get("/v1/datasets", response_model=DatasetList, tags=["store"])
     def datasets_endpoint() -> dict:
