@@ -164,7 +164,15 @@ class ScoringExecutor:
             self._stop(scorer)
             return
         self._scorers[scorer.pid] = scorer
+        # Notice a process that dies while idle (the OOM killer, a stray kill): readiness then
+        # counts it out and it is replaced at once.
+        loop.add_reader(process.sentinel, self._exited, scorer)
         self._idle.put_nowait(scorer)
+
+    def _exited(self, scorer: _Scorer) -> None:
+        asyncio.get_running_loop().remove_reader(scorer.process.sentinel)
+        if scorer.pid in self._scorers:
+            self._replace(scorer)
 
     async def _replace_later(self) -> None:
         delay = 0.0
@@ -179,16 +187,22 @@ class ScoringExecutor:
                 await asyncio.sleep(delay)
 
     def _stop(self, scorer: _Scorer) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            loop.remove_reader(scorer.process.sentinel)
+        except (ValueError, OSError):
+            pass
         scorer.writer.close()
         try:
             scorer.process.kill()
         except (OSError, ValueError, AttributeError):
             pass
         # Reap it off the event loop (it takes a moment).
-        asyncio.get_running_loop().run_in_executor(None, scorer.process.join, 10)
+        loop.run_in_executor(None, scorer.process.join, 10)
 
     def _replace(self, scorer: _Scorer) -> None:
-        self._scorers.pop(scorer.pid, None)
+        if self._scorers.pop(scorer.pid, None) is None:
+            return  # already being replaced
         self._stop(scorer)
         self._spawn(self._replace_later())
 
@@ -200,6 +214,10 @@ class ScoringExecutor:
             self._threads.shutdown(wait=False, cancel_futures=True)
         scorers, self._scorers = list(self._scorers.values()), {}
         for scorer in scorers:
+            try:
+                asyncio.get_running_loop().remove_reader(scorer.process.sentinel)
+            except (RuntimeError, ValueError, OSError):
+                pass
             scorer.writer.close()  # an idle process ends on its own; a busy one is killed
             try:
                 scorer.process.kill()

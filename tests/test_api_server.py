@@ -88,13 +88,13 @@ class Server:
                 output = self.process.stdout.read().decode(errors="replace")
                 pytest.fail(f"t2w serve exited with {self.process.returncode}:\n{output}")
             try:
-                if self.client.get("/healthz", timeout=2).status_code == 200:
+                if self.client.get("/readyz", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                pytest.fail("t2w serve did not answer /healthz within 120 s")
+                pytest.fail("t2w serve was not ready (/readyz) within 120 s")
             time.sleep(0.2)
 
     def stop(self) -> str:
