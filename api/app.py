@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -39,6 +40,7 @@ log = logging.getLogger("text2world.api")
 # Ids that may name a domain, dataset or run: a plain file name, never a path.
 _PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 _MAX_RUN_FILE = 16 * 1024 * 1024  # bytes of config.json / summary.json we are willing to read
+_RECORD_TTL = 1.0  # seconds a store record found by the score endpoint is reused
 _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
 
 
@@ -602,13 +604,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ready", **{key: status[key] for key in
                                       ("executor", "scoring_processes", "alive", "free", "waiting")}}
 
+    # Store records found in the last second: a lookup reads folder listings and times, so it
+    # runs in a thread; most requests name a gold looked up a moment ago and skip that hop.
+    recent_records: dict[tuple[str, str], tuple[float, Any]] = {}
+
+    async def find_record(dataset: str, record_id: str):
+        key = (dataset, record_id)
+        found = recent_records.get(key)
+        now = time.monotonic()
+        if found is not None and now - found[0] < _RECORD_TTL:
+            return found[1]
+        record = await anyio.to_thread.run_sync(_record, dataset, record_id)
+        if len(recent_records) >= 4096:
+            recent_records.clear()
+        recent_records[key] = (now, record)
+        return record
+
     @app.post("/v1/score", response_model=ScoreResponse, responses=_SCORING_ERRORS,
               tags=["scoring"])
     async def score_endpoint(request: ScoreRequest, http: Request) -> dict:
         """Score a generated domain against a gold domain (store id or PDDL text)."""
         gold_ref = None
         if request.gold_id is not None:
-            record = await anyio.to_thread.run_sync(_record, request.dataset, request.gold_id)
+            record = await find_record(request.dataset, request.gold_id)
             gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
         else:
             gold = request.gold_pddl
