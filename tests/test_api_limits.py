@@ -8,10 +8,14 @@ The same guarantees over a real uvicorn process (raw sockets for the header dead
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -329,3 +333,63 @@ def test_scoring_processes_keep_gold_caches_within_the_configured_bytes():
     assert info["max_bytes"] == 150_000
     assert 0 < info["bytes"] <= 150_000
     assert info["misses"] == len(golds) and info["currsize"] < len(golds)
+
+
+# -------------------------------------------------------------------------------- warm start
+
+_WARM_SCRIPT = """
+import asyncio, json, sys
+from api.jobs import gold_cache_info, score_job
+from api.scoring import ScoringExecutor
+from api_helpers import sleep_then_pid
+
+async def main():
+    executor = ScoringExecutor("process", 2, timeout=60, warm=True)
+    await executor.start()
+    try:
+        # Hold both processes, so each answers once.
+        busy = [asyncio.create_task(executor.run(sleep_then_pid, 0.5)) for _ in range(2)]
+        await asyncio.gather(*busy)
+        infos = await asyncio.gather(*(executor.run(gold_cache_info, None) for _ in range(2)))
+        gold = sys.argv[1]
+        await executor.run(score_job, {"gold": gold, "pddl": gold, "response": None,
+                                       "mode": "paper"})
+        return infos
+    finally:
+        executor.close()
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main())))
+"""
+
+
+def test_warm_start_parses_each_gold_once_for_all_scoring_processes(store, tmp_path):
+    """The fork server parses the store's golds once; scoring processes are forked with them
+    (a process of its own: the fork server is one per server process)."""
+    small_store = tmp_path / "data"
+    (small_store / "domains").mkdir(parents=True)
+    records = store.records[:4]
+    for record in records:
+        (small_store / "domains" / f"{record.id}.pddl").write_text(record.domain, encoding="utf-8")
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "T2W_DATA_DIR": str(small_store),
+           "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests),
+                                          os.environ.get("PYTHONPATH", "")])}
+    script = tmp_path / "warm_check.py"
+    script.write_text(_WARM_SCRIPT, encoding="utf-8")
+    result = subprocess.run([sys.executable, str(script), records[0].domain], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    infos = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(infos) == 2
+    for info in infos:
+        for mode in ("paper", "canonical"):
+            # Parsed before the fork (the misses were counted in the fork server), none since.
+            assert info[mode]["currsize"] == len(records) + 1  # + the warm-up's tiny domain
+            assert info[mode]["misses"] == len(records) + 1  # + the warm-up's tiny domain
+            assert info[mode]["hits"] == 0
+
+
+@pytest.fixture(scope="module")
+def store():
+    return load_dataset()
