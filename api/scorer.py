@@ -69,12 +69,27 @@ def _answer(job, task) -> tuple[str, object]:
         return "error", f"{type(err).__name__}: {err}"
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the fork server exits (it exits when the server does, even by
+    kill -9), so no job outlives the server's time limit on it."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the call took effect
+        os._exit(0)
+
+
 def scorer_main(sock: socket.socket, cache_bytes: int | None) -> None:
     """Serve jobs from ``sock`` until the server closes it (or dies)."""
     # The server owns shutdown: Ctrl-C or a SIGTERM to the process group must not stop a job
     # half way or print a traceback from every process; the server kills scoring processes.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _die_with_parent()
     if cache_bytes is not None:
         from text2world.caching import ALL_TEXT_CACHES
 

@@ -414,3 +414,40 @@ def test_a_client_over_its_limit_gets_429_and_a_runaway_job_disturbs_no_one(guar
     error = assert_error(refused, 429, "too_many_requests")
     assert int(refused.headers["retry-after"]) == error["retry_after"] >= 1
     assert guarded.client.get("/readyz").status_code == 200
+
+
+def test_no_scoring_process_outlives_a_killed_server(tmp_path):
+    """kill -9 of the server's own PID (never its group): its scoring processes, busy or idle,
+    and the fork server end within seconds."""
+    port = free_port()
+    args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                            "--score-processes", "2", "--score-timeout", "120",
+                            "--log-level", "warning"]
+    running = Server(args, {"T2W_HOME": str(tmp_path), "T2W_RUNS_DIR": str(tmp_path / "runs")},
+                     port)
+    try:
+        busy = threading.Thread(target=lambda: _ignore_errors(
+            running.client.post, "/v1/validate", json={"pddl": huge_domain(3000)}))
+        busy.start()
+        deadline = time.monotonic() + 60
+        while running.client.get("/readyz").json()["free"] == 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        children = _descendants(running.process.pid)
+        assert len(children) >= 3  # the fork server and two scoring processes, one busy
+        os.kill(running.process.pid, signal.SIGKILL)
+        running.process.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in children), "processes outlived the server"
+        busy.join()
+    finally:
+        running.stop()
+
+
+def _ignore_errors(function, *args, **kwargs):
+    try:
+        function(*args, **kwargs)
+    except httpx.HTTPError:
+        pass
