@@ -58,24 +58,18 @@ def payloads(limit: int, mode: str) -> list[dict]:
 # ------------------------------------------------------------------------------ in process
 
 
-def _jobs_for(seconds: float, tasks: list[dict], cores: list[int] | None) -> int:
+def _worker(args) -> float:
+    seconds, tasks, cores, offset = args
     if cores:
         os.sched_setaffinity(0, cores)
+    tasks = tasks[offset:] + tasks[:offset]
     for task in tasks:  # warm, as the server's caches are warm after its first requests
         score_job(task)
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         score_job(tasks[done % len(tasks)])
         done += 1
-    return done
-
-
-def _worker(args) -> float:
-    seconds, tasks, cores, offset = args
-    tasks = tasks[offset:] + tasks[:offset]
-    started = time.perf_counter()
-    done = _jobs_for(seconds, tasks, cores)
-    return done / max(seconds, time.perf_counter() - started - 0.0)
+    return done / (time.perf_counter() - started)
 
 
 def in_process_rate(bodies: list[dict], seconds: float, processes: int,
@@ -98,7 +92,8 @@ def free_port() -> int:
 
 
 def start_server(workers: int, processes: int | None, cores: list[int] | None,
-                 mode: str) -> tuple[subprocess.Popen, int]:
+                 warm: bool = False) -> tuple[subprocess.Popen, int, float]:
+    """``t2w serve`` on a free port, once /readyz answers 200; also the seconds that took."""
     port = free_port()
     t2w = Path(sys.executable).parent / "t2w"
     command = ([str(t2w)] if t2w.exists() else [sys.executable, "-m", "text2world.cli"]) + [
@@ -106,6 +101,9 @@ def start_server(workers: int, processes: int | None, cores: list[int] | None,
         "--log-level", "warning"]
     if processes is not None:
         command += ["--score-processes", str(processes)]
+    if warm:
+        command.append("--warm")
+    started = time.perf_counter()
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE,
                                preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
@@ -116,7 +114,7 @@ def start_server(workers: int, processes: int | None, cores: list[int] | None,
         try:
             status, _ = asyncio.run(_one_request(port, b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"))
             if status == 200:
-                return process, port
+                return process, port, time.perf_counter() - started
         except OSError:
             pass
         time.sleep(0.2)
@@ -221,6 +219,7 @@ async def load(port: int, requests: list[bytes], connections: int, seconds: floa
     latencies.sort()
     ok = len(latencies)
     return {"ok": ok, "rps": ok / seconds, "statuses": statuses, "hostile": hostile_statuses,
+            "latencies": latencies,
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": latencies[min(ok - 1, int(0.99 * ok))] if latencies else float("nan")}
 
@@ -238,6 +237,8 @@ def main() -> None:
     parser.add_argument("--hostile", type=int, default=4, help="hostile connections (0: skip)")
     parser.add_argument("--domains", type=int, default=12, help="distinct gold domains used")
     parser.add_argument("--mode", default="paper", choices=("paper", "canonical"))
+    parser.add_argument("--no-startup", dest="startup", action="store_false",
+                        help="skip timing a --warm start")
     args = parser.parse_args()
     available = sorted(os.sched_getaffinity(0))
     cores = available[:args.cores] if args.cores < len(available) else None
@@ -252,40 +253,67 @@ def main() -> None:
     print(f"cores: {count} of {len(available)} (load average {os.getloadavg()[0]:.1f} before the "
           f"run, other processes included); workers {args.workers}; {len(bodies)} store domains; "
           f"mode {args.mode}; {connections} keep-alive connections")
-    before = in_process_rate(bodies, in_seconds, count, cores)
+    # Phases interleaved so that every figure sees the same (shared, noisy) machine:
+    # in process, server, in process, server, server under attack, server, in process.
+    in_process: list[float] = []
+    clean: list[dict] = []
+    front_cpu = 0.0
     processes = None if cores is None else max(1, count // args.workers)
-    server, port = start_server(args.workers, processes, cores, args.mode)
+    server, port, cold_start = start_server(args.workers, processes, cores)
+
+    def clean_phase() -> None:
+        nonlocal front_cpu
+        cpu_before = _cpu_seconds(server.pid)
+        clean.append(asyncio.run(load(port, requests, connections, args.seconds, [], 0)))
+        front_cpu += _cpu_seconds(server.pid) - cpu_before
+
+    attacked = None
     try:
         # Warm each scoring process's gold cache, as the in-process reference is warm.
         asyncio.run(load(port, requests, connections, 2.0, [], 0))
-        cpu_before = _cpu_seconds(server.pid)
-        clean = asyncio.run(load(port, requests, connections, args.seconds, [], 0))
-        front_cpu = _cpu_seconds(server.pid) - cpu_before
-        attacked = None
+        for _ in range(2):
+            in_process.append(in_process_rate(bodies, in_seconds, count, cores))
+            clean_phase()
         if args.hostile:
             attacked = asyncio.run(load(port, requests, connections, args.hostile_seconds,
                                         hostile, args.hostile))
+            clean_phase()
     finally:
         stop_server(server)
-    after = in_process_rate(bodies, in_seconds, count, cores)
-    reference = (before + after) / 2
-    ratio = clean["rps"] / reference
-    tail = clean["p99"] / clean["p50"]
-    print(f"in process, {count} processes: {before:.1f} req/s before, {after:.1f} after "
-          f"(reference {reference:.1f})")
-    print(f"server: {clean['rps']:.1f} req/s = {ratio:.2f} x in process (target 0.8); "
-          f"p50 {clean['p50'] * 1000:.1f} ms, p99 {clean['p99'] * 1000:.1f} ms, p99/p50 "
-          f"{tail:.2f} (target 3); statuses {dict(clean['statuses'])}; "
-          f"{'ok' if ratio >= 0.8 and tail <= 3 else 'MISS'}")
+    in_process.append(in_process_rate(bodies, in_seconds, count, cores))
+    warm_start = None
+    if args.startup:
+        warm_server, _, warm_start = start_server(args.workers, processes, cores, warm=True)
+        stop_server(warm_server)
+
+    reference = statistics.mean(in_process)
+    rps = statistics.mean(phase["rps"] for phase in clean)
+    latencies = sorted(x for phase in clean for x in phase["latencies"])
+    p50 = statistics.median(latencies)
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+    ratio, tail = rps / reference, p99 / p50
+    statuses = sum((phase["statuses"] for phase in clean), Counter())
+    print(f"in process, {count} processes: " + ", ".join(f"{r:.1f}" for r in in_process)
+          + f" req/s (mean {reference:.1f})")
+    print(f"server: " + ", ".join(f"{phase['rps']:.1f}" for phase in clean)
+          + f" req/s (mean {rps:.1f}) = {ratio:.2f} x in process (target 0.8); "
+          f"p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, p99/p50 {tail:.2f} (target 3); "
+          f"statuses {dict(statuses)}; {'ok' if ratio >= 0.8 and tail <= 3 else 'MISS'}")
     if args.workers == 1:
-        print(f"front process CPU: {front_cpu / max(1, clean['ok']) * 1000:.2f} ms per request "
-              f"({front_cpu / args.seconds:.2f} of a core)")
+        served = sum(len(phase["latencies"]) for phase in clean)
+        print(f"front process CPU: {front_cpu / max(1, served) * 1000:.2f} ms per request "
+              f"({front_cpu / (len(clean) * args.seconds):.2f} of a core)")
+    print(f"start-up until /readyz: {cold_start:.1f} s" + (
+        f"; with --warm (every store gold parsed once, shared by all scoring processes): "
+        f"{warm_start:.1f} s" if warm_start is not None else ""))
     if attacked is not None:
-        kept = attacked["rps"] / clean["rps"]
-        print(f"with {args.hostile} hostile connections (40 KB of ';' each, from 127.0.0.2): "
-              f"{attacked['rps']:.1f} legitimate req/s = {kept:.2f} kept (target 0.7); p50 "
-              f"{attacked['p50'] * 1000:.1f} ms, p99 {attacked['p99'] * 1000:.1f} ms; legitimate "
-              f"statuses {dict(attacked['statuses'])}; hostile got {dict(attacked['hostile'])}; "
+        around = statistics.mean(phase["rps"] for phase in clean[-2:])
+        kept = attacked["rps"] / around
+        print(f"with {args.hostile} hostile connections (40 KB of ';' each, from 127.0.0.2) for "
+              f"{args.hostile_seconds:g} s: {attacked['rps']:.1f} legitimate req/s = {kept:.2f} "
+              f"of the clean phases around it (target 0.7); p50 {attacked['p50'] * 1000:.1f} ms, "
+              f"p99 {attacked['p99'] * 1000:.1f} ms; legitimate statuses "
+              f"{dict(attacked['statuses'])}; hostile got {dict(attacked['hostile'])}; "
               f"{'ok' if kept >= 0.7 else 'MISS'}")
 
 
