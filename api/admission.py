@@ -52,6 +52,13 @@ class Admission:
         self._sequence = 0
         self._job_seconds = 0.05  # moving average, for Retry-After
 
+    @classmethod
+    def for_settings(cls, settings) -> "Admission":
+        """The bounds of an ``api.settings.Settings``, per server worker."""
+        return cls(settings.processes, settings.per_client_concurrency,
+                   settings.per_client_limit, settings.queue_limit, settings.queue_timeout,
+                   penalty_seconds=3 * settings.score_timeout)
+
     # ---- state, for /readyz and tests
 
     def snapshot(self) -> dict:

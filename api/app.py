@@ -31,6 +31,9 @@ import text2world
 from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
 
 from .admission import Admission
+from .errors import HTTP_CODES as _HTTP_CODES
+from .errors import error_response as _error_response
+from .limits import BodyLimitMiddleware
 from .jobs import ApiError, score_job, validate_job
 from .scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from .settings import Settings
@@ -46,21 +49,6 @@ _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", 
 
 # --------------------------------------------------------------------------------------------
 # Errors
-
-
-def _error_response(status: int, code: str, message: str, headers: dict | None = None,
-                    **details: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **details}},
-                        status_code=status, headers=headers)
-
-
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
-
-# The OpenAPI form of the "exactly one of" checks of the request models.
-_ONE_GOLD = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
-                       {"required": ["gold_pddl"], "properties": {"gold_pddl": {"type": "string"}}}]}
-_ONE_DOMAIN = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
-                         {"required": ["response"], "properties": {"response": {"type": "string"}}}]}
 
 
 def _validation_details(errors: list) -> list[dict]:
@@ -87,6 +75,13 @@ def _validation_message(details: list[dict]) -> str:
 
 # --------------------------------------------------------------------------------------------
 # Request and response models
+
+
+# The OpenAPI form of the "exactly one of" checks of the request models.
+_ONE_GOLD = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
+                       {"required": ["gold_pddl"], "properties": {"gold_pddl": {"type": "string"}}}]}
+_ONE_DOMAIN = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
+                         {"required": ["response"], "properties": {"response": {"type": "string"}}}]}
 
 
 def _utf8_text(value: str) -> str:
@@ -420,68 +415,6 @@ def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# Body size limit
-
-
-class BodyLimitMiddleware:
-    """Answer 413 to bodies over ``max_body`` bytes, declared or streamed (chunked)."""
-
-    def __init__(self, app, max_body: int) -> None:
-        self.app = app
-        self.max_body = max_body
-
-    def _too_large(self, size: str) -> JSONResponse:
-        # Connection: close: the server stops here instead of reading (and discarding) the
-        # rest of a body it has refused.
-        return _error_response(
-            413, "payload_too_large",
-            f"the request body is {size} bytes; the limit is {self.max_body:,} bytes "
-            "(T2W_API_MAX_BODY / t2w serve --max-body)", headers={"Connection": "close"},
-            limit=self.max_body)
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
-        if declared is not None:
-            try:
-                length = int(declared)
-            except ValueError:
-                await _error_response(422, "invalid_request", "invalid Content-Length header")(scope, receive, send)
-                return
-            if length > self.max_body:
-                await self._too_large(f"{length:,}")(scope, receive, send)
-                return
-        # Read the whole body first (it is at most max_body) so a streamed body that grows past
-        # the limit is refused before the application sees any of it.
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                await self._too_large(f"over {self.max_body:,}")(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-# --------------------------------------------------------------------------------------------
 # The application
 
 
@@ -501,11 +434,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        admission = Admission(settings.processes, settings.per_client_concurrency,
-                              settings.per_client_limit, settings.queue_limit,
-                              settings.queue_timeout, penalty_seconds=3 * settings.score_timeout)
         executor = ScoringExecutor(settings.executor, settings.processes, settings.score_timeout,
-                                   admission, warm=settings.warm, warm_golds=builtin_golds,
+                                   Admission.for_settings(settings), warm=settings.warm,
+                                   warm_golds=builtin_golds,
                                    cache_bytes=settings.gold_cache_bytes)
         # In the background: /healthz answers at once, /readyz once scoring works; scoring
         # requests that arrive before wait for the first free process.

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from .admission import Admission
 from .jobs import ApiError, warm_gold_cache
+from .settings import Settings
 from .scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 
 log = logging.getLogger("text2world.api")
@@ -98,8 +99,10 @@ class ScoringExecutor:
         self.kind = kind
         self.size = size
         self.timeout = timeout
-        self.admission = admission or Admission(size, size, 4 * size + 4, 16 * size + 16,
-                                                max(30.0, 3 * timeout), 3 * timeout)
+        if admission is None:
+            admission = Admission.for_settings(Settings(score_processes=size,
+                                                        score_timeout=timeout))
+        self.admission = admission
         self.warm = warm
         self._warm_golds = warm_golds
         self.cache_bytes = cache_bytes

@@ -427,10 +427,11 @@ def test_no_scoring_process_outlives_a_killed_server(tmp_path):
                      port)
     try:
         busy = threading.Thread(target=lambda: _ignore_errors(
-            running.client.post, "/v1/validate", json={"pddl": huge_domain(3000)}))
+            running.client.post, "/v1/validate", json={"pddl": huge_domain()}))
         busy.start()
         deadline = time.monotonic() + 60
         while running.client.get("/readyz").json()["free"] == 2:
+            assert busy.is_alive(), "the long job ended before it was seen running"
             assert time.monotonic() < deadline
             time.sleep(0.01)
         children = _descendants(running.process.pid)
