@@ -70,8 +70,18 @@ def _answer(job, task) -> tuple[str, object]:
 
 
 def _die_with_parent() -> None:
-    """Linux: be killed when the fork server exits (it exits when the server does, even by
-    kill -9), so no job outlives the server's time limit on it."""
+    """Linux: be killed when the fork server exits, so no job outlives the server's time limit
+    on it. The fork server exits once no process holds its "alive" pipe: the server and, as
+    the fork server hands it to every process it forks, this one, which must let go of it."""
+    try:
+        from multiprocessing import forkserver
+
+        alive = forkserver._forkserver._forkserver_alive_fd
+        if alive is not None:
+            os.close(alive)
+            forkserver._forkserver._forkserver_alive_fd = None
+    except (AttributeError, OSError):  # not forked by a fork server, or a future Python
+        pass
     try:
         import ctypes
 

@@ -393,3 +393,59 @@ def test_warm_start_parses_each_gold_once_for_all_scoring_processes(store, tmp_p
 @pytest.fixture(scope="module")
 def store():
     return load_dataset()
+
+
+# -------------------------------------------------------------------------------- crash safety
+
+_KILLED_SCRIPT = """
+import asyncio, os, sys, time
+from api.scoring import ScoringExecutor
+
+async def main():
+    executor = ScoringExecutor("process", 2, timeout=600)
+    await executor.start()
+    busy = asyncio.create_task(executor.run(time.sleep, 600))  # a job that never ends itself
+    while executor.admission.snapshot()["free"] != 1:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)
+    print(" ".join(map(str, executor.pids())), flush=True)
+    await busy
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_no_scoring_process_outlives_a_killed_server(tmp_path):
+    """kill -9 of the server's own PID (never its group): its scoring processes, one busy with
+    a job that would run ten minutes, and the fork server end within seconds."""
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED_SCRIPT, encoding="utf-8")
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    server = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        pids = [int(pid) for pid in server.stdout.readline().split()]
+        assert len(pids) == 2
+        fork_server = {int(line.split()[0]) for line in subprocess.run(
+            ["ps", "-o", "pid=,ppid=", "-e"], capture_output=True, text=True).stdout.splitlines()
+            if int(line.split()[1]) == server.pid}
+        watched = set(pids) | fork_server
+        assert all(_alive(pid) for pid in watched)
+    finally:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in watched):
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in watched), "processes outlived the killed server"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
