@@ -33,8 +33,8 @@ from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load
 from .admission import Admission
 from .errors import HTTP_CODES as _HTTP_CODES
 from .errors import error_response as _error_response
-from .limits import BodyLimitMiddleware
 from .jobs import ApiError, score_job, validate_job
+from .limits import BodyLimitMiddleware
 from .scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from .settings import Settings
 
@@ -130,6 +130,7 @@ class ValidateRequest(_Strict):
     """A domain (``pddl``) or a raw model answer (``response``): exactly one of them."""
 
     model_config = ConfigDict(json_schema_extra=_ONE_DOMAIN)
+
     pddl: Text | None = Field(None, description="A PDDL domain.")
     response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
     exact_case: bool = Field(False, description="Parse exactly as written, as the paper's "
