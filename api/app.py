@@ -528,9 +528,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Readiness: scoring works (its processes are up); 503 while starting or broken."""
         executor: ScoringExecutor | None = state.get("executor")
         status = executor.status() if executor is not None else None
-        if status is None or not (status["started"] and status["alive"] > 0):
+        if status is None or not status["ready"]:
             why = ("the scoring processes are starting" if status is None or not status["started"]
-                   else f"no scoring process is up ({status['error'] or 'restarting'})")
+                   else f"no scoring process is up ({status['error'] or 'restarts fail'})")
             raise ApiError(503, "not_ready", f"not ready: {why}", headers={"Retry-After": "1"},
                            retry_after=1)
         return {"status": "ready", **{key: status[key] for key in

@@ -113,6 +113,8 @@ class ScoringExecutor:
         self._tasks: set[asyncio.Task] = set()
         self._started: asyncio.Event | None = None
         self._closed = False
+        self._restarting = 0  # replacements being forked
+        self._restart_failing = False  # the last attempt to fork a replacement failed
         self.start_error: str | None = None
 
     # ---- life cycle
@@ -179,15 +181,21 @@ class ScoringExecutor:
 
     async def _replace_later(self) -> None:
         delay = 0.0
-        while not self._closed:
-            try:
-                await self._add_scorer()
-                return
-            except Exception as err:  # noqa: BLE001 - retried; /readyz shows the shortfall
-                delay = min(5.0, delay * 2 or 0.1)
-                log.warning("a scoring process could not be restarted (%s); retrying in %.1f s",
-                            err, delay)
-                await asyncio.sleep(delay)
+        self._restarting += 1
+        try:
+            while not self._closed:
+                try:
+                    await self._add_scorer()
+                    self._restart_failing = False
+                    return
+                except Exception as err:  # noqa: BLE001 - retried; /readyz shows the shortfall
+                    self._restart_failing = True
+                    delay = min(5.0, delay * 2 or 0.1)
+                    log.warning("a scoring process could not be restarted (%s); retrying in "
+                                "%.1f s", err, delay)
+                    await asyncio.sleep(delay)
+        finally:
+            self._restarting -= 1
 
     def _stop(self, scorer: _Scorer) -> None:
         loop = asyncio.get_running_loop()
@@ -239,12 +247,15 @@ class ScoringExecutor:
         started = self._started is not None and self._started.is_set()
         if self.kind == "thread":
             alive = self.size if started else 0
+        # Scoring works while a process is up, or being replaced as usual (after a job hit the
+        # time limit): only failed restarts with none up make the service unready.
+        working = alive > 0 or (self._restarting > 0 and not self._restart_failing)
         return {"executor": self.kind, "scoring_processes": self.size, "alive": alive,
-                "started": started, "error": self.start_error, **self.admission.snapshot()}
+                "restarting": self._restarting, "started": started, "error": self.start_error,
+                "ready": started and working, **self.admission.snapshot()}
 
     def ready(self) -> bool:
-        status = self.status()
-        return status["started"] and status["alive"] > 0
+        return self.status()["ready"]
 
     # ---- running a job
 

@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from api.admission import Admission
 from api.app import create_app
 from api.jobs import ApiError, gold_cache_info, score_job
+from api import scoring
 from api.scoring import ScoringExecutor
 from api.settings import Settings, SettingsError
 from text2world import load_dataset, metrics
@@ -237,6 +238,24 @@ def test_readyz_says_whether_scoring_works():
             time.sleep(0.02)
         assert wait_ready(client, alive=2)["alive"] == 2
         assert client.post("/v1/validate", json={"pddl": "(define (domain d))"}).status_code == 200
+        # When no process is up and replacements cannot be started, the service is not ready.
+        start_process = scoring._start_process
+
+        def cannot_fork(*args):
+            raise OSError("fork refused (test)")
+
+        scoring._start_process = cannot_fork
+        try:
+            for pid in app.state.executor.pids():
+                os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 60
+            while client.get("/readyz").status_code != 503:
+                assert time.monotonic() < deadline, "still ready with no process and failing restarts"
+                time.sleep(0.02)
+            assert "restarts fail" in client.get("/readyz").json()["error"]["message"]
+        finally:
+            scoring._start_process = start_process
+        assert wait_ready(client, alive=2)["alive"] == 2  # the retries succeed again
 
 
 def test_405_names_the_allowed_methods(client_thread):
@@ -340,6 +359,7 @@ def test_scoring_processes_keep_gold_caches_within_the_configured_bytes():
 _WARM_SCRIPT = """
 import asyncio, json, sys
 from api.jobs import gold_cache_info, score_job
+from api import scoring
 from api.scoring import ScoringExecutor
 from api_helpers import sleep_then_pid
 
@@ -399,6 +419,7 @@ def store():
 
 _KILLED_SCRIPT = """
 import asyncio, os, sys, time
+from api import scoring
 from api.scoring import ScoringExecutor
 
 async def main():
