@@ -7,7 +7,7 @@ with 422. Admission (``api.admission``) bounds each client and the queue (429/50
 Retry-After). Gold domains are parsed once per scoring process (``text2world.metrics`` caches
 gold parses, bounded in bytes), or once for all of them with ``warm``.
 
-    uvicorn api.app:app          # or: t2w serve --workers 2
+    t2w serve                    # or: uvicorn api.app:app --http api.server:HeaderTimeoutH11Protocol
 """
 
 from __future__ import annotations
