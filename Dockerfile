@@ -1,7 +1,8 @@
 # The text2world scoring service with the built-in store.
 #   docker build -t text2world .
-#   docker run -p 8765:8765 text2world        # then: curl localhost:8765/healthz, docs at /docs
-# Configure with -e T2W_API_MAX_BODY=... -e T2W_API_SCORE_TIMEOUT=... (see `t2w serve --help`).
+#   docker run -p 8765:8765 text2world        # then: curl localhost:8765/readyz, docs at /docs
+# Configure with -e T2W_API_MAX_BODY=... -e T2W_API_SCORE_TIMEOUT=... -e T2W_API_CLIENT_LIMIT=...
+# (see `t2w serve --help`). HEALTHCHECK uses /readyz: healthy once scoring works.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -22,5 +23,5 @@ RUN pip install . \
 USER t2w
 EXPOSE 8765
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=4)"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/readyz', timeout=4)"]
 CMD ["t2w", "serve", "--host", "0.0.0.0", "--port", "8765"]

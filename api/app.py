@@ -1,12 +1,13 @@
 """The text2world REST service: score and validate generated PDDL domains over HTTP.
 
 A thin layer over the library (``text2world.score``, ``validate``, ``extract_domain``, the store).
-Scoring is CPU-bound, so it runs in a pool of child processes per server worker (``api.jobs``),
-never on the event loop; a job past the time limit is killed and answered with 422.
-Gold domains are parsed once per scoring process: ``text2world.metrics`` caches gold parses by
-their text, and the pool processes live as long as the server.
+Scoring is CPU-bound, so it runs in scoring processes (``api.scoring``, ``api.scorer``), never on
+the event loop; a job past the time limit is stopped by killing its one process and answered
+with 422. Admission (``api.admission``) bounds each client and the queue (429/503 with
+Retry-After). Gold domains are parsed once per scoring process (``text2world.metrics`` caches
+gold parses, bounded in bytes), or once for all of them with ``warm``.
 
-    uvicorn api.app:app          # or: t2w serve --workers 2
+    t2w serve                    # or: uvicorn api.app:app --http api.server:HeaderTimeoutH11Protocol
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from concurrent.futures.process import BrokenProcessPool
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -30,7 +31,12 @@ import text2world
 from text2world.store import BUILTIN, Dataset, DatasetError, list_datasets, load_dataset
 
 from . import viewer
-from .jobs import ApiError, ScoringExecutor, ScoringTimeout, score_job, validate_job
+from .admission import Admission
+from .errors import HTTP_CODES as _HTTP_CODES
+from .errors import error_response as _error_response
+from .jobs import ApiError, score_job, validate_job
+from .limits import BodyLimitMiddleware
+from .scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from .settings import Settings
 
 log = logging.getLogger("text2world.api")
@@ -38,18 +44,12 @@ log = logging.getLogger("text2world.api")
 # Ids that may name a domain, dataset or run: a plain file name, never a path.
 _PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 _MAX_RUN_FILE = 16 * 1024 * 1024  # bytes of config.json / summary.json we are willing to read
+_RECORD_TTL = 1.0  # seconds a store record found by the score endpoint is reused
 _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------------
 # Errors
-
-
-def _error_response(status: int, code: str, message: str, **details: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **details}}, status_code=status)
-
-
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
 def _validation_details(errors: list) -> list[dict]:
@@ -78,6 +78,13 @@ def _validation_message(details: list[dict]) -> str:
 # Request and response models
 
 
+# The OpenAPI form of the "exactly one of" checks of the request models.
+_ONE_GOLD = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
+                       {"required": ["gold_pddl"], "properties": {"gold_pddl": {"type": "string"}}}]}
+_ONE_DOMAIN = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
+                         {"required": ["response"], "properties": {"response": {"type": "string"}}}]}
+
+
 def _utf8_text(value: str) -> str:
     # JSON may carry lone surrogates (\ud800) that are not text and cannot be encoded again.
     try:
@@ -98,7 +105,9 @@ class _Strict(BaseModel):
 
 class ScoreRequest(_Strict):
     """A generated domain (``pddl``, or a raw model answer in ``response``) and its gold domain
-    (``gold_id`` of a store record, or ``gold_pddl`` text)."""
+    (``gold_id`` of a store record, or ``gold_pddl`` text): exactly one of each pair."""
+
+    model_config = ConfigDict(json_schema_extra={"allOf": [_ONE_GOLD, _ONE_DOMAIN]})
 
     gold_id: Text | None = Field(None, description="Id of the gold domain in `dataset`.",
                                  examples=["blocksworld"])
@@ -119,6 +128,10 @@ class ScoreRequest(_Strict):
 
 
 class ValidateRequest(_Strict):
+    """A domain (``pddl``) or a raw model answer (``response``): exactly one of them."""
+
+    model_config = ConfigDict(json_schema_extra=_ONE_DOMAIN)
+
     pddl: Text | None = Field(None, description="A PDDL domain.")
     response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
     exact_case: bool = Field(False, description="Parse exactly as written, as the paper's "
@@ -265,7 +278,17 @@ class Health(BaseModel):
     domains: int | None
 
 
+class Readiness(BaseModel):
+    status: Literal["ready"]
+    executor: str
+    scoring_processes: int
+    alive: int = Field(description="Scoring processes (or threads) up now.")
+    free: int = Field(description="Scoring slots not in use.")
+    waiting: int = Field(description="Requests waiting for a slot.")
+
+
 _ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422)}
+_SCORING_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429, 503)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -405,65 +428,6 @@ def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# Body size limit
-
-
-class BodyLimitMiddleware:
-    """Answer 413 to bodies over ``max_body`` bytes, declared or streamed (chunked)."""
-
-    def __init__(self, app, max_body: int) -> None:
-        self.app = app
-        self.max_body = max_body
-
-    def _too_large(self, size: str) -> JSONResponse:
-        return _error_response(
-            413, "payload_too_large",
-            f"the request body is {size} bytes; the limit is {self.max_body:,} bytes "
-            "(T2W_API_MAX_BODY / t2w serve --max-body)", limit=self.max_body)
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
-        if declared is not None:
-            try:
-                length = int(declared)
-            except ValueError:
-                await _error_response(422, "invalid_request", "invalid Content-Length header")(scope, receive, send)
-                return
-            if length > self.max_body:
-                await self._too_large(f"{length:,}")(scope, receive, send)
-                return
-        # Read the whole body first (it is at most max_body) so a streamed body that grows past
-        # the limit is refused before the application sees any of it.
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                await self._too_large(f"over {self.max_body:,}")(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-# --------------------------------------------------------------------------------------------
 # The application
 
 
@@ -483,9 +447,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        executor = ScoringExecutor(settings.executor, settings.processes,
-                                   settings.score_timeout, builtin_golds())
-        await executor.start()
+        executor = ScoringExecutor(settings.executor, settings.processes, settings.score_timeout,
+                                   Admission.for_settings(settings), warm=settings.warm,
+                                   warm_golds=builtin_golds,
+                                   cache_bytes=settings.gold_cache_bytes)
+        # In the background: /healthz answers at once, /readyz once scoring works; scoring
+        # requests that arrive before wait for the first free process.
+        await executor.start(wait=False)
         state["executor"] = app.state.executor = executor
         try:
             yield
@@ -507,7 +475,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error_response(exc.status, exc.code, exc.message, **exc.details)
+        return _error_response(exc.status, exc.code, exc.message, headers=exc.headers,
+                               **exc.details)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -526,8 +495,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = f"{request.method} is not allowed on {request.url.path} (see /docs)"
         else:
             message = str(exc.detail)
+        # exc.headers carries Allow on 405.
         return _error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, "http_error"),
-                               message)
+                               message, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -535,26 +505,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error_response(500, "internal_error",
                                f"unexpected {type(exc).__name__}; this is a bug in the service")
 
-    async def run_job(job, task: dict) -> dict:
+    async def run_job(job, task: dict, request: Request) -> dict:
         executor: ScoringExecutor | None = state.get("executor")
         if executor is None:  # lifespan not run (an ASGI server without lifespan support)
-            raise ApiError(503, "not_ready", "the scoring service has not started; retry shortly")
+            raise ApiError(503, "not_ready", "the scoring service has not started; retry shortly",
+                           headers={"Retry-After": "1"}, retry_after=1)
+        client = request.client.host if request.client else "unknown"
         try:
-            return await executor.run(job, task)
+            return await executor.run(job, task, client)
         except ScoringTimeout:
             raise ApiError(422, "scoring_timeout",
                            f"scoring took longer than the {settings.score_timeout:g} s limit and "
                            "was stopped; send a smaller or simpler domain",
                            timeout_seconds=settings.score_timeout) from None
-        except BrokenProcessPool:
-            raise ApiError(503, "scoring_unavailable",
-                           "the scoring process stopped unexpectedly; retry the request") from None
+        except ScoringUnavailable as err:
+            raise ApiError(503, "scoring_unavailable", f"{err}; retry the request",
+                           headers={"Retry-After": "1"}, retry_after=1) from None
 
     # ---- endpoints
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     def healthz() -> dict:
-        """Liveness: the service answers and reads its built-in store."""
+        """Liveness: the process answers (whether scoring works: /readyz)."""
         try:
             domains = len(load_dataset(BUILTIN))
         except DatasetError:
@@ -562,25 +534,56 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": text2world.__version__,
                 "executor": settings.executor, "domains": domains}
 
-    @app.post("/v1/score", response_model=ScoreResponse, responses=_ERRORS, tags=["scoring"])
-    async def score_endpoint(request: ScoreRequest) -> dict:
+    @app.get("/readyz", response_model=Readiness, responses={503: {"model": ErrorResponse}},
+             tags=["service"])
+    def readyz() -> dict:
+        """Readiness: scoring works (its processes are up); 503 while starting or broken."""
+        executor: ScoringExecutor | None = state.get("executor")
+        status = executor.status() if executor is not None else None
+        if status is None or not status["ready"]:
+            why = ("the scoring processes are starting" if status is None or not status["started"]
+                   else f"no scoring process is up ({status['error'] or 'restarts fail'})")
+            raise ApiError(503, "not_ready", f"not ready: {why}", headers={"Retry-After": "1"},
+                           retry_after=1)
+        return {"status": "ready", **{key: status[key] for key in
+                                      ("executor", "scoring_processes", "alive", "free", "waiting")}}
+
+    # Store records found in the last second: a lookup reads folder listings and times, so it
+    # runs in a thread; most requests name a gold looked up a moment ago and skip that hop.
+    recent_records: dict[tuple[str, str], tuple[float, Any]] = {}
+
+    async def find_record(dataset: str, record_id: str):
+        key = (dataset, record_id)
+        found = recent_records.get(key)
+        now = time.monotonic()
+        if found is not None and now - found[0] < _RECORD_TTL:
+            return found[1]
+        record = await anyio.to_thread.run_sync(_record, dataset, record_id)
+        if len(recent_records) >= 4096:
+            recent_records.clear()
+        recent_records[key] = (now, record)
+        return record
+
+    @app.post("/v1/score", response_model=ScoreResponse, responses=_SCORING_ERRORS,
+              tags=["scoring"])
+    async def score_endpoint(request: ScoreRequest, http: Request) -> dict:
         """Score a generated domain against a gold domain (store id or PDDL text)."""
         gold_ref = None
         if request.gold_id is not None:
-            record = await anyio.to_thread.run_sync(_record, request.dataset, request.gold_id)
+            record = await find_record(request.dataset, request.gold_id)
             gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
         else:
             gold = request.gold_pddl
         task = {"gold": gold, "pddl": request.pddl, "response": request.response,
                 "mode": request.mode}
-        result = await run_job(score_job, task)
+        result = await run_job(score_job, task, http)
         return {**result, "gold": gold_ref}
 
-    @app.post("/v1/validate", response_model=ValidateResponse, responses=_ERRORS,
+    @app.post("/v1/validate", response_model=ValidateResponse, responses=_SCORING_ERRORS,
               tags=["scoring"])
-    async def validate_endpoint(request: ValidateRequest) -> dict:
+    async def validate_endpoint(request: ValidateRequest, http: Request) -> dict:
         """Check that a domain parses; list errors (with categories and lines) and warnings."""
-        return await run_job(validate_job, request.model_dump())
+        return await run_job(validate_job, request.model_dump(), http)
 
     @app.get("/v1/datasets", response_model=DatasetList, tags=["store"])
     def datasets_endpoint() -> dict:

@@ -13,6 +13,8 @@ from typing import Mapping
 
 DEFAULT_MAX_BODY = 1024 * 1024  # bytes
 DEFAULT_SCORE_TIMEOUT = 10.0  # seconds
+DEFAULT_HEADER_TIMEOUT = 10.0  # seconds
+DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds
 EXECUTORS = ("process", "thread")
 
 # environment variable -> Settings field
@@ -24,6 +26,12 @@ ENV_VARS = {
     "T2W_API_WARM": "warm",
     "T2W_API_WORKERS": "workers",
     "T2W_RUNS_DIR": "runs_dir",
+    "T2W_API_CLIENT_CONCURRENCY": "client_concurrency",
+    "T2W_API_CLIENT_LIMIT": "client_limit",
+    "T2W_API_MAX_QUEUE": "max_queue",
+    "T2W_API_QUEUE_TIMEOUT": "queue_timeout",
+    "T2W_API_HEADER_TIMEOUT": "header_timeout",
+    "T2W_GOLD_CACHE_BYTES": "gold_cache_bytes",
 }
 
 
@@ -42,16 +50,34 @@ class Settings:
     score_timeout: float = DEFAULT_SCORE_TIMEOUT
     """Seconds one scoring or validation job may run before it is stopped (422)."""
     executor: str = "process"
-    """process: scoring in a child process pool that is killed on timeout; thread: scoring in
-    threads (lighter, but a timed-out job cannot be stopped: it holds its slot until it ends)."""
+    """process: scoring processes, one job each at a time, the one running a job past its
+    limit is killed; thread: scoring in threads (lighter, but a timed-out job cannot be
+    stopped: it holds its slot until it ends)."""
     score_processes: int | None = None
-    """Scoring processes (or threads) per server worker; None: enough for every core (see
-    ``processes``)."""
+    """Scoring processes (or threads) per server worker; None: one per core, shared among the
+    workers (see ``processes``)."""
     workers: int = 1
     """Server worker processes started by ``t2w serve --workers`` (sizes the default pools)."""
     warm: bool = False
-    """Parse every gold domain of the built-in store when a scoring process starts."""
+    """Parse every gold domain of the built-in store once, before scoring processes start."""
     runs_dir: Path = field(default_factory=_default_runs_dir)
+    client_concurrency: int | None = None
+    """Jobs one client (address) may have scoring at once; None: every scoring process (a
+    client alone may use them all; competing clients share them, see ``api.admission``)."""
+    client_limit: int | None = None
+    """Requests one client may have inside the service (scoring or waiting); past it, 429.
+    None: 4 per scoring process, at least 8."""
+    max_queue: int | None = None
+    """Requests waiting for a scoring process in all; past it, 503. None: 16 per scoring
+    process, at least 32."""
+    queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
+    """Seconds a request may wait for a scoring process; past it, 503."""
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT
+    """Seconds a connection may take to send a request's headers (and may stay idle between
+    requests); past it, 408 and the connection is closed."""
+    gold_cache_bytes: int | None = None
+    """Bytes of parsed gold domains each gold cache of a scoring process may hold; None: the
+    library default (``text2world.caching``, 64 MiB)."""
 
     def __post_init__(self) -> None:
         if self.max_body < 1:
@@ -69,17 +95,43 @@ class Settings:
         if self.score_processes is not None and self.score_processes < 1:
             raise SettingsError("score processes (T2W_API_SCORE_PROCESSES, --score-processes) "
                                 f"must be at least 1, not {self.score_processes}")
+        for name, variable in (("client_concurrency", "T2W_API_CLIENT_CONCURRENCY"),
+                               ("client_limit", "T2W_API_CLIENT_LIMIT"),
+                               ("max_queue", "T2W_API_MAX_QUEUE")):
+            value = getattr(self, name)
+            if value is not None and value < (0 if name == "max_queue" else 1):
+                raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be at least "
+                                    f"{0 if name == 'max_queue' else 1}, not {value}")
+        for name, variable in (("queue_timeout", "T2W_API_QUEUE_TIMEOUT"),
+                               ("header_timeout", "T2W_API_HEADER_TIMEOUT")):
+            if not getattr(self, name) > 0:
+                raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be positive "
+                                    f"seconds, not {getattr(self, name)}")
+        if self.gold_cache_bytes is not None and self.gold_cache_bytes < 0:
+            raise SettingsError("gold cache bytes (T2W_GOLD_CACHE_BYTES) must be at least 0, "
+                                f"not {self.gold_cache_bytes}")
 
     @property
     def processes(self) -> int:
-        """Scoring processes per worker. By default each worker may use every core: uvicorn
-        workers do not share connections evenly (a keep-alive connection stays on the worker
-        that accepted it), so a worker limited to its share of cores would leave cores idle
-        while another worker queues. Total processes stay at most about twice the cores."""
+        """Scoring processes per worker. By default one per core in all: one server worker
+        (the default) serves every connection and feeds every core, so its admission control
+        sees every client; with several workers each gets its share of the cores."""
         if self.score_processes is not None:
             return self.score_processes
         cores = os.cpu_count() or 1
-        return max(1, min(cores, -(-2 * cores // self.workers)))
+        return max(1, cores // self.workers)
+
+    @property
+    def per_client_concurrency(self) -> int:
+        return self.client_concurrency or self.processes
+
+    @property
+    def per_client_limit(self) -> int:
+        return self.client_limit or max(8, 4 * self.processes)
+
+    @property
+    def queue_limit(self) -> int:
+        return self.max_queue if self.max_queue is not None else max(32, 16 * self.processes)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
@@ -106,7 +158,17 @@ class Settings:
             "T2W_API_WORKERS": str(self.workers),
             "T2W_API_WARM": "1" if self.warm else "0",
             "T2W_RUNS_DIR": str(self.runs_dir),
+            "T2W_API_CLIENT_CONCURRENCY": _optional(self.client_concurrency),
+            "T2W_API_CLIENT_LIMIT": _optional(self.client_limit),
+            "T2W_API_MAX_QUEUE": _optional(self.max_queue),
+            "T2W_API_QUEUE_TIMEOUT": repr(float(self.queue_timeout)),
+            "T2W_API_HEADER_TIMEOUT": repr(float(self.header_timeout)),
+            "T2W_GOLD_CACHE_BYTES": _optional(self.gold_cache_bytes),
         }
+
+
+def _optional(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 _EXPECTED = {
@@ -117,13 +179,20 @@ _EXPECTED = {
     "workers": "expected a whole number, e.g. 2",
     "warm": "expected 1/0, true/false or yes/no",
     "runs_dir": "expected a folder path",
+    "client_concurrency": "expected a whole number, e.g. 2",
+    "client_limit": "expected a whole number, e.g. 8",
+    "max_queue": "expected a whole number, e.g. 32",
+    "queue_timeout": "expected a number of seconds, e.g. 30",
+    "header_timeout": "expected a number of seconds, e.g. 10",
+    "gold_cache_bytes": "expected a whole number of bytes, e.g. 67108864",
 }
 
 
 def _convert(name: str, raw: str):
-    if name in ("max_body", "score_processes", "workers"):
+    if name in ("max_body", "score_processes", "workers", "client_concurrency", "client_limit",
+                "max_queue", "gold_cache_bytes"):
         return int(raw)
-    if name == "score_timeout":
+    if name in ("score_timeout", "queue_timeout", "header_timeout"):
         value = float(raw)
         if value != value:  # NaN passes every comparison check otherwise
             raise ValueError(raw)

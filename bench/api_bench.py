@@ -1,18 +1,28 @@
-"""Load benchmark of the REST scoring service on loopback.
+"""Load benchmark of the REST scoring service on loopback, against in-process scoring.
 
-Starts ``t2w serve`` with 1 and then 2 workers on 127.0.0.1, drives a bounded number of
-concurrent ``POST /v1/score`` requests for a fixed time, and prints requests/s, p50/p99
-latency and the ratio to the in-process rate of the same library work measured in this run
-(``api.jobs.score_job``: extract, score, validate; one core). Targets from the issue:
-throughput >= 0.8 x min(workers, cores) x single-core rate, p99 <= 3 x p50.
+For a core count N and a worker layout, in one run:
 
-    python bench/api_bench.py [--seconds 12] [--workers 1,2] [--mode paper]
+1. the in-process rate: ``api.jobs.score_job`` (extract, score, validate: the work behind one
+   ``POST /v1/score``) in N processes at once, gold caches warm, measured before and after the
+   server runs (their mean is the reference);
+2. ``t2w serve`` with default settings (``--workers W``; with N below the machine's cores the
+   server and the in-process processes are pinned to N cores): a bounded load of keep-alive
+   connections from a light raw-socket client for a fixed time: req/s, p50/p99, ratio to (1);
+3. the same load with ``--hostile`` more connections from another address (127.0.0.2)
+   sending 40 KB bodies of semicolons in a loop: legitimate req/s kept, and what the hostile
+   connections got back.
+
+Targets (issue 15): ratio >= 0.8 and p99 <= 3 x p50. Issue 9: legitimate throughput with the
+hostile connections >= 0.7 of without.
+
+    python bench/api_bench.py [--cores N] [--workers 1] [--seconds 10] [--hostile 4]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import signal
@@ -21,9 +31,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
-
-import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -46,33 +55,34 @@ def payloads(limit: int, mode: str) -> list[dict]:
     return bodies
 
 
-def in_process_rate(bodies: list[dict], seconds: float, job_times: list | None = None) -> float:
-    """Jobs per second of the endpoint's library work on one core, gold caches warm."""
-    tasks = [{"gold": b["_gold"], "pddl": b["pddl"], "response": None, "mode": b["mode"]}
-             for b in bodies]
+# ------------------------------------------------------------------------------ in process
+
+
+def _worker(args) -> float:
+    seconds, tasks, cores, offset = args
+    if cores:
+        os.sched_setaffinity(0, cores)
+    tasks = tasks[offset:] + tasks[:offset]
     for task in tasks:  # warm, as the server's caches are warm after its first requests
         score_job(task)
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
-        job_started = time.perf_counter()
         score_job(tasks[done % len(tasks)])
-        if job_times is not None:
-            job_times.append(time.perf_counter() - job_started)
         done += 1
     return done / (time.perf_counter() - started)
 
 
-def _parallel_worker(args: tuple[list[dict], float]) -> float:
-    bodies, seconds = args
-    return in_process_rate(bodies, seconds)
-
-
-def in_process_parallel_rate(bodies: list[dict], seconds: float, processes: int) -> float:
-    """The same work in ``processes`` processes at once: what the machine gives right now
-    (it is shared, so this can be well below processes x the one-core rate)."""
+def in_process_rate(bodies: list[dict], seconds: float, processes: int,
+                    cores: list[int] | None) -> float:
+    """Jobs per second of the endpoint's library work in ``processes`` processes at once."""
+    tasks = [{"gold": b["_gold"], "pddl": b["pddl"], "response": None, "mode": b["mode"]}
+             for b in bodies]
     context = multiprocessing.get_context("spawn")
     with context.Pool(processes) as pool:
-        return sum(pool.map(_parallel_worker, [(bodies, seconds)] * processes))
+        return sum(pool.map(_worker, [(seconds, tasks, cores, i) for i in range(processes)]))
+
+
+# ------------------------------------------------------------------------------ the server
 
 
 def free_port() -> int:
@@ -81,26 +91,35 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, processes: int | None, cores: list[int] | None,
+                 warm: bool = False) -> tuple[subprocess.Popen, int, float]:
+    """``t2w serve`` on a free port, once /readyz answers 200; also the seconds that took."""
     port = free_port()
     t2w = Path(sys.executable).parent / "t2w"
-    command = [str(t2w) if t2w.exists() else "t2w", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+    command = ([str(t2w)] if t2w.exists() else [sys.executable, "-m", "text2world.cli"]) + [
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--log-level", "warning"]
+    if processes is not None:
+        command += ["--score-processes", str(processes)]
+    if warm:
+        command.append("--warm")
+    started = time.perf_counter()
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
+                               stderr=subprocess.PIPE,
+                               preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"t2w serve exited: {process.stderr.read().decode(errors='replace')}")
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
+            status, _ = asyncio.run(_one_request(port, b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"))
+            if status == 200:
+                return process, port, time.perf_counter() - started
+        except OSError:
             pass
         time.sleep(0.2)
     stop_server(process)
-    raise SystemExit("t2w serve did not start within 90 s")
+    raise SystemExit("t2w serve was not ready within 120 s")
 
 
 def stop_server(process: subprocess.Popen) -> None:
@@ -113,87 +132,189 @@ def stop_server(process: subprocess.Popen) -> None:
             process.wait()
 
 
-async def load(url: str, bodies: list[dict], concurrency: int, seconds: float,
-               workers: int) -> dict:
-    wire = [{k: v for k, v in body.items() if not k.startswith("_")} for body in bodies]
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# ------------------------------------------------------------------------------ load client
+
+
+def _request(path: str, body: dict) -> bytes:
+    data = json.dumps(body).encode()
+    return (f"POST {path} HTTP/1.1\r\nHost: bench\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(data)}\r\n\r\n").encode() + data
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        if ":" in line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return status, body, headers.get("connection", "").lower() == "close"
+
+
+async def _one_request(port: int, raw: bytes) -> tuple[int, bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(raw)
+        await writer.drain()
+        status, body, _ = await _read_response(reader)
+        return status, body
+    finally:
+        writer.close()
+
+
+async def _connection(port: int, requests: list[bytes], stop_at: float, offset: int,
+                      latencies: list[float] | None, statuses: Counter,
+                      source: str | None = None) -> None:
+    local = (source, 0) if source else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
+    index = offset
+    try:
+        while time.perf_counter() < stop_at:
+            raw = requests[index % len(requests)]
+            index += 1
+            started = time.perf_counter()
+            writer.write(raw)
+            await writer.drain()
+            try:
+                status, _, closing = await asyncio.wait_for(
+                    _read_response(reader), max(0.1, stop_at - time.perf_counter() + 30))
+            except (asyncio.IncompleteReadError, ConnectionError, asyncio.TimeoutError):
+                statuses["closed"] += 1
+                closing = True
+                status = None
+            finished = time.perf_counter()
+            if status is not None and finished <= stop_at:  # the phase's own answers only
+                statuses[status] += 1
+                if status == 200 and latencies is not None:
+                    latencies.append(finished - started)
+            if closing:
+                writer.close()
+                reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                               local_addr=local)
+    finally:
+        writer.close()
+
+
+async def load(port: int, requests: list[bytes], connections: int, seconds: float,
+               hostile: list[bytes], hostile_connections: int) -> dict:
     latencies: list[float] = []
-    failures = 0
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        # Warm every worker's gold cache with each gold (requests land on workers at random).
-        warm = [client.post("/v1/score", json=body) for body in wire for _ in range(workers)]
-        for response in await asyncio.gather(*warm):
-            response.raise_for_status()
-        counter = 0
-        stop_at = time.perf_counter() + seconds
-
-        async def user() -> None:
-            nonlocal counter, failures
-            while time.perf_counter() < stop_at:
-                body = wire[counter % len(wire)]
-                counter += 1
-                started = time.perf_counter()
-                response = await client.post("/v1/score", json=body)
-                if response.status_code == 200:
-                    latencies.append(time.perf_counter() - started)
-                else:
-                    failures += 1
-
-        started = time.perf_counter()
-        await asyncio.gather(*(user() for _ in range(concurrency)))
-        elapsed = time.perf_counter() - started
+    statuses: Counter = Counter()
+    hostile_statuses: Counter = Counter()
+    started = time.perf_counter()
+    stop_at = started + seconds
+    tasks = [_connection(port, requests, stop_at, i * 7, latencies, statuses)
+             for i in range(connections)]
+    tasks += [_connection(port, hostile, stop_at, i, None, hostile_statuses, "127.0.0.2")
+              for i in range(hostile_connections)]
+    # Hostile requests still running at the end are waited for (their answers are not counted).
+    await asyncio.gather(*tasks)
     latencies.sort()
-    return {"requests": len(latencies), "failures": failures, "rps": len(latencies) / elapsed,
-            "p50": statistics.median(latencies),
-            "p99": latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]}
+    ok = len(latencies)
+    return {"ok": ok, "rps": ok / seconds, "statuses": statuses, "hostile": hostile_statuses,
+            "latencies": latencies,
+            "p50": statistics.median(latencies) if latencies else float("nan"),
+            "p99": latencies[min(ok - 1, int(0.99 * ok))] if latencies else float("nan")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="load time per server")
-    parser.add_argument("--workers", default="1,2", help="worker counts to measure")
+    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1,
+                        help="cores to use (default: all); below all, everything is pinned")
+    parser.add_argument("--workers", type=int, default=1, help="t2w serve --workers")
+    parser.add_argument("--seconds", type=float, default=10.0, help="load time per phase")
+    parser.add_argument("--hostile-seconds", type=float, default=25.0,
+                        help="load time of the phase with hostile connections")
+    parser.add_argument("--connections", type=int, default=0,
+                        help="legitimate keep-alive connections (default 4 per core)")
+    parser.add_argument("--hostile", type=int, default=4, help="hostile connections (0: skip)")
     parser.add_argument("--domains", type=int, default=12, help="distinct gold domains used")
     parser.add_argument("--mode", default="paper", choices=("paper", "canonical"))
+    parser.add_argument("--no-startup", dest="startup", action="store_false",
+                        help="skip timing a --warm start")
     args = parser.parse_args()
-    cores = os.cpu_count() or 1
+    available = sorted(os.sched_getaffinity(0))
+    cores = available[:args.cores] if args.cores < len(available) else None
+    count = len(cores) if cores else len(available)
+    connections = args.connections or 4 * count
     bodies = payloads(args.domains, args.mode)
-    in_process_seconds = min(args.seconds, 4.0)
-    print(f"cores: {cores} (load average {os.getloadavg()[0]:.1f} before the run, other "
-          f"processes included); {len(bodies)} store domains; mode {args.mode}")
-    job_times: list[float] = []
-    in_process_rate(bodies, 2.0, job_times)
-    job_times.sort()
-    job_p50 = statistics.median(job_times)
-    job_p99 = job_times[min(len(job_times) - 1, int(0.99 * len(job_times)))]
-    print(f"in-process job time over these domains: p50 {job_p50 * 1000:.1f} ms, p99 "
-          f"{job_p99 * 1000:.1f} ms (p99/p50 {job_p99 / job_p50:.2f}: the domains differ in size)")
-    print("1-core/s: the endpoint's library work (extract, score, validate) in process on one "
-          "core, measured right before and after each server run; all-cores/s: the same work in "
-          f"{cores} processes at once (the machine is shared, so this is what it gives now)")
-    print(f"{'workers':>7} {'conc':>4} {'req':>5} {'fail':>4} {'req/s':>7} {'p50 ms':>7} "
-          f"{'p99 ms':>7} {'p99/p50':>7} {'1-core/s':>8} {'ratio':>6} {'target':>6} "
-          f"{'all-cores/s':>11} {'ratio':>6}")
-    for workers in (int(w) for w in args.workers.split(",")):
-        process, url = start_server(workers)
-        try:
-            before = in_process_rate(bodies, in_process_seconds)
-            parallel = in_process_parallel_rate(bodies, in_process_seconds, cores)
-            # Two requests in flight per core: one scoring, one queued, so no core waits for
-            # the client and latency stays a bounded multiple of one job. The same load for
-            # every worker count keeps the runs comparable.
-            concurrency = 2 * cores
-            result = asyncio.run(load(url, bodies, concurrency, args.seconds, workers))
-            after = in_process_rate(bodies, in_process_seconds)
-        finally:
-            stop_server(process)
-        single = (before + after) / 2
-        ratio = result["rps"] / single
-        target = 0.8 * cores
-        verdict = "ok" if ratio >= target and result["p99"] <= 3 * result["p50"] else "MISS"
-        print(f"{workers:>7} {concurrency:>4} {result['requests']:>5} {result['failures']:>4} "
-              f"{result['rps']:>7.1f} {result['p50'] * 1000:>7.1f} {result['p99'] * 1000:>7.1f} "
-              f"{result['p99'] / result['p50']:>7.2f} {single:>8.1f} {ratio:>5.2f}x "
-              f"{target:>5.1f}x {parallel:>11.1f} {result['rps'] / parallel:>5.2f}x {verdict}")
+    requests = [_request("/v1/score", {k: v for k, v in b.items() if not k.startswith("_")})
+                for b in bodies]
+    hostile = [_request("/v1/score", {"gold_id": bodies[0]["gold_id"], "mode": "paper",
+                                      "pddl": "(define (domain x) " + ";" * 40_000 + ")"})]
+    in_seconds = min(args.seconds, 5.0)
+    print(f"cores: {count} of {len(available)} (load average {os.getloadavg()[0]:.1f} before the "
+          f"run, other processes included); workers {args.workers}; {len(bodies)} store domains; "
+          f"mode {args.mode}; {connections} keep-alive connections")
+    # Phases interleaved so that every figure sees the same (shared, noisy) machine:
+    # in process, server, in process, server, server under attack, server, in process.
+    in_process: list[float] = []
+    clean: list[dict] = []
+    front_cpu = 0.0
+    processes = None if cores is None else max(1, count // args.workers)
+    server, port, cold_start = start_server(args.workers, processes, cores)
+
+    def clean_phase() -> None:
+        nonlocal front_cpu
+        cpu_before = _cpu_seconds(server.pid)
+        clean.append(asyncio.run(load(port, requests, connections, args.seconds, [], 0)))
+        front_cpu += _cpu_seconds(server.pid) - cpu_before
+
+    attacked = None
+    try:
+        # Warm each scoring process's gold cache, as the in-process reference is warm.
+        asyncio.run(load(port, requests, connections, 2.0, [], 0))
+        for _ in range(2):
+            in_process.append(in_process_rate(bodies, in_seconds, count, cores))
+            clean_phase()
+        if args.hostile:
+            attacked = asyncio.run(load(port, requests, connections, args.hostile_seconds,
+                                        hostile, args.hostile))
+            clean_phase()
+    finally:
+        stop_server(server)
+    in_process.append(in_process_rate(bodies, in_seconds, count, cores))
+    warm_start = None
+    if args.startup:
+        warm_server, _, warm_start = start_server(args.workers, processes, cores, warm=True)
+        stop_server(warm_server)
+
+    reference = statistics.mean(in_process)
+    rps = statistics.mean(phase["rps"] for phase in clean)
+    latencies = sorted(x for phase in clean for x in phase["latencies"])
+    p50 = statistics.median(latencies)
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+    ratio, tail = rps / reference, p99 / p50
+    statuses = sum((phase["statuses"] for phase in clean), Counter())
+    print(f"in process, {count} processes: " + ", ".join(f"{r:.1f}" for r in in_process)
+          + f" req/s (mean {reference:.1f})")
+    print(f"server: " + ", ".join(f"{phase['rps']:.1f}" for phase in clean)
+          + f" req/s (mean {rps:.1f}) = {ratio:.2f} x in process (target 0.8); "
+          f"p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, p99/p50 {tail:.2f} (target 3); "
+          f"statuses {dict(statuses)}; {'ok' if ratio >= 0.8 and tail <= 3 else 'MISS'}")
+    if args.workers == 1:
+        served = sum(len(phase["latencies"]) for phase in clean)
+        print(f"front process CPU: {front_cpu / max(1, served) * 1000:.2f} ms per request "
+              f"({front_cpu / (len(clean) * args.seconds):.2f} of a core)")
+    print(f"start-up until /readyz: {cold_start:.1f} s" + (
+        f"; with --warm (every store gold parsed once, shared by all scoring processes): "
+        f"{warm_start:.1f} s" if warm_start is not None else ""))
+    if attacked is not None:
+        around = statistics.mean(phase["rps"] for phase in clean[-2:])
+        kept = attacked["rps"] / around
+        print(f"with {args.hostile} hostile connections (40 KB of ';' each, from 127.0.0.2) for "
+              f"{args.hostile_seconds:g} s: {attacked['rps']:.1f} legitimate req/s = {kept:.2f} "
+              f"of the clean phases around it (target 0.7); p50 {attacked['p50'] * 1000:.1f} ms, "
+              f"p99 {attacked['p99'] * 1000:.1f} ms; legitimate statuses "
+              f"{dict(attacked['statuses'])}; hostile got {dict(attacked['hostile'])}; "
+              f"{'ok' if kept >= 0.7 else 'MISS'}")
 
 
 if __name__ == "__main__":

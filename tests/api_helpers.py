@@ -23,3 +23,26 @@ def assert_error(response, status: int, code: str | None = None) -> dict:
     if code is not None:
         assert body["error"]["code"] == code, body
     return body["error"]
+
+
+def sleep_then_pid(seconds: float) -> int:
+    """A scoring job (run in a scoring process): sleep, then say which process ran it."""
+    import os
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def wait_ready(client, alive: int = 1, seconds: float = 60.0) -> dict:
+    """Poll /readyz until at least ``alive`` scoring processes are up (a generous deadline: a
+    fork takes milliseconds, the fork server's first start a few seconds)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        response = client.get("/readyz")
+        if response.status_code == 200 and response.json()["alive"] >= alive:
+            return response.json()
+        assert time.monotonic() < deadline, f"not ready after {seconds} s: {response.text}"
+        time.sleep(0.05)

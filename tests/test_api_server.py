@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -88,13 +89,13 @@ class Server:
                 output = self.process.stdout.read().decode(errors="replace")
                 pytest.fail(f"t2w serve exited with {self.process.returncode}:\n{output}")
             try:
-                if self.client.get("/healthz", timeout=2).status_code == 200:
+                if self.client.get("/readyz", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                pytest.fail("t2w serve did not answer /healthz within 120 s")
+                pytest.fail("t2w serve was not ready (/readyz) within 120 s")
             time.sleep(0.2)
 
     def stop(self) -> str:
@@ -306,3 +307,110 @@ def test_real_server_never_answers_500(server, raw, path):
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert response.json()["error"]["message"]
+
+
+# -------------------------------------------------------------------------------- hostile clients
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    """A server with short deadlines and small limits, to reach each of them quickly."""
+    port = free_port()
+    home = tmp_path_factory.mktemp("guarded-home")
+    args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                            "--score-processes", "2", "--score-timeout", "1",
+                            "--header-timeout", "1", "--client-limit", "2",
+                            "--max-body", "100000", "--log-level", "warning"]
+    running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
+    yield running
+    output = running.stop()
+    assert "Traceback" not in output, output
+
+
+def _read_until_closed(sock: socket.socket, limit: float = 30.0) -> bytes:
+    sock.settimeout(limit)
+    data = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_slow_request_headers_are_cut_off_with_408(guarded):
+    port = int(guarded.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sent = 0
+        try:
+            for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200:
+                sock.sendall(bytes([byte]))  # one byte every 0.1 s: 23 s for the whole head
+                sent += 1
+                time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = _read_until_closed(sock)
+    assert sent < 200, "the server kept reading a request head far past its deadline"
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
+
+
+def test_idle_connections_are_closed(guarded):
+    port = int(guarded.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        assert _read_until_closed(sock) == b""  # closed without a word: nothing was asked
+
+
+def test_413_closes_the_connection_instead_of_reading_the_body(guarded):
+    port = int(guarded.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                     b"content-length: 50000000\r\n\r\n" + b" " * 65536)
+        answer = _read_until_closed(sock)  # returns only once the server has closed
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413") and b"connection: close" in head.lower()
+    assert json.loads(body)["error"]["code"] == "payload_too_large"
+
+
+def test_405_has_allow_over_the_wire(guarded):
+    response = guarded.client.get("/v1/validate")
+    assert_error(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "POST"
+
+
+def test_a_client_over_its_limit_gets_429_and_a_runaway_job_disturbs_no_one(guarded):
+    slow = []
+    hostile = threading.Thread(target=lambda: slow.extend(
+        guarded.client.post("/v1/validate", json={"pddl": huge_domain()}) for _ in range(2)))
+    hostile.start()
+    try:
+        deadline = time.monotonic() + 60
+        while guarded.client.get("/readyz").json()["free"] == 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        # While a job runs past its limit (and is killed) beside them, other requests all
+        # succeed: nothing is retried, nothing fails.
+        for index in range(12):
+            ok = guarded.client.post("/v1/score", json={"gold_id": "blocksworld",
+                                                        "pddl": "(define (domain d))"})
+            assert ok.status_code == 200, (index, ok.text)
+    finally:
+        hostile.join()
+    assert all(response.status_code in (200, 422) for response in slow)
+    # Three at once from one address with a limit of two: the third is refused, as JSON.
+    with ThreadPoolExecutor(3) as pool:
+        first = [pool.submit(guarded.client.post, "/v1/validate", json={"pddl": huge_domain()})
+                 for _ in range(2)]
+        deadline = time.monotonic() + 60
+        while guarded.client.get("/readyz").json()["free"] != 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        refused = guarded.client.post("/v1/validate", json={"pddl": "(define (domain d))"})
+        for future in first:
+            future.result()
+    error = assert_error(refused, 429, "too_many_requests")
+    assert int(refused.headers["retry-after"]) == error["retry_after"] >= 1
+    assert guarded.client.get("/readyz").status_code == 200

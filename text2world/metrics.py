@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Literal
 
 import Levenshtein
 
 from .bounds import MAX_DOMAIN_CHARS
 from .extract import NoDomainFound, extract_domain
+from .caching import gold_cache
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
                    Truth, TypedName, parse_domain, strip_comments,
@@ -211,7 +211,7 @@ def _paper_view(text: str) -> _PaperView:
     return _PaperView(None, True, predicates, actions, False)
 
 
-@lru_cache(maxsize=512)
+@gold_cache
 def _paper_gold_view(gold: str) -> _PaperView:
     # QUIRK: the released pipeline strips comments from the gold domain only, with a regex that
     # keeps a comment on a last line without newline (generate.py).
@@ -429,7 +429,7 @@ def _canonical_text(domain: Domain, actions: dict) -> str:
     return "\n".join(parts)
 
 
-@lru_cache(maxsize=512)
+@gold_cache
 def _canonical_gold_view(gold: str) -> _CanonicalView:
     return _canonical_view(gold)
 

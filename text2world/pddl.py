@@ -80,10 +80,59 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
     except Exception as folded_error:
         # Folding can itself break a domain tarski accepts as written (a type named
         # 'Object' next to the built-in 'object'): then the text as written counts.
+        if not folding_can_change_parse(text):
+            raise  # the text as written fails the same way: no second parse
         try:
             return parse(text)
         except Exception:
             raise folded_error from None
+
+
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+@cache
+def _reserved_letter_runs() -> frozenset[str]:
+    """Lower-case letter runs of every word tarski treats specially: its grammar's keywords
+    (case-sensitive literals and case-insensitive K_* rules), built-in sorts, predicates and
+    functions, and names its reader looks for (total-cost, total-time)."""
+    words = {"and", "not", "or", "imply", "exists", "forall", "when", "init", "precondition",
+             "effect", "define", "action", "increase", "decrease", "scale-up", "scale-down",
+             "int", "float", "object", "number", "total-cost", "total-time", "either",
+             "domain", "problem", "real", "integer", "natural"}
+    try:
+        from tarski.io._fstrips.parser.lexer import fstripsLexer
+
+        words.update(name.strip("'") for name in fstripsLexer.literalNames)
+    except ImportError:  # pragma: no cover - tarski is a dependency
+        pass
+    for group in _builtin_symbols():
+        words.update(group)
+    return frozenset(run.lower() for word in words for run in _LETTERS.findall(word))
+
+
+def folding_can_change_parse(text: str) -> bool:
+    """Whether tarski might accept ``text`` as written yet reject ``text.lower()`` (or the
+    reverse), in linear time. False only when lower-casing renames identifiers one-to-one
+    and touches no keyword or built-in name: every maximal run of ASCII letters that has an
+    upper-case letter folds to a run that no other run of the text folds to, that is no
+    letter run of a reserved word, and does not follow a ':' (requirement and section
+    keys). Two tokens that fold together differ in the case of some letter run, so none do;
+    the parse as written is then the folded parse with names renamed, and fails alike."""
+    if not text.isascii():
+        return True  # non-ASCII lower-casing may change lengths and letters tarski reads
+    reserved = _reserved_letter_runs()
+    spellings: dict[str, str] = {}
+    for match in _LETTERS.finditer(text):
+        run = match.group()
+        folded = run.lower()
+        seen = spellings.setdefault(folded, run)
+        if seen != run:
+            return True  # two spellings of one folded run
+        if folded != run and (folded in reserved
+                              or (match.start() and text[match.start() - 1] == ":")):
+            return True
+    return False
 
 
 @cache
@@ -410,6 +459,8 @@ def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
     except Exception as folded_error:
         # Folding can break a domain tarski accepts as written (a type named 'Object' next
         # to the built-in 'object'); its printed form is clean PDDL that folds, so fold that.
+        if not folding_can_change_parse(text):
+            raise  # the text as written fails the same way: no second parse
         try:
             reader = tarski_parse(text)
         except Exception:

@@ -22,19 +22,39 @@ def serve_command(
                              help="TCP port (not 8000: that is vLLM's default, which the local "
                                   "model aliases call)."),
     workers: int = typer.Option(1, "--workers", envvar="T2W_API_WORKERS",
-                                help="Server worker processes (each scores on its own core)."),
+                                help="Server worker processes; 1 (the default) feeds one scoring "
+                                     "process per core and sees every client."),
     max_body: int = typer.Option(None, "--max-body", envvar="T2W_API_MAX_BODY", show_default="1048576",
                                  help="Largest request body in bytes; larger ones get 413."),
     score_timeout: float = typer.Option(None, "--score-timeout", envvar="T2W_API_SCORE_TIMEOUT",
                                         show_default="10",
                                         help="Seconds a scoring job may run; past it, 422."),
     score_processes: int = typer.Option(None, "--score-processes", envvar="T2W_API_SCORE_PROCESSES",
-                                        show_default="enough for every core",
+                                        show_default="one per core",
                                         help="Scoring processes per worker."),
     executor: str = typer.Option(None, "--executor", envvar="T2W_API_EXECUTOR", show_default="process",
                                  help="process (killable on timeout) or thread."),
     warm: bool = typer.Option(None, "--warm/--no-warm", envvar="T2W_API_WARM", show_default="no-warm",
-                              help="Parse every built-in gold domain when a scoring process starts."),
+                              help="Parse every built-in gold domain once, before the scoring "
+                                   "processes start (they share the parses)."),
+    client_concurrency: int = typer.Option(None, "--client-concurrency",
+                                           envvar="T2W_API_CLIENT_CONCURRENCY",
+                                           show_default="every scoring process",
+                                           help="Jobs one client address may have scoring at once."),
+    client_limit: int = typer.Option(None, "--client-limit", envvar="T2W_API_CLIENT_LIMIT",
+                                     show_default="4 per scoring process, at least 8",
+                                     help="Requests one client address may have in the service "
+                                          "(scoring or waiting); past it, 429."),
+    max_queue: int = typer.Option(None, "--max-queue", envvar="T2W_API_MAX_QUEUE",
+                                  show_default="16 per scoring process, at least 32",
+                                  help="Requests waiting for a scoring process; past it, 503."),
+    queue_timeout: float = typer.Option(None, "--queue-timeout", envvar="T2W_API_QUEUE_TIMEOUT",
+                                        show_default="30",
+                                        help="Seconds a request may wait for a scoring process."),
+    header_timeout: float = typer.Option(None, "--header-timeout", envvar="T2W_API_HEADER_TIMEOUT",
+                                         show_default="10",
+                                         help="Seconds a connection may take to send request "
+                                              "headers (or stay idle); past it, 408 and closed."),
     runs_dir: Path = typer.Option(None, "--runs-dir", envvar="T2W_RUNS_DIR", show_default="./runs",
                                   help="Folder of evaluation runs served by /v1/runs."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
@@ -44,6 +64,7 @@ def serve_command(
     """Serve the scoring API (POST /v1/score, /v1/validate, GET /v1/domains, ...; docs at /docs)."""
     import uvicorn
 
+    from api.server import HTTP_PROTOCOL
     from api.settings import Settings, SettingsError
 
     if not 0 < port < 65536:
@@ -54,7 +75,9 @@ def serve_command(
         fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
     given = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
              "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
-             "workers": workers}
+             "workers": workers, "client_concurrency": client_concurrency,
+             "client_limit": client_limit, "max_queue": max_queue,
+             "queue_timeout": queue_timeout, "header_timeout": header_timeout}
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
     except SettingsError as err:
@@ -64,8 +87,10 @@ def serve_command(
     if data_dir is not None:
         os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
     _check_port_free(host, port)
+    # Client addresses are the peers' own (admission limits clients by address): no proxy
+    # headers. A request head must arrive within the header deadline (api.server).
     uvicorn.run("api.app:app", host=host, port=port, workers=workers, log_level=log_level,
-                proxy_headers=False, server_header=False)
+                proxy_headers=False, server_header=False, http=HTTP_PROTOCOL)
 
 
 def _check_port_free(host: str, port: int) -> None:
