@@ -90,10 +90,10 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
     if mode == "paper":
         return _score_paper(gold, predicted)
     if mode == "canonical":
-        result = _score_canonical(gold, predicted)
-        gold_error = _canonical_gold_view(gold).error  # cached by _score_canonical
-        if gold_error is not None:
-            result = replace(result, gold_executable=False, gold_errors=(gold_error,))
+        gold_view = _canonical_gold_view(gold)  # looked up once: the caches count their hits
+        result = _score_canonical_views(gold_view, _canonical_view(predicted))
+        if gold_view.error is not None:
+            result = replace(result, gold_executable=False, gold_errors=(gold_view.error,))
         return result
     raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
 
@@ -447,10 +447,6 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
     if true_positives == false_positives == false_negatives == 0:
         return 1.0
     return 2 * true_positives / (2 * true_positives + false_positives + false_negatives)
-
-
-def _score_canonical(gold: str, predicted: str) -> Score:
-    return _score_canonical_views(_canonical_gold_view(gold), _canonical_view(predicted))
 
 
 def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
