@@ -263,13 +263,24 @@ def name_keys(name: str) -> frozenset[str]:
     return frozenset({"j:" + "".join(tokens), "s:" + "-".join(sorted(tokens))})
 
 
-def _fuzzy(left: str, right: str) -> float:
-    """Name similarity in [0, 1] beyond the normal forms: 0 below a Levenshtein ratio of 0.5."""
-    a, b = "".join(name_tokens(left)), "".join(name_tokens(right))
-    ta, tb = set(name_tokens(left)), set(name_tokens(right))
-    jaccard = len(ta & tb) / len(ta | tb) if ta | tb else 0.0
-    best = max(Levenshtein.ratio(a, b), jaccard)
-    return max(0.0, (best - 0.5) / 0.5)
+def _fuzzy(left: list[str], right: list[str]) -> np.ndarray:
+    """Name similarity in [0, 1] beyond the normal forms, per pair: the better of the
+    Levenshtein ratio of the joined words and the share of words in common, 0 at 0.5 or
+    below."""
+    left_tokens = [name_tokens(n) for n in left]
+    right_tokens = [name_tokens(n) for n in right]
+    left_joined = ["".join(t) for t in left_tokens]
+    right_joined = ["".join(t) for t in right_tokens]
+    left_sets = [set(t) for t in left_tokens]
+    right_sets = [set(t) for t in right_tokens]
+    result = np.zeros((len(left), len(right)))
+    ratio = Levenshtein.ratio
+    for i, (a, ta) in enumerate(zip(left_joined, left_sets)):
+        row = result[i]
+        for j, (b, tb) in enumerate(zip(right_joined, right_sets)):
+            common = len(ta & tb)
+            row[j] = max(ratio(a, b), common / (len(ta) + len(tb) - common) if common else 0.0)
+    return np.maximum(0.0, (result - 0.5) / 0.5)
 
 
 # --------------------------------------------------------------------------------------------
@@ -552,19 +563,26 @@ def _features(kind: str, side: _Side, tr: _Translator, names: list[str], anonymo
 
 
 def _jaccard(left: list[frozenset], right: list[frozenset], both_empty: float) -> np.ndarray:
-    """Pairwise Jaccard similarity of two lists of sets, as one matrix product."""
+    """Pairwise Jaccard similarity of two lists of sets, as one sparse matrix product."""
+    from scipy import sparse  # loaded with scipy.optimize anyway, and only when needed
+
     vocabulary: dict = {}
+    matrices = []
     for group in (left, right):
+        indices: list[int] = []
+        indptr = [0]
         for items in group:
-            for item in items:
-                vocabulary.setdefault(item, len(vocabulary))
-    a = np.zeros((len(left), max(1, len(vocabulary))), dtype=np.float32)
-    b = np.zeros((len(right), max(1, len(vocabulary))), dtype=np.float32)
-    for matrix, group in ((a, left), (b, right)):
-        for row, items in enumerate(group):
-            matrix[row, [vocabulary[x] for x in items]] = 1.0
-    common = a @ b.T
-    union = a.sum(1)[:, None] + b.sum(1)[None, :] - common
+            indices.extend(vocabulary.setdefault(item, len(vocabulary)) for item in items)
+            indptr.append(len(indices))
+        matrices.append((indices, indptr))
+    width = max(1, len(vocabulary))
+    a, b = (sparse.csr_matrix((np.ones(len(indices), dtype=np.float64), indices, indptr),
+                              shape=(len(indptr) - 1, width))
+            for indices, indptr in matrices)
+    common = (a @ b.T).toarray()
+    sizes_a = np.diff(a.indptr).astype(np.float64)
+    sizes_b = np.diff(b.indptr).astype(np.float64)
+    union = sizes_a[:, None] + sizes_b[None, :] - common
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(union > 0, common / np.maximum(union, 1), both_empty)
 
@@ -644,9 +662,7 @@ class _KindState:
         self.open_gold = [g for g in self.gold_names if g not in taken]
         self.open_predicted = [p for p in self.predicted_names if p not in self.fixed]
         # A fuzzy name similarity only among the names no rule matched (quadratic, cheap).
-        self.names = np.array([[_fuzzy(p, g) for g in self.open_gold]
-                               for p in self.open_predicted], dtype=np.float64).reshape(
-            len(self.open_predicted), len(self.open_gold))
+        self.names = _fuzzy(self.open_predicted, self.open_gold)
         self.assigned: dict[str, str] = {}
         self.assigned_confidence: dict[str, float] = {}
         self.scores = np.zeros((len(self.open_predicted), len(self.open_gold)))
@@ -700,21 +716,27 @@ class _KindState:
                 self.assigned_confidence[p] = float(min(1.0, scores[row, col]))
 
 
-def _agreement(gold: _Side, predicted: _Side, mappings: dict, gold_untyped: bool) -> int:
-    """How many signature and literal features mapped pairs share: what canonical scoring
-    counts (parameter types, predicate signatures, action literals)."""
+def _agreement(gold: _Side, predicted: _Side, mappings: dict, gold_untyped: bool,
+               gold_literals: dict) -> int:
+    """How many things mapped pairs agree on: what canonical scoring counts (parents of types,
+    arities and parameter types of predicates and actions, action literals)."""
+    tr = _Translator(mappings, "p")
     total = 0
-    for kind in ("types", "predicates", "actions"):
-        if kind == "types" and gold_untyped:
-            continue
-        pairs = sorted(mappings[kind].items())
-        p_sig, p_use = _features(kind, predicted, _Translator(mappings, "p"),
-                                 [p for p, _ in pairs], False)
-        g_sig, g_use = _features(kind, gold, _Translator(mappings, "g"), [g for _, g in pairs],
-                                 False)
-        total += sum(len(a & b) for a, b in zip(p_sig, g_sig))
-        if kind == "actions":
-            total += sum(len(a & b) for a, b in zip(p_use, g_use))
+    if not gold_untyped:
+        total += sum(tr("types", predicted.types[p]) == gold.types[g]
+                     for p, g in mappings["types"].items()
+                     if p in predicted.types and g in gold.types)
+    for kind, mine, theirs in (("predicates", predicted.predicates, gold.predicates),
+                               ("actions", predicted.actions, gold.actions)):
+        for p, g in mappings[kind].items():
+            total += (len(mine[p]) == len(theirs[g])) + sum(
+                tr("types", a) == b for a, b in zip(mine[p], theirs[g]))
+    for p, g in mappings["actions"].items():
+        if g not in gold_literals:
+            gold_literals[g] = Counter(gold.literals[g])
+        translated = Counter((tr.role(r), tr("predicates", q), tr.args(a))
+                             for r, q, a in predicted.literals[p])
+        total += sum((translated & gold_literals[g]).values())
     return total
 
 
@@ -780,12 +802,14 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
     depends = {"types": ("predicates", "actions"), "predicates": ("actions",),
                "actions": ("predicates",)}
     best = None
+    gold_literals: dict = {}
     for kind, dependents in depends.items():
         if kind == "types" and gold_untyped:
             continue
         candidates = states[kind].swap_candidates(MAX_SWAPS)
         if candidates and best is None:
-            best = _agreement(gold_side, predicted_side, mappings, gold_untyped)
+            best = _agreement(gold_side, predicted_side, mappings, gold_untyped,
+                              gold_literals)
         for first, second in candidates:
             state = states[kind]
             if first not in state.assigned or second not in state.assigned:
@@ -803,7 +827,7 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
             mappings[kind] = state.mapping()
             for dependent in dependents:
                 step(dependent)
-            value = _agreement(gold_side, predicted_side, mappings, gold_untyped)
+            value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
             if value > best:
                 best = value
             else:
