@@ -252,8 +252,40 @@ def test_alignment_is_json_and_pickle_friendly():
     renaming = opaque_renaming(text, seed=1)
     result = score(text, rename(text, renaming), mode="canonical")
     data = json.loads(json.dumps(result.alignment.to_dict()))
-    assert set(data) == {"gold_untyped", *KINDS}
+    assert set(data) == {"gold_untyped", "notes", *KINDS}
     assert {m["gold"] for m in data["actions"]["mapped"]} == {"pick-up", "put-down", "stack",
                                                                "unstack"}
     assert pickle.loads(pickle.dumps(result)) == result
     assert pickle.loads(pickle.dumps(result.alignment)) == result.alignment
+
+
+def test_work_is_bounded_by_the_number_of_names_left():
+    # Thousands of unrelated names (the parser's size limit allows them): structure matching
+    # is skipped for that kind, and the alignment says so, instead of building huge matrices.
+    count = 600
+    gold = parse_domain("(define (domain g) (:predicates "
+                        + " ".join(f"(p{i} ?x)" for i in range(count)) + "))")
+    predicted = parse_domain("(define (domain g) (:predicates "
+                             + " ".join(f"(q{i} ?x)" for i in range(count)) + "))")
+    alignment = align(gold, predicted)
+    assert not alignment.predicates
+    assert len(alignment.unmapped_gold["predicates"]) == count
+    assert any("not matched by structure" in note for note in alignment.notes)
+    # exact and normalised names are still matched at any size
+    same = align(gold, gold)
+    assert same.is_identity and not same.notes
+
+
+def test_untyped_gold_is_noted():
+    gold = parse_domain("(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) "
+                        ":precondition (p ?x) :effect (not (p ?x))))")
+    predicted = parse_domain("(define (domain d) (:requirements :typing) (:types box thing) "
+                             "(:predicates (p ?x - box)) (:action a :parameters (?x - box) "
+                             ":precondition (p ?x) :effect (not (p ?x))))")
+    alignment = align(gold, predicted)
+    assert alignment.gold_untyped
+    assert alignment.types == {"box": "object", "thing": "object"}
+    assert alignment.notes == ("the gold declares no types: every predicted type maps to object",)
+    translated = alignment.translate(predicted)
+    assert translated.types == () and translated.predicates == gold.predicates
+    assert translated.actions == gold.actions

@@ -52,6 +52,11 @@ UNMAPPED_PREFIX = "unmapped-"
 FUNCTION = "\x00function"  # stands for the predicate of a function effect in literal lists
 _VARIABLE = re.compile(r"\?[^\s(),]+")
 ROUNDS = 2  # predicate/action rounds after the first, anonymous one
+# Structure is matched only while (names left on one side) x (on the other) stays under this:
+# the score matrices, the fuzzy name loop and the assignment grow with it (500 x 500 names
+# take about a second). Real domains have tens of names; the parser's size limit allows
+# thousands.
+MAX_PAIRS = 250_000
 SWAP_GAP = 0.2  # exchanges of partners tried when they cost at most this much score
 MAX_SWAPS = 20  # per kind
 
@@ -97,6 +102,8 @@ class Alignment:
     one, except that with ``gold_untyped`` every predicted type maps to ``object``).
     ``confidence[kind][predicted name]`` is in [0, 1] for each mapped pair.
     ``unmapped_gold[kind]`` / ``unmapped_predicted[kind]``: names left without a partner, sorted.
+    ``notes``: sentences for reports (a gold without types, a kind with too many names left to
+    match by structure).
     """
 
     types: FrozenMap
@@ -107,6 +114,7 @@ class Alignment:
     unmapped_gold: FrozenMap  # kind -> tuple of gold names
     unmapped_predicted: FrozenMap  # kind -> tuple of predicted names
     gold_untyped: bool = False
+    notes: tuple[str, ...] = ()  # what a reader of the mapping should know, in words
     _gold_names: FrozenMap = FrozenMap()  # kind -> frozenset of gold names (for prefixing)
 
     def mapping(self, kind: str) -> FrozenMap:
@@ -117,8 +125,7 @@ class Alignment:
     @property
     def is_identity(self) -> bool:
         """Every predicted name maps to itself and nothing predicted is unmapped."""
-        return (not self.gold_untyped
-                and all(not self.unmapped_predicted[k] for k in KINDS)
+        return (all(not self.unmapped_predicted[k] for k in KINDS)
                 and all(p == g for k in KINDS for p, g in self.mapping(k).items()))
 
     def rename(self, kind: str, name: str) -> str:
@@ -207,7 +214,7 @@ class Alignment:
 
     def to_dict(self) -> dict:
         """JSON-able: per kind the mapped pairs (predicted, gold, confidence) and the unmapped."""
-        result: dict = {"gold_untyped": self.gold_untyped}
+        result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes)}
         for kind in KINDS:
             mapping = self.mapping(kind)
             result[kind] = {
@@ -296,6 +303,7 @@ class _Side:
     actions: dict[str, tuple[str, ...]]  # name -> parameter types
     constants: dict[str, str]  # name -> type
     literals: dict[str, list[tuple[str, str, tuple]]]  # action -> (role, predicate, args)
+    depths: dict[str, int]  # type -> depth below object
 
 
 def _side(domain: Domain) -> _Side:
@@ -376,6 +384,7 @@ def _side(domain: Domain) -> _Side:
         actions={a.name: tuple(x.type for x in a.parameters) for a in domain.actions},
         constants=constants,
         literals=literals,
+        depths=_depths({t.name: t.type for t in domain.types}),
     )
 
 
@@ -397,13 +406,18 @@ def _in_context(literals: list, others: list, relation: str = "") -> list:
     return result
 
 
-def _depth(types: dict[str, str], name: str) -> int:
-    depth, seen = 0, set()
-    while name in types and name not in seen and depth < len(types) + 1:
-        seen.add(name)
-        name = types[name]
-        depth += 1
-    return depth
+def _depths(types: dict[str, str]) -> dict[str, int]:
+    """Depth of each declared type below ``object`` (linear: each depth is computed once)."""
+    depths: dict[str, int] = {}
+    for start in types:
+        chain, name = [], start
+        while name in types and name not in depths and name not in chain:
+            chain.append(name)
+            name = types[name]
+        base = depths.get(name, 0)
+        for offset, item in enumerate(reversed(chain), start=1):
+            depths[item] = base + offset
+    return depths
 
 
 class _Translator:
@@ -473,7 +487,7 @@ def _wl_colours(gold: _Side, predicted: _Side) -> tuple[dict, dict]:
                     edges.append(("predicates", predicate, "predicates", role[2],
                                   ("beside", role[0], role[1])))
         colour = {
-            "types": {n: table.setdefault(("T", _depth(side.types, n)), len(table))
+            "types": {n: table.setdefault(("T", side.depths[n]), len(table))
                       for n in side.types},
             "predicates": {n: table.setdefault(("P", len(t)), len(table))
                            for n, t in side.predicates.items()},
@@ -513,7 +527,7 @@ def _features(kind: str, side: _Side, tr: _Translator, names: list[str], anonymo
     signatures, usages = [], []
     if kind == "types":
         for name in names:
-            signatures.append(frozenset({("depth", _depth(side.types, name)),
+            signatures.append(frozenset({("depth", side.depths[name]),
                                          ("parent", tr("types", side.types.get(name, "object")))}))
             usage = []
             for predicate, types in side.predicates.items():
@@ -661,8 +675,10 @@ class _KindState:
         taken = set(self.fixed.values())
         self.open_gold = [g for g in self.gold_names if g not in taken]
         self.open_predicted = [p for p in self.predicted_names if p not in self.fixed]
-        # A fuzzy name similarity only among the names no rule matched (quadratic, cheap).
-        self.names = _fuzzy(self.open_predicted, self.open_gold)
+        self.too_many = len(self.open_predicted) * len(self.open_gold) > MAX_PAIRS
+        # A fuzzy name similarity only among the names no rule matched.
+        self.names = (np.zeros((0, 0)) if self.too_many
+                      else _fuzzy(self.open_predicted, self.open_gold))
         self.assigned: dict[str, str] = {}
         self.assigned_confidence: dict[str, float] = {}
         self.scores = np.zeros((len(self.open_predicted), len(self.open_gold)))
@@ -691,7 +707,7 @@ class _KindState:
 
     @property
     def open(self) -> bool:
-        return bool(self.open_gold and self.open_predicted)
+        return bool(self.open_gold and self.open_predicted) and not self.too_many
 
     def mapping(self) -> dict[str, str]:
         return {**self.fixed, **self.assigned}
@@ -850,6 +866,14 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         "actions": frozenset(gold_side.actions),
         "constants": frozenset(gold_side.constants),
     })
+    notes = []
+    if gold_untyped and predicted_side.types:
+        notes.append("the gold declares no types: every predicted type maps to object")
+    for kind, state in states.items():
+        if state.too_many:
+            notes.append(f"{kind}: {len(state.open_predicted)} predicted and "
+                         f"{len(state.open_gold)} gold names left after matching names, more "
+                         f"than {MAX_PAIRS:,} pairs: not matched by structure")
     return Alignment(
         types=FrozenMap(sorted(mappings["types"].items())),
         predicates=FrozenMap(sorted(mappings["predicates"].items())),
@@ -859,5 +883,6 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         unmapped_gold=FrozenMap(unmapped_gold),
         unmapped_predicted=FrozenMap(unmapped_predicted),
         gold_untyped=gold_untyped,
+        notes=tuple(notes),
         _gold_names=gold_names,
     )
