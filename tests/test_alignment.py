@@ -252,7 +252,7 @@ def test_alignment_is_json_and_pickle_friendly():
     renaming = opaque_renaming(text, seed=1)
     result = score(text, rename(text, renaming), mode="canonical")
     data = json.loads(json.dumps(result.alignment.to_dict()))
-    assert set(data) == {"gold_untyped", "notes", *KINDS}
+    assert set(data) == {"gold_untyped", "notes", "argument_orders", *KINDS}
     assert {m["gold"] for m in data["actions"]["mapped"]} == {"pick-up", "put-down", "stack",
                                                                "unstack"}
     assert pickle.loads(pickle.dumps(result)) == result
@@ -289,3 +289,25 @@ def test_untyped_gold_is_noted():
     translated = alignment.translate(predicted)
     assert translated.types == () and translated.predicates == gold.predicates
     assert translated.actions == gold.actions
+
+
+BLOCKS = (REPO / "data" / "domains" / "blocksworld.pddl").read_text()
+
+
+def test_arguments_written_in_another_order_are_mapped_back():
+    swapped = BLOCKS.replace("(on ?top - block ?below - block)",
+                             "(on ?below - block ?top - block)")
+    everywhere = swapped.replace("(on ?b ?target)", "(on ?target ?b)").replace(
+        "(on ?b ?below)", "(on ?below ?b)")
+    result = score(BLOCKS, everywhere, mode="canonical")
+    assert result.alignment.argument_orders == {"on": (1, 0)}
+    assert all(getattr(result, k) == 1.0 for k in F1S) and result.similarity == 1.0
+    assert result.alignment.to_dict()["argument_orders"] == {"on": [1, 0]}
+    translated = result.alignment.translate(parse_domain(everywhere))
+    assert translated.action("stack") == parse_domain(BLOCKS).action("stack")
+    # swapped in one action only: a real mistake, not a convention; nothing is reordered
+    once = BLOCKS.replace("(on ?b ?target)", "(on ?target ?b)")
+    result = score(BLOCKS, once, mode="canonical")
+    assert not result.alignment.argument_orders
+    assert result.per_action["stack"]["effects"] < 1.0
+    assert result.per_action["unstack"]["preconditions"] == 1.0

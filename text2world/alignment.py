@@ -13,21 +13,30 @@ prediction's types, predicates, actions and constants onto the gold's, one to on
    types and where they occur (precondition, negated precondition, add, delete, condition) in
    which action with which parameters, actions by parameter types and the literals they test, add
    and delete. Types come first, then predicates and actions inform each other for two rounds
-   (the first round of predicates uses anonymous usage profiles, later rounds the action mapping);
+   (the first round uses anonymous usage profiles and Weisfeiler-Lehman colours of the graph of
+   types, predicates and actions, later rounds the mappings found so far);
 4. a pair scoring below ``THRESHOLD`` stays unmapped. The confidence of an assigned pair is its
-   score.
+   score. Alternating rounds can settle on a consistent but wrong choice among near-symmetric
+   names, so exchanges of partners that tied in the first round are tried and kept when more
+   parameter types and literals agree.
 
 A gold without types (all its parameters are ``object``) takes every predicted type as ``object``:
 ``Alignment.gold_untyped`` says so and the type mapping sends each predicted type to ``object``.
 
-Predicate argument positions are not mapped: a predicate whose arguments the prediction swapped
-keeps its order in the translation (its literals then differ from the gold's, which is what
-canonical scoring should see).
+Argument positions: for each mapped predicate of arity 2 to 4, every order of its arguments is
+tried and the one that agrees best with the gold (parameter types, arguments of its atoms in
+mapped actions) is kept when strictly better than the written one
+(``Alignment.argument_orders``); ``translate`` reorders the declaration and every atom. A
+prediction that swaps the arguments in one action only keeps them as written, so that action
+is scored as different.
 
-Work is bounded: the feature sets are linear in the domain's size, each kind's score matrix is
-(predicted names x gold names) computed with sparse-free dense products over a shared feature
-vocabulary, and the assignment is cubic in the number of names that no name rule matched. The
-domain parser already bounds the input (``pddl.MAX_DOMAIN_CHARS``).
+Work is bounded: the feature sets are linear in the domain's size (context features of a
+disjunct or conditional effect are capped by ``MAX_CONTEXT``), each kind's score matrix is
+(predicted names x gold names) left after the name rules, computed as sparse products over a
+shared feature vocabulary, the assignment is cubic in those names, the rounds and exchanges are
+fixed in number (``ROUNDS``, ``MAX_SWAPS``), and a kind with more than ``MAX_PAIRS`` pairs left
+is matched by name only (said in ``Alignment.notes``). The domain parser already bounds the
+input (``pddl.MAX_DOMAIN_CHARS``).
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Iterable, Iterator, Mapping
 
 import Levenshtein
@@ -104,6 +114,10 @@ class Alignment:
     ``unmapped_gold[kind]`` / ``unmapped_predicted[kind]``: names left without a partner, sorted.
     ``notes``: sentences for reports (a gold without types, a kind with too many names left to
     match by structure).
+    ``argument_orders[predicate]``: for a mapped predicate whose arguments the prediction wrote
+    in another order (``(at ?place ?thing)`` for the gold's ``(at ?thing ?place)``), the order
+    that puts them back: gold argument ``i`` is predicted argument ``order[i]``. ``translate``
+    reorders the predicate's parameters and every atom of it.
     """
 
     types: FrozenMap
@@ -115,6 +129,9 @@ class Alignment:
     unmapped_predicted: FrozenMap  # kind -> tuple of predicted names
     gold_untyped: bool = False
     notes: tuple[str, ...] = ()  # what a reader of the mapping should know, in words
+    # predicted predicate -> order: gold argument i is the predicted argument order[i]; only
+    # for predicates whose arguments the prediction wrote in another order
+    argument_orders: FrozenMap = FrozenMap()
     _gold_names: FrozenMap = FrozenMap()  # kind -> frozenset of gold names (for prefixing)
 
     def mapping(self, kind: str) -> FrozenMap:
@@ -125,7 +142,8 @@ class Alignment:
     @property
     def is_identity(self) -> bool:
         """Every predicted name maps to itself and nothing predicted is unmapped."""
-        return (all(not self.unmapped_predicted[k] for k in KINDS)
+        return (not self.argument_orders
+                and all(not self.unmapped_predicted[k] for k in KINDS)
                 and all(p == g for k in KINDS for p, g in self.mapping(k).items()))
 
     def rename(self, kind: str, name: str) -> str:
@@ -178,7 +196,20 @@ class Alignment:
             return f
 
         def atom(a: Atom) -> Atom:
-            return Atom(self.rename("predicates", a.predicate), tuple(c(x) for x in a.args))
+            args = tuple(c(x) for x in a.args)
+            order = self.argument_orders.get(a.predicate)
+            if order is not None and len(order) == len(args):
+                args = tuple(args[i] for i in order)
+            return Atom(self.rename("predicates", a.predicate), args)
+
+        def declared(p: Predicate) -> Predicate:
+            parameters = typed(p.parameters)
+            order = self.argument_orders.get(p.name)
+            if order is not None and len(order) == len(parameters):
+                # keep the declaration's variable names in place: only types move
+                parameters = tuple(TypedName(parameters[k].name, parameters[i].type)
+                                   for k, i in enumerate(order))
+            return Predicate(self.rename("predicates", p.name), parameters)
 
         def effect(e):
             if isinstance(e, AddEffect):
@@ -204,8 +235,7 @@ class Alignment:
             requirements=predicted.requirements,
             types=tuple(types),
             constants=tuple(TypedName(c(x.name), t(x.type)) for x in predicted.constants),
-            predicates=tuple(Predicate(self.rename("predicates", p.name), typed(p.parameters))
-                             for p in predicted.predicates),
+            predicates=tuple(declared(p) for p in predicted.predicates),
             functions=predicted.functions,
             actions=tuple(Action(self.rename("actions", a.name), typed(a.parameters),
                                  formula(a.precondition), tuple(effect(e) for e in a.effects))
@@ -214,7 +244,9 @@ class Alignment:
 
     def to_dict(self) -> dict:
         """JSON-able: per kind the mapped pairs (predicted, gold, confidence) and the unmapped."""
-        result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes)}
+        result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes),
+                        "argument_orders": {p: list(o) for p, o in sorted(
+                            self.argument_orders.items())}}
         for kind in KINDS:
             mapping = self.mapping(kind)
             result[kind] = {
@@ -756,6 +788,48 @@ def _agreement(gold: _Side, predicted: _Side, mappings: dict, gold_untyped: bool
     return total
 
 
+MAX_PERMUTED_ARITY = 4  # argument orders tried: all of them up to this arity (24)
+
+
+def _argument_orders(gold: _Side, predicted: _Side, mappings: dict) -> dict[str, tuple]:
+    """For each mapped predicate, the order of its arguments that agrees best with the gold:
+    parameter types and the arguments of its atoms in mapped actions. Only orders strictly
+    better than the written one are kept."""
+    tr = _Translator(mappings, "p")
+    uses: dict = {"g": {}, "p": {}}
+    for key, side, pairs in (("g", gold, {g: g for g in mappings["actions"].values()}),
+                             ("p", predicted, mappings["actions"])):
+        for action, target in pairs.items():
+            for role, predicate, args in side.literals.get(action, ()):
+                uses[key].setdefault(predicate, []).append(
+                    (target, tr.role(role) if key == "p" else role,
+                     tr.args(args) if key == "p" else args))
+    orders = {}
+    for p, g in mappings["predicates"].items():
+        mine, theirs = predicted.predicates.get(p), gold.predicates.get(g)
+        if mine is None or theirs is None or len(mine) != len(theirs) or not (
+                2 <= len(mine) <= MAX_PERMUTED_ARITY):
+            continue
+        gold_uses = Counter(uses["g"].get(g, ()))
+        types = [tr("types", t) for t in mine]
+
+        def agreement(order: tuple) -> int:
+            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
+            moved = Counter((a, r, tuple(args[k] for k in order))
+                            for a, r, args in uses["p"].get(p, ()))
+            return typed + sum((moved & gold_uses).values())
+
+        written = tuple(range(len(mine)))
+        best, best_value = written, agreement(written)
+        for order in permutations(written):
+            value = agreement(order)
+            if value > best_value:
+                best, best_value = order, value
+        if best != written:
+            orders[p] = best
+    return orders
+
+
 def align(gold: Domain, predicted: Domain) -> Alignment:
     """Map the predicted domain's types, predicates, actions and constants onto the gold's."""
     gold_side, predicted_side = _side(gold), _side(predicted)
@@ -849,6 +923,8 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
             else:
                 restore(saved)
 
+    orders = _argument_orders(gold_side, predicted_side, mappings)
+
     confidence = {}
     unmapped_gold, unmapped_predicted = {}, {}
     for kind, state in states.items():
@@ -884,5 +960,6 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         unmapped_predicted=FrozenMap(unmapped_predicted),
         gold_untyped=gold_untyped,
         notes=tuple(notes),
+        argument_orders=FrozenMap(sorted(orders.items())),
         _gold_names=gold_names,
     )
