@@ -5,8 +5,9 @@ Two modes:
 * ``paper`` reproduces the released Text2World evaluator (``utils/evaluator.py``, ``utils/pddl.py``
   and the comment stripping of ``scripts/generate.py``) number for number, quirks included. Each
   quirk is marked ``QUIRK`` where it is reproduced.
-* ``canonical`` scores what the paper means to score: it is invariant to variable renaming, to
-  conjunct order, duplicates and ``and`` nesting; scores every gold action on its own; lets
+* ``canonical`` scores what the paper means to score: it is invariant to the prediction's
+  vocabulary (names are aligned with the gold's first, ``text2world.alignment``), to variable
+  renaming, to conjunct order, duplicates and ``and`` nesting; scores every gold action on its own; lets
   extra predicted actions lower precision; compares predicates and parameters with their types.
 """
 
