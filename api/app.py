@@ -166,6 +166,8 @@ class GoldRef(BaseModel):
 
 class ActionScore(BaseModel):
     status: Literal["matched", "missing", "extra"]
+    predicted: str | None = Field(None, description="canonical mode: the predicted action "
+                                  "matched with this gold action (through the alignment)")
     parameters: float
     preconditions: float
     effects: float
@@ -187,6 +189,10 @@ class ScoreResponse(BaseModel):
                                   "(every F1 is then 0 whatever the prediction).")
     gold_errors: list[IssueModel] = Field([], description="Why the gold cannot be scored.")
     per_action: dict[str, ActionScore] = Field({}, description="Each action's status and F1s.")
+    alignment: dict[str, Any] | None = Field(
+        None, description="canonical mode: the prediction's types, predicates, actions and "
+        "constants mapped onto the gold's, with a confidence per pair and what stayed unmapped "
+        "(text2world.alignment.Alignment.to_dict()).")
     validation: ValidateResponse
     gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
 

@@ -36,7 +36,7 @@ def test_score_json_has_the_documented_keys_and_library_values(tmp_path):
         expected = {"mode", "executable", "similarity", "f1_predicates", "f1_parameters",
                     "f1_preconditions", "f1_effects", "errors", "gold_executable",
                     "gold_errors", "per_action"}
-        assert set(data) == expected | ({"f1_types"} if mode == "canonical" else set())
+        assert set(data) == expected | ({"f1_types", "alignment"} if mode == "canonical" else set())
 
 
 def test_score_extracts_the_domain_from_an_llm_answer(tmp_path):
@@ -76,8 +76,11 @@ def test_score_shows_per_action_results(tmp_path):
         assert "matched" in next(x for x in result.output.splitlines() if "unstack" in x)
         data = json.loads(runner.invoke(app, ["score", str(gold), str(predicted), "--json",
                                               "--mode", mode]).output)
-        assert data["per_action"]["stack"] == {"status": "missing", "parameters": 0.0,
-                                               "preconditions": 0.0, "effects": 0.0}
+        assert data["per_action"]["stack"] == {"status": "missing", "predicted": None,
+                                               "parameters": 0.0, "preconditions": 0.0,
+                                               "effects": 0.0}
+        # the predicted action each gold action was matched with
+        assert data["per_action"]["unstack"]["predicted"] == "unstack"
         assert data["per_action"]["unstack"]["status"] == "matched"
 
 

@@ -58,9 +58,12 @@ def test_per_action_in_paper_mode_are_the_released_per_action_f1s():
     # one gold action missing zeroes the domain's action F1s (released), per action shows why
     assert result.f1_effects == 0.0
     assert result.per_action == {
-        "a": {"status": "matched", "parameters": 1.0, "preconditions": 1.0, "effects": 1.0},
-        "b": {"status": "missing", "parameters": 0.0, "preconditions": 0.0, "effects": 0.0},
-        "c": {"status": "extra", "parameters": 0.0, "preconditions": 0.0, "effects": 0.0},
+        "a": {"status": "matched", "predicted": "a", "parameters": 1.0, "preconditions": 1.0,
+              "effects": 1.0},
+        "b": {"status": "missing", "predicted": None, "parameters": 0.0, "preconditions": 0.0,
+              "effects": 0.0},
+        "c": {"status": "extra", "predicted": "c", "parameters": 0.0, "preconditions": 0.0,
+              "effects": 0.0},
     }
     averaged = score(GOLD, GOLD.replace("(and (q ?x)))\n(:action b", "(and (p ?x)))\n(:action b"))
     values = [v["effects"] for v in averaged.per_action.values()]

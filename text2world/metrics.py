@@ -5,8 +5,9 @@ Two modes:
 * ``paper`` reproduces the released Text2World evaluator (``utils/evaluator.py``, ``utils/pddl.py``
   and the comment stripping of ``scripts/generate.py``) number for number, quirks included. Each
   quirk is marked ``QUIRK`` where it is reproduced.
-* ``canonical`` scores what the paper means to score: it is invariant to variable renaming, to
-  conjunct order, duplicates and ``and`` nesting; scores every gold action on its own; lets
+* ``canonical`` scores what the paper means to score: it is invariant to the prediction's
+  vocabulary (names are aligned with the gold's first, ``text2world.alignment``), to variable
+  renaming, to conjunct order, duplicates and ``and`` nesting; scores every gold action on its own; lets
   extra predicted actions lower precision; compares predicates and parameters with their types.
 """
 
@@ -18,9 +19,10 @@ from typing import Literal
 
 import Levenshtein
 
+from .alignment import UNMAPPED_PREFIX, Alignment, align
 from .bounds import MAX_DOMAIN_CHARS
-from .extract import NoDomainFound, extract_domain
 from .caching import gold_cache
+from .extract import NoDomainFound, extract_domain
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
                    Truth, TypedName, parse_domain, strip_comments,
@@ -42,9 +44,10 @@ class Score:
     ``gold_executable`` is False when the gold itself does not parse (every F1 is then 0 and
     says nothing about the prediction); ``gold_errors`` says why, and also holds the released
     quirk that zeroes the action F1s of a parsable gold in paper mode. ``per_action`` maps each action
-    name to ``{"status": "matched" | "missing" | "extra", "parameters", "preconditions",
-    "effects"}`` (that action's F1s; in paper mode the released per-action values, extra actions
-    are listed but do not count).
+    name to ``{"status": "matched" | "missing" | "extra", "predicted", "parameters",
+    "preconditions", "effects"}`` (``predicted``: the predicted action it was matched with, by
+    name in paper mode, through the alignment in canonical mode; then that action's F1s; in
+    paper mode the released per-action values, extra actions are listed but do not count).
     """
 
     mode: str
@@ -59,6 +62,7 @@ class Score:
     per_action: dict = field(default_factory=dict, compare=False)
     gold_executable: bool = True
     gold_errors: tuple[Issue, ...] = ()
+    alignment: Alignment | None = field(default=None, compare=False)  # canonical mode only
 
     def to_dict(self, details: bool = False) -> dict:
         """The documented score keys; with ``details``, also ``gold_executable``,
@@ -79,6 +83,8 @@ class Score:
             result["gold_executable"] = self.gold_executable
             result["gold_errors"] = [e.to_dict() for e in self.gold_errors]
             result["per_action"] = {name: dict(values) for name, values in self.per_action.items()}
+            if self.alignment is not None:
+                result["alignment"] = self.alignment.to_dict()
         return result
 
 
@@ -91,7 +97,7 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
         return _score_paper(gold, predicted)
     if mode == "canonical":
         gold_view = _canonical_gold_view(gold)  # looked up once: the caches count their hits
-        result = _score_canonical_views(gold_view, _canonical_view(predicted))
+        result = _score_canonical_views(gold_view, _canonical_view(predicted, prepared=False))
         if gold_view.error is not None:
             result = replace(result, gold_executable=False, gold_errors=(gold_view.error,))
         return result
@@ -251,8 +257,11 @@ def _paper_per_action(gold: _PaperView, predicted: _PaperView) -> dict:
             status = "matched"
         else:
             values, status = [0.0, 0.0, 0.0], "missing" if predicted_parts is None else "extra"
-        per_action[name] = {"status": status, "parameters": values[0],
-                            "preconditions": values[1], "effects": values[2]}
+        # Paper mode matches actions by name as written: the predicted name is the gold's.
+        per_action[name] = {"status": status,
+                            "predicted": None if predicted_parts is None else name,
+                            "parameters": values[0], "preconditions": values[1],
+                            "effects": values[2]}
     return per_action
 
 
@@ -401,7 +410,9 @@ class _CanonicalView:
     printed: str = ""
 
 
-def _canonical_view(text: str) -> _CanonicalView:
+def _canonical_view(text: str, prepared: bool = True) -> _CanonicalView:
+    """Parse a domain for canonical scoring; ``prepared`` also computes its canonical actions
+    and printed form (the gold's, cached; a prediction is first translated by the alignment)."""
     cleaned = strip_comments(text)
     try:
         domain = parse_domain(cleaned)
@@ -409,9 +420,14 @@ def _canonical_view(text: str) -> _CanonicalView:
         raise
     except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes
         return _CanonicalView(classify_error(text, error), None, cleaned.lower())
+    if not prepared:
+        return _CanonicalView(None, domain, cleaned.lower())
+    return _prepared_view(domain, cleaned.lower())
+
+
+def _prepared_view(domain: Domain, text: str) -> _CanonicalView:
     actions = {a.name.lower(): _canonical_action(a) for a in domain.actions}
-    return _CanonicalView(None, domain, cleaned.lower(), actions,
-                          _canonical_text(domain, actions))
+    return _CanonicalView(None, domain, text, actions, _canonical_text(domain, actions))
 
 
 def _canonical_text(domain: Domain, actions: dict) -> str:
@@ -450,6 +466,8 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
 
 
 def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
+    """Canonical scores of a prediction (parsed, not yet prepared: it is translated into the
+    gold's vocabulary first) against the cached, prepared gold view."""
     if gold_view.domain is None or predicted_view.domain is None:
         # Nothing to compare component-wise (a gold that does not parse, like released id 187,
         # gives every prediction 0 F1, as in paper mode).
@@ -457,13 +475,23 @@ def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _Canonical
         errors = (predicted_view.error,) if predicted_view.error else ()
         return Score("canonical", predicted_view.domain is not None, similarity, 0.0, 0.0, 0.0,
                      0.0, errors, f1_types=0.0)
-    gold_domain, predicted_domain = gold_view.domain, predicted_view.domain
+    # Score through the alignment: the prediction is renamed into the gold's vocabulary first,
+    # so `pick-up` for `pickup` or consistently renamed predicates cost nothing.
+    gold_domain, written = gold_view.domain, predicted_view.domain
+    alignment = align(gold_domain, written)
+    predicted_domain = alignment.translate(written)
+    predicted_view = _prepared_view(predicted_domain, predicted_view.text)
     similarity = _ratio_without_whitespace(gold_view.printed, predicted_view.printed)
-    types = _set_f1(_type_items(predicted_domain), _type_items(gold_domain))
+    # Types added to an untyped gold all map to `object` for the other F1s; they still cost
+    # here, where types are scored.
+    types = _set_f1(_type_items(written if alignment.gold_untyped else predicted_domain),
+                    _type_items(gold_domain))
     predicates = _set_f1(_predicate_items(predicted_domain), _predicate_items(gold_domain))
     counts = {"parameters": [0, 0, 0], "preconditions": [0, 0, 0], "effects": [0, 0, 0]}
     per_action = {}
     empty = _CanonicalAction(frozenset(), frozenset(), frozenset())
+    # translated action name -> the name the prediction wrote
+    written_names = {alignment.rename("actions", a.name).lower(): a.name for a in written.actions}
     for name in list(gold_view.actions) + [n for n in predicted_view.actions
                                            if n not in gold_view.actions]:
         gold_action = gold_view.actions.get(name, empty)
@@ -480,10 +508,13 @@ def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _Canonical
             scores[component] = _micro_f1(tp, fp, fn)
         status = ("matched" if name in gold_view.actions and name in predicted_view.actions
                   else "missing" if name in gold_view.actions else "extra")
-        per_action[name] = {"status": status, **scores}
+        # An extra action is listed under the name the prediction gave it.
+        key = written_names.get(name, name) if status == "extra" else name
+        per_action[key] = {"status": status, "predicted": written_names.get(name), **scores}
     return Score("canonical", True, similarity, predicates,
                  _micro_f1(*counts["parameters"]), _micro_f1(*counts["preconditions"]),
-                 _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action)
+                 _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action,
+                 alignment=alignment)
 
 
 # --------------------------------------------------------------------------------------------
@@ -512,6 +543,9 @@ def _diff_rows(gold_items: list[tuple[str, object]],
     return rows
 
 
+_UNMAPPED_SHOWN = re.compile(r"(?<=[\s(])" + re.escape(UNMAPPED_PREFIX))
+
+
 def action_diff(gold: str, predicted: str) -> dict:
     """Gold vs predicted domain, action by action, as canonical mode compares them.
 
@@ -527,21 +561,29 @@ def action_diff(gold: str, predicted: str) -> dict:
     if gold_view.domain is None:
         return {"ok": False, "reason": f"the gold domain does not parse ({gold_view.error})",
                 "actions": [], "predicates": []}
-    predicted_view = _canonical_view(predicted)
+    predicted_view = _canonical_view(predicted, prepared=False)
     if predicted_view.domain is None:
         return {"ok": False,
                 "reason": f"the generated domain does not parse ({predicted_view.error})",
                 "actions": [], "predicates": []}
+    score = _score_canonical_views(gold_view, predicted_view)
+    # Matched through the alignment, as canonical mode scores: the prediction's side is its
+    # translation into the gold's vocabulary (variables keep the prediction's own names).
+    translated = score.alignment.translate(predicted_view.domain)
     gold_actions = {a.name.lower(): a for a in gold_view.domain.actions}
-    predicted_actions = {a.name.lower(): a for a in predicted_view.domain.actions}
-    per_action = _score_canonical_views(gold_view, predicted_view).per_action
+    predicted_actions = {a.name.lower(): a for a in translated.actions}
+    per_action = {(score.alignment.rename("actions", scores["predicted"]).lower()
+                   if scores["status"] == "extra" else name): scores
+                  for name, scores in score.per_action.items()}
     actions = []
     for name in list(gold_actions) + [n for n in predicted_actions if n not in gold_actions]:
         gold_action, predicted_action = gold_actions.get(name), predicted_actions.get(name)
         gold_items = _action_items(gold_action) if gold_action else {}
         predicted_items = _action_items(predicted_action) if predicted_action else {}
         scores = per_action[name]
-        entry = {"name": (gold_action or predicted_action).name, "status": scores["status"],
+        entry = {"name": gold_action.name if gold_action else scores["predicted"],
+                 "status": scores["status"],
+                 "predicted_name": scores.get("predicted"),
                  "f1": {component: scores[component] for component in ACTION_COMPONENTS}}
         for component in ACTION_COMPONENTS:
             entry[component] = _diff_rows(gold_items.get(component, []),
@@ -552,6 +594,11 @@ def action_diff(gold: str, predicted: str) -> dict:
         return [((p.name.lower(), tuple(x.type.lower() for x in p.parameters)), p)
                 for p in domain.predicates]
 
-    return {"ok": True, "reason": None, "actions": actions,
-            "predicates": _diff_rows(predicate_items(gold_view.domain),
-                                     predicate_items(predicted_view.domain))}
+    predicates = _diff_rows(predicate_items(gold_view.domain), predicate_items(translated))
+    # A person reads the prediction's own names where nothing was mapped, not the prefix that
+    # keeps them apart from the gold's.
+    for row in [r for a in actions for c in ACTION_COMPONENTS for r in a[c]] + predicates:
+        if row["predicted"] is not None:
+            row["predicted"] = _UNMAPPED_SHOWN.sub("", row["predicted"])
+    return {"ok": True, "reason": None, "actions": actions, "predicates": predicates,
+            "alignment": score.alignment.to_dict()}

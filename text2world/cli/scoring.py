@@ -89,9 +89,17 @@ def score_command(
             actions.add_column(column, justify="left" if column in ("action", "status")
                                else "right")
         for name, values in result.per_action.items():
-            actions.add_row(name, values["status"], *(f"{values[k]:.4f}" for k in
-                                                      ("parameters", "preconditions", "effects")))
+            written = values.get("predicted")  # canonical: matched through the alignment
+            label = name if written in (None, name) else f"{name} (as {written})"
+            actions.add_row(label, values["status"], *(f"{values[k]:.4f}" for k in
+                                                       ("parameters", "preconditions", "effects")))
         console.print(actions)
+        if result.alignment is not None and not result.alignment.is_identity:
+            renamed = [f"{kind[:-1]} {p} -> {g}" for kind in ("types", "predicates", "actions",
+                                                               "constants")
+                       for p, g in result.alignment.mapping(kind).items() if p != g]
+            if renamed:
+                console.print("aligned names: " + ", ".join(renamed), highlight=False)
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
     raise typer.Exit(0 if result.executable else 1)
