@@ -1,6 +1,6 @@
 # The text2world scoring service with the built-in store.
 #   docker build -t text2world .
-#   docker run -p 8000:8000 text2world        # then: curl localhost:8000/healthz, docs at /docs
+#   docker run -p 8765:8765 text2world        # then: curl localhost:8765/healthz, docs at /docs
 # Configure with -e T2W_API_MAX_BODY=... -e T2W_API_SCORE_TIMEOUT=... (see `t2w serve --help`).
 FROM python:3.11-slim
 
@@ -20,7 +20,7 @@ RUN pip install . \
     && chown t2w /var/lib/text2world /app/runs
 
 USER t2w
-EXPOSE 8000
+EXPOSE 8765
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
-CMD ["t2w", "serve", "--host", "0.0.0.0", "--port", "8000"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=4)"]
+CMD ["t2w", "serve", "--host", "0.0.0.0", "--port", "8765"]

@@ -138,7 +138,7 @@ def test_dockerfile_is_simple_and_correct():
     assert (REPO / "data" / "domains").is_dir()
     cmd = docker["cmd"]
     assert cmd[:2] == ["t2w", "serve"]
-    assert cmd[cmd.index("--host") + 1] == "0.0.0.0" and cmd[cmd.index("--port") + 1] == "8000"
+    assert cmd[cmd.index("--host") + 1] == "0.0.0.0" and cmd[cmd.index("--port") + 1] == "8765"
     # That `pip install .` installs every package (api and text2world.cli included) is
     # checked against the packaging configuration in tests/test_packaging.py.
 

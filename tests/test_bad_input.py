@@ -87,4 +87,5 @@ def test_cli_missing_file_and_unknown_mode(bad_files, tmp_path):
     result = run_cli("validate", str(tmp_path / "missing.pddl"))
     assert result.returncode == 1 and b"no such file" in result.stderr
     result = run_cli("score", str(bad_files["good"]), str(bad_files["good"]), "--mode", "fuzzy")
-    assert result.returncode == 1 and b"unknown mode" in result.stderr
+    # a usage error (exit 2, as for any bad option) naming the choices --help lists
+    assert result.returncode == 2 and b"'fuzzy' is not one of 'paper', 'canonical'" in result.stderr

@@ -59,11 +59,11 @@ def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_pat
     report = runner.invoke(app, ["report", str(run)])
     assert report.exit_code == 0, output_of(report)
     assert "Table 1" in report.output and "(reference)" in report.output
-    with (run / "report" / "table1.csv").open() as stream:
+    with (run / "report" / "paper" / "table1.csv").open() as stream:
         row = list(csv.DictReader(stream))[0]
     assert float(row["executable_ec0"]) == pytest.approx(paper[0]["executable"])
     assert float(row["f1_effects_eck"]) == pytest.approx(paper[3]["f1_effects"])
-    assert (run / "report" / "per_round.png").stat().st_size > 1000
+    assert (run / "report" / "paper" / "per_round.png").stat().st_size > 1000
     assert no_network == []
 
     again = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "3",

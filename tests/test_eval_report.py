@@ -76,7 +76,7 @@ def test_table1_round_curve_and_categories(two_runs, tmp_path):
     with (tmp_path / "one" / "table1.csv").open() as stream:
         table = list(csv.DictReader(stream))
     assert float(table[0]["executable_ec0"]) == pytest.approx(0.4)
-    assert "| Exec EC0 |" in (tmp_path / "one" / "table1.md").read_text()
+    assert "| Exec EC_0 |" in (tmp_path / "one" / "table1.md").read_text()
     for name in ("per_round.png", "errors_per_round.png", "report.json", "per_domain.csv",
                  "anova.csv"):
         assert (tmp_path / "one" / name).is_file(), name

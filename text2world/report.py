@@ -2,7 +2,9 @@
 concrete (Figure 7), syntax-error categories per round (Figure 5 left), a per-domain table and
 a one-way ANOVA over correction attempts (section 5.1).
 
-Everything is computed from the runs' logs; nothing calls a model.
+Everything is computed from the runs' logs; nothing calls a model. Rounds are labelled as in the
+paper: EC_0 (no correction) .. EC_k (after up to k corrections). Runs compared side by side are
+compared on the items they all finished; the report says when that drops items.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .runs import METRICS, Run, RunError, mean, runs_dir, summarize
+from .runs import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir,
+                   summarize)
 from .store import atomic_write_text
 from .validation import CATEGORIES
 
 LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
-          "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff"}
+          "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
+          "f1_types": "F1 types"}
 NO_PDDL = "NoDomainFound"
 
 
@@ -36,6 +40,12 @@ class Report:
     markdown: str
     out_dir: Path
     files: list[Path]
+    warnings: list[str]  # also in data["warnings"] and the markdown
+
+
+def round_label(round_index: int | str) -> str:
+    """The one label of a correction round everywhere a person reads it: EC_0, EC_1, ... EC_k."""
+    return f"EC_{round_index}"
 
 
 @dataclass
@@ -76,7 +86,7 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
     keys = ("description", "prompt", "dataset", "ec", "temperature")
     varying = [k for k in keys if len({str(r.config.get(k)) for r in loaded}) > 1]
     for r in loaded:
-        extra = ", ".join(f"{r.config.get(k)}" if k != "ec" else f"EC{r.config.get(k)}"
+        extra = ", ".join(f"{r.config.get(k)}" if k != "ec" else f"k={r.config.get(k)}"
                           for k in varying)
         r.label = f"{r.config.get('model')}" + (f" ({extra})" if extra else "")
     seen: Counter = Counter(r.label for r in loaded)
@@ -84,6 +94,35 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
         if seen[r.label] > 1:
             r.label = f"{r.label} [{r.run.run_id[-8:]}]"
     return loaded
+
+
+def _common_items(loaded_runs: list[_LoadedRun], all_items: bool) -> tuple[dict, list[str]]:
+    """Restrict compared runs to the items they all finished (unless ``all_items``).
+
+    Means over different item sets are not comparable (101 abstract items against 20
+    concrete ones): the warning says how many items each run loses, or that they were kept.
+    """
+    sets = {r.label: {str(item["item"]) for item in r.items} for r in loaded_runs}
+    common = set.intersection(*sets.values())
+    info = {"runs": {label: len(ids) for label, ids in sets.items()}, "common": len(common),
+            "restricted": False}
+    if len(loaded_runs) < 2 or all(ids == common for ids in sets.values()):
+        return info, []
+    counts = ", ".join(f"{label}: {len(ids)}" for label, ids in sets.items())
+    if not common:
+        return info, [f"the runs share no item ({counts} items); each is reported on its own "
+                      "items, so their scores are not comparable"]
+    if all_items:
+        return info, [f"the runs cover different items ({counts} items; {len(common)} in "
+                      "all); each is reported on all its items (--all-items), so their scores "
+                      "are not comparable"]
+    for r in loaded_runs:
+        r.items = [item for item in r.items if str(item["item"]) in common]
+    info["restricted"] = True
+    left_out = len(set.union(*sets.values()) - common)
+    return info, [f"the runs cover different items ({counts} items); every table compares them "
+                  f"on the {len(common)} items they all finished, leaving out {left_out} "
+                  "(--all-items reports each run on all its items)"]
 
 
 def _round_means(loaded: _LoadedRun, mode: str) -> list[dict]:
@@ -106,7 +145,7 @@ def _anova(loaded: _LoadedRun, mode: str) -> dict:
     from scipy import stats
 
     result = {}
-    for metric in METRICS:
+    for metric in mode_metrics(mode):
         groups = [_values(loaded, mode, r, metric) for r in range(loaded.ec + 1)]
         groups = [g for g in groups if g]
         if len(groups) < 2:
@@ -179,8 +218,9 @@ def _abstract_vs_concrete(loaded_runs: list[_LoadedRun], mode: str) -> list[dict
             entry = {"model": group_key[0], "ec": group_key[3]}
             for kind in ("abstract", "concrete"):
                 rounds = _round_means(runs[kind], mode)
-                entry[kind] = {"ec0": {m: rounds[0][m] for m in METRICS},
-                               "eck": {m: rounds[-1][m] for m in METRICS}}
+                entry[kind] = {"items": len(runs[kind].items),
+                               "ec0": {m: rounds[0][m] for m in mode_metrics(mode)},
+                               "eck": {m: rounds[-1][m] for m in mode_metrics(mode)}}
             pairs.append(entry)
     return pairs
 
@@ -198,38 +238,48 @@ def _pyplot():
     return plt
 
 
-def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path) -> None:
+def _round_ticks(axis, last_round: int) -> None:
+    axis.set_xticks(range(last_round + 1))
+    axis.set_xticklabels([round_label(r) for r in range(last_round + 1)], fontsize=8)
+
+
+def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path, mode: str) -> None:
     plt = _pyplot()
-    figure, axes = plt.subplots(2, 3, figsize=(12, 6.5), sharex=True)
-    for axis, metric in zip(axes.flat, METRICS):
+    metrics = mode_metrics(mode)
+    columns = (len(metrics) + 1) // 2
+    figure, axes = plt.subplots(2, columns, figsize=(4 * columns, 6.5), squeeze=False)
+    for axis in list(axes.flat)[len(metrics):]:
+        axis.set_visible(False)
+    for axis, metric in zip(axes.flat, metrics):
         for loaded in loaded_runs:
             rows = curves[loaded.label]
             xs = [row["round"] for row in rows if row[metric] is not None]
             ys = [100 * row[metric] for row in rows if row[metric] is not None]
             axis.plot(xs, ys, marker="o", label=loaded.label)
         axis.set_title(LABELS[metric])
-        axis.set_xlabel("correction rounds")
+        axis.set_xlabel("correction round")
         axis.set_ylabel("%")
         axis.grid(alpha=0.3)
-        axis.set_xticks(range(max(r.ec for r in loaded_runs) + 1))
+        _round_ticks(axis, max(r.ec for r in loaded_runs))
     axes.flat[0].legend(fontsize=8)
-    figure.suptitle("Metrics vs number of error-correction rounds")
+    figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
 
 
-def _plot_abstract_concrete(pairs: list[dict], path: Path) -> None:
+def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
     plt = _pyplot()
+    metrics = mode_metrics(mode)
     figure, axes = plt.subplots(1, len(pairs), figsize=(6 * len(pairs), 4), squeeze=False)
     for axis, pair in zip(axes.flat, pairs):
-        positions = range(len(METRICS))
+        positions = range(len(metrics))
         for offset, kind in ((-0.2, "abstract"), (0.2, "concrete")):
-            values = [100 * (pair[kind]["eck"][m] or 0.0) for m in METRICS]
+            values = [100 * (pair[kind]["eck"][m] or 0.0) for m in metrics]
             axis.bar([p + offset for p in positions], values, width=0.4, label=kind)
         axis.set_xticks(list(positions))
-        axis.set_xticklabels([LABELS[m] for m in METRICS], rotation=30, fontsize=8)
-        axis.set_title(f"{pair['model']} (EC{pair['ec']})")
+        axis.set_xticklabels([LABELS[m] for m in metrics], rotation=30, fontsize=8)
+        axis.set_title(f"{pair['model']} ({round_label(pair['ec'])}, {mode} mode)")
         axis.set_ylabel("%")
         axis.legend()
     figure.tight_layout()
@@ -251,9 +301,9 @@ def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) ->
                 axis.bar([row["round"] for row in rows], values, bottom=bottoms, label=name)
                 bottoms = [b + v for b, v in zip(bottoms, values)]
         axis.set_title(loaded.label, fontsize=9)
-        axis.set_xlabel("round")
+        axis.set_xlabel("correction round")
         axis.set_ylabel("invalid items")
-        axis.set_xticks([row["round"] for row in rows])
+        _round_ticks(axis, loaded.ec)
         if any(bottoms):
             axis.legend(fontsize=7)
     figure.suptitle("Syntax error categories per round")
@@ -278,24 +328,49 @@ def _md_table(header: list[str], rows: list[list]) -> str:
     return "\n".join(lines)
 
 
+def _check_out_dir(out_dir: Path, mode: str) -> None:
+    """Refuse to replace a report of the other mode (a user would lose it without noticing)."""
+    previous = out_dir / "report.json"
+    if not previous.is_file():
+        return
+    try:
+        old_mode = json.loads(previous.read_text(encoding="utf-8")).get("mode")
+    except (OSError, ValueError, AttributeError):
+        old_mode = None
+    if old_mode in SCORE_MODES and old_mode != mode:
+        raise ReportError(f"{out_dir} holds the {old_mode} report; write the {mode} report "
+                          "elsewhere (--out) or remove that folder first")
+
+
 def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "paper",
-                 plots: bool = True) -> Report:
-    if mode not in ("paper", "canonical"):
-        raise ReportError(f"unknown mode {mode!r}; choose paper or canonical")
+                 plots: bool = True, all_items: bool = False) -> Report:
+    """Compute and write the report of ``paths`` in one scoring mode.
+
+    ``out_dir`` defaults to RUN/report/<mode> for one run, <runs>/report-<hash>/<mode> for
+    several: one folder per mode, so that a canonical report never replaces the paper one
+    (an explicit ``out_dir`` holding the other mode's report is refused). Runs covering
+    different items are compared on their common items unless ``all_items``;
+    ``Report.warnings`` says so.
+    """
+    if mode not in SCORE_MODES:
+        raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(SCORE_MODES)}")
     loaded_runs = _load([Path(p) for p in paths])
+    item_sets, report_warnings = _common_items(loaded_runs, all_items)
     if out_dir is None:
         if len(loaded_runs) == 1:
-            out_dir = loaded_runs[0].run.path / "report"
+            out_dir = loaded_runs[0].run.path / "report" / mode
         else:
             digest = hashlib.sha256("\n".join(sorted(r.run.run_id for r in loaded_runs))
                                     .encode()).hexdigest()[:10]
-            out_dir = runs_dir() / f"report-{digest}"
+            out_dir = runs_dir() / f"report-{digest}" / mode
     out_dir = Path(out_dir)
+    _check_out_dir(out_dir, mode)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise ReportError(f"cannot create the report folder {out_dir}: {err.strerror}") from None
 
+    metrics = mode_metrics(mode)
     curves = {r.label: _round_means(r, mode) for r in loaded_runs}
     table_rows = []
     for loaded in loaded_runs:
@@ -305,8 +380,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             "reference_model": bool(loaded.config.get("reference_model")),
             "items": len(loaded.items), "ec": loaded.ec,
             "infrastructure_errors": len(loaded.run.open_errors()),
-            **{f"{m}_ec0": rows[0][m] for m in METRICS},
-            **{f"{m}_eck": rows[-1][m] for m in METRICS},
+            **{f"{m}_ec0": rows[0][m] for m in metrics},
+            **{f"{m}_eck": rows[-1][m] for m in metrics},
         })
     categories = {r.label: _error_categories(r) for r in loaded_runs}
     anova = {r.label: _anova(r, mode) for r in loaded_runs}
@@ -320,32 +395,33 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         files.append(out_dir / name)
 
     # Table 1
-    header = ["Model", "Items"] + [f"{LABELS[m]} EC0" for m in METRICS] + \
-        [f"{LABELS[m]} ECk" for m in METRICS]
+    header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
+        [f"{LABELS[m]} EC_k" for m in metrics]
     md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else ""), row["items"]]
-               + [_pct(row[f"{m}_ec0"]) for m in METRICS]
-               + [_pct(row[f"{m}_eck"]) for m in METRICS] for row in table_rows]
+               + [_pct(row[f"{m}_ec0"]) for m in metrics]
+               + [_pct(row[f"{m}_eck"]) for m in metrics] for row in table_rows]
     ks = sorted({r.ec for r in loaded_runs})
-    k_text = f"k={ks[0]}" if len(ks) == 1 else "k = each run's --ec"
-    table1_md = (f"## Table 1 ({mode} mode, %, EC0 = no correction, ECk = after up to "
+    k_text = f"k = {ks[0]}" if len(ks) == 1 else "k = each run's --ec"
+    table1_md = (f"## Table 1 ({mode} mode, %, EC_0 = no correction, EC_k = after up to "
                  f"{k_text} corrections)\n\n" + _md_table(header, md_rows) + "\n")
     write("table1.md", table1_md)
     write("table1.csv", _csv([["run", "run_id", "items", "ec"]
-                              + [f"{m}_ec0" for m in METRICS] + [f"{m}_eck" for m in METRICS]]
+                              + [f"{m}_ec0" for m in metrics] + [f"{m}_eck" for m in metrics]]
                              + [[row["run"], row["run_id"], row["items"], row["ec"]]
-                                + [row[f"{m}_ec0"] for m in METRICS]
-                                + [row[f"{m}_eck"] for m in METRICS] for row in table_rows]))
+                                + [row[f"{m}_ec0"] for m in metrics]
+                                + [row[f"{m}_eck"] for m in metrics] for row in table_rows]))
 
     # Per round (Figure 6)
     round_lines = ["## Metrics per correction round (Figure 6)", ""]
-    round_csv = [["run", "round", "items"] + list(METRICS)]
+    round_csv = [["run", "round", "items"] + list(metrics)]
     for loaded in loaded_runs:
         round_lines.append(f"**{loaded.label}**\n")
-        round_lines.append(_md_table(["Round"] + [LABELS[m] for m in METRICS],
-                                     [[f"EC{row['round']}"] + [_pct(row[m]) for m in METRICS]
+        round_lines.append(_md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
+                                     [[round_label(row["round"]), row["items"]]
+                                      + [_pct(row[m]) for m in metrics]
                                       for row in curves[loaded.label]]))
         round_lines.append("")
-        round_csv += [[loaded.label, row["round"], row["items"]] + [row[m] for m in METRICS]
+        round_csv += [[loaded.label, row["round"], row["items"]] + [row[m] for m in metrics]
                       for row in curves[loaded.label]]
     write("per_round.csv", _csv(round_csv))
 
@@ -359,7 +435,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         error_lines.append(f"**{loaded.label}**\n")
         if used:
             error_lines.append(_md_table(["Round", "Invalid"] + used,
-                                         [[f"round {row['round']}", row["invalid"]]
+                                         [[round_label(row["round"]), row["invalid"]]
                                           + [row["categories"].get(n, 0) for n in used]
                                           for row in rows]))
         else:
@@ -370,11 +446,11 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     write("errors_per_round.csv", _csv(error_csv))
 
     # ANOVA
-    anova_lines = ["## One-way ANOVA over correction attempts (EC0..ECk as groups)", ""]
+    anova_lines = ["## One-way ANOVA over correction attempts (EC_0 .. EC_k as groups)", ""]
     anova_csv = [["run", "metric", "F", "p", "note"]]
     anova_rows = []
     for loaded in loaded_runs:
-        for metric in METRICS:
+        for metric in metrics:
             entry = anova[loaded.label][metric]
             anova_rows.append([loaded.label, LABELS[metric],
                                "-" if entry["F"] is None else f"{entry['F']:.3f}",
@@ -387,25 +463,25 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     # Abstract vs concrete (Figure 7)
     ac_lines: list[str] = []
     if pairs:
-        ac_lines = ["## Abstract vs concrete descriptions (Figure 7, ECk)", ""]
+        ac_lines = ["## Abstract vs concrete descriptions (Figure 7, EC_k)", ""]
         ac_rows = []
-        ac_csv = [["model", "description", "round"] + list(METRICS)]
+        ac_csv = [["model", "description", "round", "items"] + list(metrics)]
         for pair in pairs:
             for kind in ("abstract", "concrete"):
-                ac_rows.append([pair["model"], kind] + [_pct(pair[kind]["eck"][m])
-                                                        for m in METRICS])
-                for rnd in ("ec0", "eck"):
-                    ac_csv.append([pair["model"], kind, rnd]
-                                  + [pair[kind][rnd][m] for m in METRICS])
-        ac_lines.append(_md_table(["Model", "Description"] + [LABELS[m] for m in METRICS],
-                                  ac_rows))
+                ac_rows.append([pair["model"], kind, pair[kind]["items"]]
+                               + [_pct(pair[kind]["eck"][m]) for m in metrics])
+                for rnd, index in (("ec0", 0), ("eck", pair["ec"])):
+                    ac_csv.append([pair["model"], kind, index, pair[kind]["items"]]
+                                  + [pair[kind][rnd][m] for m in metrics])
+        ac_lines.append(_md_table(["Model", "Description", "Items"]
+                                  + [LABELS[m] for m in metrics], ac_rows))
         write("abstract_vs_concrete.csv", _csv(ac_csv))
 
     # Per domain
     labels = [r.label for r in loaded_runs]
     domain_header = ["Domain"] + [f"{label}: {col}" for label in labels
-                                  for col in ("Exec EC0", "Exec ECk", "valid round",
-                                              "F1 mean ECk")]
+                                  for col in ("Exec EC_0", "Exec EC_k", "valid at round",
+                                              "F1 mean EC_k")]
     domain_rows = []
     domain_csv = [["item"] + [f"{label}:{col}" for label in labels
                               for col in ("exec_ec0", "exec_eck", "valid_round", "rounds",
@@ -420,7 +496,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                 flat += [None] * 7
                 continue
             md += ["yes" if cell["exec_ec0"] else "no", "yes" if cell["exec_eck"] else "no",
-                   "-" if cell["valid_round"] is None else cell["valid_round"],
+                   "-" if cell["valid_round"] is None else round_label(cell["valid_round"]),
                    _pct(cell["f1_mean_eck"])]
             flat += [cell["exec_ec0"], cell["exec_eck"], cell["valid_round"], cell["rounds"],
                      cell["similarity_eck"], cell["f1_mean_eck"], cell["category_ec0"]]
@@ -430,28 +506,29 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     domain_md = "## Per domain\n\n" + _md_table(domain_header, domain_rows) + "\n"
 
     if plots:
-        _plot_rounds(loaded_runs, curves, out_dir / "per_round.png")
+        _plot_rounds(loaded_runs, curves, out_dir / "per_round.png", mode)
         files.append(out_dir / "per_round.png")
         _plot_errors(loaded_runs, categories, out_dir / "errors_per_round.png")
         files.append(out_dir / "errors_per_round.png")
         if pairs:
-            _plot_abstract_concrete(pairs, out_dir / "abstract_vs_concrete.png")
+            _plot_abstract_concrete(pairs, out_dir / "abstract_vs_concrete.png", mode)
             files.append(out_dir / "abstract_vs_concrete.png")
 
-    reference_note = ""
+    notes = []
     if any(row["reference_model"] for row in table_rows):
-        reference_note = ("\n> Rows marked (reference) come from built-in reference models "
-                          "built from the gold domains: they check the pipeline and are not "
-                          "LLM results.\n")
-    infra = [row for row in table_rows if row["infrastructure_errors"]]
-    infra_note = "".join(f"\n> {row['run']}: {row['infrastructure_errors']} items failed with "
-                         "infrastructure errors and are not scored (resume the run to retry "
-                         "them).\n" for row in infra)
-    summary_md = "\n".join([table1_md + reference_note + infra_note, *round_lines,
+        notes.append("Runs marked (reference) come from built-in reference models built from "
+                     "the gold domains: they check the pipeline and are not LLM results.")
+    notes += [f"{row['run']}: {row['infrastructure_errors']} items failed with infrastructure "
+              "errors and are not scored (resume the run to retry them)."
+              for row in table_rows if row["infrastructure_errors"]]
+    notes_md = "".join(f"\n> {note}\n" for note in notes)
+    warnings_md = "".join(f"\n> **Warning:** {warning}\n" for warning in report_warnings)
+    summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
                             *error_lines, *anova_lines, "", *ac_lines])
     write("report.md", summary_md + "\n" + domain_md)
-    data = {"mode": mode, "runs": table_rows, "per_round": curves,
+    data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
+            "warnings": report_warnings, "notes": notes, "per_round": curves,
             "error_categories": categories, "anova": anova, "abstract_vs_concrete": pairs,
-            "per_domain": per_domain, "files": [p.name for p in files]}
+            "per_domain": per_domain, "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
-    return Report(data, summary_md, out_dir, files)
+    return Report(data, summary_md, out_dir, files, report_warnings)

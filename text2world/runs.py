@@ -27,6 +27,13 @@ from .store import atomic_write_text
 METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
            "f1_effects")
 SCORE_MODES = ("paper", "canonical")
+
+
+def mode_metrics(mode: str) -> tuple[str, ...]:
+    """The metrics a mode reports per round: canonical mode adds F1 over types."""
+    return METRICS + (("f1_types",) if mode == "canonical" else ())
+
+
 # Settings that define what a run measures: resuming with other values would mix two runs.
 IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash", "split",
                  "description", "prompt", "prompt_hash", "correction_prompt_hash", "ec",
@@ -261,7 +268,7 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
                       if item.get("ec", {}).get(mode) and len(item["ec"][mode]) > r
                       and item["ec"][mode][r] is not None]
             row["items"] = len(scored)
-            for metric in METRICS:
+            for metric in mode_metrics(mode):
                 row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
             rounds.append(row)
         per_mode[mode] = rounds

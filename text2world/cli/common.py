@@ -4,16 +4,46 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import NoReturn
 
 import typer
 from rich.console import Console
+from typer.models import OptionInfo
 
+from ..metrics import MODES
 from ..pddl import DomainInputError, decode_domain_bytes
 
 console = Console()
 err_console = Console(stderr=True)
+
+
+def choices(name: str, values: tuple[str, ...] | list[str]) -> type[StrEnum]:
+    """A fixed set of option values as an enum, so that ``--help`` lists them and any other
+    value is a clear usage error (works across the typer versions we allow)."""
+    return StrEnum(name, {value: value for value in values})
+
+
+Mode = choices("Mode", MODES)
+MODE_HELP = ("paper: the released evaluator, quirks included; canonical: rename-invariant, "
+             "per action, with F1 over types.")
+
+
+# Short metric headers for terminal tables: a round's scores must fit 80 columns.
+METRIC_HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
+                  "f1_parameters": "F1 param", "f1_preconditions": "F1 pre",
+                  "f1_effects": "F1 eff", "f1_types": "F1 types"}
+
+
+def mode_option(default, *names: str, **extra) -> OptionInfo:
+    """The ``--mode`` option every scoring command shares (choices listed in ``--help``)."""
+    return typer.Option(default, "--mode", *names, help=extra.pop("help", MODE_HELP), **extra)
+
+
+def warn(message: str) -> None:
+    """A warning on stderr: something the user should know that does not stop the command."""
+    err_console.print(f"[bold yellow]warning:[/] {message}", highlight=False)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.table import Table
 
 from ..curation import CurationError, CurationReport, curate_dir
@@ -59,15 +60,34 @@ def list_command(
     if as_json:
         print_json(rows)
         return
-    table = Table(title=f"{data.name}: {len(rows)} domains ({split})")
-    for column in ("id", "name", "split", "category", "preds", "actions", "tokens", "problems"):
-        table.add_column(column, justify="right" if column in (
-            "preds", "actions", "tokens", "problems") else "left")
-    for row in rows:
-        table.add_row(row["id"], row["name"], row["split"], row["category"] or "",
-                      _cell(row["predicates"]), _cell(row["actions"]), _cell(row["tokens"]),
-                      str(row["problems"]))
-    console.print(table)
+    console.print(_list_table(f"{data.name}: {len(rows)} domains ({split})", rows,
+                              console.width))
+    console.print("preds: predicates, acts: actions, probs: problems; t2w data show ID for one "
+                  "domain", highlight=False)
+
+
+def _list_table(title: str, rows: list[dict], width: int) -> Table:
+    """The domain list, readable at 80 columns: ids never wrap or shrink (every command takes
+    them); a long category folds; the name (a title; --json has it) only where it fits."""
+    cells = [[row["id"], row["split"], row["category"] or "", _cell(row["predicates"]),
+              _cell(row["actions"]), _cell(row["tokens"]), str(row["problems"])]
+             for row in rows]
+    headers = ["id", "split", "category", "preds", "acts", "tokens", "probs"]
+    widths = [max([len(header)] + [len(cell[i]) for cell in cells])
+              for i, header in enumerate(headers)]
+    show_name = width - (sum(widths) + 2 * len(widths)) >= 16
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  padding=(0, 1), collapse_padding=True, title_justify="left")
+    table.add_column("id", no_wrap=True, min_width=widths[0])
+    table.add_column("split", no_wrap=True)
+    table.add_column("category", overflow="fold", min_width=10)
+    for header in headers[3:]:
+        table.add_column(header, justify="right", overflow="fold")
+    if show_name:
+        table.add_column("name", overflow="fold")
+    for row, cell in zip(rows, cells):
+        table.add_row(*cell, *([row["name"]] if show_name else []))
+    return table
 
 
 def _cell(value) -> str:

@@ -7,12 +7,15 @@ import os
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.text import Text
 
 from ..llm import prepare_litellm_environment
-from .common import console, err_console, fail, print_json
+from .common import (METRIC_HEADERS, Mode, console, err_console, fail, mode_option,
+                     print_json)
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -83,21 +86,53 @@ class ProgressObserver:
             self.progress.stop()
 
 
-def _print_summary(summary: dict) -> None:
-    rounds = summary["metrics"]["paper"]
+def summary_table(summary: dict, mode: str = "paper") -> Table | None:
+    """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode."""
+    from ..runs import mode_metrics
+
+    rounds = summary["metrics"].get(mode)
     if not rounds or not summary["finished_items"]:
-        return
-    table = Table(title=f"{summary['model']} on {summary['dataset']} "
-                        f"({summary['finished_items']} items, paper mode, %)")
-    table.add_column("round")
-    for name in ("Exec", "Sim", "F1 pred", "F1 param", "F1 precond", "F1 eff"):
-        table.add_column(name, justify="right")
+        return None
+    metrics = mode_metrics(mode)
+    table = Table(title=f"{summary['model']} on {summary['dataset']}: {mode} mode "
+                        f"({summary['finished_items']} items, %)")
+    table.add_column("round", no_wrap=True)
+    for name in metrics:
+        table.add_column(METRIC_HEADERS[name], justify="right")
     for row in rounds:
-        values = [row.get(m) for m in ("executable", "similarity", "f1_predicates",
-                                       "f1_parameters", "f1_preconditions", "f1_effects")]
-        table.add_row(f"EC_{row['round']}", *("-" if v is None else f"{100 * v:.1f}"
-                                             for v in values))
-    console.print(table)
+        table.add_row(f"EC_{row['round']}", *("-" if row.get(m) is None else
+                                             f"{100 * row[m]:.1f}" for m in metrics))
+    return table
+
+
+def _print_summary(summary: dict, mode: str = "paper") -> None:
+    table = summary_table(summary, mode)
+    if table is not None:
+        console.print(table)
+
+
+def model_aliases_table(aliases: dict[str, dict]) -> Table:
+    """Aliases as two columns, readable at 80: the alias (never cut) and what it calls: the
+    litellm model, where (the api base, for local servers) and with which key, then the note."""
+    from ..llm import REFERENCE_PROVIDER
+
+    table = Table(title="model aliases (add your own in $T2W_HOME/models.toml)",
+                  box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    table.add_column("alias", no_wrap=True)
+    table.add_column("litellm model; endpoint · key; note", overflow="fold")
+    for name, entry in aliases.items():
+        if entry["model"].startswith(REFERENCE_PROVIDER + "/"):
+            where = "built in, offline"
+        elif entry.get("api_base"):
+            where = f"api base {entry['api_base']}"
+        else:
+            where = "the provider's endpoint"
+        key = (f"key ${entry['api_key_env']}" if entry.get("api_key_env") else "no key")
+        lines = [Text(entry["model"], style="bold"), Text(f"{where} · {key}")]
+        if entry.get("note"):
+            lines.append(Text(entry["note"], style="dim"))
+        table.add_row(name, Text("\n").join(lines))
+    return table
 
 
 def eval_command(
@@ -150,13 +185,7 @@ def eval_command(
             aliases = load_model_aliases()
         except ModelConfigError as err:
             fail(str(err))
-        table = Table(title="model aliases")
-        for column in ("alias", "litellm model", "key variable", "note"):
-            table.add_column(column)
-        for name, entry in aliases.items():
-            table.add_row(name, entry["model"], entry.get("api_key_env") or "-",
-                          entry.get("note", ""))
-        console.print(table)
+        console.print(model_aliases_table(aliases))
         return
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
     try:
@@ -215,56 +244,30 @@ def eval_command(
     console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
 
-def report_command(
-    runs: list[Path] = typer.Argument(..., help="Run directories."),
-    out: Path = typer.Option(None, "--out", "-o",
-                             help="Folder for the report files (default: RUN/report for one "
-                                  "run, runs/report-<hash> for several)."),
-    mode: str = typer.Option("paper", "--mode", help="paper or canonical scores."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report JSON."),
-) -> None:
-    """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA."""
-    from ..report import ReportError, build_report
-
-    try:
-        report = build_report(runs, out_dir=out, mode=mode)
-    except ReportError as err:
-        fail(str(err))
-    if as_json:
-        print_json(report.data)
-        return
-    typer.echo(report.markdown)  # plain markdown: no wrapping, pipes cleanly
-    typer.echo(f"written to {report.out_dir}: " + ", ".join(sorted(p.name for p in report.files)))
-
-
 def score_run_command(
     run: Path = typer.Argument(..., help="A run directory."),
-    mode: list[str] = typer.Option(["paper", "canonical"], "--mode", "-m",
-                                   help="Scoring mode(s) to recompute."),
+    mode: list[Mode] = mode_option(list(Mode), "-m",
+                                  help="Scoring mode to recompute (repeatable): paper, "
+                                       "canonical; default both."),
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
     from ..evaluation import rescore_run
-    from ..metrics import MODES
     from ..runs import RunError
     from ..store import DatasetError
 
-    for name in mode:
-        if name not in MODES:
-            fail(f"unknown mode {name!r}; choose one of: {', '.join(MODES)}")
+    modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given
     try:
-        summary = rescore_run(run, tuple(mode))
+        summary = rescore_run(run, modes)
     except (RunError, DatasetError) as err:
         fail(str(err))
     if as_json:
         print_json(summary)
         return
-    for name in mode:
-        summary_mode = {**summary, "metrics": {"paper": summary["metrics"][name]}}
-        summary_mode["model"] = f"{summary['model']} [{name}]"
-        _print_summary(summary_mode)
-    console.print(f"re-scored {summary['finished_items']} items; wrote {run / 'scores.jsonl'} "
-                  f"and {run / 'summary.json'}", highlight=False, soft_wrap=True)
+    for name in modes:
+        _print_summary(summary, name)
+    console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
+                  f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
 
 
 @cache_app.command("inspect")

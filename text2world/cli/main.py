@@ -7,6 +7,7 @@ import typer
 from . import contamination
 from . import data
 from . import evaluate
+from . import report
 from . import scoring
 from . import serve
 
@@ -17,12 +18,30 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"text2world {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """text2world: benchmark LLMs on writing PDDL world models from natural language."""
+
+
 app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
 app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
-app.command("report")(evaluate.report_command)
+app.command("report")(report.report_command)
 app.command("score-run")(evaluate.score_run_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")

@@ -11,7 +11,7 @@ from ..extract import NoDomainFound, extract_domain, looks_like_response
 from ..metrics import MODES, ScoringError, score
 from ..pddl import DomainInputError
 from ..validation import validate
-from .common import console, fail, print_json, read_text_file
+from .common import Mode, console, fail, mode_option, print_json, read_text_file
 
 
 def _domain_text(path: Path, what: str) -> str:
@@ -49,8 +49,7 @@ def validate_command(
 def score_command(
     gold: Path = typer.Argument(..., help="Gold PDDL domain file."),
     predicted: Path = typer.Argument(..., help="Generated domain file, or a raw LLM answer."),
-    mode: str = typer.Option("paper", "--mode", "-m",
-                             help="paper: the released evaluator exactly; canonical: rename-invariant, per action."),
+    mode: Mode = mode_option("paper", "-m"),
     as_json: bool = typer.Option(False, "--json", help="Print the scores as JSON."),
 ) -> None:
     """Score a generated domain against a gold domain. Exit 1 when it is not executable."""

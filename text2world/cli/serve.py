@@ -10,11 +10,17 @@ import typer
 
 from .common import fail
 
+# Not 8000, the default port of vLLM (and of the local model aliases in models.toml): a
+# scoring server there would answer `t2w eval --model llama-3.1-8b` with 404s.
+SERVE_PORT = 8765
+
 
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", envvar="T2W_API_HOST",
                              help="Address to listen on (0.0.0.0 for every interface)."),
-    port: int = typer.Option(8000, "--port", envvar="T2W_API_PORT", help="TCP port."),
+    port: int = typer.Option(SERVE_PORT, "--port", envvar="T2W_API_PORT",
+                             help="TCP port (not 8000: that is vLLM's default, which the local "
+                                  "model aliases call)."),
     workers: int = typer.Option(1, "--workers", envvar="T2W_API_WORKERS",
                                 help="Server worker processes (each scores on its own core)."),
     max_body: int = typer.Option(None, "--max-body", envvar="T2W_API_MAX_BODY", show_default="1048576",

@@ -1,0 +1,115 @@
+"""``t2w report``: the report files (markdown, CSV, plots, JSON), tables sized to the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from .common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
+
+def _pct(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _run_title(row: dict) -> str:
+    return row["run"] + (" (reference)" if row["reference_model"] else "")
+
+
+def report_tables(data: dict) -> list[Table]:
+    """The report's tables for the terminal, one small table per run and section; the wide
+    markdown tables (and the per-domain table) stay in the files."""
+    from ..report import NO_PDDL, round_label
+    from ..validation import CATEGORIES
+
+    mode, metrics = data["mode"], data["metrics"]
+    tables = []
+    for row in data["runs"]:
+        table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
+                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']})")
+        table.add_column("round", no_wrap=True)
+        table.add_column("items", justify="right")
+        for metric in metrics:
+            table.add_column(METRIC_HEADERS[metric], justify="right")
+        for rnd in data["per_round"][row["run"]]:
+            table.add_row(round_label(rnd["round"]), str(rnd["items"]),
+                          *(_pct(rnd[m]) for m in metrics))
+        tables.append(table)
+    for pair in data["abstract_vs_concrete"]:
+        table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
+                            f"{round_label(pair['ec'])}, {mode} mode, %")
+        table.add_column("description")
+        table.add_column("items", justify="right")
+        for metric in metrics:
+            table.add_column(METRIC_HEADERS[metric], justify="right")
+        for kind in ("abstract", "concrete"):
+            table.add_row(kind, str(pair[kind]["items"]),
+                          *(_pct(pair[kind]["eck"][m]) for m in metrics))
+        tables.append(table)
+    for row in data["runs"]:
+        rounds = data["error_categories"][row["run"]]
+        used = [n for n in (*CATEGORIES, NO_PDDL) if any(r["categories"].get(n) for r in rounds)]
+        table = Table(title=f"{row['run']}: invalid domains per round, by error category")
+        table.add_column("category")
+        for rnd in rounds:
+            table.add_column(round_label(rnd["round"]), justify="right")
+        table.add_row("invalid (all)", *(str(r["invalid"]) for r in rounds), end_section=True)
+        for name in used:
+            table.add_row(name, *(str(r["categories"].get(name, 0)) for r in rounds))
+        tables.append(table)
+    for row in data["runs"]:
+        table = Table(title=f"{row['run']}: one-way ANOVA, rounds EC_0 .. EC_{row['ec']} "
+                            "as groups")
+        for column in ("metric", "F", "p", "note"):
+            table.add_column(column, justify="right" if column in ("F", "p") else "left")
+        for metric in metrics:
+            entry = data["anova"][row["run"]][metric]
+            table.add_row(METRIC_HEADERS[metric],
+                          "-" if entry["F"] is None else f"{entry['F']:.3f}",
+                          "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
+        tables.append(table)
+    return tables
+
+
+def report_command(
+    runs: list[Path] = typer.Argument(..., help="Run directories."),
+    out: Path = typer.Option(None, "--out", "-o",
+                             help="Folder for the report files (default: RUN/report/MODE for "
+                                  "one run, runs/report-<hash>/MODE for several)."),
+    mode: Mode = mode_option("paper"),
+    all_items: bool = typer.Option(False, "--all-items",
+                                   help="Report each run on all its items, even when the runs "
+                                        "compared cover different items (default: compare "
+                                        "them on their common items)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report JSON."),
+    markdown: bool = typer.Option(False, "--markdown",
+                                  help="Print the markdown report (as in report.md, without "
+                                       "the per-domain table) instead of terminal tables."),
+) -> None:
+    """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA."""
+    from ..report import ReportError, build_report
+
+    try:
+        report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
+    except ReportError as err:
+        fail(str(err))
+    if as_json:
+        for warning in report.warnings:
+            warn(warning)
+        print_json(report.data)
+        return
+    if markdown:
+        typer.echo(report.markdown)
+    else:
+        for table in report_tables(report.data):
+            console.print(table)
+        for note in report.data["notes"]:
+            console.print(f"note: {note}", highlight=False)
+    for warning in report.warnings:  # last, where a person reads it
+        warn(warning)
+    console.print(f"{report.data['mode']} report written to {report.out_dir}/", highlight=False,
+                  soft_wrap=True)  # a path stays on one line, to copy
+    console.print("files: " + ", ".join(sorted(p.name for p in report.files))
+                  + " (report.md holds every table, the per-domain one included)",
+                  highlight=False)
