@@ -265,3 +265,27 @@ def build_command(
     for reason in sorted(skipped):
         console.print(f"skipped: {reason}", highlight=False)
     console.print(f"{len(lines)} items written to {out}", highlight=False)
+
+
+def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool) -> None:
+    """``t2w report`` for world-model runs."""
+    from ..wm.report import WmReportError, build_wm_report
+
+    try:
+        report = build_wm_report(runs, out)
+    except WmReportError as err:
+        fail(str(err))
+    if as_json:
+        print_json(report.data)
+        return
+    if markdown:
+        typer.echo(report.markdown)
+    else:
+        for row in report.data["runs"]:
+            console.print(summary_table({
+                "task": row["task"], "model": row["model"], "rules": row["rules"],
+                "form": "", "metrics": {"all": {"all": row["all"]},
+                                        "rho": report.data["by_rho"][row["run"]]}}))
+    console.print(f"world-model report written to {report.out_dir}/", highlight=False,
+                  soft_wrap=True)
+    console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)
