@@ -103,7 +103,7 @@ def _task_command(task: str):
         max_concurrency: int = typer.Option(4, "--max-concurrency", "-j"),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
         max_retries: int = typer.Option(5, "--max-retries"),
-        planner_timeout: float = typer.Option(30.0, "--planner-timeout",
+        planner_timeout: float = typer.Option(20.0, "--planner-timeout",
                                               help="Seconds per Fast Downward call."),
         no_cache: bool = typer.Option(False, "--no-cache"),
         seed: int = typer.Option(0, "--seed", help="Seed of the items and reference models."),
@@ -155,7 +155,7 @@ def run_task(task: str, args: dict) -> None:
     except (WmError, RunError) as err:
         fail(str(err))
     if wm_plan.spec.is_reference:
-        console.print(f"[yellow]{wm_plan.spec.name} is a REFERENCE MODEL[/] (offline, backed "
+        (err_console if args["as_json"] else console).print(f"[yellow]{wm_plan.spec.name} is a REFERENCE MODEL[/] (offline, backed "
                       "by the simulator and planner): it checks the pipeline, it is not an "
                       "LLM result.")
     progress = None

@@ -193,7 +193,7 @@ def plan_items(world: World, rho: float, seed: int, step_factor: float = 2.0) ->
     remaining = len(world.plan) - k
     item = _base("plan", world, rho, k, seed)
     item.update(remaining_plan=[str(a) for a in world.plan[k:]],
-                optimal_remaining=world.remaining_cost(k),
+                optimal_remaining=world.remaining_cost(k), plan_optimal=world.optimal,
                 step_limit=max(remaining + 3, int(step_factor * remaining)))
     return [item]
 
@@ -201,7 +201,7 @@ def plan_items(world: World, rho: float, seed: int, step_factor: float = 2.0) ->
 def build_items(task: str, records: list[Record], *, seed: int = 0,
                 rhos: Iterable[float] = RHOS, illegal_share: float = 0.25,
                 problems_per_domain: int | None = None,
-                planner_timeout: float = 30.0) -> BuildResult:
+                planner_timeout: float = 20.0) -> BuildResult:
     """Every item of ``task`` over ``records``, in a stable order."""
     if task not in TASKS:
         raise ItemError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
@@ -232,6 +232,11 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 elif task == "verify":
                     result.items += verify_items(world, rho, seed)
                 elif task == "propose":
+                    if not world.optimal:
+                        if rho == rhos[0]:
+                            result.skipped.append(f"{world.key}: no optimal plan within "
+                                                  f"{planner_timeout:g}s (propose needs one)")
+                        continue
                     result.items += propose_items(world, rho, seed)
                 else:
                     result.items += plan_items(world, rho, seed)

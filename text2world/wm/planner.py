@@ -16,6 +16,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from text2world.store import atomic_write_text, home_dir
 SEARCHES = ("astar(lmcut())", "astar(blind())")
 UNSUPPORTED_EXIT = 34  # Fast Downward: the search does not support the task's features
 UNSOLVABLE_EXITS = (10, 11, 12)
+TIMEOUT_EXITS = (21, 22, 23, 24)  # out of time or memory (translator or search)
 PLANNER_VERSION = "fd-astar-1"  # part of the cache key
 
 
@@ -42,6 +44,7 @@ class OptimalPlan:
     cost: float | None = None
     message: str = ""
     cached: bool = False
+    timeout: float | None = None  # the bound a "timeout" answer ran under
 
     @property
     def solved(self) -> bool:
@@ -70,12 +73,13 @@ class PlanCache:
             data = json.loads((self.root / key[:2] / f"{key}.json").read_text("utf-8"))
             plan = data.get("plan")
             return OptimalPlan(data["status"], tuple(plan) if plan is not None else None,
-                               data.get("cost"), data.get("message", ""), True)
+                               data.get("cost"), data.get("message", ""), True,
+                               data.get("timeout"))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, result: OptimalPlan) -> None:
-        if result.status in ("solved", "unsolvable"):  # timeouts may succeed another time
+        if result.status in ("solved", "unsolvable", "timeout"):  # not crashes
             data = asdict(result)
             data.pop("cached")
             atomic_write_text(self.root / key[:2] / f"{key}.json", json.dumps(data))
@@ -87,41 +91,62 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
-                 cache: PlanCache | None = None, use_cache: bool = True) -> OptimalPlan:
-    """An optimal plan of the problem (cost-optimal with ``:action-costs``), cached by content.
+def _run_driver(workdir: Path, arguments: list[str], timeout: float) -> tuple[int | None, str]:
+    """Run the Fast Downward driver in its own process group; on timeout the whole group
+    (driver, translator, search) is killed, so no search outlives its bound."""
+    command = [sys.executable, _driver(), "--overall-time-limit", f"{max(1, int(timeout))}s",
+               "--plan-file", "plan", "domain.pddl", "problem.pddl", *arguments]
+    proc = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONHASHSEED": "0"})
+    try:
+        output, _ = proc.communicate(timeout=timeout + 5)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        return None, ""
+    return proc.returncode, output or ""
 
-    Thread safe: each call runs the planner in its own temporary folder.
+
+def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
+                 cache: PlanCache | None = None, use_cache: bool = True,
+                 optimal: bool = True) -> OptimalPlan:
+    """An optimal plan of the problem (cost-optimal with ``:action-costs``), cached by content;
+    with ``optimal=False`` a plan from LAMA's first solution (no optimality claim).
+
+    Thread safe: each call runs the planner in its own temporary folder. A timeout is cached
+    with its bound, so only a call with a longer bound tries again.
     """
     cache = cache or PlanCache()
-    key = PlanCache.key(domain_text, problem_text)
+    key = PlanCache.key(domain_text, problem_text + ("" if optimal else "\0satisficing"))
     if use_cache:
         hit = cache.get(key)
-        if hit is not None:
+        if hit is not None and (hit.status != "timeout" or (hit.timeout or 0) >= timeout):
             return hit
     workdir = Path(tempfile.mkdtemp(prefix="t2w-wm-fd-"))
     try:
         (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
         (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
         result = OptimalPlan("error", message="no search ran")
-        for search in SEARCHES:
-            command = [sys.executable, _driver(), "--plan-file", "plan",
-                       "domain.pddl", "problem.pddl", "--search", search]
-            try:
-                proc = subprocess.run(command, cwd=workdir, capture_output=True, text=True,
-                                      timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
-            except subprocess.TimeoutExpired:
-                result = OptimalPlan("timeout", message=f"no plan within {timeout}s")
+        searches = [["--search", s] for s in SEARCHES] if optimal else [["--alias", "lama-first"]]
+        for arguments in searches:
+            code, output = _run_driver(workdir, arguments, timeout)
+            if code is None or code in TIMEOUT_EXITS:
+                result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
+                                     timeout=timeout)
                 break
-            if proc.returncode == UNSUPPORTED_EXIT:
+            if code == UNSUPPORTED_EXIT:
                 continue
-            if proc.returncode in UNSOLVABLE_EXITS:
-                result = OptimalPlan("unsolvable", message=f"Fast Downward exit {proc.returncode}")
+            if code in UNSOLVABLE_EXITS:
+                result = OptimalPlan("unsolvable", message=f"Fast Downward exit {code}")
                 break
             plan_file = workdir / "plan"
-            if proc.returncode != 0 or not plan_file.is_file():
-                tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-                result = OptimalPlan("error", message=f"Fast Downward exit {proc.returncode}: "
+            if code != 0 or not plan_file.is_file():
+                tail = output.strip().splitlines()[-3:]
+                result = OptimalPlan("error", message=f"Fast Downward exit {code}: "
                                      + " | ".join(tail))
                 break
             steps, cost = [], None

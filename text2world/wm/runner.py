@@ -53,7 +53,7 @@ class WmOptions(RunSettings):
     slack: float = 1.0  # propose: extra cost allowed over the optimum
     illegal_share: float = 0.25
     problems_per_domain: int | None = None
-    planner_timeout: float = 30.0
+    planner_timeout: float = 20.0
     runs_root: Path | None = None
 
 

@@ -30,7 +30,8 @@ class World:
     plan: tuple[GroundAction, ...]
     states: tuple[frozenset, ...]  # states[i] before plan[i]; states[-1] satisfies the goal
     step_costs: tuple[float, ...]
-    planner_timeout: float = 30.0
+    planner_timeout: float = 20.0
+    optimal: bool = True  # False: the optimal search ran out of time; LAMA's plan is used
     _remaining: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -53,7 +54,7 @@ class World:
     def known_cost(self, state: frozenset) -> tuple[bool, float | None]:
         """(known, optimal cost from ``state``) without calling the planner: states along the
         plan, goal states and earlier planner answers."""
-        for index, known in enumerate(self.states):
+        for index, known in enumerate(self.states if self.optimal else ()):
             if known == state:
                 return True, self.remaining_cost(index)
         if self.simulator.goal_reached(state):
@@ -97,7 +98,7 @@ class World:
 
 
 def build_world(record: Record, problem_name: str, problem_text: str, *,
-                planner_timeout: float = 30.0, use_cache: bool = True) -> World:
+                planner_timeout: float = 20.0, use_cache: bool = True) -> World:
     """Parse, plan optimally from the initial state, and replay the plan in the simulator."""
     try:
         domain = parse_domain(record.domain)
@@ -106,6 +107,10 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
         raise WorldError(f"{record.id}/{problem_name}: cannot simulate: {err}") from None
     result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
                           use_cache=use_cache)
+    optimal = result.solved
+    if result.status == "timeout":  # too big for optimal search: a satisficing plan
+        result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
+                              use_cache=use_cache, optimal=False)
     if not result.solved:
         raise WorldError(f"{record.id}/{problem_name}: Fast Downward found no plan "
                          f"({result.status}: {result.message})")
@@ -126,7 +131,7 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
         raise WorldError(f"{record.id}/{problem_name}: the planner's plan does not reach the "
                          "goal in the simulator")
     return World(record, problem_name, problem_text, domain, simulator, tuple(plan),
-                 tuple(states), tuple(costs), planner_timeout)
+                 tuple(states), tuple(costs), planner_timeout, optimal)
 
 
 @lru_cache(maxsize=64)
@@ -135,7 +140,7 @@ def _cached_world(record: Record, problem_name: str, problem_text: str,
     return build_world(record, problem_name, problem_text, planner_timeout=planner_timeout)
 
 
-def world_for(record: Record, problem_name: str, planner_timeout: float = 30.0) -> World:
+def world_for(record: Record, problem_name: str, planner_timeout: float = 20.0) -> World:
     """The world of one problem of ``record``, built once per process."""
     for problem in record.problems:
         if problem.name == problem_name:
