@@ -91,11 +91,12 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _run_driver(workdir: Path, arguments: list[str], timeout: float) -> tuple[int | None, str]:
+def _run_driver(workdir: Path, options: list[str], search: list[str],
+                timeout: float) -> tuple[int | None, str]:
     """Run the Fast Downward driver in its own process group; on timeout the whole group
     (driver, translator, search) is killed, so no search outlives its bound."""
     command = [sys.executable, _driver(), "--overall-time-limit", f"{max(1, int(timeout))}s",
-               "--plan-file", "plan", "domain.pddl", "problem.pddl", *arguments]
+               "--plan-file", "plan", *options, "domain.pddl", "problem.pddl", *search]
     proc = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True,
                             env={**os.environ, "PYTHONHASHSEED": "0"})
@@ -131,9 +132,11 @@ def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
         (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
         (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
         result = OptimalPlan("error", message="no search ran")
-        searches = [["--search", s] for s in SEARCHES] if optimal else [["--alias", "lama-first"]]
-        for arguments in searches:
-            code, output = _run_driver(workdir, arguments, timeout)
+        # driver options (an alias) go before the input files, search options after them
+        runs = ([([], ["--search", s]) for s in SEARCHES] if optimal
+                else [(["--alias", "lama-first"], [])])
+        for options, search in runs:
+            code, output = _run_driver(workdir, options, search, timeout)
             if code is None or code in TIMEOUT_EXITS:
                 result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
                                      timeout=timeout)

@@ -134,15 +134,21 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
                  tuple(states), tuple(costs), planner_timeout, optimal)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def _cached_world(record: Record, problem_name: str, problem_text: str,
-                  planner_timeout: float) -> World:
-    return build_world(record, problem_name, problem_text, planner_timeout=planner_timeout)
+                  planner_timeout: float) -> World | WorldError:
+    try:
+        return build_world(record, problem_name, problem_text, planner_timeout=planner_timeout)
+    except WorldError as err:  # remembered too: a problem that failed fails again
+        return err
 
 
 def world_for(record: Record, problem_name: str, planner_timeout: float = 20.0) -> World:
     """The world of one problem of ``record``, built once per process."""
     for problem in record.problems:
         if problem.name == problem_name:
-            return _cached_world(record, problem.name, problem.pddl, planner_timeout)
+            world = _cached_world(record, problem.name, problem.pddl, planner_timeout)
+            if isinstance(world, WorldError):
+                raise world
+            return world
     raise WorldError(f"{record.id} has no problem {problem_name!r}")
