@@ -44,6 +44,8 @@ def main() -> None:
     parser.add_argument("--model", default="reference/oracle")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--planner-timeout", type=float, default=20.0)
+    parser.add_argument("--up-check", action="store_true",
+                        help="validate every verify item's plan with unified-planning too")
     args = parser.parse_args()
 
     from text2world.wm import WmOptions, build_items, run_wm
@@ -79,6 +81,8 @@ def main() -> None:
         print(f"build {task:10s}: {len(built.items):5d} items in {wall:6.2f}s wall "
               f"({len(built.items) / max(wall, 1e-9):8.0f} items/s; CPU {cpu:.2f}s)")
 
+    if args.up_check:
+        up_check(records, args.planner_timeout)
     from text2world.llm import litellm_module
 
     litellm_module()  # imported once before the timed runs (seconds on a loaded machine)
@@ -106,6 +110,50 @@ def main() -> None:
                   f"CPU {process_cpu:5.1f}s; "
                   f"{1000 * result.wall_time / max(result.new_items, 1):.0f} ms per item; "
                   f"{head} {metrics[head]:.3f}")
+
+
+def up_check(records, planner_timeout: float) -> None:
+    """Every positive plan valid and every negative plan invalid in unified-planning's own
+    validator (its own parse of the texts), as in our simulator."""
+    from unified_planning.plans import ActionInstance, SequentialPlan
+    from unified_planning.shortcuts import PlanValidator
+
+    from text2world.crosscheck import up_problem
+    from text2world.simulation import GroundAction
+    from text2world.wm import build_items
+
+    started = time.monotonic()
+    items = build_items("verify", records, planner_timeout=planner_timeout).items
+    agree, disagree, skipped = 0, [], 0
+    problems: dict = {}
+    for item in items:
+        record = next(r for r in records if r.id == item["domain"])
+        key = (record.id, item["problem"])
+        if key not in problems:
+            text = next(p.pddl for p in record.problems if p.name == item["problem"])
+            try:
+                problems[key] = up_problem(record.domain, text)
+            except Exception as err:  # noqa: BLE001 - UP's parser raises many classes
+                problems[key] = err
+        problem = problems[key]
+        if isinstance(problem, Exception):
+            skipped += 1
+            continue
+        actions = {a.name.lower(): a for a in problem.actions}
+        objects = {o.name.lower(): o for o in problem.all_objects}
+        steps = [GroundAction.parse(s) for s in item["prefix_plan"] + item["plan"]]
+        plan = SequentialPlan([ActionInstance(actions[g.name], [objects[x] for x in g.args])
+                               for g in steps])
+        with PlanValidator(problem_kind=problem.kind, plan_kind=plan.kind) as validator:
+            valid = validator.validate(problem, plan).status.name == "VALID"
+        if valid == item["valid"]:
+            agree += 1
+        else:
+            disagree.append(item["id"])
+    print(f"unified-planning check: {agree} of {len(items)} verify items agree "
+          f"({sum(1 for i in items if i['valid'])} positive), {len(disagree)} disagree "
+          f"{disagree[:5]}, {skipped} skipped (UP cannot parse); "
+          f"{time.monotonic() - started:.0f}s")
 
 
 if __name__ == "__main__":

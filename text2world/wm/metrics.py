@@ -58,7 +58,7 @@ def score_verify(item: dict, answer: dict | None) -> dict:
         step_correct = bool(correct and answer["first_failing_step"]
                             == item["first_failing_step"])
     return {"positive": item["valid"], "predicted": predicted, "correct": correct,
-            "step_correct": step_correct}
+            "step_correct": step_correct, "mutation": item.get("mutation")}
 
 
 def summarize_items(task: str, records: list[dict]) -> dict:
@@ -71,6 +71,12 @@ def summarize_items(task: str, records: list[dict]) -> dict:
     summary = {}
     for name, by_key in groups.items():
         summary[name] = {key: aggregate(task, rows) for key, rows in sorted(by_key.items())}
+    if task == "verify":  # negatives by how they were made ("none": the positives)
+        kinds: dict[str, list[dict]] = {}
+        for record in records:
+            kind = (record.get("metrics") or {}).get("mutation") or "none"
+            kinds.setdefault(kind, []).append(record)
+        summary["mutation"] = {key: aggregate(task, rows) for key, rows in sorted(kinds.items())}
     if task == "propose":
         steps: dict[str, list[dict]] = {}
         for record in records:

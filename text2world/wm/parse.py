@@ -14,6 +14,7 @@ import re
 from text2world.extract import strip_reasoning
 
 MAX_ANSWER_CHARS = 200_000
+MAX_JSON_CANDIDATES = 32
 _FENCE = re.compile(r"```[ \t]*([A-Za-z]*)[^\n`]*\r?\n(.*?)```", re.DOTALL)
 _ATOM = re.compile(r"\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)")
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
@@ -38,7 +39,9 @@ def json_object(text: str) -> dict | None:
         if isinstance(value, dict):
             return value
     end = text.rfind("}")
-    while end != -1:
+    attempts = 0
+    while end != -1 and attempts < MAX_JSON_CANDIDATES:  # bounded: each try is linear
+        attempts += 1
         depth, start = 0, -1
         for index in range(end, -1, -1):  # one backward scan for this closing brace
             char = text[index]

@@ -140,6 +140,12 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
                      _md(header, rows), ""]
+        if task == "verify":
+            data.setdefault("by_mutation", {})[name] = summary["mutation"]
+            sections += [f"### Verify by how the plan was made: {name}", "", _md(
+                ["plan", "items", "accuracy", "step accuracy"],
+                [[kind, row["items"], _pct(row.get("accuracy")), _pct(row.get("step_accuracy"))]
+                 for kind, row in summary["mutation"].items()]), ""]
         domain_header = ["domain", "items"] + columns
         domain_rows = [[d, row["items"], *(_pct(row.get(c)) for c in columns)]
                        for d, row in summary["domain"].items()]
