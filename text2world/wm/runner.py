@@ -243,7 +243,10 @@ class _Runner:
             context = {"task": KIND, "item": item, "seed": self.options.seed, **truth}
         messages = prompts.messages(prompt)
         completion = await self.client.complete(messages, round_index, context)
-        calls.append({"round": round_index, "messages": messages,
+        # Later calls of an item repeat the rules: keep their changing part only.
+        shown = {"messages": messages} if not calls else \
+            {"prompt_tail": prompt[max(0, prompt.find("## Current state")):]}
+        calls.append({"round": round_index, **shown,
                       "response": completion.content, "reasoning": completion.reasoning,
                       "prompt_tokens": completion.prompt_tokens,
                       "completion_tokens": completion.completion_tokens,
