@@ -255,3 +255,33 @@ def test_bad_options_are_clear_errors():
         build(options(domains=["no-such-domain"]))
     with pytest.raises(WmError, match="-k"):
         build(options(task="propose", k=99))
+
+
+def test_rules_settings_and_plain_language_states():
+    from text2world.wm import prompts
+
+    record = load_dataset().get("blocksworld")
+    item = build(options(task="next-state", domains=["blocksworld"]))[2].items[0]
+    shown = {rules: prompts.next_state_prompt(item, record, rules, "atoms", "full")
+             for rules in prompts.RULES}
+    assert "(:action stack" in shown["pddl"]
+    assert "Preconditions:" in shown["concrete"] and "Preconditions:" not in shown["abstract"]
+    assert "Only the vocabulary" in shown["none"] and "Block ?top" not in shown["none"]
+    text = prompts.next_state_prompt(item, record, "none", "text", "full")
+    assert "directly on the table" in text or "sits directly on block" in text
+    assert not any(atom in text.split("## Action")[0].split("## Current state")[1]
+                   for atom in item["state"])
+
+
+def test_planner_time_bound_is_kept_and_cached(tmp_path):
+    from text2world.wm.planner import PlanCache, optimal_plan
+
+    record = load_dataset().get("bike-sharing")
+    problem = next(p for p in record.problems if p.name == "p03")  # optimal A* needs > 20 s
+    cache = PlanCache(tmp_path)
+    first = optimal_plan(record.domain, problem.pddl, timeout=1, cache=cache)
+    assert first.status == "timeout" and not first.cached
+    again = optimal_plan(record.domain, problem.pddl, timeout=1, cache=cache)
+    assert again.status == "timeout" and again.cached
+    lama = optimal_plan(record.domain, problem.pddl, timeout=20, cache=cache, optimal=False)
+    assert lama.solved and lama.plan

@@ -31,7 +31,9 @@ from text2world.store import atomic_write_text, home_dir
 SEARCHES = ("astar(lmcut())", "astar(blind())")
 UNSUPPORTED_EXIT = 34  # Fast Downward: the search does not support the task's features
 UNSOLVABLE_EXITS = (10, 11, 12)
-TIMEOUT_EXITS = (21, 22, 23, 24)  # out of time or memory (translator or search)
+# out of time or memory (translator or search), or a part killed at its CPU limit (SIGXCPU,
+# which the driver passes on as 256 - 24)
+TIMEOUT_EXITS = (21, 22, 23, 24, 232, -24)
 PLANNER_VERSION = "fd-astar-1"  # part of the cache key
 
 
