@@ -285,3 +285,30 @@ def test_planner_time_bound_is_kept_and_cached(tmp_path):
     assert again.status == "timeout" and again.cached
     lama = optimal_plan(record.domain, problem.pddl, timeout=20, cache=cache, optimal=False)
     assert lama.solved and lama.plan
+
+
+def test_plan_and_next_state_over_a_loopback_server():
+    """Multi-call planning through a real HTTP model: an inapplicable first action fails at
+    step 1; declaring the goal reached at once fails too; atom-list answers are read."""
+    scripts = {"(domain blocksworld": Script(['{"done": false, "action": "(stack a a)", '
+                                             '"next_state": []}']),
+               "(domain gripper": Script(["```json\n{\"done\": true}\n```"])}
+    with ScriptedLLMServer(scripts) as server:
+        result = run_wm(options(model="openai/test-model", api_base=server.url, task="plan",
+                                rhos=(1.0,)))
+    items = result.run.items()
+    assert items and not any(i["metrics"]["success"] for i in items)
+    for item in items:
+        if item["domain"] == "blocksworld":
+            assert item["metrics"]["failed_step"] == 1 and len(item["calls"]) == 1
+        else:
+            assert item["metrics"]["declared_done"] and item["metrics"]["steps"] == 0
+    answer = "Added:\n(holding b)\nRemoved:\n(hand-empty)\n"
+    with ScriptedLLMServer({}, default=Script([answer])) as server:
+        result = run_wm(options(model="openai/test-model", api_base=server.url,
+                                task="next-state", form="diff", domains=["blocksworld"]))
+    records = result.run.items()
+    assert all(r["format_error"] is None for r in records)
+    assert all(r["answer"]["added"] == ["(holding b)"] for r in records if r["answer"])
+    legal = [r for r in records if r["metrics"]["kind"] == "legal"]
+    assert legal and all(0.0 <= r["metrics"]["dynamic"]["f1"] < 1.0 for r in legal)
