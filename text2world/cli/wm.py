@@ -155,9 +155,10 @@ def run_task(task: str, args: dict) -> None:
     except (WmError, RunError) as err:
         fail(str(err))
     if wm_plan.spec.is_reference:
-        (err_console if args["as_json"] else console).print(f"[yellow]{wm_plan.spec.name} is a REFERENCE MODEL[/] (offline, backed "
-                      "by the simulator and planner): it checks the pipeline, it is not an "
-                      "LLM result.")
+        where = err_console if args["as_json"] else console  # --json keeps stdout JSON
+        where.print(f"[yellow]{wm_plan.spec.name} is a REFERENCE MODEL[/] (offline, backed by "
+                    "the simulator and planner): it checks the pipeline, it is not an LLM "
+                    "result.")
     progress = None
     if console.is_terminal and not args["as_json"]:
         progress = Progress(TextColumn(f"[bold]wm {task}[/]"), BarColumn(),

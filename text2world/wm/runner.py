@@ -12,14 +12,14 @@ import asyncio
 import json
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from text2world.llm import (FatalModelError, InfrastructureError, LLMClient, ModelConfigError,
                             ModelSpec, ResponseCache, RetryPolicy, RunSettings, api_key_for,
                             resolve_model)
-from text2world.runs import Run, RunError, code_version, runs_dir, text_hash
+from text2world.runs import Run, code_version, runs_dir, text_hash
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.wm import prompts

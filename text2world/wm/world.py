@@ -13,7 +13,7 @@ from functools import lru_cache
 from text2world.pddl import Domain, parse_domain
 from text2world.simulation import GroundAction, Simulator, SimulationError, parse_problem
 from text2world.store import Record
-from text2world.wm.planner import OptimalPlan, PlanCache, optimal_plan, state_problem_text
+from text2world.wm.planner import OptimalPlan, optimal_plan, state_problem_text
 
 
 class WorldError(ValueError):
