@@ -11,6 +11,7 @@ from . import report
 from . import scoring
 from . import serve
 from . import view
+from . import wm
 
 app = typer.Typer(
     name="t2w",
@@ -47,3 +48,4 @@ app.command("report")(report.report_command)
 app.command("score-run")(evaluate.score_run_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")
+app.add_typer(wm.app, name="wm")

@@ -89,8 +89,14 @@ def report_command(
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
 ) -> None:
-    """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA."""
+    """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
+    (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
     from ..report import ReportError, build_report
+    from ..wm.report import is_wm_run
+
+    if runs and any(is_wm_run(path) for path in runs):
+        from .wm import report_wm
+        return report_wm(runs, out, as_json, markdown)
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)

@@ -1,0 +1,167 @@
+"""Benchmark of the world-model tasks (``t2w wm``).
+
+1. Worlds: every selected problem parsed, planned optimally by Fast Downward (A* LM-cut, LAMA
+   when optimal search runs out of time) and replayed in the simulator. Plans are cached on disk
+   by content, so only the first run pays for the planner; printed: problems, how many were
+   planned now (not from the cache), their wall time.
+2. Items built per second, per task, from the built worlds (the simulator does the work:
+   states along the plans, illegal actions, mutants checked to fail).
+3. A whole task over the selection with a reference model at concurrency 8 (default the
+   oracle): wall time of the run (items prebuilt) against the CPU time of the simulator calls
+   (building the task's items and checking answers; thread CPU time) and of the Fast Downward
+   calls (child processes) it needs, and the process CPU of the run (the model client's path
+   through litellm included), which is what a reference model's run is made of.
+   The oracle's proposals hit at rank 1 on a state along the plan, so it needs no planner call;
+   ``--model reference/noisy-oracle`` exercises the planner on other successors.
+
+    python bench/wm_bench.py                         # the first 30 test domains
+    python bench/wm_bench.py --all                   # the whole store
+    python bench/wm_bench.py --tasks propose --model reference/noisy-oracle --limit 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--all", action="store_true", help="every test domain of the store")
+    parser.add_argument("--limit", type=int, default=30, help="test domains (default 30)")
+    parser.add_argument("--tasks", default="next-state,verify,propose,plan")
+    parser.add_argument("--model", default="reference/oracle")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--planner-timeout", type=float, default=20.0)
+    parser.add_argument("--up-check", action="store_true",
+                        help="validate every verify item's plan with unified-planning too")
+    args = parser.parse_args()
+
+    from text2world.wm import WmOptions, build_items, run_wm
+    from text2world.wm.runner import plan as wm_plan
+    from text2world.wm.runner import select_records
+    from text2world.wm.world import WorldError, world_for
+
+    limit = None if args.all else args.limit
+    base = WmOptions(model=args.model, limit=limit, max_concurrency=args.concurrency,
+                     planner_timeout=args.planner_timeout)
+    _, records = select_records(base)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"{len(records)} domains")
+
+    started, cpu0, thread0 = time.monotonic(), children_cpu(), time.thread_time()
+    problems = failed = 0
+    for record in records:
+        for problem in record.problems:
+            problems += 1
+            try:
+                world_for(record, problem.name, args.planner_timeout)
+            except WorldError:
+                failed += 1
+    print(f"worlds: {problems} problems ({failed} unusable) in {time.monotonic() - started:.1f}s"
+          f" wall; planner CPU {children_cpu() - cpu0:.1f}s (0 when every plan was cached), "
+          f"parse + replay CPU {time.thread_time() - thread0:.1f}s")
+
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    build_cpu: dict[str, float] = {}
+    for task in tasks:
+        thread0, wall0 = time.thread_time(), time.monotonic()
+        built = build_items(task, records, planner_timeout=args.planner_timeout)
+        cpu, wall = time.thread_time() - thread0, time.monotonic() - wall0
+        build_cpu[task] = cpu
+        print(f"build {task:10s}: {len(built.items):5d} items in {wall:6.2f}s wall "
+              f"({len(built.items) / max(wall, 1e-9):8.0f} items/s; CPU {cpu:.2f}s)")
+
+    if args.up_check:
+        up_check(records, args.planner_timeout)
+    from text2world.llm import litellm_module
+
+    litellm_module()  # imported once before the timed runs (seconds on a loaded machine)
+    print(f"\nrun with {args.model} at concurrency {args.concurrency} (items prebuilt; "
+          "process CPU: everything the run did here, the model client included):")
+    with tempfile.TemporaryDirectory() as runs:
+        os.environ["T2W_RUNS_DIR"] = runs
+        for task in tasks:
+            options = WmOptions(model=args.model, task=task, limit=limit,
+                                max_concurrency=args.concurrency,
+                                planner_timeout=args.planner_timeout)
+            prepared = wm_plan(options)
+            cpu0, process0 = children_cpu(), time.process_time()
+            result = run_wm(prepared.options, None, prepared)
+            planner_cpu = children_cpu() - cpu0
+            process_cpu = time.process_time() - process0
+            # what the task needs from the simulator and planner: its items (states, illegal
+            # actions, mutants checked), checking answers, Fast Downward on successors
+            needed = build_cpu[task] + result.simulator_cpu + planner_cpu
+            metrics = result.summary["metrics"]["all"]["all"]
+            head = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
+                    "plan": "success"}[task]
+            print(f"{task:10s}: {result.new_items:5d} items, {result.summary['calls']:5d} calls,"
+                  f" wall {result.wall_time:6.1f}s; simulator CPU {build_cpu[task]:.2f}s items +"
+                  f" {result.simulator_cpu:.2f}s answers"
+                  f", planner CPU {planner_cpu:6.2f}s ({result.planner_calls} calls); "
+                  f"wall / needed CPU = {result.wall_time / max(needed, 1e-3):6.1f}; process "
+                  f"CPU {process_cpu:5.1f}s; "
+                  f"{1000 * result.wall_time / max(result.new_items, 1):.0f} ms per item; "
+                  f"{head} {metrics[head]:.3f}")
+
+
+def up_check(records, planner_timeout: float) -> None:
+    """Every positive plan valid and every negative plan invalid in unified-planning's own
+    validator (its own parse of the texts), as in our simulator."""
+    from unified_planning.plans import ActionInstance, SequentialPlan
+    from unified_planning.shortcuts import PlanValidator
+
+    from text2world.crosscheck import up_problem
+    from text2world.simulation import GroundAction
+    from text2world.wm import build_items
+
+    started = time.monotonic()
+    items = build_items("verify", records, planner_timeout=planner_timeout).items
+    agree, disagree, skipped = 0, [], 0
+    problems: dict = {}
+    for item in items:
+        record = next(r for r in records if r.id == item["domain"])
+        key = (record.id, item["problem"])
+        if key not in problems:
+            text = next(p.pddl for p in record.problems if p.name == item["problem"])
+            try:
+                problems[key] = up_problem(record.domain, text)
+            except Exception as err:  # noqa: BLE001 - UP's parser raises many classes
+                problems[key] = err
+        problem = problems[key]
+        if isinstance(problem, Exception):
+            skipped += 1
+            continue
+        actions = {a.name.lower(): a for a in problem.actions}
+        objects = {o.name.lower(): o for o in problem.all_objects}
+        steps = [GroundAction.parse(s) for s in item["prefix_plan"] + item["plan"]]
+        plan = SequentialPlan([ActionInstance(actions[g.name], [objects[x] for x in g.args])
+                               for g in steps])
+        with PlanValidator(problem_kind=problem.kind, plan_kind=plan.kind) as validator:
+            valid = validator.validate(problem, plan).status.name == "VALID"
+        if valid == item["valid"]:
+            agree += 1
+        else:
+            disagree.append(item["id"])
+    print(f"unified-planning check: {agree} of {len(items)} verify items agree "
+          f"({sum(1 for i in items if i['valid'])} positive), {len(disagree)} disagree "
+          f"{disagree[:5]}, {skipped} skipped (UP cannot parse); "
+          f"{time.monotonic() - started:.0f}s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Compilation of the domain model's formulas and effects into slot-indexed nodes.
+
+Variables become integer slots of a binding list, so evaluation never looks names up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from text2world.pddl import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect,
+                             ForallEffect, Formula, FunctionEffect, Not, Or, Quantified, Truth)
+from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature
+
+_COMPARISONS = frozenset({"<", "<=", ">", ">="})
+
+# A term is an int (the binding slot of a variable) or a str (an object). Formula nodes:
+#   ("atom", pred, terms) ("eq", t1, t2) ("not", node) ("and", nodes) ("or", nodes)
+#   ("exists"|"forall", ((slot, type), ...), node) ("true",)
+# Effect nodes:
+#   ("add"|"del", pred, terms) ("when", cond, effects) ("forall", ((slot, type), ...), effects)
+#   ("cost", term) where term is a float or (function, terms)
+
+
+class Scope:
+    def __init__(self) -> None:
+        self.size = 0
+
+    def new_slot(self) -> int:
+        self.size += 1
+        return self.size - 1
+
+
+def _term(name: str, env: dict[str, int], where: str) -> int | str:
+    if name.startswith("?"):
+        if name not in env:
+            raise SimulationError(f"{where}: variable {name} is not bound")
+        return env[name]
+    return name
+
+
+def compile_formula(formula: Formula, env: dict[str, int], scope: Scope, where: str):
+    if isinstance(formula, Atom):
+        if formula.predicate in _COMPARISONS:
+            raise UnsupportedFeature(f"{where}: numeric comparison {formula.to_pddl()}")
+        terms = tuple(_term(a, env, where) for a in formula.args)
+        if any(a.startswith("(") for a in formula.args):
+            raise UnsupportedFeature(f"{where}: function term in {formula.to_pddl()}")
+        if formula.predicate == "=":
+            return ("eq", terms[0], terms[1])
+        return ("atom", formula.predicate, terms)
+    if isinstance(formula, Truth):
+        return ("true",)
+    if isinstance(formula, Not):
+        return ("not", compile_formula(formula.formula, env, scope, where))
+    if isinstance(formula, And):
+        return ("and", tuple(compile_formula(p, env, scope, where) for p in formula.parts))
+    if isinstance(formula, Or):
+        return ("or", tuple(compile_formula(p, env, scope, where) for p in formula.parts))
+    if isinstance(formula, Quantified):
+        inner = dict(env)
+        variables = []
+        for variable in formula.variables:
+            slot = scope.new_slot()
+            inner[variable.name] = slot
+            variables.append((slot, variable.type))
+        return (formula.quantifier, tuple(variables),
+                compile_formula(formula.body, inner, scope, where))
+    raise UnsupportedFeature(f"{where}: unsupported formula {formula!r}")
+
+
+def _parse_cost(value: str, env: dict[str, int], where: str):
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    words = value.strip("() ").split()
+    if not value.startswith("(") or not words:
+        raise UnsupportedFeature(f"{where}: cost {value} is not a number or a function term")
+    return (words[0], tuple(_term(w, env, where) for w in words[1:]))
+
+
+def compile_effect(effect, env: dict[str, int], scope: Scope, where: str) -> tuple:
+    if isinstance(effect, AddEffect):
+        node = compile_formula(effect.atom, env, scope, where)
+        return ("add", node[1], node[2])
+    if isinstance(effect, DeleteEffect):
+        node = compile_formula(effect.atom, env, scope, where)
+        return ("del", node[1], node[2])
+    if isinstance(effect, ConditionalEffect):
+        return ("when", compile_formula(effect.condition, env, scope, where),
+                (compile_effect(effect.effect, env, scope, where),))
+    if isinstance(effect, ForallEffect):
+        inner = dict(env)
+        variables = []
+        for variable in effect.variables:
+            slot = scope.new_slot()
+            inner[variable.name] = slot
+            variables.append((slot, variable.type))
+        return ("forall", tuple(variables),
+                tuple(compile_effect(e, inner, scope, where) for e in effect.effects))
+    if isinstance(effect, FunctionEffect):
+        if effect.operation != "increase" or effect.term.strip("() ") != COST_FUNCTION:
+            raise UnsupportedFeature(
+                f"{where}: numeric effect {effect.to_pddl()} (only action costs, "
+                f"(increase (total-cost) ...), are supported)")
+        return ("cost", _parse_cost(effect.value, env, where))
+    raise UnsupportedFeature(f"{where}: unsupported effect {effect!r}")
+
+
+def conjuncts(formula: Formula) -> list[Formula]:
+    if isinstance(formula, And):
+        return [c for part in formula.parts for c in conjuncts(part)]
+    if isinstance(formula, Truth):
+        return []
+    return [formula]
+
+
+def free_slots(node) -> set[int]:
+    """Slots a formula node reads that are not bound inside it."""
+    kind = node[0]
+    if kind == "atom":
+        return {t for t in node[2] if isinstance(t, int)}
+    if kind == "eq":
+        return {t for t in node[1:] if isinstance(t, int)}
+    if kind == "not":
+        return free_slots(node[1])
+    if kind in ("and", "or"):
+        return set().union(*(free_slots(n) for n in node[1])) if node[1] else set()
+    if kind in ("exists", "forall"):
+        return free_slots(node[2]) - {slot for slot, _ in node[1]}
+    return set()
+
+
+@dataclass
+class CompiledAction:
+    action: Action
+    arity: int
+    slots: int
+    param_types: tuple[str, ...]
+    conjuncts: tuple[tuple[Formula, tuple], ...]  # (lifted literal, node), in written order
+    steps: tuple                                  # join plan, see Simulator._compile
+    effects: tuple
+
+

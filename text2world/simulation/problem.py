@@ -1,0 +1,161 @@
+"""Problems, ground actions and plans: the inputs of the simulator.
+
+A problem is parsed with tarski (``raise_on_error=True``) against its domain into the small
+immutable ``PlanningProblem``. Ground atoms are tuples ``(predicate, arg1, ...)`` of lower-case
+strings; a state is a ``frozenset`` of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from text2world.pddl import Domain, Formula, TypedName, check_domain_text
+
+GroundAtom = tuple  # (predicate, arg1, ...), all strings
+State = frozenset   # of GroundAtom
+
+DEFAULT_MAX_WORK = 2_000_000
+MAX_PROBLEM_CHARS = 512_000
+COST_FUNCTION = "total-cost"
+
+
+class SimulationError(ValueError):
+    """A domain or problem this simulator cannot run; ``reason`` says what and where."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnsupportedFeature(SimulationError):
+    """The domain uses PDDL the simulator does not implement (numeric fluents, object fluents)."""
+
+
+class ProblemError(SimulationError):
+    """The problem does not parse or does not fit the domain."""
+
+
+class WorkLimitExceeded(SimulationError):
+    """Grounding needed more search nodes than the simulator's ``max_work``."""
+
+
+# --------------------------------------------------------------------------------------------
+# Ground actions, problems, plans
+
+
+@dataclass(frozen=True, order=True)
+class GroundAction:
+    """An action name with the objects bound to its parameters, in order."""
+
+    name: str
+    args: tuple[str, ...] = ()
+
+    def to_pddl(self) -> str:
+        return "(" + " ".join((self.name, *self.args)) + ")"
+
+    def __str__(self) -> str:
+        return self.to_pddl()
+
+    @staticmethod
+    def parse(text: str) -> "GroundAction":
+        """``(stack a b)``, ``stack a b`` or a plan-file line ``0: (stack a b) [1]``."""
+        match = _PLAN_STEP.search(text)
+        if match is None:
+            raise ValueError(f"not a ground action: {text!r}")
+        inner = match.group(1) if match.group(1) is not None else match.group(2)
+        words = inner.lower().split()
+        if not words:
+            raise ValueError(f"not a ground action: {text!r}")
+        return GroundAction(words[0], tuple(words[1:]))
+
+
+_PLAN_STEP = re.compile(r"\(([^()]*)\)|^\s*(?:\d+(?:\.\d+)?\s*:\s*)?([^()\[\];]+?)\s*(?:\[.*)?$")
+
+
+def parse_plan(plan: str | Iterable[str | GroundAction]) -> list[GroundAction]:
+    """A plan as text (one step per line; ``;`` comments and ``[cost]`` suffixes ignored) or as
+    a sequence of step strings / ``GroundAction``."""
+    if isinstance(plan, str):
+        items: Iterable = [line.split(";", 1)[0] for line in plan.splitlines()]
+        items = [line for line in items if line.strip()]
+    else:
+        items = plan
+    return [item if isinstance(item, GroundAction) else GroundAction.parse(item)
+            for item in items]
+
+
+def atom_to_pddl(atom: GroundAtom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+@dataclass(frozen=True)
+class PlanningProblem:
+    """A problem instance: its objects (domain constants included), initial atoms, goal,
+    the initial values of numeric functions (action costs) and the metric, if any."""
+
+    name: str
+    domain_name: str
+    objects: tuple[TypedName, ...]
+    init: frozenset
+    goal: Formula
+    function_values: tuple[tuple[GroundAtom, float], ...] = ()
+    metric: str | None = None
+
+    def object_names(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.objects)
+
+
+def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
+    """Parse a problem against its domain with tarski (``raise_on_error=True``).
+
+    ``domain`` is the domain's PDDL text or a ``Domain`` (printed back for tarski). Names are
+    case-folded, as ``parse_domain`` does. Raises ``ProblemError`` with tarski's message.
+    """
+    from text2world.pddl import _formula  # one converter from tarski formulas, in pddl.py
+
+    if not isinstance(problem_text, str) or not problem_text.strip():
+        raise ProblemError("the problem text is empty")
+    if len(problem_text) > MAX_PROBLEM_CHARS:
+        raise ProblemError(f"the problem text has {len(problem_text):,} characters; "
+                           f"the limit is {MAX_PROBLEM_CHARS:,}")
+    domain_text = domain.to_pddl() if isinstance(domain, Domain) else domain
+    try:
+        check_domain_text(problem_text)  # NUL bytes, nesting depth: same guards as domains
+    except ValueError as err:
+        raise ProblemError(f"problem: {err}") from None
+    from tarski.io import PDDLReader
+    reader = PDDLReader(raise_on_error=True)
+    try:
+        reader.parse_domain_string(domain_text.lower())
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        raise ProblemError(f"the domain does not parse: {type(err).__name__}: {err}") from None
+    try:
+        tproblem = reader.parse_instance_string(problem_text.lower())
+    except RecursionError:
+        raise ProblemError("the problem is nested too deeply to parse") from None
+    except Exception as err:  # noqa: BLE001
+        raise ProblemError(f"the problem does not parse: {type(err).__name__}: {err}") from None
+    objects = tuple(TypedName(str(c.symbol), str(c.sort.name))
+                    for c in tproblem.language.constants()
+                    if c.sort.name not in ("Real", "Integer", "Natural", "number"))
+    init: set = set()
+    values: list = []
+    for item in tproblem.init.as_atoms():
+        if isinstance(item, tuple):  # (function term, value)
+            term, value = item
+            key = (str(term.symbol.symbol), *(str(t.symbol) for t in term.subterms))
+            try:
+                values.append((key, float(str(value).split()[0])))
+            except ValueError:
+                raise UnsupportedFeature(
+                    f"the problem assigns a non-numeric value to {atom_to_pddl(key)}") from None
+        else:
+            init.add((str(item.predicate.symbol), *(str(t.symbol) for t in item.subterms)))
+    metric = None
+    if tproblem.plan_metric is not None:
+        metric = f"{tproblem.plan_metric.opt_type} {tproblem.plan_metric.opt_expression}"
+    return PlanningProblem(str(tproblem.name), str(tproblem.domain_name), objects,
+                           frozenset(init), _formula(tproblem.goal), tuple(sorted(values)),
+                           metric)

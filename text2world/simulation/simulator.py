@@ -1,0 +1,463 @@
+"""The simulator: ground semantics of a domain on one problem (see the package docstring)."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from itertools import product
+from typing import Iterator, Sequence
+
+from text2world.pddl import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
+                             ForallEffect, Formula, parse_domain)
+from text2world.simulation.compiler import (CompiledAction, Scope, compile_effect,
+                                            compile_formula, conjuncts, free_slots)
+from text2world.simulation.problem import (DEFAULT_MAX_WORK, GroundAction, PlanningProblem,
+                                           ProblemError, SimulationError, WorkLimitExceeded,
+                                           atom_to_pddl, parse_plan, parse_problem)
+
+
+@dataclass(frozen=True)
+class PlanValidation:
+    """The outcome of executing a plan from the initial state.
+
+    ``failed_step`` is the 0-based index of the first step that could not be applied (None when
+    every step applied); ``reason`` says why in words; ``unsatisfied`` lists the failing
+    precondition literals of that step, ground, as PDDL. ``valid`` means every step applied and
+    the goal holds in ``final_state``.
+    """
+
+    valid: bool
+    steps_applied: int
+    goal_reached: bool
+    final_state: frozenset
+    cost: float
+    failed_step: int | None = None
+    failed_action: GroundAction | None = None
+    reason: str = ""
+    unsatisfied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A random walk: ``states[i + 1]`` is the successor of ``states[i]`` by ``actions[i]``."""
+
+    states: tuple[frozenset, ...]
+    actions: tuple[GroundAction, ...]
+    seed: int
+
+
+# The simulator
+
+
+class Simulator:
+    """Ground semantics of ``domain`` on ``problem``: initial state, applicable actions,
+    successors, costs, goal test, plan validation and random walks.
+
+    Raises ``UnsupportedFeature`` for PDDL it does not implement and ``ProblemError`` when the
+    problem's objects or atoms do not fit the domain. ``max_work`` bounds the search nodes of
+    one call (``WorkLimitExceeded`` beyond it).
+    """
+
+    def __init__(self, domain: Domain, problem: PlanningProblem, *,
+                 max_work: int = DEFAULT_MAX_WORK) -> None:
+        self.domain = domain
+        self.problem = problem
+        self.max_work = max_work
+        self._types = self._type_closure(domain, problem)
+        self._type_sets: dict[str, frozenset] = {}
+        self._object_type = {o.name: o.type for o in problem.objects}
+        self._functions = dict(problem.function_values)
+        self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
+        self._actions = {a.name: self._compile(a) for a in domain.actions}
+        self._goal = compile_formula(problem.goal, {}, Scope(), "goal")
+        self._goal_slots = self._max_slot(self._goal) + 1
+        for atom in problem.init:
+            if self._predicates.get(atom[0], -1) != len(atom) - 1:
+                raise ProblemError(f"initial atom {atom_to_pddl(atom)} does not match a "
+                                   "predicate of the domain")
+        self.initial_state: frozenset = frozenset(problem.init)
+        self._index_state: frozenset | None = None
+        self._index: dict = {}
+        self._work = 0
+
+    # -- types ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _type_closure(domain: Domain, problem: PlanningProblem) -> dict[str, tuple[str, ...]]:
+        parent = {t.name: t.type for t in domain.types}
+        members: dict[str, list[str]] = {"object": []}
+        for obj in problem.objects:
+            seen = set()
+            kind = obj.type
+            while kind not in seen:
+                seen.add(kind)
+                members.setdefault(kind, []).append(obj.name)
+                if kind == "object" or kind not in parent:
+                    break
+                kind = parent[kind]
+            if "object" not in seen:
+                members["object"].append(obj.name)
+        return {kind: tuple(sorted(set(names))) for kind, names in members.items()}
+
+    def objects_of_type(self, kind: str) -> tuple[str, ...]:
+        """The objects of ``kind`` or of any of its subtypes, sorted."""
+        return self._types.get(kind, ())
+
+    # -- compilation ---------------------------------------------------------------------
+
+    def _compile(self, action: Action) -> CompiledAction:
+        where = f"action {action.name}"
+        scope = Scope()
+        env: dict[str, int] = {}
+        for parameter in action.parameters:
+            env[parameter.name] = scope.new_slot()
+        arity = scope.size
+        literals = tuple((c, compile_formula(c, env, scope, where))
+                         for c in conjuncts(action.precondition))
+        effects = tuple(compile_effect(e, env, scope, where) for e in action.effects)
+        param_types = tuple(p.type for p in action.parameters)
+        return CompiledAction(action, arity, scope.size, param_types, literals,
+                              self._join_plan(arity, param_types, literals), effects)
+
+    def _join_plan(self, arity: int, param_types: tuple[str, ...], literals) -> tuple:
+        """Order the positive atoms most-constrained first, then enumerate the parameters no
+        atom binds; attach each other check where its last variable gets bound.
+
+        Steps: ("match", pred, ops, checks) where ops are per argument (0, object) must equal,
+        (1, slot) must equal the bound slot, (2, slot, allowed objects) binds the slot; or
+        ("enum", slot, objects, checks).
+        """
+        positives = [node for _, node in literals if node[0] == "atom"]
+        others = [node for _, node in literals if node[0] != "atom"]
+        static = self._static_predicates()
+        bound: set[int] = set()
+        order = []
+        while positives:
+            def rank(node):
+                variables = {t for t in node[2] if isinstance(t, int)}
+                free = len(variables - bound)
+                connected = bool(variables & bound) or not bound
+                return (free, not connected, node[1] not in static, len(node[2]))
+            best = min(positives, key=rank)
+            positives.remove(best)
+            order.append(best)
+            bound |= {t for t in best[2] if isinstance(t, int)}
+        steps: list = []
+        bound = set()
+        pending = list(others)
+
+        def ready() -> tuple:
+            now = tuple(n for n in pending if free_slots(n) <= bound)
+            for n in now:
+                pending.remove(n)
+            return now
+
+        # checks that need no variable at all come first
+        steps.append(("enum", None, (), ready()))
+        for node in order:
+            ops = []
+            for term in node[2]:
+                if isinstance(term, str):
+                    ops.append((0, term))
+                elif term in bound:
+                    ops.append((1, term))
+                else:
+                    ops.append((2, term, frozenset(self.objects_of_type(param_types[term]))))
+                    bound.add(term)
+            steps.append(("match", node[1], tuple(ops), ready()))
+        for slot in range(arity):
+            if slot not in bound:
+                bound.add(slot)
+                steps.append(("enum", slot, self.objects_of_type(param_types[slot]), ready()))
+        if pending:  # only possible with variables bound nowhere: a malformed action
+            raise SimulationError(f"precondition uses unbound variables: {pending!r}")
+        return tuple(steps)
+
+    def _static_predicates(self) -> frozenset[str]:
+        changed = set()
+
+        def visit(effect) -> None:
+            if isinstance(effect, (AddEffect, DeleteEffect)):
+                changed.add(effect.atom.predicate)
+            elif isinstance(effect, ConditionalEffect):
+                visit(effect.effect)
+            elif isinstance(effect, ForallEffect):
+                for inner in effect.effects:
+                    visit(inner)
+        for action in self.domain.actions:
+            for effect in action.effects:
+                visit(effect)
+        return frozenset(self._predicates) - changed
+
+    @staticmethod
+    def _max_slot(node) -> int:
+        if node[0] in ("exists", "forall"):
+            return max([s for s, _ in node[1]] + [Simulator._max_slot(node[2])])
+        if node[0] in ("and", "or"):
+            return max([Simulator._max_slot(n) for n in node[1]], default=-1)
+        if node[0] == "not":
+            return Simulator._max_slot(node[1])
+        return -1
+
+    # -- evaluation ----------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self._work += 1
+        if self._work > self.max_work:
+            raise WorkLimitExceeded(
+                f"grounding needed more than {self.max_work:,} search steps in one call")
+
+    def _holds(self, node, binding: list, state: frozenset) -> bool:
+        kind = node[0]
+        if kind == "atom":
+            return (node[1], *[binding[t] if isinstance(t, int) else t for t in node[2]]) in state
+        if kind == "eq":
+            a, b = node[1], node[2]
+            return ((binding[a] if isinstance(a, int) else a)
+                    == (binding[b] if isinstance(b, int) else b))
+        if kind == "not":
+            return not self._holds(node[1], binding, state)
+        if kind == "and":
+            return all(self._holds(n, binding, state) for n in node[1])
+        if kind == "or":
+            return any(self._holds(n, binding, state) for n in node[1])
+        if kind == "true":
+            return True
+        # exists / forall over the objects of each variable's type
+        variables, body = node[1], node[2]
+        want = kind == "exists"
+        for objects in product(*(self.objects_of_type(t) for _, t in variables)):
+            self._tick()
+            for (slot, _), obj in zip(variables, objects):
+                binding[slot] = obj
+            if self._holds(body, binding, state) == want:
+                return want
+        return not want
+
+    def _state_index(self, state: frozenset) -> dict:
+        if state is not self._index_state:
+            index: dict = {}
+            for atom in state:
+                index.setdefault(atom[0], []).append(atom)
+            self._index = index
+            self._index_state = state
+        return self._index
+
+    def _candidates(self, state: frozenset, pred: str, ops: tuple, binding: list) -> list:
+        index = self._state_index(state)
+        atoms = index.get(pred)
+        if not atoms:
+            return []
+        for position, op in enumerate(ops):
+            if op[0] == 2:
+                continue
+            value = op[1] if op[0] == 0 else binding[op[1]]
+            key = (pred, position)
+            by_value = index.get(key)
+            if by_value is None:
+                by_value = {}
+                for atom in atoms:
+                    by_value.setdefault(atom[position + 1], []).append(atom)
+                index[key] = by_value
+            return by_value.get(value, [])
+        return atoms
+
+    def applicable(self, state: frozenset) -> tuple[GroundAction, ...]:
+        """Every ground action applicable in ``state``, sorted by name then arguments."""
+        self._work = 0
+        found: list[GroundAction] = []
+        for name, compiled in self._actions.items():
+            binding = [None] * max(compiled.slots, 1)
+            for args in self._search(compiled, 0, binding, state):
+                found.append(GroundAction(name, args))
+        found.sort()
+        return tuple(found)
+
+    def _search(self, compiled: CompiledAction, depth: int, binding: list,
+                state: frozenset) -> Iterator[tuple[str, ...]]:
+        if depth == len(compiled.steps):
+            yield tuple(binding[:compiled.arity])
+            return
+        step = compiled.steps[depth]
+        holds = self._holds
+        if step[0] == "enum":
+            slot, objects, checks = step[1], step[2], step[3]
+            if slot is None:
+                if all(holds(c, binding, state) for c in checks):
+                    yield from self._search(compiled, depth + 1, binding, state)
+                return
+            for obj in objects:
+                self._tick()
+                binding[slot] = obj
+                if all(holds(c, binding, state) for c in checks):
+                    yield from self._search(compiled, depth + 1, binding, state)
+            return
+        _, pred, ops, checks = step
+        for atom in self._candidates(state, pred, ops, binding):
+            self._tick()
+            ok = True
+            for position, op in enumerate(ops):
+                value = atom[position + 1]
+                if op[0] == 0:
+                    ok = value == op[1]
+                elif op[0] == 1:  # bound earlier, or earlier in this same atom
+                    ok = binding[op[1]] == value
+                else:
+                    ok = value in op[2]
+                    binding[op[1]] = value
+                if not ok:
+                    break
+            if ok and all(holds(c, binding, state) for c in checks):
+                yield from self._search(compiled, depth + 1, binding, state)
+
+    def _bind(self, action: GroundAction) -> tuple[CompiledAction, list]:
+        compiled = self._actions.get(action.name)
+        if compiled is None:
+            raise SimulationError(f"{action}: the domain has no action {action.name!r}")
+        if len(action.args) != compiled.arity:
+            raise SimulationError(f"{action}: {action.name} takes {compiled.arity} "
+                                  f"argument(s), not {len(action.args)}")
+        for arg, kind in zip(action.args, compiled.param_types):
+            if arg not in self._object_type:
+                raise SimulationError(f"{action}: unknown object {arg!r}")
+            if arg not in self._type_set(kind):
+                raise SimulationError(f"{action}: {arg} is a {self._object_type[arg]}, "
+                                      f"not a {kind}")
+        binding = [None] * max(compiled.slots, 1)
+        binding[:compiled.arity] = action.args
+        return compiled, binding
+
+    def _type_set(self, kind: str) -> frozenset:
+        if kind not in self._type_sets:
+            self._type_sets[kind] = frozenset(self.objects_of_type(kind))
+        return self._type_sets[kind]
+
+    def unsatisfied(self, state: frozenset, action: GroundAction) -> tuple[str, ...]:
+        """The precondition conjuncts of ``action`` false in ``state``, ground, as PDDL (empty
+        when applicable). Raises ``SimulationError`` for an unknown action or object."""
+        compiled, binding = self._bind(action)
+        self._work = 0
+        mapping = dict(zip((p.name for p in compiled.action.parameters), action.args))
+        return tuple(_ground_text(literal, mapping) for literal, node in compiled.conjuncts
+                     if not self._holds(node, binding, state))
+
+    def is_applicable(self, state: frozenset, action: GroundAction) -> bool:
+        try:
+            compiled, binding = self._bind(action)
+        except SimulationError:
+            return False
+        self._work = 0
+        return all(self._holds(node, binding, state) for _, node in compiled.conjuncts)
+
+    def successor(self, state: frozenset, action: GroundAction, *, check: bool = True) -> frozenset:
+        """The state after ``action`` (VAL: conditions read the old state, adds win over deletes).
+
+        With ``check`` (default) an inapplicable action raises ``SimulationError``.
+        """
+        return self.transition(state, action, check=check)[0]
+
+    def transition(self, state: frozenset, action: GroundAction, *,
+                   check: bool = True) -> tuple[frozenset, float]:
+        """``(successor state, step cost)``."""
+        compiled, binding = self._bind(action)
+        self._work = 0
+        if check and not all(self._holds(n, binding, state) for _, n in compiled.conjuncts):
+            raise SimulationError(f"{action} is not applicable: unsatisfied "
+                                  + ", ".join(self.unsatisfied(state, action)))
+        adds: set = set()
+        deletes: set = set()
+        cost = [0.0]
+        self._apply(compiled.effects, binding, state, adds, deletes, cost)
+        if not adds and not deletes:
+            return state, cost[0]
+        return (state - deletes) | adds, cost[0]
+
+    def _apply(self, effects: tuple, binding: list, state: frozenset, adds: set,
+               deletes: set, cost: list) -> None:
+        for effect in effects:
+            kind = effect[0]
+            if kind == "add" or kind == "del":
+                atom = (effect[1], *[binding[t] if isinstance(t, int) else t for t in effect[2]])
+                (adds if kind == "add" else deletes).add(atom)
+            elif kind == "when":
+                if self._holds(effect[1], binding, state):
+                    self._apply(effect[2], binding, state, adds, deletes, cost)
+            elif kind == "forall":
+                variables = effect[1]
+                for objects in product(*(self.objects_of_type(t) for _, t in variables)):
+                    self._tick()
+                    for (slot, _), obj in zip(variables, objects):
+                        binding[slot] = obj
+                    self._apply(effect[2], binding, state, adds, deletes, cost)
+            elif kind == "cost":
+                cost[0] += self._cost_value(effect[1], binding)
+
+    def _cost_value(self, term, binding: list) -> float:
+        if isinstance(term, float):
+            return term
+        key = (term[0], *[binding[t] if isinstance(t, int) else t for t in term[1]])
+        if key not in self._functions:
+            raise SimulationError(f"the cost {atom_to_pddl(key)} has no value in the problem")
+        return self._functions[key]
+
+    def goal_reached(self, state: frozenset) -> bool:
+        self._work = 0
+        return self._holds(self._goal, [None] * max(self._goal_slots, 1), state)
+
+    # -- plans and walks -----------------------------------------------------------------
+
+    def validate_plan(self, plan: str | Sequence[str | GroundAction]) -> PlanValidation:
+        """Execute ``plan`` from the initial state; report the first failing step and why."""
+        try:
+            steps = parse_plan(plan)
+        except ValueError as err:
+            return PlanValidation(False, 0, False, self.initial_state, 0.0, 0, None, str(err))
+        state = self.initial_state
+        total = 0.0
+        for index, action in enumerate(steps):
+            try:
+                missing = self.unsatisfied(state, action)
+            except SimulationError as err:
+                return PlanValidation(False, index, False, state, total, index, action,
+                                      f"step {index + 1} {action}: {err.reason}")
+            if missing:
+                return PlanValidation(
+                    False, index, False, state, total, index, action,
+                    f"step {index + 1} {action}: precondition not satisfied: "
+                    + ", ".join(missing), missing)
+            state, cost = self.transition(state, action, check=False)
+            total += cost
+        reached = self.goal_reached(state)
+        return PlanValidation(reached, len(steps), reached, state, total,
+                              reason="" if reached else
+                              f"all {len(steps)} steps apply but the goal is not reached")
+
+    def random_walk(self, length: int, seed: int, *, start: frozenset | None = None) -> Walk:
+        """A seeded uniform random walk of at most ``length`` steps (it stops at a dead end)."""
+        rng = random.Random(seed)
+        state = self.initial_state if start is None else start
+        states = [state]
+        actions: list[GroundAction] = []
+        for _ in range(length):
+            options = self.applicable(state)
+            if not options:
+                break
+            action = options[rng.randrange(len(options))]
+            state = self.successor(state, action, check=False)
+            actions.append(action)
+            states.append(state)
+        return Walk(tuple(states), tuple(actions), seed)
+
+
+def _ground_text(literal: Formula, mapping: dict[str, str]) -> str:
+    """A lifted literal printed with its parameters replaced by their objects."""
+    text = literal.to_pddl()
+    return re.sub(r"\?[^\s()]+", lambda m: mapping.get(m.group(0), m.group(0)), text)
+
+
+def simulator_from_text(domain_text: str, problem_text: str, **kwargs) -> Simulator:
+    """Parse both texts (domain with ``parse_domain``, problem with tarski) and simulate."""
+    domain = parse_domain(domain_text)
+    return Simulator(domain, parse_problem(domain_text, problem_text), **kwargs)
+

@@ -1,0 +1,190 @@
+"""Optimal plans from Fast Downward, for the world-model tasks.
+
+``text2world.planning.solve_problem`` answers whether a problem is solvable; the world-model
+tasks need the plan itself and its optimal cost, from the initial state and from arbitrary
+states (a proposal's successor, written as a new problem). This module runs the Fast Downward
+driver shipped by ``up-fast-downward`` directly (A* with LM-cut, falling back to blind A* for
+conditional effects and axioms LM-cut does not support), in a fresh temporary folder per call
+(the driver writes into its working folder), with a time bound, and caches every answer on disk
+by the content of the domain and problem (``$T2W_HOME/cache/wm-plans/``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+
+from text2world.pddl import Domain
+from text2world.simulation import PlanningProblem, atom_to_pddl
+from text2world.store import atomic_write_text, home_dir
+
+SEARCHES = ("astar(lmcut())", "astar(blind())")
+UNSUPPORTED_EXIT = 34  # Fast Downward: the search does not support the task's features
+UNSOLVABLE_EXITS = (10, 11, 12)
+# out of time or memory (translator or search), or a part killed at its CPU limit (SIGXCPU,
+# which the driver passes on as 256 - 24)
+TIMEOUT_EXITS = (21, 22, 23, 24, 232, -24)
+PLANNER_VERSION = "fd-astar-1"  # part of the cache key
+
+
+@dataclass(frozen=True)
+class OptimalPlan:
+    """``status``: solved, unsolvable, timeout or error; ``plan`` as PDDL step strings."""
+
+    status: str
+    plan: tuple[str, ...] | None = None
+    cost: float | None = None
+    message: str = ""
+    cached: bool = False
+    timeout: float | None = None  # the bound a "timeout" answer ran under
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def _driver() -> str:
+    return str(resources.files("up_fast_downward").joinpath("downward", "fast-downward.py"))
+
+
+class PlanCache:
+    """One JSON file per (domain, problem) content hash; writes are atomic."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or home_dir() / "cache" / "wm-plans"
+
+    @staticmethod
+    def key(domain_text: str, problem_text: str) -> str:
+        digest = hashlib.sha256(PLANNER_VERSION.encode())
+        for text in (domain_text, problem_text):
+            digest.update(b"\0" + text.encode("utf-8"))
+        return digest.hexdigest()
+
+    def get(self, key: str) -> OptimalPlan | None:
+        try:
+            data = json.loads((self.root / key[:2] / f"{key}.json").read_text("utf-8"))
+            plan = data.get("plan")
+            return OptimalPlan(data["status"], tuple(plan) if plan is not None else None,
+                               data.get("cost"), data.get("message", ""), True,
+                               data.get("timeout"))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, result: OptimalPlan) -> None:
+        if result.status in ("solved", "unsolvable", "timeout"):  # not crashes
+            data = asdict(result)
+            data.pop("cached")
+            atomic_write_text(self.root / key[:2] / f"{key}.json", json.dumps(data))
+
+
+def children_cpu_seconds() -> float:
+    """CPU time of this process's finished child processes (the planner runs), for benchmarks."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run_driver(workdir: Path, options: list[str], search: list[str],
+                timeout: float) -> tuple[int | None, str]:
+    """Run the Fast Downward driver in its own process group; on timeout the whole group
+    (driver, translator, search) is killed, so no search outlives its bound."""
+    command = [sys.executable, _driver(), "--overall-time-limit", f"{max(1, int(timeout))}s",
+               "--plan-file", "plan", *options, "domain.pddl", "problem.pddl", *search]
+    proc = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONHASHSEED": "0"})
+    try:
+        output, _ = proc.communicate(timeout=timeout + 5)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        return None, ""
+    return proc.returncode, output or ""
+
+
+def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
+                 cache: PlanCache | None = None, use_cache: bool = True,
+                 optimal: bool = True) -> OptimalPlan:
+    """An optimal plan of the problem (cost-optimal with ``:action-costs``), cached by content;
+    with ``optimal=False`` a plan from LAMA's first solution (no optimality claim).
+
+    Thread safe: each call runs the planner in its own temporary folder. A timeout is cached
+    with its bound, so only a call with a longer bound tries again.
+    """
+    cache = cache or PlanCache()
+    key = PlanCache.key(domain_text, problem_text + ("" if optimal else "\0satisficing"))
+    if use_cache:
+        hit = cache.get(key)
+        if hit is not None and (hit.status != "timeout" or (hit.timeout or 0) >= timeout):
+            return hit
+    workdir = Path(tempfile.mkdtemp(prefix="t2w-wm-fd-"))
+    try:
+        (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
+        (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
+        result = OptimalPlan("error", message="no search ran")
+        # driver options (an alias) go before the input files, search options after them
+        runs = ([([], ["--search", s]) for s in SEARCHES] if optimal
+                else [(["--alias", "lama-first"], [])])
+        for options, search in runs:
+            code, output = _run_driver(workdir, options, search, timeout)
+            if code is None or code in TIMEOUT_EXITS:
+                result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
+                                     timeout=timeout)
+                break
+            if code == UNSUPPORTED_EXIT:
+                continue
+            if code in UNSOLVABLE_EXITS:
+                result = OptimalPlan("unsolvable", message=f"Fast Downward exit {code}")
+                break
+            plan_file = workdir / "plan"
+            if code != 0 or not plan_file.is_file():
+                tail = output.strip().splitlines()[-3:]
+                result = OptimalPlan("error", message=f"Fast Downward exit {code}: "
+                                     + " | ".join(tail))
+                break
+            steps, cost = [], None
+            for line in plan_file.read_text(encoding="utf-8").splitlines():
+                line = line.strip()
+                if line.startswith(";"):
+                    if "cost =" in line:
+                        cost = float(line.split("cost =", 1)[1].split()[0])
+                elif line:
+                    steps.append(line.lower())
+            result = OptimalPlan("solved", tuple(steps), cost)
+            break
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if use_cache:
+        cache.put(key, result)
+    return result
+
+
+def state_problem_text(domain: Domain, problem: PlanningProblem, state: frozenset,
+                       name: str = "wm-state") -> str:
+    """``problem`` with ``state`` as its initial state, as PDDL (the goal, objects, numeric
+    values and metric kept), so the planner can solve from any state."""
+    constants = {c.name for c in domain.constants}
+    objects = " ".join(f"{o.name} - {o.type}" if domain.typed else o.name
+                       for o in problem.objects if o.name not in constants)
+    init = [atom_to_pddl(atom) for atom in sorted(state)]
+    init += [f"(= {atom_to_pddl(key)} {value:g})" for key, value in problem.function_values]
+    functions = {f.name for f in domain.functions}
+    if problem.metric and "total-cost" in functions and \
+            not any(key == ("total-cost",) for key, _ in problem.function_values):
+        init.append("(= (total-cost) 0)")
+    metric = ("\n  (:metric minimize (total-cost))"
+              if problem.metric and "total-cost" in functions else "")
+    return (f"(define (problem {name})\n  (:domain {domain.name})\n  (:objects {objects})\n"
+            f"  (:init {' '.join(init)})\n  (:goal {problem.goal.to_pddl()}){metric})\n")
