@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from text2world.pddl import Domain, Formula, TypedName, check_domain_text
 
@@ -45,9 +45,11 @@ class WorkLimitExceeded(SimulationError):
 # Ground actions, problems, plans
 
 
-@dataclass(frozen=True, order=True)
-class GroundAction:
-    """An action name with the objects bound to its parameters, in order."""
+class GroundAction(NamedTuple):
+    """An action name with the objects bound to its parameters, in order.
+
+    A named tuple (fast to build, hash and sort: by name, then arguments).
+    """
 
     name: str
     args: tuple[str, ...] = ()
