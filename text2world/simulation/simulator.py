@@ -70,6 +70,7 @@ class Simulator:
         self._object_type = {o.name: o.type for o in problem.objects}
         self._functions = dict(problem.function_values)
         self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
+        self.predicate_arity: dict[str, int] = dict(self._predicates)  # name -> arity
         self._actions = {a.name: self._compile(a) for a in domain.actions}
         self._enumerators = [
             (name, compile_enumerator(compiled.steps, compiled.arity, compiled.slots,
@@ -323,6 +324,13 @@ class Simulator:
         self._work = 0
         mapping = dict(zip((p.name for p in compiled.action.parameters), action.args))
         return tuple(_ground_text(literal, mapping) for literal, node in compiled.conjuncts
+                     if not self._holds(node, binding, state))
+
+    def unsatisfied_literals(self, state: frozenset, action: GroundAction) -> tuple[Formula, ...]:
+        """Like ``unsatisfied`` but the lifted conjuncts, as written in the domain."""
+        compiled, binding = self._bind(action)
+        self._work = 0
+        return tuple(literal for literal, node in compiled.conjuncts
                      if not self._holds(node, binding, state))
 
     def is_applicable(self, state: frozenset, action: GroundAction) -> bool:
