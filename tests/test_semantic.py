@@ -1,0 +1,140 @@
+"""Semantic scoring: identity pairs score 1.0, behaviour-changing mutants are detected, a
+prediction that cannot be simulated gets a reason, diagnoses name the literal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from text2world.mutants import behaviour_differs, mutants, rename
+from text2world.semantic import (SemanticSettings, prepare_gold, semantic_score,
+                                 store_problems)
+from text2world.simulation import parse_problem
+
+
+def has_alignment() -> bool:
+    try:
+        import text2world.alignment  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    gold, problems = store_problems("blocksworld")
+    return gold, problems, prepare_gold(gold, problems)
+
+
+def assert_perfect(score) -> None:
+    assert score.ok, score.reason
+    assert score.metrics() == {"plan_validity": 1.0, "gold_plan_acceptance": 1.0,
+                               "applicability_f1": 1.0, "transition_accuracy": 1.0}
+    assert not score.diagnoses
+
+
+def test_gold_against_itself_and_renamed_variables(blocks) -> None:
+    gold, problems, cache = blocks
+    assert_perfect(semantic_score(gold, gold, gold_cache=cache))
+    renamed = rename(cache.domain, actions=False, predicates=False, types=False).to_pddl()
+    assert "?rb" in renamed
+    score = semantic_score(gold, renamed, gold_cache=cache)
+    assert_perfect(score)
+    # sample sizes and seed are reported, and the work was real
+    assert score.settings["seed"] == 0 and score.settings["walks"] == 6
+    assert score.settings["states"] > 100 and score.settings["transitions"] > 100
+    assert len(score.problems) == len(problems) == 2
+
+
+@pytest.mark.skipif(not has_alignment(), reason="vocabulary alignment (issue 11 section 2) "
+                    "not in this checkout")
+def test_consistent_renaming_of_every_kind_scores_one(blocks) -> None:
+    gold, _, cache = blocks
+    renamed = rename(cache.domain, types=True).to_pddl()
+    assert "r-stack-a" in renamed and "r-clear-p" in renamed and "r-block-t" in renamed
+    assert_perfect(semantic_score(gold, renamed, gold_cache=cache))
+
+
+def test_gold_cache_is_reused(blocks) -> None:
+    gold, problems, cache = blocks
+    assert prepare_gold(gold, problems) is cache
+    score = semantic_score(gold, gold, problems)  # builds nothing new
+    assert score.ok and score.planner_seconds < 0.05  # the planner result is cached too
+
+
+def test_diagnoses_name_the_literal(blocks) -> None:
+    gold, _, cache = blocks
+    weak = gold.replace("(and (holding ?b) (clear ?target))", "(holding ?b)")
+    score = semantic_score(gold, weak, gold_cache=cache)
+    assert score.ok and score.applicability_f1 < 1.0
+    assert score.transition_accuracy == 1.0 and score.gold_plan_acceptance == 1.0
+    top = score.diagnoses[0]
+    assert (top.action, top.kind, top.literal) == ("stack", "missing-precondition",
+                                                   "(clear ?target)")
+    assert top.message.startswith("`stack`: precondition `(clear ?target)` missing: "
+                                  f"applicable in {top.count} sampled states")
+    no_add = gold.replace("(and (holding ?b)\n                 (clear ?below)",
+                          "(and (clear ?below)")
+    assert no_add != gold
+    score = semantic_score(gold, no_add, gold_cache=cache)
+    messages = [d.message for d in score.diagnoses]
+    assert any(m.startswith("`unstack`: effect `(holding ?b)` missing") for m in messages)
+    assert score.transition_accuracy < 1.0 and score.gold_plan_acceptance < 1.0
+
+
+def test_every_behaviour_changing_mutant_is_detected(blocks) -> None:
+    gold, problems, cache = blocks
+    parsed = [parse_problem(gold, text) for _, text in problems]
+    found = mutants(cache.domain)
+    assert {m.kind for m in found} == {"drop-precondition", "drop-add", "drop-delete",
+                                       "swap-add-delete", "swap-parameters"}
+    sample = random.Random(0).sample(found, 8)
+    changing = 0
+    for mutant in sample:
+        truth = behaviour_differs(cache.domain, mutant.domain, parsed)
+        score = semantic_score(gold, mutant.domain.to_pddl(), gold_cache=cache)
+        metrics = score.metrics()
+        if truth is not None:
+            changing += 1
+            assert not score.ok or min(v for v in metrics.values() if v is not None) < 1.0, (
+                mutant.kind, mutant.action, mutant.detail, truth, metrics)
+    assert changing >= 6
+
+
+def test_conditional_effects_domain_mutants() -> None:
+    gold, problems = store_problems("lights-out")
+    cache = prepare_gold(gold, problems)
+    assert_perfect(semantic_score(gold, gold, gold_cache=cache))
+    parsed = [parse_problem(gold, text) for _, text in problems]
+    for mutant in random.Random(1).sample(mutants(cache.domain), 3):
+        truth = behaviour_differs(cache.domain, mutant.domain, parsed)
+        score = semantic_score(gold, mutant.domain.to_pddl(), gold_cache=cache)
+        if truth is not None:
+            assert min(v for v in score.metrics().values() if v is not None) < 1.0
+
+
+def test_predictions_that_cannot_be_simulated_get_a_reason(blocks) -> None:
+    gold, problems, cache = blocks
+    broken = semantic_score(gold, "(define (domain x", gold_cache=cache)
+    assert not broken.ok and "does not parse" in broken.reason
+    assert broken.metrics() == dict.fromkeys(broken.metrics())  # all None, not zero
+    unrelated = ("(define (domain other) (:requirements :strips) (:predicates (p))"
+                 " (:action fly :parameters () :precondition (p) :effect (not (p))))")
+    score = semantic_score(gold, unrelated, gold_cache=cache)
+    assert not score.ok and "no alignment" in score.reason
+    numeric = gold.replace("(:requirements :strips :typing)",
+                           "(:requirements :strips :typing :action-costs)").replace(
+        "(hand-empty))", "(hand-empty)) (:functions (fuel) - number)", 1).replace(
+        "(not (holding ?b))))", "(not (holding ?b)) (increase (fuel) 1)))", 1)
+    score = semantic_score(gold, numeric, gold_cache=cache)
+    assert not score.ok and "numeric effect" in score.reason
+    no_problems = semantic_score(gold, gold, [])
+    assert not no_problems.ok and "no problems" in no_problems.reason
+
+
+def test_time_limit_gives_a_reason(blocks) -> None:
+    gold, problems, _ = blocks
+    settings = SemanticSettings(time_limit=0.0)
+    score = semantic_score(gold, gold, problems, settings=settings)
+    assert not score.ok and "time limit" in score.reason
