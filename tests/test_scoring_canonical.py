@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from text2world import perturb, score
@@ -131,3 +135,92 @@ def test_released_domains_self_renamed_and_dropped(official_test):
                               mode="canonical").f1_effects)
     assert len(kept) > 30
     assert min(kept) > 0.3 and sum(kept) / len(kept) > 0.7
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring through the alignment of vocabularies
+
+OFFICIAL_TRAIN = Path(__file__).resolve().parent.parent.parent / "shared" / \
+    "text2world-official" / "train.json"
+
+
+@pytest.fixture(scope="module")
+def untyped_blocksworld() -> str:
+    """The released few-shot exemplar: IPC blocksworld, untyped, `pickup`/`putdown`."""
+    if not OFFICIAL_TRAIN.is_file():
+        pytest.skip(f"released Text2World data not found at {OFFICIAL_TRAIN}")
+    records = json.loads(OFFICIAL_TRAIN.read_text(encoding="utf-8"))
+    (text,) = [r["pddl_domain"] for r in records if "(domain blocksworld)" in r["pddl_domain"]]
+    return text
+
+
+def typed_version(untyped: str) -> str:
+    """What models write for it: a `block` type on every parameter, `pick-up`/`put-down`."""
+    typed = untyped.replace("(:requirements :strips)", "(:requirements :strips :typing)\n"
+                            "(:types block)")
+    head, *actions = typed.split("(:action")
+    head = re.sub(r"(\?\w+)(?=[\s)])(?!\s*-)", r"\1 - block", head)
+
+    def typed_parameters(match: re.Match) -> str:
+        return ":parameters (" + " ".join(f"{v} - block" for v in match.group(1).split()) + ")"
+
+    typed = "(:action".join([head] + [re.sub(r":parameters\s*\(([^)]*)\)", typed_parameters, a)
+                                      for a in actions])
+    return typed.replace("pickup", "pick-up").replace("putdown", "put-down")
+
+
+def test_types_added_to_an_untyped_gold_cost_only_f1_types(untyped_blocksworld):
+    predicted = typed_version(untyped_blocksworld)
+    assert "(on ?x - block ?y - block)" in predicted
+    assert "(?ob - block ?underob - block)" in predicted
+    result = score(untyped_blocksworld, predicted, mode="canonical")
+    assert result.executable
+    for key in ("f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects"):
+        assert getattr(result, key) == 1.0, key
+    assert result.f1_types == 0.0  # the gold declares no types; the prediction adds `block`
+    alignment = result.alignment
+    assert alignment.gold_untyped and alignment.types == {"block": "object"}
+    assert alignment.actions["pick-up"] == "pickup"
+    assert {k: v["status"] for k, v in result.per_action.items()} == dict.fromkeys(
+        ("pickup", "putdown", "stack", "unstack"), "matched")
+    # Before scoring went through the alignment, every parameter and predicate was lost.
+    assert score(untyped_blocksworld, predicted).f1_parameters == 0.0  # paper mode: by name
+
+
+def test_typed_gold_keeps_type_credit_strict(untyped_blocksworld):
+    # The other way round is a real loss of information: a typed gold scored against an
+    # untyped prediction still loses the typed parameters and predicates.
+    typed = typed_version(untyped_blocksworld)
+    result = score(typed, untyped_blocksworld, mode="canonical")
+    assert not result.alignment.gold_untyped
+    assert result.f1_types == 0.0 and result.f1_parameters == 0.0
+    assert result.f1_predicates == pytest.approx(0.2)  # 1 of 5 equal: (arm-empty) has no types
+    assert result.f1_preconditions == 1.0 and result.f1_effects == 1.0
+
+
+def test_renamed_actions_predicates_and_types_score_one():
+    renamed = GOLD
+    for old, new in (("pick", "grab-item"), ("drop", "putItem"), ("close", "shut"),
+                     ("holding", "carried"), ("free", "hand-free"), ("open", "accessible"),
+                     (" at ", " located "), ("(at ", "(located "), ("crate", "box"),
+                     ("item", "thing"), ("place", "spot")):
+        renamed = renamed.replace(old, new)
+    renamed = perturb.rename_variables(renamed, seed=2)
+    result = score(GOLD, renamed, mode="canonical")
+    assert all(getattr(result, k) == 1.0 for k in F1S), result
+    assert result.similarity == 1.0
+    assert result.alignment.actions == {"grab-thing": "pick", "putitem": "drop", "shut": "close"}
+    assert result.per_action["pick"]["predicted"] == "grab-thing"
+    assert score(GOLD, renamed).f1_parameters == 0.0  # paper mode stays the released evaluator
+
+
+def test_unrelated_extra_action_keeps_its_written_name():
+    extra = GOLD[:-2] + """
+  (:action juggle
+    :parameters (?a - item ?b - item ?c - item)
+    :precondition (and (holding ?a) (holding ?b) (holding ?c))
+    :effect (and (not (free)))))
+"""
+    result = score(GOLD, extra, mode="canonical")
+    assert result.per_action["juggle"]["status"] == "extra"
+    assert result.alignment.unmapped_predicted["actions"] == ("juggle",)

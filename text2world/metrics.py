@@ -19,6 +19,7 @@ from typing import Literal
 
 import Levenshtein
 
+from .alignment import Alignment, align
 from .pddl import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
                    Truth, TypedName, parse_domain, strip_comments,
@@ -45,6 +46,7 @@ class Score:
     errors: tuple[Issue, ...] = ()
     f1_types: float | None = None  # canonical mode only
     per_action: dict = field(default_factory=dict, compare=False)  # canonical mode only
+    alignment: Alignment | None = field(default=None, compare=False)  # canonical mode only
 
     def to_dict(self) -> dict:
         result = {
@@ -306,7 +308,9 @@ class _CanonicalView:
     printed: str = ""
 
 
-def _canonical_view(text: str) -> _CanonicalView:
+def _canonical_view(text: str, prepared: bool = True) -> _CanonicalView:
+    """Parse a domain for canonical scoring; ``prepared`` also computes its canonical actions
+    and printed form (the gold's, cached; a prediction is first translated by the alignment)."""
     cleaned = strip_comments(text)
     try:
         domain = parse_domain(cleaned)
@@ -314,9 +318,14 @@ def _canonical_view(text: str) -> _CanonicalView:
         raise
     except Exception as error:  # noqa: BLE001 - tarski raises many unrelated classes
         return _CanonicalView(classify_error(text, error), None, cleaned.lower())
+    if not prepared:
+        return _CanonicalView(None, domain, cleaned.lower())
+    return _prepared_view(domain, cleaned.lower())
+
+
+def _prepared_view(domain: Domain, text: str) -> _CanonicalView:
     actions = {a.name.lower(): _canonical_action(a) for a in domain.actions}
-    return _CanonicalView(None, domain, cleaned.lower(), actions,
-                          _canonical_text(domain, actions))
+    return _CanonicalView(None, domain, text, actions, _canonical_text(domain, actions))
 
 
 def _canonical_text(domain: Domain, actions: dict) -> str:
@@ -356,7 +365,7 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
 
 def _score_canonical(gold: str, predicted: str) -> Score:
     gold_view = _canonical_gold_view(gold)
-    predicted_view = _canonical_view(predicted)
+    predicted_view = _canonical_view(predicted, prepared=False)
     if gold_view.domain is None or predicted_view.domain is None:
         # Nothing to compare component-wise (a gold that does not parse, like released id 187,
         # gives every prediction 0 F1, as in paper mode).
@@ -364,13 +373,23 @@ def _score_canonical(gold: str, predicted: str) -> Score:
         errors = (predicted_view.error,) if predicted_view.error else ()
         return Score("canonical", predicted_view.domain is not None, similarity, 0.0, 0.0, 0.0,
                      0.0, errors, f1_types=0.0)
-    gold_domain, predicted_domain = gold_view.domain, predicted_view.domain
+    # Score through the alignment: the prediction is renamed into the gold's vocabulary first,
+    # so `pick-up` for `pickup` or consistently renamed predicates cost nothing.
+    gold_domain, written = gold_view.domain, predicted_view.domain
+    alignment = align(gold_domain, written)
+    predicted_domain = alignment.translate(written)
+    predicted_view = _prepared_view(predicted_domain, predicted_view.text)
     similarity = _ratio_without_whitespace(gold_view.printed, predicted_view.printed)
-    types = _set_f1(_type_items(predicted_domain), _type_items(gold_domain))
+    # Types added to an untyped gold all map to `object` for the other F1s; they still cost
+    # here, where types are scored.
+    types = _set_f1(_type_items(written if alignment.gold_untyped else predicted_domain),
+                    _type_items(gold_domain))
     predicates = _set_f1(_predicate_items(predicted_domain), _predicate_items(gold_domain))
     counts = {"parameters": [0, 0, 0], "preconditions": [0, 0, 0], "effects": [0, 0, 0]}
     per_action = {}
     empty = _CanonicalAction(frozenset(), frozenset(), frozenset())
+    # translated action name -> the name the prediction wrote
+    written_names = {alignment.rename("actions", a.name).lower(): a.name for a in written.actions}
     for name in list(gold_view.actions) + [n for n in predicted_view.actions
                                            if n not in gold_view.actions]:
         gold_action = gold_view.actions.get(name, empty)
@@ -387,7 +406,10 @@ def _score_canonical(gold: str, predicted: str) -> Score:
             scores[component] = _micro_f1(tp, fp, fn)
         status = ("matched" if name in gold_view.actions and name in predicted_view.actions
                   else "missing" if name in gold_view.actions else "extra")
-        per_action[name] = {"status": status, **scores}
+        # An extra action is listed under the name the prediction gave it.
+        key = written_names.get(name, name) if status == "extra" else name
+        per_action[key] = {"status": status, "predicted": written_names.get(name), **scores}
     return Score("canonical", True, similarity, predicates,
                  _micro_f1(*counts["parameters"]), _micro_f1(*counts["preconditions"]),
-                 _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action)
+                 _micro_f1(*counts["effects"]), (), f1_types=types, per_action=per_action,
+                 alignment=alignment)
