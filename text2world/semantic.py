@@ -492,6 +492,105 @@ def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list
     return record.domain, [(p.name, p.pddl) for p in record.problems]
 
 
-__all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticScore", "SemanticSettings",
-           "SemanticTimeout", "align_prediction", "lift", "prepare_gold", "project_problem",
-           "semantic_score", "store_problems"]
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers for the command line, the evaluation loop and the API
+
+
+class SemanticInputError(ValueError):
+    """A gold or problem set the semantic scorer cannot be given (clear message)."""
+
+
+def problems_from_dir(path) -> list[tuple[str, str]]:
+    """``(name, text)`` for every ``*.pddl`` file of a folder, sorted by name."""
+    from pathlib import Path
+    folder = Path(path)
+    if not folder.is_dir():
+        raise SemanticInputError(f"--problems {folder}: not a folder")
+    files = sorted(folder.glob("*.pddl"))
+    if not files:
+        raise SemanticInputError(f"--problems {folder}: no *.pddl problem files")
+    problems = []
+    for file in files:
+        try:
+            problems.append((file.stem, file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as err:
+            raise SemanticInputError(f"problem file {file}: cannot read it: {err}") from None
+    return problems
+
+
+def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
+                 ) -> tuple[str, list[tuple[str, str]]]:
+    """The gold text and problems for ``t2w score --semantic``: ``gold`` is a domain file (then
+    ``problems_dir`` is needed) or a store id (its problems are used unless a folder is given)."""
+    from pathlib import Path
+    path = Path(gold)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SemanticInputError(f"gold domain {path}: cannot read it: {err}") from None
+        if problems_dir is None:
+            raise SemanticInputError(
+                f"semantic scoring of {path} needs problems: pass --problems DIR, or give "
+                "a store id instead of a file (its problems are used)")
+        return text, problems_from_dir(problems_dir)
+    try:
+        text, problems = store_problems(gold, dataset)
+    except KeyError:
+        raise SemanticInputError(f"{gold}: neither a file nor a domain id of dataset "
+                                 f"{dataset!r}") from None
+    if problems_dir is not None:
+        problems = problems_from_dir(problems_dir)
+    if not problems:
+        raise SemanticInputError(f"{gold} has no problems in dataset {dataset!r}; "
+                                 "pass --problems DIR")
+    return text, problems
+
+
+def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
+    """The compact form kept per round in run logs and returned by default over the API."""
+    return {"ok": score.ok, "reason": score.reason, **score.metrics(),
+            "diagnoses": [d.message for d in score.diagnoses[:max_diagnoses]],
+            "settings": score.settings, "seconds": round(score.seconds, 3)}
+
+
+def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) -> dict:
+    """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool)."""
+    return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
+
+
+__all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticInputError", "SemanticScore",
+           "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
+           "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
+           "semantic_score", "semantic_summary", "store_problems"]
+
+
+def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> None:
+    """The semantic scores, per problem, and the diagnoses, as rich tables (CLI output)."""
+    from rich.table import Table
+
+    if not score.ok:
+        console.print(f"[red]semantic scoring not possible[/]: {score.reason}", highlight=False)
+        return
+    table = Table(title=f"semantic (seed {score.settings['seed']}, "
+                        f"{score.settings['states']} states, "
+                        f"{score.settings['transitions']} transitions)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in score.metrics().items():
+        table.add_row(name, "n/a" if value is None else f"{value:.4f}")
+    console.print(table)
+    problems = Table(title="per problem")
+    for column in ("problem", "own plan valid in gold", "gold plan accepted", "states"):
+        problems.add_column(column)
+    for p in score.problems:
+        problems.add_row(p.name, f"{p.plan_valid} {'' if p.plan_valid else p.plan_reason}",
+                         f"{p.gold_plan_accepted} "
+                         f"{'' if p.gold_plan_accepted else p.gold_plan_reason}", str(p.states))
+    console.print(problems)
+    for diagnosis in score.diagnoses[:max_diagnoses]:
+        console.print(f"[yellow]diagnosis[/] {diagnosis.message}", highlight=False)
+    for note in score.notes:
+        console.print(f"note: {note}", highlight=False)
