@@ -138,3 +138,49 @@ def test_time_limit_gives_a_reason(blocks) -> None:
     settings = SemanticSettings(time_limit=0.0)
     score = semantic_score(gold, gold, problems, settings=settings)
     assert not score.ok and "time limit" in score.reason
+
+
+def test_cli_score_semantic(blocks, tmp_path) -> None:
+    import json as jsonlib
+    import subprocess
+    import sys
+    gold, _, _ = blocks
+    weak = tmp_path / "weak.pddl"
+    weak.write_text(gold.replace("(and (holding ?b) (clear ?target))", "(holding ?b)"))
+    run = subprocess.run([sys.executable, "-m", "text2world.cli", "score", "blocksworld",
+                          str(weak), "--semantic", "--json"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = jsonlib.loads(run.stdout)
+    assert data["executable"] is True
+    semantic = data["semantic"]
+    assert semantic["ok"] and semantic["applicability_f1"] < 1.0
+    assert semantic["diagnoses"][0]["literal"] == "(clear ?target)"
+    gold_file = tmp_path / "gold.pddl"
+    gold_file.write_text(gold)
+    missing = subprocess.run([sys.executable, "-m", "text2world.cli", "score", str(gold_file),
+                              str(weak), "--semantic"], capture_output=True, text=True,
+                             timeout=300)
+    assert missing.returncode != 0 and "--problems DIR" in missing.stderr + missing.stdout
+
+
+def test_api_score_semantic(blocks) -> None:
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.settings import Settings
+    gold, problems, _ = blocks
+    app = create_app(Settings(score_timeout=120, score_processes=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        body = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold,
+                                              "semantic": True}).json()
+        assert body["semantic"]["ok"] and body["semantic"]["applicability_f1"] == 1.0
+        plain = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold}).json()
+        assert plain["semantic"] is None
+        given = client.post("/v1/score", json={
+            "gold_pddl": gold, "pddl": gold, "semantic": True,
+            "problems": [{"name": n, "pddl": t} for n, t in problems[:1]]}).json()
+        assert given["semantic"]["ok"] and len(given["semantic"]["problems"]) == 1
+        missing = client.post("/v1/score", json={"gold_pddl": gold, "pddl": gold,
+                                                 "semantic": True})
+        assert missing.status_code == 422 and "problems" in missing.text
