@@ -447,11 +447,16 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     infra_note = "".join(f"\n> {row['run']}: {row['infrastructure_errors']} items failed with "
                          "infrastructure errors and are not scored (resume the run to retry "
                          "them).\n" for row in infra)
+    from .semantic_report import semantic_section
+    semantic_md, semantic_data, semantic_files = semantic_section(
+        [(r.label, r.items, r.ec) for r in loaded_runs], out_dir, plots)
+    files += semantic_files
     summary_md = "\n".join([table1_md + reference_note + infra_note, *round_lines,
-                            *error_lines, *anova_lines, "", *ac_lines])
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md])
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "runs": table_rows, "per_round": curves,
             "error_categories": categories, "anova": anova, "abstract_vs_concrete": pairs,
-            "per_domain": per_domain, "files": [p.name for p in files]}
+            "per_domain": per_domain, "semantic": semantic_data,
+            "files": [p.name for p in files]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
     return Report(data, summary_md, out_dir, files)

@@ -552,13 +552,18 @@ def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
 def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
     """The compact form kept per round in run logs and returned by default over the API."""
     return {"ok": score.ok, "reason": score.reason, **score.metrics(),
-            "diagnoses": [d.message for d in score.diagnoses[:max_diagnoses]],
+            "diagnoses": [d.to_dict() for d in score.diagnoses[:max_diagnoses]],
             "settings": score.settings, "seconds": round(score.seconds, 3)}
 
 
 def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) -> dict:
-    """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool)."""
-    return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
+    """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool).
+    Never raises: an unexpected failure is a round that could not be simulated."""
+    try:
+        return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
+    except Exception as err:  # noqa: BLE001 - one round must not stop a run
+        return {"ok": False, "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
+                **dict.fromkeys(METRICS), "diagnoses": [], "settings": {}, "seconds": 0.0}
 
 
 __all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticInputError", "SemanticScore",
