@@ -184,3 +184,39 @@ def test_api_score_semantic(blocks) -> None:
         missing = client.post("/v1/score", json={"gold_pddl": gold, "pddl": gold,
                                                  "semantic": True})
         assert missing.status_code == 422 and "problems" in missing.text
+
+
+def test_eval_score_run_and_report_carry_semantic_scores(tmp_path) -> None:
+    import json as jsonlib
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "T2W_HOME": str(tmp_path / "home"), "T2W_RUNS_DIR": str(tmp_path / "runs")}
+
+    def t2w(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "text2world.cli", *args], env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    run = t2w("eval", "--model", "reference/oracle", "--ec", "1", "--split", "all",
+              "--domains", "blocksworld", "--no-progress", "--run-id", "sem")
+    assert run.returncode == 0, run.stderr
+    folder = tmp_path / "runs" / "sem"
+    item = jsonlib.loads((folder / "log.jsonl").read_text().splitlines()[0])
+    assert item["rounds"][0]["semantic"]["ok"]
+    assert item["ec"]["semantic"] == [{"ok": True, "plan_validity": 1.0,
+                                       "gold_plan_acceptance": 1.0, "applicability_f1": 1.0,
+                                       "transition_accuracy": 1.0}] * 2
+    summary = jsonlib.loads((folder / "summary.json").read_text())
+    assert [row["applicability_f1"] for row in summary["metrics"]["semantic"]] == [1.0, 1.0]
+    rescored = t2w("score-run", str(folder), "--semantic", "--json")
+    assert rescored.returncode == 0, rescored.stderr
+    assert jsonlib.loads(rescored.stdout)["metrics"]["semantic"][0]["simulable"] == 1.0
+    report = t2w("report", str(folder))
+    assert report.returncode == 0, report.stderr
+    assert "## Semantic scores" in report.stdout
+    assert (folder / "report" / "semantic_per_round.png").is_file()
+    off = t2w("eval", "--model", "reference/oracle", "--ec", "0", "--split", "all",
+              "--domains", "blocksworld", "--no-progress", "--run-id", "plain", "--no-semantic")
+    assert off.returncode == 0, off.stderr
+    plain = jsonlib.loads((tmp_path / "runs" / "plain" / "summary.json").read_text())
+    assert "semantic" not in plain["metrics"]
