@@ -143,6 +143,8 @@ def crosscheck(args) -> None:
         checked += 1
         states += result.states
         successors += result.successors
+        print(f"ok {key}: {result.states} states, {result.successors} successors "
+              f"", flush=True)
         no_moves += result.successors == 0
         if result.mismatches:
             failed.append(f"{key}: {result.mismatches}")

@@ -83,6 +83,18 @@ def test_diagnoses_name_the_literal(blocks) -> None:
     assert score.transition_accuracy < 1.0 and score.gold_plan_acceptance < 1.0
 
 
+def test_parameter_types_are_diagnosed_not_fatal(blocks) -> None:
+    gold, _, cache = blocks
+    narrow = gold.replace("(:types block)", "(:types block table - object)").replace(
+        "(on ?top - block ?below - block)", "(on ?top - block ?below - object)").replace(
+        "(clear ?b - block)", "(clear ?b - object)").replace(
+        "(?b - block ?target - block)", "(?b - block ?target - table)")
+    score = semantic_score(gold, narrow, gold_cache=cache)
+    assert score.ok and score.applicability_f1 < 1.0
+    assert score.diagnoses[0].kind == "parameter-types"
+    assert "narrower than the gold's" in score.diagnoses[0].message
+
+
 def test_every_behaviour_changing_mutant_is_detected(blocks) -> None:
     gold, problems, cache = blocks
     parsed = [parse_problem(gold, text) for _, text in problems]

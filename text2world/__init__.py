@@ -7,12 +7,14 @@ from .contamination import Contamination, contamination_rate
 from .extract import NoDomainFound, extract_domain
 from .metrics import MODES, Score, ScoringError, score
 from .pddl import Domain, DomainInputError, parse_domain
+from .semantic import SemanticScore, semantic_score
 from .store import Dataset, DatasetError, Record, load_dataset
 from .validation import Issue, Validation, validate
 
 __all__ = [
     "MODES", "Contamination", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",
-    "Record", "Score", "ScoringError", "Validation", "contamination_rate", "extract_domain",
+    "Record", "Score", "ScoringError", "SemanticScore", "Validation", "contamination_rate",
+    "extract_domain", "semantic_score",
     "load_dataset",
     "parse_domain", "score", "validate",
 ]

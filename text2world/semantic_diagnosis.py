@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from text2world.pddl import Domain
-from text2world.simulation import GroundAction, Simulator, atom_to_pddl
+from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl
 
 KINDS = ("missing-precondition", "extra-precondition", "missing-effect", "extra-effect",
-         "missing-action", "extra-action")
+         "missing-action", "extra-action", "parameter-types")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,12 @@ class Diagnoser:
                 self.gold_params[action.name]):
             self.counts[(action.name, "extra-action", "")] += 1
             return
-        for literal in gold.unsatisfied_literals(gold_state, action):
+        try:
+            literals = gold.unsatisfied_literals(gold_state, action)
+        except SimulationError:  # its arguments do not have the gold's parameter types
+            self.counts[(action.name, "parameter-types", "wider than the gold's")] += 1
+            return
+        for literal in literals:
             self.counts[(action.name, "missing-precondition", literal.to_pddl())] += 1
 
     def too_strong(self, action: GroundAction, predicted: Simulator, state: frozenset) -> None:
@@ -62,7 +67,12 @@ class Diagnoser:
                 self.predicted_params[action.name]):
             self.counts[(action.name, "missing-action", "")] += 1
             return
-        for literal in predicted.unsatisfied_literals(state, action):
+        try:
+            literals = predicted.unsatisfied_literals(state, action)
+        except SimulationError:  # the gold's arguments do not fit the prediction's types
+            self.counts[(action.name, "parameter-types", "narrower than the gold's")] += 1
+            return
+        for literal in literals:
             self.counts[(action.name, "extra-precondition", literal.to_pddl())] += 1
 
     def effects(self, action: GroundAction, added: frozenset, deleted: frozenset,
@@ -99,6 +109,9 @@ def _message(name: str, kind: str, literal: str, count: int) -> str:
         return f"`{name}`: effect `{literal}` missing (in {transitions})"
     if kind == "extra-effect":
         return f"`{name}`: effect `{literal}` is not in the gold (in {transitions})"
+    if kind == "parameter-types":
+        return (f"`{name}`: parameter types {literal}: decide applicability in {states} "
+                "where the gold differs")
     if kind == "missing-action":
         return (f"`{name}`: no such action in the prediction (applicable in {states} "
                 "of the gold)")
