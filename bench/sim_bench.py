@@ -35,9 +35,11 @@ DATA = ROOT / "data"
 OFFICIAL = ROOT.parent / "shared" / "text2world-official" / "test.json"
 
 
-def store_problems(first_only: bool) -> list[tuple[str, str, str]]:
+def store_problems(first_only: bool, after: str = "") -> list[tuple[str, str, str]]:
     jobs = []
     for path in sorted((DATA / "domains").glob("*.pddl")):
+        if path.stem <= after:
+            continue
         problems = sorted((DATA / "problems" / path.stem).glob("*.pddl"))
         for problem in problems[:1] if first_only else problems:
             jobs.append((f"{path.stem}/{problem.stem}", path.read_text(), problem.read_text()))
@@ -114,7 +116,8 @@ def speed(args) -> None:
 def crosscheck(args) -> None:
     jobs = []
     if not args.released_only:
-        jobs += [("store " + key, d, p) for key, d, p in store_problems(first_only=False)]
+        jobs += [("store " + key, d, p) for key, d, p in
+                 store_problems(first_only=args.first_problem, after=args.after)]
     if not args.store_only and OFFICIAL.exists():
         for record in json.loads(OFFICIAL.read_text()):
             try:
@@ -166,6 +169,9 @@ def main() -> None:
     parser.add_argument("--crosscheck", action="store_true")
     parser.add_argument("--released-only", action="store_true")
     parser.add_argument("--store-only", action="store_true")
+    parser.add_argument("--first-problem", action="store_true",
+                        help="cross-check only the first problem of each store domain")
+    parser.add_argument("--after", default="", help="resume a sweep after this domain id")
     args = parser.parse_args()
     crosscheck(args) if args.crosscheck else speed(args)
 
