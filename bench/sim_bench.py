@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import statistics
 import sys
 import time
@@ -113,13 +114,26 @@ def speed(args) -> None:
           f"{pruned_time[1] / max(pruned_time[0], 1e-9):.1f}x")
 
 
+class JobTimeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise JobTimeout()
+
+
 def crosscheck(args) -> None:
+    signal.signal(signal.SIGALRM, _alarm)
     jobs = []
     if not args.released_only:
         jobs += [("store " + key, d, p) for key, d, p in
                  store_problems(first_only=args.first_problem, after=args.after)]
     if not args.store_only and OFFICIAL.exists():
-        for record in json.loads(OFFICIAL.read_text()):
+        records = json.loads(OFFICIAL.read_text())
+        ids = [str(r["id"]) for r in records]
+        if args.released_from:
+            records = records[ids.index(args.released_from):]
+        for record in records:
             try:
                 domain = parse_domain(record["pddl_domain"])
                 problem = synthetic_problem(domain, seed=args.seed)
@@ -132,13 +146,20 @@ def crosscheck(args) -> None:
     skipped, failed, no_moves = [], [], 0
     start = time.time()
     for key, domain_text, problem_text in jobs:
+        signal.alarm(args.job_limit)  # unified-planning can take very long to ground
         try:
             result = crosscheck_walk(domain_text, problem_text, steps=args.steps,
                                      seed=args.seed)
+        except JobTimeout:
+            skipped.append(f"{key}: more than {args.job_limit}s (unified-planning's grounding)")
+            print("SKIP", skipped[-1], flush=True)
+            continue
         except Exception as err:  # noqa: BLE001 - report, keep sweeping
             failed.append(f"{key}: {type(err).__name__}: {err}")
             print("ERROR", failed[-1], flush=True)
             continue
+        finally:
+            signal.alarm(0)
         if result.skipped:
             skipped.append(f"{key}: {result.skipped[:160]}")
             print("SKIP", skipped[-1], flush=True)
@@ -172,6 +193,9 @@ def main() -> None:
     parser.add_argument("--first-problem", action="store_true",
                         help="cross-check only the first problem of each store domain")
     parser.add_argument("--after", default="", help="resume a sweep after this domain id")
+    parser.add_argument("--released-from", default="", help="start at this released id")
+    parser.add_argument("--job-limit", type=int, default=120,
+                        help="seconds per cross-checked problem (a longer one is skipped)")
     args = parser.parse_args()
     crosscheck(args) if args.crosscheck else speed(args)
 
