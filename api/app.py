@@ -103,6 +103,11 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ProblemText(_Strict):
+    name: Text = Field(..., max_length=200)
+    pddl: Text
+
+
 class ScoreRequest(_Strict):
     """A generated domain (``pddl``, or a raw model answer in ``response``) and its gold domain
     (``gold_id`` of a store record, or ``gold_pddl`` text): exactly one of each pair."""
@@ -117,6 +122,12 @@ class ScoreRequest(_Strict):
     mode: Mode = Field("paper", description="paper: the released evaluator exactly; "
                        "canonical: rename-invariant, per action.")
     dataset: Text = Field(BUILTIN, description="Dataset that `gold_id` refers to.")
+    semantic: bool = Field(False, description="Also score behaviour on the gold's problems "
+                           "(plan validity, gold plan acceptance, applicability F1, transition "
+                           "accuracy, per-action diagnoses).")
+    problems: list[ProblemText] | None = Field(
+        None, max_length=20, description="Problems for `semantic` with `gold_pddl` (a store "
+        "gold uses its own unless these are given).")
 
     @model_validator(mode="after")
     def _one_of_each(self) -> "ScoreRequest":
@@ -124,6 +135,8 @@ class ScoreRequest(_Strict):
             raise ValueError("give exactly one of 'gold_id' (a store id) and 'gold_pddl' (PDDL text)")
         if (self.pddl is None) == (self.response is None):
             raise ValueError("give exactly one of 'pddl' (a domain) and 'response' (a raw LLM answer)")
+        if self.semantic and self.gold_pddl is not None and not self.problems:
+            raise ValueError("'semantic' with 'gold_pddl' needs 'problems' (name and pddl of each)")
         return self
 
 
@@ -195,6 +208,8 @@ class ScoreResponse(BaseModel):
         "(text2world.alignment.Alignment.to_dict()).")
     validation: ValidateResponse
     gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
+    semantic: dict | None = Field(None, description="With `semantic: true`: the semantic "
+                                  "scores (see text2world.semantic.SemanticScore).")
 
 
 class ErrorBody(BaseModel):
@@ -575,13 +590,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def score_endpoint(request: ScoreRequest, http: Request) -> dict:
         """Score a generated domain against a gold domain (store id or PDDL text)."""
         gold_ref = None
+        problems = [(p.name, p.pddl) for p in request.problems or ()]
         if request.gold_id is not None:
             record = await find_record(request.dataset, request.gold_id)
             gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
+            problems = problems or [(p.name, p.pddl) for p in record.problems]
         else:
             gold = request.gold_pddl
         task = {"gold": gold, "pddl": request.pddl, "response": request.response,
-                "mode": request.mode}
+                "mode": request.mode, "semantic": request.semantic, "problems": problems}
         result = await run_job(score_job, task, http)
         return {**result, "gold": gold_ref}
 

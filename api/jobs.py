@@ -63,8 +63,12 @@ def score_job(task: dict) -> dict:
     except DomainInputError as err:
         raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
     checked = validate(text)
-    return {**result.to_dict(details=True),
-            "validation": {**checked.to_dict(), "extracted": extracted}}
+    semantic = None
+    if task.get("semantic"):
+        from text2world.semantic import semantic_score
+        semantic = semantic_score(task["gold"], text, task.get("problems") or ()).to_dict()
+    return {**result.to_dict(details=True), "validation": {**checked.to_dict(), "extracted": extracted},
+            "semantic": semantic}
 
 
 _TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"

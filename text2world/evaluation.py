@@ -58,6 +58,7 @@ class EvalOptions(RunSettings):
     description: str = "abstract"
     workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
     runs_root: Path | None = None
+    semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
 
 
 @dataclass(frozen=True)
@@ -153,8 +154,10 @@ def validate_round(text: str, extraction_error: str | None) -> dict:
     return validate(text).to_dict()
 
 
-def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES) -> dict:
-    """Scores of a round's domain against the gold in each mode, and why any is missing.
+def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
+                problems: tuple = ()) -> dict:
+    """Scores of a round's domain against the gold in each mode, and why any is missing;
+    with ``problems`` (``(name, pddl)``) also its semantic scores (``semantic``).
 
     ``score`` reports any text that is not a domain (empty, binary, huge) as not executable;
     it raises only for a gold it cannot score."""
@@ -168,13 +171,18 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES) -> d
         except ScoringError as err:  # the gold cannot be scored: no result, as released
             scores[mode] = None
             score_errors[mode] = str(err)
-    return {"scores": scores, "score_errors": score_errors}
+    result = {"scores": scores, "score_errors": score_errors}
+    if problems:
+        from .semantic import semantic_round
+        result["semantic"] = semantic_round(gold, text, problems)
+    return result
 
 
 def analyze_round(gold: str, text: str, extraction_error: str | None,
-                  modes: tuple[str, ...] = SCORE_MODES) -> dict:
+                  modes: tuple[str, ...] = SCORE_MODES, problems: tuple = ()) -> dict:
     """Validate a round's domain and score it against the gold in each mode."""
-    return {"validation": validate_round(text, extraction_error), **score_round(gold, text, modes)}
+    return {"validation": validate_round(text, extraction_error),
+            **score_round(gold, text, modes, problems)}
 
 
 def compact_score(data: dict | None) -> dict | None:
@@ -302,6 +310,8 @@ def plan(options: EvalOptions) -> EvalPlan:
         "timeout": options.timeout,
         "max_retries": options.max_retries,
         "selection": {"limit": options.limit, "domains": options.domains},
+        "semantic": (options.semantic if options.semantic is not None
+                     else any(r.problems for r in selection)),
         "planned_items": len(selection),
         "skipped_items": skipped,
         "code_version": code_version(),
@@ -339,7 +349,7 @@ def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
         temperature=temperature, max_tokens=max_tokens, model_args=model_args,
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
-        resume=Path(path))
+        resume=Path(path), semantic=bool(config.get("semantic", False)))
     for key, value in overrides.items():
         if value is not None:
             options = replace(options, **{key: value})
@@ -462,9 +472,9 @@ class _Evaluator:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
         return await self._in_pool(key, True, validate_round, text, extraction_error)
 
-    async def score(self, gold: str, text: str) -> dict:
-        key = "s" + hashlib.sha256(json.dumps([gold, text]).encode()).hexdigest()
-        return await self._in_pool(key, False, score_round, gold, text)
+    async def score(self, gold: str, text: str, problems: tuple = ()) -> dict:
+        key = "s" + hashlib.sha256(json.dumps([gold, text, problems]).encode()).hexdigest()
+        return await self._in_pool(key, False, score_round, gold, text, SCORE_MODES, problems)
 
     async def run_item(self, record: Record) -> Awaitable[dict]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
@@ -477,8 +487,10 @@ class _Evaluator:
         scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
         messages = prompts.generation_messages(description)
+        problems = tuple((p.name, p.pddl) for p in record.problems) \
+            if self.plan.config.get("semantic") else ()
         try:
-            await self._rounds(gold, context, rounds, scoring, history, messages)
+            await self._rounds(gold, context, rounds, scoring, history, messages, problems)
         except BaseException:
             for future in scoring:
                 future.cancel()
@@ -486,7 +498,7 @@ class _Evaluator:
         return self._record(record, rounds, scoring)
 
     async def _rounds(self, gold: str, context: dict, rounds: list[dict], scoring: list,
-                      history: list, messages: list[dict]) -> None:
+                      history: list, messages: list[dict], problems: tuple = ()) -> None:
         options = self.plan.options
         prompts = self.plan.prompts
         for round_index in range(options.ec + 1):
@@ -499,7 +511,7 @@ class _Evaluator:
             self.observer.round_done(completion)
             domain, extraction_error = extract_round_domain(completion.content)
             # Only validation decides the next step; scoring runs beside the next call.
-            scoring.append(asyncio.ensure_future(self.score(gold, domain)))
+            scoring.append(asyncio.ensure_future(self.score(gold, domain, problems)))
             validation = await self.validate(domain, extraction_error)
             errors = validation.get("errors", [])
             rounds.append({
@@ -533,11 +545,17 @@ class _Evaluator:
         for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
             rnd["scores"] = result["scores"]
             rnd["score_errors"] = result["score_errors"]
+            if "semantic" in result:
+                rnd["semantic"] = result["semantic"]
         valid_round = next((r["round"] for r in rounds if r["valid"]), None)
         ec_scores = {}
         for mode in SCORE_MODES:
             ec_scores[mode] = [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
                                for i in range(options.ec + 1)]
+        from .semantic_report import ec_semantic
+        semantic = ec_semantic(rounds, options.ec)
+        if semantic is not None:
+            ec_scores["semantic"] = semantic
         return {
             "item": record.id,
             "name": record.name,
@@ -702,28 +720,41 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
                        f"{data.content_hash} != {run.config.get('dataset_hash')}); the gold "
                        "domains would not be the ones the run was scored against")
     ec = int(run.config.get("ec", 0))
+    semantic = "semantic" in modes
+    modes = tuple(m for m in modes if m != "semantic")
     lines = []
     rescored_items = []
     for item in run.items():
         try:
-            gold = data.get(str(item["item"])).domain
+            record = data.get(str(item["item"]))
         except KeyError:
             continue
+        gold = record.domain
+        problems = tuple((p.name, p.pddl) for p in record.problems) if semantic else ()
         round_scores = []
+        semantic_rounds = []
         for rnd in item.get("rounds", []):
             extraction_error = None if rnd.get("extracted", True) else "no PDDL"
-            analysis = analyze_round(gold, rnd.get("domain") or "", extraction_error, modes)
+            analysis = analyze_round(gold, rnd.get("domain") or "", extraction_error, modes,
+                                     problems)
             round_scores.append(analysis["scores"])
+            semantic_rounds.append({"semantic": analysis.get("semantic")})
         ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
                             for i in range(ec + 1)] for mode in modes} if round_scores else {}
+        if problems:
+            from .semantic_report import ec_semantic
+            ec_scores["semantic"] = ec_semantic(semantic_rounds, ec)
         lines.append(json.dumps({"item": item["item"], "ec": ec_scores,
-                                 "rounds": round_scores}, ensure_ascii=False))
+                                 "rounds": round_scores,
+                                 **({"semantic": [r["semantic"] for r in semantic_rounds]}
+                                    if problems else {})}, ensure_ascii=False))
         rescored_items.append({**item, "ec": {**item.get("ec", {}), **ec_scores}})
     from .store import atomic_write_text
 
     atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
     summary = summarize(run.config, rescored_items, run.open_errors())
-    summary["rescored"] = {"modes": list(modes), "at": _now()}
+    summary["rescored"] = {"modes": list(modes) + (["semantic"] if semantic else []),
+                           "at": _now()}
     run.write_summary(summary)
     return summary
 

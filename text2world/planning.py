@@ -23,7 +23,12 @@ class PlanResult:
     status: str  # the unified-planning status name, or "ParseError" / "Error" / "Timeout"
     plan_length: int | None = None
     message: str = ""
-    actions: tuple[str, ...] = ()  # the plan's action names in order (lower case)
+    plan: tuple[str, ...] = ()  # the steps, "(action arg ...)", when solved
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The plan's action names in order (lower case)."""
+        return tuple(step[1:-1].split()[0].lower() for step in self.plan)
 
 
 def tarski_problem_error(domain_text: str, problem_text: str) -> str | None:
@@ -67,10 +72,61 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
         status = result.status.name
         if result.plan is None:
             return PlanResult(False, status, message="no plan found")
-        names = tuple(a.action.name.lower() for a in result.plan.actions)
-        return PlanResult(True, status, len(names), actions=names)
+        steps = tuple("(" + " ".join((a.action.name, *(str(p) for p in a.actual_parameters)))
+                      + ")" for a in result.plan.actions)
+        return PlanResult(True, status, len(result.plan.actions), plan=steps)
     finally:
         os.chdir(previous)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
+_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",
+              23: "Timeout", 24: "Timeout"}
+
+
+def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
+    """Solve with the same Fast Downward build and configuration (``lama-first``) as
+    ``solve_problem``, but straight through its driver: no unified-planning parse and print,
+    about half the CPU time. Runs in a fresh temporary folder (the translator writes
+    ``output.sas`` into the working directory); ``timeout`` bounds the whole run, after which
+    the planner's process group is killed. The plan's steps are lower-case."""
+    import importlib.resources
+    import signal
+    import subprocess
+    import sys
+
+    workdir = tempfile.mkdtemp(prefix="t2w-fd-")
+    try:
+        domain_file = os.path.join(workdir, "domain.pddl")
+        problem_file = os.path.join(workdir, "problem.pddl")
+        plan_file = os.path.join(workdir, "plan")
+        with open(domain_file, "w", encoding="utf-8") as handle:
+            handle.write(domain_text)
+        with open(problem_file, "w", encoding="utf-8") as handle:
+            handle.write(problem_text)
+        driver = importlib.resources.files("up_fast_downward").joinpath(
+            "downward/fast-downward.py")
+        command = [sys.executable, str(driver), "--plan-file", plan_file, "--alias",
+                   "lama-first", domain_file, problem_file]
+        process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # the driver and the planner it started
+            process.communicate()
+            return PlanResult(False, "Timeout", message=f"no plan within {timeout:g}s")
+        if process.returncode == 0 and os.path.exists(plan_file):
+            with open(plan_file, encoding="utf-8") as handle:
+                steps = tuple(line.strip().lower() for line in handle
+                              if line.strip().startswith("("))
+            return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
+        status = _FD_STATUS.get(process.returncode, "Error")
+        tail = output.decode("utf-8", "replace").strip().splitlines()[-3:]
+        return PlanResult(False, status, message=f"Fast Downward exit code "
+                          f"{process.returncode}: " + " | ".join(tail))
+    finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -523,13 +523,18 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
               for row in table_rows if row["infrastructure_errors"]]
     notes_md = "".join(f"\n> {note}\n" for note in notes)
     warnings_md = "".join(f"\n> **Warning:** {warning}\n" for warning in report_warnings)
+    from .semantic_report import semantic_section
+    semantic_md, semantic_data, semantic_files = semantic_section(
+        [(r.label, r.items, r.ec) for r in loaded_runs], out_dir, plots)
+    files += semantic_files
     summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
-                            *error_lines, *anova_lines, "", *ac_lines])
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md])
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
             "warnings": report_warnings, "notes": notes, "per_round": curves,
             "error_categories": categories, "anova": anova, "abstract_vs_concrete": pairs,
-            "per_domain": per_domain, "files": [p.name for p in files] + ["report.json"]}
+            "per_domain": per_domain, "semantic": semantic_data,
+            "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
     return Report(data, summary_md, out_dir, files, report_warnings)
 

@@ -272,6 +272,10 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
                 row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
             rounds.append(row)
         per_mode[mode] = rounds
+    from .semantic_report import semantic_rounds  # lazy: the simulator is not needed here
+    semantic = semantic_rounds(items, ec)
+    if semantic is not None:
+        per_mode["semantic"] = semantic
     valid_at = [sum(1 for item in items if (item.get("valid_round") is not None
                                             and item["valid_round"] <= r))
                 for r in range(ec + 1)]

@@ -171,6 +171,9 @@ def eval_command(
     workers: int = typer.Option(None, "--workers",
                                 help="Processes for validation and scoring (0: none)."),
     run_id: str = typer.Option(None, "--run-id", help="Name of the run directory."),
+    semantic: bool = typer.Option(None, "--semantic/--no-semantic",
+                                  help="Score each round's behaviour on the gold's problems "
+                                       "(default: on when the dataset has problems)."),
     resume: Path = typer.Option(None, "--resume", help="Resume this run directory."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
@@ -204,7 +207,7 @@ def eval_command(
                 max_tokens=max_tokens, model_args=_parse_model_args(model_arg),
                 max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
                 retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed,
-                workers=workers, run_id=run_id)
+                workers=workers, run_id=run_id, semantic=semantic)
         evaluation_plan = plan(options)
     except (EvalError, RunError) as err:
         fail(str(err))
@@ -250,6 +253,8 @@ def score_run_command(
                                   help="Scoring mode to recompute (repeatable): paper, "
                                        "canonical; default both."),
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),
+    semantic: bool = typer.Option(False, "--semantic",
+                                  help="Also recompute the semantic scores on the gold's problems."),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
     from ..evaluation import rescore_run
@@ -258,7 +263,7 @@ def score_run_command(
 
     modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given
     try:
-        summary = rescore_run(run, modes)
+        summary = rescore_run(run, modes + (("semantic",) if semantic else ()))
     except (RunError, DatasetError) as err:
         fail(str(err))
     if as_json:

@@ -60,19 +60,34 @@ def score_command(
     predicted: Path = typer.Argument(..., help="Generated domain file, or a raw LLM answer."),
     mode: Mode = mode_option("paper", "-m"),
     as_json: bool = typer.Option(False, "--json", help="Print the scores as JSON."),
+    semantic: bool = typer.Option(False, "--semantic",
+                                  help="Also score behaviour on the gold's problems (GOLD may be a store id)."),
+    problems: Path | None = typer.Option(None, "--problems", help="Folder of problem files for --semantic."),
 ) -> None:
     """Score a generated domain against a gold domain. Exit 1 when it is not executable."""
-    if mode not in MODES:
-        fail(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
-    gold_text = read_text_file(gold, "gold domain")
+    semantic_result = None
+    if semantic:
+        from ..semantic import SemanticInputError, resolve_gold
+        try:
+            gold_text, problem_list = resolve_gold(str(gold), problems)
+        except SemanticInputError as err:
+            fail(str(err))
+    else:
+        gold_text = read_text_file(gold, "gold domain")
     predicted_text = _domain_text(predicted, "predicted domain", mode)
     try:
         result = score(gold_text, predicted_text, mode=mode)
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
     _report_gold(result, gold)
+    if semantic:
+        from ..semantic import semantic_score
+        semantic_result = semantic_score(gold_text, predicted_text, problem_list)
     if as_json:
-        print_json(result.to_dict(details=True))
+        data = result.to_dict(details=True)
+        if semantic_result is not None:
+            data["semantic"] = semantic_result.to_dict()
+        print_json(data)
         raise typer.Exit(0 if result.executable else 1)
     table = Table(title=f"{predicted.name} vs {gold.name} ({mode} mode)")
     table.add_column("metric")
@@ -102,4 +117,7 @@ def score_command(
                 console.print("aligned names: " + ", ".join(renamed), highlight=False)
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
+    if semantic_result is not None:
+        from ..semantic import print_semantic
+        print_semantic(semantic_result, console)
     raise typer.Exit(0 if result.executable else 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from text2world.pddl import Domain, Formula, TypedName, check_domain_text
 
@@ -45,9 +45,11 @@ class WorkLimitExceeded(SimulationError):
 # Ground actions, problems, plans
 
 
-@dataclass(frozen=True, order=True)
-class GroundAction:
-    """An action name with the objects bound to its parameters, in order."""
+class GroundAction(NamedTuple):
+    """An action name with the objects bound to its parameters, in order.
+
+    A named tuple (fast to build, hash and sort: by name, then arguments).
+    """
 
     name: str
     args: tuple[str, ...] = ()
@@ -106,6 +108,20 @@ class PlanningProblem:
     def object_names(self) -> tuple[str, ...]:
         return tuple(o.name for o in self.objects)
 
+    def to_pddl(self, domain_name: str | None = None, *, typed: bool = True,
+                exclude: Iterable[str] = ()) -> str:
+        """The problem as PDDL; ``exclude`` leaves out objects the domain declares as
+        constants, ``typed=False`` prints objects without types."""
+        skip = set(exclude)
+        objects = " ".join(o.to_pddl() if typed else o.name for o in self.objects
+                           if o.name not in skip)
+        facts = [atom_to_pddl(a) for a in sorted(self.init)]
+        facts += [f"(= {atom_to_pddl(key)} {value:g})" for key, value in self.function_values]
+        metric = f"\n  (:metric {self.metric})" if self.metric else ""
+        return (f"(define (problem {self.name}) (:domain {domain_name or self.domain_name})\n"
+                f"  (:objects {objects})\n  (:init {' '.join(facts)})\n"
+                f"  (:goal {self.goal.to_pddl()}){metric})\n")
+
 
 def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     """Parse a problem against its domain with tarski (``raise_on_error=True``).
@@ -155,7 +171,8 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
             init.add((str(item.predicate.symbol), *(str(t.symbol) for t in item.subterms)))
     metric = None
     if tproblem.plan_metric is not None:
-        metric = f"{tproblem.plan_metric.opt_type} {tproblem.plan_metric.opt_expression}"
+        from text2world.pddl import _term  # tarski term -> "(total-cost)"
+        metric = f"{tproblem.plan_metric.opt_type} {_term(tproblem.plan_metric.opt_expression)}"
     return PlanningProblem(str(tproblem.name), str(tproblem.domain_name), objects,
                            frozenset(init), _formula(tproblem.goal), tuple(sorted(values)),
                            metric)

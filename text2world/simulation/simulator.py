@@ -6,10 +6,11 @@ import random
 import re
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from text2world.pddl import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
                              ForallEffect, Formula, parse_domain)
+from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
 from text2world.simulation.compiler import (CompiledAction, Scope, compile_effect,
                                             compile_formula, conjuncts, free_slots)
 from text2world.simulation.problem import (DEFAULT_MAX_WORK, GroundAction, PlanningProblem,
@@ -69,7 +70,18 @@ class Simulator:
         self._object_type = {o.name: o.type for o in problem.objects}
         self._functions = dict(problem.function_values)
         self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
+        self.predicate_arity: dict[str, int] = dict(self._predicates)  # name -> arity
         self._actions = {a.name: self._compile(a) for a in domain.actions}
+        self._enumerators = [
+            (name, compile_enumerator(compiled.steps, compiled.arity, compiled.slots,
+                                      self._holds, max_work))
+            for name, compiled in sorted(self._actions.items())]
+        self._tests = {name: compile_test(tuple(node for _, node in c.conjuncts), c.arity,
+                                          c.slots, self._holds)
+                       for name, c in self._actions.items()}
+        self._effects = {name: compile_effects(c.effects, c.arity, c.slots, self._apply)
+                         for name, c in self._actions.items()}
+        self._valid: dict[GroundAction, CompiledAction] = {}
         self._goal = compile_formula(problem.goal, {}, Scope(), "goal")
         self._goal_slots = self._max_slot(self._goal) + 1
         for atom in problem.init:
@@ -163,7 +175,10 @@ class Simulator:
                 elif term in bound:
                     ops.append((1, term))
                 else:
-                    ops.append((2, term, frozenset(self.objects_of_type(param_types[term]))))
+                    allowed = self.objects_of_type(param_types[term])
+                    # None: every object qualifies, no type test needed
+                    ops.append((2, term, None if len(allowed) == len(self._object_type)
+                                else frozenset(allowed)))
                     bound.add(term)
             steps.append(("match", node[1], tuple(ops), ready()))
         for slot in range(arity):
@@ -244,72 +259,41 @@ class Simulator:
             self._index_state = state
         return self._index
 
-    def _candidates(self, state: frozenset, pred: str, ops: tuple, binding: list) -> list:
-        index = self._state_index(state)
-        atoms = index.get(pred)
-        if not atoms:
-            return []
-        for position, op in enumerate(ops):
-            if op[0] == 2:
-                continue
-            value = op[1] if op[0] == 0 else binding[op[1]]
-            key = (pred, position)
-            by_value = index.get(key)
-            if by_value is None:
-                by_value = {}
-                for atom in atoms:
-                    by_value.setdefault(atom[position + 1], []).append(atom)
-                index[key] = by_value
-            return by_value.get(value, [])
-        return atoms
+    def _lookup(self, pred: str, position: int, value: str) -> list:
+        """The current state's atoms of ``pred`` with ``value`` at argument ``position``
+        (the per-state index is built lazily, per predicate and position)."""
+        index = self._index
+        key = (pred, position)
+        by_value = index.get(key)
+        if by_value is None:
+            by_value = {}
+            for atom in index.get(pred, ()):
+                by_value.setdefault(atom[position + 1], []).append(atom)
+            index[key] = by_value
+        return by_value.get(value, ())
 
     def applicable(self, state: frozenset) -> tuple[GroundAction, ...]:
         """Every ground action applicable in ``state``, sorted by name then arguments."""
         self._work = 0
+        index = self._state_index(state)
+        work = 0
         found: list[GroundAction] = []
-        for name, compiled in self._actions.items():
-            binding = [None] * max(compiled.slots, 1)
-            for args in self._search(compiled, 0, binding, state):
-                found.append(GroundAction(name, args))
-        found.sort()
+        for name, enumerate_ in self._enumerators:
+            tuples, work = enumerate_(state, index, self._lookup, work)
+            tuples.sort()
+            found.extend([GroundAction(name, args) for args in tuples])
         return tuple(found)
 
-    def _search(self, compiled: CompiledAction, depth: int, binding: list,
-                state: frozenset) -> Iterator[tuple[str, ...]]:
-        if depth == len(compiled.steps):
-            yield tuple(binding[:compiled.arity])
-            return
-        step = compiled.steps[depth]
-        holds = self._holds
-        if step[0] == "enum":
-            slot, objects, checks = step[1], step[2], step[3]
-            if slot is None:
-                if all(holds(c, binding, state) for c in checks):
-                    yield from self._search(compiled, depth + 1, binding, state)
-                return
-            for obj in objects:
-                self._tick()
-                binding[slot] = obj
-                if all(holds(c, binding, state) for c in checks):
-                    yield from self._search(compiled, depth + 1, binding, state)
-            return
-        _, pred, ops, checks = step
-        for atom in self._candidates(state, pred, ops, binding):
-            self._tick()
-            ok = True
-            for position, op in enumerate(ops):
-                value = atom[position + 1]
-                if op[0] == 0:
-                    ok = value == op[1]
-                elif op[0] == 1:  # bound earlier, or earlier in this same atom
-                    ok = binding[op[1]] == value
-                else:
-                    ok = value in op[2]
-                    binding[op[1]] = value
-                if not ok:
-                    break
-            if ok and all(holds(c, binding, state) for c in checks):
-                yield from self._search(compiled, depth + 1, binding, state)
+    def _check(self, action: GroundAction) -> CompiledAction:
+        """The compiled action, once its name, arity and argument types are checked."""
+        compiled = self._valid.get(action)
+        if compiled is not None:
+            return compiled
+        self._bind(action)
+        if len(self._valid) > 200_000:  # bounded memo of checked ground actions
+            self._valid.clear()
+        compiled = self._valid[action] = self._actions[action.name]
+        return compiled
 
     def _bind(self, action: GroundAction) -> tuple[CompiledAction, list]:
         compiled = self._actions.get(action.name)
@@ -342,13 +326,20 @@ class Simulator:
         return tuple(_ground_text(literal, mapping) for literal, node in compiled.conjuncts
                      if not self._holds(node, binding, state))
 
+    def unsatisfied_literals(self, state: frozenset, action: GroundAction) -> tuple[Formula, ...]:
+        """Like ``unsatisfied`` but the lifted conjuncts, as written in the domain."""
+        compiled, binding = self._bind(action)
+        self._work = 0
+        return tuple(literal for literal, node in compiled.conjuncts
+                     if not self._holds(node, binding, state))
+
     def is_applicable(self, state: frozenset, action: GroundAction) -> bool:
         try:
-            compiled, binding = self._bind(action)
+            self._check(action)
         except SimulationError:
             return False
         self._work = 0
-        return all(self._holds(node, binding, state) for _, node in compiled.conjuncts)
+        return self._tests[action.name](state, action.args)
 
     def successor(self, state: frozenset, action: GroundAction, *, check: bool = True) -> frozenset:
         """The state after ``action`` (VAL: conditions read the old state, adds win over deletes).
@@ -360,18 +351,12 @@ class Simulator:
     def transition(self, state: frozenset, action: GroundAction, *,
                    check: bool = True) -> tuple[frozenset, float]:
         """``(successor state, step cost)``."""
-        compiled, binding = self._bind(action)
+        self._check(action)
         self._work = 0
-        if check and not all(self._holds(n, binding, state) for _, n in compiled.conjuncts):
+        if check and not self._tests[action.name](state, action.args):
             raise SimulationError(f"{action} is not applicable: unsatisfied "
                                   + ", ".join(self.unsatisfied(state, action)))
-        adds: set = set()
-        deletes: set = set()
-        cost = [0.0]
-        self._apply(compiled.effects, binding, state, adds, deletes, cost)
-        if not adds and not deletes:
-            return state, cost[0]
-        return (state - deletes) | adds, cost[0]
+        return self._effects[action.name](state, action.args)
 
     def _apply(self, effects: tuple, binding: list, state: frozenset, adds: set,
                deletes: set, cost: list) -> None:

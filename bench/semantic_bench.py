@@ -1,0 +1,143 @@
+"""Semantic scoring over the store: mutant detection and time per pair.
+
+For each store domain: the gold side is prepared once (cached: gold plans, sampled states), then
+the gold itself, a consistent renaming of its variables, and its single-point mutants (drop a
+precondition literal, drop an add or delete effect, swap add/delete, swap two parameters) are
+scored. Each mutant's ground truth comes from an independent breadth-first comparison of the
+reachable states (``text2world.mutants.behaviour_differs``, bounded by ``--bfs-states``).
+
+Prints: the share of behaviour-changing mutants detected (some metric < 1; target 100%), the
+share of all mutants detected, failures of the identity pairs, and the CPU time per pair (this
+process plus the Fast Downward children; median, p90) with the Fast Downward share of it
+(target median < 1 s per pair on one core).
+
+    python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0]
+    python bench/semantic_bench.py --all          # every mutant of every domain (long)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# A fresh home: the planner's disk cache must not hide Fast Downward's time from the figures.
+os.environ["T2W_HOME"] = tempfile.mkdtemp(prefix="t2w-semantic-bench-")
+
+from text2world.mutants import behaviour_differs, mutants, rename  # noqa: E402
+from text2world.semantic import METRICS, prepare_gold, semantic_score, store_problems  # noqa: E402
+from text2world.simulation import parse_problem  # noqa: E402
+from text2world.store import load_dataset  # noqa: E402
+
+
+def cpu() -> tuple[float, float]:
+    """(this process, finished children) CPU seconds."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
+
+
+def detected(score) -> bool:
+    return not score.ok or any(v is not None and v < 1.0 for v in score.metrics().values())
+
+
+def perfect(score) -> bool:
+    return score.ok and all(v == 1.0 for v in score.metrics().values())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", type=int, default=10, help="N store domains, spread over the store")
+    parser.add_argument("--per-domain", type=int, default=4, help="mutants sampled per domain")
+    parser.add_argument("--all", action="store_true", help="every mutant of every domain")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bfs-states", type=int, default=1500)
+    args = parser.parse_args()
+
+    records = sorted(load_dataset().records, key=lambda r: r.id)
+    if not args.all:
+        step = max(1, len(records) // args.domains)
+        records = records[::step][: args.domains]
+    rng = random.Random(args.seed)
+    pair_cpu, planner_cpu, identity_failures, misses = [], [], [], []
+    changing = changing_detected = total = total_detected = unknown = 0
+    prepare_cpu = 0.0
+    started = time.time()
+    for record in records:
+        gold_text, problems = store_problems(record.id)
+        before = cpu()
+        cache = prepare_gold(gold_text, problems)
+        after = cpu()
+        prepare_cpu += sum(after) - sum(before)
+        parsed = [parse_problem(gold_text, text) for _, text in problems]
+        pairs = [("self", None, gold_text),
+                 ("renamed-variables", None,
+                  rename(cache.domain, actions=False, predicates=False, types=False).to_pddl()),
+                 ("renamed-everything", None, rename(cache.domain).to_pddl())]
+        candidates = mutants(cache.domain)
+        chosen = candidates if args.all else rng.sample(
+            candidates, min(args.per_domain, len(candidates)))
+        pairs += [(f"{m.kind} {m.action} {m.detail}", m, m.domain.to_pddl()) for m in chosen]
+        for label, mutant, text in pairs:
+            before = cpu()
+            score = semantic_score(gold_text, text, gold_cache=cache)
+            after = cpu()
+            pair_cpu.append(sum(after) - sum(before))
+            planner_cpu.append(after[1] - before[1])
+            if mutant is None:
+                if not perfect(score):
+                    identity_failures.append(f"{record.id} {label}: {score.metrics()} "
+                                             f"{score.reason}")
+                continue
+            total += 1
+            hit = detected(score)
+            total_detected += hit
+            truth = behaviour_differs(cache.domain, mutant.domain, parsed,
+                                      max_states=args.bfs_states)
+            if truth is not None:
+                changing += 1
+                changing_detected += hit
+                if not hit:
+                    misses.append(f"{record.id} {label}: differs ({truth}) but scored "
+                                  f"{score.metrics()}")
+            elif not hit:
+                unknown += 1  # same behaviour on every explored reachable state
+        print(f"{record.id:28s} {len(pairs):3d} pairs  median so far "
+              f"{statistics.median(pair_cpu):.2f}s", flush=True)
+
+    print()
+    for line in identity_failures:
+        print("IDENTITY NOT 1.0:", line)
+    for line in misses:
+        print("MISSED:", line)
+    print(f"domains {len(records)}, mutants {total} (seed {args.seed}; "
+          f"{'all' if args.all else f'{args.per_domain} sampled per domain'}), "
+          f"wall {time.time() - started:.0f}s")
+    print(f"behaviour-changing mutants (BFS <= {args.bfs_states} states per problem): "
+          f"{changing}, detected {changing_detected} "
+          f"({100 * changing_detected / max(changing, 1):.1f}%; target 100%)")
+    print(f"all mutants detected: {total_detected}/{total} "
+          f"({100 * total_detected / max(total, 1):.1f}%); "
+          f"undetected and no difference on explored states: {unknown}")
+    print(f"identity pairs (self, renamed variables, renamed everything) not scoring 1.0: {len(identity_failures)}")
+    median = statistics.median(pair_cpu)
+    p90 = sorted(pair_cpu)[int(0.9 * (len(pair_cpu) - 1))]
+    print(f"CPU per pair (gold side cached): median {median:.3f}s, p90 {p90:.3f}s "
+          f"(target median < 1 s); Fast Downward inside it: median "
+          f"{statistics.median(planner_cpu):.3f}s, total share "
+          f"{sum(planner_cpu) / max(sum(pair_cpu), 1e-9):.0%}; pair / Fast Downward time "
+          f"{sum(pair_cpu) / max(sum(planner_cpu), 1e-9):.2f}")
+    print(f"gold side (once per domain): {prepare_cpu / len(records):.2f}s CPU per domain; "
+          f"metrics: {', '.join(METRICS)}")
+
+
+if __name__ == "__main__":
+    main()

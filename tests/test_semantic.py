@@ -1,0 +1,234 @@
+"""Semantic scoring: identity pairs score 1.0, behaviour-changing mutants are detected, a
+prediction that cannot be simulated gets a reason, diagnoses name the literal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from text2world.mutants import behaviour_differs, mutants, rename
+from text2world.semantic import (SemanticSettings, prepare_gold, semantic_score,
+                                 store_problems)
+from text2world.simulation import parse_problem
+
+
+def has_alignment() -> bool:
+    try:
+        import text2world.alignment  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    gold, problems = store_problems("blocksworld")
+    return gold, problems, prepare_gold(gold, problems)
+
+
+def assert_perfect(score) -> None:
+    assert score.ok, score.reason
+    assert score.metrics() == {"plan_validity": 1.0, "gold_plan_acceptance": 1.0,
+                               "applicability_f1": 1.0, "transition_accuracy": 1.0}
+    assert not score.diagnoses
+
+
+def test_gold_against_itself_and_renamed_variables(blocks) -> None:
+    gold, problems, cache = blocks
+    assert_perfect(semantic_score(gold, gold, gold_cache=cache))
+    renamed = rename(cache.domain, actions=False, predicates=False, types=False).to_pddl()
+    assert "?rb" in renamed
+    score = semantic_score(gold, renamed, gold_cache=cache)
+    assert_perfect(score)
+    # sample sizes and seed are reported, and the work was real
+    assert score.settings["seed"] == 0 and score.settings["walks"] == 6
+    assert score.settings["states"] > 100 and score.settings["transitions"] > 100
+    assert len(score.problems) == len(problems) == 2
+
+
+@pytest.mark.skipif(not has_alignment(), reason="vocabulary alignment (issue 11 section 2) "
+                    "not in this checkout")
+def test_consistent_renaming_of_every_kind_scores_one(blocks) -> None:
+    gold, _, cache = blocks
+    renamed = rename(cache.domain, types=True).to_pddl()
+    assert "r-stack-a" in renamed and "r-clear-p" in renamed and "r-block-t" in renamed
+    assert_perfect(semantic_score(gold, renamed, gold_cache=cache))
+
+
+def test_gold_cache_is_reused(blocks) -> None:
+    gold, problems, cache = blocks
+    assert prepare_gold(gold, problems) is cache
+    score = semantic_score(gold, gold, problems)  # builds nothing new
+    assert score.ok and score.planner_seconds < 0.05  # the planner result is cached too
+
+
+def test_diagnoses_name_the_literal(blocks) -> None:
+    gold, _, cache = blocks
+    weak = gold.replace("(and (holding ?b) (clear ?target))", "(holding ?b)")
+    score = semantic_score(gold, weak, gold_cache=cache)
+    assert score.ok and score.applicability_f1 < 1.0
+    assert score.transition_accuracy == 1.0 and score.gold_plan_acceptance == 1.0
+    top = score.diagnoses[0]
+    assert (top.action, top.kind, top.literal) == ("stack", "missing-precondition",
+                                                   "(clear ?target)")
+    assert top.message.startswith("`stack`: precondition `(clear ?target)` missing: "
+                                  f"applicable in {top.count} sampled states")
+    no_add = gold.replace("(and (holding ?b)\n                 (clear ?below)",
+                          "(and (clear ?below)")
+    assert no_add != gold
+    score = semantic_score(gold, no_add, gold_cache=cache)
+    messages = [d.message for d in score.diagnoses]
+    assert any(m.startswith("`unstack`: effect `(holding ?b)` missing") for m in messages)
+    assert score.transition_accuracy < 1.0 and score.gold_plan_acceptance < 1.0
+
+
+def test_parameter_types_are_diagnosed_not_fatal(blocks) -> None:
+    gold, _, cache = blocks
+    narrow = gold.replace("(:types block)", "(:types block table - object)").replace(
+        "(on ?top - block ?below - block)", "(on ?top - block ?below - object)").replace(
+        "(clear ?b - block)", "(clear ?b - object)").replace(
+        "(?b - block ?target - block)", "(?b - block ?target - table)")
+    score = semantic_score(gold, narrow, gold_cache=cache)
+    assert score.ok and score.applicability_f1 < 1.0
+    assert score.diagnoses[0].kind == "parameter-types"
+    assert "narrower than the gold's" in score.diagnoses[0].message
+
+
+def test_every_behaviour_changing_mutant_is_detected(blocks) -> None:
+    gold, problems, cache = blocks
+    parsed = [parse_problem(gold, text) for _, text in problems]
+    found = mutants(cache.domain)
+    assert {m.kind for m in found} == {"drop-precondition", "drop-add", "drop-delete",
+                                       "swap-add-delete", "swap-parameters"}
+    sample = random.Random(0).sample(found, 8)
+    changing = 0
+    for mutant in sample:
+        truth = behaviour_differs(cache.domain, mutant.domain, parsed)
+        score = semantic_score(gold, mutant.domain.to_pddl(), gold_cache=cache)
+        metrics = score.metrics()
+        if truth is not None:
+            changing += 1
+            assert not score.ok or min(v for v in metrics.values() if v is not None) < 1.0, (
+                mutant.kind, mutant.action, mutant.detail, truth, metrics)
+    assert changing >= 6
+
+
+def test_conditional_effects_domain_mutants() -> None:
+    gold, problems = store_problems("lights-out")
+    cache = prepare_gold(gold, problems)
+    assert_perfect(semantic_score(gold, gold, gold_cache=cache))
+    parsed = [parse_problem(gold, text) for _, text in problems]
+    for mutant in random.Random(1).sample(mutants(cache.domain), 3):
+        truth = behaviour_differs(cache.domain, mutant.domain, parsed)
+        score = semantic_score(gold, mutant.domain.to_pddl(), gold_cache=cache)
+        if truth is not None:
+            assert min(v for v in score.metrics().values() if v is not None) < 1.0
+
+
+def test_predictions_that_cannot_be_simulated_get_a_reason(blocks) -> None:
+    gold, problems, cache = blocks
+    broken = semantic_score(gold, "(define (domain x", gold_cache=cache)
+    assert not broken.ok and "does not parse" in broken.reason
+    assert broken.metrics() == dict.fromkeys(broken.metrics())  # all None, not zero
+    unrelated = ("(define (domain other) (:requirements :strips) (:predicates (p))"
+                 " (:action fly :parameters () :precondition (p) :effect (not (p))))")
+    score = semantic_score(gold, unrelated, gold_cache=cache)
+    assert not score.ok and "no alignment" in score.reason
+    numeric = gold.replace("(:requirements :strips :typing)",
+                           "(:requirements :strips :typing :action-costs)").replace(
+        "(hand-empty))", "(hand-empty)) (:functions (fuel) - number)", 1).replace(
+        "(not (holding ?b))))", "(not (holding ?b)) (increase (fuel) 1)))", 1)
+    score = semantic_score(gold, numeric, gold_cache=cache)
+    assert not score.ok and "numeric effect" in score.reason
+    no_problems = semantic_score(gold, gold, [])
+    assert not no_problems.ok and "no problems" in no_problems.reason
+
+
+def test_time_limit_gives_a_reason(blocks) -> None:
+    gold, problems, _ = blocks
+    settings = SemanticSettings(time_limit=0.0)
+    score = semantic_score(gold, gold, problems, settings=settings)
+    assert not score.ok and "time limit" in score.reason
+
+
+def test_cli_score_semantic(blocks, tmp_path) -> None:
+    import json as jsonlib
+    import subprocess
+    import sys
+    gold, _, _ = blocks
+    weak = tmp_path / "weak.pddl"
+    weak.write_text(gold.replace("(and (holding ?b) (clear ?target))", "(holding ?b)"))
+    run = subprocess.run([sys.executable, "-m", "text2world.cli", "score", "blocksworld",
+                          str(weak), "--semantic", "--json"], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = jsonlib.loads(run.stdout)
+    assert data["executable"] is True
+    semantic = data["semantic"]
+    assert semantic["ok"] and semantic["applicability_f1"] < 1.0
+    assert semantic["diagnoses"][0]["literal"] == "(clear ?target)"
+    gold_file = tmp_path / "gold.pddl"
+    gold_file.write_text(gold)
+    missing = subprocess.run([sys.executable, "-m", "text2world.cli", "score", str(gold_file),
+                              str(weak), "--semantic"], capture_output=True, text=True,
+                             timeout=300)
+    assert missing.returncode != 0 and "--problems DIR" in missing.stderr + missing.stdout
+
+
+def test_api_score_semantic(blocks) -> None:
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.settings import Settings
+    gold, problems, _ = blocks
+    app = create_app(Settings(score_timeout=120, score_processes=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        body = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold,
+                                              "semantic": True}).json()
+        assert body["semantic"]["ok"] and body["semantic"]["applicability_f1"] == 1.0
+        plain = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold}).json()
+        assert plain["semantic"] is None
+        given = client.post("/v1/score", json={
+            "gold_pddl": gold, "pddl": gold, "semantic": True,
+            "problems": [{"name": n, "pddl": t} for n, t in problems[:1]]}).json()
+        assert given["semantic"]["ok"] and len(given["semantic"]["problems"]) == 1
+        missing = client.post("/v1/score", json={"gold_pddl": gold, "pddl": gold,
+                                                 "semantic": True})
+        assert missing.status_code == 422 and "problems" in missing.text
+
+
+def test_eval_score_run_and_report_carry_semantic_scores(tmp_path) -> None:
+    import json as jsonlib
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "T2W_HOME": str(tmp_path / "home"), "T2W_RUNS_DIR": str(tmp_path / "runs")}
+
+    def t2w(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "text2world.cli", *args], env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    run = t2w("eval", "--model", "reference/oracle", "--ec", "1", "--split", "all",
+              "--domains", "blocksworld", "--no-progress", "--run-id", "sem")
+    assert run.returncode == 0, run.stderr
+    folder = tmp_path / "runs" / "sem"
+    item = jsonlib.loads((folder / "log.jsonl").read_text().splitlines()[0])
+    assert item["rounds"][0]["semantic"]["ok"]
+    assert item["ec"]["semantic"] == [{"ok": True, "plan_validity": 1.0,
+                                       "gold_plan_acceptance": 1.0, "applicability_f1": 1.0,
+                                       "transition_accuracy": 1.0}] * 2
+    summary = jsonlib.loads((folder / "summary.json").read_text())
+    assert [row["applicability_f1"] for row in summary["metrics"]["semantic"]] == [1.0, 1.0]
+    rescored = t2w("score-run", str(folder), "--semantic", "--json")
+    assert rescored.returncode == 0, rescored.stderr
+    assert jsonlib.loads(rescored.stdout)["metrics"]["semantic"][0]["simulable"] == 1.0
+    report = t2w("report", str(folder))
+    assert report.returncode == 0, report.stderr
+    assert "## Semantic scores" in report.stdout
+    assert (folder / "report" / "semantic_per_round.png").is_file()
+    off = t2w("eval", "--model", "reference/oracle", "--ec", "0", "--split", "all",
+              "--domains", "blocksworld", "--no-progress", "--run-id", "plain", "--no-semantic")
+    assert off.returncode == 0, off.stderr
+    plain = jsonlib.loads((tmp_path / "runs" / "plain" / "summary.json").read_text())
+    assert "semantic" not in plain["metrics"]
