@@ -65,8 +65,8 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
     curves = {label: rows for label, rows in curves.items() if rows}
     if not curves:
         return "", None, []
-    header = "| Run | Simulable ECk | " + " | ".join(
-        f"{LABELS[m]} EC0 | {LABELS[m]} ECk" for m in METRICS) + " |"
+    header = "| Run | Simulable EC_k | " + " | ".join(
+        f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
     lines = ["## Semantic scores (behaviour on the gold's problems, %)", "",
              "Means over the rounds that could be simulated; 'Simulable' is their share.", "",
              header, "|" + " --- |" * (2 + 2 * len(METRICS))]

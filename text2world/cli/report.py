@@ -69,6 +69,35 @@ def report_tables(data: dict) -> list[Table]:
                           "-" if entry["F"] is None else f"{entry['F']:.3f}",
                           "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
         tables.append(table)
+    tables += _semantic_tables(data.get("semantic"))
+    return tables
+
+
+def _semantic_tables(semantic: dict | None) -> list[Table]:
+    """The semantic section (behaviour on the gold's problems), where the runs have it."""
+    if not semantic:
+        return []
+    from ..report import round_label
+    from ..semantic import METRICS
+    from ..semantic_report import LABELS
+
+    tables = []
+    for run, rows in semantic["per_round"].items():
+        table = Table(title=f"Semantic scores: {run}, behaviour on the gold's problems, % "
+                            "(means over the rounds that could be simulated)")
+        for column in ("round", "items", "simulable", *(LABELS[m] for m in METRICS)):
+            table.add_column(column, justify="left" if column == "round" else "right")
+        for row in rows:
+            table.add_row(round_label(row["round"]), str(row["items"]), _pct(row["simulable"]),
+                          *(_pct(row[m]) for m in METRICS))
+        tables.append(table)
+    for run, rows in (semantic.get("diagnoses") or {}).items():
+        table = Table(title=f"{run}: most frequent semantic diagnoses (last round of each item)")
+        for column in ("items", "action", "diagnosis"):
+            table.add_column(column, justify="right" if column == "items" else "left")
+        for row in rows:
+            table.add_row(str(row["items"]), row["action"], row["diagnosis"])
+        tables.append(table)
     return tables
 
 
