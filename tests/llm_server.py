@@ -45,6 +45,7 @@ class Seen:
     answered: bool
     at: float
     fault: str | None = None
+    done_at: float | None = None  # when the answer (or error) was sent
 
 
 def request_round(prompt: str) -> int:
@@ -201,6 +202,7 @@ class ScriptedLLMServer:
         }
         record.status = 200
         record.answered = self._send(handler, 200, reply) and fault != "slow"
+        record.done_at = time.time()
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict) -> bool:

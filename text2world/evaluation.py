@@ -7,7 +7,9 @@ became valid keeps its domain, as in the released code).
 
 Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
 validation and scoring run in a small process pool so they do not stall the calls of other
-items.
+items. The pool is started only for more than a few items, without waiting for it; its
+workers never hold the run lock (``runs``) and die with the eval process, whatever kills it
+(``runs.follow_parent``). SIGTERM stops a run as Ctrl-C does (``runs.run_stoppable``).
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from .extract import NoDomainFound, extract_domain, strip_reasoning
 from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError, LLMClient,
                   ModelConfigError, ModelSpec, ResponseCache, RetryPolicy, api_key_for,
                   resolve_model)
-from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, runs_dir, \
-    summarize, text_hash
+from .credentials import needs_credentials
+from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, follow_parent, \
+    make_run_id, run_stoppable, runs_dir, summarize, text_hash
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
@@ -257,6 +260,7 @@ def plan(options: EvalOptions) -> EvalPlan:
     if options.description not in DESCRIPTIONS:
         raise EvalError(f"unknown description kind {options.description!r}; choose abstract "
                         "or concrete")
+    check_credentials(options.api_base, options.model_args, "t2w eval", options.resume)
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
     except ModelConfigError as err:
@@ -314,8 +318,22 @@ def plan(options: EvalOptions) -> EvalPlan:
                     run_path)
 
 
+def check_credentials(api_base: str | None, model_args: dict, command: str,
+                      resume: Path | None) -> None:
+    """A resumed run whose config had credentials redacted needs them again."""
+    lost = needs_credentials({"api_base": api_base, "model_args": model_args})
+    if lost:
+        raise EvalError(
+            f"the run {resume or ''} was made with credentials, which are never written to disk "
+            f"({', '.join(lost)}); give them again: {command} --resume {resume or 'RUN'} "
+            + ("--api-base URL " if "api_base" in lost else "")
+            + ("--model-arg KEY=VALUE" if any(p.startswith("model_args") for p in lost) else "")
+            + " (or run the original command again)")
+
+
 def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
-    """The options a run was started with (for ``t2w eval --resume``)."""
+    """The options a run was started with (for ``t2w eval --resume``). ``overrides`` that are
+    not None replace them; ``model_args`` are merged (credentials must be given again)."""
     run = Run.open(path)
     config = run.config
     generation = dict(config.get("generation") or {})
@@ -341,6 +359,8 @@ def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
         resume=Path(path))
     for key, value in overrides.items():
+        if key == "model_args":
+            value = {**options.model_args, **value} if value else None
         if value is not None:
             options = replace(options, **{key: value})
     return options
@@ -446,6 +466,7 @@ class _Evaluator:
         # Finished items kept in memory: checkpoints must not re-read a growing log.
         self.finished: dict[str, dict] = {str(item["item"]): item for item in run.items()}
         self.failed_ids: set[str] = {str(e["item"]) for e in run.open_errors()}
+        self.paid: list[dict] = run.paid_calls() or []
 
     async def _in_pool(self, key: str, urgent: bool, function, *args) -> dict:
         if key in self.memo:  # models often repeat a domain verbatim across rounds
@@ -496,6 +517,9 @@ class _Evaluator:
                                                        previous["error_text"], round_index)
                 history.append((previous["domain"], previous["error_text"]))
             completion = await self.client.complete(messages, round_index, context)
+            if not completion.cached:  # paid: into the ledger before anything else can fail
+                self.run.append_paid(context["item"], round_index, completion)
+                self.paid.append({"cost": completion.cost})
             self.observer.round_done(completion)
             domain, extraction_error = extract_round_domain(completion.content)
             # Only validation decides the next step; scoring runs beside the next call.
@@ -559,7 +583,8 @@ class _Evaluator:
             return None
         self._last_summary = time.monotonic()
         open_errors = [{"item": item} for item in sorted(self.failed_ids - set(self.finished))]
-        summary = summarize(self.run.config, list(self.finished.values()), open_errors)
+        summary = summarize(self.run.config, list(self.finished.values()), open_errors,
+                            self.paid)
         summary["planned_items"] = len(self.plan.selection)
         self.run.write_summary(summary)
         return summary
@@ -597,25 +622,47 @@ class _Evaluator:
 
 
 def _make_executor(workers: int | None, pending: int) -> Executor | None:
+    """The validation and scoring pool, or None to score in the event loop's thread.
+
+    By default a pool only for more than 4 items: for fewer, starting processes costs more
+    than it saves. The workers are forked (cheap: the modules are already imported) before
+    the event loop and HTTP clients create threads, and the call returns at once: each
+    worker imports the scoring modules on its own while the first model calls are made."""
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if pending > 4 else 0
     if workers <= 0:
         return None
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     executor = ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context(method))
-    # Start the workers now, before the event loop and HTTP clients create threads.
-    list(executor.map(_warm_up, range(workers)))
+                                   mp_context=multiprocessing.get_context(method),
+                                   initializer=_worker_init, initargs=(os.getpid(),))
+    for _ in range(workers):  # with fork, the first submit starts every worker
+        executor.submit(_warm_up, 0)
     return executor
 
 
-def _warm_up(_: int) -> None:
+def _worker_init(parent: int) -> None:
+    """A scoring worker: stops only when its parent says so, or dies with it."""
+    import signal
+
+    # Ctrl-C and SIGTERM sent to the process group are the parent's to handle: it still
+    # needs its workers to score the items whose calls are done before it stops.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+    follow_parent(parent)
+
+
+def _warm_up(_: int = 0) -> None:
     from . import metrics, validation  # noqa: F401
 
 
 async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
                observer: Observer, executor: Executor | None) -> _Evaluator:
     evaluator = _Evaluator(evaluation_plan, run, client, observer, executor)
+    if executor is None and pending:
+        # Scoring runs in this process: import its modules in a thread while the first
+        # calls wait for the model, not after the first answer.
+        asyncio.get_running_loop().run_in_executor(None, _warm_up, 0)
     queue: asyncio.Queue = asyncio.Queue()
     for record in pending:
         queue.put_nowait(record)
@@ -640,8 +687,10 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
              evaluation_plan: EvalPlan | None = None) -> EvalResult:
     """Run (or resume) an evaluation; returns the run and its summary.
 
-    Raises EvalError for bad input, RunError for a run directory that cannot be used, and
-    FatalModelError when the model cannot be called at all (bad key, unknown model).
+    Raises EvalError for bad input, RunError for a run directory that cannot be used,
+    FatalModelError when the model cannot be called at all (bad key, unknown model, no server
+    at the api base), KeyboardInterrupt on Ctrl-C and ``runs.Stopped`` on SIGTERM or SIGHUP
+    (in every case the finished items are kept and the pool is shut down).
     """
     started = time.monotonic()
     observer = observer or NullObserver()
@@ -661,8 +710,8 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
                            api_key=evaluation_plan.api_key or "")
         executor = _make_executor(options.workers, len(pending)) if pending else None
         try:
-            evaluator = asyncio.run(_run(evaluation_plan, run, client, pending, observer,
-                                         executor))
+            evaluator = run_stoppable(lambda: _run(evaluation_plan, run, client, pending,
+                                                   observer, executor))
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
@@ -722,7 +771,7 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
     from .store import atomic_write_text
 
     atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
-    summary = summarize(run.config, rescored_items, run.open_errors())
+    summary = summarize(run.config, rescored_items, run.open_errors(), run.paid_calls())
     summary["rescored"] = {"modes": list(modes), "at": _now()}
     run.write_summary(summary)
     return summary
