@@ -44,6 +44,25 @@ def test_torn_last_line_is_ignored_then_cut_and_runs_are_single_writer(tmp_path)
         read_jsonl(run.log_path)
 
 
+def test_forked_children_never_hold_the_run_lock(tmp_path):
+    run, _ = Run.create_or_resume(tmp_path / "run", {"model": "m", "ec": 0})
+    run.lock()
+    with pytest.raises(RunError, match=f"another t2w eval \\(process {os.getpid()}\\)"):
+        Run.open(run.path).lock()
+    child = os.fork()
+    if child == 0:  # a forked child (a pool worker) that outlives the run's writer
+        time.sleep(30)
+        os._exit(0)
+    try:
+        run.close()  # the writer dies: its lock must be free although the child lives on
+        again = Run.open(run.path)
+        again.lock()
+        again.close()
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+
 def test_request_key_covers_model_base_messages_settings_round():
     messages = [{"role": "user", "content": "x"}]
     base = request_key("openai/m", None, messages, {"temperature": 0}, 0)

@@ -16,6 +16,7 @@ import random
 import shutil
 import time
 import tomllib
+import warnings
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -102,6 +103,11 @@ def litellm_module():
     litellm.set_verbose = False
     litellm.drop_params = True  # e.g. temperature for o1-style models: drop, do not fail
     litellm.disable_hf_tokenizer_download = True  # token counts fall back to bundled tiktoken
+    # litellm.acompletion builds the provider's coroutine in a thread and awaits it after; a
+    # call cancelled in between (Ctrl-C, SIGTERM, a fatal error elsewhere) leaves that
+    # coroutine unstarted (no request was sent), and Python warns about it at exit.
+    warnings.filterwarnings("ignore", message=r"coroutine '[\w.]*acompletion' was never awaited",
+                            category=RuntimeWarning)
     if not any(item.get("provider") == REFERENCE_PROVIDER for item in litellm.custom_provider_map):
         litellm.custom_provider_map = [*litellm.custom_provider_map,
                                        {"provider": REFERENCE_PROVIDER,
@@ -486,6 +492,9 @@ def classify_exception(error: BaseException) -> tuple[str, bool, bool]:
     return type(error).__name__, False, False
 
 
+UNREACHABLE_STOP = 3  # calls in a row that cannot connect stop the run (the server is gone)
+
+
 class LLMClient:
     """Calls one model through ``litellm.acompletion`` with retries and the response cache."""
 
@@ -504,6 +513,7 @@ class LLMClient:
         self._api_key = api_key if api_key is not None else api_key_for(spec)
         self.calls = 0  # requests actually sent (not cache hits)
         self.answered = 0  # requests that got an answer
+        self.unreachable_calls = 0  # calls in a row that could not connect, retries included
 
     @property
     def settings(self) -> dict:
@@ -592,10 +602,15 @@ class LLMClient:
                     if connect_failures <= self.retry.connect_retries:
                         await asyncio.sleep(self.retry.connect_delay * connect_failures)
                         continue
-                    if self.answered == 0:  # nothing ever answered: every call would fail
-                        raise FatalModelError(f"{self.spec.name}: {kind}: {message} (is the "
-                                              "server running, and is the api base right?)") \
-                            from None
+                    self.unreachable_calls += 1
+                    # Nothing ever answered, or the server is gone: every further call would
+                    # fail the same way, after its own retries.
+                    if self.answered == 0 or self.unreachable_calls >= UNREACHABLE_STOP:
+                        why = ("nothing answered" if self.answered == 0 else
+                               f"{self.unreachable_calls} calls in a row could not connect")
+                        raise FatalModelError(
+                            f"{self.spec.name}: {kind}: {message} ({attempt} attempts; {why}: "
+                            "is the server running, and is the api base right?)") from None
                     raise InfrastructureError(kind, message, attempt) from None
                 if retryable and attempt <= self.retry.max_retries:
                     await asyncio.sleep(self.retry.delay(attempt, error))
@@ -604,6 +619,7 @@ class LLMClient:
             finally:
                 self.calls += 1
             self.answered += 1
+            self.unreachable_calls = 0
             completion = self._completion(response, time.monotonic() - started, attempt)
             if self.cache is not None:
                 self.cache.put(key, completion, self.spec.litellm_model, round_index)

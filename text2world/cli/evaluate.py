@@ -47,7 +47,8 @@ class ProgressObserver:
 
     def start(self, total: int, done: int, run) -> None:
         if done:
-            console.print(f"resuming {run.path}: {done} of {total} items already done")
+            console.print(f"resuming {run.path}: {done} of {total} items already done",
+                          highlight=False, soft_wrap=True)
         if not self.enabled or total == done:
             return
         self.progress = Progress(
@@ -220,11 +221,14 @@ def eval_command(
     if summary["infrastructure_errors"]:
         errors = result.run.open_errors()
         first = (errors[0].get("error") or {}) if errors else {}
-        where = result.run.config.get("api_base") or "the provider's default api base"
+        message = str(first.get("message", "?"))
+        base = result.run.config.get("api_base")  # written without credentials
+        where = "" if base and base in message else \
+            f" (api base {base or 'the provider default'})"
         err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
                           "infrastructure errors[/] and are not scored; the first: "
-                          f"{first.get('kind', '?')} at {where}: {first.get('message', '?')} "
-                          f"(after {first.get('attempts', '?')} attempts). Retry them with: "
+                          f"{first.get('kind', '?')}: {message}{where}, after "
+                          f"{first.get('attempts', '?')} attempts. Retry them with: "
                           f"t2w eval --resume {result.run.path}", highlight=False,
                           soft_wrap=True)
         raise typer.Exit(2)
