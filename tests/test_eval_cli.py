@@ -11,6 +11,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -193,14 +194,25 @@ def kill_scripts() -> dict[str, Script]:
     return scripts
 
 
+PRICE_IN, PRICE_OUT = 2.0, 4.0  # USD per million tokens of the priced test alias
+
+
+def call_cost(request) -> float:
+    return (request.prompt_tokens * PRICE_IN + request.completion_tokens * PRICE_OUT) / 1e6
+
+
 def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_path):
     store = write_store(tmp_path / "store", KILL_NAMES)
     home = tmp_path / "home"
+    home.mkdir()
+    (home / "models.toml").write_text(
+        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
+        f"input_cost_per_mtok = {PRICE_IN}\noutput_cost_per_mtok = {PRICE_OUT}\n")
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
-           "OPENAI_API_KEY": "sk-dummy-test-key", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+           "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     with ScriptedLLMServer(kill_scripts(), latency=0.05) as server:
         command = [sys.executable, "-c", "from text2world.cli import app; app()", "eval",
-                   "--model", "openai/test-model", "--api-base", server.url,
+                   "--model", "priced-test", "--api-base", server.url,
                    "--dataset", str(store), "--ec", "3", "--max-concurrency", "3",
                    "--no-progress", "--workers", "0", "--timeout", "30",
                    "--retry-delay", "0.01", "--run-id", "killed"]
@@ -216,6 +228,7 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
         finally:
             process.send_signal(signal.SIGKILL)
             process.wait(30)
+        killed_at = time.time()
         answered_hashes = {r.body_hash for r in server.answered()}
         held_hashes = {r.body_hash for r in server.requests if not r.answered}
         seen_before = len(server.requests)
@@ -239,6 +252,17 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
     assert cached_rounds  # rounds answered before the kill came from the cache
     summary = json.loads((tmp_path / "runs" / "killed" / "summary.json").read_text())
     assert summary["finished_items"] == len(KILL_NAMES)
+    # cost_paid: every answer the client received, in either attempt, exactly once (the held
+    # request was answered to a dead client after the kill: nobody received it).
+    received = [r for r in server.requests
+                if r.answered and (r.done_at < killed_at or r.at > killed_at)]
+    assert summary["paid_calls"] == len(received)
+    assert summary["cost_paid"] == pytest.approx(sum(call_cost(r) for r in received))
+    logged_paid = sum(r["cost"] for record in read_jsonl(log) for r in record["rounds"]
+                      if not r["cached"])
+    assert summary["cost_paid"] > logged_paid  # the killed attempt's calls count
+    assert summary["cost"] == pytest.approx(sum(r["cost"] for record in read_jsonl(log)
+                                                for r in record["rounds"]))
 
 
 # --------------------------------------------------------------------------------------------
