@@ -12,8 +12,11 @@ answer comes from the cache):
   model is asked for its answer (a wrapper times ``text2world.llm.reference_answer``).
 
 Printed per model (median over the repeats): time to the first call, the model's time, the
-total wall time and the start-up cost = total - model time (target: at most 3 s), plus the
-load average, since other processes on a shared machine slow every figure.
+total wall time, the start-up cost = total - model time (target: at most 3 s), and the CPU
+seconds the eval process used (user + system, children included; the loopback model's
+answers cost it no CPU). On a shared machine other processes stretch every wall figure, so
+the CPU time, and the CPU time of a bare ``import litellm`` measured in the same run (the
+floor: every call goes through litellm), are printed too, with the load average.
 
     python bench/startup_bench.py [--repeat 3] [--latency 0.5]
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -57,20 +61,36 @@ app()
 """
 
 
-def run_once(arguments: list[str], home: Path, marks: Path | None = None) -> tuple[float, float]:
-    """Launch one ``t2w eval``; returns (launch time, total seconds)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def litellm_import_cpu() -> float:
+    """CPU seconds of a fresh interpreter that only imports litellm (offline)."""
+    before = _children_cpu()
+    subprocess.run([sys.executable, "-c", "import litellm"], check=True, timeout=300,
+                   env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    return _children_cpu() - before
+
+
+def run_once(arguments: list[str], home: Path,
+             marks: Path | None = None) -> tuple[float, float, float]:
+    """Launch one ``t2w eval``; returns (launch time, total seconds, CPU seconds)."""
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs"),
            "PYTHONPATH": str(REPO), "OPENAI_API_KEY": "sk-bench"}
     if marks is not None:
         env["T2W_BENCH_MARKS"] = str(marks)
+    cpu_before = _children_cpu()
     launched = time.time()
     result = subprocess.run([sys.executable, "-c", WRAPPER, *arguments], env=env, cwd=REPO,
                             capture_output=True, text=True, timeout=300)
     total = time.time() - launched
+    cpu = _children_cpu() - cpu_before
     if result.returncode != 0:
         raise SystemExit(f"t2w eval failed ({result.returncode}):\n{result.stdout}\n"
                          f"{result.stderr}")
-    return launched, total
+    return launched, total, cpu
 
 
 def bench_loopback(repeat: int, latency: float, item: str, gold: str) -> list[dict]:
@@ -81,14 +101,14 @@ def bench_loopback(repeat: int, latency: float, item: str, gold: str) -> list[di
         for _ in range(repeat):
             seen = len(server.requests)
             with tempfile.TemporaryDirectory(prefix="t2w-startup-") as home:
-                launched, total = run_once(
+                launched, total, cpu = run_once(
                     ["eval", "--model", "openai/test-model", "--api-base", server.url,
                      "--domains", item, "--ec", "0", "--no-progress"], Path(home))
             requests = server.requests[seen:]
             first = min(r.at for r in requests)
             model = sum((r.done_at or r.at) - r.at for r in requests)
             rows.append({"first_call": first - launched, "model": model, "total": total,
-                         "calls": len(requests)})
+                         "cpu": cpu, "calls": len(requests)})
     return rows
 
 
@@ -97,11 +117,12 @@ def bench_reference(repeat: int, item: str) -> list[dict]:
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="t2w-startup-") as home:
             marks_path = Path(home) / "marks.json"
-            launched, total = run_once(["eval", "--model", "reference/oracle", "--domains", item,
-                                        "--ec", "0", "--no-progress"], Path(home), marks_path)
+            launched, total, cpu = run_once(["eval", "--model", "reference/oracle", "--domains",
+                                             item, "--ec", "0", "--no-progress"], Path(home),
+                                            marks_path)
             marks = json.loads(marks_path.read_text())
         rows.append({"first_call": marks["first"] - launched, "model": marks["model"],
-                     "total": total, "calls": 1})
+                     "total": total, "cpu": cpu, "calls": 1})
     return rows
 
 
@@ -117,7 +138,8 @@ def main() -> None:
     print(f"1-item t2w eval of {record.id!r}, --ec 0, {args.repeat} runs per model, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'model':<10} {'first call':>10} {'model time':>10} {'total':>8} "
-          f"{'start-up':>9}  (seconds, median; start-up = total - model time, target <= 3)")
+          f"{'start-up':>9} {'CPU':>6}  (seconds, median; start-up = total - model time, "
+          "target <= 3)")
     for name, rows in (("loopback", bench_loopback(args.repeat, args.latency, record.id,
                                                    record.domain)),
                        ("reference", bench_reference(args.repeat, record.id))):
@@ -126,7 +148,10 @@ def main() -> None:
 
         overhead = statistics.median(row["total"] - row["model"] for row in rows)
         print(f"{name:<10} {median('first_call'):>10.2f} {median('model'):>10.2f} "
-              f"{median('total'):>8.2f} {overhead:>9.2f}")
+              f"{median('total'):>8.2f} {overhead:>9.2f} {median('cpu'):>6.2f}")
+    floor = statistics.median(litellm_import_cpu() for _ in range(args.repeat))
+    print(f"CPU of a bare 'import litellm' (the floor of any run that calls a model): "
+          f"{floor:.2f}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

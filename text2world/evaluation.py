@@ -652,8 +652,16 @@ def _worker_init(parent: int) -> None:
     follow_parent(parent)
 
 
+_WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"
+                   "  (:action a :parameters () :precondition (p) :effect (not (p))))")
+
+
 def _warm_up(_: int = 0) -> None:
-    from . import metrics, validation  # noqa: F401
+    """Import the scoring modules and build the PDDL parser once (its first use costs more
+    than a whole validation), off the critical path."""
+    from .validation import validate
+
+    validate(_WARM_UP_DOMAIN)
 
 
 async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
