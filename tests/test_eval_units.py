@@ -8,6 +8,8 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -51,8 +53,10 @@ def test_forked_children_never_hold_the_run_lock(tmp_path):
         Run.open(run.path).lock()
     child = os.fork()
     if child == 0:  # a forked child (a pool worker) that outlives the run's writer
-        time.sleep(30)
-        os._exit(0)
+        try:
+            time.sleep(30)
+        finally:
+            os._exit(0)
     try:
         run.close()  # the writer dies: its lock must be free although the child lives on
         again = Run.open(run.path)
