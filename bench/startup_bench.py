@@ -9,7 +9,7 @@ answer comes from the cache):
   the moment the server receives the request; the model's time is what the server spent
   answering (measured server-side).
 * ``reference``: ``reference/oracle`` (offline). The first call is the moment the reference
-  model is asked for its answer (a wrapper times ``text2world.llm.reference_answer``).
+  model is asked for its answer (a wrapper times ``text2world.reference_models.reference_answer``).
 
 Printed per model (median over the repeats): time to the first call, the model's time, the
 total wall time, the start-up cost = total - model time (target: at most 3 s), and the CPU
@@ -41,9 +41,9 @@ sys.path.insert(0, str(REPO / "tests"))
 # Runs the CLI; records when the reference model is first asked, and for how long it works.
 WRAPPER = """
 import json, os, sys, time
-from text2world import llm
+from text2world import reference_models
 marks = {"first": None, "model": 0.0}
-real = llm.reference_answer
+real = reference_models.reference_answer
 def timed(*args, **kwargs):
     started = time.time()
     if marks["first"] is None:
@@ -52,7 +52,7 @@ def timed(*args, **kwargs):
         return real(*args, **kwargs)
     finally:
         marks["model"] += time.time() - started
-llm.reference_answer = timed
+reference_models.reference_answer = timed
 import atexit
 atexit.register(lambda: open(os.environ["T2W_BENCH_MARKS"], "w").write(json.dumps(marks)))
 from text2world.cli import app

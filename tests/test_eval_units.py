@@ -16,8 +16,8 @@ import pytest
 
 from text2world.evaluation import (EvalOptions, Prompts, evaluate, load_template,
                                    options_from_run)
-from text2world.llm import (ModelConfigError, RetryPolicy, api_key_for, reference_answer,
-                            request_key, resolve_model)
+from text2world.llm import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
+from text2world.reference_models import reference_answer
 from text2world.runs import Run, RunError, read_jsonl
 from text2world.validation import validate
 

@@ -34,9 +34,10 @@ _SECRET_NAMES = frozenset({"authorization", "proxy_authorization", "cookie", "se
                            "credentials", "auth"})
 _SECRET_SUFFIXES = ("key", "token", "secret", "password", "passwd", "signature", "credential",
                     "credentials")
-_URL_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/?#@\s\"'<>]+)@")
-_AUTH_VALUE = re.compile(r"\b(?P<scheme>Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=\-]{6,}",
-                         re.IGNORECASE)
+_URL_USERINFO = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/?#@\s\"'<>]+)@")
+# An Authorization value quoted in an error message (tokens are long; prose words are not).
+_AUTH_VALUE = re.compile(r"\b(?P<scheme>Bearer|Basic)\s+[A-Za-z0-9._~+/=\-]{16,}")
 
 
 def is_secret_name(name: str) -> bool:
@@ -64,10 +65,15 @@ def split_userinfo(url: str) -> tuple[str, str | None, str | None]:
             unquote(user), unquote(password) if password else None)
 
 
+def redact_url(text: str) -> str:
+    """Every URL's userinfo masked: ``http://user:KEY@host`` -> ``http://***@host``."""
+    return _URL_USERINFO.sub(lambda m: m.group("scheme") + MASK + "@", text)
+
+
 def redact_text(text: str, secrets: tuple[str, ...] = ()) -> str:
     """Free text (an error message): URL userinfo, ``Bearer``/``Basic`` values and the given
     secret values are masked."""
-    text = _URL_USERINFO.sub(lambda m: m.group("scheme") + MASK + "@", text)
+    text = redact_url(text)
     text = _AUTH_VALUE.sub(lambda m: m.group("scheme") + " " + MASK, text)
     for secret in secrets:
         if secret and len(secret) >= 4:
@@ -86,7 +92,7 @@ def _redact_headers(headers: dict) -> dict:
 def redact(value: Any) -> Any:
     """A copy of a config, settings or record that holds no credential (see the module)."""
     if isinstance(value, str):
-        return redact_text(value)
+        return redact_url(value)
     if isinstance(value, dict):
         result = {}
         for key, item in value.items():

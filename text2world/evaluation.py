@@ -7,9 +7,9 @@ became valid keeps its domain, as in the released code).
 
 Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
 validation and scoring run in a small process pool so they do not stall the calls of other
-items. The pool is started only for more than a few items, without waiting for it; its
-workers never hold the run lock (``runs``) and die with the eval process, whatever kills it
-(``runs.follow_parent``). SIGTERM stops a run as Ctrl-C does (``runs.run_stoppable``).
+items (``scoring_pool``: started only for more than a few items, without waiting for it; its
+workers never hold the run lock and die with the eval process, whatever kills it). SIGTERM
+stops a run as Ctrl-C does (``runs.run_stoppable``).
 """
 
 from __future__ import annotations
@@ -17,23 +17,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import multiprocessing
-import os
 import time
-from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Awaitable, Protocol
 
-from .extract import NoDomainFound, extract_domain, strip_reasoning
-from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError, LLMClient,
-                  ModelConfigError, ModelSpec, ResponseCache, RetryPolicy, api_key_for,
-                  resolve_model)
 from .credentials import needs_credentials
-from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, follow_parent, \
-    make_run_id, run_stoppable, runs_dir, summarize, text_hash
+from .extract import NoDomainFound, extract_domain, strip_reasoning
+from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError,
+                  LLMClient, ModelConfigError, ModelSpec, ResponseCache, RetryPolicy,
+                  api_key_for, resolve_model)
+from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, \
+    run_stoppable, runs_dir, summarize, text_hash
+from .scoring_pool import CpuQueue, make_executor, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
@@ -405,49 +403,6 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-class _CpuQueue:
-    """Feeds the process pool one job per worker, validations first.
-
-    Validation decides whether an item makes its next call, so it is on the critical path;
-    scoring is not. A plain executor queue would put a validation behind every scoring job
-    submitted before it.
-    """
-
-    def __init__(self, executor: Executor) -> None:
-        self.executor = executor
-        self.slots = getattr(executor, "_max_workers", 1)
-        self.urgent: deque = deque()
-        self.later: deque = deque()
-        self.running = 0
-
-    async def submit(self, urgent: bool, function, *args):
-        future = asyncio.get_running_loop().create_future()
-        (self.urgent if urgent else self.later).append((function, args, future))
-        self._pump()
-        return await future
-
-    def _pump(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.running < self.slots and (self.urgent or self.later):
-            function, args, future = (self.urgent or self.later).popleft()
-            if future.cancelled():
-                continue
-            self.running += 1
-            job = loop.run_in_executor(self.executor, function, *args)
-            job.add_done_callback(lambda done, target=future: self._finished(done, target))
-
-    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
-        self.running -= 1
-        if not target.done():
-            if done.cancelled():
-                target.cancel()
-            elif done.exception() is not None:
-                target.set_exception(done.exception())
-            else:
-                target.set_result(done.result())
-        self._pump()
-
-
 class _Evaluator:
     def __init__(self, evaluation_plan: EvalPlan, run: Run, client: LLMClient,
                  observer: Observer, executor: Executor | None) -> None:
@@ -456,7 +411,7 @@ class _Evaluator:
         self.client = client
         self.observer = observer
         self.executor = executor
-        self.cpu = _CpuQueue(executor) if executor is not None else None
+        self.cpu = CpuQueue(executor) if executor is not None else None
         self.memo: dict[str, dict] = {}
         self.logging: set[asyncio.Task] = set()  # items whose calls are done, being scored
         self.new_items = 0
@@ -621,56 +576,13 @@ class _Evaluator:
         self.checkpoint()
 
 
-def _make_executor(workers: int | None, pending: int) -> Executor | None:
-    """The validation and scoring pool, or None to score in the event loop's thread.
-
-    By default a pool only for more than 4 items: for fewer, starting processes costs more
-    than it saves. The workers are forked (cheap: the modules are already imported) before
-    the event loop and HTTP clients create threads, and the call returns at once: each
-    worker imports the scoring modules on its own while the first model calls are made."""
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1) if pending > 4 else 0
-    if workers <= 0:
-        return None
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    executor = ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context(method),
-                                   initializer=_worker_init, initargs=(os.getpid(),))
-    for _ in range(workers):  # with fork, the first submit starts every worker
-        executor.submit(_warm_up, 0)
-    return executor
-
-
-def _worker_init(parent: int) -> None:
-    """A scoring worker: stops only when its parent says so, or dies with it."""
-    import signal
-
-    # Ctrl-C and SIGTERM sent to the process group are the parent's to handle: it still
-    # needs its workers to score the items whose calls are done before it stops.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_IGN)
-    follow_parent(parent)
-
-
-_WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"
-                   "  (:action a :parameters () :precondition (p) :effect (not (p))))")
-
-
-def _warm_up(_: int = 0) -> None:
-    """Import the scoring modules and build the PDDL parser once (its first use costs more
-    than a whole validation), off the critical path."""
-    from .validation import validate
-
-    validate(_WARM_UP_DOMAIN)
-
-
 async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
                observer: Observer, executor: Executor | None) -> _Evaluator:
     evaluator = _Evaluator(evaluation_plan, run, client, observer, executor)
     if executor is None and pending:
         # Scoring runs in this process: import its modules in a thread while the first
         # calls wait for the model, not after the first answer.
-        asyncio.get_running_loop().run_in_executor(None, _warm_up, 0)
+        asyncio.get_running_loop().run_in_executor(None, warm_up, 0)
     queue: asyncio.Queue = asyncio.Queue()
     for record in pending:
         queue.put_nowait(record)
@@ -716,7 +628,7 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
                            retry=RetryPolicy(options.max_retries, options.retry_base_delay),
                            cache=ResponseCache(), read_cache=options.use_cache,
                            api_key=evaluation_plan.api_key or "")
-        executor = _make_executor(options.workers, len(pending)) if pending else None
+        executor = make_executor(options.workers, len(pending)) if pending else None
         try:
             evaluator = run_stoppable(lambda: _run(evaluation_plan, run, client, pending,
                                                    observer, executor))
