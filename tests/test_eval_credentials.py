@@ -148,7 +148,8 @@ def test_nothing_listening_fails_fast_naming_the_cause_and_the_api_base(tmp_path
     text = " ".join(output_of(result).split())
     assert result.exit_code == 1, text
     assert f"connection_error: cannot connect to http://***@127.0.0.1:{port}/v1" in text
-    assert "Connection refused" in text and "3 attempts" in text and "--resume" in text
+    assert "Connection refused" in text, text
+    assert "3 attempts" in text and "--resume" in text, text
     assert "server_error" not in text and "Traceback" not in text and PASSWORD not in text
     assert PASSWORD not in every_file_text(Path(os.environ["T2W_RUNS_DIR"]), home / "cache")
 
