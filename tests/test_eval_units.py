@@ -52,12 +52,15 @@ from pathlib import Path
 from text2world.runs import Run
 run, _ = Run.create_or_resume(Path(sys.argv[1]), {"model": "m", "ec": 0})
 run.lock()
+ready, signal_ready = os.pipe()
 child = os.fork()
 if child == 0:  # a forked child (a pool worker) that outlives the run's writer
     try:
+        os.write(signal_ready, b"x")  # running: the at-fork hooks have run
         time.sleep(30)
     finally:
         os._exit(0)
+os.read(ready, 1)
 try:
     run.close()  # the writer is done: its lock must be free although the child lives on
     again = Run.open(run.path)

@@ -617,7 +617,17 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
     evaluation_plan = evaluation_plan or plan(options)
     options = evaluation_plan.options
     run, resumed = Run.create_or_resume(evaluation_plan.run_path, evaluation_plan.config)
-    run.lock()
+    # The pool is forked before the lock is taken, so no worker ever holds it (forked
+    # children also close run descriptors: runs.register_at_fork). The log is read again
+    # under the lock below.
+    unfinished = len(evaluation_plan.selection) - len(run.finished_ids())
+    executor = make_executor(options.workers, unfinished) if unfinished else None
+    try:
+        run.lock()
+    except BaseException:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        raise
     try:
         finished = run.finished_ids()
         pending = [r for r in evaluation_plan.selection if r.id not in finished]
@@ -628,7 +638,6 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
                            retry=RetryPolicy(options.max_retries, options.retry_base_delay),
                            cache=ResponseCache(), read_cache=options.use_cache,
                            api_key=evaluation_plan.api_key or "")
-        executor = make_executor(options.workers, len(pending)) if pending else None
         try:
             evaluator = run_stoppable(lambda: _run(evaluation_plan, run, client, pending,
                                                    observer, executor))
