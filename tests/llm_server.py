@@ -45,6 +45,10 @@ class Seen:
     answered: bool
     at: float
     fault: str | None = None
+    done_at: float | None = None  # when the answer (or error) was sent
+    headers: dict = field(default_factory=dict)  # names lower-cased
+    prompt_tokens: int = 0  # the usage the answer reported
+    completion_tokens: int = 0
 
 
 def request_round(prompt: str) -> int:
@@ -67,6 +71,7 @@ class ScriptedLLMServer:
         self._released = threading.Event()
         self._released.set()
         self.held = threading.Event()  # set once a request is being held
+        self._closing = False
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -99,6 +104,9 @@ class ScriptedLLMServer:
         return self
 
     def stop(self) -> None:
+        """Stop listening; a held request is answered and every open connection is closed,
+        so the next request of a client is refused (a server that went away)."""
+        self._closing = True
         self._released.set()
         if self._httpd is not None:
             self._httpd.shutdown()
@@ -167,7 +175,8 @@ class ScriptedLLMServer:
                     self._faults_used[marker or ""] = used + 1
             hold = (self._hold_after is not None and fault is None
                     and sum(1 for r in self.requests if r.answered) >= self._hold_after)
-            record = Seen(marker, round_index, body_hash, 0, False, time.time(), fault)
+            record = Seen(marker, round_index, body_hash, 0, False, time.time(), fault,
+                          headers={k.lower(): v for k, v in handler.headers.items()})
             self.requests.append(record)
         if hold:
             self.held.set()
@@ -200,13 +209,18 @@ class ScriptedLLMServer:
                       "total_tokens": len(prompt) // 4 + len(content) // 4},
         }
         record.status = 200
+        record.prompt_tokens = reply["usage"]["prompt_tokens"]
+        record.completion_tokens = reply["usage"]["completion_tokens"]
         record.answered = self._send(handler, 200, reply) and fault != "slow"
+        record.done_at = time.time()
 
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict) -> bool:
+    def _send(self, handler: BaseHTTPRequestHandler, status: int, payload: dict) -> bool:
         data = json.dumps(payload).encode()
         try:
             handler.send_response(status)
+            if self._closing:
+                handler.send_header("Connection", "close")
+                handler.close_connection = True
             handler.send_header("Content-Type", "application/json")
             handler.send_header("Content-Length", str(len(data)))
             handler.end_headers()

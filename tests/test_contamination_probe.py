@@ -9,6 +9,9 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm is imported
 
 import json
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from text2world.runs import read_jsonl
 from text2world.tokens import gpt2_encoding, gpt2_tokens
 
 from llm_server import Script, ScriptedLLMServer, pddl_answer
+from processes import HAS_PROC, descendants, survivors, wait_for
 
 runner = CliRunner()
 
@@ -233,3 +237,37 @@ def test_reference_oracle_and_bad_input(store):
                                        "--domains", "nope").output
     secret = _run("--model", "reference/oracle", "--model-arg", "api_key=abc")
     assert secret.exit_code == 1 and "looks like a secret" in secret.output
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
+def test_a_killed_or_terminated_probe_resumes_at_once(store, tmp_path, signum):
+    env = {**os.environ, "OPENAI_API_KEY": "sk-dummy", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    with ScriptedLLMServer(scripts(flaky_faults=0)) as server:
+        server.hold_after(2)
+        command = [sys.executable, "-c", "from text2world.cli import app; app()",
+                   "contamination", *_probe_args(store, server), "--run-id", "probe-killed"]
+        with (tmp_path / "err.txt").open("w") as err:
+            process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            assert server.held.wait(120), "the probe never reached the held request"
+            children = descendants(process.pid) if HAS_PROC else {}
+            process.send_signal(signum)  # the probe process only
+            code = process.wait(60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert wait_for(lambda: not survivors(children), 10)
+        stderr = (tmp_path / "err.txt").read_text()
+        if signum == signal.SIGTERM:
+            assert code == 143, stderr
+            assert "stopped by SIGTERM" in stderr and "--resume" in stderr
+            assert "never awaited" not in stderr and "Traceback" not in stderr
+        run = Path(os.environ["T2W_RUNS_DIR"]) / "probe-killed"
+        assert len(read_jsonl(run / "log.jsonl")) < len(GOLD)
+        server.release()
+        resumed = subprocess.run([*command[:3], "contamination", "--resume", str(run), "--json"],
+                                 env=env, capture_output=True, text=True, timeout=300)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert sorted(item["item"] for item in read_jsonl(run / "log.jsonl")) == sorted(GOLD)
+    summary = json.loads(resumed.stdout)
+    assert summary["finished_items"] == len(GOLD) and summary["complete"]

@@ -11,6 +11,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from text2world.runs import read_jsonl
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
                         pddl_answer, small_domain, undefined_predicate, write_store)
+from processes import HAS_PROC, descendants, survivors, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -192,14 +194,25 @@ def kill_scripts() -> dict[str, Script]:
     return scripts
 
 
+PRICE_IN, PRICE_OUT = 2.0, 4.0  # USD per million tokens of the priced test alias
+
+
+def call_cost(request) -> float:
+    return (request.prompt_tokens * PRICE_IN + request.completion_tokens * PRICE_OUT) / 1e6
+
+
 def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_path):
     store = write_store(tmp_path / "store", KILL_NAMES)
     home = tmp_path / "home"
+    home.mkdir()
+    (home / "models.toml").write_text(
+        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
+        f"input_cost_per_mtok = {PRICE_IN}\noutput_cost_per_mtok = {PRICE_OUT}\n")
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
-           "OPENAI_API_KEY": "sk-dummy-test-key", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+           "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     with ScriptedLLMServer(kill_scripts(), latency=0.05) as server:
         command = [sys.executable, "-c", "from text2world.cli import app; app()", "eval",
-                   "--model", "openai/test-model", "--api-base", server.url,
+                   "--model", "priced-test", "--api-base", server.url,
                    "--dataset", str(store), "--ec", "3", "--max-concurrency", "3",
                    "--no-progress", "--workers", "0", "--timeout", "30",
                    "--retry-delay", "0.01", "--run-id", "killed"]
@@ -215,6 +228,7 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
         finally:
             process.send_signal(signal.SIGKILL)
             process.wait(30)
+        killed_at = time.time()
         answered_hashes = {r.body_hash for r in server.answered()}
         held_hashes = {r.body_hash for r in server.requests if not r.answered}
         seen_before = len(server.requests)
@@ -238,3 +252,70 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
     assert cached_rounds  # rounds answered before the kill came from the cache
     summary = json.loads((tmp_path / "runs" / "killed" / "summary.json").read_text())
     assert summary["finished_items"] == len(KILL_NAMES)
+    # cost_paid: every answer the client received, in either attempt, exactly once (the held
+    # request was answered to a dead client after the kill: nobody received it).
+    received = [r for r in server.requests
+                if r.answered and (r.done_at < killed_at or r.at > killed_at)]
+    assert summary["paid_calls"] == len(received)
+    assert summary["cost_paid"] == pytest.approx(sum(call_cost(r) for r in received))
+    logged_paid = sum(r["cost"] for record in read_jsonl(log) for r in record["rounds"]
+                      if not r["cached"])
+    assert summary["cost_paid"] > logged_paid  # the killed attempt's calls count
+    assert summary["cost"] == pytest.approx(sum(r["cost"] for record in read_jsonl(log)
+                                                for r in record["rounds"]))
+
+
+# --------------------------------------------------------------------------------------------
+# Killed by a signal: no process outlives the run, and it resumes at once
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc to find the process tree")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
+def test_signal_to_the_eval_process_alone_leaves_no_process_and_resume_works(tmp_path, signum):
+    store = write_store(tmp_path / "store", KILL_NAMES)
+    env = {**os.environ, "T2W_HOME": str(tmp_path / "home"),
+           "T2W_RUNS_DIR": str(tmp_path / "runs"), "OPENAI_API_KEY": "sk-dummy-test-key",
+           "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    run = tmp_path / "runs" / "signalled"
+    with ScriptedLLMServer(kill_scripts(), latency=0.05) as server:
+        command = [sys.executable, "-c", "from text2world.cli import app; app()", "eval",
+                   "--model", "openai/test-model", "--api-base", server.url,
+                   "--dataset", str(store), "--ec", "3", "--max-concurrency", "3",
+                   "--no-progress", "--workers", "2", "--timeout", "30",
+                   "--retry-delay", "0.01", "--run-id", "signalled"]
+        server.hold_after(5)
+        # Files, not pipes: a surviving child holding a pipe would hang this test instead of
+        # failing it.
+        with (tmp_path / "out.txt").open("w") as out, (tmp_path / "err.txt").open("w") as err:
+            process = subprocess.Popen(command, env=env, cwd=REPO, stdout=out, stderr=err)
+        try:
+            assert server.held.wait(120), "the run never reached the held request"
+            assert wait_for(lambda: len(descendants(process.pid)) >= 2, 60), \
+                "the scoring pool never started"
+            children = descendants(process.pid)
+            process.send_signal(signum)  # the eval process only, never its group
+            code = process.wait(60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert wait_for(lambda: not survivors(children), 10), \
+            f"processes of the run outlived it: {survivors(children)}"
+        stderr = (tmp_path / "err.txt").read_text()
+        if signum == signal.SIGTERM:
+            assert code == 143, stderr
+            lines = [line for line in stderr.splitlines() if line.strip()]
+            assert len(lines) == 1 and "stopped by SIGTERM" in lines[0], stderr
+            assert "never awaited" not in stderr and "Traceback" not in stderr
+        else:
+            assert code == -signal.SIGKILL
+        logged_before = len(read_jsonl(run / "log.jsonl"))
+        assert logged_before < len(KILL_NAMES)
+        server.release()
+
+        resumed = subprocess.run([*command[:3], "eval", "--resume", str(run), "--no-progress",
+                                  "--retry-delay", "0.01"], env=env, cwd=REPO,
+                                 capture_output=True, text=True, timeout=300)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+        assert "being written" not in resumed.stderr
+    items = [record["item"] for record in read_jsonl(run / "log.jsonl")]
+    assert sorted(items) == sorted(KILL_NAMES)  # every item exactly once

@@ -8,14 +8,16 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from text2world.evaluation import (EvalOptions, Prompts, evaluate, load_template,
                                    options_from_run)
-from text2world.llm import (ModelConfigError, RetryPolicy, api_key_for, reference_answer,
-                            request_key, resolve_model)
+from text2world.llm import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
+from text2world.reference_models import reference_answer
 from text2world.runs import Run, RunError, read_jsonl
 from text2world.validation import validate
 
@@ -42,6 +44,45 @@ def test_torn_last_line_is_ignored_then_cut_and_runs_are_single_writer(tmp_path)
     run.log_path.write_text('{"item": "a"}\nnot json\n{"item": "b"}\n')
     with pytest.raises(RunError, match="line 2"):
         read_jsonl(run.log_path)
+
+
+FORK_AND_RELOCK = """
+import os, sys, time
+from pathlib import Path
+from text2world.runs import Run
+run, _ = Run.create_or_resume(Path(sys.argv[1]), {"model": "m", "ec": 0})
+run.lock()
+ready, signal_ready = os.pipe()
+child = os.fork()
+if child == 0:  # a forked child (a pool worker) that outlives the run's writer
+    try:
+        os.write(signal_ready, b"x")  # running: the at-fork hooks have run
+        time.sleep(30)
+    finally:
+        os._exit(0)
+os.read(ready, 1)
+try:
+    run.close()  # the writer is done: its lock must be free although the child lives on
+    again = Run.open(run.path)
+    again.lock()
+    again.close()
+    print("relocked")
+finally:
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+"""
+
+
+def test_forked_children_never_hold_the_run_lock(tmp_path):
+    run, _ = Run.create_or_resume(tmp_path / "run", {"model": "m", "ec": 0})
+    run.lock()
+    with pytest.raises(RunError, match=f"another t2w eval \\(process {os.getpid()}\\)"):
+        Run.open(run.path).lock()
+    run.close()
+    # Fork in a fresh single-threaded interpreter, as the eval process forks its pool.
+    forked = subprocess.run([sys.executable, "-c", FORK_AND_RELOCK, str(tmp_path / "forked")],
+                            capture_output=True, text=True, timeout=120)
+    assert forked.returncode == 0 and forked.stdout.strip() == "relocked", forked.stderr
 
 
 def test_request_key_covers_model_base_messages_settings_round():

@@ -808,7 +808,8 @@ def probe_run_id(config: dict) -> str:
 
 def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions:
     """The options a probe run was started with (``--resume RUN``); ``overrides`` that are
-    not None replace run-independent settings (concurrency, timeouts, n, ...)."""
+    not None replace run-independent settings (concurrency, timeouts, n, ...), and give again
+    the credentials never written to the run (``api_base``, ``model_args``: merged)."""
     from dataclasses import replace
 
     from .runs import Run, RunError
@@ -846,6 +847,8 @@ def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions
         prompt_tokens=int(config.get("prompt_tokens", DEFAULT_PROMPT_TOKENS)),
         resume=Path(path))
     for key, value in overrides.items():
+        if key == "model_args":
+            value = {**options.model_args, **value} if value else None
         if value is not None:
             options = replace(options, **{key: value})
     return options
@@ -869,9 +872,12 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
     ``max_mismatches``) needs no new calls. ``progress(done, total)`` is called per domain.
 
     Raises ``ProbeError`` for bad input, an unusable run folder or a model that cannot be
-    called at all (finished domains are kept).
+    called at all, KeyboardInterrupt on Ctrl-C and ``runs.Stopped`` on SIGTERM or SIGHUP
+    (finished domains are kept in every case).
     """
     import asyncio
+
+    from .credentials import needs_credentials
 
     from . import runs
     from .llm import (
@@ -891,6 +897,12 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
         raise ProbeError(f"--prompt-tokens must be at least 1, not {options.prompt_tokens}")
     if options.max_concurrency < 1:
         raise ProbeError(f"--max-concurrency must be at least 1, not {options.max_concurrency}")
+    lost = needs_credentials({"api_base": options.api_base, "model_args": options.model_args})
+    if lost:
+        raise ProbeError(f"the run {options.resume or ''} was made with credentials, which are "
+                         f"never written to disk ({', '.join(lost)}); give them again: "
+                         f"t2w contamination --resume {options.resume or 'RUN'} --api-base URL "
+                         "and/or --model-arg KEY=VALUE (or run the original command again)")
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
         api_key = api_key_for(spec)
@@ -955,6 +967,8 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
                 run.append_error({"item": record.id, "error": error.to_dict(),
                                   "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
                 return
+            if not completion.cached:  # paid: into the ledger before anything else can fail
+                run.append_paid(record.id, 0, completion)
             continuation = continuation_text(completion.content)
             result = probe_item_result(record.domain, continuation, options.n,
                                        options.max_mismatches, options.prompt_tokens)
@@ -1001,7 +1015,7 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
 
         if pending:
             try:
-                asyncio.run(probe_all())
+                runs.run_stoppable(probe_all)
             finally:
                 run.write_summary(_checkpoint_summary(run, len(records)))
         result = _finish_probe(run, records, options)
@@ -1012,6 +1026,9 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
                              f"are kept; fix the cause and resume with: t2w contamination "
                              f"--resume {run.path}")
         return result
+    except (KeyboardInterrupt, runs.Stopped) as stop:
+        stop.run_path = run.path  # for the message: where to resume
+        raise
     finally:
         run.close()
 
@@ -1064,6 +1081,9 @@ def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
         "completion_tokens_used": sum(i.get("usage", {}).get("completion_tokens", 0)
                                       for i in items),
         "cost": sum(i.get("cost") or 0.0 for i in items),
+        "cost_paid": (sum(c.get("cost") or 0.0 for c in paid) if (paid := run.paid_calls())
+                      is not None else sum(i.get("cost") or 0.0 for i in items
+                                           if not i.get("cached"))),
         "histogram": HISTOGRAM_FILE if histogram else None,
         "per_domain": [{"item": i, "name": names[i], **results[i].to_dict(spans=False)}
                        for i in ordered],

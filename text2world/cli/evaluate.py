@@ -50,7 +50,8 @@ class ProgressObserver:
 
     def start(self, total: int, done: int, run) -> None:
         if done:
-            console.print(f"resuming {run.path}: {done} of {total} items already done")
+            console.print(f"resuming {run.path}: {done} of {total} items already done",
+                          highlight=False, soft_wrap=True)
         if not self.enabled or total == done:
             return
         self.progress = Progress(
@@ -181,7 +182,7 @@ def eval_command(
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
     from ..evaluation import EvalError, EvalOptions, evaluate, options_from_run, plan
     from ..llm import FatalModelError, ModelConfigError, load_model_aliases
-    from ..runs import RunError
+    from ..runs import RunError, Stopped
 
     if list_models:
         try:
@@ -193,9 +194,12 @@ def eval_command(
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
     try:
         if resume is not None:
+            # Credentials are never written to the run: --api-base and --model-arg give
+            # them again (the run's identity must match).
             options = options_from_run(
                 resume, max_concurrency=max_concurrency, timeout=timeout,
-                max_retries=max_retries, retry_base_delay=retry_delay, workers=workers)
+                max_retries=max_retries, retry_base_delay=retry_delay, workers=workers,
+                api_base=api_base, model_args=_parse_model_args(model_arg))
             options.use_cache = not no_cache
         else:
             if not model:
@@ -228,8 +232,15 @@ def eval_command(
     except KeyboardInterrupt:
         observer.stop()
         err_console.print(f"interrupted; finished items are kept. Resume with: t2w eval "
-                          f"--resume {evaluation_plan.run_path}")
+                          f"--resume {evaluation_plan.run_path}", highlight=False,
+                          soft_wrap=True)
         raise typer.Exit(130)
+    except Stopped as stop:
+        observer.stop()
+        err_console.print(f"stopped by {stop.name}; finished items are kept. Resume with: "
+                          f"t2w eval --resume {evaluation_plan.run_path}", highlight=False,
+                          soft_wrap=True)
+        raise typer.Exit(stop.code)
     observer.stop()
     summary = result.summary
     _print_summary(summary)
@@ -240,9 +251,18 @@ def eval_command(
                   f"{result.wall_time:.1f}s)", highlight=False,
                   soft_wrap=True)
     if summary["infrastructure_errors"]:
+        errors = result.run.open_errors()
+        first = (errors[0].get("error") or {}) if errors else {}
+        message = str(first.get("message", "?"))
+        base = result.run.config.get("api_base")  # written without credentials
+        where = "" if base and base in message else \
+            f" (api base {base or 'the provider default'})"
         err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
-                          "infrastructure errors (rate limits, server errors, timeouts); they "
-                          f"are not scored. Retry them with: t2w eval --resume {result.run.path}")
+                          "infrastructure errors[/] and are not scored; the first: "
+                          f"{first.get('kind', '?')}: {message}{where}, after "
+                          f"{first.get('attempts', '?')} attempts. Retry them with: "
+                          f"t2w eval --resume {result.run.path}", highlight=False,
+                          soft_wrap=True)
         raise typer.Exit(2)
     console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 

@@ -1,0 +1,60 @@
+"""Process-tree helpers for crash tests (Linux /proc): which processes descend from a PID, and
+whether they are still alive after it was killed (PIDs are compared with their start time, so
+a reused PID is not mistaken for a survivor)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+HAS_PROC = Path("/proc/self/stat").is_file()
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, parent PID, start time) of a process, or None if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()  # the name may hold spaces and parentheses
+    return fields[0], int(fields[1]), int(fields[19])
+
+
+def descendants(pid: int) -> dict[int, int]:
+    """PID -> start time of every living descendant of ``pid``."""
+    children: dict[int, list[int]] = {}
+    starts: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _stat(int(entry))
+            if stat is not None and stat[0] != "Z":
+                children.setdefault(stat[1], []).append(int(entry))
+                starts[int(entry)] = stat[2]
+    found: dict[int, int] = {}
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found[child] = starts[child]
+                todo.append(child)
+    return found
+
+
+def survivors(processes: dict[int, int]) -> list[int]:
+    """Those of ``processes`` (PID -> start time) still running (zombies count as dead)."""
+    alive = []
+    for pid, start in processes.items():
+        stat = _stat(pid)
+        if stat is not None and stat[0] != "Z" and stat[2] == start:
+            alive.append(pid)
+    return alive
+
+
+def wait_for(predicate, timeout: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return bool(predicate())

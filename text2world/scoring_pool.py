@@ -1,0 +1,102 @@
+"""The process pool that validates and scores rounds for ``t2w eval``, and its queue.
+
+Its workers are forked from the eval process (cheap: the modules are already imported), never
+hold the run's lock (``runs``), ignore the signals sent to the process group (the parent
+decides when they stop) and die with the parent whatever kills it (``runs.follow_parent``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from .runs import follow_parent
+
+
+class CpuQueue:
+    """Feeds the process pool one job per worker, validations first.
+
+    Validation decides whether an item makes its next call, so it is on the critical path;
+    scoring is not. A plain executor queue would put a validation behind every scoring job
+    submitted before it.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self.slots = getattr(executor, "_max_workers", 1)
+        self.urgent: deque = deque()
+        self.later: deque = deque()
+        self.running = 0
+
+    async def submit(self, urgent: bool, function, *args):
+        future = asyncio.get_running_loop().create_future()
+        (self.urgent if urgent else self.later).append((function, args, future))
+        self._pump()
+        return await future
+
+    def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.running < self.slots and (self.urgent or self.later):
+            function, args, future = (self.urgent or self.later).popleft()
+            if future.cancelled():
+                continue
+            self.running += 1
+            job = loop.run_in_executor(self.executor, function, *args)
+            job.add_done_callback(lambda done, target=future: self._finished(done, target))
+
+    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
+        self.running -= 1
+        if not target.done():
+            if done.cancelled():
+                target.cancel()
+            elif done.exception() is not None:
+                target.set_exception(done.exception())
+            else:
+                target.set_result(done.result())
+        self._pump()
+
+
+def make_executor(workers: int | None, pending: int) -> Executor | None:
+    """The validation and scoring pool, or None to score in the event loop's thread.
+
+    By default a pool only for more than 4 items: for fewer, starting processes costs more
+    than it saves. The workers are forked (cheap: the modules are already imported) before
+    the event loop and HTTP clients create threads, and the call returns at once: each
+    worker imports the scoring modules on its own while the first model calls are made."""
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if pending > 4 else 0
+    if workers <= 0:
+        return None
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    executor = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context(method),
+                                   initializer=worker_init, initargs=(os.getpid(),))
+    for _ in range(workers):  # with fork, the first submit starts every worker
+        executor.submit(warm_up, 0)
+    return executor
+
+
+def worker_init(parent: int) -> None:
+    """A scoring worker: stops only when its parent says so, or dies with it."""
+    import signal
+
+    # Ctrl-C and SIGTERM sent to the process group are the parent's to handle: it still
+    # needs its workers to score the items whose calls are done before it stops.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+    follow_parent(parent)
+
+
+WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"
+                  "  (:action a :parameters () :precondition (p) :effect (not (p))))")
+
+
+def warm_up(_: int = 0) -> None:
+    """Import the scoring modules and build the PDDL parser once (its first use costs more
+    than a whole validation), off the critical path."""
+    from .validation import validate
+
+    validate(WARM_UP_DOMAIN)
