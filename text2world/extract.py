@@ -127,6 +127,14 @@ def _domain_in(code: str) -> str | None:
     return _balanced(code, match.start())
 
 
+def _before_fence(text: str, match: re.Match | None) -> str:
+    """``text`` up to the first fence after ``match`` (all of it without a match or fence)."""
+    if match is None:
+        return text
+    fence = text.find(_FENCE, match.start())
+    return text if fence < 0 else text[:fence]
+
+
 def extract_domain(response: str, mode: str = "canonical") -> str:
     """Return the domain in an LLM answer (see the module docstring for the rules by mode).
 
@@ -153,10 +161,12 @@ def extract_domain(response: str, mode: str = "canonical") -> str:
             return max(domains, key=len)
         chosen = [b.code for b in blocks if b.pddl] or [b.code for b in blocks]
         return max(chosen, key=len)
+    # No complete block: bare text, where a stray fence (an empty or unclosed one) ends the code.
     if mode == "canonical":
-        domain = _domain_in(text)
+        domain = _domain_in(_before_fence(text, _DOMAIN_DEFINE.search(text)))
         if domain is not None:
             return domain
+    text = _before_fence(text, _DEFINE.search(text))
     match = _DEFINE.search(text)
     if match is None:
         where = "after removing <think> blocks " if text != response else ""
