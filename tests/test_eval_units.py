@@ -207,3 +207,23 @@ def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
     assert first.summary["cost_paid"] == pytest.approx(rnd["cost"])
     assert second.summary["cost_paid"] == 0 and second.summary["cost"] == pytest.approx(rnd["cost"])
     assert first.run.config["model_spec"]["litellm_model"] == "openai/test-model"
+
+
+def test_paper_mode_scores_what_the_released_code_extracts_from_the_answer():
+    """A domain block and a longer problem block: the round's domain (validated, corrected,
+    scored in canonical mode) is the domain; paper mode scores the longest block, as released."""
+    from text2world.evaluation import extract_round_domain, score_round
+    from text2world.store import load_dataset
+
+    record = load_dataset().get("blocksworld")
+    problem = record.problems[-1].pddl
+    problem = problem.replace("(:init", "; a long problem, as real answers have\n" * 40 + "(:init")
+    assert len(problem) > len(record.domain)
+    answer = f"```pddl\n{record.domain}\n```\nand a problem:\n```pddl\n{problem}\n```\n"
+    domain, error = extract_round_domain(answer)
+    assert error is None and domain.strip() == record.domain.strip()
+    scored = score_round(record.domain, domain, ("paper", "canonical"), response=answer)
+    assert scored["scores"]["canonical"]["f1_predicates"] == 1.0
+    assert scored["scores"]["paper"]["executable"] is False  # the released rule took the problem
+    without = score_round(record.domain, domain, ("paper",))
+    assert without["scores"]["paper"]["f1_predicates"] == 1.0

@@ -156,9 +156,13 @@ def validate_round(text: str, extraction_error: str | None) -> dict:
 
 
 def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
-                problems: tuple = ()) -> dict:
+                problems: tuple = (), response: str | None = None) -> dict:
     """Scores of a round's domain against the gold in each mode, and why any is missing;
     with ``problems`` (``(name, pddl)``) also its semantic scores (``semantic``).
+
+    ``text`` is the domain extracted from the answer (canonical rule: the domain block); with
+    the raw ``response``, paper mode scores what the released code extracts from it instead
+    (the longest pddl block, which may be a problem or hold one: see ``extract``).
 
     ``score`` reports any text that is not a domain (empty, binary, huge) as not executable;
     it raises only for a gold it cannot score."""
@@ -167,8 +171,11 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
     scores: dict[str, dict | None] = {}
     score_errors: dict[str, str] = {}
     for mode in modes:
+        scored = text
+        if mode == "paper" and response is not None:
+            scored = extract_round_domain(response, "paper")[0]
         try:
-            scores[mode] = score(gold, text, mode=mode).to_dict()
+            scores[mode] = score(gold, scored, mode=mode).to_dict()
         except ScoringError as err:  # the gold cannot be scored: no result, as released
             scores[mode] = None
             score_errors[mode] = str(err)
@@ -180,10 +187,11 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
 
 
 def analyze_round(gold: str, text: str, extraction_error: str | None,
-                  modes: tuple[str, ...] = SCORE_MODES, problems: tuple = ()) -> dict:
+                  modes: tuple[str, ...] = SCORE_MODES, problems: tuple = (),
+                  response: str | None = None) -> dict:
     """Validate a round's domain and score it against the gold in each mode."""
     return {"validation": validate_round(text, extraction_error),
-            **score_round(gold, text, modes, problems)}
+            **score_round(gold, text, modes, problems, response)}
 
 
 def compact_score(data: dict | None) -> dict | None:
@@ -201,11 +209,11 @@ def error_text(validation: dict) -> str:
     return "\n".join(lines) or "the domain does not parse"
 
 
-def extract_round_domain(response: str) -> tuple[str, str | None]:
+def extract_round_domain(response: str, mode: str = "canonical") -> tuple[str, str | None]:
     """(domain text, extraction error). With no PDDL in the answer the answer itself (minus
     reasoning) stands for the domain, as in the released code, and is scored as such."""
     try:
-        return extract_domain(response), None
+        return extract_domain(response, mode), None
     except NoDomainFound as err:
         return strip_reasoning(response or "").strip(), str(err)
 
@@ -448,9 +456,11 @@ class _Evaluator:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
         return await self._in_pool(key, True, validate_round, text, extraction_error)
 
-    async def score(self, gold: str, text: str, problems: tuple = ()) -> dict:
-        key = "s" + hashlib.sha256(json.dumps([gold, text, problems]).encode()).hexdigest()
-        return await self._in_pool(key, False, score_round, gold, text, SCORE_MODES, problems)
+    async def score(self, gold: str, text: str, problems: tuple = (),
+                    response: str | None = None) -> dict:
+        key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
+        return await self._in_pool(key, False, score_round, gold, text, SCORE_MODES, problems,
+                                   response)
 
     async def run_item(self, record: Record) -> Awaitable[dict]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
@@ -490,7 +500,8 @@ class _Evaluator:
             self.observer.round_done(completion)
             domain, extraction_error = extract_round_domain(completion.content)
             # Only validation decides the next step; scoring runs beside the next call.
-            scoring.append(asyncio.ensure_future(self.score(gold, domain, problems)))
+            scoring.append(asyncio.ensure_future(self.score(gold, domain, problems,
+                                                            completion.content)))
             validation = await self.validate(domain, extraction_error)
             errors = validation.get("errors", [])
             rounds.append({
@@ -714,7 +725,7 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
         for rnd in item.get("rounds", []):
             extraction_error = None if rnd.get("extracted", True) else "no PDDL"
             analysis = analyze_round(gold, rnd.get("domain") or "", extraction_error, modes,
-                                     problems)
+                                     problems, rnd.get("response"))
             round_scores.append(analysis["scores"])
             semantic_rounds.append({"semantic": analysis.get("semantic")})
         ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
