@@ -230,8 +230,16 @@ def eval_command(
     observer.stop()
     summary = result.summary
     _print_summary(summary)
-    console.print(f"run: {result.run.path}  ({result.new_items} new items, "
-                  f"{summary['finished_items']}/{summary['planned_items']} done, "
+    finished, planned = summary["finished_items"], summary["planned_items"]
+    # A run folder is shared by --limit/--domains selections of the same settings: say when it
+    # holds more than this command selected, rather than "101/5 done".
+    if finished <= planned:
+        done = f"{finished}/{planned} done"
+    else:
+        selected = {record.id for record in evaluation_plan.selection}
+        done = (f"{len(selected & result.run.finished_ids())}/{planned} selected done, "
+                f"{finished} in the run")
+    console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
                   f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
                   f"{result.wall_time:.1f}s)", highlight=False,
@@ -239,9 +247,25 @@ def eval_command(
     if summary["infrastructure_errors"]:
         err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
                           "infrastructure errors (rate limits, server errors, timeouts); they "
-                          f"are not scored. Retry them with: t2w eval --resume {result.run.path}")
+                          f"are not scored. {_first_error(result.run)}Retry them with: "
+                          f"t2w eval --resume {result.run.path}", highlight=False)
         raise typer.Exit(2)
     console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
+
+
+def _first_error(run) -> str:
+    """The first open infrastructure error's cause and where the model was called, so that a
+    user can act on it (nothing listening on the api base, a bad key, ...)."""
+    errors = run.open_errors()
+    if not errors:
+        return ""
+    error = errors[0].get("error") or {}
+    cause = f"{error.get('kind', 'error')}: {error.get('message', '')}".strip().rstrip(":")
+    where = run.config.get("api_base") or "the provider's default endpoint"
+    scheme, at, rest = where.rpartition("@")  # never print credentials written in a URL
+    if at:
+        where = scheme.split("//", 1)[0] + "//***@" + rest
+    return f"First ({errors[0].get('item')}): {cause} (model {run.config.get('model')} at {where}). "
 
 
 def score_run_command(
