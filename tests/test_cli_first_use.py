@@ -252,3 +252,12 @@ def test_eval_infrastructure_errors_name_the_first_cause_and_the_api_base():
     assert "First (" in message and "openai/some-model" in message, message
     assert f"http://***@127.0.0.1:{port}/v1" in message and "SECRET" not in message, message
     assert "t2w eval --resume" in message
+
+
+def test_score_table_title_stays_on_one_line_at_80_columns():
+    gold = str(REPO / "data" / "domains" / "blocksworld.pddl")
+    result = t2w("score", gold, gold, "--mode", "canonical")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].strip() == \
+        "blocksworld.pddl vs blocksworld.pddl (canonical mode)"
+    assert_fits(result.stdout)

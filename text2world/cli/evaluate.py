@@ -94,8 +94,9 @@ def summary_table(summary: dict, mode: str = "paper") -> Table | None:
     if not rounds or not summary["finished_items"]:
         return None
     metrics = mode_metrics(mode)
-    table = Table(title=f"{summary['model']} on {summary['dataset']}: {mode} mode "
-                        f"({summary['finished_items']} items, %)")
+    title = (f"{summary['model']} on {summary['dataset']}: {mode} mode "
+             f"({summary['finished_items']} items, %)")
+    table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("round", no_wrap=True)
     for name in metrics:
         table.add_column(METRIC_HEADERS[name], justify="right")

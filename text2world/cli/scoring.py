@@ -74,7 +74,8 @@ def score_command(
     if as_json:
         print_json(result.to_dict(details=True))
         raise typer.Exit(0 if result.executable else 1)
-    table = Table(title=f"{predicted.name} vs {gold.name} ({mode} mode)")
+    title = f"{predicted.name} vs {gold.name} ({mode} mode)"
+    table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in result.to_dict().items():
