@@ -110,11 +110,12 @@ def fenced_blocks(text: str) -> list[Block]:
 def _balanced(text: str, start: int) -> str:
     """``text`` from ``start`` (an opening parenthesis) to its balancing one, skipping ``;``
     comments; to the end (stripped) when it never balances, so the validator can say so. A
-    backtick (never PDDL: an empty or stray fence) ends the text there."""
+    fence (never PDDL: an empty or stray one) ends the text there; a single backtick, as in a
+    comment's `name`, does not."""
     depth, index = 0, start
     while index < len(text):
         char = text[index]
-        if char == "`":
+        if char == "`" and text.startswith(_FENCE, index):
             return text[start:index].strip()
         if char == "(":
             depth += 1
@@ -125,7 +126,7 @@ def _balanced(text: str, start: int) -> str:
         elif char == ";":  # a comment may hold parentheses: skip to its end of line
             newline = text.find("\n", index)
             end = len(text) if newline < 0 else newline
-            fence = text.find("`", index, end)
+            fence = text.find(_FENCE, index, end)
             if fence >= 0:
                 return text[start:fence].strip()
             index = end
