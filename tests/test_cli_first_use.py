@@ -218,3 +218,49 @@ def test_serve_port_differs_from_every_local_alias_port():
     assert 8000 in ports  # vLLM's default, kept for the local aliases
     assert SERVE_PORT not in ports
     assert f"default: {SERVE_PORT}" in flat(t2w("serve", "--help").stdout)
+
+
+# --------------------------------------------------------------------------------------------
+# What t2w eval says at the end of a run
+
+
+def test_eval_with_a_smaller_selection_says_how_many_selected_items_are_done():
+    """A run folder is shared by --limit selections of the same settings: after a 3-item run,
+    --limit 1 must not print '3/1 done'."""
+    make_run("shared", "--limit", "3")
+    result = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "2",
+                                 "--no-progress", "--workers", "0", "--run-id", "shared",
+                                 "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    text = flat(result.output)
+    assert "1/1 selected done, 3 in the run" in text and "3/1 done" not in text
+
+
+def test_eval_infrastructure_errors_name_the_first_cause_and_the_api_base():
+    """Nothing listens on the api base: the message says what failed and where, never the
+    credentials written in the URL."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port with nothing listening on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = t2w("eval", "--model", "openai/some-model", "--api-base",
+                 f"http://user:SECRET@127.0.0.1:{port}/v1", "--limit", "1", "--ec", "0",
+                 "--max-retries", "0", "--no-progress", "--workers", "0", "--run-id", "refused")
+    # Nothing answered at all: the run stops at once (a refused connection is not retried for
+    # long), saying why and where.
+    assert result.returncode == 1, result.stdout + result.stderr
+    message = flat(result.stderr)
+    assert "connection_error" in message and "openai/some-model" in message, message
+    assert "Connection refused" in message, message
+    assert f"http://***@127.0.0.1:{port}/v1" in message and "SECRET" not in message, message
+    assert "t2w eval --resume" in message
+
+
+def test_score_table_title_stays_on_one_line_at_80_columns():
+    gold = str(REPO / "data" / "domains" / "blocksworld.pddl")
+    result = t2w("score", gold, gold, "--mode", "canonical")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].strip() == \
+        "blocksworld.pddl vs blocksworld.pddl (canonical mode)"
+    assert_fits(result.stdout)

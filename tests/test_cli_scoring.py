@@ -52,6 +52,30 @@ def test_score_extracts_the_domain_from_an_llm_answer(tmp_path):
     assert result.exit_code == 1
 
 
+def test_score_and_validate_extract_a_bare_domain_from_prose(tmp_path):
+    """An answer with prose around an unfenced domain scores as ``score_answer`` scores it
+    (the README: ``t2w score`` extracts as the library does); a domain file with leading
+    comments is still read as written."""
+    from text2world import score_answer
+
+    gold_text = load_dataset().get("blocksworld").domain
+    gold, answer = tmp_path / "gold.pddl", tmp_path / "answer.txt"
+    gold.write_text(gold_text)
+    text = f"Sure! Here is the PDDL domain:\n{gold_text}\nLet me know if you need more."
+    answer.write_text(text)
+    for mode in ("paper", "canonical"):
+        result = runner.invoke(app, ["score", str(gold), str(answer), "--json", "--mode", mode])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output) == score_answer(gold_text, text, mode).to_dict(
+            details=True)
+    assert runner.invoke(app, ["validate", str(answer)]).exit_code == 0
+    commented = tmp_path / "commented.pddl"
+    commented.write_text(f"; my domain\n\n{gold_text}\n; trailing note")
+    result = runner.invoke(app, ["score", str(gold), str(commented), "--json"])
+    assert json.loads(result.output) == score(gold_text, commented.read_text()).to_dict(
+        details=True)
+
+
 def test_help_lists_every_command_with_a_purpose():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0

@@ -117,3 +117,18 @@ def test_any_answer_gives_a_domain_text_or_no_domain_found(answer):
         except NoDomainFound:
             continue
         assert domain.strip() and "```" not in domain
+
+
+def test_a_stray_fence_after_a_bare_define_is_not_part_of_the_domain():
+    """Found by the fuzz test above: an empty fence right after unfenced PDDL."""
+    for answer in ("(define```", "(define```\n```)", "(define (domain d)```", "(define;```"):
+        for mode in ("paper", "canonical"):
+            domain = extract_domain(answer, mode)
+            assert domain.startswith("(define") and "`" not in domain
+
+
+def test_a_backtick_in_a_comment_stays_in_the_domain():
+    domain = "(define (domain d)\n ; the `p` flag\n (:predicates (p)))"
+    for answer in (domain, f"Here:\n```pddl\n{domain}\n```"):
+        for mode in ("paper", "canonical"):
+            assert extract_domain(answer, mode) == domain

@@ -109,3 +109,15 @@ def test_cli_lint_reports_and_exits_nonzero(tmp_path):
     payload = json.loads(run.stdout)
     assert payload["figures"]["failing"] == 1
     assert payload["files"][0]["findings"][0]["line"] == 2
+
+
+def test_lint_command_passes_on_the_store_and_prints_readable_figures():
+    from typer.testing import CliRunner
+
+    from text2world.cli import app
+
+    result = CliRunner().invoke(app, ["data", "lint"])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("figures: descriptions ") and "failing 0" in last
+    assert "_" not in last  # words, not the JSON keys

@@ -33,6 +33,9 @@ _LANGUAGE_TAG = re.compile(r"[A-Za-z][\w+.-]*")
 _PDDL_TAGS = frozenset({"pddl"})
 _TAG_LINE = frozenset({"pddl", "lisp", "scheme", "pddl domain", "pddl:"})
 _FENCE = "```"
+# Whitespace and ``;`` comment lines before a domain file's first parenthesis (linear: the two
+# alternatives start with different characters).
+_LEADING_COMMENTS = re.compile(r"(?:\s|;[^\n]*)*")
 
 
 class NoDomainFound(ValueError):
@@ -45,8 +48,12 @@ def strip_reasoning(response: str) -> str:
 
 
 def looks_like_response(text: str) -> bool:
-    """True for a chat answer (fences or reasoning), False for a bare domain file."""
-    return "```" in text or "<think>" in text.lower()
+    """True for a chat answer (fences, reasoning, or prose before a bare ``(define``), False
+    for a domain file (which starts with ``(`` after whitespace and ``;`` comments)."""
+    if "```" in text or "<think>" in text.lower():
+        return True
+    start = _LEADING_COMMENTS.match(text).end()
+    return start < len(text) and text[start] != "(" and _DEFINE.search(text, start) is not None
 
 
 @dataclass(frozen=True)
@@ -102,10 +109,14 @@ def fenced_blocks(text: str) -> list[Block]:
 
 def _balanced(text: str, start: int) -> str:
     """``text`` from ``start`` (an opening parenthesis) to its balancing one, skipping ``;``
-    comments; to the end (stripped) when it never balances, so the validator can say so."""
+    comments; to the end (stripped) when it never balances, so the validator can say so. A
+    fence (never PDDL: an empty or stray one) ends the text there; a single backtick, as in a
+    comment's `name`, does not."""
     depth, index = 0, start
     while index < len(text):
         char = text[index]
+        if char == "`" and text.startswith(_FENCE, index):
+            return text[start:index].strip()
         if char == "(":
             depth += 1
         elif char == ")":
@@ -114,7 +125,11 @@ def _balanced(text: str, start: int) -> str:
                 return text[start: index + 1]
         elif char == ";":  # a comment may hold parentheses: skip to its end of line
             newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline
+            end = len(text) if newline < 0 else newline
+            fence = text.find(_FENCE, index, end)
+            if fence >= 0:
+                return text[start:fence].strip()
+            index = end
         index += 1
     return text[start:].strip()
 
@@ -176,8 +191,8 @@ def extract_domain(response: str, mode: str = "canonical") -> str:
 
 
 def domain_from_answer(text: str, mode: str = "canonical") -> str:
-    """A domain file as is, or the domain extracted from a chat answer (fences or reasoning):
-    what the CLI and ``score_answer`` use on text that may be either."""
+    """A domain file as is, or the domain extracted from a chat answer (fences, reasoning, or
+    prose around a bare domain): what the CLI uses on a file that may be either."""
     if isinstance(text, str) and looks_like_response(text):
         return extract_domain(text, mode)
     return text

@@ -391,7 +391,8 @@ def lint_command(
             typer.echo(f"{result.path}: {status}")  # unwrapped: one finding per line
             for finding in (result.findings if show_all else result.offending()):
                 typer.echo(f"  {finding}")
-        typer.echo(", ".join(f"{k} {v}" for k, v in figures.items()))
+        typer.echo("figures: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                            for k, v in figures.items()))
     if released is None and figures["failing"]:
         raise typer.Exit(1)
 

@@ -95,8 +95,9 @@ def summary_table(summary: dict, mode: str = "paper") -> Table | None:
     if not rounds or not summary["finished_items"]:
         return None
     metrics = mode_metrics(mode)
-    table = Table(title=f"{summary['model']} on {summary['dataset']}: {mode} mode "
-                        f"({summary['finished_items']} items, %)")
+    title = (f"{summary['model']} on {summary['dataset']}: {mode} mode "
+             f"({summary['finished_items']} items, %)")
+    table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("round", no_wrap=True)
     for name in metrics:
         table.add_column(METRIC_HEADERS[name], justify="right")
@@ -244,8 +245,16 @@ def eval_command(
     observer.stop()
     summary = result.summary
     _print_summary(summary)
-    console.print(f"run: {result.run.path}  ({result.new_items} new items, "
-                  f"{summary['finished_items']}/{summary['planned_items']} done, "
+    finished, planned = summary["finished_items"], summary["planned_items"]
+    # A run folder is shared by --limit/--domains selections of the same settings: say when it
+    # holds more than this command selected, rather than "101/5 done".
+    if finished <= planned:
+        done = f"{finished}/{planned} done"
+    else:
+        selected = {record.id for record in evaluation_plan.selection}
+        done = (f"{len(selected & result.run.finished_ids())}/{planned} selected done, "
+                f"{finished} in the run")
+    console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
                   f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
                   f"{result.wall_time:.1f}s)", highlight=False,

@@ -89,7 +89,8 @@ def score_command(
             data["semantic"] = semantic_result.to_dict()
         print_json(data)
         raise typer.Exit(0 if result.executable else 1)
-    table = Table(title=f"{predicted.name} vs {gold.name} ({mode} mode)")
+    title = f"{predicted.name} vs {gold.name} ({mode} mode)"
+    table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in result.to_dict().items():
