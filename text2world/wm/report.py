@@ -169,19 +169,26 @@ def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
         files.append(out_dir / name)
         names.append(name)
 
-    figure, axis = plt.subplots(figsize=(7, 4))
-    for run, _ in runs:
-        task = run.config["task"]
-        by_rho = data["by_rho"][run.path.name]
-        rhos = sorted(by_rho, key=float)
-        axis.plot([float(r) for r in rhos], [by_rho[r].get(HEADLINE[task]) for r in rhos],
-                  marker="o", label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
-    axis.set_xlabel("rho (share of the plan the model handles)")
-    axis.set_ylabel("score")
-    axis.set_ylim(-0.02, 1.02)
-    axis.set_title("Accuracy vs rho")
-    axis.legend(fontsize=7)
-    save(figure, "accuracy_vs_rho.png")
+    def headline_lines(table: str, number, marker: str, xlabel: str, title: str,
+                       name: str) -> None:
+        """Each run's headline score over the keys of ``data[table]`` (as numbers)."""
+        figure, axis = plt.subplots(figsize=(7, 4))
+        for run, _ in runs:
+            task = run.config["task"]
+            rows = data[table][run.path.name]
+            keys = sorted(rows, key=number)
+            axis.plot([number(key) for key in keys],
+                      [rows[key].get(HEADLINE[task]) for key in keys], marker=marker,
+                      label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("score")
+        axis.set_ylim(-0.02, 1.02)
+        axis.set_title(title)
+        axis.legend(fontsize=7)
+        save(figure, name)
+
+    headline_lines("by_rho", float, "o", "rho (share of the plan the model handles)",
+                   "Accuracy vs rho", "accuracy_vs_rho.png")
 
     proposing = [(run, items) for run, items in runs if run.config["task"] == "propose"]
     if proposing:
@@ -217,17 +224,7 @@ def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
         axis.legend(fontsize=7)
         save(figure, "static_vs_dynamic.png")
 
-    figure, axis = plt.subplots(figsize=(7, 4))
-    for run, _ in runs:
-        task = run.config["task"]
-        steps = data["per_step"][run.path.name]
-        xs = sorted(steps, key=int)
-        axis.plot([int(x) for x in xs], [steps[x].get(HEADLINE[task]) for x in xs],
-                  marker=".", label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
-    axis.set_xlabel("step along the plan (true steps before the model takes over)")
-    axis.set_ylabel("score")
-    axis.set_ylim(-0.02, 1.02)
-    axis.set_title("Per-step accuracy along plans")
-    axis.legend(fontsize=7)
-    save(figure, "per_step.png")
+    headline_lines("per_step", int, ".",
+                   "step along the plan (true steps before the model takes over)",
+                   "Per-step accuracy along plans", "per_step.png")
     return names
