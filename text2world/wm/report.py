@@ -146,6 +146,14 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                 ["plan", "items", "accuracy", "step accuracy"],
                 [[kind, row["items"], _pct(row.get("accuracy")), _pct(row.get("step_accuracy"))]
                  for kind, row in summary["mutation"].items()]), ""]
+        if task == "next-state":
+            data.setdefault("by_origin", {})[name] = summary["origin"]
+            sections += [f"### Next-state on and off the plan: {name}", "",
+                         "off-plan: states a seeded random walk reached in the true simulator.",
+                         "", _md(["states", "items", "format errors"] + columns,
+                                 [[origin, row["items"], row["format_errors"],
+                                   *(_pct(row.get(c)) for c in columns)]
+                                  for origin, row in summary["origin"].items()]), ""]
         domain_header = ["domain", "items"] + columns
         domain_rows = [[d, row["items"], *(_pct(row.get(c)) for c in columns)]
                        for d, row in summary["domain"].items()]
