@@ -21,6 +21,12 @@ def _stat(pid: int) -> tuple[str, int, int] | None:
     return fields[0], int(fields[1]), int(fields[19])
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
 def descendants(pid: int) -> dict[int, int]:
     """PID -> start time of every living descendant of ``pid``."""
     children: dict[int, list[int]] = {}

@@ -21,6 +21,7 @@ from text2world import load_dataset, score, validate
 from text2world.perturb import drop_action, rename_variables
 from text2world.store import import_dataset
 from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
+from processes import alive
 
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
               "f1_preconditions", "f1_effects", "errors")
@@ -342,23 +343,15 @@ def test_scoring_past_the_time_limit_is_422_and_only_its_process_is_stopped():
         assert "0.05 s" in error["message"] and error["timeout_seconds"] == 0.05
         # The runaway process is killed, not left burning a core; the other one is untouched.
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and all(_alive(pid) for pid in before):
+        while time.monotonic() < deadline and all(alive(pid) for pid in before):
             time.sleep(0.05)
-        assert sum(_alive(pid) for pid in before) == 1
+        assert sum(alive(pid) for pid in before) == 1
         # ... and the service keeps scoring, on a fresh process beside the old one.
         again = limited.post("/v1/validate", json={"pddl": "(define (domain d))"})
         assert again.status_code == 200 and again.json()["ok"]
         wait_ready(limited, alive=2)
         after = app.state.executor.pids()
         assert len(after) == 2 and len(after & before) == 1
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ")[1][0] != "Z"
-    except (FileNotFoundError, IndexError):
-        return False
 
 
 def test_thread_executor_also_enforces_the_limit():
@@ -410,7 +403,7 @@ def test_a_timeout_stops_its_own_job_only():
             with pytest.raises(ScoringTimeout):
                 await runaway
             pids = await asyncio.gather(*beside)
-            assert len(set(pids)) == 2 and all(_alive(pid) for pid in pids)
+            assert len(set(pids)) == 2 and all(alive(pid) for pid in pids)
             assert set(pids) <= executor.pids()
             assert await executor.run(abs, -3) == 3
             with pytest.raises(ScoringTimeout):

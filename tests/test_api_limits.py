@@ -30,6 +30,7 @@ from text2world import load_dataset, metrics
 from text2world.caching import TextCache, deep_size, text_key
 from text2world.perturb import rename_variables
 from api_helpers import assert_error, huge_domain, wait_ready
+from processes import alive
 
 
 def admission(**overrides) -> Admission:
@@ -454,19 +455,11 @@ def test_no_scoring_process_outlives_a_killed_server(tmp_path):
             ["ps", "-o", "pid=,ppid=", "-e"], capture_output=True, text=True).stdout.splitlines()
             if int(line.split()[1]) == server.pid}
         watched = set(pids) | fork_server
-        assert all(_alive(pid) for pid in watched)
+        assert all(alive(pid) for pid in watched)
     finally:
         os.kill(server.pid, signal.SIGKILL)
         server.wait()
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and any(_alive(pid) for pid in watched):
+    while time.monotonic() < deadline and any(alive(pid) for pid in watched):
         time.sleep(0.1)
-    assert not any(_alive(pid) for pid in watched), "processes outlived the killed server"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ")[1][0] != "Z"
-    except (FileNotFoundError, IndexError):
-        return False
+    assert not any(alive(pid) for pid in watched), "processes outlived the killed server"

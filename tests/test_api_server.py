@@ -30,6 +30,7 @@ from text2world import score, validate
 from text2world.cli import app as cli
 from text2world.perturb import drop_action
 from api_helpers import assert_error, huge_domain
+from processes import descendants, survivors
 
 REPO = Path(__file__).resolve().parent.parent
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
@@ -212,30 +213,6 @@ def test_errors_over_the_wire(server):
     assert client.get("/healthz").status_code == 200  # still serving after all that
 
 
-def _descendants(pid: int) -> set[int]:
-    found: set[int] = set()
-    pending = [pid]
-    while pending:
-        current = pending.pop()
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            try:
-                children = (task / "children").read_text().split()
-            except OSError:
-                continue
-            for child in map(int, children):
-                if child not in found:
-                    found.add(child)
-                    pending.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 def test_two_workers_configured_by_flags_and_environment(tmp_path):
     port = free_port()
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
@@ -245,7 +222,7 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
     running = Server(args, env, port)
     try:
         # two uvicorn workers, each with its scoring process, under the supervisor
-        children = _descendants(running.process.pid)
+        children = descendants(running.process.pid)
         assert len(children) >= 4
         ok = running.client.post("/v1/validate", json={"pddl": "(define (domain d))"})
         assert ok.status_code == 200 and ok.json()["ok"]
@@ -261,9 +238,9 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
         output = running.stop()
     assert "Traceback" not in output, output
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+    while time.monotonic() < deadline and survivors(children):
         time.sleep(0.1)
-    assert not any(_alive(pid) for pid in children), "worker processes outlived the server"
+    assert not survivors(children), "worker processes outlived the server"
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from llm_server import Script, ScriptedLLMServer  # noqa: E402
 
 from text2world.cli.main import app  # noqa: E402
-from text2world.simulation import GroundAction  # noqa: E402
+from text2world.simulation import GroundAction, atom_to_pddl  # noqa: E402
 from text2world.store import load_dataset  # noqa: E402
 from text2world.wm import WmError, WmOptions, build, run_wm  # noqa: E402
 from text2world.wm.items import execute  # noqa: E402
@@ -64,6 +64,10 @@ def test_oracle_scores_100_percent(task, changes, keys):
     if task == "verify":
         assert headline(result, "false_positive_rate") == 0.0
         assert headline(result, "false_negative_rate") == 0.0
+    if task == "next-state":  # off the plan too (the default share)
+        by_origin = result.summary["metrics"]["origin"]
+        assert set(by_origin) == {"on-plan", "off-plan"}
+        assert all(row["items"] > 0 and row["accuracy"] == 1.0 for row in by_origin.values())
 
 
 @pytest.mark.parametrize("task,key", [("next-state", "accuracy"), ("verify", "accuracy"),
@@ -93,9 +97,50 @@ def test_next_state_has_a_labelled_share_of_illegal_actions():
     assert 0 < len(illegal) < len(items)
     for item in illegal:
         world = world_for(load_dataset().get(item["domain"]), item["problem"])
-        state = world.states[item["prefix"]]
+        state = _replay(world, item)
         assert not world.simulator.is_applicable(state, GroundAction.parse(item["action"]))
         assert item["id"].endswith("/illegal") and item["unsatisfied"]
+
+
+def _replay(world, item) -> frozenset:
+    """The item's state, from its prefix replayed in the true simulator: on the plan, the
+    plan's state at that step."""
+    sim = world.simulator
+    state = sim.initial_state
+    for step in item["prefix_plan"]:
+        action = GroundAction.parse(step)
+        assert sim.is_applicable(state, action), step
+        state = sim.successor(state, action)
+    assert sorted(map(atom_to_pddl, state)) == item["state"]
+    if item["origin"] == "on-plan":
+        assert state == world.states[item["prefix"]]
+    return state
+
+
+def test_next_state_has_a_labelled_deterministic_share_of_off_plan_states():
+    items = build(options(task="next-state", off_plan_share=0.5))[2].items
+    assert items == build(options(task="next-state", off_plan_share=0.5))[2].items
+    off = [i for i in items if i["origin"] == "off-plan"]
+    assert 0 < len(off) < len(items)
+    assert all("/off-plan" in i["id"] for i in off)
+    left_the_plan = 0
+    for item in off:
+        world = world_for(load_dataset().get(item["domain"]), item["problem"])
+        state = _replay(world, item)
+        left_the_plan += state not in world.states
+        if item["applicable"]:
+            after = world.simulator.successor(state, GroundAction.parse(item["action"]))
+            assert sorted(map(atom_to_pddl, after)) == item["next_state"]
+    assert left_the_plan > 0
+    # the on-plan items do not depend on the share; none without it; some by default
+    on_plan = {i["id"]: i for i in items if i["origin"] == "on-plan"}
+    without = build(options(task="next-state", off_plan_share=0.0))[2].items
+    assert all(i["origin"] == "on-plan" for i in without)
+    assert all(without_item == on_plan[without_item["id"]] for without_item in without
+               if without_item["id"] in on_plan)
+    default = build(options(task="next-state"))[2].items
+    assert any(i["origin"] == "off-plan" for i in default)
+    assert any(i["origin"] == "on-plan" for i in default)
 
 
 def _up_valid(domain_text: str, problem_text: str, steps: list[str]) -> bool:
@@ -250,11 +295,26 @@ def test_cli_runs_builds_and_reports(tmp_path):
     assert bad.exit_code == 1 and "rho" in bad.output
 
 
+def test_report_shows_next_state_on_and_off_the_plan(tmp_path):
+    from text2world.wm.report import build_wm_report
+
+    result = run_wm(options(model="reference/noisy-oracle", task="next-state",
+                            off_plan_share=0.5))
+    report = build_wm_report([result.run.path], tmp_path / "report")
+    by_origin = report.data["by_origin"][result.run.path.name]
+    assert set(by_origin) == {"on-plan", "off-plan"}
+    assert sum(row["items"] for row in by_origin.values()) == result.summary["finished_items"]
+    assert "### Next-state on and off the plan" in report.markdown
+    assert "| off-plan |" in report.markdown and "| on-plan |" in report.markdown
+
+
 def test_bad_options_are_clear_errors():
     with pytest.raises(WmError, match="no domain"):
         build(options(domains=["no-such-domain"]))
     with pytest.raises(WmError, match="-k"):
         build(options(task="propose", k=99))
+    with pytest.raises(WmError, match="off-plan share"):
+        build(options(task="next-state", off_plan_share=1.5))
 
 
 def test_rules_settings_and_plain_language_states():

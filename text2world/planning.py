@@ -2,7 +2,9 @@
 
 Fast Downward (``up-fast-downward``) writes its translator output and plan files into the
 current working directory, so concurrent runs in one folder overwrite each other. Every solve
-therefore runs in a worker process that moves into a fresh temporary folder first.
+therefore runs in a worker process that moves into a fresh temporary folder first, or calls
+the driver directly in one (``fast_downward_folder``, ``run_fast_downward``; the world-model
+planner in ``text2world.wm.planner`` uses these too).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
 
 PLANNER = "fast-downward"
 
@@ -85,49 +89,89 @@ _FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOU
               23: "Timeout", 24: "Timeout"}
 
 
-def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
-    """Solve with the same Fast Downward build and configuration (``lama-first``) as
-    ``solve_problem``, but straight through its driver: no unified-planning parse and print,
-    about half the CPU time. Runs in a fresh temporary folder (the translator writes
-    ``output.sas`` into the working directory); ``timeout`` bounds the whole run, after which
-    the planner's process group is killed. The plan's steps are lower-case."""
+def fast_downward_driver() -> str:
+    """The Fast Downward driver script shipped by ``up-fast-downward``."""
     import importlib.resources
+    return str(importlib.resources.files("up_fast_downward").joinpath(
+        "downward", "fast-downward.py"))
+
+
+@contextmanager
+def fast_downward_folder(domain_text: str, problem_text: str,
+                         prefix: str = "t2w-fd-") -> Iterator[Path]:
+    """A fresh temporary folder holding ``domain.pddl`` and ``problem.pddl``, removed on exit
+    (the driver writes its translator output and plan into its working folder)."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
+        (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
+        yield workdir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run_fast_downward(workdir: Path, arguments: Sequence[str],
+                      timeout: float) -> tuple[int | None, str]:
+    """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
+    own process group: past ``timeout`` seconds the whole group (driver, translator, search)
+    is killed, so no search outlives its bound, and the exit code is None. Returns the exit
+    code and the combined output."""
     import signal
     import subprocess
     import sys
 
-    workdir = tempfile.mkdtemp(prefix="t2w-fd-")
+    command = [sys.executable, fast_downward_driver(), *arguments]
+    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True,
+                               env={**os.environ, "PYTHONHASHSEED": "0"})
     try:
-        domain_file = os.path.join(workdir, "domain.pddl")
-        problem_file = os.path.join(workdir, "problem.pddl")
-        plan_file = os.path.join(workdir, "plan")
-        with open(domain_file, "w", encoding="utf-8") as handle:
-            handle.write(domain_text)
-        with open(problem_file, "w", encoding="utf-8") as handle:
-            handle.write(problem_text)
-        driver = importlib.resources.files("up_fast_downward").joinpath(
-            "downward/fast-downward.py")
-        command = [sys.executable, str(driver), "--plan-file", plan_file, "--alias",
-                   "lama-first", domain_file, problem_file]
-        process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
         try:
-            output, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)  # the driver and the planner it started
-            process.communicate()
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.communicate()
+        return None, ""
+    return process.returncode, output.decode("utf-8", "replace")
+
+
+def read_plan_file(path: Path) -> tuple[tuple[str, ...], float | None]:
+    """The steps (lower case) of a plan file Fast Downward wrote, and its ``; cost = N``."""
+    steps, cost = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith(";"):
+            if "cost =" in line:
+                cost = float(line.split("cost =", 1)[1].split()[0])
+        elif line.startswith("("):
+            steps.append(line.lower())
+    return tuple(steps), cost
+
+
+# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
+_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",
+              23: "Timeout", 24: "Timeout"}
+
+
+def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
+    """Solve with the same Fast Downward build and configuration (``lama-first``) as
+    ``solve_problem``, but straight through its driver: no unified-planning parse and print,
+    about half the CPU time. Runs in a fresh temporary folder; ``timeout`` bounds the whole
+    run, after which the planner's process group is killed. The plan's steps are lower-case."""
+    with fast_downward_folder(domain_text, problem_text) as workdir:
+        code, output = run_fast_downward(
+            workdir, ["--plan-file", "plan", "--alias", "lama-first", "domain.pddl",
+                      "problem.pddl"], timeout)
+        if code is None:
             return PlanResult(False, "Timeout", message=f"no plan within {timeout:g}s")
-        if process.returncode == 0 and os.path.exists(plan_file):
-            with open(plan_file, encoding="utf-8") as handle:
-                steps = tuple(line.strip().lower() for line in handle
-                              if line.strip().startswith("("))
+        if code == 0 and (workdir / "plan").is_file():
+            steps, _ = read_plan_file(workdir / "plan")
             return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
-        status = _FD_STATUS.get(process.returncode, "Error")
-        tail = output.decode("utf-8", "replace").strip().splitlines()[-3:]
-        return PlanResult(False, status, message=f"Fast Downward exit code "
-                          f"{process.returncode}: " + " | ".join(tail))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        status = _FD_STATUS.get(code, "Error")
+        tail = output.strip().splitlines()[-3:]
+        return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
+                          + " | ".join(tail))
 
 
 def _solve_args(args: tuple[str, str, float, bool]) -> PlanResult:

@@ -92,6 +92,9 @@ def _task_command(task: str):
                                     help="propose: extra cost over the optimum a hit may take."),
         illegal_share: float = typer.Option(0.25, "--illegal-share",
                                             help="next-state: share of inapplicable actions."),
+        off_plan_share: float = typer.Option(0.25, "--off-plan-share",
+                                             help="next-state: share of states reached by a "
+                                                  "seeded random walk instead of the plan."),
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
@@ -143,7 +146,8 @@ def run_task(task: str, args: dict) -> None:
                 model=args["model"], task=task, rules=str(args["rules"]),
                 render=str(args["render"]), form=str(args["form"]),
                 rhos=parse_rhos(args["rho"]), k=args["k"], slack=args["slack"],
-                illegal_share=args["illegal_share"], problems_per_domain=args["problems"],
+                illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
+                problems_per_domain=args["problems"],
                 dataset=args["dataset"], split=args["split"], limit=args["limit"],
                 domains=domain_ids, api_base=args["api_base"],
                 temperature=args["temperature"], max_tokens=args["max_tokens"],
@@ -229,6 +233,7 @@ def build_command(
     task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),
     rho: str = typer.Option("0.25,0.5,0.75,1", "--rho"),
     illegal_share: float = typer.Option(0.25, "--illegal-share"),
+    off_plan_share: float = typer.Option(0.25, "--off-plan-share"),
     problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
     dataset: str = typer.Option("text2world", "--dataset"),
     split: str = typer.Option("test", "--split"),
@@ -246,6 +251,7 @@ def build_command(
     with console.status("building items"):
         for name in tasks:
             options = WmOptions(task=name, rhos=parse_rhos(rho), illegal_share=illegal_share,
+                                off_plan_share=off_plan_share,
                                 problems_per_domain=problems, dataset=dataset, split=split,
                                 limit=limit, domains=domain_ids, seed=seed)
             try:

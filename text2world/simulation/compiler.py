@@ -57,15 +57,22 @@ def compile_formula(formula: Formula, env: dict[str, int], scope: Scope, where: 
     if isinstance(formula, Or):
         return ("or", tuple(compile_formula(p, env, scope, where) for p in formula.parts))
     if isinstance(formula, Quantified):
-        inner = dict(env)
-        variables = []
-        for variable in formula.variables:
-            slot = scope.new_slot()
-            inner[variable.name] = slot
-            variables.append((slot, variable.type))
-        return (formula.quantifier, tuple(variables),
+        inner, variables = _bind(formula.variables, env, scope)
+        return (formula.quantifier, variables,
                 compile_formula(formula.body, inner, scope, where))
     raise UnsupportedFeature(f"{where}: unsupported formula {formula!r}")
+
+
+def _bind(variables, env: dict[str, int], scope: Scope) -> tuple[dict[str, int], tuple]:
+    """A new slot for each quantified variable: the environment inside the quantifier, and the
+    (slot, type) pairs the compiled node carries."""
+    inner = dict(env)
+    bound = []
+    for variable in variables:
+        slot = scope.new_slot()
+        inner[variable.name] = slot
+        bound.append((slot, variable.type))
+    return inner, tuple(bound)
 
 
 def _parse_cost(value: str, env: dict[str, int], where: str):
@@ -90,13 +97,8 @@ def compile_effect(effect, env: dict[str, int], scope: Scope, where: str) -> tup
         return ("when", compile_formula(effect.condition, env, scope, where),
                 (compile_effect(effect.effect, env, scope, where),))
     if isinstance(effect, ForallEffect):
-        inner = dict(env)
-        variables = []
-        for variable in effect.variables:
-            slot = scope.new_slot()
-            inner[variable.name] = slot
-            variables.append((slot, variable.type))
-        return ("forall", tuple(variables),
+        inner, variables = _bind(effect.variables, env, scope)
+        return ("forall", variables,
                 tuple(compile_effect(e, inner, scope, where) for e in effect.effects))
     if isinstance(effect, FunctionEffect):
         if effect.operation != "increase" or effect.term.strip("() ") != COST_FUNCTION:

@@ -2,6 +2,10 @@
 
 For a problem with an optimal plan of N steps and a share ``rho``, the first
 ``floor((1 - rho) * N)`` steps run in the true simulator and the model handles the rest.
+Next-state items also leave the plan: a labelled share of them (``origin: "off-plan"``, the
+rest ``"on-plan"``) starts from the state a seeded random walk of the same number of steps
+reaches in the true simulator, and asks for the walk's next random action, so a model cannot
+score by knowing only the states on the way to the goal.
 Everything is drawn from ``random.Random`` seeded with (seed, task, problem, rho), so the
 same seed gives the same items. Items are plain JSON objects (``t2w wm build --out``).
 """
@@ -12,13 +16,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from text2world.simulation import GroundAction, SimulationError, atom_to_pddl
+from text2world.simulation import GroundAction, SimulationError, Walk, atom_to_pddl
 from text2world.store import Record
 from text2world.wm.world import World, WorldError, world_for
 
 TASKS = ("next-state", "verify", "propose", "plan")
 RHOS = (0.25, 0.5, 0.75, 1.0)
 MUTATIONS = ("drop", "swap", "argument", "truncate")
+OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
 
 
 class ItemError(ValueError):
@@ -63,14 +68,19 @@ def execute(world: World, state: frozenset, steps: list[str]) -> dict:
             "final_state": state}
 
 
-def _base(task: str, world: World, rho: float, k: int, seed: int) -> dict:
+def _base(task: str, world: World, rho: float, k: int, seed: int,
+          walk: Walk | None = None) -> dict:
+    """The fields every item has; the state after ``k`` plan steps, or after the first ``k``
+    steps of ``walk``."""
     problem = world.simulator.problem
+    state, prefix = (world.states[k], world.plan[:k]) if walk is None else \
+        (walk.states[k], walk.actions[:k])
     return {"id": f"{task}/{world.key}/r{rho:g}", "task": task, "domain": world.record.id,
             "problem": world.problem_name, "rho": rho, "prefix": k,
             "plan_length": len(world.plan), "seed": seed,
             "objects": [[o.name, o.type] for o in problem.objects],
-            "goal": problem.goal.to_pddl(), "state": atoms(world.states[k]),
-            "prefix_plan": [str(a) for a in world.plan[:k]]}
+            "goal": problem.goal.to_pddl(), "state": atoms(state),
+            "prefix_plan": [str(a) for a in prefix]}
 
 
 def _illegal_action(world: World, state: frozenset, rng: random.Random) -> GroundAction | None:
@@ -92,14 +102,29 @@ def _illegal_action(world: World, state: frozenset, rng: random.Random) -> Groun
     return candidates[rng.randrange(len(candidates))] if candidates else None
 
 
-def next_state_items(world: World, rho: float, seed: int, illegal_share: float) -> list[dict]:
+def next_state_items(world: World, rho: float, seed: int, illegal_share: float,
+                     off_plan_share: float = OFF_PLAN_SHARE) -> list[dict]:
+    """One item at step ``k`` of the plan: on it, or (a share ``off_plan_share``) after ``k``
+    steps of a seeded random walk, the action then being the walk's next step; either way
+    replaced by an inapplicable action for a share ``illegal_share``."""
     rng = random.Random(f"{seed}:next-state:{world.key}:{rho}")
     k = prefix_length(rho, len(world.plan))
     if k >= len(world.plan):
         return []
-    state = world.states[k]
-    item = _base("next-state", world, rho, k, seed)
-    action = world.plan[k]
+    # its own stream, so the on-plan items (and their illegal draws) do not depend on the share
+    walk_rng = random.Random(f"{seed}:next-state-walk:{world.key}:{rho}")
+    walk = None
+    if walk_rng.random() < off_plan_share:
+        walk = world.simulator.random_walk(k + 1, walk_rng.randrange(2 ** 32))
+        if len(walk.actions) <= k:  # a dead end before step k + 1: stay on the plan
+            walk = None
+    state = world.states[k] if walk is None else walk.states[k]
+    action = world.plan[k] if walk is None else walk.actions[k]
+    item = _base("next-state", world, rho, k, seed, walk)
+    if walk is not None:
+        item.update(id=item["id"] + "/off-plan", origin="off-plan", walk_seed=walk.seed)
+    else:
+        item["origin"] = "on-plan"
     if rng.random() < illegal_share:
         illegal = _illegal_action(world, state, rng)
         if illegal is not None:
@@ -107,7 +132,7 @@ def next_state_items(world: World, rho: float, seed: int, illegal_share: float) 
                         unsatisfied=list(world.simulator.unsatisfied(state, illegal)),
                         next_state=None, added=[], removed=[])
             return [item]
-    after = world.states[k + 1]
+    after = world.states[k + 1] if walk is None else walk.states[k + 1]
     item.update(action=str(action), applicable=True, next_state=atoms(after),
                 added=atoms(after - state), removed=atoms(state - after))
     return [item]
@@ -200,7 +225,7 @@ def plan_items(world: World, rho: float, seed: int, step_factor: float = 2.0) ->
 
 def build_items(task: str, records: list[Record], *, seed: int = 0,
                 rhos: Iterable[float] = RHOS, illegal_share: float = 0.25,
-                problems_per_domain: int | None = None,
+                off_plan_share: float = OFF_PLAN_SHARE, problems_per_domain: int | None = None,
                 planner_timeout: float = 20.0) -> BuildResult:
     """Every item of ``task`` over ``records``, in a stable order."""
     if task not in TASKS:
@@ -211,6 +236,8 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
         raise ItemError(f"rho must be in (0, 1], got {', '.join(map(str, bad)) or 'none'}")
     if not 0.0 <= illegal_share <= 1.0:
         raise ItemError(f"the illegal-action share must be in [0, 1], not {illegal_share}")
+    if not 0.0 <= off_plan_share <= 1.0:
+        raise ItemError(f"the off-plan share must be in [0, 1], not {off_plan_share}")
     result = BuildResult([])
     for record in records:
         problems = record.problems[:problems_per_domain] if problems_per_domain else \
@@ -228,7 +255,8 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 continue
             for rho in rhos:
                 if task == "next-state":
-                    result.items += next_state_items(world, rho, seed, illegal_share)
+                    result.items += next_state_items(world, rho, seed, illegal_share,
+                                                     off_plan_share)
                 elif task == "verify":
                     result.items += verify_items(world, rho, seed)
                 elif task == "propose":

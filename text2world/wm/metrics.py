@@ -4,7 +4,8 @@ next-state: exact-state accuracy; fact-level precision/recall/F1 over the whole 
 state; over the changed facts (dynamic: signed changes, +atom added, -atom removed) and over
 the unchanged facts (static: facts of the old state the answer keeps vs those that truly
 stay). An illegal action is right only when the answer says it is not applicable; an answer
-that calls a legal action inapplicable predicts no change.
+that calls a legal action inapplicable predicts no change. Next-state items are also
+summarized by origin: on the plan, or off it (a state a random walk reached).
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ def summarize_items(task: str, records: list[dict]) -> dict:
             kind = (record.get("metrics") or {}).get("mutation") or "none"
             kinds.setdefault(kind, []).append(record)
         summary["mutation"] = {key: aggregate(task, rows) for key, rows in sorted(kinds.items())}
+    if task == "next-state":  # states along the plan vs states a random walk reached
+        origins: dict[str, list[dict]] = {}
+        for record in records:
+            origins.setdefault(record.get("origin") or "on-plan", []).append(record)
+        summary["origin"] = {key: aggregate(task, rows) for key, rows in sorted(origins.items())}
     if task == "propose":
         steps: dict[str, list[dict]] = {}
         for record in records:

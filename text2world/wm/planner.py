@@ -3,9 +3,9 @@
 ``text2world.planning.solve_problem`` answers whether a problem is solvable; the world-model
 tasks need the plan itself and its optimal cost, from the initial state and from arbitrary
 states (a proposal's successor, written as a new problem). This module runs the Fast Downward
-driver shipped by ``up-fast-downward`` directly (A* with LM-cut, falling back to blind A* for
-conditional effects and axioms LM-cut does not support), in a fresh temporary folder per call
-(the driver writes into its working folder), with a time bound, and caches every answer on disk
+driver shipped by ``up-fast-downward`` directly (``text2world.planning.run_fast_downward``; A*
+with LM-cut, falling back to blind A* for conditional effects and axioms LM-cut does not
+support), in a fresh temporary folder per call, with a time bound, and caches every answer on disk
 by the content of the domain and problem (``$T2W_HOME/cache/wm-plans/``).
 """
 
@@ -13,18 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import resource
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 from dataclasses import asdict, dataclass
-from importlib import resources
 from pathlib import Path
 
 from text2world.pddl import Domain
+from text2world.planning import fast_downward_folder, read_plan_file, run_fast_downward
 from text2world.simulation import PlanningProblem, atom_to_pddl
 from text2world.store import atomic_write_text, home_dir
 
@@ -51,10 +45,6 @@ class OptimalPlan:
     @property
     def solved(self) -> bool:
         return self.status == "solved"
-
-
-def _driver() -> str:
-    return str(resources.files("up_fast_downward").joinpath("downward", "fast-downward.py"))
 
 
 class PlanCache:
@@ -93,27 +83,6 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _run_driver(workdir: Path, options: list[str], search: list[str],
-                timeout: float) -> tuple[int | None, str]:
-    """Run the Fast Downward driver in its own process group; on timeout the whole group
-    (driver, translator, search) is killed, so no search outlives its bound."""
-    command = [sys.executable, _driver(), "--overall-time-limit", f"{max(1, int(timeout))}s",
-               "--plan-file", "plan", *options, "domain.pddl", "problem.pddl", *search]
-    proc = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONHASHSEED": "0"})
-    try:
-        output, _ = proc.communicate(timeout=timeout + 5)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        return None, ""
-    return proc.returncode, output or ""
-
-
 def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
                  cache: PlanCache | None = None, use_cache: bool = True,
                  optimal: bool = True) -> OptimalPlan:
@@ -129,16 +98,18 @@ def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
         hit = cache.get(key)
         if hit is not None and (hit.status != "timeout" or (hit.timeout or 0) >= timeout):
             return hit
-    workdir = Path(tempfile.mkdtemp(prefix="t2w-wm-fd-"))
-    try:
-        (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
-        (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
+    with fast_downward_folder(domain_text, problem_text, prefix="t2w-wm-fd-") as workdir:
         result = OptimalPlan("error", message="no search ran")
         # driver options (an alias) go before the input files, search options after them
         runs = ([([], ["--search", s]) for s in SEARCHES] if optimal
                 else [(["--alias", "lama-first"], [])])
         for options, search in runs:
-            code, output = _run_driver(workdir, options, search, timeout)
+            # the driver's own limit stops the search first; the wall-clock bound (5 s more)
+            # kills what does not stop
+            code, output = run_fast_downward(
+                workdir, ["--overall-time-limit", f"{max(1, int(timeout))}s",
+                          "--plan-file", "plan", *options, "domain.pddl", "problem.pddl",
+                          *search], timeout + 5)
             if code is None or code in TIMEOUT_EXITS:
                 result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
                                      timeout=timeout)
@@ -154,18 +125,9 @@ def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
                 result = OptimalPlan("error", message=f"Fast Downward exit {code}: "
                                      + " | ".join(tail))
                 break
-            steps, cost = [], None
-            for line in plan_file.read_text(encoding="utf-8").splitlines():
-                line = line.strip()
-                if line.startswith(";"):
-                    if "cost =" in line:
-                        cost = float(line.split("cost =", 1)[1].split()[0])
-                elif line:
-                    steps.append(line.lower())
-            result = OptimalPlan("solved", tuple(steps), cost)
+            steps, cost = read_plan_file(plan_file)
+            result = OptimalPlan("solved", steps, cost)
             break
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     if use_cache:
         cache.put(key, result)
     return result

@@ -5,13 +5,12 @@ tables, as markdown, CSV, JSON and PNG. Computed from the runs' logs; nothing ca
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from text2world.report import _csv, _md_table, _pyplot
 from text2world.runs import Run, RunError, runs_dir
 from text2world.store import atomic_write_text
 from text2world.wm.metrics import PROPOSE_KS, aggregate, summarize_items
@@ -56,29 +55,6 @@ def _pct(value) -> str:
 def _label(config: dict) -> str:
     extra = f", {config.get('form')}" if config.get("task") == "next-state" else ""
     return f"{config.get('model')} ({config.get('rules')}{extra})"
-
-
-def _md(header: list[str], rows: list[list]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _csv(header: list[str], rows: list[list]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
@@ -139,18 +115,26 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                      "Percentages (cost/opt is a ratio)." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
-                     _md(header, rows), ""]
+                     _md_table(header, rows), ""]
         if task == "verify":
             data.setdefault("by_mutation", {})[name] = summary["mutation"]
-            sections += [f"### Verify by how the plan was made: {name}", "", _md(
+            sections += [f"### Verify by how the plan was made: {name}", "", _md_table(
                 ["plan", "items", "accuracy", "step accuracy"],
                 [[kind, row["items"], _pct(row.get("accuracy")), _pct(row.get("step_accuracy"))]
                  for kind, row in summary["mutation"].items()]), ""]
+        if task == "next-state":
+            data.setdefault("by_origin", {})[name] = summary["origin"]
+            sections += [f"### Next-state on and off the plan: {name}", "",
+                         "off-plan: states a seeded random walk reached in the true simulator.",
+                         "", _md_table(["states", "items", "format errors"] + columns,
+                                 [[origin, row["items"], row["format_errors"],
+                                   *(_pct(row.get(c)) for c in columns)]
+                                  for origin, row in summary["origin"].items()]), ""]
         domain_header = ["domain", "items"] + columns
         domain_rows = [[d, row["items"], *(_pct(row.get(c)) for c in columns)]
                        for d, row in summary["domain"].items()]
-        write(f"{name}.per_domain.csv", _csv(domain_header, domain_rows))
-        sections += [f"### Per domain: {name}", "", _md(domain_header, domain_rows), ""]
+        write(f"{name}.per_domain.csv", _csv([domain_header] + domain_rows))
+        sections += [f"### Per domain: {name}", "", _md_table(domain_header, domain_rows), ""]
     data["figures"] = _figures(runs, data, out_dir, files)
     markdown = "\n".join(sections + [f"![{f}]({f})" for f in data["figures"]]) + "\n"
     write("report.md", markdown)
@@ -169,19 +153,26 @@ def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
         files.append(out_dir / name)
         names.append(name)
 
-    figure, axis = plt.subplots(figsize=(7, 4))
-    for run, _ in runs:
-        task = run.config["task"]
-        by_rho = data["by_rho"][run.path.name]
-        rhos = sorted(by_rho, key=float)
-        axis.plot([float(r) for r in rhos], [by_rho[r].get(HEADLINE[task]) for r in rhos],
-                  marker="o", label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
-    axis.set_xlabel("rho (share of the plan the model handles)")
-    axis.set_ylabel("score")
-    axis.set_ylim(-0.02, 1.02)
-    axis.set_title("Accuracy vs rho")
-    axis.legend(fontsize=7)
-    save(figure, "accuracy_vs_rho.png")
+    def headline_lines(table: str, number, marker: str, xlabel: str, title: str,
+                       name: str) -> None:
+        """Each run's headline score over the keys of ``data[table]`` (as numbers)."""
+        figure, axis = plt.subplots(figsize=(7, 4))
+        for run, _ in runs:
+            task = run.config["task"]
+            rows = data[table][run.path.name]
+            keys = sorted(rows, key=number)
+            axis.plot([number(key) for key in keys],
+                      [rows[key].get(HEADLINE[task]) for key in keys], marker=marker,
+                      label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("score")
+        axis.set_ylim(-0.02, 1.02)
+        axis.set_title(title)
+        axis.legend(fontsize=7)
+        save(figure, name)
+
+    headline_lines("by_rho", float, "o", "rho (share of the plan the model handles)",
+                   "Accuracy vs rho", "accuracy_vs_rho.png")
 
     proposing = [(run, items) for run, items in runs if run.config["task"] == "propose"]
     if proposing:
@@ -217,17 +208,7 @@ def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
         axis.legend(fontsize=7)
         save(figure, "static_vs_dynamic.png")
 
-    figure, axis = plt.subplots(figsize=(7, 4))
-    for run, _ in runs:
-        task = run.config["task"]
-        steps = data["per_step"][run.path.name]
-        xs = sorted(steps, key=int)
-        axis.plot([int(x) for x in xs], [steps[x].get(HEADLINE[task]) for x in xs],
-                  marker=".", label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
-    axis.set_xlabel("step along the plan (true steps before the model takes over)")
-    axis.set_ylabel("score")
-    axis.set_ylim(-0.02, 1.02)
-    axis.set_title("Per-step accuracy along plans")
-    axis.legend(fontsize=7)
-    save(figure, "per_step.png")
+    headline_lines("per_step", int, ".",
+                   "step along the plan (true steps before the model takes over)",
+                   "Per-step accuracy along plans", "per_step.png")
     return names

@@ -23,7 +23,8 @@ from text2world.runs import Run, code_version, runs_dir, text_hash
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.wm import prompts
-from text2world.wm.items import RHOS, TASKS, BuildResult, ItemError, atoms, build_items
+from text2world.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
+                                  build_items)
 from text2world.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
                                    summarize_items)
 from text2world.wm.parse import (AnswerError, parse_actions, parse_atom, parse_next_state,
@@ -52,6 +53,7 @@ class WmOptions(RunSettings):
     # model's own proposal; K > 1: it proposes K, then checks them and picks one)
     slack: float = 1.0  # propose: extra cost allowed over the optimum
     illegal_share: float = 0.25
+    off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
     problems_per_domain: int | None = None
     planner_timeout: float = 20.0
     runs_root: Path | None = None
@@ -121,6 +123,7 @@ def build(options: WmOptions) -> tuple[Dataset, list[Record], BuildResult]:
     try:
         built = build_items(options.task, records, seed=options.seed, rhos=options.rhos,
                             illegal_share=options.illegal_share,
+                            off_plan_share=options.off_plan_share,
                             problems_per_domain=options.problems_per_domain,
                             planner_timeout=options.planner_timeout)
     except ItemError as err:
@@ -146,6 +149,8 @@ def plan(options: WmOptions) -> WmPlan:
                      "form": options.form, "rhos": list(options.rhos), "k": options.k,
                      "slack": options.slack, "illegal_share": options.illegal_share,
                      "problems_per_domain": options.problems_per_domain}
+    if options.task == "next-state":  # only its items depend on it (other runs keep their ids)
+        task_settings["off_plan_share"] = options.off_plan_share
     items_hash = text_hash(json.dumps(built.items, sort_keys=True))
     config = {
         "kind": KIND, "model": spec.name, "litellm_model": spec.litellm_model,
@@ -194,6 +199,8 @@ def options_from_run(path: Path, **overrides: Any) -> WmOptions:
         render=config["render"], form=config["form"], rhos=tuple(config["rhos"]),
         k=int(config["k"]), slack=float(config["slack"]),
         illegal_share=float(config["illegal_share"]),
+        # runs from before off-plan items had none
+        off_plan_share=float(config.get("off_plan_share", 0.0)),
         problems_per_domain=config.get("problems_per_domain"),
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), resume=Path(path))
@@ -422,7 +429,8 @@ class _Runner:
         outcome = await handler(item, record, calls)
         return {"item": item["id"], "task": item["task"], "domain": item["domain"],
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
-                "plan_length": item["plan_length"], **outcome,
+                "plan_length": item["plan_length"],
+                **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
                 "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
                           "completion_tokens": sum(c["completion_tokens"] for c in calls)},
                 "cost": sum(c["cost"] or 0.0 for c in calls),
