@@ -117,7 +117,7 @@ def test_overview_equals_the_run_summary(runs_dir):
     items = load_run_items(run)
     data = runview.overview(run, items)
     summary = json.loads((run.path / "summary.json").read_text())
-    assert data["modes"] == ["paper", "canonical"]
+    assert data["modes"] == ["paper", "canonical", "semantic"]  # store runs score behaviour
     for mode in data["modes"]:
         assert [{k: v for k, v in row.items()} for row in data["per_round"][mode]] == \
             summary["metrics"][mode]
@@ -132,23 +132,23 @@ def test_overview_equals_the_run_summary(runs_dir):
 
 
 def test_overview_shows_a_mode_the_run_store_does_not_know(runs_dir, tmp_path):
-    """A semantic (or any further) mode in the log gets its own per-round means."""
+    """Any further mode in the log gets its own per-round means."""
     copy = tmp_path / "run"
     shutil.copytree(noisy_run(runs_dir).path, copy)
     lines = []
     for line in (copy / "log.jsonl").read_text().splitlines():
         item = json.loads(line)
-        item["ec"]["semantic"] = [{"plan_validity": 1.0 if s["executable"] else 0.0,
-                                   "diagnoses": ["x"]} for s in item["ec"]["paper"]]
+        item["ec"]["future-mode"] = [{"plan_validity": 1.0 if s["executable"] else 0.0,
+                                      "diagnoses": ["x"]} for s in item["ec"]["paper"]]
         lines.append(json.dumps(item))
     (copy / "log.jsonl").write_text("\n".join(lines) + "\n")
     run = Run.open(copy)
     data = runview.overview(run, load_run_items(run))
-    assert data["modes"] == ["paper", "canonical", "semantic"]
-    assert [row["plan_validity"] for row in data["per_round"]["semantic"]] == \
+    assert data["modes"] == ["paper", "canonical", "future-mode", "semantic"]
+    assert [row["plan_validity"] for row in data["per_round"]["future-mode"]] == \
         [row["executable"] for row in data["per_round"]["paper"]]
     for row in data["items"]:
-        assert row["scores"]["semantic"]["eck"] == {
+        assert row["scores"]["future-mode"]["eck"] == {
             "plan_validity": 1.0 if row["scores"]["paper"]["exec_eck"] else 0.0}
 
 
