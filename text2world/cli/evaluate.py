@@ -111,6 +111,11 @@ def _print_summary(summary: dict, mode: str = "paper") -> None:
     table = summary_table(summary, mode)
     if table is not None:
         console.print(table)
+    semantic = (summary.get("metrics") or {}).get("semantic")
+    if semantic:  # behaviour on the gold's problems, where the dataset has problems
+        from .report import semantic_tables
+        for semantic_table in semantic_tables({"per_round": {summary.get("model") or "run": semantic}}):
+            console.print(semantic_table)
 
 
 def model_aliases_table(aliases: dict[str, dict]) -> Table:

@@ -69,11 +69,11 @@ def report_tables(data: dict) -> list[Table]:
                           "-" if entry["F"] is None else f"{entry['F']:.3f}",
                           "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
         tables.append(table)
-    tables += _semantic_tables(data.get("semantic"))
+    tables += semantic_tables(data.get("semantic"))
     return tables
 
 
-def _semantic_tables(semantic: dict | None) -> list[Table]:
+def semantic_tables(semantic: dict | None) -> list[Table]:
     """The semantic section (behaviour on the gold's problems), where the runs have it."""
     if not semantic:
         return []
