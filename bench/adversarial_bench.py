@@ -222,9 +222,11 @@ def attack_bodies(kind: str) -> list[dict]:
 
 
 def drive(url: str, bodies: list[dict], clients: int, stop: threading.Event,
-          results: list, timeout: float = 60.0) -> list[threading.Thread]:
+          results: list, timeout: float = 60.0, address: str = "127.0.0.1") -> list[threading.Thread]:
+    """``clients`` keep-alive connections from ``address`` (the service is fair per address)."""
     def client(offset: int) -> None:
-        with httpx.Client(timeout=timeout) as session:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(timeout=timeout, transport=transport) as session:
             index = offset
             while not stop.is_set():
                 started = time.perf_counter()
@@ -247,7 +249,8 @@ def phase(url: str, seconds: float, legit_clients: int, attackers: int, attack: 
     hostile: list = []
     threads = []
     if attackers:
-        threads += drive(url, attack_bodies(attack), attackers, stop, hostile)
+        threads += drive(url, attack_bodies(attack), attackers, stop, hostile,
+                         address="127.0.0.2")  # another client than the legitimate ones
         time.sleep(1.0)  # let the attack take hold
     started = time.perf_counter()
     threads += drive(url, legitimate_bodies(), legit_clients, stop, legit)
@@ -265,7 +268,8 @@ def phase(url: str, seconds: float, legit_clients: int, attackers: int, attack: 
 
 
 def api_part(seconds: float, attackers: int, attacks: list[str]) -> None:
-    process, url = start_server(1)
+    process, port, _ = start_server(1, None, None)
+    url = f"http://127.0.0.1:{port}"
     try:
         for body in legitimate_bodies():  # warm the gold caches
             httpx.post(f"{url}/v1/score", json=body, timeout=60)
