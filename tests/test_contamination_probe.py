@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.contamination import ProbeOptions, probe
+from text2world.contamination_probe import ProbeOptions, probe
 from text2world.runs import read_jsonl
 from text2world.tokens import gpt2_encoding, gpt2_tokens
 

@@ -11,16 +11,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..contamination import (
-    DEFAULT_CONCURRENCY,
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
-    DEFAULT_PROMPT_TOKENS,
     ComparisonTooLarge,
     CorpusError,
-    ProbeError,
-    ProbeOptions,
     compare_corpus,
     iter_corpus,
+)
+from ..contamination_probe import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_PROMPT_TOKENS,
+    ProbeError,
+    ProbeOptions,
     probe,
     probe_options_from_run,
 )
