@@ -177,7 +177,7 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
     assert page.locator("#table1 tbody tr").count() == 4  # EC0..EC3
     page.locator("svg.chart rect.band").first.hover()
     tip = page.locator("#tooltip").inner_text()
-    assert "EC0" in tip and "Exec: 40.0%" in tip, tip  # 2 of the 5 items parse at EC0
+    assert "EC_0" in tip and "Exec: 40.0%" in tip, tip  # 2 of the 5 items parse at EC0
     screenshot(page, "run", tmp_path)
 
     # the item with the lowest F1 after its last round that is still valid: a diff to see
@@ -225,7 +225,7 @@ def test_deep_link_to_an_invalid_round_highlights_the_error_line(page, server, r
     error = item["rounds"][0]["validation"]["errors"][0]
     page.goto(f"{server}/view/#/run/{noisy.run_id}/item/{item['item']}/round/0")
     wait_ready(page, "item")
-    assert page.locator("#rounds a.active").inner_text().startswith("EC0")
+    assert page.locator("#rounds a.active").inner_text().startswith("EC_0")
     highlighted = page.locator("#domain .ln.err")
     assert str(error["line"]) in highlighted.evaluate_all("nodes => nodes.map(n => n.dataset.line)")
     assert error["message"][:40] in page.locator("#errors").inner_text()

@@ -124,7 +124,7 @@ function lineChart(series, rounds, title) {
     const v = g / 4;
     svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v * 100}</text>`;
   }
-  for (let r = 0; r < rounds; r++) svg += `<text x="${x(r)}" y="${H - B + 16}" text-anchor="middle">EC${r}</text>`;
+  for (let r = 0; r < rounds; r++) svg += `<text x="${x(r)}" y="${H - B + 16}" text-anchor="middle">EC_${r}</text>`;
   svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
   svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">correction rounds</text>`;
   series.forEach((s, i) => {
@@ -137,7 +137,7 @@ function lineChart(series, rounds, title) {
   // One hover band per round: its tooltip lists every series there (points often coincide).
   const half = rounds <= 1 ? (W - L - R) / 2 : (W - L - R) / (rounds - 1) / 2;
   for (let r = 0; r < rounds; r++) {
-    const tip = `EC${r}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%`).join("\n");
+    const tip = `EC_${r}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%`).join("\n");
     svg += `<rect class="band" x="${Math.max(L, x(r) - half)}" y="${T}" width="${Math.min(x(r) + half, W - R) - Math.max(L, x(r) - half)}" height="${H - T - B}" fill="transparent" data-tip="${esc(tip)}"/>`;
   }
   svg += "</svg>";
@@ -162,10 +162,10 @@ function barChart(rows, title) {
     names.forEach((name, k) => {
       const n = row.categories[name] || 0;
       if (!n) return;
-      svg += `<rect class="bar" data-series="${k}" x="${cx - bw / 2}" y="${y(base + n)}" width="${bw}" height="${y(base) - y(base + n)}" fill="${COLORS[k % COLORS.length]}" data-tip="EC${row.round}: ${esc(name)} ${n} of ${row.invalid} invalid"/>`;
+      svg += `<rect class="bar" data-series="${k}" x="${cx - bw / 2}" y="${y(base + n)}" width="${bw}" height="${y(base) - y(base + n)}" fill="${COLORS[k % COLORS.length]}" data-tip="EC_${row.round}: ${esc(name)} ${n} of ${row.invalid} invalid"/>`;
       base += n;
     });
-    svg += `<text x="${cx}" y="${H - B + 16}" text-anchor="middle">EC${row.round}</text>`;
+    svg += `<text x="${cx}" y="${H - B + 16}" text-anchor="middle">EC_${row.round}</text>`;
   });
   svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
   svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">invalid items per round, by first error</text></svg>`;
@@ -226,7 +226,7 @@ async function leaderboard() {
     let head2 = "<tr>";
     for (const [mode, m] of columns) {
       head1 += `<th colspan="2" class="num">${esc(mode)}<br>${esc(label(m))}</th>`;
-      head2 += sortHeader("EC0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("ECk", `m:${mode}:${m}:k`, state.lbSort, "num");
+      head2 += sortHeader("EC_0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("EC_k", `m:${mode}:${m}:k`, state.lbSort, "num");
     }
     head1 += "</tr>";
     head2 += "</tr>";
@@ -247,7 +247,7 @@ async function leaderboard() {
       <div class="controls"><span class="muted">scores (%):</span> ${metricBoxes}</div>
       ${runs.length ? `<div class="table-wrap"><table id="leaderboard"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table></div>`
         : `<p class="muted">No runs in ${esc(runsDir)}. Make one with <code>t2w eval --model reference/noisy-oracle --ec 3</code>.</p>`}
-      <p class="muted">EC0: first answer; ECk: after up to k corrections. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
+      <p class="muted">EC_0: first answer; EC_k: after up to k corrections. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
     const filter = document.getElementById("lb-filter");
     filter.addEventListener("input", () => { state.lbFilter = filter.value; render(); const f = document.getElementById("lb-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
     app.querySelectorAll("[data-select]").forEach(box => box.addEventListener("change", () => {
@@ -298,7 +298,7 @@ async function compare(ids) {
     runs.forEach((r, i) => {
       const rows = ((r.summary || {}).metrics || {})[mode] || [];
       rows.forEach((row, k) => {
-        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC${row.round}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`;
+        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC_${row.round}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`;
       });
     });
     table += "</tbody></table>";
@@ -307,7 +307,7 @@ async function compare(ids) {
       values: (((r.summary || {}).metrics || {})[mode] || []).map(row => row[metric] ?? null) }));
     // Items side by side: executable and mean F1 after the last round, per run.
     const itemIds = [...new Set(overviews.filter(Boolean).flatMap(o => o.items.map(it => it.item)))].sort();
-    let items = `<table id="cmp-items"><thead><tr><th>Item</th>${runs.map((r, i) => `<th colspan="2">${esc(names[i])}</th>`).join("")}</tr><tr><th></th>${runs.map(() => "<th>Exec ECk</th><th class=\"num\">F1 mean ECk</th>").join("")}</tr></thead><tbody>`;
+    let items = `<table id="cmp-items"><thead><tr><th>Item</th>${runs.map((r, i) => `<th colspan="2">${esc(names[i])}</th>`).join("")}</tr><tr><th></th>${runs.map(() => "<th>Exec EC_k</th><th class=\"num\">F1 mean EC_k</th>").join("")}</tr></thead><tbody>`;
     for (const id of itemIds) {
       items += `<tr><td>${esc(id)}</td>`;
       overviews.forEach((o, i) => {
@@ -362,7 +362,7 @@ async function runPage(runId) {
     const rows = data.per_round[mode] || [];
     const metrics = metricsOf(rows);
     const table = `<table id="table1"><thead><tr><th>Round</th><th class="num">Items</th><th class="num">Valid</th>${metrics.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>
-      ${rows.map(row => `<tr><td>EC${row.round}</td><td class="num">${row.items}</td><td class="num">${s.valid_at_round[row.round] ?? "–"}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+      ${rows.map(row => `<tr><td>EC_${row.round}</td><td class="num">${row.items}</td><td class="num">${s.valid_at_round[row.round] ?? "–"}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
     const series = metrics.map((m, i) => ({ name: label(m), color: COLORS[i % COLORS.length], values: rows.map(r => r[m]) }));
     const needle = state.runFilter.toLowerCase();
     const items = sortRows(data.items.filter(it => !needle || (it.item + " " + (it.name || "") + " " + (it.category_ec0 || "")).toLowerCase().includes(needle)),
@@ -393,10 +393,10 @@ async function runPage(runId) {
       <h2>Items <span class="muted">(${data.items.length})</span></h2>
       <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
       <div class="table-wrap"><table id="items"><thead><tr>${sortHeader("Item", "item", state.runSort)}${sortHeader("Name", "name", state.runSort)}
-        ${sortHeader("Valid at", "valid_round", state.runSort, "num")}${sortHeader("Rounds", "rounds", state.runSort, "num")}${sortHeader("EC0 error", "category_ec0", state.runSort)}
-        ${sortHeader("Exec EC0", "s:exec_ec0", state.runSort)}${sortHeader("Exec ECk", "s:exec_eck", state.runSort)}
-        ${standard ? sortHeader("Sim ECk", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean ECk", "s:f1_mean_eck", state.runSort, "num")
-          : extra.map(k => sortHeader(label(k) + " ECk", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
+        ${sortHeader("Valid at", "valid_round", state.runSort, "num")}${sortHeader("Rounds", "rounds", state.runSort, "num")}${sortHeader("EC_0 error", "category_ec0", state.runSort)}
+        ${sortHeader("Exec EC_0", "s:exec_ec0", state.runSort)}${sortHeader("Exec EC_k", "s:exec_eck", state.runSort)}
+        ${standard ? sortHeader("Sim EC_k", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean EC_k", "s:f1_mean_eck", state.runSort, "num")
+          : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
@@ -488,9 +488,9 @@ async function itemPage(runId, itemId, roundParam) {
       <span class="muted">${item.position + 1} / ${item.count}</span>
       ${item.next !== null ? `<a id="next" href="${itemLink(runId, item.next)}">${esc(item.next)} →</a>` : '<span class="muted">last →</span>'}</div>
     <h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span>
-      ${item.valid ? `<span class="badge valid">valid at EC${item.valid_round}</span>` : '<span class="badge invalid">never valid</span>'}</h1>
-    <div class="tabs" id="rounds">${item.rounds.map(r => `<a href="${itemLink(runId, itemId, r.round)}" class="${r.round === round ? "active" : ""}">EC${r.round} ${r.valid ? "✓" : "✗"}</a>`).join("")}</div>
-    <div class="card"><div class="kv"><div><span>round</span>EC${round} (${esc(rnd.kind || "")})</div><div><span>valid</span>${yesno(rnd.valid)}</div>
+      ${item.valid ? `<span class="badge valid">valid at EC_${item.valid_round}</span>` : '<span class="badge invalid">never valid</span>'}</h1>
+    <div class="tabs" id="rounds">${item.rounds.map(r => `<a href="${itemLink(runId, itemId, r.round)}" class="${r.round === round ? "active" : ""}">EC_${r.round} ${r.valid ? "✓" : "✗"}</a>`).join("")}</div>
+    <div class="card"><div class="kv"><div><span>round</span>EC_${round} (${esc(rnd.kind || "")})</div><div><span>valid</span>${yesno(rnd.valid)}</div>
       <div><span>extracted</span>${yesno(rnd.extracted)}</div><div><span>tokens</span>${esc(rnd.prompt_tokens)} in, ${esc(rnd.completion_tokens)} out</div>
       <div><span>cost</span>${money(rnd.cost)}${rnd.cached ? " (cached)" : ""}</div><div><span>latency</span>${esc(rnd.latency)} s</div></div>
       <h3>Scores of this round (%)</h3>${scoresTable(rnd.scores)}${diagnoses(rnd.scores)}</div>
@@ -499,7 +499,7 @@ async function itemPage(runId, itemId, roundParam) {
     ${warnings.length ? `<details><summary>${warnings.length} warning(s)</summary><ul class="errors">${warnings.map(issue).join("")}</ul></details>` : ""}
     <div class="grid2"><div><h2>Extracted domain</h2>${codeBlock(rnd.domain, rnd.error_lines, "domain")}</div>
       <div><h2>Gold domain</h2>${item.gold_note ? `<div class="note">${esc(item.gold_note)}</div>` : ""}${item.gold === null ? "" : codeBlock(item.gold, [], "gold")}</div></div>
-    <h2>Per-action diff: gold vs generated (EC${round})</h2>
+    <h2>Per-action diff: gold vs generated (EC_${round})</h2>
     <div class="controls"><label><input type="checkbox" id="diff-only" ${state.diffOnly ? "checked" : ""}> only differences</label>
       <span class="muted">matched after renaming variables by parameter position (canonical mode)</span></div>
     <div id="diff">${diffSection(null)}</div>
