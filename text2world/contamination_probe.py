@@ -171,7 +171,7 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
     """
     import asyncio
 
-    from .credentials import needs_credentials
+    from .credentials import lost_credentials_message
 
     from . import runs
     from .llm import (
@@ -191,12 +191,10 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
         raise ProbeError(f"--prompt-tokens must be at least 1, not {options.prompt_tokens}")
     if options.max_concurrency < 1:
         raise ProbeError(f"--max-concurrency must be at least 1, not {options.max_concurrency}")
-    lost = needs_credentials({"api_base": options.api_base, "model_args": options.model_args})
+    lost = lost_credentials_message(options.api_base, options.model_args,
+                                    "t2w contamination", options.resume)
     if lost:
-        raise ProbeError(f"the run {options.resume or ''} was made with credentials, which are "
-                         f"never written to disk ({', '.join(lost)}); give them again: "
-                         f"t2w contamination --resume {options.resume or 'RUN'} --api-base URL "
-                         "and/or --model-arg KEY=VALUE (or run the original command again)")
+        raise ProbeError(lost)
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
         api_key = api_key_for(spec)

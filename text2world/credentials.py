@@ -125,3 +125,17 @@ def needs_credentials(value: Any) -> list[str]:
 
     walk(value, "")
     return found
+
+
+def lost_credentials_message(api_base: str | None, model_args: dict, command: str,
+                             resume: object | None) -> str | None:
+    """Why a resumed run cannot call its model: its config had credentials redacted, and they
+    were not given again (None when nothing is missing). ``command`` is what the user types."""
+    lost = needs_credentials({"api_base": api_base, "model_args": model_args})
+    if not lost:
+        return None
+    return (f"the run {resume or ''} was made with credentials, which are never written to disk "
+            f"({', '.join(lost)}); give them again: {command} --resume {resume or 'RUN'} "
+            + ("--api-base URL " if "api_base" in lost else "")
+            + ("--model-arg KEY=VALUE" if any(p.startswith("model_args") for p in lost) else "")
+            + " (or run the original command again)")

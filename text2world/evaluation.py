@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Awaitable, Protocol
 
-from .credentials import needs_credentials
+from .credentials import lost_credentials_message
 from .extract import NoDomainFound, extract_domain, strip_reasoning
 from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, InfrastructureError,
                   LLMClient, ModelConfigError, ModelSpec, ResponseCache, RetryPolicy,
@@ -274,7 +274,10 @@ def plan(options: EvalOptions) -> EvalPlan:
     if options.description not in DESCRIPTIONS:
         raise EvalError(f"unknown description kind {options.description!r}; choose abstract "
                         "or concrete")
-    check_credentials(options.api_base, options.model_args, "t2w eval", options.resume)
+    lost = lost_credentials_message(options.api_base, options.model_args, "t2w eval",
+                                    options.resume)
+    if lost:
+        raise EvalError(lost)
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
     except ModelConfigError as err:
@@ -332,19 +335,6 @@ def plan(options: EvalOptions) -> EvalPlan:
         run_path = (options.runs_root or runs_dir()) / (options.run_id or make_run_id(config))
     return EvalPlan(options, spec, api_key, dataset, selection, skipped, prompts, config,
                     run_path)
-
-
-def check_credentials(api_base: str | None, model_args: dict, command: str,
-                      resume: Path | None) -> None:
-    """A resumed run whose config had credentials redacted needs them again."""
-    lost = needs_credentials({"api_base": api_base, "model_args": model_args})
-    if lost:
-        raise EvalError(
-            f"the run {resume or ''} was made with credentials, which are never written to disk "
-            f"({', '.join(lost)}); give them again: {command} --resume {resume or 'RUN'} "
-            + ("--api-base URL " if "api_base" in lost else "")
-            + ("--model-arg KEY=VALUE" if any(p.startswith("model_args") for p in lost) else "")
-            + " (or run the original command again)")
 
 
 def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
