@@ -10,7 +10,10 @@ with a JSON error and ``Retry-After``:
 
 A free slot goes to the waiting client with the fewest jobs scoring (ties: the request that
 waited longest), so one client cannot crowd out others however many connections it opens,
-while a client alone may use every slot. A client whose job ran past the time limit is served
+while a client alone may use every slot. A job that runs long is *demoted* by the executor
+(``api.scoring``: lower CPU priority) and gives its slot back, moving to one of ``background``
+places (one per slot); it still counts among its client's jobs, so a client whose jobs all
+run long holds background places and leaves the slots to clients with short jobs. A client whose job ran past the time limit is served
 only when no other client is waiting, for ``penalty_seconds``: a stream of runaway jobs costs
 other clients at most the slots those jobs already hold.
 """
@@ -26,6 +29,14 @@ from dataclasses import dataclass, field
 from typing import AsyncIterator
 
 from .jobs import ApiError
+
+
+@dataclass
+class Grant:
+    """One admitted job: its client, and whether it was moved to the background."""
+
+    client: str
+    demoted: bool = False
 
 
 @dataclass
@@ -45,6 +56,8 @@ class Admission:
         self.queue_timeout = queue_timeout
         self.penalty_seconds = penalty_seconds
         self._free = slots
+        self.background = slots
+        self._background_used = 0
         self._running: Counter[str] = Counter()
         self._inside: Counter[str] = Counter()
         self._waiting: list[_Waiter] = []
@@ -63,7 +76,11 @@ class Admission:
 
     def snapshot(self) -> dict:
         return {"slots": self.slots, "free": self._free, "waiting": len(self._waiting),
-                "clients": len(self._inside)}
+                "clients": len(self._inside), "background": self._background_used}
+
+    @property
+    def background_used(self) -> int:
+        return self._background_used
 
     def retry_after(self) -> int:
         """Seconds until a slot is likely free: the queue ahead drained at the recent rate."""
@@ -77,14 +94,26 @@ class Admission:
     # ---- taking and giving back a slot
 
     @asynccontextmanager
-    async def slot(self, client: str) -> AsyncIterator[None]:
+    async def slot(self, client: str) -> AsyncIterator[Grant]:
         await self.acquire(client)
+        grant = Grant(client)
         started = time.monotonic()
         try:
-            yield
+            yield grant
         finally:
             self._job_seconds += 0.1 * (time.monotonic() - started - self._job_seconds)
-            self.release(client)
+            self.release(client, demoted=grant.demoted)
+
+    def demote(self, grant: Grant) -> bool:
+        """Move a running job to the background, freeing its slot for the next request;
+        False when every background place is taken (the job keeps its slot)."""
+        if grant.demoted or self._background_used >= self.background:
+            return False
+        grant.demoted = True
+        self._background_used += 1
+        self._free += 1
+        self._dispatch()
+        return True
 
     def _busy(self, status: int, code: str, message: str) -> ApiError:
         seconds = self.retry_after()
@@ -133,11 +162,14 @@ class Admission:
             del self._inside[client]
             self._running.pop(client, None)
 
-    def release(self, client: str) -> None:
-        """Give back the slot ``client`` was granted."""
+    def release(self, client: str, demoted: bool = False) -> None:
+        """Give back the slot (or, ``demoted``, the background place) ``client`` was granted."""
         self._running[client] -= 1
         self._leave(client)
-        self._free += 1
+        if demoted:
+            self._background_used -= 1
+        else:
+            self._free += 1
         self._dispatch()
 
     def _dispatch(self) -> None:

@@ -35,9 +35,9 @@ from .admission import Admission
 from .errors import HTTP_CODES as _HTTP_CODES
 from .errors import error_response as _error_response
 from .jobs import ApiError, score_job, validate_job
-from .limits import BodyLimitMiddleware
+from .limits import BodyLimitMiddleware, ClientRateLimiter, ClientRateMiddleware
 from .scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
-from .settings import Settings
+from .settings import MAX_RATE_DELAY, Settings
 
 log = logging.getLogger("text2world.api")
 
@@ -471,7 +471,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         executor = ScoringExecutor(settings.executor, settings.processes, settings.score_timeout,
                                    Admission.for_settings(settings), warm=settings.warm,
                                    warm_golds=builtin_golds,
-                                   cache_bytes=settings.gold_cache_bytes)
+                                   cache_bytes=settings.gold_cache_bytes,
+                                   demote_after=settings.demote_after)
         # In the background: /healthz answers at once, /readyz once scoring works; scoring
         # requests that arrive before wait for the first free process.
         await executor.start(wait=False)
@@ -491,6 +492,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_middleware(BodyLimitMiddleware, max_body=settings.max_body)
+    if settings.per_client_rate > 0:  # added last: runs first, before the body is read
+        app.add_middleware(ClientRateMiddleware, limiter=ClientRateLimiter(
+            settings.per_client_rate, settings.per_client_burst, MAX_RATE_DELAY,
+            settings.per_client_limit))
 
     # ---- error handlers: every error is {"error": {...}}; nothing becomes a bare 500
 

@@ -7,7 +7,12 @@ runs it; a replacement is forked from the warm fork server in milliseconds, and 
 request is touched. ``thread``: jobs in threads (lighter, but a thread cannot be stopped: a
 job past its limit is answered at once and keeps its slot until it really ends).
 
-Admission (``api.admission``) bounds what each client and the queue may hold.
+Admission (``api.admission``) bounds what each client and the queue may hold. A job still
+running after ``demote_after`` seconds yields to shorter ones: its process is reniced to
+``DEMOTED_NICE`` and the job gives its slot back (``Admission.demote``); a process is forked
+for the freed slot, and the demoted one is retired once its job ends (or, when the pool is
+short, set back to normal priority). Short jobs (most requests) then keep the cores whatever a
+client with long-running inputs sends, and long jobs still use every cycle short ones leave.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from .admission import Admission
+from .admission import Admission, Grant
 from .jobs import ApiError, warm_gold_cache
 from .settings import Settings
 from .scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
@@ -30,6 +35,7 @@ from .scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, en
 log = logging.getLogger("text2world.api")
 
 _PRELOAD = ["api._forkserver_preload"]
+DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
 
 
 class ScoringTimeout(Exception):
@@ -95,8 +101,10 @@ def _start_fork_server(warm: bool) -> None:
 class ScoringExecutor:
     def __init__(self, kind: str, size: int, timeout: float, admission: Admission | None = None,
                  warm: bool = False, warm_golds: Callable[[], tuple[str, ...]] | None = None,
-                 cache_bytes: int | None = None, start_timeout: float = 300.0) -> None:
+                 cache_bytes: int | None = None, start_timeout: float = 300.0,
+                 demote_after: float = 0.0) -> None:
         self.kind = kind
+        self.demote_after = demote_after
         self.size = size
         self.timeout = timeout
         if admission is None:
@@ -265,8 +273,8 @@ class ScoringExecutor:
             raise ScoringUnavailable("the executor has not been started")
         if self.kind == "thread":
             return await self._run_in_thread(job, task, client)
-        async with self.admission.slot(client):
-            return await self._run_in_process(job, task, client)
+        async with self.admission.slot(client) as grant:
+            return await self._run_in_process(job, task, grant)
 
     async def _idle_scorer(self) -> _Scorer:
         if self.start_error is not None and not self._scorers:
@@ -283,10 +291,43 @@ class ScoringExecutor:
             raise ScoringUnavailable(f"no scoring process became free within "
                                      f"{self.start_timeout:g} s") from None
 
-    async def _run_in_process(self, job, task, client: str) -> Any:
+    def _demote(self, scorer: _Scorer, grant: Grant) -> None:
+        """The job has run ``demote_after`` seconds: lower its priority, free its slot."""
+        if self._closed or scorer.pid not in self._scorers or not self.admission.demote(grant):
+            return
+        try:
+            os.setpriority(os.PRIO_PROCESS, scorer.pid, DEMOTED_NICE)
+        except OSError:  # it has just ended
+            pass
+        self._spawn(self._replace_later())  # a process for the slot it gave back
+
+    def _after_demoted(self, scorer: _Scorer, reusable: bool) -> None:
+        """A demoted job ended: retire its process, unless the pool is short without it."""
+        wanted = self.size + self.admission.background_used - 1  # its place is given back next
+        if len(self._scorers) + self._restarting - 1 >= wanted:
+            self._retire(scorer)
+            return
+        if reusable:
+            try:  # back to normal priority (needs CAP_SYS_NICE or RLIMIT_NICE), else a fresh one
+                os.setpriority(os.PRIO_PROCESS, scorer.pid, os.getpriority(os.PRIO_PROCESS, 0))
+                self._idle.put_nowait(scorer)
+                return
+            except OSError:
+                pass
+        self._replace(scorer)
+
+    def _retire(self, scorer: _Scorer) -> None:
+        if self._scorers.pop(scorer.pid, None) is not None:
+            self._stop(scorer)
+
+    async def _run_in_process(self, job, task, grant: Grant) -> Any:
         payload = pickle.dumps((job, task), protocol=pickle.HIGHEST_PROTOCOL)
         scorer = await self._idle_scorer()
         reusable = False
+        demotion = None
+        if self.demote_after > 0:
+            demotion = asyncio.get_running_loop().call_later(self.demote_after, self._demote,
+                                                             scorer, grant)
         try:
             async with asyncio.timeout(self.timeout):  # from here on: the job's own time
                 scorer.writer.write(encode_header(len(payload)))
@@ -296,12 +337,16 @@ class ScoringExecutor:
                 outcome, value = pickle.loads(await scorer.reader.readexactly(size))
             reusable = True
         except TimeoutError:
-            self.admission.penalize(client)
+            self.admission.penalize(grant.client)
             raise ScoringTimeout from None
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             raise ScoringUnavailable("the scoring process stopped while running the job") from None
         finally:
-            if reusable:
+            if demotion is not None:
+                demotion.cancel()
+            if grant.demoted:
+                self._after_demoted(scorer, reusable)
+            elif reusable:
                 self._idle.put_nowait(scorer)
             else:  # past its limit, dead, or abandoned mid-job (cancelled): never reused
                 self._replace(scorer)

@@ -6,6 +6,7 @@ import ``api.app:app`` on their own, see the same configuration as the command t
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,9 @@ DEFAULT_MAX_BODY = 1024 * 1024  # bytes
 DEFAULT_SCORE_TIMEOUT = 10.0  # seconds
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds
 DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds
+DEFAULT_CLIENT_RATE_PER_PROCESS = 50.0  # requests per second per client, per scoring process
+DEFAULT_DEMOTE_AFTER = 0.1  # seconds
+MAX_RATE_DELAY = 2.0  # seconds a request over its client's rate may be held before a 429
 EXECUTORS = ("process", "thread")
 
 # environment variable -> Settings field
@@ -32,6 +36,9 @@ ENV_VARS = {
     "T2W_API_QUEUE_TIMEOUT": "queue_timeout",
     "T2W_API_HEADER_TIMEOUT": "header_timeout",
     "T2W_GOLD_CACHE_BYTES": "gold_cache_bytes",
+    "T2W_API_CLIENT_RATE": "client_rate",
+    "T2W_API_CLIENT_BURST": "client_burst",
+    "T2W_API_DEMOTE_AFTER": "demote_after",
 }
 
 
@@ -78,6 +85,15 @@ class Settings:
     gold_cache_bytes: int | None = None
     """Bytes of parsed gold domains each gold cache of a scoring process may hold; None: the
     library default (``text2world.caching``, 64 MiB)."""
+    client_rate: float | None = None
+    """Requests per second one client (address) may send; faster ones are held until they
+    conform, or answered 429 (``api.limits.ClientRateLimiter``). None: 50 per scoring process;
+    0: no limit."""
+    client_burst: int | None = None
+    """Requests a client may send at once above its rate. None: one second's worth."""
+    demote_after: float = DEFAULT_DEMOTE_AFTER
+    """Seconds after which a running scoring job yields to shorter ones: its process runs at a
+    lower CPU priority and its slot goes to the next request (``api.scoring``); 0: never."""
 
     def __post_init__(self) -> None:
         if self.max_body < 1:
@@ -107,6 +123,15 @@ class Settings:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be positive "
                                     f"seconds, not {getattr(self, name)}")
+        if self.client_rate is not None and not self.client_rate >= 0:
+            raise SettingsError("client rate (T2W_API_CLIENT_RATE, --client-rate) must be at "
+                                f"least 0 requests per second, not {self.client_rate}")
+        if self.client_burst is not None and self.client_burst < 1:
+            raise SettingsError("client burst (T2W_API_CLIENT_BURST, --client-burst) must be "
+                                f"at least 1, not {self.client_burst}")
+        if not self.demote_after >= 0:
+            raise SettingsError("demote after (T2W_API_DEMOTE_AFTER, --demote-after) must be at "
+                                f"least 0 seconds, not {self.demote_after}")
         if self.gold_cache_bytes is not None and self.gold_cache_bytes < 0:
             raise SettingsError("gold cache bytes (T2W_GOLD_CACHE_BYTES) must be at least 0, "
                                 f"not {self.gold_cache_bytes}")
@@ -128,6 +153,17 @@ class Settings:
     @property
     def per_client_limit(self) -> int:
         return self.client_limit or max(8, 4 * self.processes)
+
+    @property
+    def per_client_rate(self) -> float:
+        """Requests per second per client; 0: unlimited."""
+        if self.client_rate is not None:
+            return self.client_rate
+        return DEFAULT_CLIENT_RATE_PER_PROCESS * self.processes
+
+    @property
+    def per_client_burst(self) -> int:
+        return self.client_burst or max(1, math.ceil(self.per_client_rate))
 
     @property
     def queue_limit(self) -> int:
@@ -164,6 +200,9 @@ class Settings:
             "T2W_API_QUEUE_TIMEOUT": repr(float(self.queue_timeout)),
             "T2W_API_HEADER_TIMEOUT": repr(float(self.header_timeout)),
             "T2W_GOLD_CACHE_BYTES": _optional(self.gold_cache_bytes),
+            "T2W_API_CLIENT_RATE": "" if self.client_rate is None else repr(float(self.client_rate)),
+            "T2W_API_CLIENT_BURST": _optional(self.client_burst),
+            "T2W_API_DEMOTE_AFTER": repr(float(self.demote_after)),
         }
 
 
@@ -185,14 +224,18 @@ _EXPECTED = {
     "queue_timeout": "expected a number of seconds, e.g. 30",
     "header_timeout": "expected a number of seconds, e.g. 10",
     "gold_cache_bytes": "expected a whole number of bytes, e.g. 67108864",
+    "client_rate": "expected requests per second, e.g. 100 (0: no limit)",
+    "client_burst": "expected a whole number of requests, e.g. 100",
+    "demote_after": "expected a number of seconds, e.g. 0.1 (0: never)",
 }
 
 
 def _convert(name: str, raw: str):
     if name in ("max_body", "score_processes", "workers", "client_concurrency", "client_limit",
-                "max_queue", "gold_cache_bytes"):
+                "max_queue", "gold_cache_bytes", "client_burst"):
         return int(raw)
-    if name in ("score_timeout", "queue_timeout", "header_timeout"):
+    if name in ("score_timeout", "queue_timeout", "header_timeout", "client_rate",
+                "demote_after"):
         value = float(raw)
         if value != value:  # NaN passes every comparison check otherwise
             raise ValueError(raw)

@@ -55,6 +55,17 @@ def serve_command(
                                          show_default="10",
                                          help="Seconds a connection may take to send request "
                                               "headers (or stay idle); past it, 408 and closed."),
+    client_rate: float = typer.Option(None, "--client-rate", envvar="T2W_API_CLIENT_RATE",
+                                      show_default="50 per scoring process",
+                                      help="Requests per second one client address may send; "
+                                           "faster ones are held, then 429 (0: no limit)."),
+    client_burst: int = typer.Option(None, "--client-burst", envvar="T2W_API_CLIENT_BURST",
+                                     show_default="one second's worth",
+                                     help="Requests a client may send at once above its rate."),
+    demote_after: float = typer.Option(None, "--demote-after", envvar="T2W_API_DEMOTE_AFTER",
+                                       show_default="0.1",
+                                       help="Seconds after which a scoring job yields to "
+                                            "shorter ones (lower CPU priority; 0: never)."),
     runs_dir: Path = typer.Option(None, "--runs-dir", envvar="T2W_RUNS_DIR", show_default="./runs",
                                   help="Folder of evaluation runs served by /v1/runs."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
@@ -77,7 +88,9 @@ def serve_command(
              "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
              "workers": workers, "client_concurrency": client_concurrency,
              "client_limit": client_limit, "max_queue": max_queue,
-             "queue_timeout": queue_timeout, "header_timeout": header_timeout}
+             "queue_timeout": queue_timeout, "header_timeout": header_timeout,
+             "client_rate": client_rate, "client_burst": client_burst,
+             "demote_after": demote_after}
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
     except SettingsError as err:
