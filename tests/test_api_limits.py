@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.admission import Admission
+from api.admission import Admission, Grant
+from api.limits import ClientRateLimiter
 from api.app import create_app
 from api.jobs import ApiError, gold_cache_info, score_job
 from api import scoring
@@ -29,7 +30,7 @@ from api.settings import Settings, SettingsError
 from text2world import load_dataset, metrics
 from text2world.caching import TextCache, deep_size, text_key
 from text2world.perturb import rename_variables
-from api_helpers import assert_error, huge_domain, wait_ready
+from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from processes import alive
 
 
@@ -172,7 +173,8 @@ def test_a_cancelled_waiter_leaves_no_trace():
             await waiter
         assert gate.snapshot()["waiting"] == 0
         gate.release("a")
-        assert gate.snapshot() == {"slots": 1, "free": 1, "waiting": 0, "clients": 0}
+        assert gate.snapshot() == {"slots": 1, "free": 1, "waiting": 0, "clients": 0,
+                                   "background": 0}
 
     asyncio.run(scenario())
 
@@ -189,18 +191,120 @@ def test_admission_settings_and_their_variables():
             custom.queue_timeout, custom.header_timeout, custom.gold_cache_bytes) == (
         1, 3, 5, 2.0, 1.5, 1_000_000)
     assert Settings.from_env(custom.to_env()) == custom
-    for variable, value in (("T2W_API_CLIENT_LIMIT", "0"), ("T2W_API_CLIENT_CONCURRENCY", "x"),
+    assert (settings.per_client_rate, settings.per_client_burst, settings.demote_after) == (
+        200.0, 200, 0.1)  # 50 requests per second per scoring process, a second's burst
+    paced = Settings.from_env({"T2W_API_CLIENT_RATE": "2.5", "T2W_API_CLIENT_BURST": "7",
+                               "T2W_API_DEMOTE_AFTER": "0"})
+    assert (paced.per_client_rate, paced.per_client_burst, paced.demote_after) == (2.5, 7, 0.0)
+    assert Settings.from_env(paced.to_env()) == paced
+    for variable, value in (("T2W_API_CLIENT_RATE", "-1"), ("T2W_API_CLIENT_RATE", "nan"),
+                            ("T2W_API_CLIENT_BURST", "0"), ("T2W_API_DEMOTE_AFTER", "-1"),
+                            ("T2W_API_CLIENT_LIMIT", "0"), ("T2W_API_CLIENT_CONCURRENCY", "x"),
                             ("T2W_API_QUEUE_TIMEOUT", "0"), ("T2W_API_HEADER_TIMEOUT", "-1"),
                             ("T2W_GOLD_CACHE_BYTES", "-5")):
         with pytest.raises(SettingsError, match=variable):
             Settings.from_env({variable: value})
 
 
+def test_a_demoted_job_gives_its_slot_to_the_next_request_and_still_counts_for_its_client():
+    async def scenario():
+        gate = admission(slots=1, client_concurrency=1)
+        await gate.acquire("long")
+        long_job = Grant("long")
+        short = asyncio.create_task(gate.acquire("short"))
+        again = asyncio.create_task(gate.acquire("long"))  # the same client, a second job
+        await _waiting(gate, 2)
+        assert gate.demote(long_job) and long_job.demoted
+        await short  # the slot went to the other client at once
+        assert gate.snapshot() == {"slots": 1, "free": 0, "waiting": 1, "clients": 2,
+                                   "background": 1}
+        assert not gate.demote(Grant("short"))  # every background place is taken
+        gate.release("short")
+        await asyncio.sleep(0.01)
+        assert not again.done()  # "long" still has its one job (in the background)
+        gate.release("long", demoted=True)
+        await again
+        gate.release("long")
+        assert gate.snapshot() == {"slots": 1, "free": 1, "waiting": 0, "clients": 0,
+                                   "background": 0}
+
+    asyncio.run(scenario())
+
+
+def test_client_rate_limiter_paces_then_refuses():
+    limiter = ClientRateLimiter(rate=10, burst=2, max_delay=0.25, max_held=2)
+    # A burst of two goes at once, then one request every 0.1 s: each waits its turn.
+    assert [limiter.admit("a", 100.0) for _ in range(4)] == pytest.approx([0, 0, 0.1, 0.2])
+    assert limiter.admit("a", 100.0) is None  # would wait 0.3 s, past the longest hold
+    assert limiter.retry_after("a", 100.0) == 1
+    assert limiter.admit("b", 100.0) == 0  # every client has its own bucket
+    assert limiter.admit("a", 100.35) == pytest.approx(0)  # caught up
+    assert limiter.admit("a", 101.0) == 0 and limiter.admit("a", 101.0) == 0
+
+    async def held():
+        slow = ClientRateLimiter(rate=1, burst=1, max_delay=10, max_held=1)
+        assert slow.admit("c", 0.0) == 0
+        first = slow.admit("c", 0.0)
+        assert first == pytest.approx(1.0)
+        holding = asyncio.create_task(slow.hold("c", 0.2))
+        await asyncio.sleep(0)
+        assert slow.admit("c", 0.0) is None  # one request of "c" is already held
+        await holding
+        assert slow.admit("c", 0.0) == pytest.approx(2.0)
+
+    asyncio.run(held())
+
+
+def test_rate_limit_over_the_app_paces_and_exempts_the_probes():
+    app = create_app(Settings(score_processes=1, client_rate=5, client_burst=1))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        wait_ready(client)
+        for _ in range(20):  # probes never touch the limiter
+            assert client.get("/healthz").status_code == 200
+        started = time.monotonic()
+        answers = [client.get("/v1/domains").status_code for _ in range(4)]
+        # one request every 0.2 s: held, not refused (a lower bound: a loaded machine only adds)
+        assert answers == [200] * 4 and time.monotonic() - started >= 0.55
+    unlimited = create_app(Settings(score_processes=1, client_rate=0))
+    assert not any(m.cls.__name__ == "ClientRateMiddleware" for m in unlimited.user_middleware)
+
+
+def test_a_long_job_is_demoted_and_a_short_one_runs_beside_it():
+    """One scoring process: a job past ``demote_after`` is reniced and gives its slot back, a
+    process is forked for the next request, and the pool shrinks back when the long job ends."""
+    async def scenario():
+        executor = ScoringExecutor("process", 1, timeout=60, demote_after=0.2)
+        await executor.start()
+        try:
+            first_pid = next(iter(executor.pids()))
+            long_job = asyncio.create_task(executor.run(sleep_then_pid, 3.0, "long"))
+            deadline = time.monotonic() + 30
+            while executor.admission.snapshot()["background"] != 1:
+                assert time.monotonic() < deadline, "the long job was not demoted"
+                await asyncio.sleep(0.01)
+            assert os.getpriority(os.PRIO_PROCESS, first_pid) == scoring.DEMOTED_NICE
+            short_pid = await executor.run(sleep_then_pid, 0.0, "short")
+            assert short_pid != first_pid and not long_job.done()
+            assert os.getpriority(os.PRIO_PROCESS, short_pid) == os.getpriority(os.PRIO_PROCESS, 0)
+            assert await long_job == first_pid
+            deadline = time.monotonic() + 30
+            while executor.pids() != {short_pid}:  # the demoted process is retired
+                assert time.monotonic() < deadline, executor.pids()
+                await asyncio.sleep(0.01)
+            assert executor.admission.snapshot()["background"] == 0
+            assert await executor.run(sleep_then_pid, 0.0, "long") == short_pid
+        finally:
+            executor.close()
+
+    asyncio.run(scenario())
+
+
 # -------------------------------------------------------------------------------- over the app
 
 
 def test_429_over_the_app_is_json_with_retry_after():
-    app = create_app(Settings(score_timeout=3, score_processes=1, client_limit=1))
+    app = create_app(Settings(score_timeout=3, score_processes=1, client_limit=1,
+                              demote_after=0))  # the slow job keeps its slot
     with TestClient(app, raise_server_exceptions=False) as client:
         wait_ready(client)
         slow: list = []

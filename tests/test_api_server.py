@@ -249,6 +249,9 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
     (["--score-timeout", "0"], "T2W_API_SCORE_TIMEOUT"),
     (["--max-body", "-5"], "T2W_API_MAX_BODY"),
     (["--executor", "gpu"], "T2W_API_EXECUTOR"),
+    (["--client-rate", "-1"], "T2W_API_CLIENT_RATE"),
+    (["--client-burst", "0"], "T2W_API_CLIENT_BURST"),
+    (["--demote-after", "-0.5"], "T2W_API_DEMOTE_AFTER"),
     (["--data-dir", "/nonexistent-store"], "not a store folder"),
     (["--host", "no-such-host.invalid"], "cannot be resolved"),
 ])
@@ -297,7 +300,8 @@ def guarded(tmp_path_factory):
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
                             "--score-processes", "2", "--score-timeout", "1",
                             "--header-timeout", "1", "--client-limit", "2",
-                            "--max-body", "100000", "--log-level", "warning"]
+                            "--max-body", "100000", "--demote-after", "0",
+                            "--log-level", "warning"]
     running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
     yield running
     output = running.stop()
@@ -391,3 +395,43 @@ def test_a_client_over_its_limit_gets_429_and_a_runaway_job_disturbs_no_one(guar
     error = assert_error(refused, 429, "too_many_requests")
     assert int(refused.headers["retry-after"]) == error["retry_after"] >= 1
     assert guarded.client.get("/readyz").status_code == 200
+
+
+@pytest.fixture(scope="module")
+def paced(tmp_path_factory):
+    """A server that lets each client address send one request every five seconds."""
+    port = free_port()
+    home = tmp_path_factory.mktemp("paced-home")
+    args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                            "--score-processes", "1", "--client-rate", "0.2", "--client-burst",
+                            "1", "--log-level", "warning"]
+    running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
+    yield running
+    output = running.stop()
+    assert "Traceback" not in output, output
+
+
+def _post_raw(port: int, body: bytes, source: str = "127.0.0.1") -> bytes:
+    with socket.create_connection(("127.0.0.1", port), source_address=(source, 0)) as sock:
+        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json"
+                     b"\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        return _read_until_closed(sock)
+
+
+def test_a_client_over_its_request_rate_gets_429_and_the_connection_closes(paced):
+    port = int(paced.url.rsplit(":", 1)[1])
+    body = json.dumps({"pddl": "(define (domain d))"}).encode()
+    assert paced.client.post("/v1/validate", content=body,
+                             headers={"content-type": "application/json"}).status_code == 200
+    # The next request would have to wait five seconds, past the longest hold (2 s): refused at
+    # once, and the server closes the connection rather than read what follows.
+    answer = _post_raw(port, body)
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 429") and b"connection: close" in head.lower(), head
+    error = json.loads(rest)["error"]
+    assert error["code"] == "rate_limited" and "T2W_API_CLIENT_RATE" in error["message"]
+    retry = int(re.search(rb"retry-after: (\d+)", head.lower()).group(1))
+    assert retry == error["retry_after"] and 1 <= retry <= 5
+    # Probes are never paced, and another address has a rate of its own.
+    assert all(paced.client.get(path).status_code == 200 for path in ("/healthz", "/readyz"))
+    assert _post_raw(port, body, source="127.0.0.2").startswith(b"HTTP/1.1 200")
