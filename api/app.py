@@ -306,9 +306,11 @@ class Readiness(BaseModel):
     alive: int = Field(description="Scoring processes (or threads) up now.")
     free: int = Field(description="Scoring slots not in use.")
     waiting: int = Field(description="Requests waiting for a slot.")
+    background: int = Field(0, description="Long jobs that gave their slot back (demoted, "
+                                           "running at a lower CPU priority).")
 
 
-_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422)}
+_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429)}
 _SCORING_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429, 503)}
 
 
