@@ -9,6 +9,8 @@ planner in ``text2world.wm.planner`` uses these too).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -83,6 +85,43 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
         os.chdir(previous)
         shutil.rmtree(workdir, ignore_errors=True)
 
+
+
+class PlanCache:
+    """Planner answers on disk, one JSON file per key (``$T2W_HOME/cache/plans/``), the one
+    home of every cached Fast Downward answer (semantic scoring, world-model tasks); the key
+    names the planner configuration, so answers of different configurations never mix. Writes
+    are atomic; an unreadable entry is a miss; a read-only home only costs the cache."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        from .store import home_dir
+
+        self.root = root or home_dir() / "cache" / "plans"
+
+    @staticmethod
+    def key(planner: str, domain_text: str, problem_text: str) -> str:
+        digest = hashlib.sha256(planner.encode("utf-8"))
+        for text in (domain_text, problem_text):
+            digest.update(b"\0" + text.encode("utf-8"))
+        return digest.hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def put(self, key: str, data: dict) -> None:
+        from .store import atomic_write_text
+
+        try:
+            atomic_write_text(self.path(key), json.dumps(data))
+        except OSError:
+            pass
 
 # Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
 _FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",

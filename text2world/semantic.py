@@ -462,6 +462,7 @@ class _PairScorer:
 
 
 _PLAN_CACHE: OrderedDict[str, object] = OrderedDict()
+PLANNER = "lama-first"  # the configuration of fast_downward_plan, part of the cache key
 
 
 def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
@@ -473,33 +474,25 @@ def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]
 
 def _cached_plan(domain_text: str, problem_text: str, timeout: float):
     """Fast Downward on (domain, problem), memoised in memory and on disk
-    (``$T2W_HOME/plans``), so equal predictions, repeated runs and re-scoring plan once."""
-    import json
-    from text2world.planning import PlanResult
-    from text2world.store import atomic_write_text, home_dir
+    (``planning.PlanCache``), so equal predictions, repeated runs and re-scoring plan once."""
+    from text2world.planning import PlanCache, PlanResult
 
-    key = hashlib.sha256(("lama-first\0" + domain_text + "\0" + problem_text).encode()
-                         ).hexdigest()
+    cache = PlanCache()
+    key = PlanCache.key(PLANNER, domain_text, problem_text)
     if key in _PLAN_CACHE:
         _PLAN_CACHE.move_to_end(key)
         return _PLAN_CACHE[key]
-    path = home_dir() / "plans" / key[:2] / f"{key}.json"
-    result = None
+    data = cache.get(key)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
                             str(data.get("message", "")), tuple(data.get("plan") or ()))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         result = None
     if result is None:
         result = fast_downward_plan(domain_text, problem_text, timeout=timeout)
         if result.status == "Timeout":  # may not repeat with more time: not cached
             return result
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, json.dumps(asdict(result)))
-        except OSError:
-            pass  # a read-only home only costs the cache
+        cache.put(key, asdict(result))
     _PLAN_CACHE[key] = result
     while len(_PLAN_CACHE) > 1024:
         _PLAN_CACHE.popitem(last=False)

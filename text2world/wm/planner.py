@@ -6,21 +6,20 @@ states (a proposal's successor, written as a new problem). This module runs the 
 driver shipped by ``up-fast-downward`` directly (``text2world.planning.run_fast_downward``; A*
 with LM-cut, falling back to blind A* for conditional effects and axioms LM-cut does not
 support), in a fresh temporary folder per call, with a time bound, and caches every answer on disk
-by the content of the domain and problem (``$T2W_HOME/cache/wm-plans/``).
+by the content of the domain and problem (``text2world.planning.PlanCache``, keyed with this
+planner configuration).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import resource
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from text2world.pddl import Domain
-from text2world.planning import fast_downward_folder, read_plan_file, run_fast_downward
+from text2world.planning import (PlanCache, fast_downward_folder, read_plan_file,
+                                 run_fast_downward)
 from text2world.simulation import PlanningProblem, atom_to_pddl
-from text2world.store import atomic_write_text, home_dir
 
 SEARCHES = ("astar(lmcut())", "astar(blind())")
 UNSUPPORTED_EXIT = 34  # Fast Downward: the search does not support the task's features
@@ -47,34 +46,24 @@ class OptimalPlan:
         return self.status == "solved"
 
 
-class PlanCache:
-    """One JSON file per (domain, problem) content hash; writes are atomic."""
+def _cached_answer(cache: PlanCache, key: str) -> OptimalPlan | None:
+    data = cache.get(key)
+    if data is None:
+        return None
+    try:
+        plan = data.get("plan")
+        return OptimalPlan(str(data["status"]), tuple(plan) if plan is not None else None,
+                           data.get("cost"), str(data.get("message", "")), True,
+                           data.get("timeout"))
+    except (KeyError, TypeError):
+        return None
 
-    def __init__(self, root: Path | None = None) -> None:
-        self.root = root or home_dir() / "cache" / "wm-plans"
 
-    @staticmethod
-    def key(domain_text: str, problem_text: str) -> str:
-        digest = hashlib.sha256(PLANNER_VERSION.encode())
-        for text in (domain_text, problem_text):
-            digest.update(b"\0" + text.encode("utf-8"))
-        return digest.hexdigest()
-
-    def get(self, key: str) -> OptimalPlan | None:
-        try:
-            data = json.loads((self.root / key[:2] / f"{key}.json").read_text("utf-8"))
-            plan = data.get("plan")
-            return OptimalPlan(data["status"], tuple(plan) if plan is not None else None,
-                               data.get("cost"), data.get("message", ""), True,
-                               data.get("timeout"))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
-    def put(self, key: str, result: OptimalPlan) -> None:
-        if result.status in ("solved", "unsolvable", "timeout"):  # not crashes
-            data = asdict(result)
-            data.pop("cached")
-            atomic_write_text(self.root / key[:2] / f"{key}.json", json.dumps(data))
+def _store_answer(cache: PlanCache, key: str, result: OptimalPlan) -> None:
+    if result.status in ("solved", "unsolvable", "timeout"):  # not crashes
+        data = asdict(result)
+        data.pop("cached")
+        cache.put(key, data)
 
 
 def children_cpu_seconds() -> float:
@@ -93,9 +82,10 @@ def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
     with its bound, so only a call with a longer bound tries again.
     """
     cache = cache or PlanCache()
-    key = PlanCache.key(domain_text, problem_text + ("" if optimal else "\0satisficing"))
+    key = PlanCache.key(PLANNER_VERSION, domain_text,
+                        problem_text + ("" if optimal else "\0satisficing"))
     if use_cache:
-        hit = cache.get(key)
+        hit = _cached_answer(cache, key)
         if hit is not None and (hit.status != "timeout" or (hit.timeout or 0) >= timeout):
             return hit
     with fast_downward_folder(domain_text, problem_text, prefix="t2w-wm-fd-") as workdir:
@@ -129,7 +119,7 @@ def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
             result = OptimalPlan("solved", steps, cost)
             break
     if use_cache:
-        cache.put(key, result)
+        _store_answer(cache, key, result)
     return result
 
 
