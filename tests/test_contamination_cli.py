@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.contamination import CorpusError, read_corpus
+from text2world.corpus import CorpusError, read_corpus
 from text2world.store import load_dataset
 
 runner = CliRunner()
@@ -120,7 +120,7 @@ def test_read_corpus_json_list_and_single_file(tmp_path):
 
 
 def test_iter_corpus_streams_jsonl_and_names_the_bad_line(tmp_path):
-    from text2world.contamination import iter_corpus
+    from text2world.corpus import iter_corpus
 
     corpus = tmp_path / "big.jsonl"
     good = "".join(json.dumps({"id": i, "text": f"text {i}"}) + "\n" for i in range(3))

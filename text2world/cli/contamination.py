@@ -14,10 +14,9 @@ from ..contamination import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     ComparisonTooLarge,
-    CorpusError,
     compare_corpus,
-    iter_corpus,
 )
+from ..corpus import CorpusError, iter_corpus
 from ..contamination_probe import (
     DEFAULT_CONCURRENCY,
     DEFAULT_PROMPT_TOKENS,
