@@ -79,18 +79,41 @@ class ClientRateLimiter:
     requests already held, the answer is 429 with Retry-After and the connection is closed.
     Holding costs a timer, where serving a flood of cheap requests would cost the front's CPU
     (the HTTP server, JSON decoding, the hand-over to a scoring process) that every other client
-    needs."""
+    needs. The limit protects other clients, so it applies only while another client has sent a
+    request within ``window`` seconds: a client alone may use the whole service (its bucket
+    stays full), as admission lets it use every scoring process."""
 
-    def __init__(self, rate: float, burst: int, max_delay: float, max_held: int) -> None:
+    def __init__(self, rate: float, burst: int, max_delay: float, max_held: int,
+                 window: float = 10.0) -> None:
         self.interval = 1.0 / rate
         self.tolerance = (burst - 1) * self.interval
         self.max_delay = max_delay
         self.max_held = max_held
+        self.window = window
         self._due: dict[str, float] = {}  # client -> theoretical arrival time of its next request
         self._held: dict[str, int] = {}
+        # the two clients seen last, most recent first: enough to tell whether another is active
+        self._recent: list[tuple[str, float]] = []
+
+    def _others_active(self, client: str, now: float) -> bool:
+        if self._recent and self._recent[0][0] == client:
+            self._recent[0] = (client, now)
+            others = self._recent[1:]
+        else:
+            others = self._recent[:1]
+            self._recent = [(client, now), *others]
+        return bool(others) and others[0][1] > now - self.window
 
     def admit(self, client: str, now: float) -> float | None:
         """Seconds ``client``'s request must wait (0: go now), or None: refuse it (429)."""
+        if not self._others_active(client, now):
+            if self._held.get(client):  # held requests keep their turns; the rest go at once
+                return self._pace(client, now)
+            self._due.pop(client, None)
+            return 0.0
+        return self._pace(client, now)
+
+    def _pace(self, client: str, now: float) -> float | None:
         due = max(self._due.get(client, now), now)
         wait = due - self.tolerance - now
         if wait > 0 and (wait > self.max_delay or self._held.get(client, 0) >= self.max_held):

@@ -86,9 +86,9 @@ class Settings:
     """Bytes of parsed gold domains each gold cache of a scoring process may hold; None: the
     library default (``text2world.caching``, 64 MiB)."""
     client_rate: float | None = None
-    """Requests per second one client (address) may send; faster ones are held until they
-    conform, or answered 429 (``api.limits.ClientRateLimiter``). None: 50 per scoring process;
-    0: no limit."""
+    """Requests per second one client (address) may send while other clients are active;
+    faster ones are held until they conform, or answered 429 (``api.limits.ClientRateLimiter``).
+    None: 50 per scoring process; 0: no limit."""
     client_burst: int | None = None
     """Requests a client may send at once above its rate. None: one second's worth."""
     demote_after: float = DEFAULT_DEMOTE_AFTER

@@ -232,20 +232,27 @@ def test_a_demoted_job_gives_its_slot_to_the_next_request_and_still_counts_for_i
 
 
 def test_client_rate_limiter_paces_then_refuses():
-    limiter = ClientRateLimiter(rate=10, burst=2, max_delay=0.25, max_held=2)
-    # A burst of two goes at once, then one request every 0.1 s: each waits its turn.
+    limiter = ClientRateLimiter(rate=10, burst=2, max_delay=0.25, max_held=2, window=1.0)
+    # A client alone is never paced: the limit protects other clients.
+    assert all(limiter.admit("alone", 50.0) == 0 for _ in range(100))
+    assert limiter.admit("other", 100.0) == 0
+    # With another client active: a burst of two goes at once, then one request every 0.1 s,
+    # each waiting its turn.
     assert [limiter.admit("a", 100.0) for _ in range(4)] == pytest.approx([0, 0, 0.1, 0.2])
     assert limiter.admit("a", 100.0) is None  # would wait 0.3 s, past the longest hold
     assert limiter.retry_after("a", 100.0) == 1
     assert limiter.admit("b", 100.0) == 0  # every client has its own bucket
     assert limiter.admit("a", 100.35) == pytest.approx(0)  # caught up
-    assert limiter.admit("a", 101.0) == 0 and limiter.admit("a", 101.0) == 0
+    # Nobody else for a second (the window): alone again, and its bucket is full.
+    assert [limiter.admit("a", 101.5) for _ in range(5)] == [0] * 5
+    assert limiter.admit("b", 101.6) == 0
+    assert [limiter.admit("a", 101.6) for _ in range(3)] == pytest.approx([0, 0, 0.1])
 
     async def held():
         slow = ClientRateLimiter(rate=1, burst=1, max_delay=10, max_held=1)
+        assert slow.admit("d", 0.0) == 0
         assert slow.admit("c", 0.0) == 0
-        first = slow.admit("c", 0.0)
-        assert first == pytest.approx(1.0)
+        assert slow.admit("c", 0.0) == pytest.approx(1.0)
         holding = asyncio.create_task(slow.hold("c", 0.2))
         await asyncio.sleep(0)
         assert slow.admit("c", 0.0) is None  # one request of "c" is already held
@@ -259,8 +266,11 @@ def test_rate_limit_over_the_app_paces_and_exempts_the_probes():
     app = create_app(Settings(score_processes=1, client_rate=5, client_burst=1))
     with TestClient(app, raise_server_exceptions=False) as client:
         wait_ready(client)
-        for _ in range(20):  # probes never touch the limiter
-            assert client.get("/healthz").status_code == 200
+        other = TestClient(app, client=("192.0.2.7", 4000))
+        for _ in range(20):  # alone: never paced; probes never touch the limiter at all
+            assert client.get("/v1/domains").status_code == 200
+            assert other.get("/healthz").status_code == 200
+        assert other.get("/v1/domains").status_code == 200  # now another client is active
         started = time.monotonic()
         answers = [client.get("/v1/domains").status_code for _ in range(4)]
         # one request every 0.2 s: held, not refused (a lower bound: a loaded machine only adds)
