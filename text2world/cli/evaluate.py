@@ -218,7 +218,7 @@ def eval_command(
                 max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
                 retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed,
                 workers=workers, run_id=run_id, semantic=semantic)
-        evaluation_plan = plan(options)
+        evaluation_plan = plan(options, prefetch=True)
     except (EvalError, RunError) as err:
         fail(str(err))
     spec = evaluation_plan.spec
