@@ -267,3 +267,24 @@ def test_killed_run_leaves_no_planner_behind(tmp_path):
             process.kill()
     assert wait_for(lambda: not survivors(children), 10), \
         f"planner processes outlived the run: {survivors(children)}"
+
+
+# --------------------------------------------------------------------------------------------
+# litellm imported with the garbage collector paused
+
+
+@pytest.mark.parametrize("collecting", [True, False], ids=["gc-on", "gc-off"])
+def test_litellm_import_pauses_the_collector_and_freezes_what_it_imported(collecting):
+    code = ("import gc\n"
+            f"{'gc.enable()' if collecting else 'gc.disable()'}\n"
+            "from text2world.llm import litellm_module\n"
+            "before = gc.get_freeze_count()\n"
+            "litellm = litellm_module()\n"
+            "print(gc.isenabled(), gc.get_freeze_count() - before,\n"
+            "      any(p.get('provider') == 'reference' for p in litellm.custom_provider_map))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env={**os.environ})
+    assert done.returncode == 0, done.stderr
+    enabled, frozen, registered = done.stdout.split()
+    assert enabled == str(collecting)  # the caller's setting is restored
+    assert int(frozen) > 100_000 and registered == "True"

@@ -8,8 +8,10 @@ became valid keeps its domain, as in the released code).
 Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
 validation and scoring run in a small process pool so they do not stall the calls of other
 items (``scoring_pool``: started only for more than a few items, without waiting for it; its
-workers never hold the run lock and die with the eval process, whatever kills it). SIGTERM
-stops a run as Ctrl-C does (``runs.run_stoppable``).
+workers never hold the run lock and die with the eval process, whatever kills it). A smaller
+run prepares the golds of its semantic scoring in a background thread from the moment its
+items are known (``scoring_pool.GoldPrefetch``). SIGTERM stops a run as Ctrl-C does
+(``runs.run_stoppable``).
 """
 
 from __future__ import annotations
@@ -31,8 +33,7 @@ from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, Infr
                   api_key_for, resolve_model)
 from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, \
     run_stoppable, runs_dir, summarize, text_hash
-from .scoring_pool import POOL_MIN_ITEMS, CpuQueue, GoldPrefetch, make_executor, uses_pool, \
-    warm_up
+from .scoring_pool import CpuQueue, GoldPrefetch, make_executor, start_gold_prefetch, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
@@ -308,18 +309,6 @@ def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
         if prefetcher is not None:
             prefetcher.cancel()
         raise
-
-
-def start_gold_prefetch(records: list[Record], semantic: bool,
-                        workers: int | None) -> GoldPrefetch | None:
-    """Prepare the golds of ``records`` in the background when the run scores them
-    semantically in this process (no pool: ``scoring_pool.uses_pool``); else None."""
-    golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems))
-             for r in records if r.problems]
-    if not semantic or not golds or uses_pool(workers, len(records)) \
-            or len(records) >= POOL_MIN_ITEMS:
-        return None
-    return GoldPrefetch(golds)
 
 
 def _plan_model(options: EvalOptions, dataset: Dataset, selection: list[Record],

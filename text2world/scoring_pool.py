@@ -1,4 +1,5 @@
-"""The process pool that validates and scores rounds for ``t2w eval``, and its queue.
+"""The process pool that validates and scores rounds for ``t2w eval``, its queue, and for
+runs too small for a pool, the background preparation of their golds (``GoldPrefetch``).
 
 Its workers are forked from the eval process (cheap: the modules are already imported), never
 hold the run's lock (``runs``), ignore the signals sent to the process group (the parent
@@ -13,8 +14,12 @@ import os
 import threading
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from .runs import follow_parent
+
+if TYPE_CHECKING:
+    from .store import Record
 
 
 class CpuQueue:
@@ -157,3 +162,17 @@ class GoldPrefetch:
         """Whether the thread is done (within ``timeout`` seconds)."""
         self.thread.join(timeout)
         return not self.thread.is_alive()
+
+
+def start_gold_prefetch(records: list[Record], semantic: bool,
+                        workers: int | None) -> GoldPrefetch | None:
+    """Prepare the golds of ``records`` in the background (``GoldPrefetch``) when a run of
+    fewer than ``POOL_MIN_ITEMS`` items scores them semantically in this process (no pool:
+    ``uses_pool``); else None. Larger runs score in the pool, whose workers prepare the golds
+    they need (a prefetch here would also outrun the gold cache of this process)."""
+    golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems))
+             for r in records if r.problems]
+    if not semantic or not golds or len(records) >= POOL_MIN_ITEMS \
+            or uses_pool(workers, len(records)):
+        return None
+    return GoldPrefetch(golds)
