@@ -265,8 +265,13 @@ def test_killed_run_leaves_no_planner_behind(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-    assert wait_for(lambda: not survivors(children), 10), \
-        f"planner processes outlived the run: {survivors(children)}"
+    left = [] if wait_for(lambda: not survivors(children), 10) else survivors(children)
+    for pid in left:  # an endless search must not outlive a failing test either
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, f"planner processes outlived the run: {left}"
 
 
 # --------------------------------------------------------------------------------------------
