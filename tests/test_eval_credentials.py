@@ -191,12 +191,13 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
 @pytest.mark.parametrize("module", ["text2world.cli", "text2world.evaluation"])
 def test_start_up_imports_nothing_heavy(module):
     """Start-up cost: the CLI and the eval library import no model client, plotting or
-    statistics library until a command needs it; planning a reference-model run neither."""
+    statistics library until a command needs it; planning a reference-model run neither
+    (a whole 1-item run: test_startup.test_one_item_eval_imports_nothing_heavy)."""
     import subprocess
     import sys
 
     heavy = ("litellm", "openai", "aiohttp", "matplotlib", "scipy", "sklearn",
-             "unified_planning", "fastapi", "uvicorn")
+             "unified_planning", "up_fast_downward", "ConfigSpace", "fastapi", "uvicorn")
     code = (f"import sys, {module}\n"
             "from text2world.evaluation import EvalOptions, plan\n"
             "plan(EvalOptions(model='reference/oracle', limit=1))\n"

@@ -8,8 +8,10 @@ became valid keeps its domain, as in the released code).
 Items run concurrently (asyncio, at most ``max_concurrency`` in flight); the CPU-bound
 validation and scoring run in a small process pool so they do not stall the calls of other
 items (``scoring_pool``: started only for more than a few items, without waiting for it; its
-workers never hold the run lock and die with the eval process, whatever kills it). SIGTERM
-stops a run as Ctrl-C does (``runs.run_stoppable``).
+workers never hold the run lock and die with the eval process, whatever kills it). A smaller
+run prepares the golds of its semantic scoring in a background thread from the moment its
+items are known (``scoring_pool.GoldPrefetch``). SIGTERM stops a run as Ctrl-C does
+(``runs.run_stoppable``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, Infr
                   api_key_for, resolve_model)
 from .runs import METRICS, SCORE_MODES, Run, RunError, code_version, make_run_id, \
     run_stoppable, runs_dir, summarize, text_hash
-from .scoring_pool import CpuQueue, make_executor, warm_up
+from .scoring_pool import CpuQueue, GoldPrefetch, make_executor, start_gold_prefetch, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
@@ -233,6 +235,7 @@ class EvalPlan:
     prompts: Prompts
     config: dict
     run_path: Path
+    prefetch: GoldPrefetch | None = None  # golds being prepared for semantic scoring
 
 
 def _select(dataset: Dataset, options: EvalOptions) -> tuple[list[Record], list[str]]:
@@ -265,8 +268,13 @@ def _few_shot(dataset: Dataset, description: str) -> list[Record]:
     return train[:2]
 
 
-def plan(options: EvalOptions) -> EvalPlan:
-    """Check everything that can be wrong before any call is made."""
+def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
+    """Check everything that can be wrong before any call is made.
+
+    With ``prefetch``, a run small enough to be scored in this process starts preparing its
+    golds for semantic scoring (``scoring_pool.GoldPrefetch``) once its items are known,
+    before the model is resolved (which may import litellm, seconds of CPU): ``evaluate``
+    then finds them ready. A plan that fails stops it."""
     if options.ec < 0:
         raise EvalError("--ec must be 0 or more")
     if options.max_concurrency < 1:
@@ -279,14 +287,6 @@ def plan(options: EvalOptions) -> EvalPlan:
     if lost:
         raise EvalError(lost)
     try:
-        spec = resolve_model(options.model, options.api_base, options.model_args)
-    except ModelConfigError as err:
-        raise EvalError(str(err)) from None
-    try:
-        api_key = api_key_for(spec)
-    except ModelConfigError as err:
-        raise EvalError(str(err)) from None
-    try:
         dataset = load_dataset(options.dataset)
     except DatasetError as err:
         raise EvalError(str(err)) from None
@@ -298,6 +298,31 @@ def plan(options: EvalOptions) -> EvalPlan:
     if "{examples}" in generation.text:
         examples = _few_shot(dataset, options.description)
     prompts = Prompts(generation, correction, few_shot_examples(examples, options.description))
+    semantic = (options.semantic if options.semantic is not None
+                else any(r.problems for r in selection))
+    prefetcher = start_gold_prefetch(selection, semantic, options.workers) \
+        if prefetch and options.resume is None else None
+    try:
+        return _plan_model(options, dataset, selection, skipped, prompts, examples, semantic,
+                           prefetcher)
+    except BaseException:
+        if prefetcher is not None:
+            prefetcher.cancel()
+        raise
+
+
+def _plan_model(options: EvalOptions, dataset: Dataset, selection: list[Record],
+                skipped: list[str], prompts: Prompts, examples: list[Record], semantic: bool,
+                prefetcher: GoldPrefetch | None) -> EvalPlan:
+    try:
+        spec = resolve_model(options.model, options.api_base, options.model_args)
+    except ModelConfigError as err:
+        raise EvalError(str(err)) from None
+    try:
+        api_key = api_key_for(spec)
+    except ModelConfigError as err:
+        raise EvalError(str(err)) from None
+    generation, correction = prompts.generation, prompts.correction
     settings = LLMClient(spec, temperature=options.temperature, max_tokens=options.max_tokens,
                          api_key=api_key or "").settings
     config = {
@@ -323,8 +348,7 @@ def plan(options: EvalOptions) -> EvalPlan:
         "timeout": options.timeout,
         "max_retries": options.max_retries,
         "selection": {"limit": options.limit, "domains": options.domains},
-        "semantic": (options.semantic if options.semantic is not None
-                     else any(r.problems for r in selection)),
+        "semantic": semantic,
         "planned_items": len(selection),
         "skipped_items": skipped,
         "code_version": code_version(),
@@ -334,7 +358,7 @@ def plan(options: EvalOptions) -> EvalPlan:
     else:
         run_path = (options.runs_root or runs_dir()) / (options.run_id or make_run_id(config))
     return EvalPlan(options, spec, api_key, dataset, selection, skipped, prompts, config,
-                    run_path)
+                    run_path, prefetcher)
 
 
 def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
@@ -598,9 +622,9 @@ class _Evaluator:
 async def _run(evaluation_plan: EvalPlan, run: Run, client: LLMClient, pending: list[Record],
                observer: Observer, executor: Executor | None) -> _Evaluator:
     evaluator = _Evaluator(evaluation_plan, run, client, observer, executor)
-    if executor is None and pending:
+    if executor is None and pending and evaluation_plan.prefetch is None:
         # Scoring runs in this process: import its modules in a thread while the first
-        # calls wait for the model, not after the first answer.
+        # calls wait for the model, not after the first answer (a gold prefetch does it too).
         asyncio.get_running_loop().run_in_executor(None, warm_up, 0)
     queue: asyncio.Queue = asyncio.Queue()
     for record in pending:
@@ -632,8 +656,15 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
     (in every case the finished items are kept and the pool is shut down).
     """
     started = time.monotonic()
-    observer = observer or NullObserver()
     evaluation_plan = evaluation_plan or plan(options)
+    try:
+        return _evaluate(evaluation_plan, observer or NullObserver(), started)
+    finally:
+        if evaluation_plan.prefetch is not None:  # nothing more to prepare for this run
+            evaluation_plan.prefetch.cancel()
+
+
+def _evaluate(evaluation_plan: EvalPlan, observer: Observer, started: float) -> EvalResult:
     options = evaluation_plan.options
     run, resumed = Run.create_or_resume(evaluation_plan.run_path, evaluation_plan.config)
     # The pool is forked before the lock is taken, so no worker ever holds it (forked
@@ -650,6 +681,9 @@ def evaluate(options: EvalOptions, observer: Observer | None = None,
     try:
         finished = run.finished_ids()
         pending = [r for r in evaluation_plan.selection if r.id not in finished]
+        if executor is None and evaluation_plan.prefetch is None and pending:
+            evaluation_plan.prefetch = start_gold_prefetch(
+                pending, bool(evaluation_plan.config.get("semantic")), options.workers)
         observer.start(len(evaluation_plan.selection),
                        len(evaluation_plan.selection) - len(pending), run)
         client = LLMClient(evaluation_plan.spec, temperature=options.temperature,

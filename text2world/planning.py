@@ -86,7 +86,6 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-
 class PlanCache:
     """Planner answers on disk, one JSON file per key (``$T2W_HOME/cache/plans/``), the one
     home of every cached Fast Downward answer (semantic scoring, world-model tasks); the key
@@ -123,16 +122,31 @@ class PlanCache:
         except OSError:
             pass
 
-# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
-_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",
-              23: "Timeout", 24: "Timeout"}
+
+class PlannerMissing(RuntimeError):
+    """Fast Downward (the ``up-fast-downward`` package) is not installed where expected."""
 
 
 def fast_downward_driver() -> str:
-    """The Fast Downward driver script shipped by ``up-fast-downward``."""
-    import importlib.resources
-    return str(importlib.resources.files("up_fast_downward").joinpath(
-        "downward", "fast-downward.py"))
+    """The Fast Downward driver script shipped by ``up-fast-downward``.
+
+    Found without importing the package: its ``__init__`` imports unified-planning (and with
+    it ConfigSpace and scipy, about a second of CPU), which running the driver never needs."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("up_fast_downward")
+    except (ImportError, ValueError):
+        spec = None
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        driver = Path(folder) / "downward" / "fast-downward.py"
+        if driver.is_file():
+            return str(driver)
+    where = f" (looked in {', '.join(spec.submodule_search_locations or [])})" \
+        if spec is not None else ""
+    raise PlannerMissing("Fast Downward's driver (downward/fast-downward.py of the "
+                         f"up-fast-downward package) is not installed{where}; install it "
+                         "with: pip install up-fast-downward")
 
 
 @contextmanager
@@ -149,17 +163,49 @@ def fast_downward_folder(domain_text: str, problem_text: str,
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+# Runs the driver in its own process group (``start_new_session``), which the group's leader
+# kills whole (driver, translator, search) when the process that started it goes away, however
+# it died: a killed run leaves no planner behind. PR_SET_PDEATHSIG (Linux) says so at once (as
+# SIGTERM), a thread watching the parent's PID covers other systems. Plain Python, no
+# text2world import: it costs nothing over running the driver script itself.
+_LAUNCHER = """
+import os, runpy, signal, sys, threading, time
+parent, driver = int(sys.argv[1]), sys.argv[2]
+def stop(*_):
+    os.killpg(0, signal.SIGKILL)
+signal.signal(signal.SIGTERM, stop)
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+def watch():
+    while True:
+        if os.getppid() != parent:
+            stop()
+        time.sleep(0.2)
+watch_thread = threading.Thread(target=watch, daemon=True)
+watch_thread.start()
+sys.argv = [driver, *sys.argv[3:]]
+sys.path.insert(0, os.path.dirname(driver))
+runpy.run_path(driver, run_name="__main__")
+"""
+
+
 def run_fast_downward(workdir: Path, arguments: Sequence[str],
                       timeout: float) -> tuple[int | None, str]:
     """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
     own process group: past ``timeout`` seconds the whole group (driver, translator, search)
-    is killed, so no search outlives its bound, and the exit code is None. Returns the exit
-    code and the combined output."""
+    is killed, so no search outlives its bound, and the exit code is None; the group is killed
+    as well when this process dies (``_LAUNCHER``). Returns the exit code and the combined
+    output."""
     import signal
     import subprocess
     import sys
 
-    command = [sys.executable, fast_downward_driver(), *arguments]
+    command = [sys.executable, "-c", _LAUNCHER, str(os.getpid()), fast_downward_driver(),
+               *arguments]
     process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True,
                                env={**os.environ, "PYTHONHASHSEED": "0"})

@@ -27,7 +27,9 @@ A prediction that cannot be simulated gets ``ok=False`` and a reason, never a ze
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import threading
 import time
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field
@@ -149,20 +151,55 @@ class GoldCache:
 
 _GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
 _GOLD_CACHE_SIZE = 32
+# ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
+# scoring may ask for the same gold: one builds it, the other waits for it.
+_CACHE_LOCK = threading.Lock()
+_GOLD_BUILDING: dict[str, threading.Lock] = {}
+
+
+def _reset_locks() -> None:  # a forked child never inherits a lock held by another thread
+    global _CACHE_LOCK
+    _CACHE_LOCK = threading.Lock()
+    _GOLD_BUILDING.clear()
+
+
+os.register_at_fork(after_in_child=_reset_locks)
 
 
 def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
                  settings: SemanticSettings = SemanticSettings()) -> GoldCache:
     """Parse the gold's problems, plan them with Fast Downward and sample trajectories.
 
-    ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings).
+    ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings);
+    thread-safe: a gold another thread is building is waited for, not built twice.
     Raises ``SimulationError`` when the gold itself cannot be simulated.
     """
     gold_text = gold if isinstance(gold, str) else gold.to_pddl()
     key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
-    if key in _GOLD_CACHE:
-        _GOLD_CACHE.move_to_end(key)
-        return _GOLD_CACHE[key]
+    with _CACHE_LOCK:
+        if key in _GOLD_CACHE:
+            _GOLD_CACHE.move_to_end(key)
+            return _GOLD_CACHE[key]
+        building = _GOLD_BUILDING.setdefault(key, threading.Lock())
+    with building:
+        with _CACHE_LOCK:
+            if key in _GOLD_CACHE:  # built by the thread this one waited for
+                _GOLD_CACHE.move_to_end(key)
+                return _GOLD_CACHE[key]
+        try:
+            cache = _build_gold(gold, gold_text, problems, settings)
+        finally:
+            with _CACHE_LOCK:
+                _GOLD_BUILDING.pop(key, None)
+        with _CACHE_LOCK:
+            _GOLD_CACHE[key] = cache
+            while len(_GOLD_CACHE) > _GOLD_CACHE_SIZE:
+                _GOLD_CACHE.popitem(last=False)
+    return cache
+
+
+def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str, str]],
+                settings: SemanticSettings) -> GoldCache:
     if not problems:
         raise SimulationError("the gold has no problems to simulate on (pass problems)")
     domain = gold if isinstance(gold, Domain) else parse_domain(gold)
@@ -196,11 +233,7 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
             trajectories.append(_Trajectory(w.states, w.actions))
         prepared.append(GoldProblem(name, problem, simulator, plan, plan_note,
                                     tuple(trajectories)))
-    cache = GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
-    _GOLD_CACHE[key] = cache
-    while len(_GOLD_CACHE) > _GOLD_CACHE_SIZE:
-        _GOLD_CACHE.popitem(last=False)
-    return cache
+    return GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
 
 
 # --------------------------------------------------------------------------------------------
@@ -479,9 +512,10 @@ def _cached_plan(domain_text: str, problem_text: str, timeout: float):
 
     cache = PlanCache()
     key = PlanCache.key(PLANNER, domain_text, problem_text)
-    if key in _PLAN_CACHE:
-        _PLAN_CACHE.move_to_end(key)
-        return _PLAN_CACHE[key]
+    with _CACHE_LOCK:
+        if key in _PLAN_CACHE:
+            _PLAN_CACHE.move_to_end(key)
+            return _PLAN_CACHE[key]
     data = cache.get(key)
     try:
         result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
@@ -493,9 +527,10 @@ def _cached_plan(domain_text: str, problem_text: str, timeout: float):
         if result.status == "Timeout":  # may not repeat with more time: not cached
             return result
         cache.put(key, asdict(result))
-    _PLAN_CACHE[key] = result
-    while len(_PLAN_CACHE) > 1024:
-        _PLAN_CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _PLAN_CACHE[key] = result
+        while len(_PLAN_CACHE) > 1024:
+            _PLAN_CACHE.popitem(last=False)
     return result
 
 

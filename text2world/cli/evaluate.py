@@ -142,6 +142,19 @@ def model_aliases_table(aliases: dict[str, dict]) -> Table:
     return table
 
 
+def _quick_exit() -> None:
+    """Freeze the heap at interpreter exit: the collections run while the interpreter tears
+    down its modules would walk every object litellm and the run created (a few tenths of a
+    second of CPU at the end of every run); frozen, they are only freed. Registered once,
+    run at exit only (an in-process caller keeps its normal collections until then)."""
+    import atexit
+    import gc
+
+    if not getattr(_quick_exit, "registered", False):
+        atexit.register(gc.freeze)
+        _quick_exit.registered = True
+
+
 def eval_command(
     model: str = typer.Option(None, "--model", "-m",
                               help="Alias (see --list-models) or litellm model string, e.g. "
@@ -218,7 +231,7 @@ def eval_command(
                 max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
                 retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed,
                 workers=workers, run_id=run_id, semantic=semantic)
-        evaluation_plan = plan(options)
+        evaluation_plan = plan(options, prefetch=True)
     except (EvalError, RunError) as err:
         fail(str(err))
     spec = evaluation_plan.spec
@@ -226,6 +239,7 @@ def eval_command(
         console.print(f"[yellow]{spec.name} is a REFERENCE MODEL[/] (offline, built from the "
                       "gold domains): it checks the pipeline, it is not an LLM result.")
     observer = ProgressObserver(enabled=not no_progress and console.is_terminal)
+    _quick_exit()
     try:
         result = evaluate(options, observer, evaluation_plan)
     except (EvalError, RunError) as err:
