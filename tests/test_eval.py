@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.evaluation import EvalOptions, evaluate, plan, rescore_run
+from text2world.evaluation import EvalOptions, evaluate, plan
+from text2world.rounds import rescore_run
 from text2world.metrics import score
 from text2world.runs import Run, read_jsonl
 

@@ -212,7 +212,7 @@ def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
 def test_paper_mode_scores_what_the_released_code_extracts_from_the_answer():
     """A domain block and a longer problem block: the round's domain (validated, corrected,
     scored in canonical mode) is the domain; paper mode scores the longest block, as released."""
-    from text2world.evaluation import extract_round_domain, score_round
+    from text2world.rounds import extract_round_domain, score_round
     from text2world.store import load_dataset
 
     record = load_dataset().get("blocksworld")

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from text2world import planning, semantic
-from text2world.evaluation import EvalOptions, evaluate, plan, score_round
+from text2world.evaluation import EvalOptions, evaluate, plan
+from text2world.rounds import score_round
 from text2world.scoring_pool import GoldPrefetch
 from text2world.store import load_dataset
 

@@ -17,7 +17,8 @@ from api.settings import Settings
 from api.viewer import STATIC
 from text2world import runview
 from text2world.cli import app as cli
-from text2world.evaluation import EvalOptions, evaluate, load_run_items
+from text2world.evaluation import EvalOptions, evaluate
+from text2world.rounds import load_run_items
 from text2world.metrics import action_diff, score
 from text2world.runs import Run
 from text2world.store import load_dataset

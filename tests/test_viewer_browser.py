@@ -20,7 +20,8 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from text2world.evaluation import EvalOptions, evaluate, load_run_items
+from text2world.evaluation import EvalOptions, evaluate
+from text2world.rounds import load_run_items
 from text2world.runs import Run
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "

@@ -68,7 +68,7 @@ def _pct(value: float | None) -> str:
 
 
 def _load(paths: list[Path]) -> list[_LoadedRun]:
-    from .evaluation import load_run_items
+    from .rounds import load_run_items
 
     if not paths:
         raise ReportError("no run given: t2w report RUN [RUN ...]")

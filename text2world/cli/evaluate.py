@@ -305,7 +305,7 @@ def score_run_command(
                                   help="Also recompute the semantic scores on the gold's problems."),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from ..evaluation import rescore_run
+    from ..rounds import rescore_run
     from ..runs import RunError
     from ..store import DatasetError
 
