@@ -64,3 +64,17 @@ def wait_for(predicate, timeout: float, step: float = 0.05) -> bool:
             return True
         time.sleep(step)
     return bool(predicate())
+
+
+def run_fresh(code: str, watched: tuple[str, ...], timeout: float = 300) -> tuple[list[str], list[str]]:
+    """Run ``code`` in a fresh interpreter (this environment); returns its output lines and
+    which top-level modules of ``watched`` it had imported by the end (for import-cost tests)."""
+    import subprocess
+    import sys
+
+    probe = f"\nimport sys\nprint(sorted({{m.split('.')[0] for m in sys.modules}} & set({watched!r})))\n"
+    done = subprocess.run([sys.executable, "-c", code + probe], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    return lines[:-1], eval(lines[-1])  # noqa: S307 - our own printed list of names

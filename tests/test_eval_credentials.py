@@ -22,6 +22,7 @@ from text2world.llm import request_key
 from text2world.runs import identity_hash, read_jsonl
 
 from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
+from processes import run_fresh
 
 runner = CliRunner()
 PASSWORD = "pw-Zx81-very-secret"
@@ -193,16 +194,9 @@ def test_start_up_imports_nothing_heavy(module):
     """Start-up cost: the CLI and the eval library import no model client, plotting or
     statistics library until a command needs it; planning a reference-model run neither
     (a whole 1-item run: test_startup.test_one_item_eval_imports_nothing_heavy)."""
-    import subprocess
-    import sys
-
     heavy = ("litellm", "openai", "aiohttp", "matplotlib", "scipy", "sklearn",
              "unified_planning", "up_fast_downward", "ConfigSpace", "fastapi", "uvicorn")
-    code = (f"import sys, {module}\n"
+    code = (f"import {module}\n"
             "from text2world.evaluation import EvalOptions, plan\n"
-            "plan(EvalOptions(model='reference/oracle', limit=1))\n"
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120, env={**os.environ})
-    assert loaded.returncode == 0, loaded.stderr
-    assert loaded.stdout.strip() == "[]", loaded.stdout
+            "plan(EvalOptions(model='reference/oracle', limit=1))\n")
+    assert run_fresh(code, heavy, timeout=120)[1] == []

@@ -23,7 +23,7 @@ from text2world.rounds import score_round
 from text2world.scoring_pool import GoldPrefetch
 from text2world.store import load_dataset
 
-from processes import HAS_PROC, descendants, survivors, wait_for
+from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 ITEM = "airport-ground"  # the first test item, as in bench/startup_bench.py
@@ -59,23 +59,18 @@ def _record_and_prediction():
 
 
 def test_planner_runs_without_importing_unified_planning_or_scipy():
-    code = ("import sys\n"
-            "from text2world.planning import fast_downward_driver, fast_downward_plan\n"
+    code = ("from text2world.planning import fast_downward_driver, fast_downward_plan\n"
             "from text2world.store import load_dataset\n"
             "driver = fast_downward_driver()\n"
             "record = load_dataset().get('blocksworld')\n"
             "result = fast_downward_plan(record.domain, record.problems[0].pddl)\n"
             "print(driver)\n"
-            "print(result.solved, result.plan_length)\n"
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env={**os.environ})
-    assert done.returncode == 0, done.stderr
-    driver, solved, loaded = done.stdout.strip().splitlines()
+            "print(result.solved, result.plan_length)\n")
+    (driver, solved), loaded = run_fresh(code, HEAVY, timeout=120)
     assert driver.endswith(os.path.join("up_fast_downward", "downward", "fast-downward.py"))
     assert Path(driver).is_file()
     assert solved.startswith("True") and int(solved.split()[1]) > 0
-    assert loaded == "[]"
+    assert loaded == []
 
 
 def test_missing_planner_is_a_clear_error(monkeypatch):
@@ -98,19 +93,14 @@ def test_one_item_eval_imports_nothing_heavy():
     """The whole path of a 1-item run with semantic scoring (plan, call, validation, scoring,
     gold plans) imports none of unified-planning, up_fast_downward or scipy
     (test_eval_credentials checks the CLI import and planning a run)."""
-    code = ("import sys\n"
-            "from text2world.evaluation import EvalOptions, evaluate, plan\n"
+    code = ("from text2world.evaluation import EvalOptions, evaluate, plan\n"
             f"options = EvalOptions(model='reference/oracle', domains=[{ITEM!r}], ec=0)\n"
             "result = evaluate(options, evaluation_plan=plan(options, prefetch=True))\n"
             "item = result.run.items()[0]\n"
-            "print(item['rounds'][0]['semantic']['ok'], item['ec']['semantic'] is not None)\n"
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300, env={**os.environ})
-    assert done.returncode == 0, done.stderr
-    scored, loaded = done.stdout.strip().splitlines()
+            "print(item['rounds'][0]['semantic']['ok'], item['ec']['semantic'] is not None)\n")
+    (scored,), loaded = run_fresh(code, HEAVY)
     assert scored == "True True"  # semantic scoring ran, with gold plans from Fast Downward
-    assert loaded == "[]"
+    assert loaded == []
 
 
 # --------------------------------------------------------------------------------------------
