@@ -17,6 +17,7 @@ import numpy as np
 from .contamination import (DEFAULT_MAX_MISMATCHES, DEFAULT_N, Contamination, check_parameters,
                             contamination_rate, mean_rate, prefix_end)
 from .llm import RunSettings
+from .runs import utc_now
 from .store import DatasetError, first
 
 # --------------------------------------------------------------------------------------------
@@ -104,8 +105,6 @@ def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions
     """The options a probe run was started with (``--resume RUN``); ``overrides`` that are
     not None replace run-independent settings (concurrency, timeouts, n, ...), and give again
     the credentials never written to the run (``api_base``, ``model_args``: merged)."""
-    from dataclasses import replace
-
     from .runs import Run, RunError
 
     from .runs import runs_dir
@@ -140,12 +139,7 @@ def probe_options_from_run(path: str | os.PathLike, **overrides) -> ProbeOptions
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
         prompt_tokens=int(config.get("prompt_tokens", DEFAULT_PROMPT_TOKENS)),
         resume=Path(path))
-    for key, value in overrides.items():
-        if key == "model_args":
-            value = {**options.model_args, **value} if value else None
-        if value is not None:
-            options = replace(options, **{key: value})
-    return options
+    return options.with_overrides(**overrides)
 
 
 def _select(dataset, options: ProbeOptions) -> list:
@@ -257,7 +251,7 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
                 completion = await client.complete(messages, 0, context)
             except InfrastructureError as error:
                 run.append_error({"item": record.id, "error": error.to_dict(),
-                                  "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+                                  "at": utc_now()})
                 return
             if not completion.cached:  # paid: into the ledger before anything else can fail
                 run.append_paid(record.id, 0, completion)
@@ -276,7 +270,7 @@ def probe(options: ProbeOptions, progress=None) -> ProbeResult:
                 "attempts": completion.attempts, "cached": completion.cached,
                 "finish_reason": completion.finish_reason,
                 "rounds": [{"cached": completion.cached, "cost": completion.cost}],
-                "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "finished": utc_now(),
             })
             state["done"] += 1
             state["new"] += 1
@@ -333,7 +327,7 @@ def _checkpoint_summary(run, planned: int) -> dict:
             "dataset": run.config.get("dataset"), "planned_items": planned,
             "finished_items": len(items), "mean_rate": float(np.mean(rates)) if rates else None,
             "complete": False,
-            "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            "updated": utc_now()}
 
 
 def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
@@ -381,7 +375,7 @@ def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
                        for i in ordered],
         "most_contaminated": [{"item": i, "name": names[i], **results[i].to_dict()}
                               for i in ordered[:options.top] if results[i].rate > 0],
-        "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "updated": utc_now(),
     }
     run.write_summary(summary)
     return ProbeResult(run.path, False, summary, results, histogram, errors)

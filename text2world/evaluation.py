@@ -21,7 +21,7 @@ import hashlib
 import json
 import time
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Awaitable, Protocol
@@ -31,8 +31,8 @@ from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, Infr
                   LLMClient, ModelConfigError, ModelSpec, ResponseCache, RetryPolicy,
                   api_key_for, resolve_model)
 from .runs import SCORE_MODES, Run, code_version, make_run_id, \
-    run_stoppable, runs_dir, summarize, text_hash
-from .rounds import compact_score, error_text, extract_round_domain, score_round, utc_now, \
+    run_stoppable, runs_dir, summarize, text_hash, utc_now
+from .rounds import compact_score, error_text, extract_round_domain, score_round, \
     validate_round
 from .scoring_pool import CpuQueue, GoldPrefetch, make_executor, start_gold_prefetch, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
@@ -311,12 +311,7 @@ def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
         resume=Path(path), semantic=bool(config.get("semantic", False)))
-    for key, value in overrides.items():
-        if key == "model_args":
-            value = {**options.model_args, **value} if value else None
-        if value is not None:
-            options = replace(options, **{key: value})
-    return options
+    return options.with_overrides(**overrides)
 
 
 # --------------------------------------------------------------------------------------------
@@ -352,10 +347,6 @@ class EvalResult:
     new_items: int
     failed_items: int
     wall_time: float
-
-
-def _now() -> str:
-    return utc_now()
 
 
 class _Evaluator:
@@ -495,7 +486,7 @@ class _Evaluator:
                       "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
             "cost": sum(r["cost"] or 0.0 for r in rounds),
             "latency": round(sum(r["latency"] for r in rounds), 4),
-            "finished": _now(),
+            "finished": utc_now(),
             "rounds": rounds,
         }
 
@@ -522,7 +513,7 @@ class _Evaluator:
                 self.failed_items += 1
                 self.failed_ids.add(record.id)
                 self.run.append_error({"item": record.id, "error": error.to_dict(),
-                                       "at": _now()})
+                                       "at": utc_now()})
                 self.observer.item_failed(record.id, error)
                 continue
             except FatalModelError as error:

@@ -18,7 +18,7 @@ import shutil
 import time
 import tomllib
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -54,6 +54,18 @@ class RunSettings:
     seed: int = 0
     run_id: str | None = None
     resume: Path | None = None
+
+    def with_overrides(self, **overrides: Any):
+        """These settings, as recorded by a run, with what a resuming command gives again:
+        values that are not None replace the recorded ones; ``model_args`` are added to them
+        (credentials are never recorded, so they come back this way)."""
+        settings = self
+        for key, value in overrides.items():
+            if key == "model_args":
+                value = {**settings.model_args, **value} if value else None
+            if value is not None:
+                settings = replace(settings, **{key: value})
+        return settings
 
 
 class ModelConfigError(ValueError):

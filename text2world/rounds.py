@@ -5,16 +5,11 @@ finished run's rounds (``t2w score-run``) with the run's own gold domains."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from .extract import NoDomainFound, extract_domain, strip_reasoning
-from .runs import METRICS, SCORE_MODES, Run, RunError, summarize
+from .runs import METRICS, SCORE_MODES, Run, RunError, summarize, utc_now
 from .store import BUILTIN, DatasetError, load_dataset
-
-
-def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 # --------------------------------------------------------------------------------------------

@@ -104,6 +104,11 @@ def follow_parent(parent: int, poll: float = 0.5) -> None:
     threading.Thread(target=watch, name="t2w-follow-parent", daemon=True).start()
 
 
+def utc_now() -> str:
+    """The time stamps of run logs: UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
 class Stopped(Exception):
     """A run stopped by a signal (SIGTERM, SIGHUP): finished items are kept. ``code`` is the
     exit status a shell reports for that signal (128 + its number)."""
@@ -360,7 +365,7 @@ class Run:
             "item": item, "round": round_index, "cost": completion.cost,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
-            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, sync=False)
+            "at": utc_now()}, sync=False)
 
     def write_summary(self, summary: dict) -> None:
         atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
@@ -480,5 +485,5 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict],
         "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
                                   if rnd.get("cost") is None),
         "metrics": per_mode,
-        "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "updated": utc_now(),
     }

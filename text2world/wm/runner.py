@@ -19,7 +19,7 @@ from typing import Any
 from text2world.llm import (FatalModelError, InfrastructureError, LLMClient, ModelConfigError,
                             ModelSpec, ResponseCache, RetryPolicy, RunSettings, api_key_for,
                             resolve_model)
-from text2world.runs import Run, code_version, runs_dir, text_hash
+from text2world.runs import Run, code_version, runs_dir, text_hash, utc_now
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.wm import prompts
@@ -204,14 +204,7 @@ def options_from_run(path: Path, **overrides: Any) -> WmOptions:
         problems_per_domain=config.get("problems_per_domain"),
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), resume=Path(path))
-    for key, value in overrides.items():
-        if value is not None:
-            setattr(options, key, value)
-    return options
-
-
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return options.with_overrides(**overrides)
 
 
 def _state_set(values) -> frozenset:
@@ -435,7 +428,7 @@ class _Runner:
                           "completion_tokens": sum(c["completion_tokens"] for c in calls)},
                 "cost": sum(c["cost"] or 0.0 for c in calls),
                 "latency": round(sum(c["latency"] for c in calls), 4),
-                "finished": _now(), "calls": calls}
+                "finished": utc_now(), "calls": calls}
 
     async def worker(self, queue: asyncio.Queue, observer) -> None:
         while True:
@@ -448,7 +441,7 @@ class _Runner:
             except InfrastructureError as error:
                 self.failed_items += 1
                 self.run.append_error({"item": item["id"], "error": error.to_dict(),
-                                       "at": _now()})
+                                       "at": utc_now()})
                 if observer:
                     observer(None)
                 continue
@@ -475,7 +468,7 @@ def summarize_run(config: dict, items: list[dict], open_errors: list[dict]) -> d
                                      for i in items),
             "cost": sum(i.get("cost") or 0.0 for i in items),
             "metrics": summarize_items(config.get("task", ""), items),
-            "updated": _now()}
+            "updated": utc_now()}
 
 
 def run_wm(options: WmOptions, observer=None, wm_plan: WmPlan | None = None) -> WmResult:
