@@ -19,9 +19,9 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.contamination_probe import ProbeOptions, probe
-from text2world.runs import read_jsonl
-from text2world.tokens import gpt2_encoding, gpt2_tokens
+from text2world.tasks.contamination.probe import ProbeOptions, probe
+from text2world.engine.run_store import read_jsonl
+from text2world.store.tokens import gpt2_encoding, gpt2_tokens
 
 from llm_server import Script, ScriptedLLMServer, pddl_answer
 from processes import HAS_PROC, descendants, survivors, wait_for

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli import app
-from text2world.runs import read_jsonl
+from text2world.engine.run_store import read_jsonl
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
                         pddl_answer, small_domain, undefined_predicate, write_store)
@@ -143,7 +143,7 @@ def test_user_models_file_extends_aliases(tmp_path):
     home.mkdir(parents=True, exist_ok=True)
     (home / "models.toml").write_text('[models.my-local]\nmodel = "openai/my-model"\n'
                                       'api_base = "http://127.0.0.1:9/v1"\napi_key_env = ""\n')
-    from text2world.llm import resolve_model
+    from text2world.model.client import resolve_model
 
     spec = resolve_model("my-local")
     assert spec.litellm_model == "openai/my-model" and spec.api_base == "http://127.0.0.1:9/v1"

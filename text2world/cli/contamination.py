@@ -10,14 +10,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..contamination import (
+from text2world.tasks.contamination.overlap import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     ComparisonTooLarge,
     compare_corpus,
 )
-from ..corpus import CorpusError, iter_corpus
-from ..contamination_probe import (
+from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
+from text2world.tasks.contamination.probe import (
     DEFAULT_CONCURRENCY,
     DEFAULT_PROMPT_TOKENS,
     ProbeError,
@@ -25,8 +25,8 @@ from ..contamination_probe import (
     probe,
     probe_options_from_run,
 )
-from ..store import SPLITS, DatasetError, load_dataset
-from .common import console, err_console, fail, print_json
+from text2world.store.datasets import SPLITS, DatasetError, load_dataset
+from text2world.cli.common import console, err_console, fail, print_json
 
 
 
@@ -114,7 +114,7 @@ def contamination_command(
         return
     try:
         if resume is not None:
-            from .evaluate import _parse_model_args
+            from text2world.cli.evaluate import _parse_model_args
 
             # Credentials are never written to the run: --api-base and --model-arg give
             # them again.
@@ -124,7 +124,7 @@ def contamination_command(
                 model_args=_parse_model_args(model_arg))
             options.use_cache = not no_cache
         else:
-            from .evaluate import _parse_model_args
+            from text2world.cli.evaluate import _parse_model_args
 
             options = ProbeOptions(
                 model=model, dataset=dataset, split=split or "test", limit=limit,
@@ -158,7 +158,7 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
     if options.model.startswith("reference/") and not as_json:
         console.print(f"[yellow]{options.model} is a REFERENCE MODEL[/] (offline, built from "
                       "the gold domains): it checks the pipeline, it is not an LLM result.")
-    from ..runs import Stopped
+    from text2world.engine.run_store import Stopped
 
     try:
         result = probe(options, progress=None if as_json else progress)
@@ -282,7 +282,7 @@ def _print_spans(title: str, result, spans: int = 3) -> None:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    from ..store import atomic_write_text
+    from text2world.store.datasets import atomic_write_text
 
     try:
         atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -13,8 +13,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 from rich.text import Text
 
-from ..llm import prepare_litellm_environment
-from .common import (METRIC_HEADERS, Mode, console, err_console, fail, mode_option,
+from text2world.model.client import prepare_litellm_environment
+from text2world.cli.common import (METRIC_HEADERS, Mode, console, err_console, fail, mode_option,
                      print_json)
 
 prepare_litellm_environment()  # before any command imports litellm
@@ -89,7 +89,7 @@ class ProgressObserver:
 
 def summary_table(summary: dict, mode: str = "paper") -> Table | None:
     """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode."""
-    from ..runs import mode_metrics
+    from text2world.engine.run_store import mode_metrics
 
     rounds = summary["metrics"].get(mode)
     if not rounds or not summary["finished_items"]:
@@ -113,7 +113,7 @@ def _print_summary(summary: dict, mode: str = "paper") -> None:
         console.print(table)
     semantic = (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
-        from .report import semantic_tables
+        from text2world.cli.report import semantic_tables
         for semantic_table in semantic_tables({"per_round": {summary.get("model") or "run": semantic}}):
             console.print(semantic_table)
 
@@ -121,7 +121,7 @@ def _print_summary(summary: dict, mode: str = "paper") -> None:
 def model_aliases_table(aliases: dict[str, dict]) -> Table:
     """Aliases as two columns, readable at 80: the alias (never cut) and what it calls: the
     litellm model, where (the api base, for local servers) and with which key, then the note."""
-    from ..llm import REFERENCE_PROVIDER
+    from text2world.model.client import REFERENCE_PROVIDER
 
     table = Table(title="model aliases (add your own in $T2W_HOME/models.toml)",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
@@ -199,9 +199,9 @@ def eval_command(
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
-    from ..evaluation import EvalError, EvalOptions, evaluate, options_from_run, plan
-    from ..llm import FatalModelError, ModelConfigError, load_model_aliases
-    from ..runs import RunError, Stopped
+    from text2world.tasks.generation.evaluation import EvalError, EvalOptions, evaluate, options_from_run, plan
+    from text2world.model.client import FatalModelError, ModelConfigError, load_model_aliases
+    from text2world.engine.run_store import RunError, Stopped
 
     if list_models:
         try:
@@ -305,9 +305,9 @@ def score_run_command(
                                   help="Also recompute the semantic scores on the gold's problems."),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from ..rounds import rescore_run
-    from ..runs import RunError
-    from ..store import DatasetError
+    from text2world.tasks.generation.rounds import rescore_run
+    from text2world.engine.run_store import RunError
+    from text2world.store.datasets import DatasetError
 
     modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given
     try:
@@ -326,7 +326,7 @@ def score_run_command(
 @cache_app.command("inspect")
 def cache_inspect(as_json: bool = typer.Option(False, "--json")) -> None:
     """Entries, size and cost of the cached responses, per model."""
-    from ..llm import ResponseCache
+    from text2world.model.client import ResponseCache
 
     stats = ResponseCache().stats()
     if as_json:
@@ -350,7 +350,7 @@ def cache_clear(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
     """Delete cached responses (all, or one model's)."""
-    from ..llm import ResponseCache
+    from text2world.model.client import ResponseCache
 
     cache = ResponseCache()
     if not yes and os.isatty(0):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import typer
 
-from . import contamination
-from . import data
-from . import evaluate
-from . import report
-from . import scoring
-from . import serve
-from . import view
-from . import wm
+from text2world.cli import contamination
+from text2world.cli import data
+from text2world.cli import evaluate
+from text2world.cli import report
+from text2world.cli import scoring
+from text2world.cli import serve
+from text2world.cli import view
+from text2world.cli import wm
 
 app = typer.Typer(
     name="t2w",
@@ -24,7 +24,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from text2world import __version__
 
         typer.echo(f"text2world {__version__}")
         raise typer.Exit()

@@ -9,8 +9,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..llm import prepare_litellm_environment
-from .common import choices, console, err_console, fail, print_json
+from text2world.model.client import prepare_litellm_environment
+from text2world.cli.common import choices, console, err_console, fail, print_json
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -126,9 +126,9 @@ def _task_command(task: str):
 
 
 def run_task(task: str, args: dict) -> None:
-    from ..llm import FatalModelError
-    from ..runs import RunError
-    from ..wm.runner import WmError, WmOptions, options_from_run, plan, run_wm
+    from text2world.model.client import FatalModelError
+    from text2world.engine.run_store import RunError
+    from text2world.tasks.wm.runner import WmError, WmOptions, options_from_run, plan, run_wm
 
     try:
         if args["resume"] is not None:
@@ -216,7 +216,7 @@ for _name in ("next-state", "verify", "propose", "plan"):
 def first_prompt(item: dict, record) -> str:
     """The item's (first) prompt with the default settings: PDDL rules, states as atoms, the
     full next state, 10 proposals, so the exported items run anywhere as they are."""
-    from ..wm import prompts
+    from text2world.tasks.wm import prompts
 
     if item["task"] == "next-state":
         return prompts.next_state_prompt(item, record, "pddl", "atoms", "full")
@@ -242,8 +242,8 @@ def build_command(
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Write the task items (one JSON object per line), deterministic for the seed."""
-    from ..store import atomic_write_text
-    from ..wm.runner import WmError, WmOptions, build
+    from text2world.store.datasets import atomic_write_text
+    from text2world.tasks.wm.runner import WmError, WmOptions, build
 
     tasks = [str(t) for t in task] if task else list(SHOWN)
     lines, skipped = [], set()
@@ -276,7 +276,7 @@ def build_command(
 
 def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool) -> None:
     """``t2w report`` for world-model runs."""
-    from ..wm.report import WmReportError, build_wm_report
+    from text2world.reports.wm import WmReportError, build_wm_report
 
     try:
         report = build_wm_report(runs, out)

@@ -1,0 +1,1 @@
+"""The run engine: the run store (config, item log, paid ledger, summary) and the scoring pool."""

@@ -1,0 +1,1 @@
+"""The Text2World generation task: generate, extract, validate, correct and score, up to EC_k."""
