@@ -74,7 +74,7 @@ class _ItemCache:
                 raise ApiError(422, "run_too_large",
                                f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the "
                                f"viewer reads at most {_MAX_LOG:,}")
-            from text2world.tasks.generation.rounds import load_run_items  # imported when first needed
+            from text2world.tasks.generation.rescore import load_run_items  # imported when first needed
 
             try:
                 items = load_run_items(run)

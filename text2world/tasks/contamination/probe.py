@@ -16,7 +16,7 @@ import numpy as np
 
 from text2world.tasks.contamination.overlap import (DEFAULT_MAX_MISMATCHES, DEFAULT_N, Contamination, check_parameters,
                             contamination_rate, mean_rate, prefix_end)
-from text2world.model.client import RunSettings
+from text2world.engine.options import RunOptions as RunSettings
 from text2world.engine.run_store import utc_now
 from text2world.store.datasets import DatasetError, first
 

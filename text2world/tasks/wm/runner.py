@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from text2world.model.client import (FatalModelError, InfrastructureError, LLMClient, ModelConfigError,
-                            ModelSpec, ResponseCache, RetryPolicy, RunSettings, api_key_for,
+                            ModelSpec, ResponseCache, RetryPolicy, api_key_for,
                             resolve_model)
 from text2world.engine.run_store import Run, code_version, runs_dir, text_hash, utc_now
+from text2world.engine.options import RunOptions as RunSettings
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import prompts
