@@ -138,7 +138,8 @@ def eval_command(
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
     resume: Path = resume_option(),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: bool = typer.Option(False, "--no-progress",
+                                     help="No progress bar (or lines, without a terminal)."),
     quiet: bool = quiet_option(),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
 ) -> None:
@@ -175,7 +176,7 @@ def eval_command(
     except Text2WorldError as err:
         fail(str(err))
     reference_notice(evaluation_plan.spec)
-    observer = ProgressObserver("eval", quiet=quiet, bar=console.is_terminal and not no_progress)
+    observer = ProgressObserver("eval", quiet=quiet, progress=not no_progress)
     _quick_exit()
     result = run_guarded("t2w eval", evaluation_plan.run_path, observer,
                          lambda: evaluate(options, observer, evaluation_plan))

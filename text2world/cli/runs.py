@@ -119,12 +119,13 @@ def resumed_options(resumed: RunOptions, given: RunOptions, flags: dict[str, str
 class ProgressObserver:
     """Progress of a run: a rich bar on a terminal; elsewhere (CI, nohup, a pipe) a plain line
     on stderr at most every ``PROGRESS_SECONDS`` or each tenth of the samples; nothing when
-    ``quiet``."""
+    ``quiet`` (and with ``progress`` False, only the line that says a run is resumed)."""
 
-    def __init__(self, label: str, quiet: bool = False, bar: bool | None = None) -> None:
+    def __init__(self, label: str, quiet: bool = False, progress: bool = True) -> None:
         self.label = label
         self.quiet = quiet
-        self.bar = console.is_terminal if bar is None else bar
+        self.show = progress and not quiet
+        self.bar = console.is_terminal
         self.progress: Progress | None = None
         self.task = None
         self.total = 0
@@ -141,7 +142,7 @@ class ProgressObserver:
         if done and not self.quiet:
             console.print(f"resuming {run.path}: {done} of {total} items already done",
                               highlight=False, soft_wrap=True)
-        if self.quiet or total == done:
+        if not self.show or total == done:
             return
         if self.bar:
             self.progress = Progress(
@@ -162,7 +163,7 @@ class ProgressObserver:
         if self.progress is not None:
             self.progress.update(self.task, advance=advance, calls=self.calls,
                                  tokens=self.tokens, cost=self.cost, failed=self.failed)
-        elif not self.quiet and not self.bar and advance:
+        elif self.show and not self.bar and advance:
             step = max(1, int(self.total * PROGRESS_SHARE))
             now = time.monotonic()
             if (self.done == self.total or now - self._line_at >= PROGRESS_SECONDS

@@ -125,7 +125,7 @@ def prepare(task: Task) -> Prepared:
         "timeout": options.timeout,
         "max_retries": options.max_retries,
         "selection": options.selection_flags(),
-        "selected": [sample.id for sample in samples],
+        "selected": task.selection_ids(samples),
         "epochs": options.epochs,
         "planned_items": len(samples),
         "code_version": code_version(),

@@ -59,6 +59,10 @@ class Task(Protocol):
     def load(self) -> list[Sample]:
         """The selected samples, in order (deterministic for the options)."""
 
+    def selection_ids(self, samples: list[Sample]) -> list[str]:
+        """What the run selected, as ``--domains`` would name it again on resume (the run
+        config's ``selected``): the sample ids, or the domains they were built from."""
+
     def configure(self, spec: "ModelSpec", generation: dict) -> dict:
         """The task's part of the run config (what it measures and how)."""
 

@@ -125,6 +125,9 @@ class GenerationTask:
                             f"{options.description} description")
         return first(records, options.limit)
 
+    def selection_ids(self, samples: list[Sample]) -> list[str]:
+        return [sample.id for sample in samples]
+
     def configure(self, spec: ModelSpec, generation: dict) -> dict:
         options, prompts, dataset = self.options, self.prompts, self.dataset
         assert prompts is not None and dataset is not None
