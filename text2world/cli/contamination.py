@@ -166,12 +166,13 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
         raise typer.Exit(2)
 
 
-def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
-    summary = result.summary
+def _rates_table(summary: dict, top: int) -> None:
+    """The most contaminated domains of a probe's summary, and its mean rate."""
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "
-                        f"(first {options.prompt_tokens} tokens given; {options.n}-grams, "
-                        f"<= {options.max_mismatches} mismatches)")
+                        f"(first {summary.get('prefix_tokens', summary.get('prompt_tokens'))} "
+                        f"tokens given; {summary['n']}-grams, "
+                        f"<= {summary['max_mismatches']} mismatches)")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
                             ("rate", "right"), ("tokens", "right")):
         table.add_column(column, justify=justify)
@@ -184,6 +185,36 @@ def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> No
     console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
                   f"{summary['planned_items']} domains" if mean is not None else
                   "no domain finished", highlight=False)
+
+
+def report_probe(runs: list[Path], as_json: bool, top: int = 20) -> None:
+    """``t2w report`` for probe runs: each run's rates, as the probe printed them."""
+    from text2world.engine.run_reader import open_run
+    from text2world.engine.run_store import RunError
+
+    reports = []
+    for path in runs:
+        try:
+            run = open_run(path)
+        except RunError as err:
+            fail(str(err))
+        summary = run.stored_summary() or run.summary()
+        summary = {**run.summary(), "histogram": summary.get("histogram"),
+                   "most_contaminated": summary.get("most_contaminated", [])}
+        reports.append((run, summary))
+    if as_json:
+        print_json({"runs": [{"run": str(run.path), **summary} for run, summary in reports]})
+        return
+    for run, summary in reports:
+        _rates_table(summary, top)
+        if summary.get("histogram"):
+            console.print(f"histogram: {run.path / summary['histogram']}", highlight=False,
+                          soft_wrap=True)
+
+
+def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
+    summary = result.summary
+    _rates_table(summary, top)
     console.print(f"run: {result.run_path} ({result.new_items} new, "
                   f"{summary['cached_calls']} answered from cache"
                   + (", resumed" if result.resumed else "") + ")",

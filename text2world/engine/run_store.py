@@ -19,13 +19,16 @@ Files, each holding typed records that carry the task's ``kind`` and the format 
   calls of an attempt that was killed before its sample was logged, and counts each once.
 * ``summary.json`` (``RunSummary``) - the task's summary, rewritten atomically at checkpoints.
 
-Reading (the public interface for reports, the viewer and the API):
+Reading (the public interface for reports, the viewer and the API; ``engine.run_reader``,
+all re-exported by ``text2world.engine``):
 
 * ``open_run(path) -> Run`` - a run folder of any kind and version (raises ``RunError``
   saying why it cannot be read); ``Run.kind``, ``Run.version``, ``Run.config``,
   ``Run.items()``, ``Run.stored_summary()``, ``Run.paid_calls()``, ``Run.open_errors()``.
-* ``list_runs(runs_dir) -> list[RunInfo]`` - every run folder (symlinked ones included),
-  newest first; never raises: a damaged or unknown folder is listed with ``error`` saying why.
+* ``list_runs(runs_dir) -> list[RunInfo]`` - every run folder (symlinked ones followed), by
+  name; never raises for a run: a damaged or unknown folder is listed with ``problems`` and
+  ``error`` saying why (``RunInfo``: ``run_id``, ``kind``, ``version``, ``config``,
+  ``summary``, ``finished``, ``run``). ``find_run(runs_dir, run_id)``: one of them.
 
 Folders written before this format (no ``kind``/``version``: version 1) still open: a config
 without ``kind`` is a generation (``t2w eval``) run, records without ``epoch`` are epoch 0.
@@ -59,9 +62,8 @@ from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
-           "RunConfig", "RunError", "RunInfo", "RunSummary", "Stopped", "follow_parent",
-           "list_runs", "open_run", "read_jsonl", "run_stoppable", "runs_dir", "sample_key",
-           "utc_now"]
+           "RunConfig", "RunError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
 KINDS = ("generation", "wm", "contamination")  # the tasks (``Run.kind``)
@@ -481,69 +483,3 @@ def _drop_torn_tail(path: Path) -> None:
             stream.truncate(cut)
             stream.flush()
             os.fsync(stream.fileno())
-
-
-# --------------------------------------------------------------------------------------------
-# Reading runs
-
-
-def open_run(path: Path | str) -> Run:
-    """A run folder of any kind and format version; ``RunError`` says why it cannot be read."""
-    run = Run.open(Path(path))
-    if run.kind not in KINDS:
-        raise RunError(f"{path}: a run of unknown kind {run.kind!r} (known: {', '.join(KINDS)})")
-    return run
-
-
-@dataclass
-class RunInfo:
-    """One folder of a runs directory, as ``list_runs`` finds it. ``error`` is None for a
-    readable run, else why it cannot be read (``run`` is then None)."""
-
-    path: Path
-    run_id: str
-    kind: str | None
-    run: Run | None
-    summary: dict | None
-    error: str | None
-    modified: float
-
-    def to_dict(self) -> dict:
-        return {"run_id": self.run_id, "kind": self.kind, "path": str(self.path),
-                "error": self.error, "summary": self.summary}
-
-
-def list_runs(root: Path | str) -> list[RunInfo]:
-    """Every run folder under ``root`` (symlinked folders followed), newest first. Never
-    raises: an unreadable root gives an empty list, a damaged or unknown run an entry whose
-    ``error`` says why. Folders that are not runs at all (no config.json, no log) are left
-    out, as are report folders."""
-    root = Path(root)
-    try:
-        entries = list(root.iterdir())
-    except OSError:
-        return []
-    found: list[RunInfo] = []
-    for folder in entries:
-        try:
-            if not folder.is_dir() or folder.name.startswith("."):
-                continue
-            if not ((folder / "config.json").exists() or (folder / "log.jsonl").exists()):
-                continue
-            modified = max((folder / name).stat().st_mtime for name in
-                           ("config.json", "log.jsonl", "summary.json")
-                           if (folder / name).exists())
-        except OSError as err:
-            found.append(RunInfo(folder, folder.name, None, None, None,
-                                 f"cannot be read ({err.strerror})", 0.0))
-            continue
-        try:
-            run = open_run(folder)
-        except RunError as err:
-            found.append(RunInfo(folder, folder.name, None, None, None, str(err), modified))
-            continue
-        found.append(RunInfo(folder, folder.name, run.kind, run, run.stored_summary(), None,
-                             modified))
-    found.sort(key=lambda info: (-info.modified, info.run_id))
-    return found
-

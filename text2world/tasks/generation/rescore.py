@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from text2world.engine.run_store import SCORE_MODES, Run, RunError, open_run, read_jsonl, utc_now
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import SCORE_MODES, Run, RunError, read_jsonl, utc_now
 from text2world.store.datasets import BUILTIN, DatasetError, atomic_write_text, load_dataset
 from text2world.tasks.generation.scoring import analyze_round, compact_score
 from text2world.tasks.generation.summary import summarize
