@@ -21,12 +21,13 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from text2world.simulation.codegen import compile_enumerator
-from text2world.simulation.problem import WorkLimitExceeded
+from text2world.simulation.problem import GroundAction, WorkLimitExceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.simulator import Simulator
 
 INFINITY = float("inf")
+NEGATED = "¬"  # (NEGATED, atom): the relaxed atom "atom is false", for negated goal atoms
 # atoms or relaxed actions past which grounding stops (the searches fall back)
 MAX_RELAXED_ATOMS = 200_000
 MAX_RELAXED_ACTIONS = 200_000
@@ -94,6 +95,8 @@ class RelaxedTask:
             reached.add(atom)
             index.add(atom)
         grounded: set = set()
+        self.unit_costs = unit_costs
+        self.label: list[GroundAction] = []  # relaxed action id -> the ground action
         self._pre: list[tuple] = []
         self._add: list[tuple] = []
         self.cost: list[float] = []
@@ -107,11 +110,14 @@ class RelaxedTask:
                     if (name, args) in grounded:
                         continue
                     grounded.add((name, args))
+                    label = GroundAction(name, args)
                     for pre, adds, cost in self._ground(compiled, args, unit_costs):
+                        self.label.append(label)
                         self._pre.append(pre)
                         self._add.append(adds)
                         self.cost.append(cost)
-                        new_atoms.extend(a for a in adds if a not in reached)
+                        new_atoms.extend(a for a in adds
+                                         if a[0] != NEGATED and a not in reached)
                     if len(self._pre) > MAX_RELAXED_ACTIONS:
                         raise RelaxationTooLarge(f"the relaxed problem has more than "
                                                  f"{MAX_RELAXED_ACTIONS:,} ground actions")
@@ -124,18 +130,27 @@ class RelaxedTask:
                 raise RelaxationTooLarge(f"the relaxed problem has more than "
                                          f"{MAX_RELAXED_ATOMS:,} atoms")
         self.ground_actions = len(grounded)
-        self.names: list = sorted(reached)  # atom id -> atom
-        self.atoms: dict = {atom: i for i, atom in enumerate(self.names)}
+        positive, negative = _goal_literals(simulator._goal)
+        # A negated fluent atom p (in a precondition, an effect condition or the goal) is the
+        # relaxed atom (NEGATED, p): true where p is false, added by the actions deleting p.
+        # Without it h would be blind to what must be undone (0 where only a deletion is left).
+        negated = set(negative)
+        for pre in self._pre:
+            negated.update(a[1] for a in pre if a[0] == NEGATED)
+        self.names: list = sorted(reached) + [(NEGATED, p) for p in sorted(negated)]
+        self.atoms: dict = {atom: i for i, atom in enumerate(self.names)}  # atom -> id
         ids = self.atoms
-        self.pre = [tuple(sorted({ids[a] for a in pre if a in ids})) for pre in self._pre]
-        self.add = [tuple(sorted({ids[a] for a in adds})) for adds in self._add]
+        self.pre = [tuple(sorted({ids[a] for a in pre})) for pre in self._pre]
+        self.add = [tuple(sorted({ids[a] for a in adds if a in ids})) for adds in self._add]
         del self._pre, self._add
         self.users: list[list[int]] = [[] for _ in ids]  # atom id -> actions it is a pre of
         for action, pre in enumerate(self.pre):
             for atom in pre:
                 self.users[atom].append(action)
         self.free = [a for a, pre in enumerate(self.pre) if not pre]
-        goal_atoms = _goal_atoms(simulator._goal)
+        self.pre_count = [len(pre) for pre in self.pre]
+        goal_atoms = positive | {(NEGATED, p) for p in negative}
+        self.negated = tuple((p, ids[(NEGATED, p)]) for p in sorted(negated))
         self.unreachable = any(atom not in ids for atom in goal_atoms)
         self.goal = tuple(sorted(ids[a] for a in goal_atoms if a in ids))
 
@@ -145,8 +160,7 @@ class RelaxedTask:
         """The relaxed actions of one ground action: ``(pre atoms, add atoms, cost)``."""
         binding = [None] * max(compiled.slots, 1)
         binding[:compiled.arity] = args
-        pre = [_bind(node, binding) for _, node in compiled.conjuncts
-               if node[0] == "atom" and node[1] not in self._static]
+        pre = self._literals([node for _, node in compiled.conjuncts], binding)
         adds: list = []
         conditional: list = []
         cost = [0.0]
@@ -162,12 +176,13 @@ class RelaxedTask:
             kind = effect[0]
             if kind == "add":
                 adds.append(_bind(effect, binding))
+            elif kind == "del":
+                adds.append((NEGATED, _bind(effect, binding)))
             elif kind == "when":
                 inner: list = []
                 nested: list = []
                 self._effects(effect[2], binding, pre, inner, nested, [0.0], top=False)
-                condition = [_bind(n, binding) for n in _positive_atoms(effect[1])
-                             if n[1] not in self._static]
+                condition = self._literals(_conjunction(effect[1]), binding)
                 conditional.append((pre + condition, inner))
                 conditional.extend((pre + condition + p[len(pre):], a) for p, a in nested)
             elif kind == "forall":
@@ -183,27 +198,86 @@ class RelaxedTask:
                 except Exception:  # noqa: BLE001 - no value: a lower bound of 0 stays valid
                     pass
 
+    def _literals(self, nodes: list, binding: list) -> list:
+        """The ground fluent literals among ``nodes``: an atom, or (NEGATED, atom) for a
+        negated one; static atoms (true in the start state, checked while grounding) and
+        other conditions are left out."""
+        found = []
+        for node in nodes:
+            if node[0] == "atom" and node[1] not in self._static:
+                found.append(_bind(node, binding))
+            elif node[0] == "not" and node[1][0] == "atom" and node[1][1] not in self._static:
+                found.append((NEGATED, _bind(node[1], binding)))
+        return found
+
     # -- heuristics --------------------------------------------------------------------
 
     def state_ids(self, state: frozenset) -> list[int]:
         ids = self.atoms
-        return [ids[a] for a in state if a in ids]
+        found = [ids[a] for a in state if a in ids]
+        found += [i for atom, i in self.negated if atom not in state]
+        return found
 
-    def adds_of(self, plan: list[int]) -> set:
-        """The atoms the relaxed actions ``plan`` add (helpful: a successor adding one)."""
-        names, add = self.names, self.add
-        return {names[atom] for action in plan for atom in add[action]}
-
-    def evaluate(self, state: frozenset, kind: str = "ff") -> tuple[float, list[int]]:
-        """``(h, relaxed plan)`` for ``kind`` "max", "add" or "ff" (the relaxed plan's action
-        ids only for "ff"); ``h`` is infinite when the relaxation cannot reach the goal."""
+    def evaluate(self, state: frozenset, kind: str = "ff") -> tuple[float, frozenset]:
+        """``(h, preferred actions)`` for ``kind`` "max", "add" or "ff"; ``h`` is infinite when
+        the relaxation cannot reach the goal. The preferred (helpful) actions, for "ff" only,
+        are the relaxed plan's ground actions applicable in ``state``."""
         if self.unreachable:
-            return INFINITY, []
+            return INFINITY, frozenset()
+        if not self.goal:
+            return 0.0, frozenset()
+        if self.unit_costs and kind != "add":
+            level, supporter = self._layers(state)
+        else:
+            level, supporter = self._costs(state, kind == "max")
         goal = self.goal
-        if not goal:
-            return 0.0, []
-        n = len(self.atoms)
-        cost = [INFINITY] * n
+        if any(level[g] == INFINITY for g in goal):
+            return INFINITY, frozenset()
+        if kind == "max":
+            return float(max(level[g] for g in goal)), frozenset()
+        if kind == "add":
+            return float(sum(level[g] for g in goal)), frozenset()
+        return self._relaxed_plan(level, supporter)
+
+    def _layers(self, state: frozenset) -> tuple[list, list]:
+        """Unit costs: the relaxed planning graph's first level of every atom (h_max), and the
+        action that first reached it, layer by layer (no priority queue needed)."""
+        n = len(self.names)
+        level: list = [INFINITY] * n
+        supporter = [-1] * n
+        remaining = self.pre_count[:]
+        users, add = self.users, self.add
+        frontier = self.state_ids(state)
+        for atom in frontier:
+            level[atom] = 0
+        goals_left = sum(1 for g in self.goal if level[g] != 0)
+        ready = list(self.free)
+        layer = 0
+        while goals_left:
+            for atom in frontier:
+                for action in users[atom]:
+                    remaining[action] -= 1
+                    if not remaining[action]:
+                        ready.append(action)
+            if not ready:
+                break
+            layer += 1
+            frontier = []
+            for action in ready:
+                for atom in add[action]:
+                    if level[atom] == INFINITY:
+                        level[atom] = layer
+                        supporter[atom] = action
+                        frontier.append(atom)
+            ready = []
+            goals_left = sum(1 for g in self.goal if level[g] == INFINITY)
+        return level, supporter
+
+    def _costs(self, state: frozenset, use_max: bool) -> tuple[list, list]:
+        """Action costs: h_max or h_add cost of every atom (generalized Dijkstra) and its best
+        supporter."""
+        n = len(self.names)
+        cost: list = [INFINITY] * n
         supporter = [-1] * n
         heap: list = []
         for atom in self.state_ids(state):
@@ -217,10 +291,9 @@ class RelaxedTask:
                     supporter[atom] = action
                     heap.append((value, atom))
         heapq.heapify(heap)
-        remaining = [len(p) for p in self.pre]
+        remaining = self.pre_count[:]
         accumulated = [0.0] * len(self.pre)
-        use_max = kind == "max"
-        goals_left = set(goal)
+        goals_left = set(self.goal)
         pre_cost, add, users = self.cost, self.add, self.users
         while heap:
             value, atom = heapq.heappop(heap)
@@ -237,51 +310,53 @@ class RelaxedTask:
                         accumulated[action] = value
                 else:
                     accumulated[action] += value
-                if remaining[action] == 0:
+                if not remaining[action]:
                     reached = accumulated[action] + pre_cost[action]
                     for new in add[action]:
                         if reached < cost[new]:
                             cost[new] = reached
                             supporter[new] = action
                             heapq.heappush(heap, (reached, new))
-        if goals_left:
-            return INFINITY, []
-        if use_max:
-            return max(cost[g] for g in goal), []
-        if kind == "add":
-            return sum(cost[g] for g in goal), []
-        plan: list[int] = []
+        return cost, supporter
+
+    def _relaxed_plan(self, level: list, supporter: list) -> tuple[float, frozenset]:
+        """h_FF: the cost of the relaxed plan read back from the supporters, and its actions
+        applicable in the state (every precondition at level 0)."""
         chosen: set = set()
-        stack = [g for g in goal if cost[g] > 0 or supporter[g] >= 0]
+        stack = [g for g in self.goal if supporter[g] >= 0]
         seen = set(stack)
+        pre = self.pre
         while stack:
-            atom = stack.pop()
-            if cost[atom] == 0.0 and supporter[atom] < 0:
-                continue
-            action = supporter[atom]
-            if action < 0 or action in chosen:
+            action = supporter[stack.pop()]
+            if action in chosen:
                 continue
             chosen.add(action)
-            plan.append(action)
-            for p in self.pre[action]:
-                if p not in seen and supporter[p] >= 0:
+            for p in pre[action]:
+                if p not in seen and supporter[p] >= 0 and level[p] != 0:
                     seen.add(p)
                     stack.append(p)
-        return float(sum(pre_cost[a] for a in plan)), plan
+        preferred = frozenset(self.label[a] for a in chosen
+                              if all(level[p] == 0 for p in pre[a]))
+        return float(sum(self.cost[a] for a in chosen)), preferred
 
 
 def _bind(node, binding: list) -> tuple:
     return (node[1], *[binding[t] if isinstance(t, int) else t for t in node[2]])
 
 
-def _positive_atoms(node) -> list:
-    """The positive atoms of a condition's top-level conjunction."""
-    if node[0] == "atom":
-        return [node]
+def _conjunction(node) -> list:
+    """The parts of a condition's top-level conjunction."""
     if node[0] == "and":
-        return [a for part in node[1] for a in _positive_atoms(part)]
-    return []
+        return [a for part in node[1] for a in _conjunction(part)]
+    return [node]
 
 
-def _goal_atoms(node) -> set:
-    return {_bind(a, []) for a in _positive_atoms(node)}
+def _goal_literals(node) -> tuple[set, set]:
+    """The ground atoms of the goal's top-level conjunction: positive ones, negated ones."""
+    positive, negative = set(), set()
+    for part in _conjunction(node):
+        if part[0] == "atom":
+            positive.add(_bind(part, []))
+        elif part[0] == "not" and part[1][0] == "atom":
+            negative.add(_bind(part[1], []))
+    return positive, negative
