@@ -261,7 +261,9 @@ class _Runner:
         self.planner_calls += 1
         result = await asyncio.to_thread(optimal_plan, world.record.domain,
                                          world.cost_problem(state),
-                                         timeout=self.options.planner_timeout)
+                                         timeout=self.options.planner_timeout,
+                                         models=(world.domain, world.simulator.problem),
+                                         start=state)
         return world.record_cost(state, result)
 
     # ---- the tasks
