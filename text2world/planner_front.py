@@ -68,8 +68,10 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     if simulator is None:
         try:
             simulator = simulator_from_text(domain_text, problem_text, max_work=200_000)
-        except (SimulationError, ValueError) as err:
-            simulator, why = None, f"in-process search not possible: {err}"
+        except Exception as err:  # noqa: BLE001 - tarski raises many classes
+            reason = err.reason if isinstance(err, SimulationError) else \
+                f"{type(err).__name__}: {err}"
+            simulator, why = None, f"in-process search not possible: {reason}"
     if simulator is not None:
         result, why = search_plan(simulator)
         if result is not None:

@@ -91,7 +91,7 @@ class RelaxedTask:
                 steps, compiled.arity, compiled.slots, simulator._holds, simulator.max_work)))
         index = _Index()
         reached: set = set()
-        for atom in start:
+        for atom in sorted(start):  # sorted: the same relaxed action ids in every process
             reached.add(atom)
             index.add(atom)
         grounded: set = set()
@@ -263,6 +263,7 @@ class RelaxedTask:
                 break
             layer += 1
             frontier = []
+            ready.sort()  # the lowest id supports an atom: the same in every process
             for action in ready:
                 for atom in add[action]:
                     if level[atom] == INFINITY:
