@@ -204,14 +204,17 @@ def test_semantic_metrics_differ_between_planners_only_through_plan_choice(tmp_p
     for gold_id in SAMPLE:
         gold, _ = semantic.store_problems(gold_id)
         pairs.append((gold_id, gold))
+        candidates = mutants(parse_domain(gold))
         pairs += [(gold_id, m.domain.to_pddl())
-                  for m in rng.sample(mutants(parse_domain(gold)), 3)]
+                  for m in rng.sample(candidates, min(4, len(candidates)))]
     fast_downward, fd_golds = _scores(pairs, tmp_path / "fd", monkeypatch, True)
     in_process, ip_golds = _scores(pairs, tmp_path / "ip", monkeypatch, False)
     differences = explained = 0
     for (gold_id, _), theirs, ours in zip(pairs, fast_downward, in_process):
         assert theirs.ok == ours.ok and theirs.ok, (gold_id, theirs.reason, ours.reason)
-        assert all(p.planner.startswith("in-process") or not p.planner for p in ours.problems)
+        # in-process unless the search reached a bound (then the same Fast Downward plan)
+        assert all(p.planner.startswith(("in-process", planner_front.FALLBACK + " (after"))
+                   or not p.planner for p in ours.problems)
         assert all(p.planner.startswith(planner_front.FALLBACK) or not p.planner
                    for p in theirs.problems)
         same_gold_plans = fd_golds[gold_id] == ip_golds[gold_id]
