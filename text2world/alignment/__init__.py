@@ -39,11 +39,13 @@ is matched by name only (said in ``Alignment.notes``). The domain parser already
 input (``pddl.MAX_DOMAIN_CHARS``).
 """
 
-from .matching import (EXACT_CONFIDENCE, MAX_PAIRS, MAX_PERMUTED_ARITY, MAX_SWAPS,
+from .matching import (EXACT_CONFIDENCE, MAX_PAIRS, MAX_SWAPS,
                        NORMALISED_CONFIDENCE, ROUNDS, SWAP_GAP, THRESHOLD, align)
 from .names import name_keys, name_tokens
+from .orders import MAX_PERMUTED_ARITY, MAX_PERMUTED_PARAMETERS
 from .result import KINDS, UNMAPPED_PREFIX, Alignment, FrozenMap
 
 __all__ = ["Alignment", "FrozenMap", "KINDS", "UNMAPPED_PREFIX", "align", "name_keys",
            "name_tokens", "EXACT_CONFIDENCE", "NORMALISED_CONFIDENCE", "THRESHOLD", "ROUNDS",
-           "MAX_PAIRS", "MAX_SWAPS", "SWAP_GAP", "MAX_PERMUTED_ARITY"]
+           "MAX_PAIRS", "MAX_SWAPS", "SWAP_GAP", "MAX_PERMUTED_ARITY",
+           "MAX_PERMUTED_PARAMETERS"]

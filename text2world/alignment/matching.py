@@ -5,12 +5,12 @@ order of predicate arguments."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
-
 import numpy as np
 
 from ..pddl import Domain
 from .names import fuzzy, name_keys
+from .orders import joint_orders
+from .typing_predicates import type_predicates
 from .result import Alignment, FrozenMap
 from .structure import Side, Translator, side_of, structure_scores, wl_colours
 
@@ -138,60 +138,36 @@ def _agreement(gold: Side, predicted: Side, mappings: dict, gold_untyped: bool,
         total += sum(tr("types", predicted.types[p]) == gold.types[g]
                      for p, g in mappings["types"].items()
                      if p in predicted.types and g in gold.types)
-    for kind, mine, theirs in (("predicates", predicted.predicates, gold.predicates),
-                               ("actions", predicted.actions, gold.actions)):
+    for kind, table, mine, theirs in (
+            ("predicates", "arguments", predicted.predicates, gold.predicates),
+            ("actions", "orders", predicted.actions, gold.actions)):
         for p, g in mappings[kind].items():
             total += (len(mine[p]) == len(theirs[g])) + sum(
-                tr("types", a) == b for a, b in zip(mine[p], theirs[g]))
+                a == b for a, b in zip(tr.signature(table, p, mine[p]), theirs[g]))
     for p, g in mappings["actions"].items():
         if g not in gold_literals:
             gold_literals[g] = Counter(gold.literals[g])
-        translated = Counter((tr.role(r), tr("predicates", q), tr.args(a))
-                             for r, q, a in predicted.literals[p])
+        translated = Counter(tr.literal(p, r, q, a) for r, q, a in predicted.literals[p])
         total += sum((translated & gold_literals[g]).values())
     return total
 
 
-MAX_PERMUTED_ARITY = 4  # argument orders tried: all of them up to this arity (24)
+def _used(side: Side) -> set[str]:
+    return {predicate for literals in side.literals.values() for _, predicate, _ in literals}
 
 
-def _argument_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, tuple]:
-    """For each mapped predicate, the order of its arguments that agrees best with the gold:
-    parameter types and the arguments of its atoms in mapped actions. Only orders strictly
-    better than the written one are kept."""
-    tr = Translator(mappings, "p")
-    uses: dict = {"g": {}, "p": {}}
-    for key, side, pairs in (("g", gold, {g: g for g in mappings["actions"].values()}),
-                             ("p", predicted, mappings["actions"])):
-        for action, target in pairs.items():
-            for role, predicate, args in side.literals.get(action, ()):
-                uses[key].setdefault(predicate, []).append(
-                    (target, tr.role(role) if key == "p" else role,
-                     tr.args(args) if key == "p" else args))
-    orders = {}
-    for p, g in mappings["predicates"].items():
-        mine, theirs = predicted.predicates.get(p), gold.predicates.get(g)
-        if mine is None or theirs is None or len(mine) != len(theirs) or not (
-                2 <= len(mine) <= MAX_PERMUTED_ARITY):
-            continue
-        gold_uses = Counter(uses["g"].get(g, ()))
-        types = [tr("types", t) for t in mine]
-
-        def agreement(order: tuple) -> int:
-            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
-            moved = Counter((a, r, tuple(args[k] for k in order))
-                            for a, r, args in uses["p"].get(p, ()))
-            return typed + sum((moved & gold_uses).values())
-
-        written = tuple(range(len(mine)))
-        best, best_value = written, agreement(written)
-        for order in permutations(written):
-            value = agreement(order)
-            if value > best_value:
-                best, best_value = order, value
-        if best != written:
-            orders[p] = best
-    return orders
+def _ignore_unused(state: _KindState, gold: Side, predicted: Side) -> None:
+    """Predicted predicates no action uses change no behaviour: they take no gold partner by
+    structure (where they could only displace a used one), unless the gold has unused
+    predicates left too (then like pairs with like)."""
+    used_gold = _used(gold)
+    if any(g not in used_gold for g in state.open_gold):
+        return
+    used = _used(predicted)
+    state.open_predicted = [p for p in state.open_predicted if p in used]
+    state.names = (np.zeros((0, 0)) if state.too_many
+                   else fuzzy(state.open_predicted, state.open_gold))
+    state.scores = np.zeros((len(state.open_predicted), len(state.open_gold)))
 
 
 def align(gold: Domain, predicted: Domain) -> Alignment:
@@ -205,9 +181,11 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         "actions": _KindState(list(gold_side.actions), list(predicted_side.actions)),
         "constants": _KindState(list(gold_side.constants), list(predicted_side.constants)),
     }
+    _ignore_unused(states["predicates"], gold_side, predicted_side)
     if gold_untyped:
         type_mapping = {name: "object" for name in predicted_side.types}
-    mappings = {kind: state.mapping() for kind, state in states.items()}
+    mappings: dict = {kind: state.mapping() for kind, state in states.items()}
+    mappings["arguments"], mappings["orders"] = {}, {}
     if gold_untyped:
         mappings["types"] = type_mapping
 
@@ -225,6 +203,12 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         if not (kind == "types" and gold_untyped):
             mappings[kind] = state.mapping()
 
+    def refresh_orders() -> None:
+        # argument and parameter orders under the mappings so far: later rounds compare
+        # literals with the positions put back in the gold's order
+        mappings["arguments"], mappings["orders"] = joint_orders(gold_side, predicted_side,
+                                                                 mappings)
+
     step("types", anonymous=True, with_colours=True)
     step("predicates", anonymous=True, with_colours=True)
     step("constants")
@@ -233,6 +217,7 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         if not (states["predicates"].open or states["actions"].open or states["types"].open
                 or states["constants"].open):
             break
+        refresh_orders()
         step("predicates")
         step("types")
         step("constants")
@@ -281,13 +266,16 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
             mappings[kind] = state.mapping()
             for dependent in dependents:
                 step(dependent)
+            refresh_orders()
             value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
             if value > best:
                 best = value
             else:
                 restore(saved)
 
-    orders = _argument_orders(gold_side, predicted_side, mappings)
+    refresh_orders()
+    as_predicates, as_types, typing_confidence = type_predicates(gold_side, predicted_side,
+                                                                 mappings)
 
     confidence = {}
     unmapped_gold, unmapped_predicted = {}, {}
@@ -300,6 +288,15 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
     if gold_untyped:
         confidence["types"] = FrozenMap({name: 1.0 for name in predicted_side.types})
         unmapped_predicted["types"] = ()
+    # names accounted for by typing written as predicates (or the reverse) are not unmapped
+    unmapped_gold["predicates"] = tuple(g for g in unmapped_gold["predicates"]
+                                        if g not in as_predicates.values())
+    unmapped_gold["types"] = tuple(g for g in unmapped_gold["types"]
+                                   if g not in as_types.values())
+    unmapped_predicted["predicates"] = tuple(p for p in unmapped_predicted["predicates"]
+                                             if p not in as_types)
+    unmapped_predicted["types"] = tuple(p for p in unmapped_predicted["types"]
+                                        if p not in as_predicates)
     gold_names = FrozenMap({
         "types": frozenset(gold_side.types) | {"object"},
         "predicates": frozenset(gold_side.predicates),
@@ -324,6 +321,10 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         unmapped_predicted=FrozenMap(unmapped_predicted),
         gold_untyped=gold_untyped,
         notes=tuple(notes),
-        argument_orders=FrozenMap(sorted(orders.items())),
+        argument_orders=FrozenMap(sorted(mappings["arguments"].items())),
+        parameter_orders=FrozenMap(sorted(mappings["orders"].items())),
+        type_predicates=FrozenMap({"types": FrozenMap(sorted(as_predicates.items())),
+                                   "predicates": FrozenMap(sorted(as_types.items())),
+                                   "confidence": FrozenMap(sorted(typing_confidence.items()))}),
         _gold_names=gold_names,
     )

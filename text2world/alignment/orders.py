@@ -1,0 +1,108 @@
+"""Argument positions: the order of each mapped predicate's arguments and of each mapped
+action's parameters that agrees best with the gold, decided jointly (a prediction may write
+``(stack ?y ?x)`` and ``(on-top ?below ?above)`` at once)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+
+from .structure import Side, Translator
+
+MAX_PERMUTED_ARITY = 4  # predicate argument orders tried: all of them up to this arity (24)
+MAX_PERMUTED_PARAMETERS = 6  # action parameter orders tried exhaustively up to this (720)
+ORDER_ROUNDS = 2  # predicate orders, then action orders, this many times
+
+
+def _best(written: tuple, agreement, limit: int) -> tuple:
+    """The order with the highest agreement, kept only when strictly better than as written.
+    Past ``limit`` positions, one position at a time is moved to where it agrees best."""
+    best, best_value = written, agreement(written)
+    if len(written) <= limit:
+        for order in permutations(written):
+            value = agreement(order)
+            if value > best_value:
+                best, best_value = order, value
+        return best
+    improved = True
+    while improved:  # pairwise exchanges: bounded by the agreement strictly increasing
+        improved = False
+        for i in range(len(best)):
+            for j in range(i + 1, len(best)):
+                order = list(best)
+                order[i], order[j] = order[j], order[i]
+                value = agreement(tuple(order))
+                if value > best_value:
+                    best, best_value, improved = tuple(order), value, True
+    return best
+
+
+def _argument_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, tuple]:
+    """For each mapped predicate, the order of its arguments that agrees best with the gold:
+    parameter types and the arguments of its atoms in mapped actions (under the current
+    parameter orders)."""
+    tr = Translator({**mappings, "arguments": {}}, "p")
+    uses: dict = {"g": {}, "p": {}}
+    for action, target in mappings["actions"].items():
+        for role, predicate, args in predicted.literals.get(action, ()):
+            role, _, args = tr.literal(action, role, predicate, args)
+            uses["p"].setdefault(predicate, []).append((target, role, args))
+    for target in mappings["actions"].values():
+        for role, predicate, args in gold.literals.get(target, ()):
+            uses["g"].setdefault(predicate, []).append((target, role, args))
+    orders = {}
+    for p, g in mappings["predicates"].items():
+        mine, theirs = predicted.predicates.get(p), gold.predicates.get(g)
+        if mine is None or theirs is None or len(mine) != len(theirs) or len(mine) < 2:
+            continue
+        gold_uses = Counter(uses["g"].get(g, ()))
+        types = [tr("types", t) for t in mine]
+        mine_uses = uses["p"].get(p, ())
+
+        def agreement(order: tuple) -> int:
+            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
+            moved = Counter((a, r, tuple(args[k] for k in order)) for a, r, args in mine_uses)
+            return typed + sum((moved & gold_uses).values())
+
+        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_ARITY)
+        if best != tuple(range(len(mine))):
+            orders[p] = best
+    return orders
+
+
+def _parameter_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, tuple]:
+    """For each mapped action, the order of its parameters that agrees best with the gold's:
+    parameter types and literals (under the current predicate argument orders)."""
+    tr = Translator({**mappings, "orders": {}}, "p")
+    orders = {}
+    for p, g in mappings["actions"].items():
+        mine, theirs = predicted.actions.get(p), gold.actions.get(g)
+        if mine is None or theirs is None or len(mine) != len(theirs) or len(mine) < 2:
+            continue
+        gold_literals = Counter(gold.literals[g])
+        literals = [tr.literal(p, *x) for x in predicted.literals[p]]
+        types = [tr("types", t) for t in mine]
+
+        def agreement(order: tuple) -> int:
+            # gold position i is predicted position order[i]
+            where = {k: i for i, k in enumerate(order)}
+            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
+            moved = Counter((r, q, tuple(("p", where[a[1]]) if a[0] == "p" else a
+                                         for a in args)) for r, q, args in literals)
+            return typed + sum((moved & gold_literals).values())
+
+        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_PARAMETERS)
+        if best != tuple(range(len(mine))):
+            orders[p] = best
+    return orders
+
+
+def joint_orders(gold: Side, predicted: Side, mappings: dict) -> tuple[dict, dict]:
+    """Predicate argument orders and action parameter orders, each decided given the other,
+    ``ORDER_ROUNDS`` times. Returns (argument orders, parameter orders)."""
+    arguments: dict = {}
+    parameters: dict = {}
+    for _ in range(ORDER_ROUNDS):
+        arguments = _argument_orders(gold, predicted, {**mappings, "orders": parameters})
+        parameters = _parameter_orders(gold, predicted, {**mappings, "arguments": arguments})
+    return arguments, parameters
