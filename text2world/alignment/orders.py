@@ -14,12 +14,30 @@ MAX_PERMUTED_PARAMETERS = 6  # action parameter orders tried exhaustively up to 
 ORDER_ROUNDS = 2  # predicate orders, then action orders, this many times
 
 
-def _best(written: tuple, agreement, limit: int) -> tuple:
+def _typed_orders(types: list[str], theirs: tuple[str, ...]):
+    """Orders that put every argument at a position of its type (gold position i takes
+    predicted position order[i]); all orders when none does (types not mapped alike)."""
+    allowed = [[k for k, t in enumerate(types) if t == wanted] for wanted in theirs]
+    found: list[tuple] = []
+
+    def extend(prefix: list[int]) -> None:
+        if len(prefix) == len(allowed):
+            found.append(tuple(prefix))
+            return
+        for k in allowed[len(prefix)]:
+            if k not in prefix:
+                extend(prefix + [k])
+
+    extend([])
+    return found or list(permutations(range(len(types))))
+
+
+def _best(written: tuple, agreement, limit: int, candidates=None) -> tuple:
     """The order with the highest agreement, kept only when strictly better than as written.
     Past ``limit`` positions, one position at a time is moved to where it agrees best."""
     best, best_value = written, agreement(written)
     if len(written) <= limit:
-        for order in permutations(written):
+        for order in candidates if candidates is not None else permutations(written):
             value = agreement(order)
             if value > best_value:
                 best, best_value = order, value
@@ -64,7 +82,10 @@ def _argument_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, t
             moved = Counter((a, r, tuple(args[k] for k in order)) for a, r, args in mine_uses)
             return typed + sum((moved & gold_uses).values())
 
-        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_ARITY)
+        if len(mine) > MAX_PERMUTED_ARITY:
+            continue
+        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_ARITY,
+                     _typed_orders(types, theirs))
         if best != tuple(range(len(mine))):
             orders[p] = best
     return orders
@@ -91,7 +112,9 @@ def _parameter_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, 
                                          for a in args)) for r, q, args in literals)
             return typed + sum((moved & gold_literals).values())
 
-        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_PARAMETERS)
+        best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_PARAMETERS,
+                     _typed_orders(types, theirs) if len(mine) <= MAX_PERMUTED_PARAMETERS
+                     else None)
         if best != tuple(range(len(mine))):
             orders[p] = best
     return orders
