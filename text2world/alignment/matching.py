@@ -5,11 +5,12 @@ order of predicate arguments."""
 from __future__ import annotations
 
 from collections import Counter
+from itertools import permutations
 import numpy as np
 
 from ..pddl import Domain
 from .names import fuzzy, name_keys
-from .orders import joint_orders
+from .orders import MAX_PERMUTED_ARITY, joint_orders
 from .typing_predicates import type_predicates
 from .result import Alignment, FrozenMap
 from .structure import Side, Translator, side_of, structure_scores, wl_colours
@@ -170,6 +171,46 @@ def _ignore_unused(state: _KindState, gold: Side, predicted: Side) -> None:
     state.scores = np.zeros((len(state.open_predicted), len(state.open_gold)))
 
 
+def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: dict) -> bool:
+    """Predicates left unmapped on both sides, tried again with their arguments in every
+    order (a prediction may rename a predicate and swap its arguments at once: then no
+    feature that names positions agrees). Each pair scores by its best order; an optimal
+    assignment over those. True when a pair was added."""
+    if state.too_many:
+        return False
+    taken = set(state.mapping().values())
+    gold_left = [g for g in state.open_gold if g not in taken]
+    predicted_left = [p for p in state.open_predicted if p not in state.assigned]
+    if not gold_left or not predicted_left:
+        return False
+    scores = np.zeros((len(predicted_left), len(gold_left)))
+    for row, p in enumerate(predicted_left):
+        arity = len(predicted.predicates[p])
+        if not 2 <= arity <= MAX_PERMUTED_ARITY:
+            continue
+        for order in permutations(range(arity)):
+            trial = {**mappings, "arguments": {**mappings["arguments"], p: order}}
+            structure = structure_scores("predicates", gold, predicted, trial, gold_left, [p],
+                                         False, None)[0]
+            scores[row] = np.maximum(scores[row], structure)
+    names = _NAME_WEIGHT * fuzzy(predicted_left, gold_left)
+    scores = names + (1 - names) * scores
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(np.where(scores >= THRESHOLD, scores, 0.0),
+                                       maximize=True)
+    added = False
+    for row, col in zip(rows, cols):
+        if scores[row, col] >= THRESHOLD:
+            p = predicted_left[row]
+            state.assigned[p] = gold_left[col]
+            state.assigned_confidence[p] = float(min(1.0, scores[row, col]))
+            added = True
+    if added:
+        mappings["predicates"] = state.mapping()
+    return added
+
+
 def align(gold: Domain, predicted: Domain) -> Alignment:
     """Map the predicted domain's types, predicates, actions and constants onto the gold's."""
     gold_side, predicted_side = side_of(gold), side_of(predicted)
@@ -273,6 +314,9 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
             else:
                 restore(saved)
 
+    if _match_permuted(states["predicates"], gold_side, predicted_side, mappings):
+        refresh_orders()
+        step("actions")
     refresh_orders()
     as_predicates, as_types, typing_confidence = type_predicates(gold_side, predicted_side,
                                                                  mappings)

@@ -98,6 +98,7 @@ class Alignment:
     def is_identity(self) -> bool:
         """Every predicted name maps to itself and nothing predicted is unmapped."""
         return (not self.argument_orders and not self.parameter_orders
+                and not self._typing("types") and not self._typing("predicates")
                 and all(not self.unmapped_predicted[k] for k in KINDS)
                 and all(p == g for k in KINDS for p, g in self.mapping(k).items()))
 
@@ -148,7 +149,7 @@ class Alignment:
         declares no types (its requirements are kept as written). Variables keep their names.
         """
         typed_as = self._typing("types") if typing else {}
-        if self.is_identity and not typed_as:
+        if self.is_identity:
             return predicted
         constant_names = {x.name for x in predicted.constants}
 
