@@ -686,7 +686,9 @@ def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
 
 def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
     """The compact form kept per round in run logs and returned by default over the API."""
-    return {"ok": score.ok, "reason": score.reason, **score.metrics(),
+    return {"ok": score.ok, "verdict": score.verdict, "reason": score.reason,
+            **score.metrics(), "unmatched": list(score.unmatched),
+            "uncertain": list(score.uncertain),
             "diagnoses": [d.to_dict() for d in score.diagnoses[:max_diagnoses]],
             "settings": score.settings, "seconds": round(score.seconds, 3)}
 
@@ -697,11 +699,13 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
     try:
         return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
     except Exception as err:  # noqa: BLE001 - one round must not stop a run
-        return {"ok": False, "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
-                **dict.fromkeys(METRICS), "diagnoses": [], "settings": {}, "seconds": 0.0}
+        return {"ok": False, "verdict": "not_simulated",
+                "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
+                **dict.fromkeys(METRICS), "unmatched": [], "uncertain": [], "diagnoses": [],
+                "settings": {}, "seconds": 0.0}
 
 
-__all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticInputError", "SemanticScore",
+__all__ = ["GoldCache", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
@@ -712,8 +716,15 @@ def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> No
     from rich.table import Table
 
     if not score.ok:
-        console.print(f"[red]semantic scoring not possible[/]: {score.reason}", highlight=False)
+        console.print(f"semantic verdict: [red]not_simulated[/]: {score.reason}",
+                      highlight=False)
         return
+    colour = {"equivalent": "green", "different": "yellow", "incomplete": "red"}[score.verdict]
+    console.print(f"semantic verdict: [{colour}]{score.verdict}[/]", highlight=False)
+    for part in score.unmatched:
+        console.print(f"  unmatched: {part}", highlight=False)
+    for pair in score.uncertain:
+        console.print(f"  uncertain mapping: {pair}", highlight=False)
     table = Table(title=f"semantic (seed {score.settings['seed']}, "
                         f"{score.settings['states']} states, "
                         f"{score.settings['transitions']} transitions)")

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from .bounds import MAX_REPORTED_ISSUES, TOKEN
+from .extract import dropped_definitions
 from .pddl import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
                    DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
                    domain_from_tarski, line_column, strip_comments, tarski_parse)
@@ -321,7 +322,11 @@ def domain_warnings(text: str, domain: Domain) -> list[Issue]:
             depth -= 1
             if depth == 0:
                 rest = cleaned[index + 1:]
-                if rest.strip():
+                dropped = dropped_definitions(cleaned, cleaned)
+                if dropped is not None:
+                    add("IncorrectParentheses", dropped[0], "DroppedDefinitions",
+                        position=line_column(cleaned, index))
+                elif rest.strip():
                     offset = index + 1 + (len(rest) - len(rest.lstrip()))
                     add("Other", "text after the domain's closing parenthesis is ignored: "
                         f"{rest.strip()[:60]!r}", "TrailingText",
