@@ -369,7 +369,11 @@ def _parameter_lists(text: str) -> dict[str, list[str]]:
 
 def validate(text: str, *, fold_case: bool = True) -> Validation:
     """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
-    without it, the text is parsed exactly as given, as the released evaluator does."""
+    without it, the text is parsed exactly as given, as the released evaluator does (with
+    it, valid PDDL tarski refuses is rewritten first, lines kept: ``pddl_normalise``)."""
+    if fold_case:
+        from .pddl_normalise import normalise_for_tarski
+        text = normalise_for_tarski(text)
     try:
         reader = tarski_parse(text, case_insensitive=fold_case)
     except (DomainInputError, RecursionError) as error:
