@@ -102,7 +102,9 @@ def test_every_behaviour_changing_mutant_is_detected(blocks) -> None:
     found = mutants(cache.domain)
     assert {m.kind for m in found} == {"drop-precondition", "drop-add", "drop-delete",
                                        "swap-add-delete", "swap-parameters"}
-    sample = random.Random(0).sample(found, 8)
+    # swapping an action's parameters is a faithful rewrite (the alignment puts them back in
+    # the gold's order: test_semantic_verdicts), not a change of behaviour
+    sample = random.Random(0).sample([m for m in found if m.kind != "swap-parameters"], 8)
     changing = 0
     for mutant in sample:
         truth = behaviour_differs(cache.domain, mutant.domain, parsed)

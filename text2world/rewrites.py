@@ -40,6 +40,9 @@ def _rename(domain: Domain, predicates: dict[str, str], actions: dict[str, str],
         predicates=tuple(Predicate(p(x.name), tuple(TypedName(v.name, t(v.type))
                                                      for v in x.parameters))
                          for x in domain.predicates),
+        functions=tuple(replace(f, parameters=tuple(TypedName(v.name, t(v.type))
+                                                    for v in f.parameters))
+                        for f in domain.functions),
         actions=tuple(Action(actions.get(a.name, a.name),
                              tuple(TypedName(v.name, t(v.type)) for v in a.parameters),
                              _map_formula(a.precondition, keep, p, t),
@@ -165,8 +168,10 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
         if isinstance(e, ForallEffect):
             tests = guard(e.variables)
             inner = tuple(effect(x) for x in e.effects)
-            if tests:
-                inner = tuple(ConditionalEffect(And(tuple(tests)), x) for x in inner)
+            if tests:  # a (when ...) inside gains the tests: PDDL has no nested when
+                inner = tuple(ConditionalEffect(And(tuple(tests) + (x.condition,)), x.effect)
+                              if isinstance(x, ConditionalEffect)
+                              else ConditionalEffect(And(tuple(tests)), x) for x in inner)
             return ForallEffect(untyped(e.variables), inner)
         return e
 
@@ -185,6 +190,7 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
         types=(),
         predicates=tuple(Predicate(p.name, untyped(p.parameters)) for p in domain.predicates)
         + tuple(Predicate(predicate[t], (TypedName("?x", "object"),)) for t in sorted(names)),
+        functions=tuple(replace(f, parameters=untyped(f.parameters)) for f in domain.functions),
         actions=tuple(actions))
 
 
@@ -296,3 +302,37 @@ def drop_action(domain: Domain, seed: int = 0) -> Domain | None:
         return None
     index = random.Random(seed).randrange(len(domain.actions))
     return replace(domain, actions=domain.actions[:index] + domain.actions[index + 1:])
+
+
+def reachable_problems(domain: Domain, count: int = 2, seed: int = 0,
+                       walk: int = 8) -> list[tuple[str, str]]:
+    """``(name, text)`` problems for a domain released without any (the Text2World golds):
+    ``crosscheck.synthetic_problem`` objects and initial state, and as goal up to two atoms
+    that a seeded random walk of ``walk`` steps makes true (so that a plan exists). A
+    problem whose walk changes nothing keeps the synthetic random goal."""
+    from text2world.crosscheck import synthetic_problem
+    from text2world.simulation import Simulator, atom_to_pddl, parse_problem
+
+    found = []
+    for index in range(count):
+        text = synthetic_problem(domain, seed=seed * 100 + index)
+        try:
+            problem = parse_problem(domain, text)
+            states = Simulator(domain, problem).random_walk(walk, seed * 100 + index).states
+        except Exception:  # noqa: BLE001 - a domain the simulator refuses: the text as is
+            found.append((f"synthetic-{index}", text))
+            continue
+        reached = sorted(states[-1] - states[0])
+        if reached:
+            goal = "(and " + " ".join(atom_to_pddl(a) for a in reached[:2]) + ")"
+            head, _, rest = text.partition("(:goal ")
+            depth, end = 0, 0
+            for position, char in enumerate(rest):
+                depth += char == "("
+                depth -= char == ")"
+                if depth == 0:
+                    end = position + 1
+                    break
+            text = head + "(:goal " + goal + rest[end:]
+        found.append((f"synthetic-{index}", text))
+    return found

@@ -533,6 +533,8 @@ class _PairScorer:
         self.planner_seconds += time.perf_counter() - start
         if not result.solved:
             if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
+                if gold.plan is None and "UNSOLVABLE" in gold.plan_note:
+                    return None, "no plan in either domain: the gold's problem is unsolvable too"
                 return False, "the prediction makes the problem unsolvable"
             if result.status == "Timeout":
                 return False, "Fast Downward found no plan on the prediction in time"
