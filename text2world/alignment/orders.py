@@ -32,9 +32,33 @@ def _typed_orders(types: list[str], theirs: tuple[str, ...]):
     return found or list(permutations(range(len(types))))
 
 
-def _best(written: tuple, agreement, limit: int, candidates=None) -> tuple:
+def _profile_start(literals: list, gold_literals: list, types: list[str],
+                   theirs: tuple[str, ...]) -> tuple:
+    """An order to start exchanges from, for long parameter lists: an optimal assignment of
+    predicted to gold positions by their profiles (type; role, predicate and argument place of
+    each literal they occur in)."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    def profiles(items: list, count: int) -> list[Counter]:
+        found = [Counter() for _ in range(count)]
+        for role, predicate, args in items:
+            for place, a in enumerate(args):
+                if a[0] == "p" and a[1] < count:
+                    found[a[1]][(role, predicate, place)] += 1
+        return found
+
+    mine, gold = profiles(literals, len(types)), profiles(gold_literals, len(theirs))
+    scores = np.array([[sum((mine[k] & gold[i]).values()) + (types[k] == theirs[i])
+                        for k in range(len(types))] for i in range(len(theirs))], dtype=float)
+    rows, cols = linear_sum_assignment(scores, maximize=True)
+    return tuple(int(cols[i]) for i in np.argsort(rows))
+
+
+def _best(written: tuple, agreement, limit: int, candidates=None, start=None) -> tuple:
     """The order with the highest agreement, kept only when strictly better than as written.
-    Past ``limit`` positions, one position at a time is moved to where it agrees best."""
+    Past ``limit`` positions, pairwise exchanges from ``start`` (or as written) while the
+    agreement strictly increases."""
     best, best_value = written, agreement(written)
     if len(written) <= limit:
         for order in candidates if candidates is not None else permutations(written):
@@ -42,6 +66,8 @@ def _best(written: tuple, agreement, limit: int, candidates=None) -> tuple:
             if value > best_value:
                 best, best_value = order, value
         return best
+    if start is not None and agreement(start) > best_value:
+        best, best_value = start, agreement(start)
     improved = True
     while improved:  # pairwise exchanges: bounded by the agreement strictly increasing
         improved = False
@@ -112,20 +138,51 @@ def _parameter_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, 
                                          for a in args)) for r, q, args in literals)
             return typed + sum((moved & gold_literals).values())
 
+        long = len(mine) > MAX_PERMUTED_PARAMETERS
         best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_PARAMETERS,
-                     _typed_orders(types, theirs) if len(mine) <= MAX_PERMUTED_PARAMETERS
-                     else None)
+                     None if long else _typed_orders(types, theirs),
+                     _profile_start(literals, gold.literals[g], types, theirs) if long else None)
         if best != tuple(range(len(mine))):
             orders[p] = best
     return orders
 
 
+def _total_agreement(gold: Side, predicted: Side, mappings: dict) -> int:
+    """Parameter types and literals that agree over all mapped actions under the orders."""
+    tr = Translator(mappings, "p")
+    total = 0
+    for p, g in mappings["actions"].items():
+        if p not in predicted.actions or g not in gold.actions:
+            continue
+        total += sum(a == b for a, b in zip(tr.signature("orders", p, predicted.actions[p]),
+                                            gold.actions[g]))
+        moved = Counter(tr.literal(p, *x) for x in predicted.literals[p])
+        total += sum((moved & Counter(gold.literals[g])).values())
+    return total
+
+
 def joint_orders(gold: Side, predicted: Side, mappings: dict) -> tuple[dict, dict]:
     """Predicate argument orders and action parameter orders, each decided given the other,
-    ``ORDER_ROUNDS`` times. Returns (argument orders, parameter orders)."""
-    arguments: dict = {}
-    parameters: dict = {}
-    for _ in range(ORDER_ROUNDS):
-        arguments = _argument_orders(gold, predicted, {**mappings, "orders": parameters})
-        parameters = _parameter_orders(gold, predicted, {**mappings, "arguments": arguments})
+    ``ORDER_ROUNDS`` times, once starting from the parameters and once from the arguments
+    (a domain with a chain such as ``(succ ?a ?b) (succ ?b ?c)`` admits a consistent but
+    wrong pair of choices from either start); the start that agrees more overall wins, the
+    parameters' on a tie. Returns (argument orders, parameter orders)."""
+    found = []
+    for parameters_first in (True, False):
+        arguments: dict = {}
+        parameters: dict = {}
+        for _ in range(ORDER_ROUNDS):
+            if parameters_first:
+                parameters = _parameter_orders(gold, predicted,
+                                               {**mappings, "arguments": arguments})
+            arguments = _argument_orders(gold, predicted, {**mappings, "orders": parameters})
+            if not parameters_first:
+                parameters = _parameter_orders(gold, predicted,
+                                               {**mappings, "arguments": arguments})
+        value = _total_agreement(gold, predicted,
+                                 {**mappings, "arguments": arguments, "orders": parameters})
+        found.append((value, parameters_first, arguments, parameters))
+        if not arguments and not parameters:
+            break  # nothing to reorder: the other start finds the same
+    _, _, arguments, parameters = max(found, key=lambda x: (x[0], x[1]))
     return arguments, parameters

@@ -62,8 +62,10 @@ def _assign(pairs: Counter, left_count: Counter, right_count: Counter
             common = pairs.get((a, b), 0)
             union = left_count[a] + right_count[b] - common
             overlap[i, j] = common / union if union else 0.0
-    names = _NAME_WEIGHT * fuzzy(left, right)
-    scores = np.where(overlap > 0, names + (1 - names) * overlap, 0.0)
+    similar = fuzzy(left, right)
+    names = _NAME_WEIGHT * similar
+    # evidence of place is needed, except between names equal after normalisation
+    scores = np.where((overlap > 0) | (similar >= 1.0), names + (1 - names) * overlap, 0.0)
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(np.where(scores >= THRESHOLD, scores, 0.0), maximize=True)
@@ -116,6 +118,18 @@ def type_predicates(gold: Side, predicted: Side, mappings: dict
                 tested_count[q] += 1
                 for t in gold_written:
                     predicates_to_types[(q, t)] += 1
+        # quantified variables: the gold's typed ``(forall (?p - plane) ...)`` against the
+        # prediction's untyped one tested by ``(plane ?p)`` in the same action
+        gold_quantified = {t for _, _, args in gold.literals.get(target, ())
+                           for a in args if a[0] == "q" for t in _ancestors(gold.types, a[1])}
+        mine_quantified = {q for _, q, args in predicted.literals.get(action, ())
+                           if q in open_predicates and len(args) == 1 and args[0][0] == "q"}
+        for t in gold_quantified:
+            gold_type_count[t] += 1
+        for q in mine_quantified:
+            tested_count[q] += 1
+            for t in gold_quantified:
+                predicates_to_types[(q, t)] += 1
     as_predicates, first = _assign(types_to_predicates, type_count, predicate_count)
     as_types, second = _assign(predicates_to_types, tested_count, gold_type_count)
     return as_predicates, as_types, {**first, **second}
