@@ -14,23 +14,17 @@ from __future__ import annotations
 
 import re
 
+from .extract import _balanced
+
 _ACTION = re.compile(r"\(\s*:action\b", re.IGNORECASE)
 _KEYWORD = re.compile(r":(precondition|effect)\b", re.IGNORECASE)
 _TYPES = re.compile(r"\(\s*:types\b", re.IGNORECASE)
 
 
 def _close(text: str, start: int) -> int:
-    """Index just past the parenthesis balancing the one at ``start`` (len(text) if none)."""
-    depth = 0
-    for index in range(start, len(text)):
-        char = text[index]
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return len(text)
+    """Index just past the parenthesis balancing the one at ``start`` (comments skipped; about
+    the end of the text when none does)."""
+    return start + len(_balanced(text, start))
 
 
 def _add_missing_preconditions(text: str) -> str:

@@ -80,43 +80,23 @@ def _swap_binary(domain: Domain, rename: bool) -> Domain | None:
         return None
     new_name = {name: f"{name}-swapped" if rename else name for name in binary}
 
-    def atom(f: Formula) -> Formula:
-        if isinstance(f, Atom) and f.predicate in binary:
-            return Atom(new_name[f.predicate], f.args[::-1])
-        return f
+    def keep(name: str) -> str:
+        return name
 
-    def formula(f: Formula) -> Formula:
-        if isinstance(f, Atom):
-            return atom(f)
-        if isinstance(f, Not):
-            return Not(formula(f.formula))
-        if isinstance(f, And):
-            return And(tuple(formula(x) for x in f.parts))
-        if isinstance(f, Quantified):
-            return Quantified(f.quantifier, f.variables, formula(f.body))
-        from text2world.pddl import Or
-        if isinstance(f, Or):
-            return Or(tuple(formula(x) for x in f.parts))
-        return f
+    def predicate(name: str) -> str:
+        return new_name.get(name, name)
 
-    def effect(e):
-        from text2world.pddl import AddEffect, DeleteEffect
-        if isinstance(e, AddEffect):
-            return AddEffect(atom(e.atom))
-        if isinstance(e, DeleteEffect):
-            return DeleteEffect(atom(e.atom))
-        if isinstance(e, ConditionalEffect):
-            return ConditionalEffect(formula(e.condition), effect(e.effect))
-        if isinstance(e, ForallEffect):
-            return ForallEffect(e.variables, tuple(effect(x) for x in e.effects))
-        return e
+    def arguments(name: str, args: tuple) -> tuple:
+        return args[::-1] if name in binary else args
 
     return replace(
         domain,
         predicates=tuple(Predicate(new_name[p.name], p.parameters[::-1]) if p.name in binary
                          else p for p in domain.predicates),
-        actions=tuple(replace(a, precondition=formula(a.precondition),
-                              effects=tuple(effect(e) for e in a.effects))
+        actions=tuple(replace(a, precondition=_map_formula(a.precondition, keep, predicate,
+                                                           keep, arguments),
+                              effects=tuple(_map_effect(e, keep, predicate, keep, arguments)
+                                            for e in a.effects))
                       for a in domain.actions))
 
 

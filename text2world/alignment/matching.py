@@ -189,10 +189,14 @@ def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: di
         if not 2 <= arity <= MAX_PERMUTED_ARITY:
             continue
         for order in permutations(range(arity)):
-            trial = {**mappings, "arguments": {**mappings["arguments"], p: order}}
-            structure = structure_scores("predicates", gold, predicted, trial, gold_left, [p],
-                                         False, None)[0]
-            scores[row] = np.maximum(scores[row], structure)
+            # under the action parameter orders chosen so far and under none: those orders
+            # were chosen without this predicate and may have absorbed its swap
+            for parameters in (mappings["orders"], {}):
+                trial = {**mappings, "orders": parameters,
+                         "arguments": {**mappings["arguments"], p: order}}
+                structure = structure_scores("predicates", gold, predicted, trial, gold_left,
+                                             [p], False, None)[0]
+                scores[row] = np.maximum(scores[row], structure)
     names = _NAME_WEIGHT * fuzzy(predicted_left, gold_left)
     scores = names + (1 - names) * scores
     from scipy.optimize import linear_sum_assignment

@@ -11,6 +11,7 @@ from .structure import Side, Translator
 
 MAX_PERMUTED_ARITY = 4  # predicate argument orders tried: all of them up to this arity (24)
 MAX_PERMUTED_PARAMETERS = 6  # action parameter orders tried exhaustively up to this (720)
+MAX_ORDERED_PARAMETERS = 16  # past this many parameters an action's order stays as written
 ORDER_ROUNDS = 2  # predicate orders, then action orders, this many times
 
 
@@ -32,27 +33,40 @@ def _typed_orders(types: list[str], theirs: tuple[str, ...]):
     return found or list(permutations(range(len(types))))
 
 
-def _profile_start(literals: list, gold_literals: list, types: list[str],
-                   theirs: tuple[str, ...]) -> tuple:
-    """An order to start exchanges from, for long parameter lists: an optimal assignment of
-    predicted to gold positions by their profiles (type; role, predicate and argument place of
-    each literal they occur in)."""
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment
+def _greedy_start(literals: list, gold_literals: list, types: list[str],
+                  theirs: tuple[str, ...]) -> tuple:
+    """An order to start exchanges from, for long parameter lists: pairs of a gold and a
+    predicted position placed one at a time, each the pair that makes the most literals agree
+    among those whose parameters are all placed (so that once ``?c1`` is placed,
+    ``(on ?c1 ?s1)`` places ``?s1``, and symmetric positions are not paired at random).
+    Cubic in the positions (``MAX_ORDERED_PARAMETERS`` bounds them)."""
+    gold_counts = Counter(gold_literals)
 
-    def profiles(items: list, count: int) -> list[Counter]:
-        found = [Counter() for _ in range(count)]
-        for role, predicate, args in items:
-            for place, a in enumerate(args):
-                if a[0] == "p" and a[1] < count:
-                    found[a[1]][(role, predicate, place)] += 1
-        return found
+    def placed_agreement(where: dict[int, int]) -> int:
+        placed = set(where.values())
+        moved = Counter()
+        for role, predicate, args in literals:
+            if all(a[0] != "p" or a[1] in where for a in args):
+                moved[(role, predicate, tuple(("p", where[a[1]]) if a[0] == "p" else a
+                                              for a in args))] += 1
+        wanted = Counter({x: n for x, n in gold_counts.items()
+                          if all(a[0] != "p" or a[1] in placed for a in x[2])})
+        return sum((moved & wanted).values())
 
-    mine, gold = profiles(literals, len(types)), profiles(gold_literals, len(theirs))
-    scores = np.array([[sum((mine[k] & gold[i]).values()) + (types[k] == theirs[i])
-                        for k in range(len(types))] for i in range(len(theirs))], dtype=float)
-    rows, cols = linear_sum_assignment(scores, maximize=True)
-    return tuple(int(cols[i]) for i in np.argsort(rows))
+    where: dict[int, int] = {}  # predicted position -> gold position
+    while len(where) < len(theirs):
+        # the most telling pair first (a literal of one parameter, such as (analyzed ?c1),
+        # places it before its symmetric siblings), ties in written order
+        pairs = [(k, i) for i in range(len(theirs)) if i not in where.values()
+                 for k in range(len(types)) if k not in where]
+        k, i = max(pairs, key=lambda pair: (placed_agreement({**where, pair[0]: pair[1]})
+                                            + (types[pair[0]] == theirs[pair[1]]),
+                                            -pair[1], -pair[0]))
+        where[k] = i
+    order = [0] * len(theirs)
+    for k, i in where.items():
+        order[i] = k
+    return tuple(order)
 
 
 def _best(written: tuple, agreement, limit: int, candidates=None, start=None) -> tuple:
@@ -124,7 +138,8 @@ def _parameter_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, 
     orders = {}
     for p, g in mappings["actions"].items():
         mine, theirs = predicted.actions.get(p), gold.actions.get(g)
-        if mine is None or theirs is None or len(mine) != len(theirs) or len(mine) < 2:
+        if mine is None or theirs is None or len(mine) != len(theirs) or not (
+                2 <= len(mine) <= MAX_ORDERED_PARAMETERS):
             continue
         gold_literals = Counter(gold.literals[g])
         literals = [tr.literal(p, *x) for x in predicted.literals[p]]
@@ -141,7 +156,7 @@ def _parameter_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, 
         long = len(mine) > MAX_PERMUTED_PARAMETERS
         best = _best(tuple(range(len(mine))), agreement, MAX_PERMUTED_PARAMETERS,
                      None if long else _typed_orders(types, theirs),
-                     _profile_start(literals, gold.literals[g], types, theirs) if long else None)
+                     _greedy_start(literals, gold.literals[g], types, theirs) if long else None)
         if best != tuple(range(len(mine))):
             orders[p] = best
     return orders

@@ -9,8 +9,7 @@ import typer
 from rich.table import Table
 
 from ..extract import NoDomainFound, domain_from_answer
-from ..metrics import truncation_issue
-from ..metrics import MODES, Score, ScoringError, score
+from ..metrics import MODES, Score, ScoringError, score, truncation_issue
 from ..pddl import DomainInputError
 from ..validation import validate
 from .common import (Mode, console, err_console, fail, json_failures, mode_option, print_json,
