@@ -102,7 +102,8 @@ def test_behaviour_changing_mutants_are_different_or_incomplete(gold_id):
     found = mutants(cache.domain)
     by_kind: dict = {}
     for mutant in found:
-        by_kind.setdefault(mutant.kind, []).append(mutant)
+        if mutant.kind != "swap-parameters":  # a faithful rewrite (reversed-parameters)
+            by_kind.setdefault(mutant.kind, []).append(mutant)
     checked = 0
     for kind, group in sorted(by_kind.items()):
         for mutant in random.Random(0).sample(group, min(2, len(group))):
