@@ -9,9 +9,17 @@ Three sweeps, each printing its figures (CPU seconds; these machines are noisy):
   word order): share where the mapping is exactly the inverse of the renaming;
 * generated domains with 50 to 400 predicates and half as many actions, renamed opaquely: CPU
   seconds for ``align`` (the work is polynomial in the number of names; target well under 1 s
-  at hundreds of predicates).
+  at hundreds of predicates);
+* semantic verdicts per faithful rewrite class (``text2world.scoring.rewrites.REWRITES``: opaque names,
+  reversed parameters, swapped binary arguments with and without renaming, types as
+  predicates and back, unused predicates): the share scored ``equivalent`` with every metric
+  1.0 over the store (its problems) and the released golds (``rewrites.reachable_problems``:
+  they come without problems), target 100%, and the CPU of ``align`` per pair; then per
+  behaviour-changing mutant class (dropped precondition literal, add, delete, swapped
+  add/delete, dropped action) the share scored ``different`` or ``incomplete`` among the
+  mutants that change behaviour on the problems (``mutants.behaviour_differs``).
 
-    python bench/align_bench.py [--sizes 50 100 200 400]
+    python bench/align_bench.py [--sizes 50 100 200 400] [--released-step N] [--no-semantic]
 """
 
 from __future__ import annotations
@@ -99,9 +107,69 @@ def sweep(texts: list[tuple[str, str]], variants: bool) -> tuple[int, int, list[
     return good, total, seconds
 
 
+def semantic_sweep(name: str, golds: list[tuple[str, str, list]]) -> None:
+    """Verdicts per rewrite class and per mutant class over ``(id, gold text, problems)``."""
+    from collections import Counter
+
+    from text2world.scoring.mutants import behaviour_differs, mutants
+    from text2world.scoring.rewrites import REWRITES, drop_action
+    from text2world.scoring.semantic import prepare_gold, semantic_score
+
+    equivalent, applied, align_cpu = Counter(), Counter(), []
+    caught, changing = Counter(), Counter()
+    failures = []
+    for gold_id, gold, problems in golds:
+        try:
+            cache = prepare_gold(gold, problems)
+        except Exception as err:  # noqa: BLE001 - a gold the simulator refuses: said, skipped
+            print(f"  {name} {gold_id}: gold not simulated: {err}")
+            continue
+        parsed = [p.problem for p in cache.problems]
+        for kind, rewrite in REWRITES.items():
+            extra = {"problems": parsed} if kind == "predicates-as-types" else {}
+            domain = rewrite(cache.domain, 0, **extra)
+            if domain is None:
+                continue
+            start = time.process_time()
+            align(cache.domain, domain)
+            align_cpu.append(time.process_time() - start)
+            result = semantic_score(gold, domain.to_pddl(), gold_cache=cache)
+            applied[kind] += 1
+            if result.verdict == "equivalent" and all(
+                    v in (1.0, None) for v in result.metrics().values()):
+                equivalent[kind] += 1
+            else:
+                failures.append(f"{gold_id} {kind}: {result.verdict} {result.reason}")
+        found = mutants(cache.domain)
+        sample = random.Random(0).sample(found, min(6, len(found)))
+        dropped = drop_action(cache.domain, 0)
+        for kind, domain in [(m.kind, m.domain) for m in sample if m.kind != "swap-parameters"] \
+                + ([("drop-action", dropped)] if dropped is not None else []):
+            if behaviour_differs(cache.domain, domain, parsed) is None:
+                continue
+            changing[kind] += 1
+            verdict = semantic_score(gold, domain.to_pddl(), gold_cache=cache).verdict
+            caught[kind] += verdict in ("different", "incomplete")
+    for kind in REWRITES:
+        if applied[kind]:
+            print(f"{name:9} rewrite {kind:22} equivalent {equivalent[kind]}/{applied[kind]} = "
+                  f"{equivalent[kind] / applied[kind]:.1%}")
+    if align_cpu:
+        print(f"{name:9} align CPU per pair: median {statistics.median(align_cpu) * 1000:.0f} ms, "
+              f"max {max(align_cpu) * 1000:.0f} ms")
+    for kind in sorted(changing):
+        print(f"{name:9} mutant  {kind:22} different or incomplete {caught[kind]}/"
+              f"{changing[kind]} = {caught[kind] / changing[kind]:.1%}")
+    for failure in failures[:20]:
+        print(f"  not equivalent: {failure}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[50, 100, 200, 400])
+    parser.add_argument("--released-step", type=int, default=1,
+                        help="semantic sweep over every N-th released gold")
+    parser.add_argument("--no-semantic", action="store_true")
     args = parser.parse_args()
     sets = [("store", [(p.stem, p.read_text()) for p in sorted((ROOT / "data" / "domains")
                                                                .glob("*.pddl"))])]
@@ -118,6 +186,21 @@ def main() -> None:
                   f"pair: median {statistics.median(seconds) * 1000:.0f} ms, "
                   f"max {max(seconds) * 1000:.0f} ms CPU")
     align(parse_domain(generated(10, 1)), parse_domain(generated(10, 2)))  # scipy's import
+    if not args.no_semantic:
+        from text2world.scoring.rewrites import reachable_problems
+        from text2world.scoring.semantic import store_problems
+        from text2world.store.datasets import load_dataset
+
+        semantic_sweep("store", [(r.id, *store_problems(r.id)) for r in load_dataset()
+                                 if r.problems])
+        if OFFICIAL.is_file():
+            released = []
+            for r in json.loads(OFFICIAL.read_text(encoding="utf-8"))[::args.released_step]:
+                if str(r["id"]) != "187":
+                    gold = r["pddl_domain"]
+                    released.append((str(r["id"]), gold,
+                                     reachable_problems(parse_domain(gold))))
+            semantic_sweep("released", released)
     for size in args.sizes:
         text = generated(size, seed=size)
         renaming = opaque_renaming(text, seed=size)

@@ -253,7 +253,8 @@ def test_alignment_is_json_and_pickle_friendly():
     renaming = opaque_renaming(text, seed=1)
     result = score(text, rename(text, renaming), mode="canonical")
     data = json.loads(json.dumps(result.alignment.to_dict()))
-    assert set(data) == {"gold_untyped", "notes", "argument_orders", *KINDS}
+    assert set(data) == {"gold_untyped", "notes", "argument_orders", "parameter_orders",
+                         "type_predicates", *KINDS}
     assert {m["gold"] for m in data["actions"]["mapped"]} == {"pick-up", "put-down", "stack",
                                                                "unstack"}
     assert pickle.loads(pickle.dumps(result)) == result

@@ -78,9 +78,17 @@ def kinds(text: str) -> list[str]:
 
 
 def test_warning_for_text_after_the_closing_paren():
-    warnings = validate(HEAD + OK_ACTION + ")\n(:action b)").warnings
+    warnings = validate(HEAD + OK_ACTION + ")\n; the end\nthanks").warnings
     assert [w.kind for w in warnings] == ["TrailingText"]
-    assert warnings[0].line == 5
+    assert warnings[0].line == 6
+
+
+def test_definitions_cut_off_by_a_stray_parenthesis_are_named():
+    text = HEAD + OK_ACTION + ")\n(:action b)\n(:action c :parameters ())"
+    warnings = validate(text).warnings
+    assert [w.kind for w in warnings] == ["DroppedDefinitions"]
+    assert "2 actions dropped (b, c)" in warnings[0].message
+    assert warnings[0].line == text[:text.index(")\n(:action b")].count("\n") + 1
 
 
 @pytest.mark.parametrize("snippet, requirement", [

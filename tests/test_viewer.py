@@ -140,6 +140,7 @@ def test_overview_shows_a_mode_the_run_store_does_not_know(runs_dir, tmp_path):
     for line in (copy / "log.jsonl").read_text().splitlines():
         item = json.loads(line)
         item["ec"]["future-mode"] = [{"plan_validity": 1.0 if s["executable"] else 0.0,
+                                      "verdict": "equivalent" if s["executable"] else "different",
                                       "diagnoses": ["x"]} for s in item["ec"]["paper"]]
         lines.append(json.dumps(item))
     (copy / "log.jsonl").write_text("\n".join(lines) + "\n")
@@ -151,6 +152,8 @@ def test_overview_shows_a_mode_the_run_store_does_not_know(runs_dir, tmp_path):
     for row in data["items"]:
         assert row["scores"]["future-mode"]["eck"] == {
             "plan_validity": 1.0 if row["scores"]["paper"]["exec_eck"] else 0.0}
+        assert row["scores"]["future-mode"]["verdict_eck"] == (
+            "equivalent" if row["scores"]["paper"]["exec_eck"] else "different")
 
 
 def test_error_lines_include_the_parser_position():

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn
+from typing import Iterator, NoReturn
 
 import typer
 from rich.console import Console
@@ -46,9 +48,26 @@ def warn(message: str) -> None:
     err_console.print(f"[bold yellow]warning:[/] {message}", highlight=False)
 
 
+_JSON_FAILURES: ContextVar[bool] = ContextVar("json_failures", default=False)
+
+
+@contextmanager
+def json_failures(enabled: bool) -> Iterator[None]:
+    """Within it (a command run with ``--json``), ``fail`` also prints the error as JSON on
+    standard output (``{"ok": false, "error": ..., "exit_code": ...}``), so that a caller
+    parsing the output gets JSON whatever the exit code."""
+    token = _JSON_FAILURES.set(enabled)
+    try:
+        yield
+    finally:
+        _JSON_FAILURES.reset(token)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print an error a person can act on and exit; never a traceback."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    if _JSON_FAILURES.get():
+        print_json({"ok": False, "error": message, "exit_code": code})
     raise typer.Exit(code)
 
 

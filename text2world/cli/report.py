@@ -78,17 +78,19 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     if not semantic:
         return []
     from text2world.reports.generation import round_label
-    from text2world.scoring.semantic import METRICS
+    from text2world.scoring.semantic import METRICS, VERDICTS
     from text2world.reports.semantic import LABELS
 
     tables = []
     for run, rows in semantic["per_round"].items():
         table = Table(title=f"Semantic scores: {run}, behaviour on the gold's problems, % "
                             "(means over the rounds that could be simulated)")
-        for column in ("round", "items", "simulable", *(LABELS[m] for m in METRICS)):
+        for column in ("round", "items", *VERDICTS, "simulable", *(LABELS[m] for m in METRICS)):
             table.add_column(column, justify="left" if column == "round" else "right")
         for row in rows:
-            table.add_row(round_label(row["round"]), str(row["items"]), _pct(row["simulable"]),
+            counts = row.get("verdicts") or {}
+            table.add_row(round_label(row["round"]), str(row["items"]),
+                          *(str(counts.get(v, "-")) for v in VERDICTS), _pct(row["simulable"]),
                           *(_pct(row[m]) for m in METRICS))
         tables.append(table)
     for run, rows in (semantic.get("diagnoses") or {}).items():

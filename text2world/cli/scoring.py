@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
 from text2world.pddl.extract import NoDomainFound, domain_from_answer
-from text2world.scoring.metrics import MODES, Score, ScoringError, score
+from text2world.scoring.metrics import MODES, Score, ScoringError, score, truncation_issue
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
-from text2world.cli.common import Mode, console, err_console, fail, mode_option, print_json, read_text_file
+from text2world.cli.common import (Mode, console, err_console, fail, json_failures, mode_option, print_json,
+                     read_text_file)
 
 
-def _domain_text(path: Path, what: str, mode: str = "canonical") -> str:
+def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | None = None
+                 ) -> str:
     """A domain file as is, or the domain extracted from an LLM answer (as ``score_answer``)."""
-    text = read_text_file(path, what)
+    text = read_text_file(path, what) if source is None else source
     try:
         return domain_from_answer(text, mode)
     except NoDomainFound as err:
@@ -41,8 +44,13 @@ def validate_command(
                                     help="Parse the text exactly as written, as the paper's evaluator did."),
 ) -> None:
     """Check that a domain parses (executability); list errors and warnings. Exit 1 if invalid."""
-    text = _domain_text(path, "domain")
+    with json_failures(as_json):
+        source = read_text_file(path, "domain")
+        text = _domain_text(path, "domain", source=source)
     result = validate(text, fold_case=not exact_case)
+    dropped = truncation_issue(source, text) if source != text else None
+    if dropped is not None:  # cut off by the extraction (a domain file's own is a warning)
+        result = replace(result, warnings=(dropped,) + result.warnings)
     if as_json:
         print_json(result.to_dict())
     else:
@@ -65,6 +73,12 @@ def score_command(
     problems: Path | None = typer.Option(None, "--problems", help="Folder of problem files for --semantic."),
 ) -> None:
     """Score a generated domain against a gold domain. Exit 1 when it is not executable."""
+    with json_failures(as_json):
+        _score(gold, predicted, mode, as_json, semantic, problems)
+
+
+def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool,
+           problems: Path | None) -> None:
     semantic_result = None
     if semantic:
         from text2world.scoring.semantic import SemanticInputError, resolve_gold
@@ -74,11 +88,15 @@ def score_command(
             fail(str(err))
     else:
         gold_text = read_text_file(gold, "gold domain")
-    predicted_text = _domain_text(predicted, "predicted domain", mode)
+    source = read_text_file(predicted, "predicted domain")
+    predicted_text = _domain_text(predicted, "predicted domain", mode, source=source)
     try:
         result = score(gold_text, predicted_text, mode=mode)
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
+    dropped = truncation_issue(source, predicted_text)
+    if dropped is not None and dropped not in result.errors:
+        result = replace(result, errors=result.errors + (dropped,))
     _report_gold(result, gold)
     if semantic:
         from text2world.scoring.semantic import semantic_score

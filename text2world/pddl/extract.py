@@ -196,3 +196,44 @@ def domain_from_answer(text: str, mode: str = "canonical") -> str:
     if isinstance(text, str) and looks_like_response(text):
         return extract_domain(text, mode)
     return text
+
+
+_ACTION_NAME = re.compile(r"\(\s*:action\s+([^\s()]+)", re.IGNORECASE)
+_PREDICATES = re.compile(r"\(\s*:predicates\b", re.IGNORECASE)
+
+
+def dropped_definitions(source: str, domain: str) -> tuple[str, int] | None:
+    """What a stray parenthesis cut off: when the text after the domain's closing
+    parenthesis (up to the next fence or ``(define``) holds ``(:action`` or ``(:predicates``,
+    a sentence naming the dropped actions and the offset in ``source`` of that parenthesis's
+    end; None otherwise. ``source`` is the file or answer
+    the ``domain`` was taken from (the same text for a domain file)."""
+    if not isinstance(source, str) or not isinstance(domain, str) or not domain:
+        return None
+    start = source.find(domain)
+    if start < 0:
+        match = _DOMAIN_DEFINE.search(source)
+        if match is None:
+            return None
+        domain = _balanced(source, match.start())
+        start = match.start()
+    define = _DOMAIN_DEFINE.search(domain)
+    end = start + (len(_balanced(domain, define.start())) + define.start() if define else
+                   len(domain))
+    rest = source[end:]
+    for stop in (rest.find(_FENCE), _DEFINE.search(rest)):
+        position = stop if isinstance(stop, int) else (stop.start() if stop else -1)
+        if position >= 0:
+            rest = rest[:position]
+    actions = _ACTION_NAME.findall(rest)
+    predicates = _PREDICATES.search(rest) is not None
+    if not actions and not predicates:
+        return None
+    parts = []
+    if actions:
+        parts.append(f"{len(actions)} action{'s' if len(actions) != 1 else ''} dropped ("
+                     + ", ".join(actions[:10]) + (", ..." if len(actions) > 10 else "") + ")")
+    if predicates:
+        parts.append("a (:predicates section dropped")
+    return ("the domain's closing parenthesis comes before the end of its definitions (a "
+            "stray ')'?): text after it is ignored: " + "; ".join(parts)), end

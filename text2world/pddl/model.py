@@ -456,7 +456,12 @@ def _number(term) -> str:
 
 
 def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
-    """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise."""
+    """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise.
+    Valid PDDL tarski refuses (no ``:precondition``, a subtype declared before its parent) is
+    rewritten first (``pddl.normalise``)."""
+    from text2world.pddl.normalise import normalise_for_tarski
+
+    text = normalise_for_tarski(text)
     folded = text.lower()
     if not case_insensitive or folded == text:
         return domain_from_tarski(tarski_parse(text))

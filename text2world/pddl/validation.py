@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
+from text2world.pddl.extract import dropped_definitions
 from text2world.pddl.model import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
                    DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
                    domain_from_tarski, line_column, strip_comments, tarski_parse)
@@ -321,7 +322,11 @@ def domain_warnings(text: str, domain: Domain) -> list[Issue]:
             depth -= 1
             if depth == 0:
                 rest = cleaned[index + 1:]
-                if rest.strip():
+                dropped = dropped_definitions(cleaned, cleaned)
+                if dropped is not None:
+                    add("IncorrectParentheses", dropped[0], "DroppedDefinitions",
+                        position=line_column(cleaned, index))
+                elif rest.strip():
                     offset = index + 1 + (len(rest) - len(rest.lstrip()))
                     add("Other", "text after the domain's closing parenthesis is ignored: "
                         f"{rest.strip()[:60]!r}", "TrailingText",
@@ -364,7 +369,11 @@ def _parameter_lists(text: str) -> dict[str, list[str]]:
 
 def validate(text: str, *, fold_case: bool = True) -> Validation:
     """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
-    without it, the text is parsed exactly as given, as the released evaluator does."""
+    without it, the text is parsed exactly as given, as the released evaluator does (with
+    it, valid PDDL tarski refuses is rewritten first, lines kept: ``pddl.normalise``)."""
+    if fold_case:
+        from text2world.pddl.normalise import normalise_for_tarski
+        text = normalise_for_tarski(text)
     try:
         reader = tarski_parse(text, case_insensitive=fold_case)
     except (DomainInputError, RecursionError) as error:

@@ -63,7 +63,8 @@ def _generic_cell(item: dict, mode: str) -> dict:
         return {}
     first, last = scores[0], scores[-1]
     return {"exec_ec0": first.get("executable"), "exec_eck": last.get("executable"),
-            "eck": {k: v for k, v in last.items() if _numeric(v)}}
+            "eck": {k: v for k, v in last.items() if _numeric(v)},
+            "verdict_eck": last.get("verdict")}  # semantic scores: the last round's verdict
 
 
 def task_overview(run: Run, items: list[dict]) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from text2world.scoring.semantic import METRICS
+from text2world.scoring.semantic import METRICS, VERDICTS
 
 LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
           "applicability_f1": "Applic. F1", "transition_accuracy": "Trans. acc."}
@@ -21,7 +21,21 @@ LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.
 def compact_semantic(summary: dict | None) -> dict | None:
     if summary is None:
         return None
-    return {"ok": bool(summary.get("ok")), **{m: summary.get(m) for m in METRICS}}
+    return {"ok": bool(summary.get("ok")), "verdict": verdict_of(summary),
+            **{m: summary.get(m) for m in METRICS}}
+
+
+def verdict_of(record: dict) -> str:
+    """The verdict of a semantic record; records written before verdicts existed say only
+    ``ok``: those that could not be simulated are ``not_simulated``, the rest are counted as
+    ``equivalent`` when all four metrics are 1.0 and ``different`` otherwise."""
+    verdict = record.get("verdict")
+    if verdict in VERDICTS:
+        return verdict
+    if not record.get("ok"):
+        return "not_simulated"
+    values = [record.get(m) for m in METRICS if record.get(m) is not None]
+    return "equivalent" if values and all(v == 1.0 for v in values) else "different"
 
 
 def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
@@ -42,8 +56,10 @@ def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
                  if (item.get("ec") or {}).get("semantic")
                  and len(item["ec"]["semantic"]) > k and item["ec"]["semantic"][k] is not None]
         ok = [c for c in cells if c.get("ok")]
+        verdicts = Counter(verdict_of(c) for c in cells)
         row = {"round": k, "items": len(cells),
-               "simulable": len(ok) / len(cells) if cells else None}
+               "simulable": len(ok) / len(cells) if cells else None,
+               "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS}}
         for metric in METRICS:
             values = [float(c[metric]) for c in ok if c.get(metric) is not None]
             row[metric] = sum(values) / len(values) if values else None
@@ -65,11 +81,19 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
     curves = {label: rows for label, rows in curves.items() if rows}
     if not curves:
         return "", None, []
+    lines = ["## Semantic scores (behaviour on the gold's problems)", "",
+             "Verdicts of each item's last round (EC_k), counted:", "",
+             "| Run | Items | " + " | ".join(VERDICTS) + " |",
+             "|" + " --- |" * (2 + len(VERDICTS))]
+    for label, rows in curves.items():
+        counts = rows[-1]["verdicts"]
+        lines.append(f"| {label} | {rows[-1]['items']} | "
+                     + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
     header = "| Run | Simulable EC_k | " + " | ".join(
         f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
-    lines = ["## Semantic scores (behaviour on the gold's problems, %)", "",
-             "Means over the rounds that could be simulated; 'Simulable' is their share.", "",
-             header, "|" + " --- |" * (2 + 2 * len(METRICS))]
+    lines += ["", "Metric means (%) over the rounds that could be simulated; 'Simulable' is "
+              "their share; 'incomplete' rounds count with the parts that could be matched.",
+              "", header, "|" + " --- |" * (2 + 2 * len(METRICS))]
     for label, rows in curves.items():
         cells = [label, _pct(rows[-1]["simulable"])]
         for metric in METRICS:

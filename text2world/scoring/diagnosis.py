@@ -25,6 +25,7 @@ class Diagnosis:
     literal: str   # the lifted literal, PDDL ("" for a missing or extra action)
     count: int     # sampled states (preconditions, actions) or transitions (effects)
     message: str
+    uncertain: str = ""  # why the mapping behind it is uncertain (scoring.verdict.qualify)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -22,9 +22,9 @@ from typing import Literal
 import Levenshtein
 
 from text2world.scoring.alignment import UNMAPPED_PREFIX, Alignment, align
-from text2world.pddl.bounds import MAX_DOMAIN_CHARS
+from text2world.pddl.bounds import MAX_DOMAIN_CHARS, line_column
 from text2world.scoring.caching import gold_cache
-from text2world.pddl.extract import NoDomainFound, extract_domain
+from text2world.pddl.extract import NoDomainFound, dropped_definitions, extract_domain
 from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
                    DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
                    Truth, TypedName, parse_domain, strip_comments,
@@ -96,14 +96,33 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
         if not isinstance(text, str):
             raise DomainInputError(f"the {role} domain must be text, not {type(text).__name__}")
     if mode == "paper":
-        return _score_paper(gold, predicted)
+        return _with_truncation(_score_paper(gold, predicted), predicted, predicted)
     if mode == "canonical":
         gold_view = _canonical_gold_view(gold)  # looked up once: the caches count their hits
         result = _score_canonical_views(gold_view, _canonical_view(predicted, prepared=False))
         if gold_view.error is not None:
             result = replace(result, gold_executable=False, gold_errors=(gold_view.error,))
-        return result
+        return _with_truncation(result, predicted, predicted)
     raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
+
+
+def truncation_issue(source: str, domain: str) -> Issue | None:
+    """An ``Issue`` (kind ``DroppedDefinitions``) when definitions after the domain's closing
+    parenthesis in ``source`` were dropped (``extract.dropped_definitions``)."""
+    found = dropped_definitions(source, domain)
+    if found is None:
+        return None
+    message, end = found
+    line, column = line_column(source, max(0, end - 1))
+    return Issue("IncorrectParentheses", message, line, column, "DroppedDefinitions")
+
+
+def _with_truncation(result: Score, source: str, domain: str) -> Score:
+    """The score with a ``truncation_issue`` among its errors, once."""
+    issue = truncation_issue(source, domain)
+    if issue is None or issue in result.errors:
+        return result
+    return replace(result, errors=result.errors + (issue,))
 
 
 def score_answer(gold: str, answer: str, mode: Mode = "paper") -> Score:
@@ -123,7 +142,7 @@ def score_answer(gold: str, answer: str, mode: Mode = "paper") -> Score:
                      f1_types=0.0 if mode == "canonical" else None,
                      gold_executable=reference.gold_executable,
                      gold_errors=reference.gold_errors)
-    return score(gold, predicted, mode)
+    return _with_truncation(score(gold, predicted, mode), answer, predicted)
 
 
 def _set_f1(predicted, reference) -> float:

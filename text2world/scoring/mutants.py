@@ -80,34 +80,43 @@ def _rename_action_variables(action: Action, names: dict[str, str]) -> Action:
                    effects=tuple(_map_effect(e, term) for e in action.effects))
 
 
-def _map_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k) -> Formula:
+def _map_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k,
+                 arguments=None) -> Formula:
+    """The formula with terms, predicate names and types mapped; ``arguments(predicate,
+    args)`` may also reorder an atom's (original) arguments."""
     if isinstance(formula, Atom):
         name = formula.predicate if formula.predicate == "=" else predicate(formula.predicate)
-        return Atom(name, tuple(term(a) for a in formula.args))
+        args = formula.args if arguments is None else arguments(formula.predicate, formula.args)
+        return Atom(name, tuple(term(a) for a in args))
     if isinstance(formula, Not):
-        return Not(_map_formula(formula.formula, term, predicate, kind))
+        return Not(_map_formula(formula.formula, term, predicate, kind, arguments))
     if isinstance(formula, And):
-        return And(tuple(_map_formula(p, term, predicate, kind) for p in formula.parts))
+        return And(tuple(_map_formula(p, term, predicate, kind, arguments)
+                         for p in formula.parts))
     if isinstance(formula, Or):
-        return Or(tuple(_map_formula(p, term, predicate, kind) for p in formula.parts))
+        return Or(tuple(_map_formula(p, term, predicate, kind, arguments)
+                        for p in formula.parts))
     if isinstance(formula, Quantified):
         return Quantified(formula.quantifier,
                           tuple(TypedName(term(v.name), kind(v.type)) for v in formula.variables),
-                          _map_formula(formula.body, term, predicate, kind))
+                          _map_formula(formula.body, term, predicate, kind, arguments))
     return formula
 
 
-def _map_effect(effect, term, predicate=lambda p: p, kind=lambda k: k):
+def _map_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments=None):
+    def inner(x):
+        return _map_effect(x, term, predicate, kind, arguments)
+
     if isinstance(effect, AddEffect):
-        return AddEffect(_map_formula(effect.atom, term, predicate, kind))
+        return AddEffect(_map_formula(effect.atom, term, predicate, kind, arguments))
     if isinstance(effect, DeleteEffect):
-        return DeleteEffect(_map_formula(effect.atom, term, predicate, kind))
+        return DeleteEffect(_map_formula(effect.atom, term, predicate, kind, arguments))
     if isinstance(effect, ConditionalEffect):
-        return ConditionalEffect(_map_formula(effect.condition, term, predicate, kind),
-                                 _map_effect(effect.effect, term, predicate, kind))
+        return ConditionalEffect(_map_formula(effect.condition, term, predicate, kind, arguments),
+                                 inner(effect.effect))
     if isinstance(effect, ForallEffect):
         return ForallEffect(tuple(TypedName(term(v.name), kind(v.type)) for v in effect.variables),
-                            tuple(_map_effect(e, term, predicate, kind) for e in effect.effects))
+                            tuple(inner(e) for e in effect.effects))
     if isinstance(effect, FunctionEffect):
         value = re.sub(r"\?[^\s()]+", lambda m: term(m.group(0)), effect.value)
         return FunctionEffect(effect.operation, effect.term, value)

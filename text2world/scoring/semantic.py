@@ -82,8 +82,17 @@ class ProblemScore:
     gold_planner: str = ""           # what found the gold's plan
 
 
+VERDICTS = ("equivalent", "different", "incomplete", "not_simulated")
+
+
 @dataclass(frozen=True)
 class SemanticScore:
+    """``verdict`` (one of ``VERDICTS``) is the answer: ``equivalent`` (every sampled state
+    and plan behaves as in the gold), ``different`` (see ``diagnoses``), ``incomplete`` (a
+    part of the gold has no counterpart: ``unmatched`` lists them; the metrics are then only
+    partial), ``not_simulated`` (``reason`` says why; no metrics). ``ok`` is False exactly
+    for ``not_simulated``. ``uncertain`` names mapped pairs the alignment was unsure of."""
+
     ok: bool
     reason: str = ""                 # why the prediction could not be simulated (ok=False)
     plan_validity: float | None = None
@@ -97,6 +106,9 @@ class SemanticScore:
     alignment: dict | None = None
     seconds: float = 0.0
     planner_seconds: float = 0.0
+    verdict: str = "not_simulated"
+    unmatched: tuple[str, ...] = ()  # gold parts without a counterpart (verdict incomplete)
+    uncertain: tuple[str, ...] = ()  # mapped pairs of low confidence, in words
 
     def metrics(self) -> dict[str, float | None]:
         return {name: getattr(self, name) for name in METRICS}
@@ -248,37 +260,57 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
 
 
 def align_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, dict | None, str]:
-    """The prediction renamed into the gold's vocabulary, a summary of the mapping, and a note.
+    """The prediction renamed into the gold's vocabulary, a summary of the mapping, and a note."""
+    translated, alignment = _aligned(gold, predicted)
+    return translated, alignment.to_dict(), ""
 
-    Uses ``text2world.scoring.alignment`` when present; without it, names are compared as written.
-    """
-    try:
-        from text2world.scoring.alignment import align
-    except ImportError:
-        return predicted, None, "no alignment module: names compared as written"
+
+def _aligned(gold: Domain, predicted: Domain):
+    """The prediction in the gold's vocabulary and argument orders (typing written as
+    predicates kept, see ``Alignment.translate``), its declarations in the gold's order (so
+    that a prediction equal to the gold up to a rewrite prints as the gold and finds its
+    plans in the planner cache), and the ``Alignment``."""
+    from dataclasses import replace
+
+    from text2world.scoring.alignment import align
     alignment = align(gold, predicted)
-    summary = None
-    to_dict = getattr(alignment, "to_dict", None)
-    if callable(to_dict):
-        summary = to_dict()
-    return alignment.translate(predicted), summary, ""
+    translated = alignment.translate(predicted, typing=True)
+
+    def in_gold_order(items, reference):
+        rank = {x.name: i for i, x in enumerate(reference)}
+        return tuple(sorted(items, key=lambda x: rank.get(x.name, len(rank))))
+
+    translated = replace(translated,
+                         predicates=in_gold_order(translated.predicates, gold.predicates),
+                         actions=in_gold_order(translated.actions, gold.actions))
+    return translated, alignment
 
 
 # --------------------------------------------------------------------------------------------
 # Projection of a gold problem onto the prediction
 
 
-def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem
+def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
+                    typing_types: dict[str, str] | None = None,
+                    typing_predicates: dict[str, str] | None = None
                     ) -> tuple[PlanningProblem, int, list[str]]:
     """The gold's problem for the prediction: object types mapped to the nearest ancestor the
     prediction declares, init atoms of predicates it lacks dropped, its constants added.
+
+    Typing written the other way (``Alignment.typing_types`` / ``typing_predicates``): an
+    object has a predicted type standing for a gold predicate when the init holds that
+    predicate of it (the deepest such type under its nearest one), and a predicted predicate
+    standing for a gold type holds of every object of that type or a subtype.
 
     Returns the problem, the number of dropped init atoms and notes.
     """
     from text2world.pddl.model import TypedName
 
+    typing_types = typing_types or {}
+    typing_predicates = typing_predicates or {}
     gold_parent = {t.name: t.type for t in gold.types}
-    known_types = {t.name for t in predicted.types} | {"object"}
+    parent = {t.name: t.type for t in predicted.types}
+    known_types = set(parent) | {"object"}
 
     def nearest(kind: str) -> str:
         seen = set()
@@ -287,20 +319,47 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem
             kind = gold_parent[kind]
         return kind if kind in known_types else "object"
 
+    def chain(kind: str, parents: dict[str, str]) -> list[str]:
+        found: list[str] = []
+        while kind in parents and kind not in found:
+            found.append(kind)
+            kind = parents[kind]
+        return found + ["object"]
+
+    held: dict[str, set] = {}
+    if typing_types:
+        wanted = set(typing_types.values())
+        for atom in problem.init:
+            if len(atom) == 2 and atom[0] in wanted:
+                held.setdefault(atom[1], set()).add(atom[0])
+
+    def object_type(name: str, kind: str) -> str:
+        base = nearest(kind)
+        if name in held:
+            fitting = [t for t, p in typing_types.items()
+                       if p in held[name] and base in chain(t, parent)]
+            if fitting:
+                return max(fitting, key=lambda t: (len(chain(t, parent)), t))
+        return base
+
     constants = {c.name: c for c in predicted.constants}
-    objects = [constants.get(o.name, TypedName(o.name, nearest(o.type)))
+    objects = [constants.get(o.name, TypedName(o.name, object_type(o.name, o.type)))
                for o in problem.objects]
     names = {o.name for o in objects}
     objects += [c for c in predicted.constants if c.name not in names]
     arity = {p.name: len(p.parameters) for p in predicted.predicates}
+    covered = set(typing_types.values())  # gold predicates read as types: not lost
     init = frozenset(a for a in problem.init if arity.get(a[0], -1) == len(a) - 1)
-    dropped = len(problem.init) - len(init)
+    dropped = sum(1 for a in problem.init if a not in init and a[0] not in covered)
+    if typing_predicates:
+        init |= {(q, o.name) for o in problem.objects for q, t in typing_predicates.items()
+                 if t in chain(o.type, gold_parent) and arity.get(q) == 1}
     functions = {f.name for f in predicted.functions}
     values = tuple(v for v in problem.function_values if v[0][0] in functions)
     if "total-cost" in functions and not any(v[0] == ("total-cost",) for v in values):
         values += ((("total-cost",), 0.0),)
     notes = []
-    missing = sorted({a[0] for a in problem.init} - set(arity))
+    missing = sorted({a[0] for a in problem.init} - set(arity) - covered)
     if missing:
         notes.append(f"problem {problem.name}: the prediction has no predicate "
                      + ", ".join(missing) + f" ({dropped} initial atoms dropped)")
@@ -352,7 +411,8 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
         return SemanticScore(False, f"the prediction does not parse: {_why(err)}",
                              settings=report, seconds=time.perf_counter() - started)
     try:
-        translated, mapping, note = align_prediction(cache.domain, domain)
+        translated, alignment = _aligned(cache.domain, domain)
+        mapping, note = alignment.to_dict(), ""
     except Exception as err:  # noqa: BLE001
         return SemanticScore(False, f"no alignment of the prediction onto the gold: {_why(err)}",
                              settings=report, seconds=time.perf_counter() - started)
@@ -361,7 +421,7 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
         return SemanticScore(False, "no alignment: none of the prediction's actions maps onto "
                              "an action of the gold", settings=report, alignment=mapping,
                              seconds=time.perf_counter() - started)
-    scorer = _PairScorer(cache, translated, started)
+    scorer = _PairScorer(cache, translated, started, alignment)
     try:
         results = [scorer.problem(gold_problem) for gold_problem in cache.problems]
     except SimulationError as err:
@@ -369,9 +429,29 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
                              settings=report, alignment=mapping,
                              seconds=time.perf_counter() - started,
                              planner_seconds=scorer.planner_seconds)
-    return _aggregate(results, scorer, report, mapping,
-                      tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
-                      time.perf_counter() - started)
+    score = _aggregate(results, scorer, report, mapping,
+                       tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
+                       time.perf_counter() - started)
+    return _with_verdict(score, alignment, cache.domain, domain)
+
+
+def _with_verdict(score: SemanticScore, alignment, gold: Domain,
+                  predicted: Domain) -> SemanticScore:
+    """The verdict, the unmatched parts, and diagnoses qualified by the mapping's certainty."""
+    from dataclasses import replace
+
+    from text2world.scoring.verdict import decide, qualify, uncertain_pairs, unmatched_parts
+
+    unmatched = unmatched_parts(alignment, gold, predicted)
+    uncertain = uncertain_pairs(alignment)
+    diagnoses = qualify(score.diagnoses, uncertain)
+    notes = score.notes
+    if unmatched:
+        notes += ("incomplete: parts of the gold have no counterpart in the prediction, so "
+                  "the metrics cover only what could be matched",)
+    return replace(score, diagnoses=diagnoses, notes=notes,
+                   verdict=decide(score.metrics(), diagnoses, unmatched),
+                   unmatched=unmatched, uncertain=tuple(sorted(uncertain.values())))
 
 
 def _why(err: Exception) -> str:
@@ -407,9 +487,12 @@ def _aggregate(results: list[ProblemScore], scorer: "_PairScorer", report: dict,
 class _PairScorer:
     """Scores one translated prediction against a cached gold, problem by problem."""
 
-    def __init__(self, cache: GoldCache, predicted: Domain, started: float) -> None:
+    def __init__(self, cache: GoldCache, predicted: Domain, started: float,
+                 alignment=None) -> None:
         self.cache = cache
         self.predicted = predicted
+        self.typing = ((alignment.typing_types(), alignment.typing_predicates())
+                       if alignment is not None else ({}, {}))
         self.settings = cache.settings
         self.started = started
         self.planner_seconds = 0.0
@@ -426,7 +509,8 @@ class _PairScorer:
 
     def problem(self, gold: GoldProblem) -> ProblemScore:
         self._clock()
-        problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem)
+        problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem,
+                                                  *self.typing)
         self.notes += notes
         simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
@@ -459,6 +543,9 @@ class _PairScorer:
         self.planner_seconds += time.perf_counter() - start
         if not result.solved:
             if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
+                if gold.plan is None and "UNSOLVABLE" in gold.plan_note:
+                    return (None, "no plan in either domain: the gold's problem is unsolvable too",
+                            result.planner)
                 return False, "the prediction makes the problem unsolvable", result.planner
             if result.status == "Timeout":
                 return (False, "Fast Downward found no plan on the prediction in time",
@@ -471,7 +558,9 @@ class _PairScorer:
 
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
-        extra = frozenset()  # atoms of prediction-only predicates, evolved in lockstep
+        # atoms of prediction-only predicates, from the projected initial state (typing
+        # written as predicates), evolved in lockstep
+        extra = frozenset(a for a in simulator.initial_state if a[0] in self.extra_predicates)
         for index, gold_state in enumerate(trajectory.states):
             state = frozenset(a for a in gold_state if a[0] in simulator.predicate_arity) | extra
             gold_actions = gold.applicable_in(gold_state)
@@ -580,7 +669,9 @@ def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
 
 def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
     """The compact form kept per round in run logs and returned by default over the API."""
-    return {"ok": score.ok, "reason": score.reason, **score.metrics(),
+    return {"ok": score.ok, "verdict": score.verdict, "reason": score.reason,
+            **score.metrics(), "unmatched": list(score.unmatched),
+            "uncertain": list(score.uncertain),
             "diagnoses": [d.to_dict() for d in score.diagnoses[:max_diagnoses]],
             "settings": score.settings, "seconds": round(score.seconds, 3)}
 
@@ -591,11 +682,13 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
     try:
         return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
     except Exception as err:  # noqa: BLE001 - one round must not stop a run
-        return {"ok": False, "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
-                **dict.fromkeys(METRICS), "diagnoses": [], "settings": {}, "seconds": 0.0}
+        return {"ok": False, "verdict": "not_simulated",
+                "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
+                **dict.fromkeys(METRICS), "unmatched": [], "uncertain": [], "diagnoses": [],
+                "settings": {}, "seconds": 0.0}
 
 
-__all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticInputError", "SemanticScore",
+__all__ = ["GoldCache", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
@@ -606,8 +699,15 @@ def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> No
     from rich.table import Table
 
     if not score.ok:
-        console.print(f"[red]semantic scoring not possible[/]: {score.reason}", highlight=False)
+        console.print(f"semantic verdict: [red]not_simulated[/]: {score.reason}",
+                      highlight=False)
         return
+    colour = {"equivalent": "green", "different": "yellow", "incomplete": "red"}[score.verdict]
+    console.print(f"semantic verdict: [{colour}]{score.verdict}[/]", highlight=False)
+    for part in score.unmatched:
+        console.print(f"  unmatched: {part}", highlight=False)
+    for pair in score.uncertain:
+        console.print(f"  uncertain mapping: {pair}", highlight=False)
     table = Table(title=f"semantic (seed {score.settings['seed']}, "
                         f"{score.settings['states']} states, "
                         f"{score.settings['transitions']} transitions)")

@@ -140,6 +140,14 @@ class RelaxedTask:
         self.names: list = sorted(reached) + [(NEGATED, p) for p in sorted(negated)]
         self.atoms: dict = {atom: i for i, atom in enumerate(self.names)}  # atom -> id
         ids = self.atoms
+        # A relaxed action needing an atom no relaxed action reaches (an effect condition or a
+        # precondition the enumerator does not join on) can never fire: dropped.
+        keep = [i for i, pre in enumerate(self._pre) if all(a in ids for a in pre)]
+        if len(keep) < len(self._pre):
+            self.label = [self.label[i] for i in keep]
+            self.cost = [self.cost[i] for i in keep]
+            self._pre = [self._pre[i] for i in keep]
+            self._add = [self._add[i] for i in keep]
         self.pre = [tuple(sorted({ids[a] for a in pre})) for pre in self._pre]
         self.add = [tuple(sorted({ids[a] for a in adds if a in ids})) for adds in self._add]
         del self._pre, self._add

@@ -28,7 +28,14 @@ tried and the one that agrees best with the gold (parameter types, arguments of 
 mapped actions) is kept when strictly better than the written one
 (``Alignment.argument_orders``); ``translate`` reorders the declaration and every atom. A
 prediction that swaps the arguments in one action only keeps them as written, so that action
-is scored as different.
+is scored as different. Action parameters likewise (``Alignment.parameter_orders``: every
+order up to ``MAX_PERMUTED_PARAMETERS``, past it a greedy placement then pairwise exchanges, up
+to ``MAX_ORDERED_PARAMETERS``); the two kinds of order are decided jointly (``orders.py``) and
+later rounds compare literals with positions put back. Predicates left unmatched on both sides
+are retried with their arguments in every order (renamed *and* swapped). Typing written the
+other way (a type for an untyped gold's unary static predicate, or the reverse) is matched in
+``typing_predicates.py`` (``Alignment.type_predicates``). Predicted predicates no action uses
+take no partner by structure.
 
 Work is bounded: the feature sets are linear in the domain's size (context features of a
 disjunct or conditional effect are capped by ``MAX_CONTEXT``), each kind's score matrix is
@@ -39,11 +46,13 @@ is matched by name only (said in ``Alignment.notes``). The domain parser already
 input (``pddl.MAX_DOMAIN_CHARS``).
 """
 
-from text2world.scoring.alignment.matching import (EXACT_CONFIDENCE, MAX_PAIRS, MAX_PERMUTED_ARITY, MAX_SWAPS,
+from text2world.scoring.alignment.matching import (EXACT_CONFIDENCE, MAX_PAIRS, MAX_SWAPS,
                        NORMALISED_CONFIDENCE, ROUNDS, SWAP_GAP, THRESHOLD, align)
 from text2world.scoring.alignment.names import name_keys, name_tokens
+from text2world.scoring.alignment.orders import MAX_ORDERED_PARAMETERS, MAX_PERMUTED_ARITY, MAX_PERMUTED_PARAMETERS
 from text2world.scoring.alignment.result import KINDS, UNMAPPED_PREFIX, Alignment, FrozenMap
 
 __all__ = ["Alignment", "FrozenMap", "KINDS", "UNMAPPED_PREFIX", "align", "name_keys",
            "name_tokens", "EXACT_CONFIDENCE", "NORMALISED_CONFIDENCE", "THRESHOLD", "ROUNDS",
-           "MAX_PAIRS", "MAX_SWAPS", "SWAP_GAP", "MAX_PERMUTED_ARITY"]
+           "MAX_PAIRS", "MAX_SWAPS", "SWAP_GAP", "MAX_PERMUTED_ARITY",
+           "MAX_PERMUTED_PARAMETERS", "MAX_ORDERED_PARAMETERS"]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
-
 import numpy as np
 
 from text2world.pddl.model import Domain
 from text2world.scoring.alignment.names import fuzzy, name_keys
+from text2world.scoring.alignment.orders import MAX_PERMUTED_ARITY, joint_orders
+from text2world.scoring.alignment.typing_predicates import type_predicates
 from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
 
@@ -138,60 +139,80 @@ def _agreement(gold: Side, predicted: Side, mappings: dict, gold_untyped: bool,
         total += sum(tr("types", predicted.types[p]) == gold.types[g]
                      for p, g in mappings["types"].items()
                      if p in predicted.types and g in gold.types)
-    for kind, mine, theirs in (("predicates", predicted.predicates, gold.predicates),
-                               ("actions", predicted.actions, gold.actions)):
+    for kind, table, mine, theirs in (
+            ("predicates", "arguments", predicted.predicates, gold.predicates),
+            ("actions", "orders", predicted.actions, gold.actions)):
         for p, g in mappings[kind].items():
             total += (len(mine[p]) == len(theirs[g])) + sum(
-                tr("types", a) == b for a, b in zip(mine[p], theirs[g]))
+                a == b for a, b in zip(tr.signature(table, p, mine[p]), theirs[g]))
     for p, g in mappings["actions"].items():
         if g not in gold_literals:
             gold_literals[g] = Counter(gold.literals[g])
-        translated = Counter((tr.role(r), tr("predicates", q), tr.args(a))
-                             for r, q, a in predicted.literals[p])
+        translated = Counter(tr.literal(p, r, q, a) for r, q, a in predicted.literals[p])
         total += sum((translated & gold_literals[g]).values())
     return total
 
 
-MAX_PERMUTED_ARITY = 4  # argument orders tried: all of them up to this arity (24)
+def _used(side: Side) -> set[str]:
+    return {predicate for literals in side.literals.values() for _, predicate, _ in literals}
 
 
-def _argument_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, tuple]:
-    """For each mapped predicate, the order of its arguments that agrees best with the gold:
-    parameter types and the arguments of its atoms in mapped actions. Only orders strictly
-    better than the written one are kept."""
-    tr = Translator(mappings, "p")
-    uses: dict = {"g": {}, "p": {}}
-    for key, side, pairs in (("g", gold, {g: g for g in mappings["actions"].values()}),
-                             ("p", predicted, mappings["actions"])):
-        for action, target in pairs.items():
-            for role, predicate, args in side.literals.get(action, ()):
-                uses[key].setdefault(predicate, []).append(
-                    (target, tr.role(role) if key == "p" else role,
-                     tr.args(args) if key == "p" else args))
-    orders = {}
-    for p, g in mappings["predicates"].items():
-        mine, theirs = predicted.predicates.get(p), gold.predicates.get(g)
-        if mine is None or theirs is None or len(mine) != len(theirs) or not (
-                2 <= len(mine) <= MAX_PERMUTED_ARITY):
+def _ignore_unused(state: _KindState, gold: Side, predicted: Side) -> None:
+    """Predicted predicates no action uses change no behaviour: they take no gold partner by
+    structure (where they could only displace a used one), unless the gold has unused
+    predicates left too (then like pairs with like)."""
+    used_gold = _used(gold)
+    if any(g not in used_gold for g in state.open_gold):
+        return
+    used = _used(predicted)
+    state.open_predicted = [p for p in state.open_predicted if p in used]
+    state.names = (np.zeros((0, 0)) if state.too_many
+                   else fuzzy(state.open_predicted, state.open_gold))
+    state.scores = np.zeros((len(state.open_predicted), len(state.open_gold)))
+
+
+def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: dict) -> bool:
+    """Predicates left unmapped on both sides, tried again with their arguments in every
+    order (a prediction may rename a predicate and swap its arguments at once: then no
+    feature that names positions agrees). Each pair scores by its best order; an optimal
+    assignment over those. True when a pair was added."""
+    if state.too_many:
+        return False
+    taken = set(state.mapping().values())
+    gold_left = [g for g in state.open_gold if g not in taken]
+    predicted_left = [p for p in state.open_predicted if p not in state.assigned]
+    if not gold_left or not predicted_left:
+        return False
+    scores = np.zeros((len(predicted_left), len(gold_left)))
+    for row, p in enumerate(predicted_left):
+        arity = len(predicted.predicates[p])
+        if not 2 <= arity <= MAX_PERMUTED_ARITY:
             continue
-        gold_uses = Counter(uses["g"].get(g, ()))
-        types = [tr("types", t) for t in mine]
+        for order in permutations(range(arity)):
+            # under the action parameter orders chosen so far and under none: those orders
+            # were chosen without this predicate and may have absorbed its swap
+            for parameters in (mappings["orders"], {}):
+                trial = {**mappings, "orders": parameters,
+                         "arguments": {**mappings["arguments"], p: order}}
+                structure = structure_scores("predicates", gold, predicted, trial, gold_left,
+                                             [p], False, None)[0]
+                scores[row] = np.maximum(scores[row], structure)
+    names = _NAME_WEIGHT * fuzzy(predicted_left, gold_left)
+    scores = names + (1 - names) * scores
+    from scipy.optimize import linear_sum_assignment
 
-        def agreement(order: tuple) -> int:
-            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
-            moved = Counter((a, r, tuple(args[k] for k in order))
-                            for a, r, args in uses["p"].get(p, ()))
-            return typed + sum((moved & gold_uses).values())
-
-        written = tuple(range(len(mine)))
-        best, best_value = written, agreement(written)
-        for order in permutations(written):
-            value = agreement(order)
-            if value > best_value:
-                best, best_value = order, value
-        if best != written:
-            orders[p] = best
-    return orders
+    rows, cols = linear_sum_assignment(np.where(scores >= THRESHOLD, scores, 0.0),
+                                       maximize=True)
+    added = False
+    for row, col in zip(rows, cols):
+        if scores[row, col] >= THRESHOLD:
+            p = predicted_left[row]
+            state.assigned[p] = gold_left[col]
+            state.assigned_confidence[p] = float(min(1.0, scores[row, col]))
+            added = True
+    if added:
+        mappings["predicates"] = state.mapping()
+    return added
 
 
 def align(gold: Domain, predicted: Domain) -> Alignment:
@@ -205,9 +226,11 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         "actions": _KindState(list(gold_side.actions), list(predicted_side.actions)),
         "constants": _KindState(list(gold_side.constants), list(predicted_side.constants)),
     }
+    _ignore_unused(states["predicates"], gold_side, predicted_side)
     if gold_untyped:
         type_mapping = {name: "object" for name in predicted_side.types}
-    mappings = {kind: state.mapping() for kind, state in states.items()}
+    mappings: dict = {kind: state.mapping() for kind, state in states.items()}
+    mappings["arguments"], mappings["orders"] = {}, {}
     if gold_untyped:
         mappings["types"] = type_mapping
 
@@ -225,6 +248,12 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         if not (kind == "types" and gold_untyped):
             mappings[kind] = state.mapping()
 
+    def refresh_orders() -> None:
+        # argument and parameter orders under the mappings so far: later rounds compare
+        # literals with the positions put back in the gold's order
+        mappings["arguments"], mappings["orders"] = joint_orders(gold_side, predicted_side,
+                                                                 mappings)
+
     step("types", anonymous=True, with_colours=True)
     step("predicates", anonymous=True, with_colours=True)
     step("constants")
@@ -233,6 +262,7 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         if not (states["predicates"].open or states["actions"].open or states["types"].open
                 or states["constants"].open):
             break
+        refresh_orders()
         step("predicates")
         step("types")
         step("constants")
@@ -281,13 +311,19 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
             mappings[kind] = state.mapping()
             for dependent in dependents:
                 step(dependent)
+            refresh_orders()
             value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
             if value > best:
                 best = value
             else:
                 restore(saved)
 
-    orders = _argument_orders(gold_side, predicted_side, mappings)
+    if _match_permuted(states["predicates"], gold_side, predicted_side, mappings):
+        refresh_orders()
+        step("actions")
+    refresh_orders()
+    as_predicates, as_types, typing_confidence = type_predicates(gold_side, predicted_side,
+                                                                 mappings)
 
     confidence = {}
     unmapped_gold, unmapped_predicted = {}, {}
@@ -300,6 +336,15 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
     if gold_untyped:
         confidence["types"] = FrozenMap({name: 1.0 for name in predicted_side.types})
         unmapped_predicted["types"] = ()
+    # names accounted for by typing written as predicates (or the reverse) are not unmapped
+    unmapped_gold["predicates"] = tuple(g for g in unmapped_gold["predicates"]
+                                        if g not in as_predicates.values())
+    unmapped_gold["types"] = tuple(g for g in unmapped_gold["types"]
+                                   if g not in as_types.values())
+    unmapped_predicted["predicates"] = tuple(p for p in unmapped_predicted["predicates"]
+                                             if p not in as_types)
+    unmapped_predicted["types"] = tuple(p for p in unmapped_predicted["types"]
+                                        if p not in as_predicates)
     gold_names = FrozenMap({
         "types": frozenset(gold_side.types) | {"object"},
         "predicates": frozenset(gold_side.predicates),
@@ -324,6 +369,10 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         unmapped_predicted=FrozenMap(unmapped_predicted),
         gold_untyped=gold_untyped,
         notes=tuple(notes),
-        argument_orders=FrozenMap(sorted(orders.items())),
+        argument_orders=FrozenMap(sorted(mappings["arguments"].items())),
+        parameter_orders=FrozenMap(sorted(mappings["orders"].items())),
+        type_predicates=FrozenMap({"types": FrozenMap(sorted(as_predicates.items())),
+                                   "predicates": FrozenMap(sorted(as_types.items())),
+                                   "confidence": FrozenMap(sorted(typing_confidence.items()))}),
         _gold_names=gold_names,
     )

@@ -59,6 +59,14 @@ class Alignment:
     in another order (``(at ?place ?thing)`` for the gold's ``(at ?thing ?place)``), the order
     that puts them back: gold argument ``i`` is predicted argument ``order[i]``. ``translate``
     reorders the predicate's parameters and every atom of it.
+    ``parameter_orders[action]``: the same for a mapped action's parameters (``(stack ?y ?x)``
+    for the gold's ``(stack ?x ?y)``); ``translate`` reorders its parameter list (variables
+    keep their names, so its literals need no change).
+    ``type_predicates``: a predicted type standing for a gold unary static predicate
+    (``?b - ball`` for the untyped gold's ``(ball ?b)``) and a predicted unary static
+    predicate standing for a gold type; ``translate(..., typing=True)`` keeps such types
+    (``typing_types``) and semantic scoring derives objects' types and atoms from them
+    (``typing_types``, ``typing_predicates``).
     """
 
     types: FrozenMap
@@ -73,6 +81,12 @@ class Alignment:
     # predicted predicate -> order: gold argument i is the predicted argument order[i]; only
     # for predicates whose arguments the prediction wrote in another order
     argument_orders: FrozenMap = FrozenMap()
+    # predicted action -> order: gold parameter i is the predicted parameter order[i]; only
+    # for actions whose parameters the prediction wrote in another order
+    parameter_orders: FrozenMap = FrozenMap()
+    # typing written as predicates: "types": predicted type -> gold unary static predicate,
+    # "predicates": predicted unary static predicate -> gold type, "confidence": per name
+    type_predicates: FrozenMap = FrozenMap()
     _gold_names: FrozenMap = FrozenMap()  # kind -> frozenset of gold names (for prefixing)
 
     def mapping(self, kind: str) -> FrozenMap:
@@ -83,9 +97,30 @@ class Alignment:
     @property
     def is_identity(self) -> bool:
         """Every predicted name maps to itself and nothing predicted is unmapped."""
-        return (not self.argument_orders
+        return (not self.argument_orders and not self.parameter_orders
+                and not self._typing("types") and not self._typing("predicates")
                 and all(not self.unmapped_predicted[k] for k in KINDS)
                 and all(p == g for k in KINDS for p, g in self.mapping(k).items()))
+
+    def _typing(self, key: str) -> Mapping:
+        return self.type_predicates.get(key, FrozenMap())
+
+    def typing_types(self) -> dict[str, str]:
+        """Translated type name -> gold predicate, for predicted types standing for a gold
+        unary static predicate (an object has the type when the gold's problem holds the
+        predicate of it)."""
+        return {self._typing_type_name(t): p for t, p in self._typing("types").items()}
+
+    def typing_predicates(self) -> dict[str, str]:
+        """Translated predicate name -> gold type, for predicted unary static predicates
+        standing for a gold type (true of every object of that type or a subtype)."""
+        return {self.rename("predicates", q): t for q, t in self._typing("predicates").items()}
+
+    def _typing_type_name(self, predicate: str) -> str:
+        name = "type-" + predicate
+        while name in self._gold_names.get("types", frozenset()):
+            name = "type-" + name
+        return name
 
     def rename(self, kind: str, name: str) -> str:
         """The name a predicted ``kind`` name gets in the gold's vocabulary: its gold partner, or
@@ -103,18 +138,24 @@ class Alignment:
             renamed = UNMAPPED_PREFIX + renamed
         return renamed
 
-    def translate(self, predicted: Domain) -> Domain:
+    def translate(self, predicted: Domain, typing: bool = False) -> Domain:
         """The predicted domain renamed into the gold's vocabulary.
+
+        With ``typing``, predicted types standing for gold unary predicates keep a name of
+        their own (``typing_types``) instead of mapping to ``object`` or being prefixed.
 
         Mapped names take their gold name, unmapped ones are prefixed (see ``rename``); parameter,
         variable and constant types are translated. With ``gold_untyped`` the translated domain
         declares no types (its requirements are kept as written). Variables keep their names.
         """
+        typed_as = self._typing("types") if typing else {}
         if self.is_identity:
             return predicted
         constant_names = {x.name for x in predicted.constants}
 
         def t(name: str) -> str:
+            if name in typed_as:
+                return self._typing_type_name(typed_as[name])
             return self.rename("types", name)
 
         def c(name: str) -> str:  # an argument: a variable or a constant
@@ -163,6 +204,13 @@ class Alignment:
                 return ForallEffect(typed(e.variables), tuple(effect(x) for x in e.effects))
             return e  # FunctionEffect: functions are not aligned
 
+        def parameters(action: Action) -> tuple[TypedName, ...]:
+            result = typed(action.parameters)
+            order = self.parameter_orders.get(action.name)
+            if order is not None and len(order) == len(result):
+                result = tuple(result[i] for i in order)
+            return result
+
         types = []
         seen = set()
         for item in predicted.types:
@@ -178,7 +226,7 @@ class Alignment:
             constants=tuple(TypedName(c(x.name), t(x.type)) for x in predicted.constants),
             predicates=tuple(declared(p) for p in predicted.predicates),
             functions=predicted.functions,
-            actions=tuple(Action(self.rename("actions", a.name), typed(a.parameters),
+            actions=tuple(Action(self.rename("actions", a.name), parameters(a),
                                  formula(a.precondition), tuple(effect(e) for e in a.effects))
                           for a in predicted.actions),
         )
@@ -187,7 +235,14 @@ class Alignment:
         """JSON-able: per kind the mapped pairs (predicted, gold, confidence) and the unmapped."""
         result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes),
                         "argument_orders": {p: list(o) for p, o in sorted(
-                            self.argument_orders.items())}}
+                            self.argument_orders.items())},
+                        "parameter_orders": {a: list(o) for a, o in sorted(
+                            self.parameter_orders.items())},
+                        "type_predicates": {
+                            key: [{"predicted": p, "gold": g, "confidence": round(
+                                self._typing("confidence").get(p, 0.0), 4)}
+                                  for p, g in self._typing(key).items()]
+                            for key in ("types", "predicates")}}
         for kind in KINDS:
             mapping = self.mapping(kind)
             result[kind] = {

@@ -148,11 +148,57 @@ def _depths(types: dict[str, str]) -> dict[str, int]:
 
 
 class Translator:
-    """Names of one side expressed in the gold's vocabulary under the current mappings."""
+    """Names of one side expressed in the gold's vocabulary under the current mappings, and
+    argument positions under the current orders (``mappings["orders"]``: predicted action ->
+    parameter order, ``mappings["arguments"]``: predicted predicate -> argument order; gold
+    position i is predicted position order[i])."""
 
     def __init__(self, mappings: dict[str, dict[str, str]], side: str) -> None:
         self.mappings = mappings
         self.side = side  # "g" or "p": unmapped names stay apart between the two sides
+        self._inverse: dict = {}
+
+    def _order(self, table: str, name: str) -> tuple | None:
+        if self.side == "g":
+            return None
+        return self.mappings.get(table, {}).get(name)
+
+    def position(self, action: str, index: int) -> int:
+        """A predicted parameter position as the gold's position under the action's order."""
+        order = self._order("orders", action)
+        if order is None or index >= len(order):
+            return index
+        inverse = self._inverse.get(order)
+        if inverse is None:
+            inverse = self._inverse[order] = {k: i for i, k in enumerate(order)}
+        return inverse[index]
+
+    def argument_position(self, predicate: str, index: int) -> int:
+        """A predicted predicate's argument position as the gold's under its argument order."""
+        order = self._order("arguments", predicate)
+        if order is None or index >= len(order):
+            return index
+        return order.index(index)
+
+    def literal(self, action: str, role, predicate: str, args: tuple) -> tuple:
+        """A literal of an action in the gold's vocabulary and argument positions."""
+        if self.side == "g":
+            return role, predicate, args
+        order = self._order("arguments", predicate)
+        if order is not None and len(order) == len(args):
+            args = tuple(args[k] for k in order)
+        if self._order("orders", action) is not None:
+            args = tuple(("p", self.position(action, a[1])) if a[0] == "p" else a
+                         for a in args)
+        return self.role(role), self("predicates", predicate), self.args(args)
+
+    def signature(self, table: str, name: str, types: tuple[str, ...]) -> tuple[str, ...]:
+        """Parameter types of a predicted action (``orders``) or predicate (``arguments``) in
+        the gold's order and vocabulary."""
+        order = self._order(table, name)
+        if order is not None and len(order) == len(types):
+            types = tuple(types[k] for k in order)
+        return tuple(self("types", t) for t in types)
 
     def __call__(self, kind: str, name: str) -> str:
         if self.side == "g":
@@ -238,6 +284,17 @@ def wl_colours(gold: Side, predicted: Side) -> tuple[dict, dict]:
     return result[0], result[1]
 
 
+def _sorted(args: tuple) -> tuple:
+    """Arguments as a sorted tuple: a use of a predicate whatever its argument order."""
+    return tuple(sorted(args, key=repr))
+
+
+def _positionless(args: tuple) -> tuple:
+    """Arguments without parameter positions, sorted: a literal whatever the order of the
+    action's parameters and of the predicate's arguments."""
+    return tuple(sorted((("p",) if a[0] == "p" else a for a in args), key=repr))
+
+
 def _multiset(items: Iterable) -> frozenset:
     """A multiset as a set of (item, occurrence number), for Jaccard."""
     counts: Counter = Counter()
@@ -259,10 +316,12 @@ def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous
             usage = []
             for predicate, types in side.predicates.items():
                 key = ("arity", len(types)) if anonymous else tr("predicates", predicate)
-                usage.extend(("pp", key, i) for i, x in enumerate(types) if x == name)
+                usage.extend(("pp", key, tr.argument_position(predicate, i))
+                             for i, x in enumerate(types) if x == name)
             for action, types in side.actions.items():
                 key = ("arity", len(types)) if anonymous else tr("actions", action)
-                usage.extend(("ap", key, i) for i, x in enumerate(types) if x == name)
+                usage.extend(("ap", key, tr.position(action, i))
+                             for i, x in enumerate(types) if x == name)
             usages.append(_multiset(usage))
     elif kind == "predicates":
         uses: dict[str, list] = {name: [] for name in names}
@@ -271,28 +330,41 @@ def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous
             for role, predicate, args in literals:
                 if predicate in uses:
                     if anonymous:
-                        uses[predicate].append((key, _anonymous_role(role), _anonymous_args(args)))
+                        role, args = _anonymous_role(role), _anonymous_args(args)
+                        uses[predicate].append((key, role, args))
                     else:
-                        uses[predicate].append((key, tr.role(role), tr.args(args)))
+                        role, _, args = tr.literal(action, role, predicate, args)
+                        uses[predicate].append((key, role, args))
+                    # the same use whatever the order of the predicate's arguments
+                    uses[predicate].append(("loose", key, role, _sorted(args)))
         for name in names:
             types = side.predicates[name]
             signatures.append(frozenset({("arity", len(types))}
-                                        | {(i, tr("types", x)) for i, x in enumerate(types)}))
+                                        | {("loose", x) for x in
+                                           sorted(tr("types", t) for t in types)}
+                                        | {(i, x) for i, x in enumerate(
+                                            tr.signature("arguments", name, types))}))
             usages.append(_multiset(uses[name]))
     elif kind == "actions":
         for name in names:
             types = side.actions[name]
             signatures.append(frozenset({("arity", len(types))}
-                                        | {(i, tr("types", x)) for i, x in enumerate(types)}))
-            usages.append(_multiset((tr.role(role), tr("predicates", predicate), tr.args(args))
-                                    for role, predicate, args in side.literals[name]))
+                                        | {("loose", x) for x in
+                                           sorted(tr("types", t) for t in types)}
+                                        | {(i, x) for i, x in enumerate(
+                                            tr.signature("orders", name, types))}))
+            literals = [tr.literal(name, *literal) for literal in side.literals[name]]
+            # and the same literals whatever the order of the action's parameters
+            usages.append(_multiset(literals + [("loose", role, predicate, _positionless(args))
+                                                for role, predicate, args in literals]))
     else:  # constants
         uses: dict = {name: [] for name in names}
         for action, literals in side.literals.items():
             for role, predicate, args in literals:
                 for i, a in enumerate(args):
                     if a[0] == "c" and a[1] in uses:
-                        uses[a[1]].append((tr.role(role), tr("predicates", predicate), i))
+                        uses[a[1]].append((tr.role(role), tr("predicates", predicate),
+                                           tr.argument_position(predicate, i)))
         for name in names:
             signatures.append(frozenset({("type", tr("types", side.constants[name]))}))
             usages.append(_multiset(uses[name]))

@@ -372,12 +372,13 @@ async function runPage(runId) {
     const extra = [];
     data.items.forEach(it => Object.keys((it.scores[mode] || {}).eck || {}).forEach(k => { if (!extra.includes(k) && k !== "executable") extra.push(k); }));
     const standard = !extra.length;
+    const verdicts = !standard && data.items.some(it => (it.scores[mode] || {}).verdict_eck);
     const itemRows = items.map(it => {
       const sc = it.scores[mode] || {};
       return `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
         <td class="num">${it.valid_round ?? '<span class="no">never</span>'}</td><td class="num">${it.rounds ?? ""}</td><td>${esc(it.category_ec0 || "")}</td>
         <td>${yesno(sc.exec_ec0)}</td><td>${yesno(sc.exec_eck)}</td>${standard ? `<td class="num">${pct(sc.similarity_eck)}</td><td class="num">${pct(sc.f1_mean_eck)}</td>`
-          : extra.map(k => `<td class="num">${pct((sc.eck || {})[k])}</td>`).join("")}</tr>`;
+          : extra.map(k => `<td class="num">${pct((sc.eck || {})[k])}</td>`).join("")}${verdicts ? `<td>${esc(sc.verdict_eck || "–")}</td>` : ""}</tr>`;
     }).join("");
     app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
       <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
@@ -396,7 +397,7 @@ async function runPage(runId) {
         ${sortHeader("Valid at", "valid_round", state.runSort, "num")}${sortHeader("Rounds", "rounds", state.runSort, "num")}${sortHeader("EC_0 error", "category_ec0", state.runSort)}
         ${sortHeader("Exec EC_0", "s:exec_ec0", state.runSort)}${sortHeader("Exec EC_k", "s:exec_eck", state.runSort)}
         ${standard ? sortHeader("Sim EC_k", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean EC_k", "s:f1_mean_eck", state.runSort, "num")
-          : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
+          : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}${verdicts ? sortHeader("Verdict EC_k", "s:verdict_eck", state.runSort) : ""}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });

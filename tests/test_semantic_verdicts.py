@@ -1,0 +1,206 @@
+"""Semantic verdicts: every faithful rewrite of a gold is ``equivalent`` with all metrics 1.0,
+every behaviour-changing mutant is ``different`` or ``incomplete``; the verdict reaches the
+CLI, run records and reports; extraction says what a stray parenthesis dropped."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from text2world.scoring.mutants import behaviour_differs, mutants
+from text2world.pddl.model import parse_domain
+from text2world.scoring.rewrites import REWRITES, drop_action, reachable_problems
+from text2world.scoring.semantic import prepare_gold, semantic_score, semantic_summary, store_problems
+from text2world.reports.semantic import semantic_rounds
+from text2world.store.datasets import load_dataset
+
+ALL_IDS = sorted(r.id for r in load_dataset() if r.problems)
+# A spread of the store for the default run (typed, untyped with type predicates, constants,
+# conditional effects, ADL); the whole store with -m slow.
+# maze-walker: untyped, with unary predicates acting as types (predicates-as-types applies)
+FIXED = ("blocksworld", "gripper", "switch-doors", "maze-walker")
+SAMPLE = list(FIXED) + random.Random(25).sample([i for i in ALL_IDS if i not in FIXED], 4)
+
+
+def _cache(gold_id: str):
+    gold, problems = store_problems(gold_id)
+    return gold, prepare_gold(gold, problems)
+
+
+def _released(official_test, step: int) -> list[tuple[str, str]]:
+    return [(str(r["id"]), r["pddl_domain"]) for r in official_test[::step]
+            if str(r["id"]) != "187"]
+
+
+def _check_rewrites(gold_id: str, gold_text: str | None = None) -> list[str]:
+    """Failures of the rewrite classes on a store gold (its problems) or a released gold
+    (``gold_text``: problems made by ``reachable_problems``)."""
+    if gold_text is None:
+        gold, cache = _cache(gold_id)
+    else:
+        gold = gold_text
+        cache = prepare_gold(gold, reachable_problems(parse_domain(gold)))
+    parsed = [p.problem for p in cache.problems]
+    failures = []
+    for name, rewrite in REWRITES.items():
+        extra = {"problems": parsed} if name == "predicates-as-types" else {}
+        domain = rewrite(cache.domain, 0, **extra)
+        if domain is None:
+            continue
+        score = semantic_score(gold, domain.to_pddl(), gold_cache=cache)
+        metrics = score.metrics()
+        if score.verdict != "equivalent" or any(v not in (1.0, None) for v in metrics.values()):
+            failures.append(f"{gold_id} {name}: {score.verdict} {metrics} {score.reason} "
+                            f"{score.unmatched} {[d.message for d in score.diagnoses[:2]]}")
+    return failures
+
+
+@pytest.mark.parametrize("gold_id", SAMPLE)
+def test_faithful_rewrites_are_equivalent(gold_id):
+    assert _check_rewrites(gold_id) == []
+
+
+def test_faithful_rewrites_of_released_golds_are_equivalent(official_test):
+    """The released golds come without problems: ``reachable_problems`` makes them."""
+    failures = [f for gold_id, text in _released(official_test, 20)
+                for f in _check_rewrites(gold_id, text)]
+    assert failures == []
+
+
+@pytest.mark.slow
+def test_faithful_rewrites_are_equivalent_over_the_whole_store_and_released_set(official_test):
+    failures = [f for gold_id in ALL_IDS for f in _check_rewrites(gold_id)]
+    failures += [f for gold_id, text in _released(official_test, 1)
+                 for f in _check_rewrites(gold_id, text)]
+    assert failures == []
+
+
+def test_every_rewrite_class_applies_to_the_sample():
+    """Each class is exercised by the sample (parsing only, no planning)."""
+    from text2world.simulation import parse_problem
+
+    seen = set()
+    for gold_id in SAMPLE:
+        gold, problems = store_problems(gold_id)
+        domain = parse_domain(gold)
+        parsed = [parse_problem(gold, text) for _, text in problems]
+        for name, rewrite in REWRITES.items():
+            extra = {"problems": parsed} if name == "predicates-as-types" else {}
+            if rewrite(domain, 0, **extra) is not None:
+                seen.add(name)
+    assert seen == set(REWRITES)
+
+
+@pytest.mark.parametrize("gold_id", ["blocksworld", "gripper", "switch-doors"])
+def test_behaviour_changing_mutants_are_different_or_incomplete(gold_id):
+    gold, cache = _cache(gold_id)
+    parsed = [p.problem for p in cache.problems]
+    found = mutants(cache.domain)
+    by_kind: dict = {}
+    for mutant in found:
+        if mutant.kind != "swap-parameters":  # a faithful rewrite (reversed-parameters)
+            by_kind.setdefault(mutant.kind, []).append(mutant)
+    checked = 0
+    for kind, group in sorted(by_kind.items()):
+        for mutant in random.Random(0).sample(group, min(2, len(group))):
+            if behaviour_differs(cache.domain, mutant.domain, parsed) is None:
+                continue
+            score = semantic_score(gold, mutant.domain.to_pddl(), gold_cache=cache)
+            assert score.verdict in ("different", "incomplete"), (kind, mutant.detail)
+            checked += 1
+    dropped = drop_action(cache.domain, 0)
+    score = semantic_score(gold, dropped.to_pddl(), gold_cache=cache)
+    assert score.verdict == "incomplete" and score.unmatched
+    assert any("no counterpart" in part for part in score.unmatched)
+    assert checked >= 2
+
+
+def test_verdicts_of_simple_cases():
+    gold, cache = _cache("blocksworld")
+    assert semantic_score(gold, gold, gold_cache=cache).verdict == "equivalent"
+    broken = semantic_score(gold, "(define (domain", gold_cache=cache)
+    assert broken.verdict == "not_simulated" and not broken.ok and broken.reason
+    summary = semantic_summary(semantic_score(gold, gold, gold_cache=cache))
+    assert summary["verdict"] == "equivalent" and summary["unmatched"] == []
+
+
+def test_uncertain_mappings_are_said_in_diagnoses():
+    from text2world.scoring.diagnosis import Diagnosis
+    from text2world.scoring.verdict import qualify
+
+    diagnosis = Diagnosis("stack", "missing-precondition", "(clear ?b)", 3, "`stack`: ...")
+    kept = qualify((diagnosis,), {("predicates", "on"): "predicate on ..."})
+    assert kept == (diagnosis,)
+    said = qualify((diagnosis,), {("predicates", "clear"): "predicate clear is mapped from "
+                                  "zq1 with confidence 0.55"})
+    assert said[0].uncertain and "the mapping is uncertain" in said[0].message
+
+
+def test_reports_count_verdicts():
+    items = [{"ec": {"semantic": [{"ok": True, "verdict": v, "plan_validity": 1.0,
+                                   "gold_plan_acceptance": 1.0, "applicability_f1": 1.0,
+                                   "transition_accuracy": 1.0}]}}
+             for v in ("equivalent", "equivalent", "incomplete")]
+    items.append({"ec": {"semantic": [{"ok": False}]}})  # a record without a verdict
+    rows = semantic_rounds(items, 0)
+    assert rows[0]["verdicts"] == {"equivalent": 2, "different": 0, "incomplete": 1,
+                                   "not_simulated": 1}
+
+
+def _t2w(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "text2world.cli", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+def test_cli_json_is_printed_whatever_the_exit_code(tmp_path):
+    gold, _ = store_problems("blocksworld")
+    (tmp_path / "gold.pddl").write_text(gold)
+    (tmp_path / "answer.txt").write_text("Sorry, here it is:\n```pddl\n```\n")
+    for command in (("score", str(tmp_path / "gold.pddl"), str(tmp_path / "answer.txt")),
+                    ("validate", str(tmp_path / "answer.txt")),
+                    ("score", str(tmp_path / "gold.pddl"), str(tmp_path / "missing.pddl"))):
+        done = _t2w(*command, "--json")
+        assert done.returncode == 1, done.stderr
+        data = json.loads(done.stdout)
+        assert "error" in data or data.get("errors"), data
+
+
+def test_cli_semantic_verdict_and_dropped_actions(tmp_path):
+    gold, _ = store_problems("blocksworld")
+    head, tail = gold.rsplit("(:action", 1)
+    stray = head + ")\n(:action" + tail  # a stray parenthesis closes the domain early
+    (tmp_path / "stray.pddl").write_text(stray)
+    done = _t2w("score", "blocksworld", str(tmp_path / "stray.pddl"), "--semantic", "--json",
+                "-m", "canonical")
+    data = json.loads(done.stdout)
+    assert [e["kind"] for e in data["errors"]] == ["DroppedDefinitions"]
+    assert "1 action dropped" in data["errors"][0]["message"]
+    assert data["semantic"]["verdict"] == "incomplete"
+    table = _t2w("score", "blocksworld", str(tmp_path / "stray.pddl"), "--semantic")
+    assert "semantic verdict: incomplete" in table.stdout
+    lint = _t2w("validate", str(tmp_path / "stray.pddl"))
+    assert "1 action dropped" in " ".join(lint.stdout.split())
+
+
+def test_valid_pddl_tarski_refuses_is_accepted():
+    from text2world.pddl.model import parse_domain
+    from text2world.pddl.validation import validate
+
+    text = """(define (domain d) (:requirements :strips :typing)
+ (:types ball - thing
+   thing room - object)
+ (:predicates (at ?b - ball ?r - room))
+ (:action put :parameters (?b - ball ?r - room) :effect (and (at ?b ?r)))
+ (:action take :parameters (?b - ball ?r - room) :effect (and (not (at ?b ?r)))))"""
+    domain = parse_domain(text)
+    assert {t.name: t.type for t in domain.types} == {"thing": "object", "ball": "thing",
+                                                      "room": "object"}
+    assert domain.action("put").precondition.to_pddl() == "(and)"
+    assert validate(text).ok
+    broken = text.replace("(not (at ?b ?r))", "(not (held ?b ?r))")
+    errors = validate(broken).errors
+    assert errors and errors[0].line == 6  # line numbers of the text as written
