@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from llm_server import Script, ScriptedLLMServer, write_store
+from llm_server import Script, ScriptedLLMServer, priced_home, write_store
 from text2world.api.app import create_app
 from text2world.api.settings import Settings
 from text2world.cli import app
@@ -57,11 +57,7 @@ def resume_command(task: str) -> list[str]:
 @pytest.fixture()
 def setup(tmp_path):
     store = write_store(tmp_path / "store", NAMES)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "models.toml").write_text(
-        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
-        f"input_cost_per_mtok = {PRICE_IN}\noutput_cost_per_mtok = {PRICE_OUT}\n")
+    home = priced_home(tmp_path / "home", PRICE_IN, PRICE_OUT)
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
            "PYTHONPATH": str(REPO), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     return {"store": store, "home": home, "env": env, "runs": tmp_path / "runs"}

@@ -78,6 +78,30 @@ class Prepared:
 
 
 @dataclass
+class TaskPlan:
+    """A task with its prepared run (what ``plan`` returns for every task)."""
+
+    task: Task
+    prepared: Prepared
+
+    @property
+    def options(self) -> Any:
+        return self.task.options
+
+    @property
+    def spec(self) -> ModelSpec:
+        return self.prepared.spec
+
+    @property
+    def config(self) -> dict:
+        return self.prepared.config
+
+    @property
+    def run_path(self) -> Path:
+        return self.prepared.run_path
+
+
+@dataclass
 class RunResult:
     run: Run
     summary: dict
@@ -156,6 +180,17 @@ def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None
         raise RunError(f"{path} is a {run.kind} run, not a {kind} run: resume it with the "
                        f"command that made it, not {command}")
     return run
+
+
+def options_from_run(options_class: type, kind: str, command: str, path: Path | str,
+                     runs_root: Path | None = None, **overrides: Any) -> Any:
+    """The options the run at ``path`` (a folder or a run id) was made with, for ``--resume``:
+    ``options_class.from_config`` of its config, with ``overrides`` that are not None
+    (``model_args`` merged: credentials are given again, never recorded)."""
+    run = open_for_resume(path, kind, command, runs_root)
+    options = options_class.from_config(run.config, run.path)
+    options.runs_root = runs_root
+    return options.with_overrides(**overrides)
 
 
 class _Context:
