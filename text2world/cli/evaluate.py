@@ -16,7 +16,7 @@ from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags
                                  infrastructure_note, model_arg_option, parse_model_args,
                                  quiet_option, reference_notice, resume_option,
                                  resumed_options, retry_delay_option, run_guarded,
-                                 runs_dir_option, split_ids)
+                                 run_paths, runs_dir_option, split_ids)
 from text2world.errors import Text2WorldError
 
 prepare_litellm_environment()  # before any command imports litellm
@@ -201,12 +201,14 @@ def score_run_command(
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),
     semantic: bool = typer.Option(False, "--semantic",
                                   help="Also recompute the semantic scores on the gold's problems."),
+    runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
     from text2world.tasks.generation.rescore import rescore_run
     from text2world.engine.run_store import RunError
     from text2world.store.datasets import DatasetError
 
+    run = run_paths([run], runs_dir)[0]
     modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given
     try:
         summary = rescore_run(run, modes + (("semantic",) if semantic else ()))

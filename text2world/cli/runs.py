@@ -260,5 +260,10 @@ def infrastructure_note(result, resume_command: str) -> None:
     raise typer.Exit(2)
 
 
-def runs_root(path: Path | None) -> Path | None:
-    return Path(path) if path else None
+def run_paths(paths: list[Path], root: Path | None) -> list[Path]:
+    """Run folders given as paths or as run ids of the runs folder (``--runs-dir``)."""
+    from text2world.engine.run_store import runs_dir
+
+    base = Path(root) if root else runs_dir()
+    return [path if path.exists() or not (base / path).is_dir() else base / path
+            for path in paths]
