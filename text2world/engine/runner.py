@@ -182,7 +182,7 @@ def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None
     return run
 
 
-def options_from_run(options_class: type, kind: str, command: str, path: Path | str,
+def options_from_run(options_class: type[RunOptions], kind: str, command: str, path: Path | str,
                      runs_root: Path | None = None, **overrides: Any) -> Any:
     """The options the run at ``path`` (a folder or a run id) was made with, for ``--resume``:
     ``options_class.from_config`` of its config, with ``overrides`` that are not None
