@@ -316,6 +316,7 @@ def test_wm_subcommand_help_lists_only_its_options():
     assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in refused.output
 
 
+@pytest.mark.slow
 def test_progress_lines_without_a_terminal_are_bounded_and_quiet_silences_them(tmp_path):
     command = [sys.executable, "-m", "text2world.cli", "eval", "--model",
                "reference/noisy-oracle", "--limit", "12", "--ec", "0", "--no-semantic",

@@ -205,6 +205,7 @@ def call_cost(request) -> float:
     return (request.prompt_tokens * PRICE_IN + request.completion_tokens * PRICE_OUT) / 1e6
 
 
+@pytest.mark.slow
 def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_path):
     store = write_store(tmp_path / "store", KILL_NAMES)
     home = priced_home(tmp_path / "home", PRICE_IN, PRICE_OUT)
@@ -270,6 +271,7 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
 
 
 @pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc to find the process tree")
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
 def test_signal_to_the_eval_process_alone_leaves_no_process_and_resume_works(tmp_path, signum):
     store = write_store(tmp_path / "store", KILL_NAMES)
