@@ -6,13 +6,13 @@ the resume command; exit 130 on Ctrl-C, 143 on SIGTERM)."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 import typer
-from click.core import ParameterSource
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
@@ -62,6 +62,40 @@ def retry_delay_option():
     return typer.Option(1.0, "--retry-delay", help="First back-off delay in seconds (doubles).")
 
 
+def api_base_option(prefix: str = ""):
+    return typer.Option(None, "--api-base", help=f"{prefix}OpenAI-compatible endpoint.")
+
+
+def temperature_option(prefix: str = ""):
+    return typer.Option(0.0, "--temperature", help=f"{prefix}Sampling temperature.")
+
+
+def max_tokens_option(prefix: str = ""):
+    return typer.Option(None, "--max-tokens", help=f"{prefix}Longest answer, in tokens.")
+
+
+def concurrency_option(prefix: str = "", default: int = 4):
+    return typer.Option(default, "--max-concurrency", "-j",
+                        help=f"{prefix}Items in flight at once.")
+
+
+def timeout_option(prefix: str = ""):
+    return typer.Option(600.0, "--timeout", help=f"{prefix}Seconds per call.")
+
+
+def max_retries_option(prefix: str = ""):
+    return typer.Option(5, "--max-retries",
+                        help=f"{prefix}Retries on rate limits, server errors and timeouts.")
+
+
+def no_cache_option(prefix: str = ""):
+    return typer.Option(False, "--no-cache", help=f"{prefix}Do not answer from the response cache.")
+
+
+def run_id_option(prefix: str = ""):
+    return typer.Option(None, "--run-id", help=f"{prefix}Name of the run directory.")
+
+
 def parse_model_args(values: list[str]) -> dict:
     parsed = {}
     for value in values:
@@ -89,7 +123,9 @@ def explicit_flags(ctx: typer.Context, fields: dict[str, str] | None = None) -> 
     fields = fields or {}
     found = {}
     for param in ctx.command.params:
-        if param.name and ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
+        source = ctx.get_parameter_source(param.name) if param.name else None
+        # compared by name: typer may bring its own copy of click's enum
+        if getattr(source, "name", None) == "COMMANDLINE":
             flag = max((o for o in param.opts if o.startswith("--")), key=len,
                        default=param.opts[0] if param.opts else param.name)
             found[fields.get(param.name, param.name)] = flag
@@ -164,7 +200,7 @@ class ProgressObserver:
             self.progress.update(self.task, advance=advance, calls=self.calls,
                                  tokens=self.tokens, cost=self.cost, failed=self.failed)
         elif self.show and not self.bar and advance:
-            step = max(1, int(self.total * PROGRESS_SHARE))
+            step = max(1, math.ceil(self.total * PROGRESS_SHARE))
             now = time.monotonic()
             if (self.done == self.total or now - self._line_at >= PROGRESS_SECONDS
                     or self.done - self._line_done >= step):
@@ -258,5 +294,10 @@ def infrastructure_note(result, resume_command: str) -> None:
     raise typer.Exit(2)
 
 
-def runs_root(path: Path | None) -> Path | None:
-    return Path(path) if path else None
+def run_paths(paths: list[Path], root: Path | None) -> list[Path]:
+    """Run folders given as paths or as run ids of the runs folder (``--runs-dir``)."""
+    from text2world.engine.run_store import runs_dir
+
+    base = Path(root) if root else runs_dir()
+    return [path if path.exists() or not (base / path).is_dir() else base / path
+            for path in paths]
