@@ -6,6 +6,7 @@ import typer
 
 from . import contamination
 from . import data
+from . import mcp
 from . import evaluate
 from . import report
 from . import scoring
@@ -42,6 +43,7 @@ app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
 app.command("view")(view.view_command)
+app.command("mcp")(mcp.mcp_command)
 app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(report.report_command)
