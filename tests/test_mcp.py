@@ -16,13 +16,13 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from api_helpers import huge_domain
+from mcp import Client, StdioServerParameters
 
-from api_helpers import huge_domain  # noqa: E402
-from text2world import score, validate  # noqa: E402
-from text2world.integrations.mcp_server import McpSettings, Tools, build_server  # noqa: E402
-from text2world.semantic import semantic_score  # noqa: E402
-from text2world.store import load_dataset  # noqa: E402
+from text2world import score, validate
+from text2world.integrations.mcp_server import McpSettings, Tools, build_server
+from text2world.semantic import semantic_score
+from text2world.store import load_dataset
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
@@ -232,7 +232,7 @@ def test_a_job_past_the_time_limit_is_stopped_and_the_next_one_runs():
 
 
 def test_in_process_client_sees_tool_errors_with_their_code():
-    record, problem = _blocksworld()
+    _, problem = _blocksworld()
 
     async def session():
         async with Client(build_server(McpSettings())) as client:

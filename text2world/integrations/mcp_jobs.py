@@ -11,8 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from api.jobs import ApiError
-from text2world.simulation import (GroundAction, ProblemError, SimulationError, Simulator,
-                                   UnsupportedFeature, atom_to_pddl, parse_plan, parse_problem)
+from text2world.simulation import (
+    GroundAction,
+    ProblemError,
+    SimulationError,
+    Simulator,
+    UnsupportedFeature,
+    atom_to_pddl,
+    parse_plan,
+    parse_problem,
+)
 from text2world.validation import validate
 
 MAX_LISTED_ERRORS = 5  # errors quoted in a message; all of them are in the error's details

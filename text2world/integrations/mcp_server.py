@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Literal
+from typing import Any, Literal
 
 from api.jobs import ApiError, score_job, validate_job
 from api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
