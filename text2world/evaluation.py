@@ -32,7 +32,7 @@ from .llm import (SYSTEM_MESSAGE, Completion, RunSettings, FatalModelError, Infr
                   api_key_for, resolve_model)
 from .runs import SCORE_MODES, Run, code_version, make_run_id, \
     run_stoppable, runs_dir, summarize, text_hash, utc_now
-from .rounds import compact_score, error_text, extract_round_domain, score_round, \
+from .rounds import extract_round_domain, item_record, round_record, score_round, \
     validate_round
 from .scoring_pool import CpuQueue, GoldPrefetch, make_executor, start_gold_prefetch, warm_up
 from .store import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
@@ -431,64 +431,18 @@ class _Evaluator:
             scoring.append(asyncio.ensure_future(self.score(gold, domain, problems,
                                                             completion.content)))
             validation = await self.validate(domain, extraction_error)
-            errors = validation.get("errors", [])
-            rounds.append({
-                "round": round_index,
-                "kind": "generate" if round_index == 0 else "correct",
-                "messages": messages,
-                "response": completion.content,
-                "reasoning": completion.reasoning,
-                "domain": domain,
-                "extracted": extraction_error is None,
-                "valid": bool(validation.get("ok")),
-                "validation": validation,
-                "category": errors[0]["category"] if errors else None,
-                "error_text": "" if validation.get("ok") else error_text(validation),
-                "scores": None,
-                "score_errors": None,
-                "prompt_tokens": completion.prompt_tokens,
-                "completion_tokens": completion.completion_tokens,
-                "cost": completion.cost,
-                "latency": completion.latency,
-                "attempts": completion.attempts,
-                "cached": completion.cached,
-                "finish_reason": completion.finish_reason,
-            })
+            rounds.append(round_record(
+                round_index, messages, completion.content, domain, extraction_error, validation,
+                reasoning=completion.reasoning, prompt_tokens=completion.prompt_tokens,
+                completion_tokens=completion.completion_tokens, cost=completion.cost,
+                latency=completion.latency, attempts=completion.attempts,
+                cached=completion.cached, finish_reason=completion.finish_reason))
             if validation.get("ok"):
                 break
 
     async def _record(self, record: Record, rounds: list[dict], scoring: list) -> dict:
         """The item's log record, once the scoring of its rounds is done."""
-        options = self.plan.options
-        for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
-            rnd["scores"] = result["scores"]
-            rnd["score_errors"] = result["score_errors"]
-            if "semantic" in result:
-                rnd["semantic"] = result["semantic"]
-        valid_round = next((r["round"] for r in rounds if r["valid"]), None)
-        ec_scores = {}
-        for mode in SCORE_MODES:
-            ec_scores[mode] = [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
-                               for i in range(options.ec + 1)]
-        from .semantic_report import ec_semantic
-        semantic = ec_semantic(rounds, options.ec)
-        if semantic is not None:
-            ec_scores["semantic"] = semantic
-        return {
-            "item": record.id,
-            "name": record.name,
-            "split": record.split,
-            "valid": valid_round is not None,
-            "valid_round": valid_round,
-            "rounds_used": len(rounds),
-            "ec": ec_scores,
-            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
-                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
-            "cost": sum(r["cost"] or 0.0 for r in rounds),
-            "latency": round(sum(r["latency"] for r in rounds), 4),
-            "finished": utc_now(),
-            "rounds": rounds,
-        }
+        return item_record(record, rounds, await asyncio.gather(*scoring), self.plan.options.ec)
 
     def checkpoint(self, force: bool = False) -> dict | None:
         if not force and time.monotonic() - self._last_summary < 2.0:

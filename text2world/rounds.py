@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .extract import NoDomainFound, extract_domain, strip_reasoning
 from .runs import METRICS, SCORE_MODES, Run, RunError, summarize, utc_now
-from .store import BUILTIN, DatasetError, load_dataset
+from .store import BUILTIN, DatasetError, Record, load_dataset
 
 
 # --------------------------------------------------------------------------------------------
@@ -64,6 +64,72 @@ def analyze_round(gold: str, text: str, extraction_error: str | None,
     """Validate a round's domain and score it against the gold in each mode."""
     return {"validation": validate_round(text, extraction_error),
             **score_round(gold, text, modes, problems, response)}
+
+
+def round_record(round_index: int, messages: list[dict], response: str, domain: str,
+                 extraction_error: str | None, validation: dict, *, reasoning: str | None = None,
+                 prompt_tokens: int = 0, completion_tokens: int = 0, cost: float | None = None,
+                 latency: float = 0.0, attempts: int = 1, cached: bool = False,
+                 finish_reason: str | None = None) -> dict:
+    """One round as the generation loop logs it (its scores are added by ``item_record``)."""
+    errors = validation.get("errors", [])
+    return {
+        "round": round_index,
+        "kind": "generate" if round_index == 0 else "correct",
+        "messages": messages,
+        "response": response,
+        "reasoning": reasoning,
+        "domain": domain,
+        "extracted": extraction_error is None,
+        "valid": bool(validation.get("ok")),
+        "validation": validation,
+        "category": errors[0]["category"] if errors else None,
+        "error_text": "" if validation.get("ok") else error_text(validation),
+        "scores": None,
+        "score_errors": None,
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "cost": cost,
+        "latency": latency,
+        "attempts": attempts,
+        "cached": cached,
+        "finish_reason": finish_reason,
+    }
+
+
+def item_record(record: Record, rounds: list[dict], results: list[dict], ec: int) -> dict:
+    """A finished item's log record (one line of ``log.jsonl``): its ``rounds`` (as the
+    generation loop recorded them) with ``results``, what ``score_round`` returned for each,
+    and the scores after 0 .. ``ec`` corrections (a round past the last one keeps its scores)."""
+    for rnd, result in zip(rounds, results):
+        rnd["scores"] = result["scores"]
+        rnd["score_errors"] = result["score_errors"]
+        if "semantic" in result:
+            rnd["semantic"] = result["semantic"]
+    valid_round = next((r["round"] for r in rounds if r["valid"]), None)
+    ec_scores = {}
+    for mode in SCORE_MODES:
+        ec_scores[mode] = [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
+                           for i in range(ec + 1)]
+    from .semantic_report import ec_semantic
+    semantic = ec_semantic(rounds, ec)
+    if semantic is not None:
+        ec_scores["semantic"] = semantic
+    return {
+        "item": record.id,
+        "name": record.name,
+        "split": record.split,
+        "valid": valid_round is not None,
+        "valid_round": valid_round,
+        "rounds_used": len(rounds),
+        "ec": ec_scores,
+        "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
+                  "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
+        "cost": sum(r["cost"] or 0.0 for r in rounds),
+        "latency": round(sum(r["latency"] for r in rounds), 4),
+        "finished": utc_now(),
+        "rounds": rounds,
+    }
 
 
 def compact_score(data: dict | None) -> dict | None:
