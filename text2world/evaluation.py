@@ -191,6 +191,19 @@ def _few_shot(dataset: Dataset, description: str) -> list[Record]:
     return train[:2]
 
 
+def make_prompts(dataset: Dataset, prompt: str, correction_prompt: str | None,
+                 description: str) -> tuple[Prompts, list[Record]]:
+    """The generation and correction templates (built-in names or files) and the few-shot
+    examples the generation template asks for; raises ``EvalError`` naming what is wrong."""
+    generation = load_template(prompt, ("description",), "prompt")
+    correction = load_template(correction_prompt or "correction", ("domain", "error"),
+                               "correction prompt")
+    examples: list[Record] = []
+    if "{examples}" in generation.text:
+        examples = _few_shot(dataset, description)
+    return Prompts(generation, correction, few_shot_examples(examples, description)), examples
+
+
 def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
     """Check everything that can be wrong before any call is made.
 
@@ -214,13 +227,8 @@ def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
     except DatasetError as err:
         raise EvalError(str(err)) from None
     selection, skipped = _select(dataset, options)
-    generation = load_template(options.prompt, ("description",), "prompt")
-    correction = load_template(options.correction_prompt or "correction",
-                               ("domain", "error"), "correction prompt")
-    examples: list[Record] = []
-    if "{examples}" in generation.text:
-        examples = _few_shot(dataset, options.description)
-    prompts = Prompts(generation, correction, few_shot_examples(examples, options.description))
+    prompts, examples = make_prompts(dataset, options.prompt, options.correction_prompt,
+                                     options.description)
     semantic = (options.semantic if options.semantic is not None
                 else any(r.problems for r in selection))
     prefetcher = start_gold_prefetch(selection, semantic, options.workers) \
