@@ -219,6 +219,19 @@ def _jsonable(value):
     return value
 
 
+def call_record(calls: list[dict], round_index: int, prompt: str, response: str, *,
+                reasoning: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0,
+                cost: float | None = None, latency: float = 0.0, cached: bool = False,
+                attempts: int = 1) -> dict:
+    """One model call of an item as the run log keeps it (``calls``: the item's calls so far)."""
+    # Later calls of an item repeat the rules: keep their changing part only.
+    shown = {"messages": prompts.messages(prompt)} if not calls else \
+        {"prompt_tail": prompt[max(0, prompt.find("## Current state")):]}
+    return {"round": round_index, **shown, "response": response, "reasoning": reasoning,
+            "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+            "cost": cost, "latency": latency, "cached": cached, "attempts": attempts}
+
+
 class _Runner:
     def __init__(self, wm_plan: WmPlan, run: Run, client: LLMClient) -> None:
         self.plan = wm_plan
@@ -243,15 +256,12 @@ class _Runner:
             context = {"task": KIND, "item": item, "seed": self.options.seed, **truth}
         messages = prompts.messages(prompt)
         completion = await self.client.complete(messages, round_index, context)
-        # Later calls of an item repeat the rules: keep their changing part only.
-        shown = {"messages": messages} if not calls else \
-            {"prompt_tail": prompt[max(0, prompt.find("## Current state")):]}
-        calls.append({"round": round_index, **shown,
-                      "response": completion.content, "reasoning": completion.reasoning,
-                      "prompt_tokens": completion.prompt_tokens,
-                      "completion_tokens": completion.completion_tokens,
-                      "cost": completion.cost, "latency": completion.latency,
-                      "cached": completion.cached, "attempts": completion.attempts})
+        calls.append(call_record(calls, round_index, prompt, completion.content,
+                                 reasoning=completion.reasoning,
+                                 prompt_tokens=completion.prompt_tokens,
+                                 completion_tokens=completion.completion_tokens,
+                                 cost=completion.cost, latency=completion.latency,
+                                 cached=completion.cached, attempts=completion.attempts))
         return completion.content
 
     async def cost_to_go(self, world: World, state: frozenset) -> float | None:
