@@ -43,7 +43,7 @@ ITEM_KEY = "t2w_item"  # the item record, in the score's metadata
 CONFIG_KEY = "text2world"  # the run's settings, in the task's metadata
 
 
-def _chat(messages: list[dict]) -> list:
+def chat_messages(messages: list[dict]) -> list:
     kinds = {"system": ChatMessageSystem, "user": ChatMessageUser}
     return [kinds[m["role"]](content=m["content"]) for m in messages]
 
@@ -81,7 +81,7 @@ def correction_loop(prompts: Prompts, ec: int = 3):
                 messages = prompts.correction_messages(history, previous["domain"],
                                                        previous["error_text"], round_index)
                 history.append((previous["domain"], previous["error_text"]))
-                state.messages = _chat(messages)
+                state.messages = chat_messages(messages)
             state = await generate(state, **reference_config(
                 state.model, {"gold": state.target.text, "item": str(state.sample_id)},
                 round_index))
@@ -169,7 +169,7 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
     except EvalError as err:
         raise ValueError(str(err)) from None
     semantic = any(r.problems for r in records) if semantic is None else bool(semantic)
-    samples = [Sample(id=r.id, input=_chat(prompts.generation_messages(r.description(description))),
+    samples = [Sample(id=r.id, input=chat_messages(prompts.generation_messages(r.description(description))),
                       target=r.domain, metadata={"name": r.name, "split": r.split})
                for r in records]
     config = {"dataset": data.name, "dataset_source": data.source,

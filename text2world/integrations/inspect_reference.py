@@ -66,7 +66,8 @@ class ReferenceModelAPI(ModelAPI):
         completion_tokens = count_gpt2_tokens(text)
         output = ModelOutput.from_content(model=f"{PROVIDER}/{self.model_name}", content=text)
         output.usage = ModelUsage(input_tokens=prompt_tokens, output_tokens=completion_tokens,
-                                  total_tokens=prompt_tokens + completion_tokens)
+                                  total_tokens=prompt_tokens + completion_tokens,
+                                  total_cost=0.0)  # offline, as in t2w eval
         return output
 
 

@@ -7,5 +7,6 @@ Install with ``pip install 'text2world[inspect]'``.
 
 from text2world.integrations.inspect_generation import generation
 from text2world.integrations.inspect_reference import reference_provider
+from text2world.integrations.inspect_wm import next_state, plan, propose, verify
 
-__all__ = ["generation", "reference_provider"]
+__all__ = ["generation", "next_state", "plan", "propose", "reference_provider", "verify"]
