@@ -8,6 +8,7 @@ from . import contamination
 from . import data
 from . import mcp
 from . import evaluate
+from . import inspect_log
 from . import report
 from . import scoring
 from . import serve
@@ -48,6 +49,7 @@ app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(report.report_command)
 app.command("score-run")(evaluate.score_run_command)
+app.command("import-inspect")(inspect_log.import_inspect_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")
 app.add_typer(wm.app, name="wm")
