@@ -257,13 +257,27 @@ def _entry_point_path(tmp_path: Path) -> str:
     return str(tmp_path / "ep")
 
 
+def _installed_from_here() -> bool:
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        direct = json.loads(distribution("text2world").read_text("direct_url.json") or "{}")
+    except (PackageNotFoundError, ValueError):
+        return False
+    return Path(direct.get("url", "").removeprefix("file://")).resolve() == REPO
+
+
 def test_pyproject_registers_the_tasks_and_inspect_eval_finds_them(tmp_path):
     import tomllib
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["entry-points"]["inspect_ai"] == {
         "text2world": "text2world.integrations.inspect_tasks"}
-    paths = [str(REPO), _entry_point_path(tmp_path), os.environ.get("PYTHONPATH", "")]
+    # Only a checkout that is not the installed one goes on the path: a checkout's own
+    # text2world.egg-info (no direct_url.json) would hide the installed distribution, and
+    # Inspect names an extension's tasks after its installed package.
+    paths = [] if _installed_from_here() else [str(REPO)]
+    paths.append(_entry_point_path(tmp_path))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     inspect = [sys.executable, "-m", "inspect_ai"]
     listed = subprocess.run([*inspect, "list", "tasks", "text2world/integrations"], cwd=REPO,

@@ -29,6 +29,11 @@ def mcp_command(
                                         help="Scoring processes."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
                                   help="Built-in store folder (default: the repository's data/)."),
+    call: str = typer.Option(None, "--call", metavar="TOOL", help="Instead of serving: start "
+                             "the server, call TOOL through the MCP client over stdio, print "
+                             "its JSON answer (a check of the whole path, as an agent uses it)."),
+    arguments: str = typer.Option("{}", "--args", metavar="JSON",
+                                  help="With --call: the tool's arguments as a JSON object."),
 ) -> None:
     """Serve text2world's tools to agents over MCP (stdio; --http: streamable HTTP)."""
     import os
@@ -50,6 +55,27 @@ def mcp_command(
         if not (data_dir / "domains").is_dir():
             fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
         os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
+    if call is not None:
+        import json
+
+        try:
+            parsed = json.loads(arguments)
+        except ValueError as err:
+            fail(f"--args is not JSON: {err}")
+        if not isinstance(parsed, dict):
+            fail("--args must be a JSON object of the tool's arguments")
+        from ..integrations.mcp_server import call_over_stdio
+        from .common import print_json
+
+        server_args = [f"--{name.replace('_', '-')}={value}" for name, value in given.items()
+                       if value is not None and name != "processes"]
+        if score_processes is not None:
+            server_args.append(f"--score-processes={score_processes}")
+        is_error, answer = call_over_stdio(call, parsed, server_args)
+        if is_error:
+            fail(str(answer))
+        print_json(answer)
+        return
     if http:
         if not 0 < port < 65536:
             fail(f"--port {port}: a TCP port is between 1 and 65535")

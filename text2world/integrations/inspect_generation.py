@@ -181,7 +181,7 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
               "few_shot_examples": [r.id for r in examples], "ec": ec, "mode": mode,
               "semantic": semantic, "planned_items": len(records), "skipped_items": skipped,
               "selection": {"limit": None, "domains": domains}}
-    return Task(dataset=MemoryDataset(samples, name=f"text2world-{data.name}"),
+    return Task(dataset=MemoryDataset(samples, name=data.name),
                 solver=correction_loop(prompts, ec),
                 scorer=generation_scorer({r.id: r for r in records}, mode, ec, semantic),
                 config=GenerateConfig(temperature=0.0), metadata={CONFIG_KEY: config},

@@ -187,7 +187,7 @@ def world_model_task(task_name: str, *, rules: str, render: str, form: str, rhos
               "problems_per_domain": problems_per_domain, "seed": seed,
               "planned_items": len(built.items), "skipped_problems": built.skipped,
               "selection": {"limit": None, "domains": options.domains}}
-    return Task(dataset=MemoryDataset(samples, name=f"text2world-wm-{task_name}"),
+    return Task(dataset=MemoryDataset(samples, name=data.name),
                 solver=world_model_item(options, by_id), scorer=world_model_scorer(task_name),
                 config=GenerateConfig(temperature=0.0), metadata={CONFIG_KEY: config}, version=1)
 

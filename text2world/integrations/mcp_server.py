@@ -338,3 +338,25 @@ def serve(settings: McpSettings, transport: Transport = "stdio", host: str = "12
 
 def default_processes() -> int:
     return max(1, min(2, os.cpu_count() or 1))
+
+
+def call_over_stdio(tool: str, arguments: dict, server_args: list[str] | None = None) -> tuple[bool, Any]:
+    """Start ``t2w mcp`` as a subprocess, call one tool through the MCP client over stdio and
+    return (is_error, structured result or error text): what an agent's client does."""
+    import sys
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def call() -> tuple[bool, Any]:
+        parameters = StdioServerParameters(
+            command=sys.executable, args=["-m", "text2world.cli", "mcp", *(server_args or [])],
+            env={key: value for key, value in os.environ.items()
+                 if key in ("PYTHONPATH", "T2W_HOME", "T2W_DATA_DIR", "PATH")})
+        async with Client(parameters, read_timeout_seconds=300) as client:
+            result = await client.call_tool(tool, arguments)
+        if result.is_error:
+            return True, " ".join(part.text for part in result.content if hasattr(part, "text"))
+        return False, result.structured_content
+
+    return anyio.run(call)
