@@ -103,7 +103,8 @@ def test_imported_dataset_keeps_its_source_licence(tmp_path):
 
 def test_reference_plans_are_valid_plans(tmp_path):
     store = load_dataset()
-    subset = Dataset("text2world", tuple(store.get(i) for i in ("blocksworld", "gripper")), store.source)
+    subset = Dataset("text2world", tuple(store.get(i) for i in ("blocksworld", "gripper")),
+                     store.source)
     result = export_hf(subset, tmp_path / "plans", plans=True)
     assert result.plans == sum(len(r.problems) for r in subset)
     loaded = datasets.load_from_disk(str(tmp_path / "plans"))

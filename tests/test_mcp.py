@@ -192,12 +192,15 @@ def test_simulate_in_a_given_state_and_inapplicable_actions():
     (lambda t, d, p: t.simulate(d, p, "(pick-up a)", ["(floating a)"]), "invalid_state: state[0]"),
     (lambda t, d, p: t.simulate(d, p, "(pick-up a)", ["(clear a b)"]), "invalid_state: state[0]"),
     (lambda t, d, p: t.simulate(d, p, "(fly a)"), "invalid_action"),
-    (lambda t, d, p: t.simulate(BROKEN, p, "(a)"), "invalid_domain: the domain does not parse: line 4"),
+    (lambda t, d, p: t.simulate(BROKEN, p, "(a)"),
+     "invalid_domain: the domain does not parse: line 4"),
     (lambda t, d, p: t.validate_plan(d, "(define (problem", "(pick-up a)"), "invalid_problem"),
     (lambda t, d, p: t.plan(d, p, timeout=1000), "invalid_request: timeout"),
     (lambda t, d, p: t.score_domain(pddl=d, gold_pddl=d, semantic=True), "invalid_request"),
-    (lambda t, d, p: t.score_domain(pddl=d, gold_id="blocksworld", mode="exact"), "invalid_request"),
-    (lambda t, d, p: t.score_domain(pddl=d, response="x", gold_id="blocksworld"), "invalid_request"),
+    (lambda t, d, p: t.score_domain(pddl=d, gold_id="blocksworld", mode="exact"),
+     "invalid_request"),
+    (lambda t, d, p: t.score_domain(pddl=d, response="x", gold_id="blocksworld"),
+     "invalid_request"),
     (lambda t, d, p: t.score_domain(pddl=d, gold_pddl=d, semantic=True,
                                     problems=[{"name": "p"}]), "invalid_request: problems[0]"),
     (lambda t, d, p: t.list_domains(dataset="nope"), "unknown_dataset"),
@@ -242,3 +245,18 @@ def test_in_process_client_sees_tool_errors_with_their_code():
     text = _error(asyncio.run(session()))
     assert text.startswith("invalid_domain: the domain does not parse: line 4")
     assert '"line": 4' in text  # every error, with its line, in the details
+
+
+def test_call_option_runs_one_tool_through_the_client():
+    command = [sys.executable, "-m", "text2world.cli", "mcp", "--call", "get_domain"]
+    env = {**os.environ, **_env()}
+    done = subprocess.run([*command, "--args", '{"domain_id": "gripper"}'], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["domain"] == load_dataset().get("gripper").domain
+    missing = subprocess.run([*command, "--args", '{"domain_id": "nope"}'], cwd=REPO, env=env,
+                             capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 1 and "unknown_domain" in missing.stderr
+    bad = subprocess.run([*command, "--args", "[1"], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert bad.returncode == 1 and "--args is not JSON" in bad.stderr

@@ -45,10 +45,10 @@ def mcp_command(
     from ..integrations.mcp_server import McpSettings, serve
     from .serve import _check_port_free
 
-    given = {"max_body": max_body, "score_timeout": score_timeout,
+    given: dict[str, float | int | None] = {"max_body": max_body, "score_timeout": score_timeout,
              "plan_timeout": plan_timeout, "processes": score_processes}
     try:
-        settings = McpSettings(**{k: v for k, v in given.items() if v is not None})
+        settings = McpSettings(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
     except ValueError as err:
         fail(str(err))
     if data_dir is not None:

@@ -90,7 +90,7 @@ def row(record: Record, plan: PlanFunction | None = None) -> dict:
     """One domain as a row of ``features()``."""
     problems = []
     for problem in record.problems:
-        entry = {"name": problem.name, "pddl": problem.pddl, "reference_plan": None,
+        entry: dict[str, Any] = {"name": problem.name, "pddl": problem.pddl, "reference_plan": None,
                  "plan_cost": None, "plan_status": None}
         if plan is not None:
             found = plan(record.domain, problem.pddl)
@@ -182,8 +182,8 @@ def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout:
     parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
     try:
-        splits = datasets.DatasetDict({split: datasets.Dataset.from_list(rows[split], features=schema)
-                                       for split in order})
+        splits = datasets.DatasetDict({
+            split: datasets.Dataset.from_list(rows[split], features=schema) for split in order})
         splits.save_to_disk(str(staging))
         (staging / "data").mkdir()
         for split in order:

@@ -150,7 +150,8 @@ def _check(ec: int, description: str, mode: str) -> None:
     if not isinstance(ec, int) or ec < 0:
         raise ValueError(f"ec must be 0 or more corrections, not {ec!r}")
     if description not in DESCRIPTIONS:
-        raise ValueError(f"description must be one of {', '.join(DESCRIPTIONS)}, not {description!r}")
+        raise ValueError(f"description must be one of {', '.join(DESCRIPTIONS)}, "
+                         f"not {description!r}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
@@ -169,7 +170,8 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
     except EvalError as err:
         raise ValueError(str(err)) from None
     semantic = any(r.problems for r in records) if semantic is None else bool(semantic)
-    samples = [Sample(id=r.id, input=chat_messages(prompts.generation_messages(r.description(description))),
+    samples = [Sample(id=r.id, input=chat_messages(
+                          prompts.generation_messages(r.description(description) or "")),
                       target=r.domain, metadata={"name": r.name, "split": r.split})
                for r in records]
     config = {"dataset": data.name, "dataset_source": data.source,

@@ -42,7 +42,7 @@ class InspectRunner(_Runner):
 
     def __init__(self, options: WmOptions, records: dict, model_name: str) -> None:
         # The run store and the litellm client of _Runner are not used here.
-        self.plan = SimpleNamespace(records=records, spec=SimpleNamespace(
+        self.plan = SimpleNamespace(records=records, spec=SimpleNamespace(  # type: ignore[assignment]
             is_reference=bool(reference_config(model_name, {}, 0))))
         self.options = options
         self.model_name = model_name
@@ -141,8 +141,9 @@ def _first_prompt(options: WmOptions, item: dict, record) -> str:
         return prompts.next_state_prompt(item, record, options.rules, options.render, options.form)
     if item["task"] == "verify":
         return prompts.verify_prompt(item, record, options.rules, options.render)
-    if item["task"] == "propose" or options.k > 1:
-        return prompts.propose_prompt(item, record, options.rules, options.render, options.k)
+    k = options.k or 1  # set by build() (wm.runner._check)
+    if item["task"] == "propose" or k > 1:
+        return prompts.propose_prompt(item, record, options.rules, options.render, k)
     return prompts.plan_step_prompt(item, record, options.rules, options.render,
                                     list(item["state"]), [], None)
 
@@ -158,10 +159,13 @@ def _rhos(value: str | float | list) -> tuple[float, ...]:
     return tuple(float(v) for v in value)
 
 
-def world_model_task(task_name: str, *, rules: str, render: str, form: str, rhos: Any,
-                     k: int | None, slack: float, illegal_share: float,
-                     problems_per_domain: int | None, planner_timeout: float, seed: int,
-                     dataset: str, split: str, domains: str | None) -> Task:
+def world_model_task(task_name: str, *, rules: str = "pddl", render: str = "atoms",
+                     form: str = "full", rhos: Any = RHOS, k: int | None = None,
+                     slack: float = 1.0, illegal_share: float = 0.25,
+                     problems_per_domain: int | None = None, planner_timeout: float = 20.0,
+                     seed: int = 0, dataset: str = BUILTIN, split: str = "test",
+                     domains: str | None = None) -> Task:
+    """The task ``task_name`` over ``t2w wm``'s items for these settings (its options)."""
     options = WmOptions(model="inspect", dataset=dataset, split=split,
                         domains=[d.strip() for d in domains.split(",") if d.strip()]
                         if domains else None, seed=seed, task=task_name, rules=rules,
@@ -195,17 +199,16 @@ def world_model_task(task_name: str, *, rules: str, render: str, form: str, rhos
 _RHOS = ",".join(f"{r:g}" for r in RHOS)
 
 
+# Each task passes its own arguments (its locals, read first thing) through.
+
+
 @task
 def next_state(rules: str = "pddl", render: str = "atoms", form: str = "full", rhos: str = _RHOS,
                illegal_share: float = 0.25, problems_per_domain: int | None = None,
                planner_timeout: float = 20.0, seed: int = 0, dataset: str = BUILTIN,
                split: str = "test", domains: str | None = None) -> Task:
     """Predict the state after an action (or that it is not applicable)."""
-    return world_model_task("next-state", rules=rules, render=render, form=form, rhos=rhos, k=None,
-                            slack=1.0, illegal_share=illegal_share,
-                            problems_per_domain=problems_per_domain,
-                            planner_timeout=planner_timeout, seed=seed, dataset=dataset,
-                            split=split, domains=domains)
+    return world_model_task("next-state", **locals())
 
 
 @task
@@ -213,10 +216,7 @@ def verify(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS,
            problems_per_domain: int | None = None, planner_timeout: float = 20.0, seed: int = 0,
            dataset: str = BUILTIN, split: str = "test", domains: str | None = None) -> Task:
     """Does the rest of a plan reach the goal? If not, which step fails first?"""
-    return world_model_task("verify", rules=rules, render=render, form="full", rhos=rhos, k=None,
-                            slack=1.0, illegal_share=0.25, problems_per_domain=problems_per_domain,
-                            planner_timeout=planner_timeout, seed=seed, dataset=dataset,
-                            split=split, domains=domains)
+    return world_model_task("verify", **locals())
 
 
 @task
@@ -225,11 +225,7 @@ def propose(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS, k: in
             planner_timeout: float = 20.0, seed: int = 0, dataset: str = BUILTIN,
             split: str = "test", domains: str | None = None) -> Task:
     """Rank the K best next actions (hit@K: applicable and the goal still reachable in time)."""
-    return world_model_task("propose", rules=rules, render=render, form="full", rhos=rhos, k=k,
-                            slack=slack, illegal_share=0.25,
-                            problems_per_domain=problems_per_domain,
-                            planner_timeout=planner_timeout, seed=seed, dataset=dataset,
-                            split=split, domains=domains)
+    return world_model_task("propose", **locals())
 
 
 @task
@@ -237,7 +233,4 @@ def plan(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS, k: int =
          problems_per_domain: int | None = None, planner_timeout: float = 20.0, seed: int = 0,
          dataset: str = BUILTIN, split: str = "test", domains: str | None = None) -> Task:
     """Plan step by step: one action and its predicted state per call until done."""
-    return world_model_task("plan", rules=rules, render=render, form="full", rhos=rhos, k=k,
-                            slack=1.0, illegal_share=0.25, problems_per_domain=problems_per_domain,
-                            planner_timeout=planner_timeout, seed=seed, dataset=dataset,
-                            split=split, domains=domains)
+    return world_model_task("plan", **locals())

@@ -41,7 +41,8 @@ def checked_simulator(domain: str, problem: str) -> Simulator:
     if not checked.ok:
         errors = [issue.to_dict() for issue in checked.errors]
         listed = "; ".join(_issue_text(e) for e in errors[:MAX_LISTED_ERRORS])
-        more = f" (and {len(errors) - MAX_LISTED_ERRORS} more)" if len(errors) > MAX_LISTED_ERRORS else ""
+        hidden = len(errors) - MAX_LISTED_ERRORS
+        more = f" (and {hidden} more)" if hidden > 0 else ""
         raise ApiError(422, "invalid_domain", f"the domain does not parse: {listed}{more}",
                        errors=errors)
     from text2world.pddl import parse_domain
@@ -50,7 +51,8 @@ def checked_simulator(domain: str, problem: str) -> Simulator:
         parsed = parse_domain(domain)
         return Simulator(parsed, parse_problem(domain, problem))
     except UnsupportedFeature as err:
-        raise ApiError(422, "unsupported", f"the simulator does not support this: {err.reason}") from None
+        raise ApiError(422, "unsupported",
+                       f"the simulator does not support this: {err.reason}") from None
     except ProblemError as err:
         raise ApiError(422, "invalid_problem", f"problem: {err.reason}") from None
     except SimulationError as err:
@@ -112,7 +114,8 @@ def _parse_state(values: list[str], simulator: Simulator) -> frozenset:
         atom = parse_atom(value)
         if atom is None:
             raise ApiError(422, "invalid_state",
-                           f"state[{index}]: {str(value)[:80]!r} is not a ground atom such as (on a b)")
+                           f"state[{index}]: {str(value)[:80]!r} is not a ground atom such as "
+                           "(on a b)")
         arity = simulator.predicate_arity.get(atom[0])
         if arity is None:
             raise ApiError(422, "invalid_state",
@@ -143,7 +146,8 @@ def simulate_job(task: dict) -> dict:
                     "goal_reached": simulator.goal_reached(state)}
         successor, cost = simulator.transition(state, action, check=False)
         return {**answer, "next_state": _state_atoms(successor),
-                "added": _state_atoms(successor - state), "deleted": _state_atoms(state - successor),
+                "added": _state_atoms(successor - state),
+                "deleted": _state_atoms(state - successor),
                 "cost": cost, "goal_reached": simulator.goal_reached(successor)}
     except SimulationError as err:  # unknown action or object, wrong arity or type
         raise ApiError(422, "invalid_action", err.reason) from None

@@ -49,7 +49,8 @@ class McpSettings:
     def __post_init__(self) -> None:
         for name in ("max_body", "score_timeout", "plan_timeout", "processes"):
             if not getattr(self, name) > 0:
-                raise ValueError(f"{name.replace('_', ' ')} must be positive, not {getattr(self, name)}")
+                raise ValueError(f"{name.replace('_', ' ')} must be positive, "
+                                 f"not {getattr(self, name)}")
 
 
 def _failure(err: ApiError) -> Exception:
@@ -94,7 +95,8 @@ def _dataset(name: str):
     try:
         return load_dataset(name)
     except DatasetError as err:
-        raise ApiError(503, "dataset_unavailable", f"dataset {name!r} cannot be read: {err}") from None
+        raise ApiError(503, "dataset_unavailable",
+                       f"dataset {name!r} cannot be read: {err}") from None
 
 
 def _record(dataset: str, record_id: str):
@@ -110,7 +112,7 @@ class Tools:
 
     def __init__(self, settings: McpSettings) -> None:
         self.settings = settings
-        self.executor = None
+        self.executor: Any = None  # api.scoring.ScoringExecutor, started with the server
 
     async def start(self) -> None:
         from api.scoring import ScoringExecutor
@@ -155,7 +157,8 @@ class Tools:
         _one_of(("pddl", pddl), ("response", response), "a domain or a raw model answer")
         _one_of(("gold_id", gold_id), ("gold_pddl", gold_pddl), "a store id or a gold domain")
         if mode not in ("paper", "canonical"):
-            raise ApiError(422, "invalid_request", f"mode must be 'paper' or 'canonical', not {mode!r}")
+            raise ApiError(422, "invalid_request",
+                           f"mode must be 'paper' or 'canonical', not {mode!r}")
         _check_size(self.settings, pddl=pddl, response=response, gold_pddl=gold_pddl,
                     problems=problems or [])
         pairs = _problem_pairs(problems)
@@ -210,7 +213,8 @@ class Tools:
     async def list_domains(self, dataset: str = BUILTIN, split: str = "all", offset: int = 0,
                            limit: int = 50) -> dict:
         if split not in ("all", "train", "test"):
-            raise ApiError(422, "invalid_request", f"split must be all, train or test, not {split!r}")
+            raise ApiError(422, "invalid_request",
+                           f"split must be all, train or test, not {split!r}")
         if offset < 0 or not 1 <= limit <= MAX_PAGE:
             raise ApiError(422, "invalid_request",
                            f"offset must be at least 0 and limit in 1..{MAX_PAGE}")
@@ -301,13 +305,12 @@ def build_server(settings: McpSettings | None = None):
             except ApiError as err:
                 raise _failure(err) from None
         call.__name__ = name
-        call.__signature__ = _signature(function)  # the tool's schema comes from it
+        call.__signature__ = _signature(function)  # type: ignore[attr-defined]  # the schema
         call.__annotations__ = {**function.__annotations__}
         server.add_tool(call, name=name, description=_DESCRIPTIONS[name])
 
     for name in _DESCRIPTIONS:
         register(name, getattr(tools, name))
-    server.text2world_tools = tools
     return server
 
 
@@ -340,7 +343,8 @@ def default_processes() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def call_over_stdio(tool: str, arguments: dict, server_args: list[str] | None = None) -> tuple[bool, Any]:
+def call_over_stdio(tool: str, arguments: dict,
+                    server_args: list[str] | None = None) -> tuple[bool, Any]:
     """Start ``t2w mcp`` as a subprocess, call one tool through the MCP client over stdio and
     return (is_error, structured result or error text): what an agent's client does."""
     import sys
