@@ -29,10 +29,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from api_bench import start_server, stop_server  # noqa: E402
-from text2world import load_dataset, metrics, score, score_answer, validate  # noqa: E402
-from text2world.bounds import (TOKEN, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,  # noqa: E402
+from text2world import load_dataset, score, score_answer, validate  # noqa: E402
+from text2world.scoring import metrics
+from text2world.pddl.bounds import (TOKEN, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,  # noqa: E402
                                MAX_NESTING_DEPTH, MAX_TOKENS, MAX_TYPE_DEPTH, MAX_TYPES)
-from text2world.perturb import drop_action, rename_variables  # noqa: E402
+from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
 
 HEAD = "(define (domain d) (:requirements :strips :typing :negative-preconditions :adl) "
 
@@ -169,7 +170,7 @@ def library_part(names: list[str] | None) -> bool:
         print(f"{name:<20} {len(texts):>6} {valid:>5} {max(map(len, texts)) / 1000:>7.0f} "
               f"{worst['validate']:>9.2f} {worst['paper']:>7.2f} {worst['canonical']:>9.2f} "
               f"{slowest:>6.2f}  {'met' if met else 'MISSED'}", flush=True)
-    from text2world.contamination import ComparisonTooLarge, compare_corpus, contamination_rate
+    from text2world.tasks.contamination.overlap import ComparisonTooLarge, compare_corpus, contamination_rate
     for name, pairs in contamination_inputs().items():
         if names and name not in names:
             continue

@@ -37,9 +37,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from api.jobs import score_job  # noqa: E402
+from text2world.api.jobs import score_job  # noqa: E402
 from text2world import load_dataset  # noqa: E402
-from text2world.perturb import drop_action, rename_variables  # noqa: E402
+from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
 
 
 def payloads(limit: int, mode: str) -> list[dict]:

@@ -23,8 +23,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from text2world import contamination  # noqa: E402
-from text2world.contamination import (  # noqa: E402
+from text2world.tasks.contamination import overlap as contamination  # noqa: E402
+from text2world.tasks.contamination.overlap import (  # noqa: E402
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     _counted,
@@ -32,7 +32,7 @@ from text2world.contamination import (  # noqa: E402
     compare_corpus,
     content_tokens,
 )
-from text2world.store import load_dataset  # noqa: E402
+from text2world.store.datasets import load_dataset  # noqa: E402
 
 OFFICIAL = REPO.parent / "shared" / "text2world-official" / "test.json"
 

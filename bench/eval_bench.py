@@ -2,7 +2,7 @@
 
 A loopback OpenAI-compatible server (tests/llm_server.py) answers every call after a fixed
 latency. Each domain needs a seeded number of correction rounds (0-3, some never valid); its
-answers are the gold domain broken by text2world.perturb until the round it is fixed. Each
+answers are the gold domain broken by text2world.pddl.perturb until the round it is fixed. Each
 concurrency level runs in a fresh process (its own cache and memory), through litellm, with
 validation and scoring of every round as in a real run.
 
@@ -41,8 +41,8 @@ _DOMAIN_NAME = re.compile(r"(\(\s*define\s*\(\s*domain\s+)([^\s()]+)", re.IGNORE
 def build_store(root: Path, count: int, seed: int) -> tuple[Path, dict[str, list[str]]]:
     """A store of ``count`` real domains, each renamed to a unique marker, and the scripted
     answers of each (broken by perturbations until the round it is fixed)."""
-    from text2world import perturb
-    from text2world.store import load_dataset
+    from text2world.pddl import perturb
+    from text2world.store.datasets import load_dataset
 
     source = load_dataset(str(OFFICIAL)) if OFFICIAL.is_file() else load_dataset()
     records = list(source)
@@ -91,7 +91,7 @@ def run_level(store: Path, url: str, concurrency: int, workers: int | None) -> d
     import resource
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from text2world.evaluation import EvalOptions, evaluate, plan
+    from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 
     home = Path(tempfile.mkdtemp(prefix="t2w-bench-home-"))
     os.environ["T2W_HOME"] = str(home)
@@ -100,7 +100,7 @@ def run_level(store: Path, url: str, concurrency: int, workers: int | None) -> d
                           retry_base_delay=0.05, workers=workers, runs_root=home / "runs",
                           use_cache=False)
     evaluation_plan = plan(options)
-    from text2world.llm import litellm_module
+    from text2world.model.client import litellm_module
 
     litellm_module()
     cpu_before = os.times()

@@ -4,7 +4,7 @@ For each store domain: the gold side is prepared once (cached: gold plans, sampl
 the gold itself, a consistent renaming of its variables, and its single-point mutants (drop a
 precondition literal, drop an add or delete effect, swap add/delete, swap two parameters) are
 scored. Each mutant's ground truth comes from an independent breadth-first comparison of the
-reachable states (``text2world.mutants.behaviour_differs``, bounded by ``--bfs-states``).
+reachable states (``text2world.scoring.mutants.behaviour_differs``, bounded by ``--bfs-states``).
 
 Prints: the share of behaviour-changing mutants detected (some metric < 1; target 100%), the
 share of all mutants detected, failures of the identity pairs, and the CPU time per pair (this
@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT))
 # A fresh home: the planner's disk cache must not hide Fast Downward's time from the figures.
 os.environ["T2W_HOME"] = tempfile.mkdtemp(prefix="t2w-semantic-bench-")
 
-from text2world.mutants import behaviour_differs, mutants, rename  # noqa: E402
-from text2world.semantic import METRICS, prepare_gold, semantic_score, store_problems  # noqa: E402
+from text2world.scoring.mutants import behaviour_differs, mutants, rename  # noqa: E402
+from text2world.scoring.semantic import METRICS, prepare_gold, semantic_score, store_problems  # noqa: E402
 from text2world.simulation import parse_problem  # noqa: E402
-from text2world.store import load_dataset  # noqa: E402
+from text2world.store.datasets import load_dataset  # noqa: E402
 
 
 def cpu() -> tuple[float, float]:

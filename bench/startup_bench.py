@@ -9,7 +9,7 @@ answer comes from the cache):
   the moment the server receives the request; the model's time is what the server spent
   answering (measured server-side).
 * ``reference``: ``reference/oracle`` (offline). The first call is the moment the reference
-  model is asked for its answer (a wrapper times ``text2world.reference_models.reference_answer``).
+  model is asked for its answer (a wrapper times ``text2world.model.reference.reference_answer``).
 
 Printed per model (median over the repeats): time to the first call, the model's time, the
 total wall time, the start-up cost = total - model time (target: at most 3 s), and the CPU
@@ -45,7 +45,7 @@ sys.path.insert(0, str(REPO / "tests"))
 # Runs the CLI; records when the reference model is first asked, and for how long it works.
 WRAPPER = """
 import json, os, sys, time
-from text2world import reference_models
+from text2world.model import reference as reference_models
 marks = {"first": None, "model": 0.0}
 real = reference_models.reference_answer
 def timed(*args, **kwargs):
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.5,
                         help="seconds the loopback server takes per answer")
     args = parser.parse_args()
-    from text2world.store import load_dataset
+    from text2world.store.datasets import load_dataset
 
     record = load_dataset().split("test")[0]
     print(f"1-item t2w eval of {record.id!r}, --ec 0, {args.repeat} runs per model, "

@@ -50,10 +50,10 @@ def main() -> None:
                         help="validate every verify item's plan with unified-planning too")
     args = parser.parse_args()
 
-    from text2world.wm import WmOptions, build_items, run_wm
-    from text2world.wm.runner import plan as wm_plan
-    from text2world.wm.runner import select_records
-    from text2world.wm.world import WorldError, world_for
+    from text2world.tasks.wm import WmOptions, build_items, run_wm
+    from text2world.tasks.wm.runner import plan as wm_plan
+    from text2world.tasks.wm.runner import select_records
+    from text2world.tasks.wm.world import WorldError, world_for
 
     limit = None if args.all else args.limit
     base = WmOptions(model=args.model, limit=limit, max_concurrency=args.concurrency,
@@ -87,7 +87,7 @@ def main() -> None:
 
     if args.up_check:
         up_check(records, args.planner_timeout)
-    from text2world.llm import litellm_module
+    from text2world.model.client import litellm_module
 
     litellm_module()  # imported once before the timed runs (seconds on a loaded machine)
     print(f"\nrun with {args.model} at concurrency {args.concurrency} (items prebuilt; "
@@ -125,9 +125,9 @@ def up_check(records, planner_timeout: float) -> None:
     from unified_planning.plans import ActionInstance, SequentialPlan
     from unified_planning.shortcuts import PlanValidator
 
-    from text2world.crosscheck import up_problem
+    from text2world.simulation.crosscheck import up_problem
     from text2world.simulation import GroundAction
-    from text2world.wm import build_items
+    from text2world.tasks.wm import build_items
 
     started = time.monotonic()
     items = build_items("verify", records, planner_timeout=planner_timeout).items

@@ -314,7 +314,7 @@ if __name__ == "__main__":  # pragma: no cover - manual use
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from text2world.store import load_dataset
+    from text2world.store.datasets import load_dataset
 
     gold = {record.domain.split("(domain", 1)[1].split(")", 1)[0].strip(): record.domain
             for record in load_dataset()}

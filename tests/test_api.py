@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.jobs import gold_cache_info, score_job
-from api.scoring import ScoringExecutor, ScoringTimeout
-from api.settings import Settings, SettingsError
+from text2world.api.app import create_app
+from text2world.api.jobs import gold_cache_info, score_job
+from text2world.api.scoring import ScoringExecutor, ScoringTimeout
+from text2world.api.settings import Settings, SettingsError
 from text2world import load_dataset, score, validate
-from text2world.perturb import drop_action, rename_variables
-from text2world.store import import_dataset
+from text2world.pddl.perturb import drop_action, rename_variables
+from text2world.store.datasets import import_dataset
 from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from processes import alive
 
@@ -465,7 +465,7 @@ def test_settings_from_environment():
 
 
 def test_warm_start_parses_the_store_golds_once(store, tmp_path, monkeypatch):
-    from text2world import metrics
+    from text2world.scoring import metrics
     small_store = tmp_path / "data"
     (small_store / "domains").mkdir(parents=True)
     records = store.records[:3]

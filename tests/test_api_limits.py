@@ -20,16 +20,17 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.admission import Admission, Grant
-from api.limits import ClientRateLimiter
-from api.app import create_app
-from api.jobs import ApiError, gold_cache_info, score_job
-from api import scoring
-from api.scoring import ScoringExecutor
-from api.settings import Settings, SettingsError
-from text2world import load_dataset, metrics
-from text2world.caching import TextCache, deep_size, text_key
-from text2world.perturb import rename_variables
+from text2world.api.admission import Admission, Grant
+from text2world.api.limits import ClientRateLimiter
+from text2world.api.app import create_app
+from text2world.api.jobs import ApiError, gold_cache_info, score_job
+from text2world.api import scoring
+from text2world.api.scoring import ScoringExecutor
+from text2world.api.settings import Settings, SettingsError
+from text2world import load_dataset
+from text2world.scoring import metrics
+from text2world.scoring.caching import TextCache, deep_size, text_key
+from text2world.pddl.perturb import rename_variables
 from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from processes import alive
 
@@ -473,9 +474,9 @@ def test_scoring_processes_keep_gold_caches_within_the_configured_bytes():
 
 _WARM_SCRIPT = """
 import asyncio, json, sys
-from api.jobs import gold_cache_info, score_job
-from api import scoring
-from api.scoring import ScoringExecutor
+from text2world.api.jobs import gold_cache_info, score_job
+from text2world.api import scoring
+from text2world.api.scoring import ScoringExecutor
 from api_helpers import sleep_then_pid
 
 async def main():
@@ -534,8 +535,8 @@ def store():
 
 _KILLED_SCRIPT = """
 import asyncio, os, sys, time
-from api import scoring
-from api.scoring import ScoringExecutor
+from text2world.api import scoring
+from text2world.api.scoring import ScoringExecutor
 
 async def main():
     executor = ScoringExecutor("process", 2, timeout=600)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from text2world.api.app import create_app
+from text2world.api.settings import Settings
 from text2world import load_dataset, score, score_answer
-from text2world.perturb import drop_action
+from text2world.pddl.perturb import drop_action
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from tarski.io import PDDLReader
 
-from text2world import perturb, score, validate
-from text2world.pddl import folding_can_change_parse, strip_comments_released, tarski_parse
+from text2world import score, validate
+from text2world.pddl import perturb
+from text2world.pddl.model import folding_can_change_parse, strip_comments_released, tarski_parse
 
 DOMAIN = ("(define (domain Move) (:requirements :strips :typing) (:types Box Place)\n"
           "  (:predicates (Holds ?b - Box ?p - Place) (Free ?p - Place))\n"

@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 
 from text2world import score, validate
 from text2world.cli import app as cli
-from text2world.perturb import drop_action
+from text2world.pddl.perturb import drop_action
 from api_helpers import assert_error, huge_domain
 from processes import descendants, survivors
 

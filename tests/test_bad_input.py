@@ -32,7 +32,7 @@ def test_library_reports_bad_input_quickly(name, monkeypatch):
     import Levenshtein
     from tarski.io import PDDLReader
 
-    from text2world.bounds import MAX_DOMAIN_CHARS
+    from text2world.pddl.bounds import MAX_DOMAIN_CHARS
     seen: list[int] = []
     parse, ratio = PDDLReader.parse_domain_string, Levenshtein.ratio
     monkeypatch.setattr(PDDLReader, "parse_domain_string",

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from text2world import DomainInputError, ScoringError, score, validate
-from text2world.bounds import (LIMITS, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,
+from text2world.pddl.bounds import (LIMITS, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,
                                MAX_NESTING_DEPTH, MAX_TOKENS, MAX_TYPE_DEPTH, MAX_TYPES,
                                check_domain_text)
-from text2world.pddl import strip_comments_released
+from text2world.pddl.model import strip_comments_released
 
 
 def released_purge_comments(text: str) -> str:
@@ -130,5 +130,5 @@ def test_error_messages_do_not_echo_huge_input():
     for issue in (validate(text).errors[0], score(domain(), text).errors[0]):
         assert len(issue.message) < 500 and ";" * 50 not in issue.message
     # whatever tarski quotes is cut, saying how long it was
-    from text2world.validation import _shorten
+    from text2world.pddl.validation import _shorten
     assert _shorten("x" * 10_000).endswith("... (10,000 characters)")

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 from text2world import __version__, load_dataset
 from text2world.cli import app
 from text2world.cli.serve import SERVE_PORT
-from text2world.llm import load_model_aliases
-from text2world.report import build_report
+from text2world.model.client import load_model_aliases
+from text2world.reports.generation import build_report
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from text2world import load_dataset, score
 from text2world.cli import app
-from text2world.perturb import rename_variables
+from text2world.pddl.perturb import rename_variables
 
 runner = CliRunner()
 

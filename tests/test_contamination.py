@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from text2world.contamination import (
+from text2world.tasks.contamination.overlap import (
     CandidateIndex,
     TokenSequence,
     compare_corpus,
@@ -280,7 +280,7 @@ def test_docstring_example_holds():
 
 
 def test_repeated_text_costs_its_distinct_ngrams_only():
-    from text2world.contamination import CandidateIndex, content_tokens
+    from text2world.tasks.contamination.overlap import CandidateIndex, content_tokens
     looping = "(p " + "apple banana cherry " * 20_000 + ")"  # a model stuck in a loop
     index = CandidateIndex([content_tokens(looping)], distinct=True)
     period = len(content_tokens("apple banana cherry"))
@@ -291,7 +291,7 @@ def test_repeated_text_costs_its_distinct_ngrams_only():
 
 def test_dropping_repeated_candidate_ngrams_changes_no_rate_or_span():
     import random
-    from text2world.contamination import (CandidateIndex, build_result, content_tokens)
+    from text2world.tasks.contamination.overlap import (CandidateIndex, build_result, content_tokens)
     rng = random.Random(3)
     words = ["robot", "arm", "block", "table", "gripper", "room"]
     for _ in range(20):
@@ -307,7 +307,7 @@ def test_dropping_repeated_candidate_ngrams_changes_no_rate_or_span():
 
 def test_texts_built_to_defeat_the_index_get_a_clear_error():
     import random
-    from text2world.contamination import ComparisonTooLarge, MAX_VERIFIED_PAIRS
+    from text2world.tasks.contamination.overlap import ComparisonTooLarge, MAX_VERIFIED_PAIRS
     rng = random.Random(1)
     words = ["apple", "pear", "plum", "fig", "lime", "date", "sloe", "kiwi"]
     texts = [" ".join(rng.choice(words) for _ in range(6000)) for _ in range(2)]

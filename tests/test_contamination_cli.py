@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.corpus import CorpusError, read_corpus
-from text2world.store import load_dataset
+from text2world.tasks.contamination.corpus import CorpusError, read_corpus
+from text2world.store.datasets import load_dataset
 
 runner = CliRunner()
 
@@ -120,7 +120,7 @@ def test_read_corpus_json_list_and_single_file(tmp_path):
 
 
 def test_iter_corpus_streams_jsonl_and_names_the_bad_line(tmp_path):
-    from text2world.corpus import iter_corpus
+    from text2world.tasks.contamination.corpus import iter_corpus
 
     corpus = tmp_path / "big.jsonl"
     good = "".join(json.dumps({"id": i, "text": f"text {i}"}) + "\n" for i in range(3))

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import text2world.curation as curation
+import text2world.store.curation as curation
 from text2world.cli.main import app
-from text2world.curation import (REPORT_NAME, CurationError, cross_similarity, curate_dir,
+from text2world.store.curation import (REPORT_NAME, CurationError, cross_similarity, curate_dir,
                                  curate_texts, similar_pairs, similarity_matrix)
-from text2world.store import data_dir
-from text2world.tokens import count_gpt2_tokens
+from text2world.store.datasets import data_dir
+from text2world.store.tokens import count_gpt2_tokens
 
 runner = CliRunner()
 DATA = data_dir()

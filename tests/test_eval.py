@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from text2world.evaluation import EvalOptions, evaluate, plan
-from text2world.rounds import rescore_run
-from text2world.metrics import score
-from text2world.runs import Run, read_jsonl
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
+from text2world.tasks.generation.rescore import rescore_run
+from text2world.scoring.metrics import score
+from text2world.engine.run_store import Run, read_jsonl
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
                         pddl_answer, small_domain, undefined_predicate, write_store)
@@ -200,7 +200,7 @@ def test_same_command_resumes_and_skips_finished_items(store, server):
 
 
 def test_different_settings_refuse_to_mix_into_one_run(store, server):
-    from text2world.runs import RunError
+    from text2world.engine.run_store import RunError
 
     evaluate(options(store, server, domains=["t2wt-valid"], run_id="fixed"))
     with pytest.raises(RunError, match="different run"):
@@ -220,7 +220,7 @@ def test_rescore_run_without_calling_the_model(store, server):
 
 
 def test_plan_checks_before_any_call(store, server, monkeypatch):
-    from text2world.evaluation import EvalError
+    from text2world.tasks.generation.task import EvalError
 
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
     with pytest.raises(EvalError, match="DEEPSEEK_API_KEY"):

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli import app
-from text2world.runs import read_jsonl
+from text2world.engine.run_store import read_jsonl
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
                         pddl_answer, small_domain, undefined_predicate, write_store)
@@ -126,13 +126,16 @@ def test_progress_bar_and_model_list(monkeypatch):
     import text2world.cli.evaluate as evaluate_cli
 
     screen = StringIO()
-    monkeypatch.setattr(evaluate_cli, "console", Console(file=screen, force_terminal=True,
-                                                         width=200))
+    import text2world.cli.runs as runs_cli
+
+    terminal = Console(file=screen, force_terminal=True, width=200)
+    monkeypatch.setattr(evaluate_cli, "console", terminal)
+    monkeypatch.setattr(runs_cli, "console", terminal)
     result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--ec", "1",
                                  "--limit", "2", "--workers", "0"])
     assert result.exit_code == 0, output_of(result)
     shown = screen.getvalue()
-    assert "2/2" in shown and "rounds" in shown and "tokens" in shown and "ETA" in shown
+    assert "2/2" in shown and "calls" in shown and "tokens" in shown and "ETA" in shown
     listing = runner.invoke(app, ["eval", "--list-models"])
     assert listing.exit_code == 0
     assert "deepseek-r1" in screen.getvalue() and "REFERENCE MODEL" in screen.getvalue()
@@ -143,7 +146,7 @@ def test_user_models_file_extends_aliases(tmp_path):
     home.mkdir(parents=True, exist_ok=True)
     (home / "models.toml").write_text('[models.my-local]\nmodel = "openai/my-model"\n'
                                       'api_base = "http://127.0.0.1:9/v1"\napi_key_env = ""\n')
-    from text2world.llm import resolve_model
+    from text2world.model.client import resolve_model
 
     spec = resolve_model("my-local")
     assert spec.litellm_model == "openai/my-model" and spec.api_base == "http://127.0.0.1:9/v1"

@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli import app
-from text2world.credentials import MASK, needs_credentials, redact
-from text2world.llm import request_key
-from text2world.runs import identity_hash, read_jsonl
+from text2world.model.credentials import MASK, needs_credentials, redact
+from text2world.model.client import request_key
+from text2world.engine.run_store import identity_hash, read_jsonl
 
 from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
 from processes import run_fresh
@@ -189,7 +189,7 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
     assert [(e["item"], e["error"]["kind"]) for e in errors] == [("t2wcg-3", "connection_error")]
 
 
-@pytest.mark.parametrize("module", ["text2world.cli", "text2world.evaluation"])
+@pytest.mark.parametrize("module", ["text2world.cli", "text2world.tasks.generation.task"])
 def test_start_up_imports_nothing_heavy(module):
     """Start-up cost: the CLI and the eval library import no model client, plotting or
     statistics library until a command needs it; planning a reference-model run neither
@@ -197,6 +197,6 @@ def test_start_up_imports_nothing_heavy(module):
     heavy = ("litellm", "openai", "aiohttp", "matplotlib", "scipy", "sklearn",
              "unified_planning", "up_fast_downward", "ConfigSpace", "fastapi", "uvicorn")
     code = (f"import {module}\n"
-            "from text2world.evaluation import EvalOptions, plan\n"
+            "from text2world.tasks.generation.task import EvalOptions, plan\n"
             "plan(EvalOptions(model='reference/oracle', limit=1))\n")
     assert run_fresh(code, heavy, timeout=120)[1] == []

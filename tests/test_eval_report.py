@@ -12,8 +12,8 @@ import json
 import pytest
 from scipy import stats
 
-from text2world.evaluation import EvalOptions, evaluate
-from text2world.report import ReportError, build_report
+from text2world.tasks.generation.task import EvalOptions, evaluate
+from text2world.reports.generation import ReportError, build_report
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,
                         small_domain, undefined_predicate, write_store)

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from text2world.evaluation import (EvalOptions, Prompts, evaluate, load_template,
-                                   options_from_run)
-from text2world.llm import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
-from text2world.reference_models import reference_answer
-from text2world.runs import Run, RunError, read_jsonl
-from text2world.validation import validate
+from text2world.tasks.generation.prompts import Prompts, load_template
+from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run
+from text2world.model.client import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
+from text2world.model.reference import reference_answer
+from text2world.engine.run_store import Run, RunError, read_jsonl
+from text2world.pddl.validation import validate
 
 from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
 
@@ -49,7 +49,7 @@ def test_torn_last_line_is_ignored_then_cut_and_runs_are_single_writer(tmp_path)
 FORK_AND_RELOCK = """
 import os, sys, time
 from pathlib import Path
-from text2world.runs import Run
+from text2world.engine.run_store import Run
 run, _ = Run.create_or_resume(Path(sys.argv[1]), {"model": "m", "ec": 0})
 run.lock()
 ready, signal_ready = os.pipe()
@@ -145,7 +145,7 @@ def test_reference_models_are_deterministic_and_get_repaired():
         valid = []
         for answer in answers:
             try:
-                from text2world.extract import extract_domain
+                from text2world.pddl.extract import extract_domain
 
                 valid.append(validate(extract_domain(answer)).ok)
             except Exception:  # noqa: BLE001 - no PDDL in the answer
@@ -181,7 +181,8 @@ def test_resume_option_reads_the_run_config(tmp_path):
         assert [i["item"] for i in first.run.items()] == ["t2wu-a"]
         options = options_from_run(first.run.path, workers=0)
         assert options.ec == 2 and options.temperature == 0.2 and options.api_base == server.url
-        options.limit = None  # resume and extend the run to every item
+        assert options.domains == ["t2wu-a"]  # the run covers exactly what it selected
+        options.limit = options.domains = None  # resume and extend the run to every item
         second = evaluate(options)
         assert second.resumed and second.run.path == first.run.path
         assert sorted(i["item"] for i in second.run.items()) == ["t2wu-a", "t2wu-b"]
@@ -212,8 +213,8 @@ def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
 def test_paper_mode_scores_what_the_released_code_extracts_from_the_answer():
     """A domain block and a longer problem block: the round's domain (validated, corrected,
     scored in canonical mode) is the domain; paper mode scores the longest block, as released."""
-    from text2world.rounds import extract_round_domain, score_round
-    from text2world.store import load_dataset
+    from text2world.tasks.generation.scoring import extract_round_domain, score_round
+    from text2world.store.datasets import load_dataset
 
     record = load_dataset().get("blocksworld")
     problem = record.problems[-1].pddl

@@ -1,7 +1,7 @@
 """A non-editable install (the Dockerfile's ``pip install .``) must carry every package and file.
 
 Checked against the packaging configuration itself (no build, no network): every folder of
-Python modules under text2world/ and api/ is a package setuptools finds with pyproject's
+Python modules under text2world/ is a package setuptools finds with pyproject's
 settings, and every data file is matched by a package-data pattern.
 """
 
@@ -20,15 +20,14 @@ CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptool
 def test_every_module_folder_is_a_packaged_package():
     found = set(find_packages(where=str(REPO), **CONFIG["packages"]["find"]))
     folders = {str(p.parent.relative_to(REPO)).replace("/", ".")
-               for root in ("text2world", "api") for p in (REPO / root).rglob("*.py")
+               for p in (REPO / "text2world").rglob("*.py")
                if "__pycache__" not in p.parts}
     assert folders - found == set()
     assert "text2world.cli" in found
 
 
 def test_every_data_file_is_package_data():
-    for package, expected in (("text2world", "prompts and models.toml"),
-                              ("api", "the viewer's page and the /docs assets")):
+    for package, expected in (("text2world", "prompts, models.toml, the viewer's page and the /docs assets"),):
         patterns = CONFIG["package-data"][package]
         data = [str(p.relative_to(REPO / package)) for p in (REPO / package).rglob("*")
                 if p.is_file() and p.suffix not in (".py", ".pyc")]

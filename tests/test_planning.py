@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from text2world.planning import solve_many, tarski_problem_error
-from text2world.store import load_dataset
+from text2world.planning.fast_downward import solve_many, tarski_problem_error
+from text2world.store.datasets import load_dataset
 
 UNSOLVABLE = """(define (problem stuck) (:domain blocksworld)
   (:objects a b - block)
@@ -37,9 +37,9 @@ def test_semantic_scoring_and_world_models_cache_plans_in_one_home(tmp_path, mon
     """One on-disk home for Fast Downward answers; the planner configuration is in the key, so
     the satisficing plans of semantic scoring and the optimal ones of the world-model tasks
     never answer for each other."""
-    from text2world import semantic
-    from text2world.planning import PlanCache
-    from text2world.wm.planner import PLANNER_VERSION, optimal_plan
+    from text2world.scoring import semantic
+    from text2world.planning.fast_downward import PlanCache
+    from text2world.tasks.wm.planner import PLANNER_VERSION, optimal_plan
 
     monkeypatch.setenv("T2W_HOME", str(tmp_path))
     monkeypatch.setattr(semantic, "_PLAN_CACHE", type(semantic._PLAN_CACHE)())

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from text2world import perturb, score
-from text2world.pddl import strip_comments_released
+from text2world import score
+from text2world.pddl import perturb
+from text2world.pddl.model import strip_comments_released
 
 F1S = ("f1_types", "f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 

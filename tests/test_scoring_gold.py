@@ -4,7 +4,7 @@ numbers stay those of the released code; per-action results in both modes."""
 from __future__ import annotations
 
 from text2world import score
-from text2world.pddl import strip_comments_released
+from text2world.pddl.model import strip_comments_released
 
 GOLD = ("(define (domain d) (:predicates (p ?x) (q ?x))\n"
         "(:action a :parameters (?x) :precondition (and (p ?x)) :effect (and (q ?x)))\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from text2world import score
-from text2world.pddl import strip_comments_released
+from text2world.pddl.model import strip_comments_released
 
 KEYS = ("similarity", "f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 
@@ -200,6 +200,6 @@ def test_to_dict_has_exactly_the_documented_keys():
 def test_whitespace_removal_matches_the_released_regex():
     import re
 
-    from text2world.metrics import remove_whitespace
+    from text2world.scoring.metrics import remove_whitespace
     text = "a b\tc\nd\re\x0bf\x0cg\x1ch\x1di\x1ej\x1fk\x85l\xa0m\u2003n\u3000o\u200bp\ufeffq"
     assert remove_whitespace(text) == re.sub(r"\s+", "", text)

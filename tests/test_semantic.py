@@ -7,16 +7,16 @@ import random
 
 import pytest
 
-from text2world.mutants import behaviour_differs, mutants, rename
-from text2world.store import load_dataset
-from text2world.semantic import (SemanticSettings, prepare_gold, semantic_score,
+from text2world.scoring.mutants import behaviour_differs, mutants, rename
+from text2world.store.datasets import load_dataset
+from text2world.scoring.semantic import (SemanticSettings, prepare_gold, semantic_score,
                                  store_problems)
 from text2world.simulation import parse_problem
 
 
 def has_alignment() -> bool:
     try:
-        import text2world.alignment  # noqa: F401
+        import text2world.scoring.alignment  # noqa: F401
     except ImportError:
         return False
     return True
@@ -180,8 +180,8 @@ def test_cli_score_semantic(blocks, tmp_path) -> None:
 def test_api_score_semantic(blocks) -> None:
     from fastapi.testclient import TestClient
 
-    from api.app import create_app
-    from api.settings import Settings
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
     gold, problems, _ = blocks
     app = create_app(Settings(score_timeout=120, score_processes=1))
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.crosscheck import crosscheck_walk, synthetic_problem
-from text2world.pddl import parse_domain
+from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
+from text2world.pddl.model import parse_domain
 from text2world.simulation import (GroundAction, ProblemError, SimulationError, Simulator,
                                    UnsupportedFeature, WorkLimitExceeded, parse_plan,
                                    parse_problem, simulator_from_text)

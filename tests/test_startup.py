@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from text2world import planning, semantic
-from text2world.evaluation import EvalOptions, evaluate, plan
-from text2world.rounds import score_round
-from text2world.scoring_pool import GoldPrefetch
-from text2world.store import load_dataset
+from text2world.planning import fast_downward as planning
+from text2world.scoring import semantic
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
+from text2world.tasks.generation.scoring import score_round
+from text2world.engine.pool import GoldPrefetch
+from text2world.store.datasets import load_dataset
 
 from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
 
@@ -50,7 +51,7 @@ def _record_and_prediction():
     record = load_dataset().get(ITEM)
     problems = tuple((p.name, p.pddl) for p in record.problems)
     # a prediction that differs from the gold (one action fewer): non-trivial semantic scores
-    from text2world.perturb import drop_action
+    from text2world.pddl.perturb import drop_action
     return record, problems, drop_action(record.domain, seed=3)
 
 
@@ -59,8 +60,8 @@ def _record_and_prediction():
 
 
 def test_planner_runs_without_importing_unified_planning_or_scipy():
-    code = ("from text2world.planning import fast_downward_driver, fast_downward_plan\n"
-            "from text2world.store import load_dataset\n"
+    code = ("from text2world.planning.fast_downward import fast_downward_driver, fast_downward_plan\n"
+            "from text2world.store.datasets import load_dataset\n"
             "driver = fast_downward_driver()\n"
             "record = load_dataset().get('blocksworld')\n"
             "result = fast_downward_plan(record.domain, record.problems[0].pddl)\n"
@@ -93,7 +94,7 @@ def test_one_item_eval_imports_nothing_heavy():
     """The whole path of a 1-item run with semantic scoring (plan, call, validation, scoring,
     gold plans) imports none of unified-planning, up_fast_downward or scipy
     (test_eval_credentials checks the CLI import and planning a run)."""
-    code = ("from text2world.evaluation import EvalOptions, evaluate, plan\n"
+    code = ("from text2world.tasks.generation.task import EvalOptions, evaluate, plan\n"
             f"options = EvalOptions(model='reference/oracle', domains=[{ITEM!r}], ec=0)\n"
             "result = evaluate(options, evaluation_plan=plan(options, prefetch=True))\n"
             "item = result.run.items()[0]\n"
@@ -273,7 +274,7 @@ def test_killed_run_leaves_no_planner_behind(tmp_path):
 def test_litellm_import_pauses_the_collector_and_freezes_what_it_imported(collecting):
     code = ("import gc\n"
             f"{'gc.enable()' if collecting else 'gc.disable()'}\n"
-            "from text2world.llm import litellm_module\n"
+            "from text2world.model.client import litellm_module\n"
             "before = gc.get_freeze_count()\n"
             "litellm = litellm_module()\n"
             "print(gc.isenabled(), gc.get_freeze_count() - before,\n"

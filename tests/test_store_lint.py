@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from text2world.lint import (ACTION_LIMIT, CORPUS_RULE_MEAN, GENERAL_RULE_LIMIT, corpus_figures,
+from text2world.store.lint import (ACTION_LIMIT, CORPUS_RULE_MEAN, GENERAL_RULE_LIMIT, corpus_figures,
                              lint_records, lint_store, lint_text)
-from text2world.store import data_dir
+from text2world.store.datasets import data_dir
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 def test_missing_builtin_store_is_a_clear_error(tmp_path, monkeypatch):
     import pytest
 
-    from text2world.store import DatasetError, load_dataset
+    from text2world.store.datasets import DatasetError, load_dataset
     monkeypatch.setenv("T2W_DATA_DIR", str(tmp_path / "nowhere"))
     with pytest.raises(DatasetError, match="T2W_DATA_DIR"):
         load_dataset()
@@ -15,7 +15,7 @@ def test_missing_builtin_store_is_a_clear_error(tmp_path, monkeypatch):
 def test_builtin_store_cache_sees_a_domain_added_inside_domains(tmp_path, monkeypatch):
     import shutil
 
-    from text2world.store import data_dir, load_dataset
+    from text2world.store.datasets import data_dir, load_dataset
     root = tmp_path / "data"
     shutil.copytree(data_dir() / "domains", root / "domains")
     monkeypatch.setenv("T2W_DATA_DIR", str(root))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from text2world import validate
-from text2world.validation import CATEGORIES
+from text2world.pddl.validation import CATEGORIES
 
 HEAD = "(define (domain d) (:requirements :strips)\n(:predicates (p ?x) (q ?x ?y))\n"
 OK_ACTION = "(:action a :parameters (?x) :precondition (and (p ?x)) :effect (and (not (p ?x))))\n"
@@ -160,7 +160,7 @@ def test_a_valid_domain_gets_no_reading_errors():
 
 
 def test_errors_are_capped():
-    from text2world.bounds import MAX_REPORTED_ISSUES
+    from text2world.pddl.bounds import MAX_REPORTED_ISSUES
     body = "".join(f"(:action a{i} :parameters (?x) :precondition (r ?x) :effect (not (r ?x)))\n"
                    for i in range(200))
     errors = validate(f"(define (domain d) (:predicates (p ?x))\n{body})").errors

@@ -12,16 +12,16 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.settings import Settings
-from api.viewer import STATIC
-from text2world import runview
+from text2world.api.app import create_app
+from text2world.api.settings import Settings
+from text2world.api.viewer import STATIC
+from text2world.reports import runview
 from text2world.cli import app as cli
-from text2world.evaluation import EvalOptions, evaluate
-from text2world.rounds import load_run_items
-from text2world.metrics import action_diff, score
-from text2world.runs import Run
-from text2world.store import load_dataset
+from text2world.tasks.generation.task import EvalOptions, evaluate
+from text2world.tasks.generation.rescore import load_run_items
+from text2world.scoring.metrics import action_diff, score
+from text2world.engine.run_store import Run
+from text2world.store.datasets import load_dataset
 
 from api_helpers import assert_error
 
@@ -293,7 +293,7 @@ def test_view_command_refuses_a_missing_folder(tmp_path):
 
 
 def test_warming_reads_the_newest_runs_once(runs_dir):
-    from api import viewer
+    from text2world.api import viewer
 
     run = noisy_run(runs_dir)
     viewer.warm(runs_dir).join(timeout=60)

@@ -22,12 +22,12 @@ from llm_server import Script, ScriptedLLMServer  # noqa: E402
 
 from text2world.cli.main import app  # noqa: E402
 from text2world.simulation import GroundAction, atom_to_pddl  # noqa: E402
-from text2world.store import load_dataset  # noqa: E402
-from text2world.wm import WmError, WmOptions, build, run_wm  # noqa: E402
-from text2world.wm.items import execute  # noqa: E402
-from text2world.wm.parse import (AnswerError, parse_actions, parse_next_state,  # noqa: E402
+from text2world.store.datasets import load_dataset  # noqa: E402
+from text2world.tasks.wm import WmError, WmOptions, build, run_wm  # noqa: E402
+from text2world.tasks.wm.items import execute  # noqa: E402
+from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_next_state,  # noqa: E402
                                  parse_plan_step, parse_verify)
-from text2world.wm.world import world_for  # noqa: E402
+from text2world.tasks.wm.world import world_for  # noqa: E402
 
 DOMAINS = ["blocksworld", "gripper"]
 REPO = Path(__file__).resolve().parent.parent
@@ -148,7 +148,7 @@ def _up_valid(domain_text: str, problem_text: str, steps: list[str]) -> bool:
     from unified_planning.plans import ActionInstance, SequentialPlan
     from unified_planning.shortcuts import PlanValidator
 
-    from text2world.crosscheck import up_problem
+    from text2world.simulation.crosscheck import up_problem
 
     problem = up_problem(domain_text, problem_text)
     actions = {a.name.lower(): a for a in problem.actions}
@@ -296,7 +296,7 @@ def test_cli_runs_builds_and_reports(tmp_path):
 
 
 def test_report_shows_next_state_on_and_off_the_plan(tmp_path):
-    from text2world.wm.report import build_wm_report
+    from text2world.reports.wm import build_wm_report
 
     result = run_wm(options(model="reference/noisy-oracle", task="next-state",
                             off_plan_share=0.5))
@@ -318,7 +318,7 @@ def test_bad_options_are_clear_errors():
 
 
 def test_rules_settings_and_plain_language_states():
-    from text2world.wm import prompts
+    from text2world.tasks.wm import prompts
 
     record = load_dataset().get("blocksworld")
     item = build(options(task="next-state", domains=["blocksworld"]))[2].items[0]
@@ -334,7 +334,7 @@ def test_rules_settings_and_plain_language_states():
 
 
 def test_planner_time_bound_is_kept_and_cached(tmp_path):
-    from text2world.wm.planner import PlanCache, optimal_plan
+    from text2world.tasks.wm.planner import PlanCache, optimal_plan
 
     record = load_dataset().get("bike-sharing")
     problem = next(p for p in record.problems if p.name == "p03")  # optimal A* needs > 20 s

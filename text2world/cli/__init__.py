@@ -1,5 +1,5 @@
 """The ``t2w`` command line: thin commands over the library, one file per command group."""
 
-from .main import app
+from text2world.cli.main import app
 
 __all__ = ["app"]

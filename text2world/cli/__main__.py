@@ -1,3 +1,3 @@
-from .main import app
+from text2world.cli.main import app
 
 app()

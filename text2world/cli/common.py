@@ -12,8 +12,8 @@ import typer
 from rich.console import Console
 from typer.models import OptionInfo
 
-from ..metrics import MODES
-from ..pddl import DomainInputError, decode_domain_bytes
+from text2world.scoring.metrics import MODES
+from text2world.pddl.model import DomainInputError, decode_domain_bytes
 
 console = Console()
 err_console = Console(stderr=True)

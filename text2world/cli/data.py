@@ -11,11 +11,11 @@ import typer
 from rich import box
 from rich.table import Table
 
-from ..curation import CurationError, CurationReport, curate_dir
-from ..manifest import build_manifest, domain_facts, manifest_differences, write_manifest
-from ..store import (BUILTIN, Dataset, DatasetError, Record, atomic_write_text, data_dir,
+from text2world.store.curation import CurationError, CurationReport, curate_dir
+from text2world.store.manifest import build_manifest, domain_facts, manifest_differences, write_manifest
+from text2world.store.datasets import (BUILTIN, Dataset, DatasetError, Record, atomic_write_text, data_dir,
                      export_jsonl, import_dataset, load_dataset)
-from .common import console, err_console, fail, print_json
+from text2world.cli.common import console, err_console, fail, print_json
 
 app = typer.Typer(help="The datasets: the built-in store, imported datasets, curation.",
                   no_args_is_help=True)
@@ -138,7 +138,7 @@ def _spread(values: list[int]) -> tuple[str, str, str, str]:
 
 def dataset_stats(data: Dataset) -> dict:
     """Counts, requirement distribution, sizes and token lengths of a dataset."""
-    from ..tokens import count_gpt2_tokens
+    from text2world.store.tokens import count_gpt2_tokens
     facts = [_facts(r) for r in data.records]
     parsed = [f for f in facts if f.get("parses")]
     requirements = Counter(req for f in parsed for req in f.get("requirements", []))
@@ -216,7 +216,7 @@ def stats_command(
 
 
 def _audit(dataset: str, released: Path | None, solve: bool, as_json: bool) -> None:
-    from ..audit import audit_lines, store_audit
+    from text2world.store.audit import audit_lines, store_audit
     root = data_dir() if dataset == BUILTIN else Path(dataset)
     if not (root / "domains").is_dir():
         fail(f"--audit needs a store folder (domains/, problems/, descriptions/): {root}")
@@ -390,7 +390,7 @@ def lint_command(
     as_json: bool = typer.Option(False, "--json", help="Print results and figures as JSON."),
 ) -> None:
     """Abstract descriptions that state rules, effects or counter transitions (exit 1 if any)."""
-    from ..lint import corpus_figures, lint_records, lint_store
+    from text2world.store.lint import corpus_figures, lint_records, lint_store
     if released is not None:
         try:
             raw = json.loads(released.read_text(encoding="utf-8"))

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from . import contamination
-from . import data
-from . import mcp
-from . import evaluate
-from . import inspect_log
-from . import report
-from . import scoring
-from . import serve
-from . import view
-from . import wm
+from text2world.cli import contamination
+from text2world.cli import data
+from text2world.cli import evaluate
+from text2world.cli import inspect_log
+from text2world.cli import mcp
+from text2world.cli import report
+from text2world.cli import scoring
+from text2world.cli import serve
+from text2world.cli import view
+from text2world.cli import wm
 
 app = typer.Typer(
     name="t2w",
@@ -26,7 +26,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from text2world import __version__
 
         typer.echo(f"text2world {__version__}")
         raise typer.Exit()

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from .common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
+from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
 
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
@@ -20,8 +20,8 @@ def _run_title(row: dict) -> str:
 def report_tables(data: dict) -> list[Table]:
     """The report's tables for the terminal, one small table per run and section; the wide
     markdown tables (and the per-domain table) stay in the files."""
-    from ..report import NO_PDDL, round_label
-    from ..validation import CATEGORIES
+    from text2world.reports.generation import NO_PDDL, round_label
+    from text2world.pddl.validation import CATEGORIES
 
     mode, metrics = data["mode"], data["metrics"]
     tables = []
@@ -77,9 +77,9 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     """The semantic section (behaviour on the gold's problems), where the runs have it."""
     if not semantic:
         return []
-    from ..report import round_label
-    from ..semantic import METRICS
-    from ..semantic_report import LABELS
+    from text2world.reports.generation import round_label
+    from text2world.scoring.semantic import METRICS
+    from text2world.reports.semantic import LABELS
 
     tables = []
     for run, rows in semantic["per_round"].items():
@@ -120,12 +120,19 @@ def report_command(
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
-    from ..report import ReportError, build_report
-    from ..wm.report import is_wm_run
+    from text2world.reports.generation import ReportError, build_report
 
-    if runs and any(is_wm_run(path) for path in runs):
-        from .wm import report_wm
+    kinds = {path: _kind(path) for path in runs}
+    if len(set(kinds.values())) > 1:
+        fail("runs of different tasks cannot be reported together: " + ", ".join(
+            f"{path} is a {kind} run" for path, kind in kinds.items()))
+    kind = next(iter(kinds.values()), "generation")
+    if kind == "wm":
+        from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
+    if kind == "contamination":
+        from text2world.cli.contamination import report_probe
+        return report_probe(runs, as_json)
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)
@@ -155,8 +162,19 @@ def report_command(
                   highlight=False)
 
 
+def _kind(path: Path) -> str:
+    """The task of a run folder (a folder that is not a run is reported as the report says)."""
+    from text2world.engine.run_reader import open_run
+    from text2world.engine.run_store import RunError
+
+    try:
+        return open_run(path).kind
+    except RunError:
+        return "generation"
+
+
 def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> None:
-    from ..report import ReportError, stratified_markdown, stratified_scores
+    from text2world.reports.generation import ReportError, stratified_markdown, stratified_scores
     try:
         rows = stratified_scores(runs, by, mode)
     except ReportError as err:

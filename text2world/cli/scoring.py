@@ -7,11 +7,11 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from ..extract import NoDomainFound, domain_from_answer
-from ..metrics import MODES, Score, ScoringError, score
-from ..pddl import DomainInputError
-from ..validation import validate
-from .common import Mode, console, err_console, fail, mode_option, print_json, read_text_file
+from text2world.pddl.extract import NoDomainFound, domain_from_answer
+from text2world.scoring.metrics import MODES, Score, ScoringError, score
+from text2world.pddl.model import DomainInputError
+from text2world.pddl.validation import validate
+from text2world.cli.common import Mode, console, err_console, fail, mode_option, print_json, read_text_file
 
 
 def _domain_text(path: Path, what: str, mode: str = "canonical") -> str:
@@ -67,7 +67,7 @@ def score_command(
     """Score a generated domain against a gold domain. Exit 1 when it is not executable."""
     semantic_result = None
     if semantic:
-        from ..semantic import SemanticInputError, resolve_gold
+        from text2world.scoring.semantic import SemanticInputError, resolve_gold
         try:
             gold_text, problem_list = resolve_gold(str(gold), problems)
         except SemanticInputError as err:
@@ -81,7 +81,7 @@ def score_command(
         fail(str(err))
     _report_gold(result, gold)
     if semantic:
-        from ..semantic import semantic_score
+        from text2world.scoring.semantic import semantic_score
         semantic_result = semantic_score(gold_text, predicted_text, problem_list)
     if as_json:
         data = result.to_dict(details=True)
@@ -119,6 +119,6 @@ def score_command(
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
     if semantic_result is not None:
-        from ..semantic import print_semantic
+        from text2world.scoring.semantic import print_semantic
         print_semantic(semantic_result, console)
     raise typer.Exit(0 if result.executable else 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .common import fail
+from text2world.cli.common import fail
 
 # Not 8000, the default port of vLLM (and of the local model aliases in models.toml): a
 # scoring server there would answer `t2w eval --model llama-3.1-8b` with 404s.
@@ -75,8 +75,8 @@ def serve_command(
     """Serve the scoring API (POST /v1/score, /v1/validate, GET /v1/domains, ...; docs at /docs)."""
     import uvicorn
 
-    from api.server import HTTP_PROTOCOL
-    from api.settings import Settings, SettingsError
+    from text2world.api.server import HTTP_PROTOCOL
+    from text2world.api.settings import Settings, SettingsError
 
     if not 0 < port < 65536:
         fail(f"--port {port}: a TCP port is between 1 and 65535")
@@ -95,14 +95,14 @@ def serve_command(
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
     except SettingsError as err:
         fail(str(err))
-    # Worker processes import "api.app:app" on their own and read these variables.
+    # Worker processes import "text2world.api.app:app" on their own and read these variables.
     os.environ.update(settings.to_env())
     if data_dir is not None:
         os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
     _check_port_free(host, port)
     # Client addresses are the peers' own (admission limits clients by address): no proxy
     # headers. A request head must arrive within the header deadline (api.server).
-    uvicorn.run("api.app:app", host=host, port=port, workers=workers, log_level=log_level,
+    uvicorn.run("text2world.api.app:app", host=host, port=port, workers=workers, log_level=log_level,
                 proxy_headers=False, server_header=False, http=HTTP_PROTOCOL)
 
 

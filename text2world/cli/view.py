@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from .common import console, fail
-from .serve import _check_port_free
+from text2world.cli.common import console, fail
+from text2world.cli.serve import _check_port_free
 
 
 def view_command(
@@ -27,8 +27,8 @@ def view_command(
     """Serve a results viewer: leaderboard, run pages, items with a per-action diff."""
     import uvicorn
 
-    from api.app import create_app
-    from api.settings import Settings
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
 
     runs_dir = Path(runs_dir or "runs")
     if not runs_dir.exists():
@@ -46,7 +46,7 @@ def view_command(
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)
     if warm:
-        from api.viewer import warm as warm_runs
+        from text2world.api.viewer import warm as warm_runs
 
         warm_runs(runs_dir.resolve())
     if open_browser:

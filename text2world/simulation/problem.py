@@ -7,11 +7,13 @@ strings; a state is a ``frozenset`` of them.
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
-from text2world.pddl import Domain, Formula, TypedName, check_domain_text
+from text2world.pddl.model import Domain, Formula, TypedName, check_domain_text
 
 GroundAtom = tuple  # (predicate, arg1, ...), all strings
 State = frozenset   # of GroundAtom
@@ -21,7 +23,7 @@ MAX_PROBLEM_CHARS = 512_000
 COST_FUNCTION = "total-cost"
 
 
-class SimulationError(ValueError):
+class SimulationError(Text2WorldError, ValueError):
     """A domain or problem this simulator cannot run; ``reason`` says what and where."""
 
     def __init__(self, reason: str) -> None:
@@ -129,7 +131,7 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     ``domain`` is the domain's PDDL text or a ``Domain`` (printed back for tarski). Names are
     case-folded, as ``parse_domain`` does. Raises ``ProblemError`` with tarski's message.
     """
-    from text2world.pddl import _formula  # one converter from tarski formulas, in pddl.py
+    from text2world.pddl.model import _formula  # one converter from tarski formulas, in pddl.py
 
     if not isinstance(problem_text, str) or not problem_text.strip():
         raise ProblemError("the problem text is empty")
@@ -171,7 +173,7 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
             init.add((str(item.predicate.symbol), *(str(t.symbol) for t in item.subterms)))
     metric = None
     if tproblem.plan_metric is not None:
-        from text2world.pddl import _term  # tarski term -> "(total-cost)"
+        from text2world.pddl.model import _term  # tarski term -> "(total-cost)"
         metric = f"{tproblem.plan_metric.opt_type} {_term(tproblem.plan_metric.opt_expression)}"
     return PlanningProblem(str(tproblem.name), str(tproblem.domain_name), objects,
                            frozenset(init), _formula(tproblem.goal), tuple(sorted(values)),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Sequence
 
-from text2world.pddl import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
+from text2world.pddl.model import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
                              ForallEffect, Formula, parse_domain)
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
 from text2world.simulation.compiler import (CompiledAction, Scope, compile_effect,

@@ -1,0 +1,195 @@
+"""Admission to scoring: a bounded, fair queue in front of the scoring processes.
+
+Every scoring request takes one of ``slots`` (one per scoring process). Limits, each answered
+with a JSON error and ``Retry-After``:
+
+* per client (its address): at most ``client_concurrency`` jobs scoring at once and at most
+  ``client_limit`` requests inside the service (scoring or waiting); past the latter, 429;
+* at most ``max_queue`` requests waiting in all, each for at most ``queue_timeout`` seconds;
+  past either, 503.
+
+A free slot goes to the waiting client with the fewest jobs scoring (ties: the request that
+waited longest), so one client cannot crowd out others however many connections it opens,
+while a client alone may use every slot. A job that runs long is *demoted* by the executor
+(``api.scoring``: lower CPU priority) and gives its slot back, moving to one of ``background``
+places (one per slot); it still counts among its client's jobs, so a client whose jobs all
+run long holds background places and leaves the slots to clients with short jobs. A client whose job ran past the time limit is served
+only when no other client is waiting, for ``penalty_seconds``: a stream of runaway jobs costs
+other clients at most the slots those jobs already hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import Counter
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import AsyncIterator
+
+from text2world.api.jobs import ApiError
+
+
+@dataclass
+class Grant:
+    """One admitted job: its client, and whether it was moved to the background."""
+
+    client: str
+    demoted: bool = False
+
+
+@dataclass
+class _Waiter:
+    client: str
+    sequence: int
+    future: asyncio.Future = field(repr=False)
+
+
+class Admission:
+    def __init__(self, slots: int, client_concurrency: int, client_limit: int, max_queue: int,
+                 queue_timeout: float, penalty_seconds: float) -> None:
+        self.slots = slots
+        self.client_concurrency = client_concurrency
+        self.client_limit = client_limit
+        self.max_queue = max_queue
+        self.queue_timeout = queue_timeout
+        self.penalty_seconds = penalty_seconds
+        self._free = slots
+        self.background = slots
+        self._background_used = 0
+        self._running: Counter[str] = Counter()
+        self._inside: Counter[str] = Counter()
+        self._waiting: list[_Waiter] = []
+        self._penalized_until: dict[str, float] = {}
+        self._sequence = 0
+        self._job_seconds = 0.05  # moving average, for Retry-After
+
+    @classmethod
+    def for_settings(cls, settings) -> "Admission":
+        """The bounds of an ``api.settings.Settings``, per server worker."""
+        return cls(settings.processes, settings.per_client_concurrency,
+                   settings.per_client_limit, settings.queue_limit, settings.queue_timeout,
+                   penalty_seconds=3 * settings.score_timeout)
+
+    # ---- state, for /readyz and tests
+
+    def snapshot(self) -> dict:
+        return {"slots": self.slots, "free": self._free, "waiting": len(self._waiting),
+                "clients": len(self._inside), "background": self._background_used}
+
+    @property
+    def background_used(self) -> int:
+        return self._background_used
+
+    def retry_after(self) -> int:
+        """Seconds until a slot is likely free: the queue ahead drained at the recent rate."""
+        ahead = len(self._waiting) + self.slots
+        return max(1, math.ceil(self._job_seconds * ahead / max(1, self.slots)))
+
+    def penalize(self, client: str) -> None:
+        """``client``'s job ran past the time limit."""
+        self._penalized_until[client] = time.monotonic() + self.penalty_seconds
+
+    # ---- taking and giving back a slot
+
+    @asynccontextmanager
+    async def slot(self, client: str) -> AsyncIterator[Grant]:
+        await self.acquire(client)
+        grant = Grant(client)
+        started = time.monotonic()
+        try:
+            yield grant
+        finally:
+            self._job_seconds += 0.1 * (time.monotonic() - started - self._job_seconds)
+            self.release(client, demoted=grant.demoted)
+
+    def demote(self, grant: Grant) -> bool:
+        """Move a running job to the background, freeing its slot for the next request;
+        False when every background place is taken (the job keeps its slot)."""
+        if grant.demoted or self._background_used >= self.background:
+            return False
+        grant.demoted = True
+        self._background_used += 1
+        self._free += 1
+        self._dispatch()
+        return True
+
+    def _busy(self, status: int, code: str, message: str) -> ApiError:
+        seconds = self.retry_after()
+        return ApiError(status, code, f"{message}; retry after {seconds} s",
+                        headers={"Retry-After": str(seconds)}, retry_after=seconds)
+
+    async def acquire(self, client: str) -> None:
+        """Wait for a slot for ``client``, or raise the 429/503 ``ApiError``."""
+        if self._inside[client] >= self.client_limit:
+            raise self._busy(429, "too_many_requests",
+                             f"this client ({client}) already has {self._inside[client]} scoring "
+                             f"requests in progress; the limit is {self.client_limit} "
+                             "(T2W_API_CLIENT_LIMIT)")
+        if self._free > 0 and self._running[client] < self.client_concurrency:
+            self._free -= 1
+            self._running[client] += 1
+            self._inside[client] += 1
+            return
+        if len(self._waiting) >= self.max_queue:
+            raise self._busy(503, "server_busy",
+                             f"the server is busy: {len(self._waiting)} scoring requests are "
+                             f"waiting, the limit is {self.max_queue} (T2W_API_MAX_QUEUE)")
+        self._sequence += 1
+        waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future())
+        self._waiting.append(waiter)
+        self._inside[client] += 1
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter.future), self.queue_timeout)
+        except BaseException as err:
+            if waiter.future.done() and not waiter.future.cancelled():
+                # Granted just as we gave up: hand the slot on.
+                self.release(client)
+            else:
+                waiter.future.cancel()
+                self._waiting.remove(waiter)
+                self._leave(client)
+            if isinstance(err, asyncio.TimeoutError):
+                raise self._busy(503, "queue_timeout",
+                                 f"the request waited {self.queue_timeout:g} s for a free "
+                                 "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
+            raise
+
+    def _leave(self, client: str) -> None:
+        self._inside[client] -= 1
+        if self._inside[client] <= 0:
+            del self._inside[client]
+            self._running.pop(client, None)
+
+    def release(self, client: str, demoted: bool = False) -> None:
+        """Give back the slot (or, ``demoted``, the background place) ``client`` was granted."""
+        self._running[client] -= 1
+        self._leave(client)
+        if demoted:
+            self._background_used -= 1
+        else:
+            self._free += 1
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        now = time.monotonic()
+        while self._free > 0 and self._waiting:
+            best, best_key = None, None
+            for waiter in self._waiting:
+                running = self._running[waiter.client]
+                if running >= self.client_concurrency:
+                    continue
+                key = (self._penalized_until.get(waiter.client, 0.0) > now, running,
+                       waiter.sequence)
+                if best_key is None or key < best_key:
+                    best, best_key = waiter, key
+            if best is None:
+                return
+            self._waiting.remove(best)
+            self._free -= 1
+            self._running[best.client] += 1
+            best.future.set_result(None)
+        # Forget penalties that ran out, so the table stays small.
+        if len(self._penalized_until) > 1000:
+            self._penalized_until = {c: t for c, t in self._penalized_until.items() if t > now}

@@ -1,0 +1,102 @@
+"""Scoring jobs: plain functions on plain data, run in scoring processes (``api.scorer``).
+
+Kept apart from ``api.app`` so that scoring processes import only the library, not the web
+framework.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from text2world.pddl.extract import NoDomainFound, extract_domain
+from text2world.scoring.metrics import ScoringError, score
+from text2world.pddl.model import DomainInputError
+from text2world.pddl.validation import validate
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                 **details: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    def __reduce__(self):
+        # Raised inside scoring processes: must survive pickling back to the server.
+        return (_api_error, (self.status, self.code, self.message, self.details))
+
+
+def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
+    return ApiError(status, code, message, **details)
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring jobs: plain functions on plain data, so they can run in a child process
+
+
+def _domain_of(task: dict) -> tuple[str, bool]:
+    if task.get("response") is not None:
+        try:
+            return extract_domain(task["response"], task.get("mode", "canonical")), True
+        except NoDomainFound as err:
+            raise ApiError(422, "no_domain_found", f"response: {err}") from None
+    return task["pddl"], False
+
+
+def validate_job(task: dict) -> dict:
+    text, extracted = _domain_of(task)
+    result = validate(text, fold_case=not task.get("exact_case", False))
+    return {**result.to_dict(), "extracted": extracted}
+
+
+def score_job(task: dict) -> dict:
+    text, extracted = _domain_of(task)
+    try:
+        result = score(task["gold"], text, mode=task["mode"])
+    except ScoringError as err:
+        raise ApiError(422, "unscorable", f"the pair cannot be scored: {err}") from None
+    except DomainInputError as err:
+        raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
+    checked = validate(text)
+    semantic = None
+    if task.get("semantic"):
+        from text2world.scoring.semantic import semantic_score
+        semantic = semantic_score(task["gold"], text, task.get("problems") or ()).to_dict()
+    return {**result.to_dict(details=True), "validation": {**checked.to_dict(), "extracted": extracted},
+            "semantic": semantic}
+
+
+_TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"
+                "  (:action flip :parameters () :precondition (p) :effect (not (p))))")
+
+
+def warm_up_process() -> None:
+    # Import the parser and run every code path once, so a job's time limit never pays for it.
+    validate(_TINY_DOMAIN)
+    for mode in ("paper", "canonical"):
+        score(_TINY_DOMAIN, _TINY_DOMAIN, mode=mode)
+
+
+def warm_gold_cache(golds: tuple[str, ...]) -> None:
+    """Parse gold domains into every gold cache of the library (``text2world.scoring.caching``)."""
+    from text2world.scoring.caching import ALL_TEXT_CACHES
+
+    for gold in golds:
+        for cache in ALL_TEXT_CACHES:
+            try:
+                cache(gold)
+            except Exception:  # noqa: BLE001 - a gold that cannot be scored is reported per request
+                pass
+
+
+def gold_cache_info(_: object = None) -> dict:
+    """Counters of this process's gold-parse caches (text2world.scoring.metrics), for diagnostics."""
+    from text2world.scoring import metrics
+
+    return {mode: metrics_cache.cache_info()._asdict() for mode, metrics_cache in
+            (("paper", metrics._paper_gold_view), ("canonical", metrics._canonical_gold_view))}

@@ -1,0 +1,140 @@
+"""The scoring process: runs one job at a time, sent over a socket by the server (``api.scoring``).
+
+A scoring process is forked from a fork server (``multiprocessing``'s ``forkserver``) that has
+imported the library and, with ``--warm``, parsed every gold domain of the built-in store once:
+each scoring process starts with those parses in memory (shared copy-on-write) in a few
+milliseconds, including the replacement for a process killed at a job's time limit.
+
+This module imports only the library and the job functions, never the web framework.
+Messages are ``(length: 8 bytes, big endian) + pickle``: a request is ``(job, task)``, an answer
+``("ok", result)``, ``("api_error", (status, code, message, details))`` or
+``("error", description)``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import socket
+import struct
+
+from text2world.api.jobs import ApiError, warm_gold_cache, warm_up_process
+
+_HEADER = struct.Struct("!Q")
+WARM_VARIABLE = "T2W_API_WARM"
+MAIN_VARIABLE = "T2W_FORKSERVER_MAIN"
+
+
+def send_message(sock: socket.socket, message: object) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    sock.sendall(_HEADER.pack(len(data)))
+    sock.sendall(data)
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    received = 0
+    while received < size:
+        count = sock.recv_into(view[received:])
+        if count == 0:
+            raise EOFError("the server closed the connection")
+        received += count
+    return bytes(buffer)
+
+
+def recv_message(sock: socket.socket) -> object:
+    (size,) = _HEADER.unpack(_recv_exactly(sock, _HEADER.size))
+    return pickle.loads(_recv_exactly(sock, size))
+
+
+def encode_header(size: int) -> bytes:
+    return _HEADER.pack(size)
+
+
+HEADER_SIZE = _HEADER.size
+
+
+def decode_header(header: bytes) -> int:
+    return _HEADER.unpack(header)[0]
+
+
+def _answer(job, task) -> tuple[str, object]:
+    try:
+        return "ok", job(task)
+    except ApiError as err:
+        return "api_error", (err.status, err.code, err.message, err.details)
+    except Exception as err:  # noqa: BLE001 - reported to the server, which logs it
+        return "error", f"{type(err).__name__}: {err}"
+
+
+def _die_with_parent() -> None:
+    """Linux: be killed when the fork server exits, so no job outlives the server's time limit
+    on it. The fork server exits once no process holds its "alive" pipe: the server and, as
+    the fork server hands it to every process it forks, this one, which must let go of it."""
+    try:
+        from multiprocessing import forkserver
+
+        alive = forkserver._forkserver._forkserver_alive_fd
+        if alive is not None:
+            os.close(alive)
+            forkserver._forkserver._forkserver_alive_fd = None
+    except (AttributeError, OSError):  # not forked by a fork server, or a future Python
+        pass
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the call took effect
+        os._exit(0)
+
+
+def scorer_main(sock: socket.socket, cache_bytes: int | None) -> None:
+    """Serve jobs from ``sock`` until the server closes it (or dies)."""
+    # The server owns shutdown: Ctrl-C or a SIGTERM to the process group must not stop a job
+    # half way or print a traceback from every process; the server kills scoring processes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _die_with_parent()
+    if cache_bytes is not None:
+        from text2world.scoring.caching import ALL_TEXT_CACHES
+
+        for cache in ALL_TEXT_CACHES:
+            cache.set_max_bytes(cache_bytes)
+    try:
+        while True:
+            try:
+                job, task = recv_message(sock)
+            except (EOFError, OSError):
+                return
+            send_message(sock, _answer(job, task))
+    except (BrokenPipeError, ConnectionResetError):
+        return
+    finally:
+        sock.close()
+
+
+def prepare_fork_server() -> None:
+    """Run once in the fork server (``api._forkserver_preload``): import and exercise the
+    library, and with ``T2W_API_WARM`` parse the built-in store's golds, before any fork."""
+    main_path = os.environ.get(MAIN_VARIABLE)
+    if main_path:
+        from multiprocessing import spawn
+
+        try:
+            spawn.import_main_path(main_path)
+        except Exception:  # noqa: BLE001 - then each process imports it itself, as without this
+            pass
+    warm_up_process()
+    if os.environ.get(WARM_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on"):
+        from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+
+        try:
+            golds = tuple(record.domain for record in load_dataset(BUILTIN))
+        except DatasetError:
+            return  # reported by the server's own warm check; scoring still works cold
+        warm_gold_cache(golds)

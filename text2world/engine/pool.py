@@ -1,0 +1,178 @@
+"""The process pool that validates and scores rounds for ``t2w eval``, its queue, and for
+runs too small for a pool, the background preparation of their golds (``GoldPrefetch``).
+
+Its workers are forked from the eval process (cheap: the modules are already imported), never
+hold the run's lock (``runs``), ignore the signals sent to the process group (the parent
+decides when they stop) and die with the parent whatever kills it (``runs.follow_parent``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+from text2world.engine.process import follow_parent
+
+if TYPE_CHECKING:
+    from text2world.store.datasets import Record
+
+
+class CpuQueue:
+    """Feeds the process pool one job per worker, validations first.
+
+    Validation decides whether an item makes its next call, so it is on the critical path;
+    scoring is not. A plain executor queue would put a validation behind every scoring job
+    submitted before it.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self.slots = getattr(executor, "_max_workers", 1)
+        self.urgent: deque = deque()
+        self.later: deque = deque()
+        self.running = 0
+
+    async def submit(self, urgent: bool, function, *args):
+        future = asyncio.get_running_loop().create_future()
+        (self.urgent if urgent else self.later).append((function, args, future))
+        self._pump()
+        return await future
+
+    def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.running < self.slots and (self.urgent or self.later):
+            function, args, future = (self.urgent or self.later).popleft()
+            if future.cancelled():
+                continue
+            self.running += 1
+            job = loop.run_in_executor(self.executor, function, *args)
+            job.add_done_callback(lambda done, target=future: self._finished(done, target))
+
+    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
+        self.running -= 1
+        if not target.done():
+            if done.cancelled():
+                target.cancel()
+            elif done.exception() is not None:
+                target.set_exception(done.exception())
+            else:
+                target.set_result(done.result())
+        self._pump()
+
+
+POOL_MIN_ITEMS = 5  # fewer items are validated and scored in the eval process itself
+
+
+def uses_pool(workers: int | None, pending: int) -> bool:
+    """Whether ``make_executor(workers, pending)`` starts a pool."""
+    return workers > 0 if workers is not None else pending >= POOL_MIN_ITEMS
+
+
+def make_executor(workers: int | None, pending: int) -> Executor | None:
+    """The validation and scoring pool, or None to score in the event loop's thread.
+
+    By default a pool only for more than 4 items: for fewer, starting processes costs more
+    than it saves. The workers are forked (cheap: the modules are already imported) before
+    the event loop and HTTP clients create threads, and the call returns at once: each
+    worker imports the scoring modules on its own while the first model calls are made."""
+    if not uses_pool(workers, pending):
+        return None
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    executor = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context(method),
+                                   initializer=worker_init, initargs=(os.getpid(),))
+    for _ in range(workers):  # with fork, the first submit starts every worker
+        executor.submit(warm_up, 0)
+    return executor
+
+
+def worker_init(parent: int) -> None:
+    """A scoring worker: stops only when its parent says so, or dies with it."""
+    import signal
+
+    # Ctrl-C and SIGTERM sent to the process group are the parent's to handle: it still
+    # needs its workers to score the items whose calls are done before it stops.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+    follow_parent(parent)
+
+
+WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"
+                  "  (:action a :parameters () :precondition (p) :effect (not (p))))")
+
+
+def warm_up(_: int = 0) -> None:
+    """Import the scoring modules and build the PDDL parser once (its first use costs more
+    than a whole validation), off the critical path."""
+    from text2world.pddl.validation import validate
+
+    validate(WARM_UP_DOMAIN)
+
+
+class GoldPrefetch:
+    """Prepares the semantic gold side of a few items (``semantic.prepare_gold``: problems
+    parsed, gold plans from Fast Downward, trajectories sampled) in a background thread of the
+    eval process, as soon as the run is planned, so that scoring the first answers finds it
+    ready instead of starting it then.
+
+    For runs scored in the eval process itself (no pool): the gold cache is per process. The
+    thread holds the GIL only for parsing and sampling (a small share); the planner runs as a
+    subprocess, on another core while the main thread imports the model client and waits for
+    the model. It first warms up the validator (``warm_up``) so that one background thread
+    does both. Results are only ever cache entries that scoring would compute the same way:
+    scores do not change. A gold that fails here is prepared again by scoring, which reports
+    why. The planner's processes die with the eval process (``planning.run_fast_downward``).
+    """
+
+    def __init__(self, golds: list[tuple[str, tuple]]) -> None:
+        self.golds = golds  # (gold domain text, ((problem name, problem text), ...))
+        self.prepared = 0
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="t2w-gold-prefetch", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            warm_up(0)
+        except Exception:  # noqa: BLE001 - validation reports its own failures when used
+            pass
+        from text2world.scoring.semantic import prepare_gold
+
+        for gold, problems in self.golds:
+            if self._stop.is_set():
+                return
+            try:
+                prepare_gold(gold, [tuple(problem) for problem in problems])
+                self.prepared += 1
+            except Exception:  # noqa: BLE001 - scoring prepares it again and says why
+                pass
+
+    def cancel(self) -> None:
+        """Start no further gold (the one being prepared finishes)."""
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether the thread is done (within ``timeout`` seconds)."""
+        self.thread.join(timeout)
+        return not self.thread.is_alive()
+
+
+def start_gold_prefetch(records: list[Record], semantic: bool,
+                        workers: int | None) -> GoldPrefetch | None:
+    """Prepare the golds of ``records`` in the background (``GoldPrefetch``) when a run of
+    fewer than ``POOL_MIN_ITEMS`` items scores them semantically in this process (no pool:
+    ``uses_pool``); else None. Larger runs score in the pool, whose workers prepare the golds
+    they need (a prefetch here would also outrun the gold cache of this process)."""
+    golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems))
+             for r in records if r.problems]
+    if not semantic or not golds or len(records) >= POOL_MIN_ITEMS \
+            or uses_pool(workers, len(records)):
+        return None
+    return GoldPrefetch(golds)

@@ -1,0 +1,485 @@
+"""The run store: ``runs/<run-id>/`` holds one run of one task, and this module is the only
+code that reads or writes it. The viewer, ``t2w report``, the API and ``t2w score-run`` read
+runs through it.
+
+Files, each holding typed records that carry the task's ``kind`` and the format ``version``:
+
+* ``config.json`` (``RunConfig``) - the task, model, settings, dataset name + content hash,
+  prompt hashes, the selection (``selected``: every sample id the run covers, extended when
+  the same command is run on a larger selection) and ``epochs``, the code version. Never an
+  API key (only the name of the variable it was read from).
+* ``log.jsonl`` (``ItemRecord``) - append-only, one record per finished sample (item and
+  epoch); each line is one ``os.write`` followed by fsync, so a killed run loses at most the
+  samples in flight.
+* ``errors.jsonl`` - append-only infrastructure failures (rate limits, server errors,
+  connection errors, timeouts after the retries). Kept apart from the log: they are never
+  scored as model failures, and resuming retries those samples.
+* ``paid.jsonl`` (``PaidCall``) - append-only, one line per call paid for (answered by the
+  model, not the cache), written as soon as the answer arrives: ``cost_paid`` counts the
+  calls of an attempt that was killed before its sample was logged, and counts each once.
+* ``summary.json`` (``RunSummary``) - the task's summary, rewritten atomically at checkpoints.
+
+Reading (the public interface for reports, the viewer and the API; ``engine.run_reader``,
+all re-exported by ``text2world.engine``):
+
+* ``open_run(path) -> Run`` - a run folder of any kind and version (raises ``RunError``
+  saying why it cannot be read); ``Run.kind``, ``Run.version``, ``Run.config``,
+  ``Run.items()``, ``Run.stored_summary()``, ``Run.paid_calls()``, ``Run.open_errors()``.
+* ``list_runs(runs_dir) -> list[RunInfo]`` - every run folder (symlinked ones followed), by
+  name; never raises for a run: a damaged or unknown folder is listed with ``problems`` and
+  ``error`` saying why (``RunInfo``: ``run_id``, ``kind``, ``version``, ``config``,
+  ``summary``, ``finished``, ``run``). ``find_run(runs_dir, run_id)``: one of them.
+
+Folders written before this format (no ``kind``/``version``: version 1) still open: a config
+without ``kind`` is a generation (``t2w eval``) run, records without ``epoch`` are epoch 0.
+
+Nothing written holds a credential: configs and error records pass through
+``credentials.redact`` here, the one place they are written.
+
+One writer per run: ``Run.lock`` takes an ``flock`` on ``.lock``, which the kernel releases when
+the holder dies, whatever kills it. Child processes never hold it: the descriptor is
+close-on-exec and every forked child closes it (``engine.process``), so a pool worker that
+outlives its parent cannot keep a run locked.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, TypedDict
+
+from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, \
+    run_stoppable
+from text2world.errors import Text2WorldError
+from text2world.model.credentials import redact
+from text2world.store.datasets import atomic_write_text
+
+__all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
+           "RunConfig", "RunError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+
+FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
+KINDS = ("generation", "wm", "contamination")  # the tasks (``Run.kind``)
+COMMANDS = {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination"}
+
+# The generation task's score names (here for the modules that have always imported them).
+METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
+           "f1_effects")
+SCORE_MODES = ("paper", "canonical")
+
+
+def mode_metrics(mode: str) -> tuple[str, ...]:
+    """The metrics a mode reports per round: canonical mode adds F1 over types."""
+    return METRICS + (("f1_types",) if mode == "canonical" else ())
+
+
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+# Settings that define what a run measures: resuming with other values would mix two runs.
+IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash", "split",
+                 "description", "prompt", "prompt_hash", "correction_prompt_hash", "ec",
+                 "generation", "seed")
+
+
+class RunError(Text2WorldError, ValueError):
+    """A run directory that cannot be created, opened or resumed; the message says why."""
+
+
+# --------------------------------------------------------------------------------------------
+# Typed records (every one also has ``kind`` and ``version``; tasks add their own fields)
+
+
+class RunConfig(TypedDict, total=False):
+    kind: str
+    version: int
+    run_id: str
+    created: str
+    model: str
+    dataset: str
+    selection: dict  # the flags that selected: {"limit": ..., "domains": ...}
+    selected: list[str]  # every sample id the run covers, in order
+    epochs: int
+    planned_items: int
+
+
+class ItemRecord(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    usage: dict
+    cost: float
+    latency: float
+    finished: str
+
+
+class PaidCall(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    round: int
+    cost: float | None
+    prompt_tokens: int
+    completion_tokens: int
+    at: str
+
+
+class RunSummary(TypedDict, total=False):
+    kind: str
+    version: int
+    run_id: str
+    model: str
+    planned_items: int
+    finished_items: int
+    infrastructure_errors: int
+    calls: int
+    cached_calls: int
+    prompt_tokens: int  # tokens of the prompts sent, in every task
+    completion_tokens: int
+    cost: float
+    cost_paid: float
+    epochs: int
+    per_epoch: list[dict]
+    spread: dict
+    updated: str
+
+
+def utc_now() -> str:
+    """The time stamps of run logs: UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def runs_dir() -> Path:
+    """Where runs are written and read: ``--runs-dir``, else ``$T2W_RUNS_DIR``, else ./runs."""
+    return Path(os.environ.get("T2W_RUNS_DIR") or "runs")
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def identity_hash(config: dict) -> str:
+    """The hash of what a run measures; credentials are not part of it (``redact``)."""
+    identity = redact({key: config.get(key) for key in IDENTITY_KEYS})
+    return text_hash(json.dumps(identity, sort_keys=True))
+
+
+def slug(value: Any) -> str:
+    """A value as a readable part of a run id."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", str(value)).strip("-")
+
+
+def make_run_id(parts: Iterable[Any], digest: str) -> str:
+    """Readable and deterministic: the same command maps to the same run, so re-running it
+    resumes instead of starting over (and a larger selection extends it). ``digest``: a hash
+    of what the run measures (``identity_hash``)."""
+    return ("__".join(slug(part) for part in parts) + f"__{digest[:8]}")[:180]
+
+
+def code_version() -> dict:
+    from text2world import __version__
+
+    version = {"text2world": __version__}
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=5, cwd=Path(__file__).resolve().parent)
+        if commit.returncode == 0:
+            version["git_commit"] = commit.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        from importlib.metadata import version as package_version
+
+        version["litellm"] = package_version("litellm")
+    except Exception:  # noqa: BLE001
+        pass
+    return version
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Records of a JSONL file; a torn last line (a killed writer) is ignored."""
+    if not path.is_file():
+        return []
+    records = []
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                if not line.endswith(b"\n"):
+                    break  # unfinished last line
+                raise RunError(f"{path}: line {number} is not valid JSON") from None
+    return records
+
+
+def sample_key(record: dict) -> tuple[str, int]:
+    """(item id, epoch) of a logged sample, error or paid call; no epoch: epoch 0."""
+    return str(record.get("item")), int(record.get("epoch") or 0)
+
+
+def kind_of(config: dict) -> str:
+    """The task of a run config; configs written before kinds existed are generation runs."""
+    return str(config.get("kind") or "generation")
+
+
+@dataclass
+class Run:
+    path: Path
+    config: dict
+    _fds: dict = field(default_factory=dict, repr=False)
+    _lock_fd: int | None = field(default=None, repr=False)
+
+    @property
+    def run_id(self) -> str:
+        return self.path.name
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.config)
+
+    @property
+    def version(self) -> int:
+        return int(self.config.get("version") or 1)
+
+    @property
+    def log_path(self) -> Path:
+        return self.path / "log.jsonl"
+
+    @property
+    def errors_path(self) -> Path:
+        return self.path / "errors.jsonl"
+
+    @property
+    def summary_path(self) -> Path:
+        return self.path / "summary.json"
+
+    @property
+    def paid_path(self) -> Path:
+        return self.path / "paid.jsonl"
+
+    # ---- creation and opening
+
+    @classmethod
+    def create_or_resume(cls, path: Path, config: dict) -> tuple["Run", bool]:
+        """Open ``path`` if it holds a run of the same kind and identity, else create it.
+        Returns the run and whether it was resumed. The config is written, and compared,
+        without credentials. A resumed run's selection and epochs grow to cover this
+        command's (``extend``), so that ``--resume`` later finishes all of them."""
+        config = redact({"kind": "generation", **config, "version": FORMAT_VERSION})
+        if (path / "config.json").is_file():
+            run = cls.open(path)
+            if run.kind != config["kind"]:
+                raise RunError(f"{path} is a {run.kind} run, not a {config['kind']} run; "
+                               "choose another --run-id")
+            differences = [key for key in IDENTITY_KEYS
+                           if run.config.get(key) != config.get(key)]
+            if differences:
+                shown = "; ".join(f"{key}: run has {run.config.get(key)!r}, now "
+                                  f"{config.get(key)!r}" for key in differences[:4])
+                raise RunError(f"{path} is a different run ({shown}); choose another --run-id "
+                               "or resume it with --resume")
+            return run, True
+        if path.exists() and any(path.iterdir()):
+            raise RunError(f"{path} exists and is not a run directory (no config.json)")
+        path.mkdir(parents=True, exist_ok=True)
+        config = {**config, "run_id": path.name, "created": utc_now()}
+        atomic_write_text(path / "config.json", json.dumps(config, indent=2, ensure_ascii=False))
+        return cls(path, config), False
+
+    def extend(self, selected: list[str], epochs: int, selection: dict) -> None:
+        """Make the run cover ``selected`` samples and ``epochs`` epochs too (under the lock):
+        a run first made with ``--limit 5`` and then run without it covers every item, and
+        ``--resume`` finishes them all. Nothing is ever removed from a run."""
+        old = list(self.config.get("selected") or [])
+        merged = old + [item for item in selected if item not in set(old)]
+        new_epochs = max(int(self.config.get("epochs") or 1), epochs)
+        if merged == old and new_epochs == int(self.config.get("epochs") or 1):
+            return
+        wider = len(merged) > len(old)
+        self.config = {**self.config, "selected": merged, "epochs": new_epochs,
+                       "planned_items": len(merged),
+                       "selection": selection if wider or not old
+                       else self.config.get("selection"),
+                       "version": FORMAT_VERSION}
+        atomic_write_text(self.path / "config.json",
+                          json.dumps(redact(self.config), indent=2, ensure_ascii=False))
+
+    @classmethod
+    def open(cls, path: Path) -> "Run":
+        path = Path(path)
+        config_path = path / "config.json"
+        if not path.is_dir():
+            raise RunError(f"{path}: no such run directory")
+        if not config_path.is_file():
+            raise RunError(f"{path}: not a run directory (no config.json)")
+        try:
+            config = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise RunError(f"{config_path}: unreadable ({err})") from None
+        if not isinstance(config, dict):
+            raise RunError(f"{config_path}: not a JSON object")
+        return cls(path, config)
+
+    # ---- writing
+
+    def lock(self) -> None:
+        """One writer per run: a second command on the same run would log samples twice.
+
+        An flock, released by the kernel when its holder dies however it dies; the descriptor
+        is close-on-exec and closed in forked children (see the module)."""
+        lock_path = self.path / ".lock"
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            holder = _lock_holder(lock_path)
+            raise RunError(f"{self.path} is being written by another "
+                           f"{COMMANDS.get(self.kind, 't2w command')}"
+                           f"{f' (process {holder})' if holder else ''}; wait for it to finish "
+                           "(or stop it) before resuming") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+        register_fd(fd)
+        for path in (self.log_path, self.errors_path, self.paid_path):
+            _drop_torn_tail(path)
+        if not self.paid_path.is_file():
+            # A new run starts an empty ledger; a run begun before the ledger existed starts
+            # it with the calls its log records as paid.
+            lines = [json.dumps({"item": item.get("item"), "round": rnd.get("round"),
+                                 "cost": rnd.get("cost"), "from_log": True})
+                     for item in self.items() for rnd in _calls(item)
+                     if not rnd.get("cached")]
+            atomic_write_text(self.paid_path, "".join(line + "\n" for line in lines))
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            forget_fd(fd)
+            os.close(fd)
+        self._fds.clear()
+        if self._lock_fd is not None:
+            forget_fd(self._lock_fd)
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def _stamp(self, record: dict) -> dict:
+        return {"kind": self.kind, "version": FORMAT_VERSION, **record}
+
+    def _append(self, path: Path, record: dict, sync: bool = True) -> None:
+        data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+                         0o644)
+            self._fds[path] = fd
+            register_fd(fd)
+        written = os.write(fd, data)  # one write: the line lands whole or not at all
+        while written < len(data):  # regular files write everything; be safe anyway
+            written += os.write(fd, data[written:])
+        if sync:
+            os.fsync(fd)
+
+    def append_item(self, record: dict) -> None:
+        self._append(self.log_path, self._stamp(record))
+
+    def append_error(self, record: dict) -> None:
+        """An infrastructure error; its message may quote a URL or header: redacted."""
+        self._append(self.errors_path, redact(self._stamp(record)))
+
+    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0) -> None:
+        """A call the model answered (not the cache): written on receipt, before the sample is
+        logged. Not fsynced: a killed process loses nothing written; only a machine crash
+        could drop the line (the cache entry of the call has the same exposure)."""
+        self._append(self.paid_path, self._stamp({
+            "item": item, "epoch": epoch, "round": round_index, "cost": completion.cost,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens,
+            "at": utc_now()}), sync=False)
+
+    def write_summary(self, summary: dict) -> None:
+        summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
+        atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+
+    # ---- reading
+
+    def items(self) -> list[dict]:
+        """Finished samples, one per (item, epoch) (the last record wins if a log was ever
+        merged)."""
+        by_key: dict[tuple[str, int], dict] = {}
+        for record in read_jsonl(self.log_path):
+            by_key[sample_key(record)] = record
+        return list(by_key.values())
+
+    def finished_keys(self) -> set[tuple[str, int]]:
+        return {sample_key(r) for r in read_jsonl(self.log_path)}
+
+    def finished_ids(self) -> set[str]:
+        """Items with at least one finished sample."""
+        return {key[0] for key in self.finished_keys()}
+
+    def open_errors(self) -> list[dict]:
+        """Infrastructure errors of samples that have not finished since."""
+        finished = self.finished_keys()
+        latest: dict[tuple[str, int], dict] = {}
+        for record in read_jsonl(self.errors_path):
+            latest[sample_key(record)] = record
+        return [r for key, r in latest.items() if key not in finished]
+
+    def paid_calls(self) -> list[dict] | None:
+        """Every call this run paid for, in any attempt; None for a run made before the
+        ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
+        return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
+
+    def stored_summary(self) -> dict | None:
+        """``summary.json`` as last written, or None if there is none (or it is unreadable)."""
+        try:
+            data = json.loads(self.summary_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def summary(self) -> dict:
+        """The summary computed now from the log, by the run's task."""
+        from text2world.tasks.registry import summarize_run
+
+        return summarize_run(self)
+
+
+def _calls(item: dict) -> list[dict]:
+    """The model calls a logged sample records (rounds of a generation item, calls of a
+    world-model item, the one call of a probe item)."""
+    return list(item.get("rounds") or item.get("calls") or [])
+
+
+def _lock_holder(path: Path) -> str | None:
+    try:
+        text = path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return text if text.isdigit() else None
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as stream:
+            stream.truncate(cut)
+            stream.flush()
+            os.fsync(stream.fileno())

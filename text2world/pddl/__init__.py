@@ -1,0 +1,1 @@
+"""The PDDL layer: the domain model, input bounds, validation, extraction from answers, seeded perturbations."""

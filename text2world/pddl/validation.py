@@ -1,0 +1,598 @@
+"""Validation of PDDL domains: executability (tarski parses it), classified errors, warnings.
+
+Executability is the paper's definition: tarski parses the domain with ``raise_on_error=True``.
+Every error is put into the syntax taxonomy of the Text2World paper (Table 4). Warnings report
+what tarski silently accepts; they never change executability.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+from functools import lru_cache
+
+from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
+from text2world.pddl.model import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
+                   DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
+                   domain_from_tarski, line_column, strip_comments, tarski_parse)
+
+CATEGORIES = (
+    "UndefinedDomainName", "IncorrectParentheses", "UndefinedConstant", "MissingRequirements",
+    "UndefinedType", "UnsupportedFeature", "TypeMismatch", "UndefinedVariable",
+    "DuplicateDefinition", "Other",
+)
+
+# tarski exception class name -> taxonomy category
+_BY_EXCEPTION = {
+    "UndefinedConstant": "UndefinedConstant",
+    "UndefinedVariable": "UndefinedVariable",
+    "UndefinedSort": "UndefinedType",
+    "UndefinedElement": "UndefinedType",  # tarski raises the generic class for unknown types
+    "SortMismatch": "TypeMismatch",
+    "ArityMismatch": "TypeMismatch",
+    "UnsupportedLanguageFeature": "UnsupportedFeature",
+    "DuplicateDefinition": "DuplicateDefinition",
+    "DuplicatePredicateDefinition": "DuplicateDefinition",
+    "DuplicateFunctionDefinition": "DuplicateDefinition",
+    "DuplicateSortDefinition": "DuplicateDefinition",
+    "DuplicateConstantDefinition": "DuplicateDefinition",
+    "DuplicateActionDefinition": "DuplicateDefinition",
+    "DuplicateVariableDefinition": "DuplicateDefinition",
+}
+
+_UNSUPPORTED_KEYWORDS = (":durative-action", ":derived", ":process", ":event", ":constraints",
+                         "either", ":timed-initial-literals", ":preferences")
+_DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+[^\s()]+\s*\)", re.IGNORECASE)
+_PARSER_POSITION = re.compile(r"line (\d+):(\d+)")
+_QUOTED = re.compile(r'element "([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One validation error or warning. ``line``/``column`` are 1-based, None when unknown."""
+
+    category: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    kind: str | None = None  # the underlying exception or check, e.g. "UndefinedPredicate"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        return f"{self.category}: {where}{self.message}"
+
+
+@dataclass(frozen=True)
+class Validation:
+    ok: bool
+    errors: tuple[Issue, ...] = ()
+    warnings: tuple[Issue, ...] = ()
+    domain: Domain | None = None
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "errors": [e.to_dict() for e in self.errors],
+                "warnings": [w.to_dict() for w in self.warnings]}
+
+
+@lru_cache(maxsize=8)
+def _name_index(text: str) -> tuple[dict[str, list[int]], dict[str, int], int]:
+    """One pass over the tokens (comments skipped): where each name occurs (lower-cased), where
+    each action starts, where the first action starts (-1 if none). Locating every issue in
+    this index keeps reporting linear in the text, whatever the number of issues."""
+    occurrences: dict[str, list[int]] = {}
+    actions: dict[str, int] = {}
+    first_action = -1
+    previous, before_previous = ("", 0), ("", 0)  # (token, offset) of the two tokens before
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == ";":
+            continue
+        lowered = token.lower()
+        occurrences.setdefault(lowered, []).append(match.start())
+        if before_previous[0] == "(" and previous[0] == ":action":
+            actions.setdefault(lowered, before_previous[1])
+            if first_action < 0:
+                first_action = before_previous[1]
+        before_previous, previous = previous, (lowered, match.start())
+    return occurrences, actions, first_action
+
+
+def _locate(text: str, name: str, occurrence: int = 0,
+            in_actions: bool = False) -> tuple[int | None, int | None]:
+    """Where ``name`` occurs in the text as a whole PDDL token (the n-th time), if anywhere.
+
+    ``in_actions`` prefers uses inside action bodies: an undefined variable or constant is
+    reported where an action uses it, not where a predicate declares a same-named parameter.
+    ``"(:action NAME"`` finds where that action starts.
+    """
+    occurrences, actions, first_action = _name_index(text)
+    if name.startswith("(:action "):
+        offset = actions.get(name[len("(:action "):].lower())
+        return (None, None) if offset is None else line_column(text, offset)
+    offsets = occurrences.get(name.lower(), [])
+    if in_actions and first_action >= 0:
+        offsets = [o for o in offsets if o > first_action] or offsets
+    if not offsets:
+        return None, None
+    return line_column(text, offsets[min(occurrence, len(offsets) - 1)])
+
+
+def _balance_error(text: str) -> Issue | None:
+    """Unbalanced parentheses (comments ignored), with the position that shows it."""
+    depth = 0
+    opened: list[int] = []
+    cleaned = strip_comments(text)
+    for index, char in enumerate(cleaned):
+        if char == "(":
+            opened.append(index)
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                line, column = line_column(cleaned, index)
+                return Issue("IncorrectParentheses", "a ')' closes more parentheses than were "
+                             "opened", line, column, "Unbalanced")
+            opened.pop()
+    if depth > 0:
+        line, column = line_column(cleaned, opened[0])
+        return Issue("IncorrectParentheses", f"{depth} parenthes{'is' if depth == 1 else 'es'} "
+                     f"opened and never closed (the outermost still open at the end opened at "
+                     f"line {line}, column {column}; the parser's position below is where one "
+                     "is missing)", line, column, "Unbalanced")
+    return None
+
+
+def _shorten(message: str, limit: int = 300) -> str:
+    """tarski quotes the offending text (a 40 KB comment, a 100 KB name): keep errors short."""
+    return message if len(message) <= limit else message[:limit] + f"... ({len(message):,} characters)"
+
+
+def classify_error(text: str, error: BaseException) -> Issue:
+    """Turn a tarski (or input) exception into an Issue of the paper's taxonomy."""
+    if isinstance(error, DomainInputError):
+        return Issue(error.category, error.message, error.line, error.column, error.kind)
+    kind = type(error).__name__
+    message = _shorten(str(error).strip() or kind)
+    if kind == "ParsingError":
+        match = _PARSER_POSITION.search(message)
+        line, column = (int(match.group(1)), int(match.group(2)) + 1) if match else (None, None)
+        if not _DOMAIN_HEADER.search(text):
+            return Issue("UndefinedDomainName", "the text has no '(define (domain NAME)' header: "
+                         f"{message}", line, column, kind)
+        balance = _balance_error(text)
+        if balance is not None:
+            # A ')' too many is shown where it is; a missing ')' leaves only the outermost
+            # '(define' open at the end, so the parser's position (where the nesting stopped
+            # making sense) points closer to it.
+            if balance.message.startswith("a ')'") or line is None:
+                line, column = balance.line, balance.column
+            return Issue(balance.category, f"{balance.message} ({message})", line, column, kind)
+        at_error = _text_at(text, line, column).lower() if line is not None else ""
+        for keyword in _UNSUPPORTED_KEYWORDS:
+            if at_error.startswith(keyword) or f"'{keyword}" in message.lower():
+                return Issue("UnsupportedFeature", f"{keyword} is not supported by the "
+                             f"validator (tarski): {message}", line, column, kind)
+        if line is not None and _inside_requirements(text, line, column):
+            return Issue("MissingRequirements", f"unknown or malformed requirement: {message}",
+                         line, column, kind)
+        return Issue("Other", message, line, column, kind)
+    if kind == "ImportError" or isinstance(error, ImportError):
+        raise RuntimeError("tarski needs numpy to parse this domain: install 'tarski[arithmetic]'"
+                           f" ({error})") from error
+    name_match = _QUOTED.search(message)
+    name = name_match.group(1) if name_match else None
+    category = _BY_EXCEPTION.get(kind)
+    if kind.startswith("Duplicate"):
+        category = "DuplicateDefinition"
+    if kind == "UndefinedFunction" and name == "total-cost":
+        category = "MissingRequirements"
+        message = ("(total-cost) is used but not declared: add :action-costs to :requirements "
+                   "and (:functions (total-cost) - number)")
+    line, column = (_locate(text, name, 1 if category == "DuplicateDefinition" else 0,
+                            in_actions=kind in ("UndefinedVariable", "UndefinedConstant",
+                                                "UndefinedPredicate"))
+                    if name else (None, None))
+    if category is None:
+        category = "Other"
+    if kind == "UndefinedPredicate":
+        message = f"predicate {name!r} is used but not declared in :predicates"
+    elif kind == "UndefinedVariable":
+        message = f"variable {name!r} is used but is not a parameter or quantified variable"
+    elif kind == "UndefinedConstant":
+        message = f"{name!r} is used as a constant or object but is not declared in :constants"
+    elif kind in ("UndefinedElement", "UndefinedSort"):
+        message = f"type {name!r} is used but not declared in :types"
+    return Issue(category, message, line, column, kind)
+
+
+def _offset(text: str, line: int, column: int | None) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: line - 1]) + (column or 1) - 1
+
+
+def _text_at(text: str, line: int, column: int | None) -> str:
+    offset = _offset(text, line, column)
+    return text[offset: offset + 40]
+
+
+def _inside_requirements(text: str, line: int, column: int | None) -> bool:
+    offset = _offset(text, line, column)
+    start = text.lower().rfind("(:requirements", 0, offset + 1)
+    return start >= 0 and ")" not in text[start:offset]
+
+
+# --------------------------------------------------------------------------------------------
+# Warnings: what tarski accepts silently
+
+_IMPLIED = {
+    ":adl": {":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions",
+             ":equality", ":existential-preconditions", ":universal-preconditions",
+             ":quantified-preconditions", ":conditional-effects"},
+    ":quantified-preconditions": {":existential-preconditions", ":universal-preconditions"},
+}
+
+
+def _declared(requirements) -> set[str]:
+    declared = set(requirements)
+    for requirement in list(declared):
+        declared |= _IMPLIED.get(requirement, set())
+    return declared
+
+
+def _formula_features(formula, features: set[str]) -> None:
+    if isinstance(formula, Not):
+        inner = formula.formula
+        if not (isinstance(inner, Atom) and inner.predicate == "="):
+            features.add(":negative-preconditions")
+        _formula_features(inner, features)
+    elif isinstance(formula, Atom):
+        if formula.predicate == "=":
+            features.add(":equality")
+    elif isinstance(formula, And):
+        for part in formula.parts:
+            _formula_features(part, features)
+    elif isinstance(formula, Or):
+        features.add(":disjunctive-preconditions")
+        for part in formula.parts:
+            _formula_features(part, features)
+    elif isinstance(formula, Quantified):
+        features.add(":universal-preconditions" if formula.quantifier == "forall"
+                     else ":existential-preconditions")
+        _formula_features(formula.body, features)
+
+
+def _effect_features(effect, features: set[str]) -> None:
+    if isinstance(effect, ConditionalEffect):
+        features.add(":conditional-effects")
+        _formula_features(effect.condition, features)
+        _effect_features(effect.effect, features)
+    elif isinstance(effect, ForallEffect):
+        features.add(":conditional-effects")
+        for inner in effect.effects:
+            _effect_features(inner, features)
+    elif isinstance(effect, FunctionEffect):
+        features.add(":action-costs" if effect.term == "(total-cost)" else ":numeric-fluents")
+
+
+def used_features(domain: Domain) -> dict[str, str]:
+    """Requirement -> where it is first used."""
+    used: dict[str, str] = {}
+    if domain.typed:
+        used[":typing"] = "typed declarations"
+    for action in domain.actions:
+        features: set[str] = set()
+        _formula_features(action.precondition, features)
+        for effect in action.effects:
+            _effect_features(effect, features)
+        if any(p.type != "object" for p in action.parameters):
+            features.add(":typing")
+        for feature in sorted(features):
+            used.setdefault(feature, f"action {action.name}")
+    return used
+
+
+def domain_warnings(text: str, domain: Domain) -> list[Issue]:
+    """What tarski accepted silently. At most ``MAX_REPORTED_ISSUES`` are located (locating one
+    searches the text); the rest are counted in a last warning."""
+    warnings: list[Issue] = []
+    skipped = 0
+
+    def add(category: str, message: str, kind: str, locate: str | None = None,
+            position: tuple[int | None, int | None] = (None, None)) -> None:
+        nonlocal skipped
+        if len(warnings) >= MAX_REPORTED_ISSUES:
+            skipped += 1
+            return
+        line, column = _locate(text, locate) if locate else position
+        warnings.append(Issue(category, message, line, column, kind))
+
+    cleaned = strip_comments(text)
+    start = cleaned.find("(")
+    depth = 0
+    for index in range(start, len(cleaned)):
+        if cleaned[index] == "(":
+            depth += 1
+        elif cleaned[index] == ")":
+            depth -= 1
+            if depth == 0:
+                rest = cleaned[index + 1:]
+                if rest.strip():
+                    offset = index + 1 + (len(rest) - len(rest.lstrip()))
+                    add("Other", "text after the domain's closing parenthesis is ignored: "
+                        f"{rest.strip()[:60]!r}", "TrailingText",
+                        position=line_column(cleaned, offset))
+                break
+    declared = _declared(domain.requirements)
+    for feature, where in used_features(domain).items():
+        if feature not in declared:
+            add("MissingRequirements", f"{where} uses {feature} but :requirements does not "
+                "declare it", "UndeclaredRequirement",
+                f"(:action {where[7:]}" if where.startswith("action ") else None)
+    declared_parameters = _parameter_lists(cleaned)
+    for action in domain.actions:
+        # tarski silently merges repeated parameter names, so read them from the text
+        counts = Counter(declared_parameters.get(action.name.lower(), []))
+        duplicates = sorted(n for n, c in counts.items() if c > 1)
+        if duplicates:
+            add("DuplicateDefinition", f"action {action.name} declares parameter "
+                f"{', '.join(duplicates)} more than once", "DuplicateParameter", action.name)
+        added = {e.atom for e in action.effects if isinstance(e, AddEffect)}
+        deleted = {e.atom for e in action.effects if isinstance(e, DeleteEffect)}
+        for atom in sorted(added & deleted, key=lambda a: a.to_pddl()):
+            add("Other", f"action {action.name} both adds and deletes {atom.to_pddl()}",
+                "ContradictoryEffect", action.name)
+    if skipped:
+        warnings.append(Issue("Other", f"{skipped} more warnings not listed (at most "
+                              f"{MAX_REPORTED_ISSUES} are)", None, None, "MoreWarnings"))
+    return warnings
+
+
+_ACTION_PARAMETERS = re.compile(
+    r"\(\s*:action\s+([^\s()]+)\s+:parameters\s*\(([^()]*)\)", re.IGNORECASE)
+
+
+def _parameter_lists(text: str) -> dict[str, list[str]]:
+    """Action name -> the parameter variables exactly as written (repeats kept)."""
+    return {m.group(1).lower(): re.findall(r"\?[^\s()]+", m.group(2).lower())
+            for m in _ACTION_PARAMETERS.finditer(text)}
+
+
+def validate(text: str, *, fold_case: bool = True) -> Validation:
+    """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
+    without it, the text is parsed exactly as given, as the released evaluator does."""
+    try:
+        reader = tarski_parse(text, case_insensitive=fold_case)
+    except (DomainInputError, RecursionError) as error:
+        return Validation(False, (classify_error(text, error),))
+    except ImportError:
+        raise
+    except Exception as error:  # tarski raises many unrelated classes
+        return Validation(False, _all_errors(text, classify_error(text, error)))
+    domain = domain_from_tarski(reader)
+    return Validation(True, (), tuple(domain_warnings(text, domain)), domain)
+
+
+# --------------------------------------------------------------------------------------------
+# Every error in one pass: tarski stops at its first error, so when it fails, the domain's
+# s-expressions are read here to find the others (declared names, arities, variables, types).
+# Linear in the tokens, which the input limits bound; only run when tarski already failed, so
+# a domain's validity is always tarski's verdict.
+
+_CONNECTIVES = frozenset({"and", "or", "not", "imply", "when"})
+_QUANTIFIERS = frozenset({"forall", "exists"})
+_NUMERIC = frozenset({"increase", "decrease", "assign", "scale-up", "scale-down", "<", ">", "<=",
+                      ">=", "=", "+", "-", "*", "/"})
+
+
+def _tree(text: str):
+    """Nested lists ``[offset, child, ...]`` with ``(token, offset)`` leaves (lower-cased)."""
+    root: list = [0]
+    stack = [root]
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == ";":
+            continue
+        if token == "(":
+            node = [match.start()]
+            stack[-1].append(node)
+            stack.append(node)
+        elif token == ")":
+            if len(stack) > 1:
+                stack.pop()
+        else:
+            stack[-1].append((token.lower(), match.start()))
+    return root
+
+
+def _head(node) -> str:
+    return node[1][0] if len(node) > 1 and isinstance(node[1], tuple) else ""
+
+
+def _typed_list(items) -> list[tuple[str, int, str | None, int]]:
+    """(name, offset, type or None for 'either'/object, offset of the type) of a typed list."""
+    result, pending, index = [], [], 0
+    while index < len(items):
+        item = items[index]
+        if isinstance(item, tuple) and item[0] == "-" and index + 1 < len(items):
+            parent = items[index + 1]
+            kind = (parent[0], parent[1]) if isinstance(parent, tuple) else (None, parent[0])
+            result.extend((name, offset, kind[0], kind[1]) for name, offset in pending)
+            pending, index = [], index + 2
+            continue
+        if isinstance(item, tuple):
+            pending.append(item)
+        index += 1
+    result.extend((name, offset, "object", offset) for name, offset in pending)
+    return result
+
+
+class _Checker:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.issues: list[Issue] = []
+        self.parents: dict[str, str | None] = {"object": None}
+        self.predicates: dict[str, list[str | None]] = {}
+        self.functions: set[str] = set()
+        self.constants: dict[str, str | None] = {}
+
+    def add(self, category: str, message: str, offset: int, kind: str) -> None:
+        line, column = line_column(self.text, offset)
+        self.issues.append(Issue(category, message, line, column, kind))
+
+    def subtype(self, child: str | None, parent: str | None) -> bool:
+        if child is None or parent is None or parent == "object":
+            return True
+        seen = set()
+        while child is not None and child not in seen:
+            if child == parent:
+                return True
+            seen.add(child)
+            child = self.parents.get(child)
+        return False
+
+    def check_type(self, type_name: str | None, offset: int) -> None:
+        if type_name is not None and type_name not in self.parents:
+            self.add("UndefinedType", f"type {type_name!r} is used but not declared in :types",
+                     offset, "UndefinedSort")
+
+    def run(self) -> list[Issue]:
+        define = next((n for n in _tree(self.text)[1:]
+                       if isinstance(n, list) and _head(n) == "define"), None)
+        if define is None:
+            return []
+        sections = [n for n in define[2:] if isinstance(n, list)]
+        for section in sections:
+            if _head(section) == ":types":
+                for name, offset, parent, _ in _typed_list(section[2:]):
+                    if name in self.parents and name != "object":
+                        self.add("DuplicateDefinition", f"type {name!r} is declared twice",
+                                 offset, "DuplicateSortDefinition")
+                    self.parents[name] = parent
+        for section in sections:
+            head = _head(section)
+            if head == ":types":
+                for name, _, parent, parent_offset in _typed_list(section[2:]):
+                    self.check_type(parent, parent_offset)
+            elif head == ":constants":
+                for name, offset, type_name, type_offset in _typed_list(section[2:]):
+                    self.check_type(type_name, type_offset)
+                    self.constants[name] = type_name
+            elif head == ":predicates":
+                for declaration in section[2:]:
+                    name = _head(declaration) if isinstance(declaration, list) else ""
+                    if not name:
+                        continue
+                    if name in self.predicates:
+                        self.add("DuplicateDefinition", f"predicate {name!r} is declared twice",
+                                 declaration[1][1], "DuplicatePredicateDefinition")
+                    parameters = _typed_list(declaration[2:])
+                    for _, _, type_name, type_offset in parameters:
+                        self.check_type(type_name, type_offset)
+                    self.predicates[name] = [p[2] for p in parameters]
+            elif head == ":functions":
+                self.functions.update(_head(d) for d in section[2:] if isinstance(d, list))
+        actions: set[str] = set()
+        for section in sections:
+            if _head(section) == ":action" and len(section) > 2 and isinstance(section[2], tuple):
+                name, offset = section[2]
+                if name in actions:
+                    self.add("DuplicateDefinition", f"action {name!r} is declared twice",
+                             offset, "DuplicateActionDefinition")
+                actions.add(name)
+                self.action(section[3:])
+        return self.issues
+
+    def action(self, items) -> None:
+        variables: dict[str, str | None] = {}
+        bodies = []
+        for index, item in enumerate(items):
+            if not isinstance(item, tuple) or index + 1 >= len(items):
+                continue
+            value = items[index + 1]
+            if item[0] == ":parameters" and isinstance(value, list):
+                for name, _, type_name, type_offset in _typed_list(value[1:]):
+                    self.check_type(type_name, type_offset)
+                    variables[name] = type_name
+            elif item[0] in (":precondition", ":effect") and isinstance(value, list):
+                bodies.append(value)
+        for body in bodies:
+            self.formula(body, variables)
+
+    def formula(self, node, variables: dict[str, str | None]) -> None:
+        head = _head(node)
+        if not head or head in _NUMERIC or head in self.functions:
+            return
+        if head in _CONNECTIVES:
+            for child in node[2:]:
+                if isinstance(child, list):
+                    self.formula(child, variables)
+            return
+        if head in _QUANTIFIERS:
+            inner = dict(variables)
+            if len(node) > 2 and isinstance(node[2], list):
+                for name, _, type_name, type_offset in _typed_list(node[2][1:]):
+                    self.check_type(type_name, type_offset)
+                    inner[name] = type_name
+            for child in node[3:]:
+                if isinstance(child, list):
+                    self.formula(child, inner)
+            return
+        offset = node[1][1]
+        if head not in self.predicates:
+            self.add("Other", f"predicate {head!r} is used but not declared in :predicates",
+                     offset, "UndefinedPredicate")
+            return
+        arguments = node[2:]
+        expected = self.predicates[head]
+        if len(arguments) != len(expected):
+            self.add("TypeMismatch", f"predicate {head!r} takes {len(expected)} argument"
+                     f"{'' if len(expected) == 1 else 's'} but is given {len(arguments)}",
+                     offset, "ArityMismatch")
+        for argument, parameter_type in zip(arguments, expected):
+            if not isinstance(argument, tuple):
+                continue
+            name, where = argument
+            if name.startswith("?"):
+                if name not in variables:
+                    self.add("UndefinedVariable", f"variable {name!r} is used but is not a "
+                             "parameter or quantified variable", where, "UndefinedVariable")
+                    continue
+                actual = variables[name]
+            elif name in self.constants:
+                actual = self.constants[name]
+            else:
+                self.add("UndefinedConstant", f"{name!r} is used as a constant or object but "
+                         "is not declared in :constants", where, "UndefinedConstant")
+                continue
+            if not self.subtype(actual, parameter_type):
+                self.add("TypeMismatch", f"{name!r} of type {actual!r} is given where {head!r} "
+                         f"expects {parameter_type!r}", where, "SortMismatch")
+
+
+def _all_errors(text: str, first: Issue) -> tuple[Issue, ...]:
+    """tarski's error first (given a line from the reading when it had none), then every other
+    error the reading finds, at most ``MAX_REPORTED_ISSUES``."""
+    try:
+        found = _Checker(text).run()
+    except RecursionError:  # cannot happen within MAX_NESTING_DEPTH; never hide tarski's error
+        found = []
+    if first.line is None:
+        same = next((i for i in found if i.kind == first.kind), None)
+        if same is not None:
+            first = Issue(first.category, first.message, same.line, same.column, first.kind)
+    errors = [first]
+    for issue in found:
+        if (issue.line, issue.column, issue.category) == (first.line, first.column,
+                                                           first.category):
+            continue
+        if len(errors) >= MAX_REPORTED_ISSUES:
+            errors.append(Issue("Other", f"more errors not listed (at most "
+                                f"{MAX_REPORTED_ISSUES} are)", None, None, "MoreErrors"))
+            break
+        errors.append(issue)
+    return tuple(errors)

@@ -1,0 +1,284 @@
+"""Solving PDDL problems offline with Fast Downward through unified-planning.
+
+Fast Downward (``up-fast-downward``) writes its translator output and plan files into the
+current working directory, so concurrent runs in one folder overwrite each other. Every solve
+therefore runs in a worker process that moves into a fresh temporary folder first, or calls
+the driver directly in one (``fast_downward_folder``, ``run_fast_downward``; the world-model
+planner in ``text2world.tasks.wm.planner`` uses these too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+PLANNER = "fast-downward"
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    solved: bool
+    status: str  # the unified-planning status name, or "ParseError" / "Error" / "Timeout"
+    plan_length: int | None = None
+    message: str = ""
+    plan: tuple[str, ...] = ()  # the steps, "(action arg ...)", when solved
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The plan's action names in order (lower case)."""
+        return tuple(step[1:-1].split()[0].lower() for step in self.plan)
+
+
+def tarski_problem_error(domain_text: str, problem_text: str) -> str | None:
+    """Why tarski (the benchmark's parser) rejects the problem against its domain, or None."""
+    from tarski.io import PDDLReader as TarskiReader
+    reader = TarskiReader(raise_on_error=True)
+    try:
+        reader.parse_domain_string(domain_text.lower())
+        reader.parse_instance_string(problem_text.lower())
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        return f"tarski: {type(err).__name__}: {err}"
+    return None
+
+
+def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
+                  tarski_check: bool = False) -> PlanResult:
+    """Parse with unified-planning and solve with Fast Downward, inside a temporary folder.
+
+    With ``tarski_check`` the problem must first parse with tarski too (status "ParseError").
+    """
+    if tarski_check:
+        error = tarski_problem_error(domain_text, problem_text)
+        if error:
+            return PlanResult(False, "ParseError", message=error)
+    previous = os.getcwd()
+    workdir = tempfile.mkdtemp(prefix="t2w-fd-")
+    try:
+        os.chdir(workdir)
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import OneshotPlanner, get_environment
+        get_environment().credits_stream = None
+        try:
+            problem = PDDLReader().parse_problem_string(domain_text, problem_text)
+        except Exception as err:  # noqa: BLE001 - the UP parser raises many classes
+            return PlanResult(False, "ParseError", message=f"{type(err).__name__}: {err}")
+        try:
+            with OneshotPlanner(name=PLANNER) as planner:
+                result = planner.solve(problem, timeout=timeout)
+        except Exception as err:  # noqa: BLE001
+            return PlanResult(False, "Error", message=f"{type(err).__name__}: {err}")
+        status = result.status.name
+        if result.plan is None:
+            return PlanResult(False, status, message="no plan found")
+        steps = tuple("(" + " ".join((a.action.name, *(str(p) for p in a.actual_parameters)))
+                      + ")" for a in result.plan.actions)
+        return PlanResult(True, status, len(result.plan.actions), plan=steps)
+    finally:
+        os.chdir(previous)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+class PlanCache:
+    """Planner answers on disk, one JSON file per key (``$T2W_HOME/cache/plans/``), the one
+    home of every cached Fast Downward answer (semantic scoring, world-model tasks); the key
+    names the planner configuration, so answers of different configurations never mix. Writes
+    are atomic; an unreadable entry is a miss; a read-only home only costs the cache."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        from text2world.store.datasets import home_dir
+
+        self.root = root or home_dir() / "cache" / "plans"
+
+    @staticmethod
+    def key(planner: str, domain_text: str, problem_text: str) -> str:
+        digest = hashlib.sha256(planner.encode("utf-8"))
+        for text in (domain_text, problem_text):
+            digest.update(b"\0" + text.encode("utf-8"))
+        return digest.hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def put(self, key: str, data: dict) -> None:
+        from text2world.store.datasets import atomic_write_text
+
+        try:
+            atomic_write_text(self.path(key), json.dumps(data))
+        except OSError:
+            pass
+
+
+class PlannerMissing(RuntimeError):
+    """Fast Downward (the ``up-fast-downward`` package) is not installed where expected."""
+
+
+def fast_downward_driver() -> str:
+    """The Fast Downward driver script shipped by ``up-fast-downward``.
+
+    Found without importing the package: its ``__init__`` imports unified-planning (and with
+    it ConfigSpace and scipy, about a second of CPU), which running the driver never needs."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("up_fast_downward")
+    except (ImportError, ValueError):
+        spec = None
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        driver = Path(folder) / "downward" / "fast-downward.py"
+        if driver.is_file():
+            return str(driver)
+    where = f" (looked in {', '.join(spec.submodule_search_locations or [])})" \
+        if spec is not None else ""
+    raise PlannerMissing("Fast Downward's driver (downward/fast-downward.py of the "
+                         f"up-fast-downward package) is not installed{where}; install it "
+                         "with: pip install up-fast-downward")
+
+
+@contextmanager
+def fast_downward_folder(domain_text: str, problem_text: str,
+                         prefix: str = "t2w-fd-") -> Iterator[Path]:
+    """A fresh temporary folder holding ``domain.pddl`` and ``problem.pddl``, removed on exit
+    (the driver writes its translator output and plan into its working folder)."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        (workdir / "domain.pddl").write_text(domain_text, encoding="utf-8")
+        (workdir / "problem.pddl").write_text(problem_text, encoding="utf-8")
+        yield workdir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# Runs the driver in its own process group (``start_new_session``), which the group's leader
+# kills whole (driver, translator, search) when the process that started it goes away, however
+# it died: a killed run leaves no planner behind. PR_SET_PDEATHSIG (Linux) says so at once (as
+# SIGTERM), a thread watching the parent's PID covers other systems. Plain Python, no
+# text2world import: it costs nothing over running the driver script itself.
+_LAUNCHER = """
+import os, runpy, signal, sys, threading, time
+parent, driver = int(sys.argv[1]), sys.argv[2]
+def stop(*_):
+    os.killpg(0, signal.SIGKILL)
+signal.signal(signal.SIGTERM, stop)
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+def watch():
+    while True:
+        if os.getppid() != parent:
+            stop()
+        time.sleep(0.2)
+watch_thread = threading.Thread(target=watch, daemon=True)
+watch_thread.start()
+sys.argv = [driver, *sys.argv[3:]]
+sys.path.insert(0, os.path.dirname(driver))
+runpy.run_path(driver, run_name="__main__")
+"""
+
+
+def run_fast_downward(workdir: Path, arguments: Sequence[str],
+                      timeout: float) -> tuple[int | None, str]:
+    """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
+    own process group: past ``timeout`` seconds the whole group (driver, translator, search)
+    is killed, so no search outlives its bound, and the exit code is None; the group is killed
+    as well when this process dies (``_LAUNCHER``). Returns the exit code and the combined
+    output."""
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", _LAUNCHER, str(os.getpid()), fast_downward_driver(),
+               *arguments]
+    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True,
+                               env={**os.environ, "PYTHONHASHSEED": "0"})
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.communicate()
+        return None, ""
+    return process.returncode, output.decode("utf-8", "replace")
+
+
+def read_plan_file(path: Path) -> tuple[tuple[str, ...], float | None]:
+    """The steps (lower case) of a plan file Fast Downward wrote, and its ``; cost = N``."""
+    steps, cost = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith(";"):
+            if "cost =" in line:
+                cost = float(line.split("cost =", 1)[1].split()[0])
+        elif line.startswith("("):
+            steps.append(line.lower())
+    return tuple(steps), cost
+
+
+# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
+_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",
+              23: "Timeout", 24: "Timeout"}
+
+
+def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
+    """Solve with the same Fast Downward build and configuration (``lama-first``) as
+    ``solve_problem``, but straight through its driver: no unified-planning parse and print,
+    about half the CPU time. Runs in a fresh temporary folder; ``timeout`` bounds the whole
+    run, after which the planner's process group is killed. The plan's steps are lower-case."""
+    with fast_downward_folder(domain_text, problem_text) as workdir:
+        code, output = run_fast_downward(
+            workdir, ["--plan-file", "plan", "--alias", "lama-first", "domain.pddl",
+                      "problem.pddl"], timeout)
+        if code is None:
+            return PlanResult(False, "Timeout", message=f"no plan within {timeout:g}s")
+        if code == 0 and (workdir / "plan").is_file():
+            steps, _ = read_plan_file(workdir / "plan")
+            return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
+        status = _FD_STATUS.get(code, "Error")
+        tail = output.strip().splitlines()[-3:]
+        return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
+                          + " | ".join(tail))
+
+
+def _solve_args(args: tuple[str, str, float, bool]) -> PlanResult:
+    return solve_problem(*args)
+
+
+def solve_many(jobs: Iterable[tuple[str, str, str]], *, workers: int = 2,
+               timeout: float = 30.0, tarski_check: bool = False) -> dict[str, PlanResult]:
+    """Solve ``(key, domain text, problem text)`` jobs in a pool of processes, keyed results."""
+    jobs = list(jobs)
+    results: dict[str, PlanResult] = {}
+    if not jobs:
+        return results
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {key: pool.submit(_solve_args, (domain, problem, timeout, tarski_check))
+                   for key, domain, problem in jobs}
+        for key, future in futures.items():
+            try:
+                # the planner's own timeout should fire first; this guards against a hang
+                results[key] = future.result(timeout=timeout * len(jobs) + 60)
+            except FutureTimeout:
+                results[key] = PlanResult(False, "Timeout", message=f"no answer in {timeout}s")
+            except Exception as err:  # noqa: BLE001 - a crashed worker is a failed solve
+                results[key] = PlanResult(False, "Error", message=f"{type(err).__name__}: {err}")
+    return results

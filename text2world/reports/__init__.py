@@ -1,0 +1,1 @@
+"""Reports over finished runs: generation (Table 1), semantic, world-model, and what the viewer shows."""

@@ -1,0 +1,604 @@
+"""Reports over finished runs: the paper's Table 1, per-round curves (Figure 6), abstract vs
+concrete (Figure 7), syntax-error categories per round (Figure 5 left), a per-domain table and
+a one-way ANOVA over correction attempts (section 5.1).
+
+Everything is computed from the runs' logs; nothing calls a model. Rounds are labelled as in the
+paper: EC_0 (no correction) .. EC_k (after up to k corrections). Runs compared side by side are
+compared on the items they all finished; the report says when that drops items.
+"""
+
+from __future__ import annotations
+
+from text2world.errors import Text2WorldError
+
+import csv
+import hashlib
+import io
+import json
+import math
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from text2world.engine.run_store import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir)
+from text2world.tasks.generation.summary import summarize
+from text2world.store.datasets import atomic_write_text
+from text2world.pddl.validation import CATEGORIES
+
+LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
+          "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
+          "f1_types": "F1 types"}
+NO_PDDL = "NoDomainFound"
+
+
+class ReportError(Text2WorldError, ValueError):
+    """Runs that cannot be reported (missing, unreadable, nothing finished)."""
+
+
+@dataclass
+class Report:
+    data: dict
+    markdown: str
+    out_dir: Path
+    files: list[Path]
+    warnings: list[str]  # also in data["warnings"] and the markdown
+
+
+def round_label(round_index: int | str) -> str:
+    """The one label of a correction round everywhere a person reads it: EC_0, EC_1, ... EC_k."""
+    return f"EC_{round_index}"
+
+
+@dataclass
+class _LoadedRun:
+    run: Run
+    items: list[dict]
+    label: str
+
+    @property
+    def config(self) -> dict:
+        return self.run.config
+
+    @property
+    def ec(self) -> int:
+        return int(self.config.get("ec", 0))
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _load(paths: list[Path]) -> list[_LoadedRun]:
+    from text2world.tasks.generation.rescore import load_run_items
+
+    if not paths:
+        raise ReportError("no run given: t2w report RUN [RUN ...]")
+    loaded = []
+    for path in paths:
+        try:
+            run = Run.open(Path(path))
+            items = load_run_items(run)
+        except RunError as err:
+            raise ReportError(str(err)) from None
+        if not items:
+            raise ReportError(f"{path}: no finished item yet (run t2w eval first, or resume it)")
+        loaded.append(_LoadedRun(run, items, ""))
+    # Labels: the model, plus whatever else differs between the runs compared.
+    keys = ("description", "prompt", "dataset", "ec", "temperature")
+    varying = [k for k in keys if len({str(r.config.get(k)) for r in loaded}) > 1]
+    for r in loaded:
+        extra = ", ".join(f"{r.config.get(k)}" if k != "ec" else f"k={r.config.get(k)}"
+                          for k in varying)
+        r.label = f"{r.config.get('model')}" + (f" ({extra})" if extra else "")
+    seen: Counter = Counter(r.label for r in loaded)
+    for r in loaded:
+        if seen[r.label] > 1:
+            r.label = f"{r.label} [{r.run.run_id[-8:]}]"
+    return loaded
+
+
+def _common_items(loaded_runs: list[_LoadedRun], all_items: bool) -> tuple[dict, list[str]]:
+    """Restrict compared runs to the items they all finished (unless ``all_items``).
+
+    Means over different item sets are not comparable (101 abstract items against 20
+    concrete ones): the warning says how many items each run loses, or that they were kept.
+    """
+    sets = {r.label: {str(item["item"]) for item in r.items} for r in loaded_runs}
+    common = set.intersection(*sets.values())
+    info = {"runs": {label: len(ids) for label, ids in sets.items()}, "common": len(common),
+            "restricted": False}
+    if len(loaded_runs) < 2 or all(ids == common for ids in sets.values()):
+        return info, []
+    counts = ", ".join(f"{label}: {len(ids)}" for label, ids in sets.items())
+    if not common:
+        return info, [f"the runs share no item ({counts} items); each is reported on its own "
+                      "items, so their scores are not comparable"]
+    if all_items:
+        return info, [f"the runs cover different items ({counts} items; {len(common)} in "
+                      "all); each is reported on all its items (--all-items), so their scores "
+                      "are not comparable"]
+    for r in loaded_runs:
+        r.items = [item for item in r.items if str(item["item"]) in common]
+    info["restricted"] = True
+    left_out = len(set.union(*sets.values()) - common)
+    return info, [f"the runs cover different items ({counts} items); every table compares them "
+                  f"on the {len(common)} items they all finished, leaving out {left_out} "
+                  "(--all-items reports each run on all its items)"]
+
+
+def _round_means(loaded: _LoadedRun, mode: str) -> list[dict]:
+    return summarize(loaded.config, loaded.items, loaded.run.open_errors())["metrics"][mode]
+
+
+def _values(loaded: _LoadedRun, mode: str, round_index: int, metric: str) -> list[float]:
+    values = []
+    for item in loaded.items:
+        scores = (item.get("ec") or {}).get(mode) or []
+        if len(scores) > round_index and scores[round_index] is not None:
+            value = scores[round_index].get(metric)
+            if value is not None:
+                values.append(float(value))
+    return values
+
+
+def _anova(loaded: _LoadedRun, mode: str) -> dict:
+    """One-way ANOVA of each metric across EC_0 .. EC_k (groups = rounds, samples = items)."""
+    from scipy import stats
+
+    result = {}
+    for metric in mode_metrics(mode):
+        groups = [_values(loaded, mode, r, metric) for r in range(loaded.ec + 1)]
+        groups = [g for g in groups if g]
+        if len(groups) < 2:
+            result[metric] = {"F": None, "p": None, "note": "needs at least 2 rounds (--ec >= 1)"}
+            continue
+        flat = [v for g in groups for v in g]
+        if max(flat) == min(flat):
+            result[metric] = {"F": None, "p": None, "note": "all values equal"}
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            statistic, p_value = stats.f_oneway(*groups)
+        f_value = float(statistic)
+        p = float(p_value)
+        result[metric] = {"F": None if math.isnan(f_value) else f_value,
+                          "p": None if math.isnan(p) else p,
+                          "note": "" if not math.isnan(f_value) else "no variance within rounds"}
+    return result
+
+
+def _error_categories(loaded: _LoadedRun) -> list[dict]:
+    """Per round: how many items were invalid, by error category (no PDDL counted apart)."""
+    rows = []
+    for r in range(loaded.ec + 1):
+        counts: Counter = Counter()
+        for item in loaded.items:
+            rounds = item.get("rounds", [])
+            if len(rounds) > r and not rounds[r].get("valid"):
+                errors = rounds[r].get("validation", {}).get("errors", [])
+                kind = errors[0].get("kind") if errors else None
+                counts[NO_PDDL if kind == NO_PDDL else (rounds[r].get("category") or "Other")] += 1
+        rows.append({"round": r, "invalid": sum(counts.values()), "categories": dict(counts)})
+    return rows
+
+
+def _per_domain(loaded_runs: list[_LoadedRun], mode: str) -> list[dict]:
+    rows: dict[str, dict] = {}
+    for loaded in loaded_runs:
+        for item in loaded.items:
+            row = rows.setdefault(str(item["item"]), {"item": str(item["item"])})
+            scores = (item.get("ec") or {}).get(mode) or []
+            first = scores[0] if scores else None
+            last = scores[-1] if scores else None
+            f1 = (mean([last[m] for m in METRICS[2:] if last.get(m) is not None])
+                  if last else None)
+            row[loaded.label] = {
+                "exec_ec0": None if first is None else bool(first["executable"]),
+                "exec_eck": None if last is None else bool(last["executable"]),
+                "valid_round": item.get("valid_round"),
+                "rounds": item.get("rounds_used"),
+                "similarity_eck": None if last is None else last["similarity"],
+                "f1_mean_eck": f1,
+                "category_ec0": (item.get("rounds") or [{}])[0].get("category"),
+            }
+    return [rows[k] for k in sorted(rows)]
+
+
+def _abstract_vs_concrete(loaded_runs: list[_LoadedRun], mode: str) -> list[dict]:
+    """Pairs of runs that differ only in the description kind."""
+    def key(r: _LoadedRun):
+        c = r.config
+        return (c.get("model"), c.get("dataset"), c.get("prompt"), c.get("ec"))
+
+    groups: dict[tuple, dict[str, _LoadedRun]] = {}
+    for loaded in loaded_runs:
+        groups.setdefault(key(loaded), {})[loaded.config.get("description")] = loaded
+    pairs = []
+    for group_key, runs in groups.items():
+        if "abstract" in runs and "concrete" in runs:
+            entry = {"model": group_key[0], "ec": group_key[3]}
+            for kind in ("abstract", "concrete"):
+                rounds = _round_means(runs[kind], mode)
+                entry[kind] = {"items": len(runs[kind].items),
+                               "ec0": {m: rounds[0][m] for m in mode_metrics(mode)},
+                               "eck": {m: rounds[-1][m] for m in mode_metrics(mode)}}
+            pairs.append(entry)
+    return pairs
+
+
+# --------------------------------------------------------------------------------------------
+# Plots
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _round_ticks(axis, last_round: int) -> None:
+    axis.set_xticks(range(last_round + 1))
+    axis.set_xticklabels([round_label(r) for r in range(last_round + 1)], fontsize=8)
+
+
+def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path, mode: str) -> None:
+    plt = _pyplot()
+    metrics = mode_metrics(mode)
+    columns = (len(metrics) + 1) // 2
+    figure, axes = plt.subplots(2, columns, figsize=(4 * columns, 6.5), squeeze=False)
+    for axis in list(axes.flat)[len(metrics):]:
+        axis.set_visible(False)
+    for axis, metric in zip(axes.flat, metrics):
+        for loaded in loaded_runs:
+            rows = curves[loaded.label]
+            xs = [row["round"] for row in rows if row[metric] is not None]
+            ys = [100 * row[metric] for row in rows if row[metric] is not None]
+            axis.plot(xs, ys, marker="o", label=loaded.label)
+        axis.set_title(LABELS[metric])
+        axis.set_xlabel("correction round")
+        axis.set_ylabel("%")
+        axis.grid(alpha=0.3)
+        _round_ticks(axis, max(r.ec for r in loaded_runs))
+    axes.flat[0].legend(fontsize=8)
+    figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
+    plt = _pyplot()
+    metrics = mode_metrics(mode)
+    figure, axes = plt.subplots(1, len(pairs), figsize=(6 * len(pairs), 4), squeeze=False)
+    for axis, pair in zip(axes.flat, pairs):
+        positions = range(len(metrics))
+        for offset, kind in ((-0.2, "abstract"), (0.2, "concrete")):
+            values = [100 * (pair[kind]["eck"][m] or 0.0) for m in metrics]
+            axis.bar([p + offset for p in positions], values, width=0.4, label=kind)
+        axis.set_xticks(list(positions))
+        axis.set_xticklabels([LABELS[m] for m in metrics], rotation=30, fontsize=8)
+        axis.set_title(f"{pair['model']} ({round_label(pair['ec'])}, {mode} mode)")
+        axis.set_ylabel("%")
+        axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) -> None:
+    plt = _pyplot()
+    figure, axes = plt.subplots(1, len(loaded_runs), figsize=(5.5 * len(loaded_runs), 4),
+                                squeeze=False)
+    names = list(CATEGORIES) + [NO_PDDL]
+    for axis, loaded in zip(axes.flat, loaded_runs):
+        rows = categories[loaded.label]
+        bottoms = [0] * len(rows)
+        for name in names:
+            values = [row["categories"].get(name, 0) for row in rows]
+            if any(values):
+                axis.bar([row["round"] for row in rows], values, bottom=bottoms, label=name)
+                bottoms = [b + v for b, v in zip(bottoms, values)]
+        axis.set_title(loaded.label, fontsize=9)
+        axis.set_xlabel("correction round")
+        axis.set_ylabel("invalid items")
+        _round_ticks(axis, loaded.ec)
+        if any(bottoms):
+            axis.legend(fontsize=7)
+    figure.suptitle("Syntax error categories per round")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+# --------------------------------------------------------------------------------------------
+# Building
+
+
+def _csv(rows: list[list]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def _md_table(header: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _check_out_dir(out_dir: Path, mode: str) -> None:
+    """Refuse to replace a report of the other mode (a user would lose it without noticing)."""
+    previous = out_dir / "report.json"
+    if not previous.is_file():
+        return
+    try:
+        old_mode = json.loads(previous.read_text(encoding="utf-8")).get("mode")
+    except (OSError, ValueError, AttributeError):
+        old_mode = None
+    if old_mode in SCORE_MODES and old_mode != mode:
+        raise ReportError(f"{out_dir} holds the {old_mode} report; write the {mode} report "
+                          "elsewhere (--out) or remove that folder first")
+
+
+def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "paper",
+                 plots: bool = True, all_items: bool = False) -> Report:
+    """Compute and write the report of ``paths`` in one scoring mode.
+
+    ``out_dir`` defaults to RUN/report/<mode> for one run, <runs>/report-<hash>/<mode> for
+    several: one folder per mode, so that a canonical report never replaces the paper one
+    (an explicit ``out_dir`` holding the other mode's report is refused). Runs covering
+    different items are compared on their common items unless ``all_items``;
+    ``Report.warnings`` says so.
+    """
+    if mode not in SCORE_MODES:
+        raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(SCORE_MODES)}")
+    loaded_runs = _load([Path(p) for p in paths])
+    item_sets, report_warnings = _common_items(loaded_runs, all_items)
+    if out_dir is None:
+        if len(loaded_runs) == 1:
+            out_dir = loaded_runs[0].run.path / "report" / mode
+        else:
+            digest = hashlib.sha256("\n".join(sorted(r.run.run_id for r in loaded_runs))
+                                    .encode()).hexdigest()[:10]
+            out_dir = runs_dir() / f"report-{digest}" / mode
+    out_dir = Path(out_dir)
+    _check_out_dir(out_dir, mode)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ReportError(f"cannot create the report folder {out_dir}: {err.strerror}") from None
+
+    metrics = mode_metrics(mode)
+    curves = {r.label: _round_means(r, mode) for r in loaded_runs}
+    table_rows = []
+    for loaded in loaded_runs:
+        rows = curves[loaded.label]
+        table_rows.append({
+            "run": loaded.label, "run_id": loaded.run.run_id, "model": loaded.config.get("model"),
+            "reference_model": bool(loaded.config.get("reference_model")),
+            "items": len(loaded.items), "ec": loaded.ec,
+            "infrastructure_errors": len(loaded.run.open_errors()),
+            **{f"{m}_ec0": rows[0][m] for m in metrics},
+            **{f"{m}_eck": rows[-1][m] for m in metrics},
+        })
+    categories = {r.label: _error_categories(r) for r in loaded_runs}
+    anova = {r.label: _anova(r, mode) for r in loaded_runs}
+    per_domain = _per_domain(loaded_runs, mode)
+    pairs = _abstract_vs_concrete(loaded_runs, mode)
+
+    files: list[Path] = []
+
+    def write(name: str, text: str) -> None:
+        atomic_write_text(out_dir / name, text)
+        files.append(out_dir / name)
+
+    # Table 1
+    header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
+        [f"{LABELS[m]} EC_k" for m in metrics]
+    md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else ""), row["items"]]
+               + [_pct(row[f"{m}_ec0"]) for m in metrics]
+               + [_pct(row[f"{m}_eck"]) for m in metrics] for row in table_rows]
+    ks = sorted({r.ec for r in loaded_runs})
+    k_text = f"k = {ks[0]}" if len(ks) == 1 else "k = each run's --ec"
+    table1_md = (f"## Table 1 ({mode} mode, %, EC_0 = no correction, EC_k = after up to "
+                 f"{k_text} corrections)\n\n" + _md_table(header, md_rows) + "\n")
+    write("table1.md", table1_md)
+    write("table1.csv", _csv([["run", "run_id", "items", "ec"]
+                              + [f"{m}_ec0" for m in metrics] + [f"{m}_eck" for m in metrics]]
+                             + [[row["run"], row["run_id"], row["items"], row["ec"]]
+                                + [row[f"{m}_ec0"] for m in metrics]
+                                + [row[f"{m}_eck"] for m in metrics] for row in table_rows]))
+
+    # Per round (Figure 6)
+    round_lines = ["## Metrics per correction round (Figure 6)", ""]
+    round_csv = [["run", "round", "items"] + list(metrics)]
+    for loaded in loaded_runs:
+        round_lines.append(f"**{loaded.label}**\n")
+        round_lines.append(_md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
+                                     [[round_label(row["round"]), row["items"]]
+                                      + [_pct(row[m]) for m in metrics]
+                                      for row in curves[loaded.label]]))
+        round_lines.append("")
+        round_csv += [[loaded.label, row["round"], row["items"]] + [row[m] for m in metrics]
+                      for row in curves[loaded.label]]
+    write("per_round.csv", _csv(round_csv))
+
+    # Error categories (Figure 5 left)
+    names = list(CATEGORIES) + [NO_PDDL]
+    error_lines = ["## Syntax error categories per round (Figure 5, left)", ""]
+    error_csv = [["run", "round", "invalid"] + names]
+    for loaded in loaded_runs:
+        rows = categories[loaded.label]
+        used = [n for n in names if any(row["categories"].get(n) for row in rows)]
+        error_lines.append(f"**{loaded.label}**\n")
+        if used:
+            error_lines.append(_md_table(["Round", "Invalid"] + used,
+                                         [[round_label(row["round"]), row["invalid"]]
+                                          + [row["categories"].get(n, 0) for n in used]
+                                          for row in rows]))
+        else:
+            error_lines.append("no syntax errors")
+        error_lines.append("")
+        error_csv += [[loaded.label, row["round"], row["invalid"]]
+                      + [row["categories"].get(n, 0) for n in names] for row in rows]
+    write("errors_per_round.csv", _csv(error_csv))
+
+    # ANOVA
+    anova_lines = ["## One-way ANOVA over correction attempts (EC_0 .. EC_k as groups)", ""]
+    anova_csv = [["run", "metric", "F", "p", "note"]]
+    anova_rows = []
+    for loaded in loaded_runs:
+        for metric in metrics:
+            entry = anova[loaded.label][metric]
+            anova_rows.append([loaded.label, LABELS[metric],
+                               "-" if entry["F"] is None else f"{entry['F']:.3f}",
+                               "-" if entry["p"] is None else f"{entry['p']:.4g}",
+                               entry["note"]])
+            anova_csv.append([loaded.label, metric, entry["F"], entry["p"], entry["note"]])
+    anova_lines.append(_md_table(["Run", "Metric", "F", "p", "note"], anova_rows))
+    write("anova.csv", _csv(anova_csv))
+
+    # Abstract vs concrete (Figure 7)
+    ac_lines: list[str] = []
+    if pairs:
+        ac_lines = ["## Abstract vs concrete descriptions (Figure 7, EC_k)", ""]
+        ac_rows = []
+        ac_csv = [["model", "description", "round", "items"] + list(metrics)]
+        for pair in pairs:
+            for kind in ("abstract", "concrete"):
+                ac_rows.append([pair["model"], kind, pair[kind]["items"]]
+                               + [_pct(pair[kind]["eck"][m]) for m in metrics])
+                for rnd, index in (("ec0", 0), ("eck", pair["ec"])):
+                    ac_csv.append([pair["model"], kind, index, pair[kind]["items"]]
+                                  + [pair[kind][rnd][m] for m in metrics])
+        ac_lines.append(_md_table(["Model", "Description", "Items"]
+                                  + [LABELS[m] for m in metrics], ac_rows))
+        write("abstract_vs_concrete.csv", _csv(ac_csv))
+
+    # Per domain
+    labels = [r.label for r in loaded_runs]
+    domain_header = ["Domain"] + [f"{label}: {col}" for label in labels
+                                  for col in ("Exec EC_0", "Exec EC_k", "valid at round",
+                                              "F1 mean EC_k")]
+    domain_rows = []
+    domain_csv = [["item"] + [f"{label}:{col}" for label in labels
+                              for col in ("exec_ec0", "exec_eck", "valid_round", "rounds",
+                                          "similarity_eck", "f1_mean_eck", "category_ec0")]]
+    for row in per_domain:
+        md = [row["item"]]
+        flat = [row["item"]]
+        for label in labels:
+            cell = row.get(label)
+            if cell is None:
+                md += ["-"] * 4
+                flat += [None] * 7
+                continue
+            md += ["yes" if cell["exec_ec0"] else "no", "yes" if cell["exec_eck"] else "no",
+                   "-" if cell["valid_round"] is None else round_label(cell["valid_round"]),
+                   _pct(cell["f1_mean_eck"])]
+            flat += [cell["exec_ec0"], cell["exec_eck"], cell["valid_round"], cell["rounds"],
+                     cell["similarity_eck"], cell["f1_mean_eck"], cell["category_ec0"]]
+        domain_rows.append(md)
+        domain_csv.append(flat)
+    write("per_domain.csv", _csv(domain_csv))
+    domain_md = "## Per domain\n\n" + _md_table(domain_header, domain_rows) + "\n"
+
+    if plots:
+        _plot_rounds(loaded_runs, curves, out_dir / "per_round.png", mode)
+        files.append(out_dir / "per_round.png")
+        _plot_errors(loaded_runs, categories, out_dir / "errors_per_round.png")
+        files.append(out_dir / "errors_per_round.png")
+        if pairs:
+            _plot_abstract_concrete(pairs, out_dir / "abstract_vs_concrete.png", mode)
+            files.append(out_dir / "abstract_vs_concrete.png")
+
+    notes = []
+    if any(row["reference_model"] for row in table_rows):
+        notes.append("Runs marked (reference) come from built-in reference models built from "
+                     "the gold domains: they check the pipeline and are not LLM results.")
+    notes += [f"{row['run']}: {row['infrastructure_errors']} items failed with infrastructure "
+              "errors and are not scored (resume the run to retry them)."
+              for row in table_rows if row["infrastructure_errors"]]
+    notes_md = "".join(f"\n> {note}\n" for note in notes)
+    warnings_md = "".join(f"\n> **Warning:** {warning}\n" for warning in report_warnings)
+    from text2world.reports.semantic import semantic_section
+    semantic_md, semantic_data, semantic_files = semantic_section(
+        [(r.label, r.items, r.ec) for r in loaded_runs], out_dir, plots)
+    files += semantic_files
+    summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md])
+    write("report.md", summary_md + "\n" + domain_md)
+    data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
+            "warnings": report_warnings, "notes": notes, "per_round": curves,
+            "error_categories": categories, "anova": anova, "abstract_vs_concrete": pairs,
+            "per_domain": per_domain, "semantic": semantic_data,
+            "files": [p.name for p in files] + ["report.json"]}
+    write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
+    return Report(data, summary_md, out_dir, files, report_warnings)
+
+
+# --------------------------------------------------------------------------------------------
+# Stratified scores (t2w report --by size|feature)
+
+STRATA = ("size", "feature")
+
+
+def _strata_of(meta: dict, by: str) -> list[str]:
+    """The strata a record belongs to: its size band, or each of its features ("plain" if none)."""
+    if by == "size":
+        return [meta.get("size_band") or "unknown"]
+    return list(meta.get("features") or []) or ["plain"]
+
+
+def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[dict]:
+    """Per run and stratum (the store manifest's ``size_band`` or ``features``): domains,
+    executability at EC0 and at the last round, mean similarity and mean action/predicate F1 at
+    the last round. A domain with several features counts in each of them."""
+    from text2world.store.datasets import DatasetError, load_dataset
+
+    if by not in STRATA:
+        raise ReportError(f"unknown stratification {by!r}; choose one of: {', '.join(STRATA)}")
+    rows = []
+    for loaded in _load(paths):
+        name = loaded.config.get("dataset") or "text2world"
+        try:
+            dataset = load_dataset(name)
+        except DatasetError as err:
+            raise ReportError(f"{loaded.run.path}: cannot load its dataset: {err}") from None
+        meta = {r.id: r.meta for r in dataset.records}
+        if not any("size_band" in m for m in meta.values()):
+            raise ReportError(f"dataset {name!r} has no size_band/features (only the built-in "
+                              "store's manifest carries them)")
+        groups: dict[str, list[dict]] = {}
+        for item in loaded.items:
+            for stratum in _strata_of(meta.get(str(item["item"]), {}), by):
+                groups.setdefault(stratum, []).append(item)
+        for stratum in sorted(groups):
+            items = groups[stratum]
+            first, last = [], []
+            for item in items:
+                scores = (item.get("ec") or {}).get(mode) or []
+                first.append(scores[0] if scores else None)
+                last.append(scores[-1] if scores else None)
+            f1s = [mean([s[m] for m in METRICS[2:] if s.get(m) is not None])
+                   for s in last if s]
+            rows.append({
+                "run": loaded.label, by: stratum, "domains": len(items),
+                "exec_ec0": mean([float(bool(s and s["executable"])) for s in first]),
+                "exec_eck": mean([float(bool(s and s["executable"])) for s in last]),
+                "similarity_eck": mean([s["similarity"] for s in last if s]),
+                "f1_mean_eck": mean(f1s) if f1s else None,
+            })
+    return rows
+
+
+def stratified_markdown(rows: list[dict], by: str) -> str:
+    header = ["run", by, "domains", "exec EC0 %", "exec ECk %", "similarity ECk %",
+              "mean F1 ECk %"]
+    return _md_table(header, [[r["run"], r[by], r["domains"], _pct(r["exec_ec0"]),
+                               _pct(r["exec_eck"]), _pct(r["similarity_eck"]),
+                               _pct(r["f1_mean_eck"])] for r in rows])

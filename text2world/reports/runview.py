@@ -1,0 +1,202 @@
+"""What the results viewer (``t2w view``) shows of a run, computed from the run store.
+
+The run page: scores per round for every scoring mode in the log, syntax-error categories per
+round and the per-domain table (the report's own computations). The item page: the logged
+record with the gold domain, the lines its validation errors point at, and, per round, the
+per-action diff of gold vs generated (``metrics.action_diff``). Nothing here calls a model or
+writes a file.
+"""
+
+from __future__ import annotations
+
+from text2world.errors import Text2WorldError
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from text2world.scoring.metrics import action_diff
+from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
+from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.tasks.generation.summary import summarize
+from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+
+# "line 73:37" inside a parser message: a second place an error points at.
+_PARSER_LINE = re.compile(r"\bline (\d+):\d+")
+
+
+class ViewError(Text2WorldError, LookupError):
+    """An item or round the run does not have; the message says what exists."""
+
+
+def modes_of(items: list[dict]) -> list[str]:
+    """Scoring modes in the log: paper and canonical first, then any other (semantic)."""
+    found = {mode for item in items for mode in (item.get("ec") or {})}
+    return [m for m in SCORE_MODES if m in found] + sorted(found - set(SCORE_MODES))
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, (int, float))  # bool included: executable counts as 1 or 0
+
+
+def _generic_round_means(items: list[dict], mode: str, ec: int) -> list[dict]:
+    """Means per round of every numeric field of a mode the run store does not know."""
+    rows = []
+    for r in range(ec + 1):
+        scored = [item["ec"][mode][r] for item in items
+                  if len((item.get("ec") or {}).get(mode) or []) > r
+                  and isinstance(item["ec"][mode][r], dict)]
+        keys: list[str] = []
+        for score in scored:
+            keys += [k for k, v in score.items() if _numeric(v) and k not in keys]
+        row: dict = {"round": r, "items": len(scored)}
+        for key in keys:
+            row[key] = mean([float(s[key]) for s in scored if _numeric(s.get(key))])
+        rows.append(row)
+    return rows
+
+
+def _generic_cell(item: dict, mode: str) -> dict:
+    """An item's first and last scores in a mode the report does not know: its numeric fields."""
+    scores = [s for s in (item.get("ec") or {}).get(mode) or [] if isinstance(s, dict)]
+    if not scores:
+        return {}
+    first, last = scores[0], scores[-1]
+    return {"exec_ec0": first.get("executable"), "exec_eck": last.get("executable"),
+            "eck": {k: v for k, v in last.items() if _numeric(v)}}
+
+
+def task_overview(run: Run, items: list[dict]) -> dict:
+    """The run page of a world-model or probe run: its task's summary (computed by the task,
+    ``Run.summary``) and one row per logged sample."""
+    summary = run.summary()
+    return {
+        "run_id": run.run_id, "kind": run.kind, "config": run.config, "ec": 0, "modes": [],
+        "summary": summary, "per_round": {}, "error_categories": [],
+        "items": [{"item": str(item.get("item")), "epoch": item.get("epoch", 0),
+                   "name": item.get("name") or item.get("domain"), "cost": item.get("cost"),
+                   "scores": {key: item[key] for key in ("metrics", "rate", "format_error")
+                              if key in item}}
+                  for item in sorted(items, key=lambda i: (str(i.get("item")),
+                                                           i.get("epoch", 0)))],
+    }
+
+
+def overview(run: Run, items: list[dict]) -> dict:
+    """Everything the run page shows: per-round scores, error categories, per-domain rows."""
+    if run.kind != "generation":
+        return task_overview(run, items)
+    ec = int(run.config.get("ec", 0))
+    modes = modes_of(items)
+    summary = summarize(run.config, items, run.open_errors())
+    per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
+                 else _generic_round_means(items, mode, ec) for mode in modes}
+    loaded = _LoadedRun(run, items, "run")
+    rows = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
+                                "valid": item.get("valid"), "cost": item.get("cost"),
+                                "scores": {}} for item in items}
+    for item in items:
+        rows[str(item["item"])].update(valid_round=item.get("valid_round"),
+                                       rounds=item.get("rounds_used"),
+                                       category_ec0=(item.get("rounds") or [{}])[0].get("category"))
+    for mode in modes:
+        if mode in SCORE_MODES:
+            for row in _per_domain([loaded], mode):
+                cell = row.get("run") or {}
+                rows[row["item"]]["scores"][mode] = {key: cell.get(key) for key in (
+                    "exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
+        else:
+            for item in items:
+                rows[str(item["item"])]["scores"][mode] = _generic_cell(item, mode)
+    return {
+        "run_id": run.run_id,
+        "kind": run.kind,
+        "config": run.config,
+        "ec": ec,
+        "modes": modes,
+        "summary": {key: summary[key] for key in (
+            "finished_items", "planned_items", "infrastructure_errors", "valid_at_round",
+            "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "cost_paid")},
+        "per_round": per_round,
+        "error_categories": _error_categories(loaded),
+        "items": [rows[key] for key in sorted(rows)],
+    }
+
+
+def find_item(items: list[dict], item_id: str) -> dict:
+    for item in items:
+        if str(item.get("item")) == item_id:
+            return item
+    raise ViewError(f"the run has no finished item {item_id!r} ({len(items)} items logged)")
+
+
+def gold_domain(run: Run, item_id: str) -> tuple[str | None, str | None]:
+    """(gold domain text, a note when it is missing or its dataset changed since the run)."""
+    name = run.config.get("dataset") or BUILTIN
+    source = run.config.get("dataset_source") or ""
+    try:
+        dataset = load_dataset(name)
+    except DatasetError as err:
+        if not (source and Path(source).exists()):
+            return None, f"the run's dataset {name!r} cannot be read: {err}"
+        try:
+            dataset = load_dataset(source)
+        except DatasetError as err2:
+            return None, f"the run's dataset {name!r} cannot be read: {err2}"
+    try:
+        record = dataset.get(item_id)
+    except KeyError:
+        return None, f"dataset {dataset.name!r} no longer has the item {item_id!r}"
+    note = None
+    if run.config.get("dataset_hash") and dataset.content_hash != run.config["dataset_hash"]:
+        note = (f"dataset {dataset.name!r} changed since the run: this gold domain may not be "
+                "the one the run was scored against")
+    return record.domain, note
+
+
+def error_lines(validation: dict | None) -> list[int]:
+    """1-based lines of the domain that the validation's errors point at."""
+    lines: set[int] = set()
+    for issue in (validation or {}).get("errors", []):
+        if isinstance(issue.get("line"), int):
+            lines.add(issue["line"])
+        lines.update(int(n) for n in _PARSER_LINE.findall(str(issue.get("message", ""))))
+    return sorted(lines)
+
+
+def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
+    """One item as logged, with the gold domain and its neighbours in the run's item order."""
+    item = find_item(items, item_id)
+    order = sorted(str(i.get("item")) for i in items)
+    position = order.index(item_id)
+    gold, gold_note = gold_domain(run, item_id)
+    rounds = [{**rnd, "error_lines": error_lines(rnd.get("validation"))}
+              for rnd in item.get("rounds", [])]
+    return {**item, "rounds": rounds, "run_id": run.run_id, "gold": gold,
+            "gold_note": gold_note, "position": position, "count": len(order),
+            "previous": order[position - 1] if position > 0 else None,
+            "next": order[position + 1] if position + 1 < len(order) else None}
+
+
+def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | None) -> dict:
+    """The per-action diff of the gold vs the domain of one round (default: the last)."""
+    item = find_item(items, item_id)
+    rounds = item.get("rounds") or []
+    if not rounds:
+        raise ViewError(f"item {item_id!r} has no rounds logged")
+    if round_index is None:
+        round_index = len(rounds) - 1
+    if not 0 <= round_index < len(rounds):
+        raise ViewError(f"item {item_id!r} has rounds 0 to {len(rounds) - 1}, not {round_index}")
+    gold, gold_note = gold_domain(run, item_id)
+    if gold is None:
+        return {"round": round_index, "ok": False, "reason": gold_note, "actions": [],
+                "predicates": []}
+    diff = _action_diff(gold, rounds[round_index].get("domain") or "")
+    return {"round": round_index, "gold_note": gold_note, **diff}
+
+
+@lru_cache(maxsize=256)
+def _action_diff(gold: str, predicted: str) -> dict:
+    # Moving back and forth between items asks for the same diffs again (callers copy it).
+    return action_diff(gold, predicted)

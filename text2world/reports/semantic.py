@@ -1,0 +1,132 @@
+"""Semantic scores in runs: per-round compact records, run summaries and the report section.
+
+A round's log record holds ``semantic`` (``semantic.semantic_summary``: ok, reason, the four
+metrics, the top diagnoses, settings); an item's ``ec["semantic"]`` holds the compact form per
+round k (EC_k: the last round at or before k), so correction curves exist for the semantic
+metrics too. Means are taken over the rounds that could be simulated; the share that could not
+is reported beside them, never folded in as zeros.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from text2world.scoring.semantic import METRICS
+
+LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
+          "applicability_f1": "Applic. F1", "transition_accuracy": "Trans. acc."}
+
+
+def compact_semantic(summary: dict | None) -> dict | None:
+    if summary is None:
+        return None
+    return {"ok": bool(summary.get("ok")), **{m: summary.get(m) for m in METRICS}}
+
+
+def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
+    """Per k in 0..ec, the compact semantic record of the last round at or before k."""
+    if not rounds or not any(r.get("semantic") for r in rounds):
+        return None
+    return [compact_semantic(rounds[min(k, len(rounds) - 1)].get("semantic"))
+            for k in range(ec + 1)]
+
+
+def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
+    """Per round: items scored, the share that could be simulated, and metric means over them."""
+    if not any((item.get("ec") or {}).get("semantic") for item in items):
+        return None
+    rows = []
+    for k in range(ec + 1):
+        cells = [item["ec"]["semantic"][k] for item in items
+                 if (item.get("ec") or {}).get("semantic")
+                 and len(item["ec"]["semantic"]) > k and item["ec"]["semantic"][k] is not None]
+        ok = [c for c in cells if c.get("ok")]
+        row = {"round": k, "items": len(cells),
+               "simulable": len(ok) / len(cells) if cells else None}
+        for metric in METRICS:
+            values = [float(c[metric]) for c in ok if c.get(metric) is not None]
+            row[metric] = sum(values) / len(values) if values else None
+        rows.append(row)
+    return rows
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
+                     plots: bool = True) -> tuple[str, dict | None, list[Path]]:
+    """Markdown, JSON data and figure files of the semantic part of ``t2w report``.
+
+    ``runs`` are ``(label, finished items, ec)``. Empty when no run has semantic scores.
+    """
+    curves = {label: semantic_rounds(items, ec) for label, items, ec in runs}
+    curves = {label: rows for label, rows in curves.items() if rows}
+    if not curves:
+        return "", None, []
+    header = "| Run | Simulable EC_k | " + " | ".join(
+        f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
+    lines = ["## Semantic scores (behaviour on the gold's problems, %)", "",
+             "Means over the rounds that could be simulated; 'Simulable' is their share.", "",
+             header, "|" + " --- |" * (2 + 2 * len(METRICS))]
+    for label, rows in curves.items():
+        cells = [label, _pct(rows[-1]["simulable"])]
+        for metric in METRICS:
+            cells += [_pct(rows[0][metric]), _pct(rows[-1][metric])]
+        lines.append("| " + " | ".join(cells) + " |")
+    diagnoses = _top_diagnoses(runs)
+    if diagnoses:
+        lines += ["", "### Most frequent diagnoses (last round of each item)", "",
+                  "| Run | Items | Action | Diagnosis |", "| --- | --- | --- | --- |"]
+        for label, rows in diagnoses.items():
+            for (action, text), count in rows:
+                lines.append(f"| {label} | {count} | `{action}` | {text} |")
+    files: list[Path] = []
+    if plots:
+        path = out_dir / "semantic_per_round.png"
+        _plot(curves, path)
+        files.append(path)
+    data = {"per_round": curves,
+            "diagnoses": {label: [{"action": a, "diagnosis": t, "items": n}
+                                  for (a, t), n in rows] for label, rows in diagnoses.items()}}
+    return "\n".join(lines) + "\n", data, files
+
+
+def _top_diagnoses(runs, limit: int = 10) -> dict:
+    """Per run: the diagnoses (without their counts) found in most items' last rounds."""
+    found = {}
+    for label, items, _ in runs:
+        counter: Counter = Counter()
+        for item in items:
+            rounds = item.get("rounds") or []
+            last = rounds[-1].get("semantic") if rounds else None
+            for diagnosis in (last or {}).get("diagnoses") or []:
+                if isinstance(diagnosis, dict):
+                    key = (diagnosis.get("action", ""),
+                           f"{diagnosis.get('kind', '')} `{diagnosis.get('literal', '')}`")
+                    counter[key] += 1
+        if counter:
+            found[label] = counter.most_common(limit)
+    return found
+
+
+def _plot(curves: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 3.2))
+    for axis, metric in zip(axes, METRICS):
+        for label, rows in curves.items():
+            xs = [r["round"] for r in rows if r[metric] is not None]
+            ys = [100 * r[metric] for r in rows if r[metric] is not None]
+            axis.plot(xs, ys, marker="o", label=label)
+        axis.set_title(LABELS[metric])
+        axis.set_xlabel("correction round (EC_k)")
+        axis.set_ylim(0, 105)
+    axes[0].set_ylabel("%")
+    axes[0].legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

@@ -1,0 +1,216 @@
+"""Reports over world-model runs (``t2w report RUN ...`` dispatches here for them): accuracy vs
+rho curves, hit@K curves, static vs dynamic bars, per-step accuracy along plans and per-domain
+tables, as markdown, CSV, JSON and PNG. Computed from the runs' logs; nothing calls a model.
+"""
+
+from __future__ import annotations
+
+from text2world.errors import Text2WorldError
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from text2world.reports.generation import _csv, _md_table, _pyplot
+from text2world.engine.run_store import Run, RunError, runs_dir
+from text2world.store.datasets import atomic_write_text
+from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, summarize_items
+
+# The headline metric of each task (curves vs rho) and the columns of its tables.
+HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
+            "plan": "success"}
+COLUMNS = {
+    "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "state_f1", "dynamic_f1",
+                   "static_f1"],
+    "verify": ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
+    "propose": [f"hit@{k}" for k in PROPOSE_KS] + ["applicable@1"],
+    "plan": ["success", "declared_done", "state_accuracy", "cost_ratio"],
+}
+
+
+class WmReportError(Text2WorldError, ValueError):
+    """Runs that cannot be reported together (missing, not world-model runs, nothing done)."""
+
+
+@dataclass
+class WmReport:
+    data: dict
+    markdown: str
+    out_dir: Path
+    files: list[Path]
+
+
+def is_wm_run(path: Path) -> bool:
+    try:
+        return Run.open(Path(path)).config.get("kind") == "wm"
+    except RunError:
+        return False
+
+
+def _pct(value) -> str:
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}" if value <= 1.0 else f"{value:.2f}"
+
+
+def _label(config: dict) -> str:
+    extra = f", {config.get('form')}" if config.get("task") == "next-state" else ""
+    return f"{config.get('model')} ({config.get('rules')}{extra})"
+
+
+def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
+    if not paths:
+        raise WmReportError("no run given: t2w report RUN [RUN ...]")
+    runs = []
+    for path in paths:
+        try:
+            run = Run.open(Path(path))
+        except RunError as err:
+            raise WmReportError(str(err)) from None
+        if run.config.get("kind") != "wm":
+            raise WmReportError(f"{path} is not a world-model run; report t2w eval runs and "
+                                "t2w wm runs separately")
+        items = [i for i in run.items() if i.get("metrics") is not None]
+        if not items:
+            raise WmReportError(f"{path}: no finished item to report")
+        runs.append((run, items))
+    if out_dir is None:
+        if len(runs) == 1:
+            out_dir = runs[0][0].path / "report" / "wm"
+        else:
+            digest = hashlib.sha256("|".join(sorted(str(r.path.resolve())
+                                                    for r, _ in runs)).encode()).hexdigest()
+            out_dir = runs_dir() / f"report-{digest[:10]}" / "wm"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+
+    def write(name: str, text: str) -> None:
+        atomic_write_text(out_dir / name, text)
+        files.append(out_dir / name)
+
+    data: dict = {"runs": [], "by_rho": {}, "per_domain": {}, "per_step": {}}
+    sections = ["# World-model report", ""]
+    for run, items in runs:
+        config = run.config
+        task = config["task"]
+        name = run.path.name
+        summary = summarize_items(task, items)
+        data["runs"].append({"run": name, "task": task, "label": _label(config),
+                             "model": config.get("model"), "rules": config.get("rules"),
+                             "reference_model": config.get("reference_model", False),
+                             "items": len(items), "all": summary["all"]["all"]})
+        data["by_rho"][name] = summary["rho"]
+        data["per_domain"][name] = summary["domain"]
+        steps: dict[str, list[dict]] = {}
+        for item in items:
+            steps.setdefault(str(item["prefix"]), []).append(item)
+        data["per_step"][name] = {k: aggregate(task, v) for k, v in
+                                  sorted(steps.items(), key=lambda kv: int(kv[0]))}
+        columns = COLUMNS[task]
+        header = ["rho", "items", "format errors"] + columns
+        rows = [["all", summary["all"]["all"]["items"], summary["all"]["all"]["format_errors"],
+                 *(_pct(summary["all"]["all"].get(c)) for c in columns)]]
+        rows += [[rho, row["items"], row["format_errors"], *(_pct(row.get(c)) for c in columns)]
+                 for rho, row in summary["rho"].items()]
+        sections += [f"## {task}: {_label(config)}  ({name})", "",
+                     "Percentages (cost/opt is a ratio)." + (
+                         " REFERENCE MODEL: checks the pipeline, not an LLM result."
+                         if config.get("reference_model") else ""), "",
+                     _md_table(header, rows), ""]
+        if task == "verify":
+            data.setdefault("by_mutation", {})[name] = summary["mutation"]
+            sections += [f"### Verify by how the plan was made: {name}", "", _md_table(
+                ["plan", "items", "accuracy", "step accuracy"],
+                [[kind, row["items"], _pct(row.get("accuracy")), _pct(row.get("step_accuracy"))]
+                 for kind, row in summary["mutation"].items()]), ""]
+        if task == "next-state":
+            data.setdefault("by_origin", {})[name] = summary["origin"]
+            sections += [f"### Next-state on and off the plan: {name}", "",
+                         "off-plan: states a seeded random walk reached in the true simulator.",
+                         "", _md_table(["states", "items", "format errors"] + columns,
+                                 [[origin, row["items"], row["format_errors"],
+                                   *(_pct(row.get(c)) for c in columns)]
+                                  for origin, row in summary["origin"].items()]), ""]
+        domain_header = ["domain", "items"] + columns
+        domain_rows = [[d, row["items"], *(_pct(row.get(c)) for c in columns)]
+                       for d, row in summary["domain"].items()]
+        write(f"{name}.per_domain.csv", _csv([domain_header] + domain_rows))
+        sections += [f"### Per domain: {name}", "", _md_table(domain_header, domain_rows), ""]
+    data["figures"] = _figures(runs, data, out_dir, files)
+    markdown = "\n".join(sections + [f"![{f}]({f})" for f in data["figures"]]) + "\n"
+    write("report.md", markdown)
+    write("report.json", json.dumps(data, indent=2))
+    return WmReport(data, markdown, out_dir, files)
+
+
+def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
+    plt = _pyplot()
+    names = []
+
+    def save(figure, name: str) -> None:
+        figure.tight_layout()
+        figure.savefig(out_dir / name, dpi=110)
+        plt.close(figure)
+        files.append(out_dir / name)
+        names.append(name)
+
+    def headline_lines(table: str, number, marker: str, xlabel: str, title: str,
+                       name: str) -> None:
+        """Each run's headline score over the keys of ``data[table]`` (as numbers)."""
+        figure, axis = plt.subplots(figsize=(7, 4))
+        for run, _ in runs:
+            task = run.config["task"]
+            rows = data[table][run.path.name]
+            keys = sorted(rows, key=number)
+            axis.plot([number(key) for key in keys],
+                      [rows[key].get(HEADLINE[task]) for key in keys], marker=marker,
+                      label=f"{task} {HEADLINE[task]}: {_label(run.config)}")
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("score")
+        axis.set_ylim(-0.02, 1.02)
+        axis.set_title(title)
+        axis.legend(fontsize=7)
+        save(figure, name)
+
+    headline_lines("by_rho", float, "o", "rho (share of the plan the model handles)",
+                   "Accuracy vs rho", "accuracy_vs_rho.png")
+
+    proposing = [(run, items) for run, items in runs if run.config["task"] == "propose"]
+    if proposing:
+        figure, axis = plt.subplots(figsize=(7, 4))
+        for run, _ in proposing:
+            for rho, row in sorted(data["by_rho"][run.path.name].items(),
+                                   key=lambda kv: float(kv[0])):
+                axis.plot(PROPOSE_KS, [row.get(f"hit@{k}") for k in PROPOSE_KS], marker="o",
+                          label=f"{run.config['model']} rho {rho}")
+        axis.set_xlabel("K")
+        axis.set_xticks(PROPOSE_KS)
+        axis.set_ylabel("hit@K")
+        axis.set_ylim(-0.02, 1.02)
+        axis.set_title("Action proposal: hit@K")
+        axis.legend(fontsize=7)
+        save(figure, "hit_at_k.png")
+
+    predicting = [run for run, _ in runs if run.config["task"] == "next-state"]
+    if predicting:
+        figure, axis = plt.subplots(figsize=(7, 4))
+        width = 0.8 / len(predicting)
+        parts = ["state", "dynamic", "static"]
+        for index, run in enumerate(predicting):
+            row = next(r["all"] for r in data["runs"] if r["run"] == run.path.name)
+            axis.bar([p + index * width for p in range(3)],
+                     [row.get(f"{part}_f1") or 0.0 for part in parts], width,
+                     label=_label(run.config))
+        axis.set_xticks([p + width * (len(predicting) - 1) / 2 for p in range(3)])
+        axis.set_xticklabels(["all facts", "changed (dynamic)", "unchanged (static)"])
+        axis.set_ylabel("fact F1")
+        axis.set_ylim(0, 1.05)
+        axis.set_title("Next-state prediction: static vs dynamic facts")
+        axis.legend(fontsize=7)
+        save(figure, "static_vs_dynamic.png")
+
+    headline_lines("per_step", int, ".",
+                   "step along the plan (true steps before the model takes over)",
+                   "Per-step accuracy along plans", "per_step.png")
+    return names

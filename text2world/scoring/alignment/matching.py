@@ -1,0 +1,329 @@
+"""Matching names: name rules first, then an optimal assignment over structure, rounds in
+which predicates and actions inform each other, exchanges of near-symmetric partners, and the
+order of predicate arguments."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+
+import numpy as np
+
+from text2world.pddl.model import Domain
+from text2world.scoring.alignment.names import fuzzy, name_keys
+from text2world.scoring.alignment.result import Alignment, FrozenMap
+from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
+
+THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
+EXACT_CONFIDENCE = 1.0
+NORMALISED_CONFIDENCE = 0.95
+ROUNDS = 2  # predicate/action rounds after the first, anonymous one
+# Structure is matched only while (names left on one side) x (on the other) stays under this:
+# the score matrices, the fuzzy name loop and the assignment grow with it (500 x 500 names
+# take about a second). Real domains have tens of names; the parser's size limit allows
+# thousands.
+MAX_PAIRS = 250_000
+SWAP_GAP = 0.2  # exchanges of partners tried when they cost at most this much score
+MAX_SWAPS = 20  # per kind
+_NAME_WEIGHT = 0.5  # of a fuzzy name similarity; the rest of the score is structure
+
+
+def _match_names(gold_names: list[str], predicted_names: list[str]):
+    """Exact matches, then normal forms unique on both sides. Returns (pairs, confidences)."""
+    pairs: dict[str, str] = {}
+    confidence: dict[str, float] = {}
+    gold_set = set(gold_names)
+    for name in predicted_names:
+        if name in gold_set:
+            pairs[name] = name
+            confidence[name] = EXACT_CONFIDENCE
+    rest_gold = [g for g in gold_names if g not in pairs.values()]
+    rest_predicted = [p for p in predicted_names if p not in pairs]
+    by_key: dict[str, tuple[set, set]] = {}
+    for side, names in ((0, rest_gold), (1, rest_predicted)):
+        for name in names:
+            for key in name_keys(name):
+                by_key.setdefault(key, (set(), set()))[side].add(name)
+    candidates: dict[str, set] = {}
+    gold_candidates: dict[str, set] = {}
+    for gold_side, predicted_side in by_key.values():
+        for p in predicted_side:
+            candidates.setdefault(p, set()).update(gold_side)
+        for g in gold_side:
+            gold_candidates.setdefault(g, set()).update(predicted_side)
+    for p in rest_predicted:
+        options = candidates.get(p, set())
+        if len(options) == 1:
+            (g,) = options
+            if gold_candidates.get(g) == {p}:
+                pairs[p] = g
+                confidence[p] = NORMALISED_CONFIDENCE
+    return pairs, confidence
+
+
+class _KindState:
+    """Names of one kind and the pairs fixed by name rules, plus the current assignment."""
+
+    def __init__(self, gold_names: list[str], predicted_names: list[str]) -> None:
+        self.gold_names = sorted(gold_names)
+        self.predicted_names = sorted(predicted_names)
+        self.fixed, self.fixed_confidence = _match_names(self.gold_names, self.predicted_names)
+        taken = set(self.fixed.values())
+        self.open_gold = [g for g in self.gold_names if g not in taken]
+        self.open_predicted = [p for p in self.predicted_names if p not in self.fixed]
+        self.too_many = len(self.open_predicted) * len(self.open_gold) > MAX_PAIRS
+        # A fuzzy name similarity only among the names no rule matched.
+        self.names = (np.zeros((0, 0)) if self.too_many
+                      else fuzzy(self.open_predicted, self.open_gold))
+        self.assigned: dict[str, str] = {}
+        self.assigned_confidence: dict[str, float] = {}
+        self.scores = np.zeros((len(self.open_predicted), len(self.open_gold)))
+        self.first_scores: np.ndarray | None = None  # from names and anonymous structure
+
+    def swap_candidates(self, limit: int) -> list[tuple[str, str]]:
+        """Pairs of assigned names whose partners, exchanged, score nearly as well: where a
+        consistent but wrong choice among near-symmetric names may hide."""
+        if len(self.assigned) < 2:
+            return []
+        row = {p: i for i, p in enumerate(self.open_predicted)}
+        col = {g: j for j, g in enumerate(self.open_gold)}
+        names = sorted(self.assigned)
+        rows = np.array([row[p] for p in names])
+        cols = np.array([col[self.assigned[p]] for p in names])
+        # Near-symmetric names tie in the first, anonymous round; later rounds, built on one
+        # choice, no longer show it.
+        scores = self.scores if self.first_scores is None else np.maximum(self.scores,
+                                                                          self.first_scores)
+        cross = scores[np.ix_(rows, cols)]  # [i, j]: predicted i with the gold of j
+        kept = np.diag(cross)
+        gap = kept[:, None] + kept[None, :] - cross - cross.T
+        i, j = np.nonzero(np.triu(gap <= SWAP_GAP, k=1))
+        order = np.lexsort((j, i, gap[i, j]))[:limit]
+        return [(names[i[k]], names[j[k]]) for k in order]
+
+    @property
+    def open(self) -> bool:
+        return bool(self.open_gold and self.open_predicted) and not self.too_many
+
+    def mapping(self) -> dict[str, str]:
+        return {**self.fixed, **self.assigned}
+
+    def assign(self, structure: np.ndarray) -> None:
+        name_part = _NAME_WEIGHT * self.names
+        scores = name_part + (1 - name_part) * structure
+        # Pairs under the threshold are worth nothing, so the assignment does not trade a good
+        # pair for two weak ones.
+        worth = np.where(scores >= THRESHOLD, scores, 0.0)
+        from scipy.optimize import linear_sum_assignment  # 0.3 s to import: only when needed
+
+        rows, cols = linear_sum_assignment(worth, maximize=True)
+        self.scores = scores
+        if self.first_scores is None:
+            self.first_scores = scores
+        self.assigned, self.assigned_confidence = {}, {}
+        for row, col in zip(rows, cols):
+            if scores[row, col] >= THRESHOLD:
+                p, g = self.open_predicted[row], self.open_gold[col]
+                self.assigned[p] = g
+                self.assigned_confidence[p] = float(min(1.0, scores[row, col]))
+
+
+def _agreement(gold: Side, predicted: Side, mappings: dict, gold_untyped: bool,
+               gold_literals: dict) -> int:
+    """How many things mapped pairs agree on: what canonical scoring counts (parents of types,
+    arities and parameter types of predicates and actions, action literals)."""
+    tr = Translator(mappings, "p")
+    total = 0
+    if not gold_untyped:
+        total += sum(tr("types", predicted.types[p]) == gold.types[g]
+                     for p, g in mappings["types"].items()
+                     if p in predicted.types and g in gold.types)
+    for kind, mine, theirs in (("predicates", predicted.predicates, gold.predicates),
+                               ("actions", predicted.actions, gold.actions)):
+        for p, g in mappings[kind].items():
+            total += (len(mine[p]) == len(theirs[g])) + sum(
+                tr("types", a) == b for a, b in zip(mine[p], theirs[g]))
+    for p, g in mappings["actions"].items():
+        if g not in gold_literals:
+            gold_literals[g] = Counter(gold.literals[g])
+        translated = Counter((tr.role(r), tr("predicates", q), tr.args(a))
+                             for r, q, a in predicted.literals[p])
+        total += sum((translated & gold_literals[g]).values())
+    return total
+
+
+MAX_PERMUTED_ARITY = 4  # argument orders tried: all of them up to this arity (24)
+
+
+def _argument_orders(gold: Side, predicted: Side, mappings: dict) -> dict[str, tuple]:
+    """For each mapped predicate, the order of its arguments that agrees best with the gold:
+    parameter types and the arguments of its atoms in mapped actions. Only orders strictly
+    better than the written one are kept."""
+    tr = Translator(mappings, "p")
+    uses: dict = {"g": {}, "p": {}}
+    for key, side, pairs in (("g", gold, {g: g for g in mappings["actions"].values()}),
+                             ("p", predicted, mappings["actions"])):
+        for action, target in pairs.items():
+            for role, predicate, args in side.literals.get(action, ()):
+                uses[key].setdefault(predicate, []).append(
+                    (target, tr.role(role) if key == "p" else role,
+                     tr.args(args) if key == "p" else args))
+    orders = {}
+    for p, g in mappings["predicates"].items():
+        mine, theirs = predicted.predicates.get(p), gold.predicates.get(g)
+        if mine is None or theirs is None or len(mine) != len(theirs) or not (
+                2 <= len(mine) <= MAX_PERMUTED_ARITY):
+            continue
+        gold_uses = Counter(uses["g"].get(g, ()))
+        types = [tr("types", t) for t in mine]
+
+        def agreement(order: tuple) -> int:
+            typed = sum(types[k] == theirs[i] for i, k in enumerate(order))
+            moved = Counter((a, r, tuple(args[k] for k in order))
+                            for a, r, args in uses["p"].get(p, ()))
+            return typed + sum((moved & gold_uses).values())
+
+        written = tuple(range(len(mine)))
+        best, best_value = written, agreement(written)
+        for order in permutations(written):
+            value = agreement(order)
+            if value > best_value:
+                best, best_value = order, value
+        if best != written:
+            orders[p] = best
+    return orders
+
+
+def align(gold: Domain, predicted: Domain) -> Alignment:
+    """Map the predicted domain's types, predicates, actions and constants onto the gold's."""
+    gold_side, predicted_side = side_of(gold), side_of(predicted)
+    gold_untyped = not gold.typed
+    states = {
+        "types": _KindState([] if gold_untyped else list(gold_side.types),
+                            [] if gold_untyped else list(predicted_side.types)),
+        "predicates": _KindState(list(gold_side.predicates), list(predicted_side.predicates)),
+        "actions": _KindState(list(gold_side.actions), list(predicted_side.actions)),
+        "constants": _KindState(list(gold_side.constants), list(predicted_side.constants)),
+    }
+    if gold_untyped:
+        type_mapping = {name: "object" for name in predicted_side.types}
+    mappings = {kind: state.mapping() for kind, state in states.items()}
+    if gold_untyped:
+        mappings["types"] = type_mapping
+
+    colours = None
+    if any(state.open for state in states.values()):
+        colours = wl_colours(gold_side, predicted_side)
+
+    def step(kind: str, anonymous: bool = False, with_colours: bool = False) -> None:
+        state = states[kind]
+        if not state.open:
+            return
+        state.assign(structure_scores(kind, gold_side, predicted_side, mappings, state.open_gold,
+                                state.open_predicted, anonymous,
+                                colours if with_colours else None))
+        if not (kind == "types" and gold_untyped):
+            mappings[kind] = state.mapping()
+
+    step("types", anonymous=True, with_colours=True)
+    step("predicates", anonymous=True, with_colours=True)
+    step("constants")
+    step("actions", with_colours=True)
+    for _ in range(ROUNDS):
+        if not (states["predicates"].open or states["actions"].open or states["types"].open
+                or states["constants"].open):
+            break
+        step("predicates")
+        step("types")
+        step("constants")
+        step("actions")
+
+    # Alternating rounds can settle on a consistent but wrong choice among near-symmetric names
+    # (two predicates and the two actions that use them, exchanged together). Try exchanging
+    # such partners, re-deciding what depends on them, and keep what agrees more.
+    def snapshot():
+        return ({k: (dict(st.assigned), dict(st.assigned_confidence), st.scores)
+                 for k, st in states.items()}, {k: dict(m) for k, m in mappings.items()})
+
+    def restore(saved) -> None:
+        kept, saved_mappings = saved
+        for k, (assigned, confidences, scores) in kept.items():
+            states[k].assigned, states[k].assigned_confidence, states[k].scores = (
+                assigned, confidences, scores)
+        mappings.clear()
+        mappings.update(saved_mappings)
+
+    depends = {"types": ("predicates", "actions"), "predicates": ("actions",),
+               "actions": ("predicates",)}
+    best = None
+    gold_literals: dict = {}
+    for kind, dependents in depends.items():
+        if kind == "types" and gold_untyped:
+            continue
+        candidates = states[kind].swap_candidates(MAX_SWAPS)
+        if candidates and best is None:
+            best = _agreement(gold_side, predicted_side, mappings, gold_untyped,
+                              gold_literals)
+        for first, second in candidates:
+            state = states[kind]
+            if first not in state.assigned or second not in state.assigned:
+                continue
+            saved = snapshot()
+            state.assigned = dict(state.assigned)
+            state.assigned[first], state.assigned[second] = (state.assigned[second],
+                                                             state.assigned[first])
+            row = {p: i for i, p in enumerate(state.open_predicted)}
+            col = {g: j for j, g in enumerate(state.open_gold)}
+            state.assigned_confidence = dict(state.assigned_confidence)
+            for name in (first, second):
+                state.assigned_confidence[name] = float(min(1.0, state.scores[
+                    row[name], col[state.assigned[name]]]))
+            mappings[kind] = state.mapping()
+            for dependent in dependents:
+                step(dependent)
+            value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
+            if value > best:
+                best = value
+            else:
+                restore(saved)
+
+    orders = _argument_orders(gold_side, predicted_side, mappings)
+
+    confidence = {}
+    unmapped_gold, unmapped_predicted = {}, {}
+    for kind, state in states.items():
+        confidence[kind] = FrozenMap({**state.fixed_confidence, **state.assigned_confidence})
+        mapped = mappings[kind]
+        taken = set(mapped.values())
+        unmapped_gold[kind] = tuple(g for g in state.gold_names if g not in taken)
+        unmapped_predicted[kind] = tuple(p for p in state.predicted_names if p not in mapped)
+    if gold_untyped:
+        confidence["types"] = FrozenMap({name: 1.0 for name in predicted_side.types})
+        unmapped_predicted["types"] = ()
+    gold_names = FrozenMap({
+        "types": frozenset(gold_side.types) | {"object"},
+        "predicates": frozenset(gold_side.predicates),
+        "actions": frozenset(gold_side.actions),
+        "constants": frozenset(gold_side.constants),
+    })
+    notes = []
+    if gold_untyped and predicted_side.types:
+        notes.append("the gold declares no types: every predicted type maps to object")
+    for kind, state in states.items():
+        if state.too_many:
+            notes.append(f"{kind}: {len(state.open_predicted)} predicted and "
+                         f"{len(state.open_gold)} gold names left after matching names, more "
+                         f"than {MAX_PAIRS:,} pairs: not matched by structure")
+    return Alignment(
+        types=FrozenMap(sorted(mappings["types"].items())),
+        predicates=FrozenMap(sorted(mappings["predicates"].items())),
+        actions=FrozenMap(sorted(mappings["actions"].items())),
+        constants=FrozenMap(sorted(mappings["constants"].items())),
+        confidence=FrozenMap(confidence),
+        unmapped_gold=FrozenMap(unmapped_gold),
+        unmapped_predicted=FrozenMap(unmapped_predicted),
+        gold_untyped=gold_untyped,
+        notes=tuple(notes),
+        argument_orders=FrozenMap(sorted(orders.items())),
+        _gold_names=gold_names,
+    )

@@ -1,0 +1,650 @@
+"""Semantic scoring: does the predicted domain behave like the gold one on the gold's problems?
+
+For each problem of the gold, the prediction (renamed into the gold's vocabulary by the
+alignment) is simulated beside the gold:
+
+- ``plan_validity``: the prediction's own plan (Fast Downward on the prediction) is valid in the
+  gold;
+- ``gold_plan_acceptance``: the gold's plan (Fast Downward on the gold) is valid in the
+  prediction;
+- ``applicability_f1``: on states sampled along the gold plan and by seeded random walks in the
+  gold, F1 of the prediction's applicable ground actions against the gold's (pooled);
+- ``transition_accuracy``: for the ground actions applicable in both, the share whose
+  successors agree (on the gold's predicates).
+
+Each disagreement is traced to a lifted precondition literal or effect of an action and
+reported as a diagnosis with its count. The prediction runs on the gold's problems: objects keep
+their names, an object's type becomes its nearest ancestor the prediction declares, atoms of
+predicates the prediction lacks are dropped (and counted). Predicates only the prediction has
+evolve in lockstep along each sampled trajectory.
+
+The gold side (parsed problems, gold plans, sampled trajectories, applicable sets, successor
+changes) is computed once per gold and cached, so scoring many predictions against one gold is
+cheap. Sample sizes and seeds are fixed by ``SemanticSettings`` and reported with every score.
+A prediction that cannot be simulated gets ``ok=False`` and a reason, never a zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+import time
+from collections import Counter, OrderedDict
+from dataclasses import asdict, dataclass, field
+from typing import Sequence
+
+from text2world.pddl.model import Domain, Formula, Not, parse_domain
+from text2world.planning.fast_downward import fast_downward_plan
+from text2world.simulation import (GroundAction, PlanningProblem, SimulationError, Simulator,
+                                   parse_plan, parse_problem)
+from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
+
+METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
+
+
+class SemanticTimeout(SimulationError):
+    """Scoring one pair went past ``SemanticSettings.time_limit``."""
+
+
+@dataclass(frozen=True)
+class SemanticSettings:
+    """Sample sizes, seeds and bounds; part of every result so a score is reproducible."""
+
+    walks: int = 6             # seeded random walks per problem
+    walk_length: int = 20      # steps per walk
+    seed: int = 0
+    max_transitions: int = 25  # successors compared per state (seeded sample of common actions)
+    planner_timeout: float = 10.0   # seconds per Fast Downward run
+    time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
+    max_work: int = 200_000         # search nodes per simulator call
+
+
+@dataclass(frozen=True)
+class ProblemScore:
+    name: str
+    states: int                      # sampled gold states
+    plan_valid: bool | None          # None: no plan of the prediction to check (see reason)
+    plan_reason: str
+    gold_plan_accepted: bool | None  # None: the gold has no plan for this problem
+    gold_plan_reason: str
+    true_positive: int
+    false_positive: int
+    false_negative: int
+    transitions: int
+    transitions_agreeing: int
+    dropped_atoms: int = 0           # initial atoms of predicates the prediction lacks
+
+
+@dataclass(frozen=True)
+class SemanticScore:
+    ok: bool
+    reason: str = ""                 # why the prediction could not be simulated (ok=False)
+    plan_validity: float | None = None
+    gold_plan_acceptance: float | None = None
+    applicability_f1: float | None = None
+    transition_accuracy: float | None = None
+    problems: tuple[ProblemScore, ...] = ()
+    diagnoses: tuple[Diagnosis, ...] = ()
+    settings: dict = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    alignment: dict | None = None
+    seconds: float = 0.0
+    planner_seconds: float = 0.0
+
+    def metrics(self) -> dict[str, float | None]:
+        return {name: getattr(self, name) for name in METRICS}
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["diagnoses"] = [d.to_dict() for d in self.diagnoses]
+        return data
+
+
+# --------------------------------------------------------------------------------------------
+# The gold side, computed once
+
+
+@dataclass
+class _Trajectory:
+    states: tuple[frozenset, ...]
+    actions: tuple[GroundAction, ...]  # actions[i] leads from states[i] to states[i + 1]
+
+
+@dataclass
+class GoldProblem:
+    name: str
+    problem: PlanningProblem
+    simulator: Simulator
+    plan: tuple[GroundAction, ...] | None
+    plan_note: str
+    trajectories: tuple[_Trajectory, ...]
+    applicable: dict = field(default_factory=dict)  # state -> tuple of ground actions
+    changes: dict = field(default_factory=dict)     # (state, action) -> (added, deleted)
+
+    def applicable_in(self, state: frozenset) -> tuple[GroundAction, ...]:
+        found = self.applicable.get(state)
+        if found is None:
+            found = self.applicable[state] = self.simulator.applicable(state)
+        return found
+
+    def change(self, state: frozenset, action: GroundAction) -> tuple[frozenset, frozenset]:
+        key = (state, action)
+        found = self.changes.get(key)
+        if found is None:
+            after = self.simulator.successor(state, action, check=False)
+            found = self.changes[key] = (after - state, state - after)
+        return found
+
+
+@dataclass
+class GoldCache:
+    """Everything about one gold that does not depend on the prediction."""
+
+    domain: Domain
+    problems: tuple[GoldProblem, ...]
+    settings: SemanticSettings
+    notes: tuple[str, ...]
+    planner_seconds: float
+
+
+_GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
+_GOLD_CACHE_SIZE = 32
+# ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
+# scoring may ask for the same gold: one builds it, the other waits for it.
+_CACHE_LOCK = threading.Lock()
+_GOLD_BUILDING: dict[str, threading.Lock] = {}
+
+
+def _reset_locks() -> None:  # a forked child never inherits a lock held by another thread
+    global _CACHE_LOCK
+    _CACHE_LOCK = threading.Lock()
+    _GOLD_BUILDING.clear()
+
+
+os.register_at_fork(after_in_child=_reset_locks)
+
+
+def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
+                 settings: SemanticSettings = SemanticSettings()) -> GoldCache:
+    """Parse the gold's problems, plan them with Fast Downward and sample trajectories.
+
+    ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings);
+    thread-safe: a gold another thread is building is waited for, not built twice.
+    Raises ``SimulationError`` when the gold itself cannot be simulated.
+    """
+    gold_text = gold if isinstance(gold, str) else gold.to_pddl()
+    key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
+    with _CACHE_LOCK:
+        if key in _GOLD_CACHE:
+            _GOLD_CACHE.move_to_end(key)
+            return _GOLD_CACHE[key]
+        building = _GOLD_BUILDING.setdefault(key, threading.Lock())
+    with building:
+        with _CACHE_LOCK:
+            if key in _GOLD_CACHE:  # built by the thread this one waited for
+                _GOLD_CACHE.move_to_end(key)
+                return _GOLD_CACHE[key]
+        try:
+            cache = _build_gold(gold, gold_text, problems, settings)
+        finally:
+            with _CACHE_LOCK:
+                _GOLD_BUILDING.pop(key, None)
+        with _CACHE_LOCK:
+            _GOLD_CACHE[key] = cache
+            while len(_GOLD_CACHE) > _GOLD_CACHE_SIZE:
+                _GOLD_CACHE.popitem(last=False)
+    return cache
+
+
+def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str, str]],
+                settings: SemanticSettings) -> GoldCache:
+    if not problems:
+        raise SimulationError("the gold has no problems to simulate on (pass problems)")
+    domain = gold if isinstance(gold, Domain) else parse_domain(gold)
+    prepared, notes, planner = [], [], 0.0
+    for index, (name, text) in enumerate(problems):
+        problem = parse_problem(gold_text, text)
+        simulator = Simulator(domain, problem, max_work=settings.max_work)
+        start = time.perf_counter()
+        # planned from the same printed texts a prediction equal to the gold produces, so
+        # that such a prediction finds its plan in the planner cache
+        result = _cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout)
+        planner += time.perf_counter() - start
+        plan, plan_note = None, ""
+        trajectories = []
+        if result.solved:
+            plan = tuple(parse_plan(result.plan))
+            check = simulator.validate_plan(plan)
+            if not check.valid:  # never expected: the planner and the simulator disagree
+                raise SimulationError(f"problem {name}: the gold's own plan fails in the "
+                                      f"simulator: {check.reason}")
+            states = [simulator.initial_state]
+            for action in plan:
+                states.append(simulator.successor(states[-1], action, check=False))
+            trajectories.append(_Trajectory(tuple(states), plan))
+        else:
+            plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
+            notes.append(plan_note)
+        for walk in range(settings.walks):
+            seed = settings.seed * 1_000_003 + index * 1000 + walk
+            w = simulator.random_walk(settings.walk_length, seed)
+            trajectories.append(_Trajectory(w.states, w.actions))
+        prepared.append(GoldProblem(name, problem, simulator, plan, plan_note,
+                                    tuple(trajectories)))
+    return GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
+
+
+# --------------------------------------------------------------------------------------------
+# Alignment
+
+
+def align_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, dict | None, str]:
+    """The prediction renamed into the gold's vocabulary, a summary of the mapping, and a note.
+
+    Uses ``text2world.scoring.alignment`` when present; without it, names are compared as written.
+    """
+    try:
+        from text2world.scoring.alignment import align
+    except ImportError:
+        return predicted, None, "no alignment module: names compared as written"
+    alignment = align(gold, predicted)
+    summary = None
+    to_dict = getattr(alignment, "to_dict", None)
+    if callable(to_dict):
+        summary = to_dict()
+    return alignment.translate(predicted), summary, ""
+
+
+# --------------------------------------------------------------------------------------------
+# Projection of a gold problem onto the prediction
+
+
+def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem
+                    ) -> tuple[PlanningProblem, int, list[str]]:
+    """The gold's problem for the prediction: object types mapped to the nearest ancestor the
+    prediction declares, init atoms of predicates it lacks dropped, its constants added.
+
+    Returns the problem, the number of dropped init atoms and notes.
+    """
+    from text2world.pddl.model import TypedName
+
+    gold_parent = {t.name: t.type for t in gold.types}
+    known_types = {t.name for t in predicted.types} | {"object"}
+
+    def nearest(kind: str) -> str:
+        seen = set()
+        while kind not in known_types and kind in gold_parent and kind not in seen:
+            seen.add(kind)
+            kind = gold_parent[kind]
+        return kind if kind in known_types else "object"
+
+    constants = {c.name: c for c in predicted.constants}
+    objects = [constants.get(o.name, TypedName(o.name, nearest(o.type)))
+               for o in problem.objects]
+    names = {o.name for o in objects}
+    objects += [c for c in predicted.constants if c.name not in names]
+    arity = {p.name: len(p.parameters) for p in predicted.predicates}
+    init = frozenset(a for a in problem.init if arity.get(a[0], -1) == len(a) - 1)
+    dropped = len(problem.init) - len(init)
+    functions = {f.name for f in predicted.functions}
+    values = tuple(v for v in problem.function_values if v[0][0] in functions)
+    if "total-cost" in functions and not any(v[0] == ("total-cost",) for v in values):
+        values += ((("total-cost",), 0.0),)
+    notes = []
+    missing = sorted({a[0] for a in problem.init} - set(arity))
+    if missing:
+        notes.append(f"problem {problem.name}: the prediction has no predicate "
+                     + ", ".join(missing) + f" ({dropped} initial atoms dropped)")
+    metric = problem.metric if "total-cost" in functions else None
+    return (PlanningProblem(problem.name, predicted.name, tuple(objects), init, problem.goal,
+                            values, metric), dropped, notes)
+
+
+def _goal_predicates(formula: Formula) -> set[str]:
+    from text2world.pddl.model import And, Atom, Or, Quantified
+    if isinstance(formula, Atom):
+        return {formula.predicate} - {"="}
+    if isinstance(formula, Not):
+        return _goal_predicates(formula.formula)
+    if isinstance(formula, (And, Or)):
+        return set().union(*(_goal_predicates(p) for p in formula.parts)) if formula.parts else set()
+    if isinstance(formula, Quantified):
+        return _goal_predicates(formula.body)
+    return set()
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring
+
+
+def semantic_score(gold: str | Domain, predicted: str | Domain,
+                   problems: Sequence[tuple[str, str]] | None = None, *,
+                   gold_cache: GoldCache | None = None,
+                   settings: SemanticSettings = SemanticSettings()) -> SemanticScore:
+    """Score ``predicted`` against ``gold`` by behaviour on ``problems`` (``(name, text)``).
+
+    Pass ``gold_cache`` (from ``prepare_gold``) to reuse the gold side; otherwise it is built
+    (and cached) from ``gold`` and ``problems``. Never raises for a bad prediction: the score
+    has ``ok=False`` and a reason.
+    """
+    started = time.perf_counter()
+    report = {"walks": settings.walks, "walk_length": settings.walk_length,
+              "seed": settings.seed, "max_transitions": settings.max_transitions,
+              "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit}
+    try:
+        cache = gold_cache or prepare_gold(gold, problems or (), settings)
+    except Exception as err:  # noqa: BLE001 - the gold side: report, do not crash
+        return SemanticScore(False, f"the gold cannot be simulated: {_why(err)}",
+                             settings=report, seconds=time.perf_counter() - started)
+    settings = cache.settings
+    try:
+        domain = predicted if isinstance(predicted, Domain) else parse_domain(predicted)
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        return SemanticScore(False, f"the prediction does not parse: {_why(err)}",
+                             settings=report, seconds=time.perf_counter() - started)
+    try:
+        translated, mapping, note = align_prediction(cache.domain, domain)
+    except Exception as err:  # noqa: BLE001
+        return SemanticScore(False, f"no alignment of the prediction onto the gold: {_why(err)}",
+                             settings=report, seconds=time.perf_counter() - started)
+    gold_actions = {a.name for a in cache.domain.actions}
+    if not gold_actions & {a.name for a in translated.actions}:
+        return SemanticScore(False, "no alignment: none of the prediction's actions maps onto "
+                             "an action of the gold", settings=report, alignment=mapping,
+                             seconds=time.perf_counter() - started)
+    scorer = _PairScorer(cache, translated, started)
+    try:
+        results = [scorer.problem(gold_problem) for gold_problem in cache.problems]
+    except SimulationError as err:
+        return SemanticScore(False, f"the prediction cannot be simulated: {err.reason}",
+                             settings=report, alignment=mapping,
+                             seconds=time.perf_counter() - started,
+                             planner_seconds=scorer.planner_seconds)
+    return _aggregate(results, scorer, report, mapping,
+                      tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
+                      time.perf_counter() - started)
+
+
+def _why(err: Exception) -> str:
+    reason = getattr(err, "reason", None) or getattr(err, "message", None) or str(err)
+    return f"{type(err).__name__}: {reason}" if not isinstance(err, SimulationError) else reason
+
+
+def _aggregate(results: list[ProblemScore], scorer: "_PairScorer", report: dict,
+               mapping: dict | None, notes: tuple[str, ...], seconds: float) -> SemanticScore:
+    def mean(values):
+        values = [1.0 if v else 0.0 for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    tp = sum(r.true_positive for r in results)
+    fp = sum(r.false_positive for r in results)
+    fn = sum(r.false_negative for r in results)
+    f1 = 1.0 if tp + fp + fn == 0 else 2 * tp / (2 * tp + fp + fn)
+    compared = sum(r.transitions for r in results)
+    agreeing = sum(r.transitions_agreeing for r in results)
+    report = dict(report, states=sum(r.states for r in results), transitions=compared,
+                  problems=len(results))
+    extra = ()
+    if compared == 0:
+        extra = ("transition_accuracy: no sampled action is applicable in both",)
+    return SemanticScore(
+        True, "", mean(r.plan_valid for r in results),
+        mean(r.gold_plan_accepted for r in results), f1,
+        agreeing / compared if compared else None, tuple(results),
+        scorer.diagnoser.diagnoses(), report, notes + extra, mapping, seconds,
+        scorer.planner_seconds)
+
+
+class _PairScorer:
+    """Scores one translated prediction against a cached gold, problem by problem."""
+
+    def __init__(self, cache: GoldCache, predicted: Domain, started: float) -> None:
+        self.cache = cache
+        self.predicted = predicted
+        self.settings = cache.settings
+        self.started = started
+        self.planner_seconds = 0.0
+        self.notes: list[str] = []
+        self.gold_predicates = {p.name for p in cache.domain.predicates}
+        self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
+        self.diagnoser = Diagnoser(cache.domain, predicted)
+
+    def _clock(self) -> None:
+        elapsed = time.perf_counter() - self.started
+        if elapsed > self.settings.time_limit:
+            raise SemanticTimeout(f"scoring took more than {self.settings.time_limit:g}s "
+                                  f"(time limit per pair)")
+
+    def problem(self, gold: GoldProblem) -> ProblemScore:
+        self._clock()
+        problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem)
+        self.notes += notes
+        simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
+        plan_valid, plan_reason = self._plan_validity(gold, problem, simulator)
+        accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
+        if gold.plan is not None:
+            check = simulator.validate_plan(gold.plan)
+            accepted, accepted_reason = check.valid, check.reason
+        counts = Counter()
+        rng = random.Random(self.settings.seed)
+        for trajectory in gold.trajectories:
+            self._clock()
+            self._trajectory(gold, simulator, trajectory, counts, rng)
+        return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
+                            accepted_reason, counts["tp"], counts["fp"], counts["fn"],
+                            counts["compared"], counts["agree"], dropped)
+
+    def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem,
+                       simulator: Simulator) -> tuple[bool | None, str]:
+        missing = _goal_predicates(problem.goal) - {p.name for p in self.predicted.predicates}
+        if missing:
+            return False, ("the prediction cannot state the goal: no predicate "
+                           + ", ".join(sorted(missing)))
+        remaining = self.settings.time_limit - (time.perf_counter() - self.started)
+        start = time.perf_counter()
+        result = _cached_plan(*_planner_inputs(self.predicted, problem),
+                              max(1.0, min(self.settings.planner_timeout, remaining)))
+        self.planner_seconds += time.perf_counter() - start
+        if not result.solved:
+            if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
+                return False, "the prediction makes the problem unsolvable"
+            if result.status == "Timeout":
+                return False, "Fast Downward found no plan on the prediction in time"
+            return False, f"Fast Downward fails on the prediction: {result.message[:300]}"
+        check = gold.simulator.validate_plan(parse_plan(result.plan))
+        return check.valid, check.reason or "the prediction's plan is valid in the gold"
+
+    def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
+                    counts: Counter, rng: random.Random) -> None:
+        extra = frozenset()  # atoms of prediction-only predicates, evolved in lockstep
+        for index, gold_state in enumerate(trajectory.states):
+            state = frozenset(a for a in gold_state if a[0] in simulator.predicate_arity) | extra
+            gold_actions = gold.applicable_in(gold_state)
+            predicted = simulator.applicable(state)
+            counts["states"] += 1
+            gold_set, predicted_set = set(gold_actions), set(predicted)
+            common = [a for a in gold_actions if a in predicted_set]
+            counts["tp"] += len(common)
+            for action in predicted:
+                if action not in gold_set:
+                    counts["fp"] += 1
+                    self.diagnoser.too_weak(action, gold.simulator, gold_state)
+            for action in gold_actions:
+                if action not in predicted_set:
+                    counts["fn"] += 1
+                    self.diagnoser.too_strong(action, simulator, state)
+            sample = common if len(common) <= self.settings.max_transitions else \
+                rng.sample(common, self.settings.max_transitions)
+            for action in sample:
+                added, deleted = gold.change(gold_state, action)
+                after = simulator.successor(state, action, check=False)
+                p_added = frozenset(a for a in after - state if a[0] in self.gold_predicates)
+                p_deleted = frozenset(a for a in state - after if a[0] in self.gold_predicates)
+                counts["compared"] += 1
+                if p_added == added and p_deleted == deleted:
+                    counts["agree"] += 1
+                else:
+                    self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
+            if index < len(trajectory.actions):
+                step = trajectory.actions[index]
+                if self.extra_predicates and step in predicted_set:
+                    after = simulator.successor(state, step, check=False)
+                    extra = frozenset(a for a in after if a[0] in self.extra_predicates)
+
+
+_PLAN_CACHE: OrderedDict[str, object] = OrderedDict()
+PLANNER = "lama-first"  # the configuration of fast_downward_plan, part of the cache key
+
+
+def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
+    """Domain and problem texts for Fast Downward, both printed from the models."""
+    typed = bool(domain.types) or ":typing" in domain.requirements
+    return domain.to_pddl(), problem.to_pddl(domain.name, typed=typed,
+                                             exclude=[c.name for c in domain.constants])
+
+
+def _cached_plan(domain_text: str, problem_text: str, timeout: float):
+    """Fast Downward on (domain, problem), memoised in memory and on disk
+    (``planning.PlanCache``), so equal predictions, repeated runs and re-scoring plan once."""
+    from text2world.planning.fast_downward import PlanCache, PlanResult
+
+    cache = PlanCache()
+    key = PlanCache.key(PLANNER, domain_text, problem_text)
+    with _CACHE_LOCK:
+        if key in _PLAN_CACHE:
+            _PLAN_CACHE.move_to_end(key)
+            return _PLAN_CACHE[key]
+    data = cache.get(key)
+    try:
+        result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
+                            str(data.get("message", "")), tuple(data.get("plan") or ()))
+    except (KeyError, TypeError):
+        result = None
+    if result is None:
+        result = fast_downward_plan(domain_text, problem_text, timeout=timeout)
+        if result.status == "Timeout":  # may not repeat with more time: not cached
+            return result
+        cache.put(key, asdict(result))
+    with _CACHE_LOCK:
+        _PLAN_CACHE[key] = result
+        while len(_PLAN_CACHE) > 1024:
+            _PLAN_CACHE.popitem(last=False)
+    return result
+
+
+def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list[tuple[str, str]]]:
+    """The gold domain text and ``(name, text)`` problems of a dataset record."""
+    from text2world.store.datasets import load_dataset
+    record = load_dataset(dataset).get(gold_id)
+    return record.domain, [(p.name, p.pddl) for p in record.problems]
+
+
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers for the command line, the evaluation loop and the API
+
+
+class SemanticInputError(ValueError):
+    """A gold or problem set the semantic scorer cannot be given (clear message)."""
+
+
+def problems_from_dir(path) -> list[tuple[str, str]]:
+    """``(name, text)`` for every ``*.pddl`` file of a folder, sorted by name."""
+    from pathlib import Path
+    folder = Path(path)
+    if not folder.is_dir():
+        raise SemanticInputError(f"--problems {folder}: not a folder")
+    files = sorted(folder.glob("*.pddl"))
+    if not files:
+        raise SemanticInputError(f"--problems {folder}: no *.pddl problem files")
+    problems = []
+    for file in files:
+        try:
+            problems.append((file.stem, file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as err:
+            raise SemanticInputError(f"problem file {file}: cannot read it: {err}") from None
+    return problems
+
+
+def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
+                 ) -> tuple[str, list[tuple[str, str]]]:
+    """The gold text and problems for ``t2w score --semantic``: ``gold`` is a domain file (then
+    ``problems_dir`` is needed) or a store id (its problems are used unless a folder is given)."""
+    from pathlib import Path
+    path = Path(gold)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SemanticInputError(f"gold domain {path}: cannot read it: {err}") from None
+        if problems_dir is None:
+            raise SemanticInputError(
+                f"semantic scoring of {path} needs problems: pass --problems DIR, or give "
+                "a store id instead of a file (its problems are used)")
+        return text, problems_from_dir(problems_dir)
+    try:
+        text, problems = store_problems(gold, dataset)
+    except KeyError:
+        raise SemanticInputError(f"{gold}: neither a file nor a domain id of dataset "
+                                 f"{dataset!r}") from None
+    if problems_dir is not None:
+        problems = problems_from_dir(problems_dir)
+    if not problems:
+        raise SemanticInputError(f"{gold} has no problems in dataset {dataset!r}; "
+                                 "pass --problems DIR")
+    return text, problems
+
+
+def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
+    """The compact form kept per round in run logs and returned by default over the API."""
+    return {"ok": score.ok, "reason": score.reason, **score.metrics(),
+            "diagnoses": [d.to_dict() for d in score.diagnoses[:max_diagnoses]],
+            "settings": score.settings, "seconds": round(score.seconds, 3)}
+
+
+def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) -> dict:
+    """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool).
+    Never raises: an unexpected failure is a round that could not be simulated."""
+    try:
+        return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
+    except Exception as err:  # noqa: BLE001 - one round must not stop a run
+        return {"ok": False, "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
+                **dict.fromkeys(METRICS), "diagnoses": [], "settings": {}, "seconds": 0.0}
+
+
+__all__ = ["GoldCache", "METRICS", "ProblemScore", "SemanticInputError", "SemanticScore",
+           "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
+           "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
+           "semantic_score", "semantic_summary", "store_problems"]
+
+
+def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> None:
+    """The semantic scores, per problem, and the diagnoses, as rich tables (CLI output)."""
+    from rich.table import Table
+
+    if not score.ok:
+        console.print(f"[red]semantic scoring not possible[/]: {score.reason}", highlight=False)
+        return
+    table = Table(title=f"semantic (seed {score.settings['seed']}, "
+                        f"{score.settings['states']} states, "
+                        f"{score.settings['transitions']} transitions)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in score.metrics().items():
+        table.add_row(name, "n/a" if value is None else f"{value:.4f}")
+    console.print(table)
+    problems = Table(title="per problem")
+    for column in ("problem", "own plan valid in gold", "gold plan accepted", "states"):
+        problems.add_column(column)
+    for p in score.problems:
+        problems.add_row(p.name, f"{p.plan_valid} {'' if p.plan_valid else p.plan_reason}",
+                         f"{p.gold_plan_accepted} "
+                         f"{'' if p.gold_plan_accepted else p.gold_plan_reason}", str(p.states))
+    console.print(problems)
+    for diagnosis in score.diagnoses[:max_diagnoses]:
+        console.print(f"[yellow]diagnosis[/] {diagnosis.message}", highlight=False)
+    for note in score.notes:
+        console.print(f"note: {note}", highlight=False)

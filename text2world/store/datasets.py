@@ -1,0 +1,378 @@
+"""Datasets: the built-in store, imported datasets and datasets read straight from a path.
+
+A dataset is a list of ``Record``: a gold domain with its descriptions and problems. The
+built-in store lives in the repository's ``data/`` folder; imported datasets live in the user
+data directory (``$T2W_HOME``, default ``~/.local/share/text2world``), never in the repository.
+"""
+
+from __future__ import annotations
+
+from text2world.errors import Text2WorldError
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+BUILTIN = "text2world"
+SPLITS = ("test", "train", "all")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class DatasetError(Text2WorldError, ValueError):
+    """A dataset that cannot be found or read; the message names the file and record."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    name: str
+    pddl: str
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    name: str
+    split: str
+    domain: str  # the gold PDDL domain
+    abstract: str | None = None
+    concrete: str | None = None
+    problems: tuple[Problem, ...] = ()
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def description(self, kind: str = "abstract") -> str | None:
+        if kind not in ("abstract", "concrete"):
+            raise ValueError(f"description kind must be 'abstract' or 'concrete', not {kind!r}")
+        return self.abstract if kind == "abstract" else self.concrete
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "split": self.split, "domain": self.domain,
+                "abstract": self.abstract, "concrete": self.concrete,
+                "problems": [{"name": p.name, "pddl": p.pddl} for p in self.problems],
+                "meta": self.meta}
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    records: tuple[Record, ...]
+    source: str = ""
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def get(self, record_id: str) -> Record:
+        for record in self.records:
+            if record.id == str(record_id):
+                return record
+        raise KeyError(f"dataset {self.name!r} has no domain with id {record_id!r}")
+
+    def split(self, split: str) -> list[Record]:
+        if split == "all":
+            return list(self.records)
+        return [r for r in self.records if r.split == split]
+
+    def select(self, split: str = "test", domains: list[str] | None = None) -> list[Record]:
+        """The records a run covers: the named domains (in the order given, whatever their
+        split) or else a split. Raises ``DatasetError`` naming what is unknown."""
+        if split not in SPLITS:
+            raise DatasetError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+        if not domains:
+            records = self.split(split)
+            if not records:
+                raise DatasetError(f"dataset {self.name!r} has no {split!r} items")
+            return records
+        known = {r.id for r in self.records}
+        unknown = [d for d in domains if d not in known]
+        if unknown:
+            sample = ", ".join(sorted(known)[:8])
+            raise DatasetError(f"dataset {self.name!r} has no domain with id(s) "
+                               f"{', '.join(map(repr, unknown))} (ids look like: {sample}, ...)")
+        return [self.get(d) for d in dict.fromkeys(domains)]
+
+    @property
+    def content_hash(self) -> str:
+        """A hash of everything a run depends on, recorded in run configs."""
+        digest = hashlib.sha256()
+        for record in self.records:
+            digest.update(json.dumps(record.to_dict(), sort_keys=True).encode())
+        return digest.hexdigest()[:16]
+
+
+def first(records: list[Record], limit: int | None) -> list[Record]:
+    """``--limit``: the first ``limit`` records (all of them when None)."""
+    if limit is None:
+        return records
+    if limit < 1:
+        raise DatasetError(f"--limit must be at least 1, not {limit}")
+    return records[:limit]
+
+
+# --------------------------------------------------------------------------------------------
+# Locations
+
+
+def data_dir() -> Path:
+    """The built-in store: ``$T2W_DATA_DIR`` or the repository's ``data/`` folder."""
+    configured = os.environ.get("T2W_DATA_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "data"
+
+
+def home_dir() -> Path:
+    configured = os.environ.get("T2W_HOME")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "text2world"
+
+
+def imported_dir(name: str) -> Path:
+    check_dataset_name(name)
+    return home_dir() / "datasets" / name
+
+
+def check_dataset_name(name: str) -> None:
+    if not _NAME.match(name or ""):
+        raise DatasetError(f"invalid dataset name {name!r}: use letters, digits, '.', '_' and "
+                           "'-' (at most 64 characters)")
+
+
+def list_datasets() -> list[dict]:
+    """The built-in store and every imported dataset, with their sizes."""
+    found = [{"name": BUILTIN, "kind": "built-in", "path": str(data_dir())}]
+    root = home_dir() / "datasets"
+    if root.is_dir():
+        for folder in sorted(root.iterdir()):
+            if (folder / "records.jsonl").is_file():
+                found.append({"name": folder.name, "kind": "imported", "path": str(folder)})
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+
+
+_cache: dict[tuple[str, float], Dataset] = {}
+
+
+def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
+    """Load the built-in store (default), an imported dataset by name, or a path.
+
+    A path may be a store folder (``domains/``, ``descriptions/``, ``problems/``), a released
+    Text2World JSON file, a JSONL file of such records, or a Hugging Face dataset folder.
+    """
+    key = str(name_or_path)
+    if key == BUILTIN:
+        root = data_dir()
+        if not (root / "domains").is_dir():
+            raise DatasetError(
+                f"the built-in store is not at {root}: it lives in the data/ folder of a "
+                "text2world clone (install with 'pip install -e .' from the clone, or set "
+                "T2W_DATA_DIR to that folder)")
+        return _cached(root, lambda: load_store_dir(root, name=BUILTIN),
+                       *(root / part for part in ("domains", "descriptions", "problems",
+                                                  "manifest.json")))
+    if _NAME.match(key) and (imported_dir(key) / "records.jsonl").is_file():
+        folder = imported_dir(key)
+        return _cached(folder / "records.jsonl", lambda: _load_imported(folder, key))
+    path = Path(key)
+    if path.exists():
+        return read_path(path)
+    known = ", ".join(d["name"] for d in list_datasets())
+    raise DatasetError(f"unknown dataset {key!r}: not a path and not imported (known: {known}). "
+                       f"Import it with: t2w data import PATH --name {key}")
+
+
+def _cached(path: Path, load, *watched: Path) -> Dataset:
+    """Load once per change of ``path`` or ``watched``: their modification times are the key
+    (a store folder's own time does not change when a domain is added inside domains/)."""
+    stamps = []
+    for item in (path, *watched):
+        try:
+            stamps.append(item.stat().st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    key = (str(path), tuple(stamps))
+    if key not in _cache:
+        _cache[key] = load()
+    return _cache[key]
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DatasetError(f"{path}: not UTF-8 text (byte offset {err.start})") from None
+
+
+def load_store_dir(root: Path, name: str | None = None) -> Dataset:
+    """Read a folder in the store layout; splits and names come from ``manifest.json``."""
+    domains = root / "domains"
+    if not domains.is_dir():
+        raise DatasetError(f"{root}: not a store folder (no domains/ inside)")
+    manifest_path = root / "manifest.json"
+    manifest = {}
+    if manifest_path.is_file():
+        try:
+            manifest = {d["id"]: d for d in json.loads(_read_text(manifest_path))["domains"]}
+        except (ValueError, KeyError, TypeError) as err:
+            raise DatasetError(f"{manifest_path}: malformed manifest ({err})") from None
+    records = []
+    for domain_path in sorted(domains.glob("*.pddl")):
+        record_id = domain_path.stem
+        entry = manifest.get(record_id, {})
+        descriptions = root / "descriptions" / record_id
+        abstract = descriptions / "abstract.md"
+        concrete = descriptions / "concrete.md"
+        problems = tuple(Problem(p.stem, _read_text(p))
+                         for p in sorted((root / "problems" / record_id).glob("*.pddl")))
+        records.append(Record(
+            id=record_id, name=entry.get("name", record_id), split=entry.get("split", "test"),
+            domain=_read_text(domain_path),
+            abstract=_read_text(abstract) if abstract.is_file() else None,
+            concrete=_read_text(concrete) if concrete.is_file() else None,
+            problems=problems, meta=entry))
+    # Train exemplars first, then test, each by id: a stable order for runs and reports.
+    records.sort(key=lambda r: (r.split != "train", r.id))
+    return Dataset(name or root.name, tuple(records), str(root))
+
+
+def record_from_raw(raw: dict, index: int, where: str) -> Record:
+    """Map one released Text2World record (test or train layout) to a ``Record``."""
+    if not isinstance(raw, dict):
+        raise DatasetError(f"{where}: record {index} is not a JSON object")
+    domain = raw.get("pddl_domain")
+    if not isinstance(domain, str) or not domain.strip():
+        raise DatasetError(f"{where}: record {index} has no 'pddl_domain' text")
+    record_id = raw.get("id", raw.get("example_idx", index))
+    name = raw.get("file_name") or raw.get("domain_name") or f"domain-{record_id}"
+    abstract = raw.get("corrected_description", raw.get("description"))
+    concrete = raw.get("concrete_description")
+    for field_name, value in (("description", abstract), ("concrete", concrete)):
+        if value is not None and not isinstance(value, str):
+            raise DatasetError(f"{where}: record {index} has a non-text {field_name}")
+    return Record(id=str(record_id), name=str(name), split=str(raw.get("split", "test")),
+                  domain=domain, abstract=abstract, concrete=concrete, meta=raw)
+
+
+def read_raw_records(path: Path) -> list[dict]:
+    """The records of a released JSON file, a JSONL file or a Hugging Face dataset folder."""
+    if path.is_dir():
+        if (path / "dataset_info.json").is_file() or (path / "dataset_dict.json").is_file():
+            return _read_hf_dir(path)
+        raise DatasetError(f"{path}: a folder that is neither a store nor a Hugging Face dataset")
+    text = _read_text(path)
+    if path.suffix == ".jsonl":
+        records = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError as err:
+                raise DatasetError(f"{path}: line {number} is not valid JSON ({err})") from None
+        return records
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise DatasetError(f"{path}: not valid JSON ({err})") from None
+    if isinstance(data, dict):
+        data = list(data.values())
+    if not isinstance(data, list):
+        raise DatasetError(f"{path}: expected a JSON list of records")
+    return data
+
+
+def _read_hf_dir(path: Path) -> list[dict]:
+    try:
+        import datasets
+    except ImportError:
+        raise DatasetError("reading a Hugging Face dataset folder needs the 'datasets' package "
+                           "(pip install datasets)") from None
+    try:
+        loaded = datasets.load_from_disk(str(path))
+    except Exception as err:  # noqa: BLE001 - datasets raises many classes
+        raise DatasetError(f"{path}: cannot read the Hugging Face dataset ({err})") from None
+    if isinstance(loaded, datasets.DatasetDict):
+        rows = []
+        for split_name, split in loaded.items():
+            rows.extend({"split": split_name, **row} if "split" not in row else row
+                        for row in split)
+        return rows
+    return [dict(row) for row in loaded]
+
+
+def read_path(path: Path) -> Dataset:
+    if path.is_dir() and (path / "domains").is_dir():
+        return load_store_dir(path)
+    raws = read_raw_records(path)
+    records = tuple(record_from_raw(raw, i, str(path)) for i, raw in enumerate(raws))
+    _check_unique(records, str(path))
+    return Dataset(path.stem, records, str(path))
+
+
+def _check_unique(records: Iterable[Record], where: str) -> None:
+    seen: set[str] = set()
+    for record in records:
+        if record.id in seen:
+            raise DatasetError(f"{where}: two records have id {record.id!r}")
+        seen.add(record.id)
+
+
+def _load_imported(folder: Path, name: str) -> Dataset:
+    raws = read_raw_records(folder / "records.jsonl")
+    records = tuple(record_from_raw(raw, i, str(folder)) for i, raw in enumerate(raws))
+    return Dataset(name, records, str(folder))
+
+
+# --------------------------------------------------------------------------------------------
+# Import and export
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write through a temporary file and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def import_dataset(path: str | os.PathLike, name: str) -> Dataset:
+    """Validate every record of ``path`` and keep them, verbatim, as dataset ``name``."""
+    check_dataset_name(name)
+    if name == BUILTIN:
+        raise DatasetError(f"{BUILTIN!r} is the built-in store; choose another name")
+    source = Path(path)
+    if not source.exists():
+        raise DatasetError(f"{source}: no such file or folder")
+    raws = read_raw_records(source)
+    if not raws:
+        raise DatasetError(f"{source}: no records")
+    records = tuple(record_from_raw(raw, i, str(source)) for i, raw in enumerate(raws))
+    _check_unique(records, str(source))
+    folder = imported_dir(name)
+    lines = "".join(json.dumps(raw, ensure_ascii=False) + "\n" for raw in raws)
+    atomic_write_text(folder / "records.jsonl", lines)
+    atomic_write_text(folder / "meta.json", json.dumps(
+        {"name": name, "source": str(source.resolve()), "records": len(records)}, indent=2))
+    return Dataset(name, records, str(folder))
+
+
+def export_jsonl(dataset: Dataset) -> str:
+    """One JSON object per record: id, name, split, domain, descriptions, problems."""
+    return "".join(json.dumps({k: v for k, v in r.to_dict().items() if k != "meta"},
+                              ensure_ascii=False) + "\n" for r in dataset.records)

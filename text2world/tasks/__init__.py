@@ -1,0 +1,1 @@
+"""The tasks run by the engine: generation (Text2World's EC_k loop), world-model tasks, the contamination probe."""

@@ -1,0 +1,1 @@
+"""Contamination: n-gram overlap with the store, corpus reading and the model probe."""

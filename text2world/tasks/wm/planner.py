@@ -1,0 +1,142 @@
+"""Optimal plans from Fast Downward, for the world-model tasks.
+
+``text2world.planning.fast_downward.solve_problem`` answers whether a problem is solvable; the world-model
+tasks need the plan itself and its optimal cost, from the initial state and from arbitrary
+states (a proposal's successor, written as a new problem). This module runs the Fast Downward
+driver shipped by ``up-fast-downward`` directly (``text2world.planning.fast_downward.run_fast_downward``; A*
+with LM-cut, falling back to blind A* for conditional effects and axioms LM-cut does not
+support), in a fresh temporary folder per call, with a time bound, and caches every answer on disk
+by the content of the domain and problem (``text2world.planning.fast_downward.PlanCache``, keyed with this
+planner configuration).
+"""
+
+from __future__ import annotations
+
+import resource
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from text2world.pddl.model import Domain
+from text2world.planning.fast_downward import (PlanCache, fast_downward_folder, read_plan_file,
+                                 run_fast_downward)
+from text2world.simulation import PlanningProblem, atom_to_pddl
+
+SEARCHES = ("astar(lmcut())", "astar(blind())")
+UNSUPPORTED_EXIT = 34  # Fast Downward: the search does not support the task's features
+UNSOLVABLE_EXITS = (10, 11, 12)
+# out of time or memory (translator or search), or a part killed at its CPU limit (SIGXCPU,
+# which the driver passes on as 256 - 24)
+TIMEOUT_EXITS = (21, 22, 23, 24, 232, -24)
+PLANNER_VERSION = "fd-astar-1"  # part of the cache key
+
+
+@dataclass(frozen=True)
+class OptimalPlan:
+    """``status``: solved, unsolvable, timeout or error; ``plan`` as PDDL step strings."""
+
+    status: str
+    plan: tuple[str, ...] | None = None
+    cost: float | None = None
+    message: str = ""
+    cached: bool = False
+    timeout: float | None = None  # the bound a "timeout" answer ran under
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def _cached_answer(cache: PlanCache, key: str) -> OptimalPlan | None:
+    data = cache.get(key)
+    if data is None:
+        return None
+    try:
+        plan = data.get("plan")
+        return OptimalPlan(str(data["status"]), tuple(plan) if plan is not None else None,
+                           data.get("cost"), str(data.get("message", "")), True,
+                           data.get("timeout"))
+    except (KeyError, TypeError):
+        return None
+
+
+def _store_answer(cache: PlanCache, key: str, result: OptimalPlan) -> None:
+    if result.status in ("solved", "unsolvable", "timeout"):  # not crashes
+        data = asdict(result)
+        data.pop("cached")
+        cache.put(key, data)
+
+
+def children_cpu_seconds() -> float:
+    """CPU time of this process's finished child processes (the planner runs), for benchmarks."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def optimal_plan(domain_text: str, problem_text: str, *, timeout: float = 30.0,
+                 cache: PlanCache | None = None, use_cache: bool = True,
+                 optimal: bool = True) -> OptimalPlan:
+    """An optimal plan of the problem (cost-optimal with ``:action-costs``), cached by content;
+    with ``optimal=False`` a plan from LAMA's first solution (no optimality claim).
+
+    Thread safe: each call runs the planner in its own temporary folder. A timeout is cached
+    with its bound, so only a call with a longer bound tries again.
+    """
+    cache = cache or PlanCache()
+    key = PlanCache.key(PLANNER_VERSION, domain_text,
+                        problem_text + ("" if optimal else "\0satisficing"))
+    if use_cache:
+        hit = _cached_answer(cache, key)
+        if hit is not None and (hit.status != "timeout" or (hit.timeout or 0) >= timeout):
+            return hit
+    with fast_downward_folder(domain_text, problem_text, prefix="t2w-wm-fd-") as workdir:
+        result = OptimalPlan("error", message="no search ran")
+        # driver options (an alias) go before the input files, search options after them
+        runs = ([([], ["--search", s]) for s in SEARCHES] if optimal
+                else [(["--alias", "lama-first"], [])])
+        for options, search in runs:
+            # the driver's own limit stops the search first; the wall-clock bound (5 s more)
+            # kills what does not stop
+            code, output = run_fast_downward(
+                workdir, ["--overall-time-limit", f"{max(1, int(timeout))}s",
+                          "--plan-file", "plan", *options, "domain.pddl", "problem.pddl",
+                          *search], timeout + 5)
+            if code is None or code in TIMEOUT_EXITS:
+                result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
+                                     timeout=timeout)
+                break
+            if code == UNSUPPORTED_EXIT:
+                continue
+            if code in UNSOLVABLE_EXITS:
+                result = OptimalPlan("unsolvable", message=f"Fast Downward exit {code}")
+                break
+            plan_file = workdir / "plan"
+            if code != 0 or not plan_file.is_file():
+                tail = output.strip().splitlines()[-3:]
+                result = OptimalPlan("error", message=f"Fast Downward exit {code}: "
+                                     + " | ".join(tail))
+                break
+            steps, cost = read_plan_file(plan_file)
+            result = OptimalPlan("solved", steps, cost)
+            break
+    if use_cache:
+        _store_answer(cache, key, result)
+    return result
+
+
+def state_problem_text(domain: Domain, problem: PlanningProblem, state: frozenset,
+                       name: str = "wm-state") -> str:
+    """``problem`` with ``state`` as its initial state, as PDDL (the goal, objects, numeric
+    values and metric kept), so the planner can solve from any state."""
+    constants = {c.name for c in domain.constants}
+    objects = " ".join(f"{o.name} - {o.type}" if domain.typed else o.name
+                       for o in problem.objects if o.name not in constants)
+    init = [atom_to_pddl(atom) for atom in sorted(state)]
+    init += [f"(= {atom_to_pddl(key)} {value:g})" for key, value in problem.function_values]
+    functions = {f.name for f in domain.functions}
+    if problem.metric and "total-cost" in functions and \
+            not any(key == ("total-cost",) for key, _ in problem.function_values):
+        init.append("(= (total-cost) 0)")
+    metric = ("\n  (:metric minimize (total-cost))"
+              if problem.metric and "total-cost" in functions else "")
+    return (f"(define (problem {name})\n  (:domain {domain.name})\n  (:objects {objects})\n"
+            f"  (:init {' '.join(init)})\n  (:goal {problem.goal.to_pddl()}){metric})\n")

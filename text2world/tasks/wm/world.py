@@ -1,0 +1,156 @@
+"""One problem of the store as the world the tasks run in: the simulator, an optimal plan,
+the states along it, optimal remaining costs, and planner calls from any state.
+
+Costs: with a ``:metric`` the problem's action costs, otherwise one per step (what Fast
+Downward optimises in each case).
+"""
+
+from __future__ import annotations
+
+from text2world.errors import Text2WorldError
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from text2world.pddl.model import Domain, parse_domain
+from text2world.simulation import GroundAction, Simulator, SimulationError, parse_problem
+from text2world.store.datasets import Record
+from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
+
+
+class WorldError(Text2WorldError, ValueError):
+    """A problem the tasks cannot use (no parse, no plan, plan rejected by the simulator)."""
+
+
+@dataclass
+class World:
+    record: Record
+    problem_name: str
+    problem_text: str
+    domain: Domain
+    simulator: Simulator
+    plan: tuple[GroundAction, ...]
+    states: tuple[frozenset, ...]  # states[i] before plan[i]; states[-1] satisfies the goal
+    step_costs: tuple[float, ...]
+    planner_timeout: float = 20.0
+    optimal: bool = True  # False: the optimal search ran out of time; LAMA's plan is used
+    _remaining: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.record.id}/{self.problem_name}"
+
+    @property
+    def unit_costs(self) -> bool:
+        return not self.simulator.problem.metric
+
+    def step_cost(self, state: frozenset, action: GroundAction) -> tuple[frozenset, float]:
+        """(successor, cost of the step) in this world's cost model."""
+        successor, cost = self.simulator.transition(state, action)
+        return successor, (1.0 if self.unit_costs else cost)
+
+    def remaining_cost(self, index: int) -> float:
+        """Optimal cost from ``states[index]`` (a suffix of an optimal plan is optimal)."""
+        return float(sum(self.step_costs[index:]))
+
+    def known_cost(self, state: frozenset) -> tuple[bool, float | None]:
+        """(known, optimal cost from ``state``) without calling the planner: states along the
+        plan, goal states and earlier planner answers."""
+        for index, known in enumerate(self.states if self.optimal else ()):
+            if known == state:
+                return True, self.remaining_cost(index)
+        if self.simulator.goal_reached(state):
+            return True, 0.0
+        if state in self._remaining:
+            return True, self._remaining[state]
+        return False, None
+
+    def cost_problem(self, state: frozenset) -> str:
+        """``state`` as a new problem for the planner."""
+        return state_problem_text(self.domain, self.simulator.problem, state)
+
+    def record_cost(self, state: frozenset, result: OptimalPlan) -> float | None:
+        """The optimal cost the planner's answer gives (None: unreachable or no answer);
+        the plan is replayed in the simulator, so a wrong plan cannot pass."""
+        cost = self._plan_cost(state, result)
+        if result.status in ("solved", "unsolvable"):
+            self._remaining[state] = cost
+        return cost
+
+    def optimal_cost_from(self, state: frozenset, *, use_cache: bool = True) -> float | None:
+        """Optimal cost to the goal from ``state`` (None: unreachable or no answer in time)."""
+        known, cost = self.known_cost(state)
+        if known:
+            return cost
+        result = optimal_plan(self.record.domain, self.cost_problem(state),
+                              timeout=self.planner_timeout, use_cache=use_cache)
+        return self.record_cost(state, result)
+
+    def _plan_cost(self, state: frozenset, result: OptimalPlan) -> float | None:
+        if not result.solved:
+            return None
+        total = 0.0
+        try:
+            for step in result.plan or ():
+                state, cost = self.step_cost(state, GroundAction.parse(step))
+                total += cost
+        except (SimulationError, ValueError):
+            return None
+        return total if self.simulator.goal_reached(state) else None
+
+
+def build_world(record: Record, problem_name: str, problem_text: str, *,
+                planner_timeout: float = 20.0, use_cache: bool = True) -> World:
+    """Parse, plan optimally from the initial state, and replay the plan in the simulator."""
+    try:
+        domain = parse_domain(record.domain)
+        simulator = Simulator(domain, parse_problem(record.domain, problem_text))
+    except (SimulationError, ValueError) as err:
+        raise WorldError(f"{record.id}/{problem_name}: cannot simulate: {err}") from None
+    result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
+                          use_cache=use_cache)
+    optimal = result.solved
+    if result.status == "timeout":  # too big for optimal search: a satisficing plan
+        result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
+                              use_cache=use_cache, optimal=False)
+    if not result.solved:
+        raise WorldError(f"{record.id}/{problem_name}: Fast Downward found no plan "
+                         f"({result.status}: {result.message})")
+    state = simulator.initial_state
+    states, plan, costs = [state], [], []
+    unit = not simulator.problem.metric
+    for step in result.plan or ():
+        action = GroundAction.parse(step)
+        try:
+            state, cost = simulator.transition(state, action)
+        except SimulationError as err:
+            raise WorldError(f"{record.id}/{problem_name}: the planner's step {step} does not "
+                             f"apply in the simulator: {err.reason}") from None
+        plan.append(action)
+        costs.append(1.0 if unit else cost)
+        states.append(state)
+    if not simulator.goal_reached(state):
+        raise WorldError(f"{record.id}/{problem_name}: the planner's plan does not reach the "
+                         "goal in the simulator")
+    return World(record, problem_name, problem_text, domain, simulator, tuple(plan),
+                 tuple(states), tuple(costs), planner_timeout, optimal)
+
+
+@lru_cache(maxsize=512)
+def _cached_world(record: Record, problem_name: str, problem_text: str,
+                  planner_timeout: float) -> World | WorldError:
+    try:
+        return build_world(record, problem_name, problem_text, planner_timeout=planner_timeout)
+    except WorldError as err:  # remembered too: a problem that failed fails again
+        return err
+
+
+def world_for(record: Record, problem_name: str, planner_timeout: float = 20.0) -> World:
+    """The world of one problem of ``record``, built once per process."""
+    for problem in record.problems:
+        if problem.name == problem_name:
+            world = _cached_world(record, problem.name, problem.pddl, planner_timeout)
+            if isinstance(world, WorldError):
+                raise world
+            return world
+    raise WorldError(f"{record.id} has no problem {problem_name!r}")
