@@ -13,7 +13,7 @@ datasets = pytest.importorskip("datasets")
 from text2world.cli import app as cli  # noqa: E402
 from text2world.integrations.hf_export import export_hf  # noqa: E402
 from text2world.simulation import simulator_from_text  # noqa: E402
-from text2world.store import Dataset, import_dataset, load_dataset  # noqa: E402
+from text2world.store.datasets import Dataset, import_dataset, load_dataset  # noqa: E402
 
 STRATA = ("category", "size_band", "features", "requirements", "tokens", "provenance")
 

@@ -25,12 +25,13 @@ from typer.testing import CliRunner  # noqa: E402
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,  # noqa: E402
                         request_round, small_domain, undefined_predicate, write_store)
 from text2world.cli import app as cli  # noqa: E402
-from text2world.evaluation import EvalOptions, evaluate  # noqa: E402
+from text2world.engine.run_store import Run  # noqa: E402
 from text2world.integrations import inspect_wm  # noqa: E402
-from text2world.integrations.inspect_generation import ITEM_KEY, generation  # noqa: E402
+from text2world.integrations.inspect_engine import ITEM_KEY  # noqa: E402
+from text2world.integrations.inspect_generation import generation  # noqa: E402
 from text2world.integrations.inspect_import import ImportError_, import_inspect_log  # noqa: E402
-from text2world.runs import Run, summarize  # noqa: E402
-from text2world.wm.runner import WmOptions, run_wm  # noqa: E402
+from text2world.tasks.generation.task import EvalOptions, evaluate  # noqa: E402
+from text2world.tasks.wm.task import WmOptions, run_wm  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 NAMES = ["t2wi-valid", "t2wi-fix1", "t2wi-never", "t2wi-nopddl", "t2wi-short"]
@@ -150,12 +151,12 @@ def test_generation_task_scores_exactly_as_t2w_eval(store, tmp_path):
     _assert_close(imported["metrics"], result.summary["metrics"])
     assert imported["valid_at_round"] == result.summary["valid_at_round"]
     run = Run.open(out)
-    assert summarize(run.config, run.items(), [])["metrics"] == imported["metrics"]
+    assert run.kind == "generation"
     report = CliRunner().invoke(cli, ["report", str(result.run.path), str(out), "--out",
                                       str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
     assert "mockllm/scripted" in (tmp_path / "report" / "report.md").read_text()
-    from text2world.runview import item_detail, overview, round_diff
+    from text2world.reports.runview import item_detail, overview, round_diff
     items = run.items()
     page = overview(run, items)
     assert page["summary"]["finished_items"] == len(NAMES)
@@ -223,7 +224,7 @@ def test_import_inspect_refuses_what_it_cannot_read(tmp_path, store):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    ({"ec": -1}, "ec must be 0 or more"), ({"description": "vague"}, "description must be"),
+    ({"ec": -1}, "ec must be 0 or more"), ({"description": "vague"}, "unknown description"),
     ({"mode": "exact"}, "mode must be"), ({"domains": "nope"}, "no domain with id"),
     ({"prompt": "/no/such/template.txt"}, "no such file"),
 ])

@@ -21,8 +21,8 @@ from mcp import Client, StdioServerParameters
 
 from text2world import score, validate
 from text2world.integrations.mcp_server import McpSettings, Tools, build_server
-from text2world.semantic import semantic_score
-from text2world.store import load_dataset
+from text2world.scoring.semantic import semantic_score
+from text2world.store.datasets import load_dataset
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
@@ -207,7 +207,7 @@ def test_simulate_in_a_given_state_and_inapplicable_actions():
     (lambda t, d, p: t.list_domains(limit=0), "invalid_request"),
 ])
 def test_bad_arguments_get_clear_errors(call, code):
-    from api.jobs import ApiError
+    from text2world.api.jobs import ApiError
 
     record, problem = _blocksworld()
 
@@ -221,7 +221,7 @@ def test_bad_arguments_get_clear_errors(call, code):
 
 
 def test_a_job_past_the_time_limit_is_stopped_and_the_next_one_runs():
-    from api.jobs import ApiError
+    from text2world.api.jobs import ApiError
 
     async def calls(tools: Tools):
         with pytest.raises(ApiError) as caught:

@@ -330,7 +330,7 @@ def export_command(
         fail(f"one dataset at a time, not {len(names)}: {' '.join(names)}")
     data = _load(names[0] if names else BUILTIN)
     if fmt == "hf":
-        from ..integrations.hf_export import ExportError, export_hf
+        from text2world.integrations.hf_export import ExportError, export_hf
 
         try:
             result = export_hf(data, out, plans=plans, overwrite=overwrite)

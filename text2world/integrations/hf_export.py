@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from text2world.store import BUILTIN, Dataset, Record, data_dir
+from text2world.store.datasets import BUILTIN, Dataset, Record, data_dir
 
 BUILTIN_LICENSE = "mit"
 # Manifest fields that become columns of their own (strata for analyses); the whole manifest
@@ -163,7 +163,7 @@ def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout:
                 "; choose a new or empty folder"))
     plan = None
     if plans:
-        from text2world.wm.planner import optimal_plan
+        from text2world.tasks.wm.planner import optimal_plan
 
         def plan(domain: str, problem: str):
             found = optimal_plan(domain, problem, timeout=plan_timeout)

@@ -1,24 +1,23 @@
 """``t2w import-inspect LOG``: an Inspect log of text2world's tasks as a text2world run folder.
 
-The folder has the layout ``t2w eval`` (or ``t2w wm``) writes (``runs.Run``): ``config.json``,
-``log.jsonl`` (one item record per scored sample: the record the task's scorer put in the
-score's metadata, built by the same functions as ``t2w eval`` and ``t2w wm``), ``errors.jsonl``
-(samples that ended in an error, as infrastructure errors) and ``summary.json``
-(``runs.summarize`` / ``wm.runner.summarize_run``), so ``t2w report``, ``t2w view`` and the
-leaderboard read it beside runs of ``t2w eval``.
+The folder is what the engine writes (``engine.run_store.Run``): ``config.json`` (the engine's
+config fields, the task's part from the Inspect task's metadata), ``log.jsonl`` (one record per
+scored sample: the log record the engine task's solver returned, kept in the score's
+metadata), ``errors.jsonl`` (samples that ended in an error) and ``summary.json``
+(``engine.runner.summarize``), so ``t2w report``, ``t2w view`` and ``GET /v1/runs`` read it
+beside the runs of ``t2w eval`` and ``t2w wm``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from text2world.runs import Run, code_version, runs_dir, summarize, utc_now
+from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
 
-ITEM_KEY = "t2w_item"  # as inspect_generation.ITEM_KEY (kept here: no Inspect import needed)
-GENERATION_KEY = "text2world"
-WM_KEY = "text2world_wm"
+ITEM_KEY = "t2w_item"  # inspect_engine.ITEM_KEY (kept here: reading needs no task import)
+CONFIG_KEY = "text2world"  # inspect_engine.CONFIG_KEY
 
 
 class ImportError_(ValueError):
@@ -48,39 +47,42 @@ def _read_log(path: Path):
                            f"{str(err)[:300]})") from None
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+def _engine_task(kind: str) -> Any:
+    """A task of ``kind`` for its ``summarize``/``headline`` (pure functions of the records)."""
+    if kind == "wm":
+        from text2world.tasks.wm.task import WmOptions, WmTask
+
+        return WmTask(WmOptions())
+    from text2world.tasks.generation.task import EvalOptions, GenerationTask
+
+    return GenerationTask(EvalOptions())
 
 
 def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     """Write the run folder of the Inspect log at ``path`` (default: ``runs/inspect-...``)."""
+    from text2world.engine.runner import summarize
+
     log = _read_log(Path(path))
-    metadata = log.eval.metadata or {}
-    settings = metadata.get(GENERATION_KEY) or metadata.get(WM_KEY)
-    if not isinstance(settings, dict):
+    settings = (log.eval.metadata or {}).get(CONFIG_KEY)
+    if not isinstance(settings, dict) or settings.get("kind") not in ("generation", "wm"):
         raise ImportError_(f"{path}: task {log.eval.task!r} is not a text2world task "
                            "(text2world/generation, next_state, verify, propose, plan)")
     if log.samples is None:
         raise ImportError_(f"{path}: the log holds no samples (written with --no-log-samples?)")
-    wm = settings.get("kind") == "wm"
     model = log.eval.model
     config = {
         **settings, "model": model, "litellm_model": None,
         "api_base": log.eval.model_base_url, "api_key_env": None,
         "reference_model": model.startswith("t2w/"),
         "generation": log.eval.model_generate_config.model_dump(exclude_none=True),
-        "seed": settings.get("seed", 0),
         "timeout": None, "max_retries": None, "code_version": code_version(),
         "imported_from": {"inspect_log": str(Path(path).resolve()), "eval_id": log.eval.eval_id,
                           "task": log.eval.task, "created": log.eval.created,
                           "status": log.status, "imported": utc_now()},
     }
-    if wm:
-        config.update(description=settings["rules"], prompt=f"wm-{settings['task']}", ec=0)
     if out is None:
-        name = f"inspect-{_slug(log.eval.task.split('/')[-1])}__{_slug(model)}__" \
-               f"{settings.get('dataset', '')}__{log.eval.eval_id[:8]}"
-        out = runs_dir() / name[:180]
+        out = runs_dir() / make_run_id(("inspect", log.eval.task.split("/")[-1], model,
+                                        settings.get("dataset", "")), log.eval.eval_id)
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"{out} already exists; remove it or choose another --out")
@@ -103,13 +105,7 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
             run.append_item(record)
         for error in errors:
             run.append_error(error)
-        if wm:
-            from text2world.wm.runner import summarize_run
-
-            summary = summarize_run(run.config, items, errors)
-        else:
-            summary = summarize(run.config, items, errors)
-        summary["planned_items"] = settings.get("planned_items", len(log.samples))
+        summary = summarize(_engine_task(settings["kind"]), run)
         run.write_summary(summary)
     finally:
         run.close()

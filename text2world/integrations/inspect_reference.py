@@ -17,7 +17,7 @@ from inspect_ai.model import (ChatMessage, GenerateConfig, ModelAPI, ModelOutput
                               modelapi)
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from text2world.llm import REFERENCE_MODELS
+from text2world.model.environment import REFERENCE_MODELS
 
 PROVIDER = "t2w"
 CONTEXT_KEY = "t2w"
@@ -46,8 +46,8 @@ class ReferenceModelAPI(ModelAPI):
 
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
                        tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
-        from text2world.reference_models import reference_answer
-        from text2world.tokens import count_gpt2_tokens
+        from text2world.model.reference import reference_answer
+        from text2world.store.tokens import count_gpt2_tokens
 
         context = (config.extra_body or {}).get(CONTEXT_KEY)
         if not isinstance(context, dict):
@@ -56,7 +56,7 @@ class ReferenceModelAPI(ModelAPI):
                              "need the item's gold")
         round_index = int(context.get("round", 0))
         if context.get("task") == "wm":
-            from text2world.wm.reference import reference_wm_answer
+            from text2world.tasks.wm.reference import reference_wm_answer
 
             text = reference_wm_answer(self.model_name, context, round_index)
         else:

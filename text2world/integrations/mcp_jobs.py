@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.jobs import ApiError
+from text2world.api.jobs import ApiError
 from text2world.simulation import (
     GroundAction,
     ProblemError,
@@ -21,7 +21,7 @@ from text2world.simulation import (
     parse_plan,
     parse_problem,
 )
-from text2world.validation import validate
+from text2world.pddl.validation import validate
 
 MAX_LISTED_ERRORS = 5  # errors quoted in a message; all of them are in the error's details
 
@@ -45,7 +45,7 @@ def checked_simulator(domain: str, problem: str) -> Simulator:
         more = f" (and {hidden} more)" if hidden > 0 else ""
         raise ApiError(422, "invalid_domain", f"the domain does not parse: {listed}{more}",
                        errors=errors)
-    from text2world.pddl import parse_domain
+    from text2world.pddl.model import parse_domain
 
     try:
         parsed = parse_domain(domain)
@@ -107,7 +107,7 @@ def validate_plan_job(task: dict) -> dict:
 
 
 def _parse_state(values: list[str], simulator: Simulator) -> frozenset:
-    from text2world.wm.parse import parse_atom
+    from text2world.tasks.wm.parse import parse_atom
 
     atoms = set()
     for index, value in enumerate(values):

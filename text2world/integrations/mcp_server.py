@@ -22,11 +22,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from api.jobs import ApiError, score_job, validate_job
-from api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
-from text2world.store import BUILTIN, DatasetError, list_datasets, load_dataset
+from text2world.api.jobs import ApiError, score_job, validate_job
+from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
+from text2world.store.datasets import BUILTIN, DatasetError, list_datasets, load_dataset
 
-from . import mcp_jobs
+from text2world.integrations import mcp_jobs
 
 DEFAULT_PLAN_TIMEOUT = 20.0  # seconds; the world-model tasks' planner bound
 MAX_PROBLEMS = 20  # semantic problems of one call, as ``ScoreRequest.problems``
@@ -115,7 +115,7 @@ class Tools:
         self.executor: Any = None  # api.scoring.ScoringExecutor, started with the server
 
     async def start(self) -> None:
-        from api.scoring import ScoringExecutor
+        from text2world.api.scoring import ScoringExecutor
 
         self.executor = ScoringExecutor("process", self.settings.processes,
                                         self.settings.score_timeout)
@@ -127,7 +127,7 @@ class Tools:
             self.executor = None
 
     async def _run(self, job, task: dict) -> dict:
-        from api.scoring import ScoringTimeout, ScoringUnavailable
+        from text2world.api.scoring import ScoringTimeout, ScoringUnavailable
 
         if self.executor is None:
             await self.start()
@@ -178,7 +178,7 @@ class Tools:
         return {**result, "gold": gold_ref}
 
     async def plan(self, domain: str, problem: str, timeout: float | None = None) -> dict:
-        from text2world.planning import fast_downward_plan
+        from text2world.planning.fast_downward import fast_downward_plan
 
         _check_size(self.settings, domain=domain, problem=problem)
         limit = self.settings.plan_timeout if timeout is None else timeout
