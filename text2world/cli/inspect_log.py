@@ -13,7 +13,7 @@ from text2world.cli.common import console, err_console, fail
 def import_inspect_command(
     log: Path = typer.Argument(..., help="An Inspect log (.eval or .json) of a text2world task."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Run folder to write (default: "
-                                    "runs/inspect-TASK__MODEL__DATASET__ID)."),
+                                    "runs/inspect__TASK__MODEL__DATASET__ID)."),
 ) -> None:
     """Convert an Inspect log of text2world's tasks into a run folder for t2w report / view."""
     from text2world.integrations.inspect_import import ImportError_, import_inspect_log

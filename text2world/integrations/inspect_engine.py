@@ -51,7 +51,7 @@ class InspectContext:
         self.model_name = str(state.model)
         self.spec = SimpleNamespace(name=self.model_name, is_reference=is_reference(state.model))
         self.last_messages: list = []
-        self.last_output = None
+        self.last_output: Any = None
 
     async def complete(self, messages: list[dict], round_index: int = 0,
                        reference_context: dict | None = None) -> Completion:
@@ -105,6 +105,18 @@ def engine_scorer(value: Callable[[dict], dict[str, float]],
                      metadata={ITEM_KEY: record})
 
     return score
+
+
+def load_samples(task: Any) -> list[EngineSample]:
+    """The engine task's samples, its errors (bad options, unknown ids) as ``ValueError``,
+    which Inspect reports as the task's error."""
+    from text2world.errors import Text2WorldError
+
+    try:
+        task.check()
+        return task.load()
+    except Text2WorldError as err:
+        raise ValueError(str(err)) from None
 
 
 def task_metadata(task: Any, samples: list[EngineSample]) -> dict:

@@ -1,6 +1,6 @@
 """The Inspect task ``text2world/generation``: ``t2w eval``'s task on Inspect's harness.
 
-    inspect eval text2world/generation --model openai/gpt-4o -T ec=3 -T description=abstract \
+    inspect eval text2world/generation --model anthropic/claude-sonnet-4-0 -T ec=3 -T description=abstract \
         -T mode=canonical -T prompt=zero-shot
 
 The engine's ``GenerationTask`` (``tasks.generation.task``) builds the samples, prompts and
@@ -20,9 +20,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from text2world.engine.run_store import mode_metrics
-from text2world.errors import Text2WorldError
 from text2world.integrations.inspect_engine import (chat_messages, engine_scorer, engine_solver,
-                                                    nan_if_none, task_metadata)
+                                                    load_samples, nan_if_none, task_metadata)
 from text2world.scoring.metrics import MODES
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 from text2world.store.datasets import BUILTIN
@@ -67,11 +66,7 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
         model="inspect", dataset=dataset, split=split, ec=ec, prompt=prompt,
         correction_prompt=correction_prompt, description=description, semantic=semantic,
         domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None))
-    try:
-        engine_task.check()
-        samples = engine_task.load()
-    except Text2WorldError as err:
-        raise ValueError(str(err)) from None
+    samples = load_samples(engine_task)
     prompts = engine_task.prompts
     assert prompts is not None
     inspect_samples = [

@@ -1,7 +1,7 @@
 """The Inspect tasks of the world-model benchmark: ``text2world/next_state``, ``verify``,
 ``propose`` and ``plan`` (``t2w wm TASK`` on Inspect's harness).
 
-    inspect eval text2world/verify --model openai/gpt-4o -T rules=concrete -T domains=blocksworld
+    inspect eval text2world/verify --model anthropic/claude-sonnet-4-0 -T rules=concrete -T domains=blocksworld
 
 The engine's ``WmTask`` (``tasks.wm.task``) builds the items (the same seed, rhos and shares
 give the same items as ``t2w wm``), asks the model and scores the answers with the simulator
@@ -20,9 +20,8 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
-from text2world.errors import Text2WorldError
-from text2world.integrations.inspect_engine import (engine_scorer, engine_solver, nan_if_none,
-                                                    task_metadata)
+from text2world.integrations.inspect_engine import (engine_scorer, engine_solver, load_samples,
+                                                    nan_if_none, task_metadata)
 from text2world.store.datasets import BUILTIN
 from text2world.tasks.wm import prompts
 from text2world.tasks.wm.items import RHOS
@@ -98,11 +97,7 @@ def world_model_task(task_name: str, *, rules: str = "pddl", render: str = "atom
                         illegal_share=illegal_share, problems_per_domain=problems_per_domain,
                         planner_timeout=planner_timeout)
     engine_task = WmTask(options)
-    try:
-        engine_task.check()
-        samples = engine_task.load()
-    except Text2WorldError as err:
-        raise ValueError(str(err)) from None
+    samples = load_samples(engine_task)
     records = engine_task.records
     inspect_samples = [
         Sample(id=s.id, input=_first_prompt(options, s.data, records[s.data["domain"]]),
