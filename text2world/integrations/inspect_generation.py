@@ -1,7 +1,7 @@
 """The Inspect task ``text2world/generation``: ``t2w eval``'s task on Inspect's harness.
 
-    inspect eval text2world/generation --model anthropic/claude-sonnet-4-0 -T ec=3 -T description=abstract \
-        -T mode=canonical -T prompt=zero-shot
+    inspect eval text2world/generation --model anthropic/claude-sonnet-4-0 -T ec=3 \
+        -T description=abstract -T mode=canonical -T prompt=zero-shot
 
 The engine's ``GenerationTask`` (``tasks.generation.task``) builds the samples, prompts and
 corrects (the validator's errors as the next user turn, up to ``ec`` times) and scores every

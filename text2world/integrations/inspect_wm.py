@@ -1,7 +1,8 @@
 """The Inspect tasks of the world-model benchmark: ``text2world/next_state``, ``verify``,
 ``propose`` and ``plan`` (``t2w wm TASK`` on Inspect's harness).
 
-    inspect eval text2world/verify --model anthropic/claude-sonnet-4-0 -T rules=concrete -T domains=blocksworld
+    inspect eval text2world/verify --model anthropic/claude-sonnet-4-0 -T rules=concrete \
+        -T domains=blocksworld
 
 The engine's ``WmTask`` (``tasks.wm.task``) builds the items (the same seed, rhos and shares
 give the same items as ``t2w wm``), asks the model and scores the answers with the simulator
