@@ -265,7 +265,8 @@ def _installed_from_here() -> bool:
         direct = json.loads(distribution("text2world").read_text("direct_url.json") or "{}")
     except (PackageNotFoundError, ValueError):
         return False
-    return Path(direct.get("url", "").removeprefix("file://")).resolve() == REPO
+    url = direct.get("url") or ""
+    return url.startswith("file://") and Path(url.removeprefix("file://")).resolve() == REPO
 
 
 def test_pyproject_registers_the_tasks_and_inspect_eval_finds_them(tmp_path):
