@@ -86,6 +86,7 @@ def test_stdio_subprocess_serves_every_tool():
             planned = _result(await client.call_tool("plan", {"domain": record.domain,
                                                               "problem": problem}))
             assert planned["solved"] and planned["validated"]["valid"] is True
+            assert planned["planner"].startswith("in-process")  # the planner front answered
             verdict = _result(await client.call_tool("validate_plan", {
                 "domain": record.domain, "problem": problem, "plan": "\n".join(planned["plan"])}))
             assert verdict["valid"] is True and verdict["failed_step"] is None

@@ -178,7 +178,7 @@ class Tools:
         return {**result, "gold": gold_ref}
 
     async def plan(self, domain: str, problem: str, timeout: float | None = None) -> dict:
-        from text2world.planning.fast_downward import fast_downward_plan
+        from text2world.planning.front import plan_problem
 
         _check_size(self.settings, domain=domain, problem=problem)
         limit = self.settings.plan_timeout if timeout is None else timeout
@@ -187,10 +187,12 @@ class Tools:
                            f"{self.settings.plan_timeout:g}] seconds (t2w mcp --plan-timeout), "
                            f"not {limit}")
         await self._run(mcp_jobs.check_planning_job, {"domain": domain, "problem": problem})
-        result = await asyncio.to_thread(fast_downward_plan, domain, problem, limit)
+        # The planner front: in-process search (bounded to about 2 s), then Fast Downward,
+        # whose process group is killed past ``limit``.
+        result = await asyncio.to_thread(plan_problem, domain, problem, limit)
         answer = {"solved": result.solved, "status": result.status,
                   "plan": list(result.plan), "plan_length": result.plan_length,
-                  "message": result.message, "planner": "fast-downward lama-first",
+                  "message": result.message, "planner": result.planner,
                   "timeout_seconds": limit}
         if result.solved:  # the planner's plan, replayed under VAL semantics
             answer["validated"] = await self._run(mcp_jobs.plan_check_job, {
@@ -264,8 +266,9 @@ _DESCRIPTIONS = {
                     "`canonical` (rename-invariant); `semantic: true` adds plan validity, gold "
                     "plan acceptance, applicability F1, transition accuracy and diagnoses on the "
                     "gold's problems (or `problems`: [{name, pddl}]).",
-    "plan": "Solve a PDDL problem with Fast Downward (lama-first): the plan, or the status "
-            "(unsolvable, timeout, ...). The plan is replayed in the simulator (`validated`).",
+    "plan": "Solve a PDDL problem (the planner front: in-process greedy search, then Fast "
+            "Downward lama-first): the plan, or the status (unsolvable, timeout, ...), and "
+            "which planner answered. The plan is replayed in the simulator (`validated`).",
     "validate_plan": "Execute a plan (text, one step per line, or a list of steps such as "
                      "\"(stack a b)\") from the problem's initial state: valid, the first failing "
                      "step (1-based) with its unsatisfied preconditions, or the goals left unmet.",
