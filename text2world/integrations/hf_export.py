@@ -10,8 +10,9 @@ and ``README.md``, the dataset card: a YAML header (licence, splits, features) f
 datasheet (``data/DATASHEET.md`` for the built-in store) and a table of the fields.
 
 One row per domain, split by the record's split. Reference plans are included when asked for
-(``plans=True``: Fast Downward through ``text2world.wm.planner.optimal_plan``, cached on disk by
-content, so a second export plans nothing); otherwise each problem's ``reference_plan`` is null.
+(``plans=True``: Fast Downward through ``text2world.tasks.wm.planner.optimal_plan``, cached
+on disk by content, so a second export plans nothing); otherwise each ``reference_plan`` is
+null.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def _strata(record: Record) -> dict:
     }
 
 
-PlanFunction = Callable[[str, str], Any]  # (domain, problem) -> wm.planner.OptimalPlan
+PlanFunction = Callable[[str, str], Any]  # (domain, problem) -> tasks.wm.planner.OptimalPlan
 
 
 def row(record: Record, plan: PlanFunction | None = None) -> dict:

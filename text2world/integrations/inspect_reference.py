@@ -3,7 +3,7 @@
     inspect eval text2world/generation --model t2w/noisy-oracle --limit 5
 
 ``t2w/oracle`` and ``t2w/noisy-oracle`` answer as ``reference/oracle`` and
-``reference/noisy-oracle`` do in ``t2w eval`` and ``t2w wm`` (``reference_models``,
+``reference/noisy-oracle`` do in ``t2w eval`` and ``t2w wm`` (``model.reference``,
 ``wm.reference``): they need the item's truth, which text2world's own solvers pass in the call's
 ``extra_body`` (key ``t2w``) only when the model is one of these, so they answer only inside
 text2world's tasks. Token counts are GPT-2 counts, offline, as in ``t2w eval``.

@@ -31,7 +31,8 @@ from text2world.tasks.wm.task import WmOptions, WmTask
 
 
 def item_value(task_name: str, record: dict) -> dict[str, float]:
-    """One item's share of each overall metric of ``wm.metrics.aggregate`` (NaN: not counted)."""
+    """One item's share of each overall metric of ``tasks.wm.metrics.aggregate`` (NaN: the item
+    does not count)."""
     m = record["metrics"]
     nan = math.nan
     value = {"format_error": 1.0 if record.get("format_error") else 0.0}
@@ -66,7 +67,7 @@ def _first_prompt(options: WmOptions, item: dict, record) -> str:
         return prompts.next_state_prompt(item, record, options.rules, options.render, options.form)
     if item["task"] == "verify":
         return prompts.verify_prompt(item, record, options.rules, options.render)
-    k = options.k or 1  # set by build() (wm.runner._check)
+    k = options.k or 1  # set by build() (tasks.wm.task._check)
     if item["task"] == "propose" or k > 1:
         return prompts.propose_prompt(item, record, options.rules, options.render, k)
     return prompts.plan_step_prompt(item, record, options.rules, options.render,

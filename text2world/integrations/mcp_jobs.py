@@ -1,9 +1,9 @@
 """The MCP server's planning and simulation jobs: plain functions on plain data.
 
-Like ``api.jobs`` (whose ``validate_job`` and ``score_job`` the server uses as they are), they
-run in the scoring processes of ``api.scoring.ScoringExecutor``, so a job past the time limit is
-stopped by killing its process, and raise ``ApiError`` with a code and a message that names what
-is wrong and where.
+Like ``text2world.api.jobs`` (whose ``validate_job`` and ``score_job`` the server uses as
+they are), they run in the scoring processes of ``text2world.api.scoring.ScoringExecutor``, so
+a job past the time limit is stopped by killing its process, and raise ``ApiError`` with a code
+and a message that names what is wrong and where.
 """
 
 from __future__ import annotations

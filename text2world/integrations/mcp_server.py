@@ -3,13 +3,14 @@
 Tools: ``validate_domain``, ``score_domain``, ``plan``, ``validate_plan``, ``simulate``,
 ``list_domains`` and ``get_domain``, over stdio (the default) or streamable HTTP on loopback.
 
-Bounded like the REST API (``api.app``): the text arguments of one call may hold at most
-``max_body`` bytes (the API's body limit, 1 MiB), semantic problems at most 20 with names of at
-most 200 characters, every domain passes ``text2world.bounds`` before the parser sees it, and
-every validation, scoring and simulation job runs in a scoring process of the API's executor
-(``api.scoring.ScoringExecutor``), stopped past ``score_timeout`` (10 s). Planning runs Fast
-Downward's driver in its own process group, killed past ``plan_timeout``. Errors are tool errors
-whose text starts with the API's error code (``invalid_domain: ...``).
+Bounded like the REST API (``text2world.api.app``): the text arguments of one call may hold
+at most ``max_body`` bytes (the API's body limit, 1 MiB), semantic problems at most 20 with
+names of at most 200 characters, every domain passes ``text2world.pddl.bounds`` before the
+parser sees it, and every validation, scoring and simulation job runs in a scoring process of
+the API's executor (``text2world.api.scoring.ScoringExecutor``), stopped past
+``score_timeout`` (10 s). Planning runs the planner front (in-process search bounded to about
+2 s, then Fast Downward in its own process group, killed past ``plan_timeout``). Errors are
+tool errors whose text starts with the API's error code (``invalid_domain: ...``).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class Tools:
 
     def __init__(self, settings: McpSettings) -> None:
         self.settings = settings
-        self.executor: Any = None  # api.scoring.ScoringExecutor, started with the server
+        self.executor: Any = None  # text2world.api.scoring.ScoringExecutor, started with the server
 
     async def start(self) -> None:
         from text2world.api.scoring import ScoringExecutor
