@@ -22,7 +22,7 @@ app = typer.Typer(help="The datasets: the built-in store, imported datasets, cur
 
 DATASET_OPTION = typer.Option(BUILTIN, "--dataset", "-d",
                               help="Built-in store (text2world), an imported name, or a path.")
-EXPORT_FORMATS = ("jsonl", "released")
+EXPORT_FORMATS = ("jsonl", "released", "hf")
 
 
 def _load(name: str) -> Dataset:
@@ -303,16 +303,46 @@ def released_jsonl(data: Dataset) -> str:
 
 @app.command("export")
 def export_command(
-    name: str = typer.Argument(BUILTIN, metavar="NAME", help="Dataset name or path."),
+    names: list[str] = typer.Argument(None, metavar="[NAME] [DIR]",
+                                      help="Dataset name or path (default: the built-in store); "
+                                           "with --format hf, then the folder to write."),
     fmt: str = typer.Option("jsonl", "--format", "-f",
                             help="jsonl: id, name, split, domain, descriptions, problems; "
-                                 "released: the released Text2World field names (re-importable)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="File to write (default stdout)."),
+                                 "released: the released Text2World field names (re-importable); "
+                                 "hf: a dataset folder for datasets.load_from_disk and "
+                                 "load_dataset('parquet', ...), with the datasheet as its card."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="File (folder for hf) to write "
+                                    "(default stdout)."),
+    plans: bool = typer.Option(False, "--plans", help="hf: add each problem's reference plan "
+                               "(Fast Downward, cached on disk; the first time takes minutes)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="hf: replace an earlier export."),
 ) -> None:
-    """Export a dataset as JSON lines."""
+    """Export a dataset as JSON lines, or (--format hf DIR) as a Hugging Face dataset folder."""
     if fmt not in EXPORT_FORMATS:
         fail(f"unknown format {fmt!r}; choose one of: {', '.join(EXPORT_FORMATS)}")
-    data = _load(name)
+    names = list(names or [])
+    if fmt == "hf":
+        if out is None and names:
+            out = Path(names.pop())
+        if out is None:
+            fail("--format hf writes a folder: give it, as in t2w data export --format hf DIR")
+    if len(names) > 1:
+        fail(f"one dataset at a time, not {len(names)}: {' '.join(names)}")
+    data = _load(names[0] if names else BUILTIN)
+    if fmt == "hf":
+        from text2world.integrations.hf_export import ExportError, export_hf
+
+        try:
+            result = export_hf(data, out, plans=plans, overwrite=overwrite)
+        except ExportError as err:
+            fail(str(err))
+        except OSError as err:
+            fail(f"cannot write {out}: {err.strerror or err}")
+        splits = ", ".join(f"{split} {rows}" for split, rows in result.splits.items())
+        err_console.print(f"{len(data)} records ({splits}) written to {out}"
+                          + (f"; {result.plans} reference plans" if plans else ""),
+                          highlight=False)
+        return
     text = export_jsonl(data) if fmt == "jsonl" else released_jsonl(data)
     if out is None:
         typer.echo(text, nl=False)

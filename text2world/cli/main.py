@@ -7,6 +7,8 @@ import typer
 from text2world.cli import contamination
 from text2world.cli import data
 from text2world.cli import evaluate
+from text2world.cli import inspect_log
+from text2world.cli import mcp
 from text2world.cli import report
 from text2world.cli import scoring
 from text2world.cli import serve
@@ -42,10 +44,12 @@ app.command("validate")(scoring.validate_command)
 app.command("score")(scoring.score_command)
 app.command("serve")(serve.serve_command)
 app.command("view")(view.view_command)
+app.command("mcp")(mcp.mcp_command)
 app.command("contamination")(contamination.contamination_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(report.report_command)
 app.command("score-run")(evaluate.score_run_command)
+app.command("import-inspect")(inspect_log.import_inspect_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")
 app.add_typer(wm.app, name="wm")

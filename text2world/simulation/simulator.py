@@ -390,6 +390,16 @@ class Simulator:
         self._work = 0
         return self._holds(self._goal, [None] * max(self._goal_slots, 1), state)
 
+    def unmet_goals(self, state: frozenset) -> tuple[str, ...]:
+        """The goal's conjuncts false in ``state``, as PDDL (empty when the goal holds)."""
+        unmet = []
+        for part in conjuncts(self.problem.goal):
+            node = compile_formula(part, {}, Scope(), "goal")
+            self._work = 0
+            if not self._holds(node, [None] * max(self._max_slot(node) + 1, 1), state):
+                unmet.append(part.to_pddl())
+        return tuple(unmet)
+
     # -- plans and walks -----------------------------------------------------------------
 
     def validate_plan(self, plan: str | Sequence[str | GroundAction]) -> PlanValidation:

@@ -1,0 +1,28 @@
+"""``t2w import-inspect LOG``: an Inspect log of text2world's tasks as a run folder
+(``text2world.integrations.inspect_import``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from text2world.cli.common import console, err_console, fail
+
+
+def import_inspect_command(
+    log: Path = typer.Argument(..., help="An Inspect log (.eval or .json) of a text2world task."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Run folder to write (default: "
+                                    "runs/inspect__TASK__MODEL__DATASET__ID)."),
+) -> None:
+    """Convert an Inspect log of text2world's tasks into a run folder for t2w report / view."""
+    from text2world.integrations.inspect_import import ImportError_, import_inspect_log
+    from text2world.engine.run_store import RunError
+
+    try:
+        imported = import_inspect_log(log, out)
+    except (ImportError_, RunError) as err:
+        fail(str(err))
+    err_console.print(f"{imported.items} items ({imported.errors} failed samples) written to "
+                      f"{imported.path}", highlight=False)
+    console.print(f"report: t2w report {imported.path}", highlight=False, soft_wrap=True)

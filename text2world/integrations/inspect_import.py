@@ -1,0 +1,112 @@
+"""``t2w import-inspect LOG``: an Inspect log of text2world's tasks as a text2world run folder.
+
+The folder is what the engine writes (``engine.run_store.Run``): ``config.json`` (the engine's
+config fields, the task's part from the Inspect task's metadata), ``log.jsonl`` (one record per
+scored sample: the log record the engine task's solver returned, kept in the score's
+metadata), ``errors.jsonl`` (samples that ended in an error) and ``summary.json``
+(``engine.runner.summarize``), so ``t2w report``, ``t2w view`` and ``GET /v1/runs`` read it
+beside the runs of ``t2w eval`` and ``t2w wm``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
+
+ITEM_KEY = "t2w_item"  # inspect_engine.ITEM_KEY (kept here: reading needs no task import)
+CONFIG_KEY = "text2world"  # inspect_engine.CONFIG_KEY
+
+
+class ImportError_(ValueError):
+    """The log cannot be imported; the message says why."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    path: Path
+    items: int
+    errors: int
+    summary: dict
+
+
+def _read_log(path: Path):
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise ImportError_("reading an Inspect log needs inspect-ai: pip install "
+                           "'text2world[inspect]'") from None
+    if not path.is_file():
+        raise ImportError_(f"{path}: no such file")
+    try:
+        return read_eval_log(str(path))
+    except Exception as err:  # noqa: BLE001 - inspect raises many classes for bad files
+        raise ImportError_(f"{path}: not a readable Inspect log ({type(err).__name__}: "
+                           f"{str(err)[:300]})") from None
+
+
+def _engine_task(kind: str) -> Any:
+    """A task of ``kind`` for its ``summarize``/``headline`` (pure functions of the records)."""
+    if kind == "wm":
+        from text2world.tasks.wm.task import WmOptions, WmTask
+
+        return WmTask(WmOptions())
+    from text2world.tasks.generation.task import EvalOptions, GenerationTask
+
+    return GenerationTask(EvalOptions())
+
+
+def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
+    """Write the run folder of the Inspect log at ``path`` (default: ``runs/inspect-...``)."""
+    from text2world.engine.runner import summarize
+
+    log = _read_log(Path(path))
+    settings = (log.eval.metadata or {}).get(CONFIG_KEY)
+    if not isinstance(settings, dict) or settings.get("kind") not in ("generation", "wm"):
+        raise ImportError_(f"{path}: task {log.eval.task!r} is not a text2world task "
+                           "(text2world/generation, next_state, verify, propose, plan)")
+    if log.samples is None:
+        raise ImportError_(f"{path}: the log holds no samples (written with --no-log-samples?)")
+    model = log.eval.model
+    config = {
+        **settings, "model": model, "litellm_model": None,
+        "api_base": log.eval.model_base_url, "api_key_env": None,
+        "reference_model": model.startswith("t2w/"),
+        "generation": log.eval.model_generate_config.model_dump(exclude_none=True),
+        "timeout": None, "max_retries": None, "code_version": code_version(),
+        "imported_from": {"inspect_log": str(Path(path).resolve()), "eval_id": log.eval.eval_id,
+                          "task": log.eval.task, "created": log.eval.created,
+                          "status": log.status, "imported": utc_now()},
+    }
+    if out is None:
+        out = runs_dir() / make_run_id(("inspect", log.eval.task.split("/")[-1], model,
+                                        settings.get("dataset", "")), log.eval.eval_id)
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise ImportError_(f"{out} already exists; remove it or choose another --out")
+    items, errors = [], []
+    for sample in log.samples:
+        record = None
+        for score in (sample.scores or {}).values():
+            record = (score.metadata or {}).get(ITEM_KEY) or record
+        if sample.error is not None or record is None:
+            message = sample.error.message if sample.error is not None else "no score"
+            errors.append({"item": str(sample.id), "error": {"kind": "inspect_error",
+                                                             "message": message[:2000]},
+                           "at": utc_now()})
+            continue
+        items.append(record)
+    run, _ = Run.create_or_resume(out, config)
+    try:
+        run.lock()
+        for record in items:
+            run.append_item(record)
+        for error in errors:
+            run.append_error(error)
+        summary = summarize(_engine_task(settings["kind"]), run)
+        run.write_summary(summary)
+    finally:
+        run.close()
+    return Imported(out, len(items), len(errors), summary)
