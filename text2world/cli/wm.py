@@ -26,11 +26,13 @@ Task = choices("Task", ("next-state", "verify", "propose", "plan"))
 # The metrics shown per task in the terminal (the summary and report hold them all).
 SHOWN = {
     "next-state": [("accuracy", "acc"), ("exact_legal", "exact"), ("illegal_accuracy", "illegal"),
+                   ("static_transition_accuracy", "static tr"),
+                   ("dynamic_transition_accuracy", "dynamic tr"),
                    ("state_f1", "F1 state"), ("dynamic_f1", "F1 dyn"), ("static_f1", "F1 stat")],
     "verify": [("accuracy", "acc"), ("false_positive_rate", "FP rate"),
                ("false_negative_rate", "FN rate"), ("step_accuracy", "step acc")],
-    "propose": [("hit@1", "hit@1"), ("hit@3", "hit@3"), ("hit@5", "hit@5"),
-                ("hit@10", "hit@10"), ("applicable@1", "appl@1")],
+    "propose": [(f"hit@{k}", f"hit@{k}") for k in (1, 2, 3, 5, 10)]
+    + [("strict_hit@1", "strict@1"), ("applicable@1", "appl@1")],
     "plan": [("success", "success"), ("declared_done", "done"),
              ("state_accuracy", "state acc"), ("cost_ratio", "cost/opt")],
 }
@@ -46,27 +48,32 @@ def parse_rhos(text: str) -> tuple[float, ...]:
     return values
 
 
-def _value(value) -> str:
-    if value is None:
-        return "-"
-    return f"{100 * value:.1f}" if isinstance(value, float) and value <= 1.0 else f"{value:.2f}"
-
-
 def summary_table(summary: dict) -> Table:
+    """The model's rows (all, then by rho), then each baseline's row on the same items.
+    Columns the run cannot fill (hit@K above the K asked) are left out."""
+    from text2world.tasks.wm.metrics import shown
+
     task = summary["task"]
+    metrics = summary["metrics"]
+    overall = metrics["all"]["all"]
+    columns = [(key, header) for key, header in SHOWN[task]
+               if not key.startswith(("hit@", "strict_hit@")) or overall.get(key) is not None]
     table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}"
                         + (f", {summary['form']} state" if task == "next-state" else "")
-                        + " (% unless noted)")
+                        + " (% unless noted; cost/opt a ratio)")
     table.add_column("rho")
     table.add_column("items", justify="right")
     table.add_column("format err", justify="right")
-    for _, header in SHOWN[task]:
+    for _, header in columns:
         table.add_column(header, justify="right")
-    metrics = summary["metrics"]
-    rows = [("all", metrics["all"]["all"])] + list(metrics["rho"].items())
+    rows = [("all", overall)] + list(metrics["rho"].items())
+    rows += [(f"baseline: {name}", row) for name, row in (overall.get("baselines") or {}).items()]
     for label, row in rows:
-        table.add_row(label, str(row["items"]), str(row["format_errors"]),
-                      *(_value(row.get(key)) for key, _ in SHOWN[task]))
+        errors = row["format_errors"]
+        table.add_row(label, str(row["items"]),
+                      f"{errors} ({shown('format_error_rate', row.get('format_error_rate'))}%)"
+                      if errors else "0",
+                      *(shown(key, row.get(key)) for key, _ in columns))
     return table
 
 
@@ -88,8 +95,9 @@ def _task_command(task: str):
                               help="propose: actions asked for (default 10; hit@1,3,5,10); "
                                    "plan: candidates per step (default 1; K > 1: the model "
                                    "checks its own candidates)."),
-        slack: float = typer.Option(1.0, "--slack",
-                                    help="propose: extra cost over the optimum a hit may take."),
+        slack: float = typer.Option(0.0, "--slack",
+                                    help="propose: extra cost over the optimum a hit may take "
+                                         "(0: only actions on some optimal plan)."),
         illegal_share: float = typer.Option(0.25, "--illegal-share",
                                             help="next-state: share of inapplicable actions."),
         off_plan_share: float = typer.Option(0.25, "--off-plan-share",
@@ -103,6 +111,10 @@ def _task_command(task: str):
         api_base: str = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
         temperature: float = typer.Option(0.0, "--temperature"),
         max_tokens: int = typer.Option(None, "--max-tokens"),
+        model_arg: list[str] = typer.Option([], "--model-arg",
+                                            help="Extra litellm argument KEY=VALUE (repeatable;"
+                                                 " e.g. response_format='{\"type\": "
+                                                 "\"json_object\"}')."),
         max_concurrency: int = typer.Option(4, "--max-concurrency", "-j"),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
         max_retries: int = typer.Option(5, "--max-retries"),
@@ -126,8 +138,9 @@ def _task_command(task: str):
 
 
 def run_task(task: str, args: dict) -> None:
-    from text2world.model.client import FatalModelError
+    from text2world.cli.evaluate import _parse_model_args
     from text2world.engine.run_store import RunError
+    from text2world.model.client import FatalModelError
     from text2world.tasks.wm.runner import WmError, WmOptions, options_from_run, plan, run_wm
 
     try:
@@ -151,6 +164,7 @@ def run_task(task: str, args: dict) -> None:
                 dataset=args["dataset"], split=args["split"], limit=args["limit"],
                 domains=domain_ids, api_base=args["api_base"],
                 temperature=args["temperature"], max_tokens=args["max_tokens"],
+                model_args=_parse_model_args(args["model_arg"]),
                 max_concurrency=args["max_concurrency"], timeout=args["timeout"],
                 max_retries=args["max_retries"], planner_timeout=args["planner_timeout"],
                 use_cache=not args["no_cache"], seed=args["seed"], run_id=args["run_id"])

@@ -1,7 +1,8 @@
 """Task items built from the store: states along optimal plans, actions, plans and mutants.
 
 For a problem with an optimal plan of N steps and a share ``rho``, the first
-``floor((1 - rho) * N)`` steps run in the true simulator and the model handles the rest.
+``floor((1 - rho) * N)`` steps run in the true simulator and the model handles the rest; when
+two rhos give the same prefix on a short plan, only the first of them makes an item.
 Next-state items also leave the plan: a labelled share of them (``origin: "off-plan"``, the
 rest ``"on-plan"``) starts from the state a seeded random walk of the same number of steps
 reaches in the true simulator, and asks for the walk's next random action, so a model cannot
@@ -253,7 +254,13 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
             if not world.plan:
                 result.skipped.append(f"{world.key}: the goal holds initially")
                 continue
+            prefixes: set[int] = set()
             for rho in rhos:
+                # on a short plan two rhos can give the same prefix: one item, not a repeat
+                k = prefix_length(rho, len(world.plan))
+                if k in prefixes:
+                    continue
+                prefixes.add(k)
                 if task == "next-state":
                     result.items += next_state_items(world, rho, seed, illegal_share,
                                                      off_plan_share)

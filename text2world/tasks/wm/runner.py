@@ -22,7 +22,7 @@ from text2world.model.client import (FatalModelError, InfrastructureError, LLMCl
 from text2world.engine.run_store import Run, code_version, runs_dir, text_hash, utc_now
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
-from text2world.tasks.wm import prompts
+from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
                                   build_items)
 from text2world.tasks.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
@@ -51,7 +51,7 @@ class WmOptions(RunSettings):
     rhos: tuple[float, ...] = RHOS
     k: int | None = None  # propose: actions asked for (10); plan: candidates per step (1: the
     # model's own proposal; K > 1: it proposes K, then checks them and picks one)
-    slack: float = 1.0  # propose: extra cost allowed over the optimum
+    slack: float = 0.0  # propose: extra cost allowed over the optimum (0: optimal actions)
     illegal_share: float = 0.25
     off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
     problems_per_domain: int | None = None
@@ -306,7 +306,8 @@ class _Runner:
         except AnswerError as err:
             proposals, error = [], str(err)
         metrics = await self.check_proposals(item, world, proposals)
-        return {"answer": {"actions": proposals}, "format_error": error, "metrics": metrics}
+        return {"answer": {"actions": proposals}, "format_error": error,
+                "metrics": {**metrics, "k": k}}
 
     async def check_proposals(self, item: dict, world: World, proposals: list[str]) -> dict:
         """Check in rank order until the first hit: applicable, and the goal reachable from
@@ -336,8 +337,25 @@ class _Runner:
                     checked.append(entry)
                     break
             checked.append(entry)
-        return {"first_hit": first_hit, "first_applicable": first_applicable,
-                "proposals": len(proposals), "checked": checked, "unchecked": unchecked}
+        # the papers' strict hit: the reference plan's own next action
+        strict = next((rank for rank, text in enumerate(proposals, 1)
+                       if " ".join(text.lower().split()) == item["plan_action"].lower()), None)
+        return {"first_hit": first_hit, "first_strict_hit": strict,
+                "first_applicable": first_applicable, "proposals": len(proposals),
+                "checked": checked, "unchecked": unchecked}
+
+    async def baselines(self, item: dict) -> dict:
+        """The trivial strategies' metrics on this item (``baselines.py``)."""
+        task = item["task"]
+        if task == "next-state":
+            return baselines.next_state_baselines(item, self.options.form)
+        if task == "verify":
+            return baselines.verify_baselines(item)
+        world = self.world(item)
+        if task == "propose":
+            k = min(self.options.k, max(PROPOSE_KS))
+            return await baselines.propose_baselines(item, world, k, self.check_proposals)
+        return {"random-walk": baselines.random_walk_baseline(item, world)}
 
     async def plan_task(self, item: dict, record: Record, calls: list) -> dict:
         options = self.options
@@ -420,6 +438,7 @@ class _Runner:
         handler = {"next-state": self.next_state, "verify": self.verify,
                    "propose": self.propose, "plan": self.plan_task}[item["task"]]
         outcome = await handler(item, record, calls)
+        outcome["baselines"] = await self.baselines(item)
         return {"item": item["id"], "task": item["task"], "domain": item["domain"],
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
                 "plan_length": item["plan_length"],
