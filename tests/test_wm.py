@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def options(**changes) -> WmOptions:
     base = dict(model="reference/oracle", domains=DOMAINS, problems_per_domain=2,
-                max_concurrency=4)
+                max_concurrency=4, size="easy")
     base.update(changes)
     return WmOptions(**base)
 

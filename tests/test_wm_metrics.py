@@ -22,7 +22,7 @@ DOMAINS = ["blocksworld", "gripper"]
 
 def options(**changes) -> WmOptions:
     base = dict(model="reference/oracle", domains=DOMAINS, problems_per_domain=2,
-                max_concurrency=4)
+                max_concurrency=4, size="easy")
     base.update(changes)
     return WmOptions(**base)
 

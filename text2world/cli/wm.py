@@ -22,6 +22,7 @@ Rules = choices("Rules", ("pddl", "concrete", "abstract", "none"))
 Render = choices("Render", ("atoms", "text"))
 Form = choices("Form", ("full", "diff"))
 Task = choices("Task", ("next-state", "verify", "propose", "plan"))
+Size = choices("Size", ("hard", "easy"))
 
 # The metrics shown per task in the terminal (the summary and report hold them all).
 SHOWN = {
@@ -82,6 +83,12 @@ def _task_command(task: str):
         model: str = typer.Option(None, "--model", "-m",
                                   help="Alias or litellm model string; reference/oracle and "
                                        "reference/noisy-oracle run offline."),
+        size: Size = typer.Option("hard", "--size",
+                                  help="hard: generated problems with many applicable actions "
+                                       "per state; easy: the store's small problems."),
+        mystery: bool = typer.Option(False, "--mystery",
+                                     help="Obfuscated worlds: every name replaced by a seeded "
+                                          "nonsense word, descriptions rewritten to match."),
         rules: Rules = typer.Option("pddl", "--rules",
                                     help="What the model is told about the domain."),
         render: Render = typer.Option("atoms", "--render",
@@ -156,7 +163,9 @@ def run_task(task: str, args: dict) -> None:
             domain_ids = ([d.strip() for d in args["domains"].split(",") if d.strip()]
                           if args["domains"] else None)
             options = WmOptions(
-                model=args["model"], task=task, rules=str(args["rules"]),
+                model=args["model"], task=task, size=str(args["size"]),
+                mystery=args["mystery"],
+                rules=str(args["rules"]),
                 render=str(args["render"]), form=str(args["form"]),
                 rhos=parse_rhos(args["rho"]), k=args["k"], slack=args["slack"],
                 illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
@@ -246,6 +255,7 @@ def build_command(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
     task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),
     rho: str = typer.Option("0.25,0.5,0.75,1", "--rho"),
+    size: Size = typer.Option("hard", "--size", help="hard (generated) or easy (the store's)."),
     illegal_share: float = typer.Option(0.25, "--illegal-share"),
     off_plan_share: float = typer.Option(0.25, "--off-plan-share"),
     problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
@@ -264,7 +274,8 @@ def build_command(
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
     with console.status("building items"):
         for name in tasks:
-            options = WmOptions(task=name, rhos=parse_rhos(rho), illegal_share=illegal_share,
+            options = WmOptions(task=name, size=str(size), rhos=parse_rhos(rho),
+                                illegal_share=illegal_share,
                                 off_plan_share=off_plan_share,
                                 problems_per_domain=problems, dataset=dataset, split=split,
                                 limit=limit, domains=domain_ids, seed=seed)

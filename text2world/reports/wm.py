@@ -49,6 +49,8 @@ def is_wm_run(path: Path) -> bool:
 
 def _label(config: dict) -> str:
     extra = f", {config.get('form')}" if config.get("task") == "next-state" else ""
+    extra += f", {config['size']}" if config.get("size") else ""
+    extra += ", mystery" if config.get("mystery") else ""
     return f"{config.get('model')} ({config.get('rules')}{extra})"
 
 
@@ -149,11 +151,33 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                        for d, row in summary["domain"].items()]
         write(f"{name}.per_domain.csv", _csv([domain_header] + domain_rows))
         sections += [f"### Per domain: {name}", "", _md_table(domain_header, domain_rows), ""]
+    if len(runs) > 1:
+        sections += _side_by_side(runs, data)
     data["figures"] = _figures(runs, data, out_dir, files)
     markdown = "\n".join(sections + [f"![{f}]({f})" for f in data["figures"]]) + "\n"
     write("report.md", markdown)
     write("report.json", json.dumps(data, indent=2))
     return WmReport(data, markdown, out_dir, files)
+
+
+def _side_by_side(runs, data: dict) -> list[str]:
+    """One row per run, per task: original vs mystery worlds, easy vs hard, model vs model."""
+    lines = ["## Side by side", "",
+             "Each run's overall scores (mystery: names obfuscated; compare a run with its "
+             "mystery twin to see how much the model relies on names it memorised).", ""]
+    for task in dict.fromkeys(run.config["task"] for run, _ in runs):
+        columns = COLUMNS[task]
+        rows = []
+        for run, _ in runs:
+            if run.config["task"] != task:
+                continue
+            row = next(r["all"] for r in data["runs"] if r["run"] == run.path.name)
+            rows.append([_label(run.config), "yes" if run.config.get("mystery") else "no",
+                         row["items"], shown("format_error_rate", row.get("format_error_rate")),
+                         *(shown(c, row.get(c)) for c in columns)])
+        lines += [f"### {task}", "", _md_table(["run", "mystery", "items", "format errors %"]
+                                               + columns, rows), ""]
+    return lines
 
 
 def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:

@@ -7,7 +7,8 @@ One file per domain: ``{"planner": ..., "problems": {name: entry}}`` where an en
 the optimal search (A* LM-cut) proved the plan optimal within ``bound_s``; otherwise the plan
 is LAMA's first solution (satisficing) found after the optimal search ran out of that bound.
 An entry whose key does not match the current texts is stale and ignored (the planner runs
-as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``).
+as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``;
+``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``).
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ def plan_key(domain_text: str, problem_text: str) -> str:
     return digest.hexdigest()
 
 
-def plans_path(record_id: str, root: Path | None = None) -> Path:
-    return (root or data_dir()) / PLANS_FOLDER / f"{record_id}.json"
+def plans_path(record_id: str, root: Path | None = None, generated: bool = False) -> Path:
+    """The plans of a domain's store problems, or (``generated``) of its generated ones."""
+    folder = (root or data_dir()) / PLANS_FOLDER
+    return (folder / "generated" if generated else folder) / f"{record_id}.json"
 
 
 _loaded: dict[tuple[str, int], dict] = {}
 
 
-def _entries(record_id: str, root: Path | None = None) -> dict:
-    path = plans_path(record_id, root)
+def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
+    path = plans_path(record_id, root, generated)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
@@ -68,7 +71,8 @@ def _entries(record_id: str, root: Path | None = None) -> dict:
 def shipped_plan(record: Record, problem_name: str, problem_text: str,
                  root: Path | None = None) -> ShippedPlan | None:
     """The shipped plan of a problem, None when there is none or it is stale."""
-    entry = _entries(record.id, root).get(problem_name)
+    entry = _entries(record.id, root).get(problem_name) or \
+        _entries(record.id, root, generated=True).get(problem_name)
     if not isinstance(entry, dict) or entry.get("status") != "solved":
         return None
     if entry.get("key") != plan_key(record.domain, problem_text):
@@ -98,8 +102,9 @@ def plan_record(record: Record, timeout: float) -> dict:
 
 
 def write_plans(records: list[Record], timeout: float, root: Path | None = None,
-                only_missing: bool = False) -> list[str]:
-    """Plan and write each record's file; returns one line per domain."""
+                only_missing: bool = False, generated: bool = False) -> list[str]:
+    """Plan and write each record's file; returns one line per domain. ``records`` carry
+    the problems to plan (the generated ones when ``generated``)."""
     lines = []
     for record in records:
         if only_missing and all(shipped_plan(record, p.name, p.pddl, root) is not None
@@ -107,7 +112,8 @@ def write_plans(records: list[Record], timeout: float, root: Path | None = None,
             continue
         started = time.monotonic()
         data = plan_record(record, timeout)
-        atomic_write_text(plans_path(record.id, root), json.dumps(data, indent=1) + "\n")
+        atomic_write_text(plans_path(record.id, root, generated),
+                          json.dumps(data, indent=1) + "\n")
         optimal = sum(1 for e in data["problems"].values() if e["optimal"])
         line = (f"{record.id}: {len(data['problems'])} problems, {optimal} optimal, "
                 f"{time.monotonic() - started:.0f}s")
@@ -125,10 +131,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--domains", default=None, help="comma-separated ids (all)")
     parser.add_argument("--missing", action="store_true",
                         help="only domains with a missing or stale plan")
+    parser.add_argument("--generated", action="store_true",
+                        help="the generated problems (data/generated/) instead")
     args = parser.parse_args(argv)
     dataset = load_dataset()
     records = dataset.select("all", args.domains.split(",") if args.domains else None)
-    write_plans(records, args.timeout, only_missing=args.missing)
+    if args.generated:
+        from text2world.tasks.wm.generators import sized_records
+
+        records = [r for r in sized_records(records, "hard") if "generator_error" not in r.meta]
+    write_plans(records, args.timeout, only_missing=args.missing, generated=args.generated)
 
 
 if __name__ == "__main__":

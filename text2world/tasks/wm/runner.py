@@ -23,6 +23,8 @@ from text2world.engine.run_store import Run, code_version, runs_dir, text_hash, 
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
+from text2world.tasks.wm.generators import SIZES, sized_records
+from text2world.tasks.wm.mystery import mystery_records
 from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
                                   build_items)
 from text2world.tasks.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
@@ -45,6 +47,8 @@ class WmOptions(RunSettings):
 
     dataset: str = BUILTIN
     task: str = "next-state"
+    size: str = "hard"  # hard: generated problems (generators.py); easy: the store's own
+    mystery: bool = False  # obfuscated names (mystery.py)
     rules: str = "pddl"  # pddl, concrete, abstract, none
     render: str = "atoms"  # atoms, text
     form: str = "full"  # next-state: full state or diff
@@ -86,7 +90,8 @@ class WmResult:
 def _check(options: WmOptions) -> None:
     if options.task not in TASKS:
         raise WmError(f"unknown task {options.task!r}; choose one of {', '.join(TASKS)}")
-    for name, value, allowed in (("rules", options.rules, prompts.RULES),
+    for name, value, allowed in (("size", options.size, SIZES),
+                                 ("rules", options.rules, prompts.RULES),
                                  ("render", options.render, prompts.RENDERS),
                                  ("form", options.form, prompts.FORMS)):
         if value not in allowed:
@@ -111,7 +116,8 @@ def select_records(options: WmOptions) -> tuple[Dataset, list[Record]]:
                           "world-model tasks need problems to plan on")
         if options.rules in ("abstract", "concrete"):
             records = [r for r in records if (r.description(options.rules) or "").strip()]
-        return dataset, first(records, options.limit)
+        records = sized_records(first(records, options.limit), options.size, options.seed)
+        return dataset, mystery_records(records, options.seed) if options.mystery else records
     except DatasetError as err:
         raise WmError(str(err)) from None
 
@@ -145,7 +151,8 @@ def plan(options: WmOptions) -> WmPlan:
                       + "; ".join(built.skipped[:3]))
     settings = LLMClient(spec, temperature=options.temperature, max_tokens=options.max_tokens,
                          api_key=api_key or "").settings
-    task_settings = {"task": options.task, "rules": options.rules, "render": options.render,
+    task_settings = {"task": options.task, "size": options.size, "mystery": options.mystery,
+                     "rules": options.rules, "render": options.render,
                      "form": options.form, "rhos": list(options.rhos), "k": options.k,
                      "slack": options.slack, "illegal_share": options.illegal_share,
                      "problems_per_domain": options.problems_per_domain}
@@ -196,6 +203,8 @@ def options_from_run(path: Path, **overrides: Any) -> WmOptions:
         model_args={k: v for k, v in generation.items()
                     if k not in ((config.get("model_spec") or {}).get("params") or {})},
         seed=int(config.get("seed", 0)), task=config["task"], rules=config["rules"],
+        size=config.get("size", "easy"),  # runs from before the generated problems: easy
+        mystery=bool(config.get("mystery", False)),
         render=config["render"], form=config["form"], rhos=tuple(config["rhos"]),
         k=int(config["k"]), slack=float(config["slack"]),
         illegal_share=float(config["illegal_share"]),

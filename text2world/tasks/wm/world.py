@@ -14,6 +14,7 @@ from text2world.pddl.model import Domain, parse_domain
 from text2world.simulation import GroundAction, Simulator, SimulationError, parse_problem
 from text2world.store.datasets import Record
 from text2world.store.plans import shipped_plan
+from text2world.tasks.wm.generators import rename_tokens
 from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
 
 
@@ -148,6 +149,16 @@ def _reference_plan(record: Record, problem_name: str, problem_text: str,
     """The store's shipped plan when it is current (optimal, or satisficing after an optimal
     search at least as long as asked for), else Fast Downward: optimal search first, LAMA's
     first plan when that runs out of time."""
+    original = record.meta.get("mystery_of")
+    if original is not None:  # a mystery copy: the original's plan, renamed
+        source = next((p for p in original.problems if p.name == problem_name), None)
+        if source is not None:
+            found = _reference_plan(original, problem_name, source.pddl, planner_timeout,
+                                    use_cache)
+            names = record.meta["mystery_names"]
+            steps = None if found.plan is None else \
+                tuple(rename_tokens(step, names) for step in found.plan)
+            return _Reference(found.status, steps, found.optimal_proved, found.message)
     shipped = shipped_plan(record, problem_name, problem_text)
     if shipped is not None and (shipped.optimal or shipped.bound_s >= planner_timeout):
         return _Reference("solved", shipped.plan, shipped.optimal)
