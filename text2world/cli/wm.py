@@ -59,8 +59,10 @@ def summary_table(summary: dict) -> Table:
     overall = metrics["all"]["all"]
     columns = [(key, header) for key, header in SHOWN[task]
                if not key.startswith(("hit@", "strict_hit@")) or overall.get(key) is not None]
-    table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}"
-                        + (f", {summary['form']} state" if task == "next-state" else "")
+    table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}, "
+                        + (summary.get("protocol") or "")
+                        + (", mystery" if summary.get("mystery") else "")
+                        + (f", {summary['size']}" if summary.get("size") else "")
                         + " (% unless noted; cost/opt a ratio)")
     table.add_column("rho")
     table.add_column("items", justify="right")
@@ -102,6 +104,9 @@ def _task_command(task: str):
                               help="propose: actions asked for (default 10; hit@1,3,5,10); "
                                    "plan: candidates per step (default 1; K > 1: the model "
                                    "checks its own candidates)."),
+        per_k: bool = typer.Option(False, "--per-k",
+                                   help="propose: a separate query per K in 1,2,3,5,10 (up to "
+                                        "-k); hit@K from the K-query's answer."),
         slack: float = typer.Option(0.0, "--slack",
                                     help="propose: extra cost over the optimum a hit may take "
                                          "(0: only actions on some optimal plan)."),
@@ -110,6 +115,9 @@ def _task_command(task: str):
         off_plan_share: float = typer.Option(0.25, "--off-plan-share",
                                              help="next-state: share of states reached by a "
                                                   "seeded random walk instead of the plan."),
+        static_share: float = typer.Option(0.15, "--static-share",
+                                           help="next-state: share of actions that change "
+                                                "nothing (where the state has one)."),
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
@@ -168,7 +176,9 @@ def run_task(task: str, args: dict) -> None:
                 rules=str(args["rules"]),
                 render=str(args["render"]), form=str(args["form"]),
                 rhos=parse_rhos(args["rho"]), k=args["k"], slack=args["slack"],
+                per_k=args["per_k"],
                 illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
+                static_share=args["static_share"],
                 problems_per_domain=args["problems"],
                 dataset=args["dataset"], split=args["split"], limit=args["limit"],
                 domains=domain_ids, api_base=args["api_base"],

@@ -13,7 +13,8 @@ from pathlib import Path
 from text2world.reports.generation import _csv, _md_table, _pyplot
 from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.store.datasets import atomic_write_text
-from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, shown, summarize_items
+from text2world.tasks.wm.metrics import (PROPOSE_KS, aggregate, protocol_label, shown,
+                                         summarize_items)
 
 # The headline metric of each task (curves vs rho) and the columns of its tables.
 HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
@@ -48,7 +49,7 @@ def is_wm_run(path: Path) -> bool:
 
 
 def _label(config: dict) -> str:
-    extra = f", {config.get('form')}" if config.get("task") == "next-state" else ""
+    extra = f", {protocol_label(config)}"
     extra += f", {config['size']}" if config.get("size") else ""
     extra += ", mystery" if config.get("mystery") else ""
     return f"{config.get('model')} ({config.get('rules')}{extra})"

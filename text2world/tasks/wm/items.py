@@ -25,6 +25,9 @@ TASKS = ("next-state", "verify", "propose", "plan")
 RHOS = (0.25, 0.5, 0.75, 1.0)
 MUTATIONS = ("drop", "swap", "argument", "truncate")
 OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
+# next-state items whose action is applicable but changes nothing (a static transition in
+# Wang et al. 2024's sense), where the state has such an action: plans never take one
+STATIC_SHARE = 0.15
 
 
 class ItemError(ValueError):
@@ -103,8 +106,16 @@ def _illegal_action(world: World, state: frozenset, rng: random.Random) -> Groun
     return candidates[rng.randrange(len(candidates))] if candidates else None
 
 
+def _static_action(world: World, state: frozenset, rng: random.Random) -> GroundAction | None:
+    """An applicable action whose successor is the state itself, if the state has one."""
+    sim = world.simulator
+    options = [a for a in sim.applicable(state) if sim.successor(state, a, check=False) == state]
+    return options[rng.randrange(len(options))] if options else None
+
+
 def next_state_items(world: World, rho: float, seed: int, illegal_share: float,
-                     off_plan_share: float = OFF_PLAN_SHARE) -> list[dict]:
+                     off_plan_share: float = OFF_PLAN_SHARE,
+                     static_share: float = STATIC_SHARE) -> list[dict]:
     """One item at step ``k`` of the plan: on it, or (a share ``off_plan_share``) after ``k``
     steps of a seeded random walk, the action then being the walk's next step; either way
     replaced by an inapplicable action for a share ``illegal_share``."""
@@ -134,6 +145,12 @@ def next_state_items(world: World, rho: float, seed: int, illegal_share: float,
                         next_state=None, added=[], removed=[])
             return [item]
     after = world.states[k + 1] if walk is None else walk.states[k + 1]
+    static_rng = random.Random(f"{seed}:next-state-static:{world.key}:{rho}")
+    if static_rng.random() < static_share:
+        unchanged = _static_action(world, state, static_rng)
+        if unchanged is not None:
+            action, after = unchanged, state
+            item["id"] += "/static"
     item.update(action=str(action), applicable=True, next_state=atoms(after),
                 added=atoms(after - state), removed=atoms(state - after))
     return [item]
@@ -226,7 +243,8 @@ def plan_items(world: World, rho: float, seed: int, step_factor: float = 2.0) ->
 
 def build_items(task: str, records: list[Record], *, seed: int = 0,
                 rhos: Iterable[float] = RHOS, illegal_share: float = 0.25,
-                off_plan_share: float = OFF_PLAN_SHARE, problems_per_domain: int | None = None,
+                off_plan_share: float = OFF_PLAN_SHARE, static_share: float = STATIC_SHARE,
+                problems_per_domain: int | None = None,
                 planner_timeout: float = 20.0) -> BuildResult:
     """Every item of ``task`` over ``records``, in a stable order."""
     if task not in TASKS:
@@ -239,6 +257,8 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
         raise ItemError(f"the illegal-action share must be in [0, 1], not {illegal_share}")
     if not 0.0 <= off_plan_share <= 1.0:
         raise ItemError(f"the off-plan share must be in [0, 1], not {off_plan_share}")
+    if not 0.0 <= static_share <= 1.0:
+        raise ItemError(f"the static share must be in [0, 1], not {static_share}")
     result = BuildResult([])
     for record in records:
         problems = record.problems[:problems_per_domain] if problems_per_domain else \
@@ -263,7 +283,7 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 prefixes.add(k)
                 if task == "next-state":
                     result.items += next_state_items(world, rho, seed, illegal_share,
-                                                     off_plan_share)
+                                                     off_plan_share, static_share)
                 elif task == "verify":
                     result.items += verify_items(world, rho, seed)
                 elif task == "propose":

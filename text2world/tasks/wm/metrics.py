@@ -31,6 +31,19 @@ PROPOSE_KS = (1, 2, 3, 5, 10)
 RATIO_KEYS = ("cost_ratio", "mean_steps")  # printed as ratios, every other metric as a percent
 
 
+def protocol_label(config: dict) -> str:
+    """How a run asked: planning K = 1 is the papers' loop; K > 1 is self-selection among the
+    model's own candidates (not search); propose asks once for the top K or once per K."""
+    task, k = config.get("task"), config.get("k")
+    if task == "plan":
+        return "loop (K=1)" if (k or 1) == 1 else f"self-selection (K={k}, not search)"
+    if task == "propose":
+        return f"one query per K up to {k}" if config.get("per_k") else f"one query, top {k}"
+    if task == "next-state":
+        return f"{config.get('form', 'full')} state"
+    return "one-shot plan validation"
+
+
 def shown(key: str, value) -> str:
     """A metric for a table: percent with one decimal, ratios with two, "-" when absent."""
     if value is None:
@@ -182,10 +195,12 @@ def aggregate(task: str, records: list[dict], with_baselines: bool = True) -> di
     elif task == "propose":
         asked = min((m.get("k", max(PROPOSE_KS)) for m in metrics), default=max(PROPOSE_KS))
         for k in PROPOSE_KS:  # None above the K asked: the answer had no K-th action
+            # --per-k: hit@K from the answer to the query that asked for K actions
+            answers = [(m.get("per_k") or {}).get(str(k), m) for m in metrics]
             for name, field in ((f"hit@{k}", "first_hit"),
                                 (f"strict_hit@{k}", "first_strict_hit")):
                 out[name] = None if k > asked else _mean(
-                    [m.get(field) is not None and m[field] <= k for m in metrics])
+                    [a.get(field) is not None and a[field] <= k for a in answers])
         out["applicable@1"] = _mean([m["first_applicable"] == 1 for m in metrics])
         out["unchecked"] = sum(1 for m in metrics if m.get("unchecked"))
     elif task == "plan":

@@ -123,17 +123,25 @@ def verify_prompt(item: dict, record: Record, rules: str, render: str) -> str:
             + _JSON_ONLY)
 
 
+def history_text(steps: list[str]) -> str:
+    return "\n".join(f"{n}. {s}" for n, s in enumerate(steps, 1)) or "(none yet)"
+
+
 def propose_prompt(item: dict, record: Record, rules: str, render: str, k: int) -> str:
+    """The state and the actions taken to reach it (as the action-proposal papers give them),
+    then the question for the ``k`` best next actions."""
     return (_context(item, record, rules, render, "Current state")
-            + f"\n## Question\nPropose the {k} best next actions toward the goal, best "
-            'first, as ground PDDL actions: {"actions": ["(action obj ...)", ...]}. '
-            + _JSON_ONLY)
+            + f"\n## Actions taken so far\n{history_text(item.get('prefix_plan') or [])}\n"
+            + f"\n## Question\nPropose the {k} best next "
+            + ("action" if k == 1 else "actions")
+            + ' toward the goal, best first, as ground PDDL actions: {"actions": '
+            '["(action obj ...)", ...]}. ' + _JSON_ONLY)
 
 
 def plan_step_prompt(item: dict, record: Record, rules: str, render: str, state: list[str],
                      history: list[str], candidates: list[str] | None = None) -> str:
     view = {**item, "state": state}
-    done = "\n".join(f"{n}. {s}" for n, s in enumerate(history, 1)) or "(none yet)"
+    done = history_text(history)
     if candidates is None:
         ask = ("Choose the next action toward the goal")
     else:

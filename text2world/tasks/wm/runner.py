@@ -25,10 +25,10 @@ from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, fi
 from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm.generators import SIZES, sized_records
 from text2world.tasks.wm.mystery import mystery_records
-from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
+from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS, BuildResult, ItemError, atoms,
                                   build_items)
-from text2world.tasks.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
-                                   summarize_items)
+from text2world.tasks.wm.metrics import (PROPOSE_KS, protocol_label, score_next_state,
+                                         score_verify, summarize_items)
 from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_next_state,
                                  parse_plan_step, parse_plan_step_done, parse_verify)
 from text2world.tasks.wm.planner import optimal_plan
@@ -56,8 +56,10 @@ class WmOptions(RunSettings):
     k: int | None = None  # propose: actions asked for (10); plan: candidates per step (1: the
     # model's own proposal; K > 1: it proposes K, then checks them and picks one)
     slack: float = 0.0  # propose: extra cost allowed over the optimum (0: optimal actions)
+    per_k: bool = False  # propose: a separate query per K in PROPOSE_KS (up to k)
     illegal_share: float = 0.25
     off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
+    static_share: float = STATIC_SHARE  # next-state: share of actions that change nothing
     problems_per_domain: int | None = None
     planner_timeout: float = 20.0
     runs_root: Path | None = None
@@ -130,6 +132,7 @@ def build(options: WmOptions) -> tuple[Dataset, list[Record], BuildResult]:
         built = build_items(options.task, records, seed=options.seed, rhos=options.rhos,
                             illegal_share=options.illegal_share,
                             off_plan_share=options.off_plan_share,
+                            static_share=options.static_share,
                             problems_per_domain=options.problems_per_domain,
                             planner_timeout=options.planner_timeout)
     except ItemError as err:
@@ -154,10 +157,12 @@ def plan(options: WmOptions) -> WmPlan:
     task_settings = {"task": options.task, "size": options.size, "mystery": options.mystery,
                      "rules": options.rules, "render": options.render,
                      "form": options.form, "rhos": list(options.rhos), "k": options.k,
-                     "slack": options.slack, "illegal_share": options.illegal_share,
+                     "slack": options.slack, "per_k": options.per_k,
+                     "illegal_share": options.illegal_share,
                      "problems_per_domain": options.problems_per_domain}
     if options.task == "next-state":  # only its items depend on it (other runs keep their ids)
         task_settings["off_plan_share"] = options.off_plan_share
+        task_settings["static_share"] = options.static_share
     items_hash = text_hash(json.dumps(built.items, sort_keys=True))
     config = {
         "kind": KIND, "model": spec.name, "litellm_model": spec.litellm_model,
@@ -207,9 +212,11 @@ def options_from_run(path: Path, **overrides: Any) -> WmOptions:
         mystery=bool(config.get("mystery", False)),
         render=config["render"], form=config["form"], rhos=tuple(config["rhos"]),
         k=int(config["k"]), slack=float(config["slack"]),
+        per_k=bool(config.get("per_k", False)),
         illegal_share=float(config["illegal_share"]),
         # runs from before off-plan items had none
         off_plan_share=float(config.get("off_plan_share", 0.0)),
+        static_share=float(config.get("static_share", 0.0)),
         problems_per_domain=config.get("problems_per_domain"),
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), resume=Path(path))
@@ -303,20 +310,31 @@ class _Runner:
                 if a != good][:9]
 
     async def propose(self, item: dict, record: Record, calls: list) -> dict:
+        """One query for the top K; with ``per_k`` one query per K of ``PROPOSE_KS`` up to
+        the K asked, hit@K read from the K-query's answer (the papers' protocol)."""
         k = max(PROPOSE_KS) if self.options.k > max(PROPOSE_KS) else self.options.k
         world = self.world(item)
-        prompt = prompts.propose_prompt(item, record, self.options.rules, self.options.render, k)
-        truth = {"phase": "propose", "k": k, "good_action": item["plan_action"]}
-        if self.plan.spec.is_reference:
-            truth["distractors"] = self._distractors(item, world)
-        text = await self.call(item, prompt, calls, 0, truth)
-        try:
-            proposals, error = parse_actions(text)[:k], None
-        except AnswerError as err:
-            proposals, error = [], str(err)
-        metrics = await self.check_proposals(item, world, proposals)
-        return {"answer": {"actions": proposals}, "format_error": error,
-                "metrics": {**metrics, "k": k}}
+        asks = [q for q in PROPOSE_KS if q <= k] if self.options.per_k else [k]
+        answers, per_k, error = {}, {}, None
+        for index, asked in enumerate(asks):
+            prompt = prompts.propose_prompt(item, record, self.options.rules,
+                                            self.options.render, asked)
+            truth = {"phase": "propose", "k": asked, "good_action": item["plan_action"]}
+            if self.plan.spec.is_reference:
+                truth["distractors"] = self._distractors(item, world)
+            text = await self.call(item, prompt, calls, index, truth)
+            try:
+                proposals = parse_actions(text)[:asked]
+            except AnswerError as err:
+                proposals, error = [], error or f"K={asked}: {err}"
+            answers[str(asked)] = proposals
+            per_k[str(asked)] = await self.check_proposals(item, world, proposals)
+        metrics = {**per_k[str(k)], "k": k}
+        if self.options.per_k:
+            metrics["per_k"] = per_k
+        return {"answer": {"actions": answers[str(k)], **({"per_k": answers}
+                                                           if self.options.per_k else {})},
+                "format_error": error, "metrics": metrics}
 
     async def check_proposals(self, item: dict, world: World, proposals: list[str]) -> dict:
         """Check in rank order until the first hit: applicable, and the goal reachable from
@@ -384,7 +402,8 @@ class _Runner:
             try:
                 if options.k > 1:
                     text = await self.call(item, prompts.propose_prompt(
-                        {**item, "state": believed}, record, options.rules, options.render,
+                        {**item, "state": believed, "prefix_plan": history}, record,
+                        options.rules, options.render,
                         options.k), calls, 2 * step, {**truth, "phase": "plan-propose"})
                     if parse_plan_step_done(text):
                         declared_done, stop = True, "declared done"
@@ -485,7 +504,9 @@ class _Runner:
 
 def summarize_run(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
     return {"kind": KIND, "run_id": config.get("run_id"), "model": config.get("model"),
-            "task": config.get("task"), "rules": config.get("rules"),
+            "task": config.get("task"), "protocol": protocol_label(config),
+            "size": config.get("size"), "mystery": config.get("mystery", False),
+            "rules": config.get("rules"),
             "form": config.get("form"), "render": config.get("render"),
             "dataset": config.get("dataset"), "planned_items": config.get("planned_items"),
             "finished_items": len(items), "infrastructure_errors": len(open_errors),
