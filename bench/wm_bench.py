@@ -59,6 +59,7 @@ def main() -> None:
                         help="validate every verify item's plan with unified-planning too")
     args = parser.parse_args()
 
+    from text2world.reports.wm import HEADLINE
     from text2world.tasks.wm import WmOptions, build_items, run_wm
     from text2world.tasks.wm.runner import plan as wm_plan
     from text2world.tasks.wm.runner import select_records
@@ -122,8 +123,7 @@ def main() -> None:
             # actions, mutants checked), checking answers, Fast Downward on successors
             needed = build_cpu[task] + result.simulator_cpu + planner_cpu
             metrics = result.summary["metrics"]["all"]["all"]
-            head = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
-                    "plan": "success"}[task]
+            head = HEADLINE[task]
             print(f"{task:10s} {model}: {result.new_items:5d} items, "
                   f"{result.summary['calls']:5d} calls,"
                   f" wall {result.wall_time:6.1f}s; simulator CPU {build_cpu[task]:.2f}s items +"

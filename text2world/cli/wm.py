@@ -21,7 +21,8 @@ app = typer.Typer(help="LLMs as world models in action: next-state prediction, p
 Rules = choices("Rules", ("pddl", "concrete", "abstract", "none"))
 Render = choices("Render", ("atoms", "text"))
 Form = choices("Form", ("full", "diff"))
-Task = choices("Task", ("next-state", "verify", "propose", "plan"))
+TASK_NAMES = ("next-state", "verify", "verify-rollout", "propose", "plan")
+Task = choices("Task", TASK_NAMES)
 Size = choices("Size", ("hard", "easy"))
 
 # The metrics shown per task in the terminal (the summary and report hold them all).
@@ -32,6 +33,9 @@ SHOWN = {
                    ("state_f1", "F1 state"), ("dynamic_f1", "F1 dyn"), ("static_f1", "F1 stat")],
     "verify": [("accuracy", "acc"), ("false_positive_rate", "FP rate"),
                ("false_negative_rate", "FN rate"), ("step_accuracy", "step acc")],
+    "verify-rollout": [("accuracy", "acc"), ("false_positive_rate", "FP rate"),
+                       ("false_negative_rate", "FN rate"), ("step_accuracy", "step acc"),
+                       ("rollout_state_accuracy", "state acc")],
     "propose": [(f"hit@{k}", f"hit@{k}") for k in (1, 2, 3, 5, 10)]
     + [("strict_hit@1", "strict@1"), ("applicable@1", "appl@1")],
     "plan": [("success", "success"), ("declared_done", "done"),
@@ -146,6 +150,8 @@ def _task_command(task: str):
     command.__doc__ = {
         "next-state": "Predict the state after an action (or say it is not applicable).",
         "verify": "Say whether the rest of a plan reaches the goal, and where it fails.",
+        "verify-rollout": "Roll a plan out step by step as the world model (each step's "
+                          "state), then say whether the goal holds.",
         "propose": "Propose the top-K next actions; a hit keeps the goal optimally reachable.",
         "plan": "Plan with the model alone (its own proposals and predicted states).",
     }[task]
@@ -242,7 +248,7 @@ def run_task(task: str, args: dict) -> None:
         console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
 
-for _name in ("next-state", "verify", "propose", "plan"):
+for _name in TASK_NAMES:
     app.command(_name)(_task_command(_name))
 
 
@@ -255,6 +261,9 @@ def first_prompt(item: dict, record) -> str:
         return prompts.next_state_prompt(item, record, "pddl", "atoms", "full")
     if item["task"] == "verify":
         return prompts.verify_prompt(item, record, "pddl", "atoms")
+    if item["task"] == "verify-rollout":  # its first call: the state after the first step
+        return prompts.next_state_prompt({**item, "action": (item["plan"] or ["(none)"])[0]},
+                                         record, "pddl", "atoms", "full")
     if item["task"] == "propose":
         return prompts.propose_prompt(item, record, "pddl", "atoms", 10)
     return prompts.plan_step_prompt(item, record, "pddl", "atoms", item["state"], [])

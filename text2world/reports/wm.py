@@ -17,12 +17,15 @@ from text2world.tasks.wm.metrics import (PROPOSE_KS, aggregate, protocol_label, 
                                          summarize_items)
 
 # The headline metric of each task (curves vs rho) and the columns of its tables.
-HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
+HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "verify-rollout": "accuracy",
+            "propose": "hit@1",
             "plan": "success"}
 COLUMNS = {
     "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "static_transition_accuracy",
                    "dynamic_transition_accuracy", "state_f1", "dynamic_f1", "static_f1"],
     "verify": ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
+    "verify-rollout": ["accuracy", "false_positive_rate", "false_negative_rate",
+                       "step_accuracy", "rollout_state_accuracy"],
     "propose": [f"hit@{k}" for k in PROPOSE_KS] + [f"strict_hit@{k}" for k in PROPOSE_KS]
     + ["applicable@1"],
     "plan": ["success", "declared_done", "state_accuracy", "cost_ratio"],
@@ -123,7 +126,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
                      _md_table(header, rows), ""]
-        if task == "verify":
+        if task in ("verify", "verify-rollout"):
             data.setdefault("by_mutation", {})[name] = summary["mutation"]
             sections += [f"### Verify by how the plan was made: {name}", "", _md_table(
                 ["plan", "items", "accuracy", "step accuracy"],

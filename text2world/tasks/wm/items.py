@@ -21,7 +21,7 @@ from text2world.simulation import GroundAction, SimulationError, Walk, atom_to_p
 from text2world.store.datasets import Record
 from text2world.tasks.wm.world import World, WorldError, world_for
 
-TASKS = ("next-state", "verify", "propose", "plan")
+TASKS = ("next-state", "verify", "verify-rollout", "propose", "plan")
 RHOS = (0.25, 0.5, 0.75, 1.0)
 MUTATIONS = ("drop", "swap", "argument", "truncate")
 OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
@@ -190,14 +190,15 @@ def mutate(world: World, steps: list[str], kind: str, rng: random.Random) -> lis
     return steps
 
 
-def verify_items(world: World, rho: float, seed: int) -> list[dict]:
-    """The rest of the optimal plan (positive) and one mutant the simulator rejects."""
+def verify_items(world: World, rho: float, seed: int, task: str = "verify") -> list[dict]:
+    """The rest of the optimal plan (positive) and one mutant the simulator rejects; the
+    same plans for ``verify-rollout`` (only the ids' task differs)."""
     rng = random.Random(f"{seed}:verify:{world.key}:{rho}")
     k = prefix_length(rho, len(world.plan))
     state = world.states[k]
     rest = [str(a) for a in world.plan[k:]]
     items = []
-    positive = _base("verify", world, rho, k, seed)
+    positive = _base(task, world, rho, k, seed)
     positive.update(id=positive["id"] + "/pos", plan=rest, mutation="none", valid=True,
                     first_failing_step=None, reason="")
     items.append(positive)
@@ -210,7 +211,7 @@ def verify_items(world: World, rho: float, seed: int) -> list[dict]:
                 break
             outcome = execute(world, state, steps)
             if not outcome["valid"]:
-                negative = _base("verify", world, rho, k, seed)
+                negative = _base(task, world, rho, k, seed)
                 negative.update(id=negative["id"] + "/neg", plan=steps, mutation=kind,
                                 valid=False, first_failing_step=outcome["first_failing_step"],
                                 reason=outcome["reason"])
@@ -284,8 +285,8 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 if task == "next-state":
                     result.items += next_state_items(world, rho, seed, illegal_share,
                                                      off_plan_share, static_share)
-                elif task == "verify":
-                    result.items += verify_items(world, rho, seed)
+                elif task in ("verify", "verify-rollout"):
+                    result.items += verify_items(world, rho, seed, task)
                 elif task == "propose":
                     if not world.optimal:
                         if rho == rhos[0]:

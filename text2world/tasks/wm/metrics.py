@@ -41,6 +41,8 @@ def protocol_label(config: dict) -> str:
         return f"one query per K up to {k}" if config.get("per_k") else f"one query, top {k}"
     if task == "next-state":
         return f"{config.get('form', 'full')} state"
+    if task == "verify-rollout":
+        return "rollout: the model predicts each step's state, then the goal"
     return "one-shot plan validation"
 
 
@@ -123,7 +125,7 @@ def summarize_items(task: str, records: list[dict]) -> dict:
         summary[name] = {key: aggregate(task, rows) for key, rows in sorted(by_key.items())}
     # the papers' macro-average: each domain's mean, then the mean over domains
     summary["macro"] = macro_average(list(summary["domain"].values()))
-    if task == "verify":  # negatives by how they were made ("none": the positives)
+    if task in ("verify", "verify-rollout"):  # negatives by how they were made
         kinds: dict[str, list[dict]] = {}
         for record in records:
             kind = (record.get("metrics") or {}).get("mutation") or "none"
@@ -184,7 +186,7 @@ def aggregate(task: str, records: list[dict], with_baselines: bool = True) -> di
         for part in ("state", "dynamic", "static"):
             for key in ("precision", "recall", "f1"):
                 out[f"{part}_{key}"] = _mean([m[part][key] for m in legal])
-    elif task == "verify":
+    elif task in ("verify", "verify-rollout"):
         positives = [m for m in metrics if m["positive"]]
         negatives = [m for m in metrics if not m["positive"]]
         out.update(accuracy=_mean([m["correct"] for m in metrics]),
@@ -192,6 +194,8 @@ def aggregate(task: str, records: list[dict], with_baselines: bool = True) -> di
                    false_negative_rate=_mean([m["predicted"] is not True for m in positives]),
                    step_accuracy=_mean([m["step_correct"] for m in negatives]),
                    positives=len(positives), negatives=len(negatives))
+        if task == "verify-rollout":  # the states the model predicted while steps applied
+            out["rollout_state_accuracy"] = _mean([m.get("state_accuracy") for m in metrics])
     elif task == "propose":
         asked = min((m.get("k", max(PROPOSE_KS)) for m in metrics), default=max(PROPOSE_KS))
         for k in PROPOSE_KS:  # None above the K asked: the answer had no K-th action

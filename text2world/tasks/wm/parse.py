@@ -240,6 +240,21 @@ def parse_verify(response: str) -> dict:
 _ACTION_KEYS = ("action", "name", "step", "move")
 
 
+def parse_goal_check(response: str) -> bool:
+    """``{"goal_holds": bool}`` (or a "goal holds: yes/no" line)."""
+    text = clean(response)
+    data = json_object(text)
+    if data is None:
+        match = re.search(r"goal[_ ]holds\W+(true|false|yes|no)", text, re.IGNORECASE)
+        if not match:
+            raise AnswerError('no JSON object and no "goal_holds" answer')
+        return match.group(1).lower() in ("true", "yes")
+    holds = _flag(data, "goal_holds", "holds", "reaches_goal", "goal_reached")
+    if holds is None:
+        raise AnswerError('the JSON answer has no true/false "goal_holds"')
+    return holds
+
+
 def _action_text(value) -> str | None:
     """A ground action from a string, a list, or an object naming it under ``action`` (as in
     ``{"action": "(pick a)", "reason": "..."}``)."""

@@ -123,6 +123,15 @@ def verify_prompt(item: dict, record: Record, rules: str, render: str) -> str:
             + _JSON_ONLY)
 
 
+def goal_check_prompt(item: dict, record: Record, rules: str, render: str,
+                      state: list[str]) -> str:
+    """verify-rollout's last question: does the goal hold in the state the model predicted?"""
+    return (_context({**item, "state": state}, record, rules, render,
+                     "Current state (as you predicted it)")
+            + '\n## Question\nDoes the goal hold in the current state? Answer {"goal_holds": '
+            'true} or {"goal_holds": false}. ' + _JSON_ONLY)
+
+
 def history_text(steps: list[str]) -> str:
     return "\n".join(f"{n}. {s}" for n, s in enumerate(steps, 1)) or "(none yet)"
 

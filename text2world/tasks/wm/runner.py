@@ -29,8 +29,9 @@ from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS
                                   build_items)
 from text2world.tasks.wm.metrics import (PROPOSE_KS, protocol_label, score_next_state,
                                          score_verify, summarize_items)
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_next_state,
-                                 parse_plan_step, parse_plan_step_done, parse_verify)
+from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_goal_check,
+                                       parse_next_state, parse_plan_step, parse_plan_step_done,
+                                       parse_verify)
 from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import World, world_for
 
@@ -303,6 +304,53 @@ class _Runner:
             answer, error = None, str(err)
         return {"answer": answer, "format_error": error, "metrics": score_verify(item, answer)}
 
+    async def verify_rollout(self, item: dict, record: Record, calls: list) -> dict:
+        """Yang et al.'s protocol: the model predicts the state after each remaining step from
+        its own last prediction (or says the step cannot be applied: the plan fails there),
+        then whether the goal holds in its final state."""
+        options = self.options
+        sim = self.world(item).simulator
+        true_state, true_ok = self.world(item).states[item["prefix"]], True
+        believed, matches = list(item["state"]), []
+        answer, error = None, None
+        for number, step in enumerate(item["plan"], 1):
+            truth: dict = {"applicable": False}
+            if true_ok:  # the true execution, for the state check and the reference models
+                try:
+                    action = GroundAction.parse(step)
+                    true_ok = sim.is_applicable(true_state, action)
+                except (ValueError, SimulationError):
+                    true_ok = False
+                if true_ok:
+                    true_state = sim.successor(true_state, action, check=False)
+                    truth = {"applicable": True, "state": atoms(true_state)}
+            prompt = prompts.next_state_prompt({**item, "state": believed, "action": step},
+                                               record, options.rules, options.render, "full")
+            text = await self.call(item, prompt, calls, number - 1,
+                                   {"phase": "rollout-step", "truth": truth, "state": believed})
+            try:
+                predicted = parse_next_state(text, "full")
+            except AnswerError as err:
+                error = f"step {number}: {err}"
+                break
+            if not predicted["applicable"]:
+                answer = {"reaches_goal": False, "first_failing_step": number}
+                break
+            if truth["applicable"]:
+                matches.append(set(predicted["state"]) == set(_state_set(truth["state"])))
+            believed = _jsonable(predicted["state"])
+        else:
+            text = await self.call(item, prompts.goal_check_prompt(
+                item, record, options.rules, options.render, believed), calls,
+                len(item["plan"]), {"phase": "rollout-goal", "truth": item["valid"]})
+            try:
+                answer = {"reaches_goal": parse_goal_check(text), "first_failing_step": None}
+            except AnswerError as err:
+                error = f"goal check: {err}"
+        metrics = {**score_verify(item, answer),
+                   "state_accuracy": sum(matches) / len(matches) if matches else None}
+        return {"answer": answer, "format_error": error, "metrics": metrics}
+
     def _distractors(self, item: dict, world: World) -> list[str]:
         """Wrong-looking actions for the noisy reference: other steps of the plan."""
         good = item["plan_action"]
@@ -376,7 +424,7 @@ class _Runner:
         task = item["task"]
         if task == "next-state":
             return baselines.next_state_baselines(item, self.options.form)
-        if task == "verify":
+        if task in ("verify", "verify-rollout"):
             return baselines.verify_baselines(item)
         world = self.world(item)
         if task == "propose":
@@ -464,6 +512,7 @@ class _Runner:
         record = self.plan.records[item["domain"]]
         calls: list[dict] = []
         handler = {"next-state": self.next_state, "verify": self.verify,
+                   "verify-rollout": self.verify_rollout,
                    "propose": self.propose, "plan": self.plan_task}[item["task"]]
         outcome = await handler(item, record, calls)
         outcome["baselines"] = await self.baselines(item)
