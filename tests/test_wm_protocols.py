@@ -110,3 +110,13 @@ def test_generated_problems_are_bigger_seeded_and_solvable():
     counts = [i["baselines"]["random-applicable"]["applicable_actions"]
               for i in result.run.items()]
     assert statistics.median(counts) >= 20
+
+
+def test_next_state_with_worked_examples_from_the_train_split():
+    result = run_wm(options(task="next-state", examples=2, domains=["gripper", "job-shop"]))
+    assert overall(result)["accuracy"] == 1.0
+    for item in result.run.items():
+        prompt = item["calls"][0]["messages"][1]["content"]
+        assert prompt.count("# Worked example") == 2 and "Right answer:" in prompt
+        assert f"(domain {item['domain']})" not in prompt.split("# Your question")[0]
+    assert result.run.config["examples"] == 2

@@ -122,6 +122,9 @@ def _task_command(task: str):
         static_share: float = typer.Option(0.15, "--static-share",
                                            help="next-state: share of actions that change "
                                                 "nothing (where the state has one)."),
+        examples: int = typer.Option(0, "--examples",
+                                     help="next-state: worked examples from the train split "
+                                          "(other domains) in every prompt (0-8)."),
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
@@ -184,7 +187,7 @@ def run_task(task: str, args: dict) -> None:
                 rhos=parse_rhos(args["rho"]), k=args["k"], slack=args["slack"],
                 per_k=args["per_k"],
                 illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
-                static_share=args["static_share"],
+                static_share=args["static_share"], examples=args["examples"],
                 problems_per_domain=args["problems"],
                 dataset=args["dataset"], split=args["split"], limit=args["limit"],
                 domains=domain_ids, api_base=args["api_base"],

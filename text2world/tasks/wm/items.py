@@ -297,3 +297,16 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 else:
                     result.items += plan_items(world, rho, seed)
     return result
+
+
+def train_examples(records: list[Record], count: int, seed: int,
+                   exclude: Iterable[str] = ()) -> list[tuple[dict, Record]]:
+    """``count`` solved next-state items of ``records`` (the train split; none of the
+    ``exclude`` domains), drawn with the seed, legal and illegal actions alike."""
+    skip = set(exclude)
+    usable = [r for r in records if r.id not in skip and r.problems]
+    pool = [(item, record) for record in usable
+            for item in build_items("next-state", [record], seed=seed).items]
+    rng = random.Random(f"{seed}:examples")
+    rng.shuffle(pool)
+    return pool[:count]

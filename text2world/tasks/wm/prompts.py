@@ -97,6 +97,30 @@ def _context(item: dict, record: Record, rules: str, render: str, state_title: s
 _JSON_ONLY = "Answer with one ```json fenced block and nothing after it."
 
 
+def true_next_state_answer(item: dict, form: str) -> dict:
+    """The right answer to a next-state item, in the form asked (for worked examples)."""
+    if not item["applicable"]:
+        return {"applicable": False}
+    if form == "full":
+        return {"applicable": True, "state": item["next_state"]}
+    return {"applicable": True, "added": item["added"], "removed": item["removed"]}
+
+
+def worked_examples(examples: list[tuple[dict, Record]], rules: str, render: str,
+                    form: str) -> str:
+    """In-context examples (Wang et al. 2024): whole solved next-state questions of other
+    domains, each with its right answer, before the question asked."""
+    import json
+
+    parts = []
+    for number, (item, record) in enumerate(examples, 1):
+        answer = json.dumps(true_next_state_answer(item, form))
+        parts.append(f"# Worked example {number} (domain {record.id})\n\n"
+                     + next_state_prompt(item, record, rules, render, form)
+                     + f"\n\nRight answer:\n```json\n{answer}\n```\n")
+    return "\n".join(parts) + "\n# Your question\n\n" if parts else ""
+
+
 def next_state_prompt(item: dict, record: Record, rules: str, render: str, form: str) -> str:
     if form == "full":
         shape = ('{"applicable": true, "state": ["(atom ...)", ...]} listing every fact that '

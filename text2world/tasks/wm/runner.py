@@ -25,8 +25,8 @@ from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, fi
 from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm.generators import SIZES, sized_records
 from text2world.tasks.wm.mystery import mystery_records
-from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS, BuildResult, ItemError, atoms,
-                                  build_items)
+from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS, BuildResult,
+                                       ItemError, atoms, build_items, train_examples)
 from text2world.tasks.wm.metrics import (PROPOSE_KS, protocol_label, score_next_state,
                                          score_verify, summarize_items)
 from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_goal_check,
@@ -61,6 +61,7 @@ class WmOptions(RunSettings):
     illegal_share: float = 0.25
     off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
     static_share: float = STATIC_SHARE  # next-state: share of actions that change nothing
+    examples: int = 0  # next-state: worked examples from the train split in each prompt
     problems_per_domain: int | None = None
     planner_timeout: float = 20.0
     runs_root: Path | None = None
@@ -105,6 +106,8 @@ def _check(options: WmOptions) -> None:
         raise WmError(f"-k must be between 1 and 20, not {options.k}")
     if options.slack < 0:
         raise WmError("--slack must be 0 or more")
+    if not 0 <= options.examples <= 8:
+        raise WmError(f"--examples must be between 0 and 8, not {options.examples}")
     if options.max_concurrency < 1:
         raise WmError("--max-concurrency must be at least 1")
 
@@ -164,6 +167,7 @@ def plan(options: WmOptions) -> WmPlan:
     if options.task == "next-state":  # only its items depend on it (other runs keep their ids)
         task_settings["off_plan_share"] = options.off_plan_share
         task_settings["static_share"] = options.static_share
+        task_settings["examples"] = options.examples
     items_hash = text_hash(json.dumps(built.items, sort_keys=True))
     config = {
         "kind": KIND, "model": spec.name, "litellm_model": spec.litellm_model,
@@ -218,6 +222,7 @@ def options_from_run(path: Path, **overrides: Any) -> WmOptions:
         # runs from before off-plan items had none
         off_plan_share=float(config.get("off_plan_share", 0.0)),
         static_share=float(config.get("static_share", 0.0)),
+        examples=int(config.get("examples", 0)),
         problems_per_domain=config.get("problems_per_domain"),
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), resume=Path(path))
@@ -248,6 +253,20 @@ class _Runner:
         self.sim_cpu = 0.0
         self.planner_calls = 0
         self.finished: dict[str, dict] = {str(r["item"]): r for r in run.items()}
+        self._examples: dict[str, str] = {}
+
+    def examples_text(self, item: dict) -> str:
+        """``--examples N``: N solved items of the train split (other domains than the
+        item's), the same for every item of a domain."""
+        if not self.options.examples:
+            return ""
+        if item["domain"] not in self._examples:
+            train = load_dataset(self.options.dataset).split("train")
+            chosen = train_examples(train, self.options.examples, self.options.seed,
+                                    exclude=[item["domain"]])
+            self._examples[item["domain"]] = prompts.worked_examples(
+                chosen, self.options.rules, self.options.render, self.options.form)
+        return self._examples[item["domain"]]
 
     def world(self, item: dict) -> World:
         return world_for(self.plan.records[item["domain"]], item["problem"],
@@ -284,8 +303,8 @@ class _Runner:
     # ---- the tasks
 
     async def next_state(self, item: dict, record: Record, calls: list) -> dict:
-        prompt = prompts.next_state_prompt(item, record, self.options.rules,
-                                           self.options.render, self.options.form)
+        prompt = self.examples_text(item) + prompts.next_state_prompt(
+            item, record, self.options.rules, self.options.render, self.options.form)
         text = await self.call(item, prompt, calls, 0, {"phase": "next-state",
                                                          "form": self.options.form})
         try:
