@@ -49,3 +49,24 @@ def test_a_world_uses_the_shipped_plan_without_planning(monkeypatch):
     # a changed problem text makes the shipped plan stale: the planner is asked
     with pytest.raises(AssertionError, match="planner ran"):
         build_world(record, problem.name, problem.pddl + "\n; edited\n")
+
+
+def test_generated_problems_have_shipped_plans_or_shipped_failures():
+    """data/generated/ problems come with their plans (or the planner's shipped timeout), so
+    the default --size hard plans nothing on a fresh clone."""
+    from text2world.tasks.wm.generators import sized_records
+
+    hard = sized_records(list(STORE.records), "hard")
+    solved = 0
+    for record in hard:
+        if "generator_error" in record.meta:
+            continue
+        domain = parse_domain(record.domain)
+        for problem in record.problems:
+            shipped = shipped_plan(record, problem.name, problem.pddl)
+            assert shipped is not None, f"{record.id}/{problem.name}: no shipped plan"
+            if shipped.status == "solved":
+                solved += 1
+                simulator = Simulator(domain, parse_problem(record.domain, problem.pddl))
+                assert simulator.validate_plan(list(shipped.plan)).valid
+    assert solved >= 190

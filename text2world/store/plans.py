@@ -33,6 +33,7 @@ class ShippedPlan:
     cost: float | None
     optimal: bool
     bound_s: float
+    status: str = "solved"  # or "timeout" / "unsolvable": no plan within bound_s (plan empty)
 
 
 def plan_key(domain_text: str, problem_text: str) -> str:
@@ -70,12 +71,16 @@ def _entries(record_id: str, root: Path | None = None, generated: bool = False) 
 
 def shipped_plan(record: Record, problem_name: str, problem_text: str,
                  root: Path | None = None) -> ShippedPlan | None:
-    """The shipped plan of a problem, None when there is none or it is stale."""
+    """The shipped plan of a problem, None when there is none or it is stale; a problem the
+    planner could not solve within the bound is shipped as such (``status``, no plan)."""
     entry = _entries(record.id, root).get(problem_name) or \
         _entries(record.id, root, generated=True).get(problem_name)
-    if not isinstance(entry, dict) or entry.get("status") != "solved":
+    if not isinstance(entry, dict) or entry.get("key") != plan_key(record.domain, problem_text):
         return None
-    if entry.get("key") != plan_key(record.domain, problem_text):
+    if entry.get("status") in ("timeout", "unsolvable"):
+        return ShippedPlan((), None, False, float(entry.get("bound_s") or 0.0),
+                           str(entry["status"]))
+    if entry.get("status") != "solved":
         return None
     steps = entry.get("plan")
     if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):

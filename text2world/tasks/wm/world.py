@@ -161,7 +161,9 @@ def _reference_plan(record: Record, problem_name: str, problem_text: str,
             return _Reference(found.status, steps, found.optimal_proved, found.message)
     shipped = shipped_plan(record, problem_name, problem_text)
     if shipped is not None and (shipped.optimal or shipped.bound_s >= planner_timeout):
-        return _Reference("solved", shipped.plan, shipped.optimal)
+        return _Reference(shipped.status, shipped.plan or None, shipped.optimal,
+                          "" if shipped.status == "solved" else
+                          f"no plan within {shipped.bound_s:g}s (shipped answer)")
     result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
                           use_cache=use_cache)
     optimal = result.solved
