@@ -120,3 +120,43 @@ def test_next_state_with_worked_examples_from_the_train_split():
         assert prompt.count("# Worked example") == 2 and "Right answer:" in prompt
         assert f"(domain {item['domain']})" not in prompt.split("# Your question")[0]
     assert result.run.config["examples"] == 2
+
+
+def test_the_same_world_both_ways():
+    """The oracle writes the gold domains and predicts every successor: both ways agree. The
+    noisy reference's own domains and direct answers differ from the truth in places."""
+    import json
+    import os
+
+    from typer.testing import CliRunner
+
+    from text2world.cli.main import app
+
+    runner = CliRunner()
+    runs = Path(os.environ["T2W_RUNS_DIR"])
+    for model, run_id in (("reference/oracle", "eval-oracle"),
+                          ("reference/noisy-oracle", "eval-noisy")):
+        result = runner.invoke(app, ["eval", "--model", model, "--domains",
+                                     "blocksworld,gripper", "--ec", "0", "--no-semantic",
+                                     "--no-progress", "--run-id", run_id])
+        assert result.exit_code == 0, result.output
+    wm = run_wm(options(task="next-state", model="reference/oracle"))
+    result = runner.invoke(app, ["wm", "both-ways", str(runs / "eval-oracle"),
+                                 str(wm.run.path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["items"] > 0 and data["agree"] == data["own_domain_accuracy"] == 1.0
+    assert data["direct_accuracy"] == 1.0 and data["write_not_simulate"] == 0
+    noisy = run_wm(options(task="next-state", model="reference/noisy-oracle",
+                           problems_per_domain=2))
+    bad = runner.invoke(app, ["wm", "both-ways", str(runs / "eval-oracle"),
+                              str(noisy.run.path)])
+    assert bad.exit_code == 1 and "different models" in bad.output
+    result = runner.invoke(app, ["wm", "both-ways", str(runs / "eval-noisy"),
+                                 str(noisy.run.path), "--json"])
+    if result.exit_code == 0:  # the noisy reference wrote at least one valid domain
+        data = json.loads(result.stdout)
+        assert data["direct_accuracy"] < 1.0
+        assert data["write_not_simulate"] + data["simulate_not_write"] <= data["items"]
+    else:
+        assert "no next-state item" in result.output

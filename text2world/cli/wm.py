@@ -343,3 +343,23 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)
+
+
+@app.command("both-ways")
+def both_ways_command(
+    eval_run: Path = typer.Argument(..., help="The model's t2w eval run."),
+    wm_run: Path = typer.Argument(..., help="The same model's t2w wm next-state run."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+) -> None:
+    """The same world both ways: the model's own generated domain (simulated by us) against
+    its direct next-state answers, each against the truth."""
+    from text2world.reports.both_ways import BothWaysError, build_both_ways
+
+    try:
+        result = build_both_ways(eval_run, wm_run)
+    except BothWaysError as err:
+        fail(str(err))
+    if as_json:
+        print_json({k: v for k, v in result.data.items() if k != "rows"})
+    else:
+        typer.echo(result.markdown)
