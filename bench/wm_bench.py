@@ -61,8 +61,8 @@ def main() -> None:
 
     from text2world.reports.wm import HEADLINE
     from text2world.tasks.wm import WmOptions, build_items, run_wm
-    from text2world.tasks.wm.runner import plan as wm_plan
-    from text2world.tasks.wm.runner import select_records
+    from text2world.tasks.wm.task import plan as wm_plan
+    from text2world.tasks.wm.task import select_records
     from text2world.tasks.wm.world import WorldError, world_for
 
     limit = None if args.all else args.limit
@@ -121,14 +121,14 @@ def main() -> None:
             process_cpu = time.process_time() - process0
             # what the task needs from the simulator and planner: its items (states, illegal
             # actions, mutants checked), checking answers, Fast Downward on successors
-            needed = build_cpu[task] + result.simulator_cpu + planner_cpu
+            needed = build_cpu[task] + result.stats["simulator_cpu"] + planner_cpu
             metrics = result.summary["metrics"]["all"]["all"]
             head = HEADLINE[task]
             print(f"{task:10s} {model}: {result.new_items:5d} items, "
                   f"{result.summary['calls']:5d} calls,"
                   f" wall {result.wall_time:6.1f}s; simulator CPU {build_cpu[task]:.2f}s items +"
-                  f" {result.simulator_cpu:.2f}s answers"
-                  f", planner CPU {planner_cpu:6.2f}s ({result.planner_calls} calls); "
+                  f" {result.stats['simulator_cpu']:.2f}s answers"
+                  f", planner CPU {planner_cpu:6.2f}s ({result.stats['planner_calls']} calls); "
                   f"wall / needed CPU = {result.wall_time / max(needed, 1e-3):6.1f}; process "
                   f"CPU {process_cpu:5.1f}s; "
                   f"{1000 * result.wall_time / max(result.new_items, 1):.0f} ms per item; "

@@ -169,6 +169,6 @@ def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
 
 def _wm_items(run: Run) -> list[dict]:
     """The wm run's items, rebuilt from its options (deterministic for the seed)."""
-    from text2world.tasks.wm.runner import build, options_from_run
+    from text2world.tasks.wm.task import build, options_from_run
 
     return build(options_from_run(run.path))[2].items

@@ -13,6 +13,8 @@ same seed gives the same items. Items are plain JSON objects (``t2w wm build --o
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import random
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -30,7 +32,7 @@ OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
 STATIC_SHARE = 0.15
 
 
-class ItemError(ValueError):
+class ItemError(Text2WorldError, ValueError):
     """Bad item-building options."""
 
 

@@ -12,6 +12,7 @@ import ast
 import json
 import re
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.extract import strip_reasoning
 
 MAX_ANSWER_CHARS = 200_000
@@ -24,7 +25,7 @@ _SIGNED = re.compile(r"\(\s*not\s*\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)\s*\
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
 
 
-class AnswerError(ValueError):
+class AnswerError(Text2WorldError, ValueError):
     """The answer cannot be read in the task's format; the message says what was missing."""
 
 
