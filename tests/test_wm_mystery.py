@@ -81,3 +81,37 @@ def test_the_oracle_scores_the_same_on_original_and_mystery_worlds(task, tmp_pat
     assert "blocksworld" not in calls.lower() and "gripper" not in calls.lower()
     report = build_wm_report([r.run.path for r in results], tmp_path / "report")
     assert "## Side by side" in report.markdown and "mystery" in report.markdown
+
+
+def test_a_mystery_store_runs_the_generation_task_with_the_same_oracle_score(tmp_path):
+    import json
+    import os
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from text2world.cli.main import app
+
+    runner = CliRunner()
+    out = tmp_path / "mystery"
+    result = runner.invoke(app, ["wm", "mystery", "--out", str(out), "--domains",
+                                 "blocksworld,gripper"])
+    assert result.exit_code == 0, result.output
+    mystery = load_dataset(str(out))
+    assert {r.id for r in mystery} == {"blocksworld", "gripper"}
+    assert "blocksworld" not in mystery.get("blocksworld").domain.lower()
+    runs = Path(os.environ["T2W_RUNS_DIR"])
+    scores = []
+    for dataset, run_id in (("text2world", "plain"), (str(out), "mystery")):
+        result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--dataset",
+                                     dataset, "--domains", "blocksworld,gripper", "--ec", "0",
+                                     "--no-semantic", "--no-progress", "--run-id", run_id])
+        assert result.exit_code == 0, result.output
+        summary = json.loads((runs / run_id / "summary.json").read_text())
+        scores.append(summary)
+    assert scores[0]["finished_items"] == scores[1]["finished_items"] == 2
+    assert scores[1]["metrics"]["paper"][0]["f1_effects"] == 1.0
+    assert json.dumps(scores[0].get("metrics"), sort_keys=True) == \
+        json.dumps(scores[1].get("metrics"), sort_keys=True)
+    again = runner.invoke(app, ["wm", "mystery", "--out", str(out)])
+    assert again.exit_code == 1 and "not empty" in again.output

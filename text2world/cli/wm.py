@@ -376,3 +376,25 @@ def both_ways_command(
         print_json({k: v for k, v in result.data.items() if k != "rows"})
     else:
         typer.echo(result.markdown)
+
+
+@app.command("mystery")
+def mystery_command(
+    out: Path = typer.Option(..., "--out", "-o", help="New folder to write the store into."),
+    split: str = typer.Option("all", "--split", help="test, train or all."),
+    domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the nonsense names."),
+) -> None:
+    """Write mystery copies of the store (every name replaced by a seeded nonsense word,
+    descriptions and problems to match) as a store folder: t2w eval --dataset OUT runs the
+    generation task on them, t2w wm --mystery runs the world-model tasks."""
+    from text2world.store.datasets import DatasetError, load_dataset
+    from text2world.tasks.wm.mystery import write_mystery_store
+
+    try:
+        records = load_dataset().select(split, split_ids(domains))
+        folder = write_mystery_store(records, out, seed)
+    except (DatasetError, ValueError) as err:
+        fail(str(err))
+    console.print(f"{len(records)} mystery domains written to {folder}; run t2w eval "
+                  f"--dataset {folder}", highlight=False, soft_wrap=True)

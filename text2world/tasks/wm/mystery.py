@@ -12,13 +12,15 @@ under it (``tests/test_wm_mystery.py`` checks every store domain).
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import replace
+from pathlib import Path
 
 from text2world.pddl.model import parse_domain
 from text2world.simulation import parse_problem
-from text2world.store.datasets import Problem, Record
+from text2world.store.datasets import Problem, Record, atomic_write_text
 from text2world.tasks.wm.generators import rename_tokens
 
 KEEP = {"total-cost", "object", "number"}  # PDDL's own names: meaning the language fixes
@@ -110,3 +112,31 @@ def mystery_record(record: Record, seed: int = 0) -> Record:
 
 def mystery_records(records: list[Record], seed: int = 0) -> list[Record]:
     return [mystery_record(r, seed) for r in records]
+
+
+def write_mystery_store(records: list[Record], out: Path, seed: int = 0) -> Path:
+    """The obfuscated copies as a store folder (domains/, descriptions/, problems/,
+    manifest.json), so every command reads them with ``--dataset OUT`` (``t2w eval`` included);
+    ``mystery-names.json`` keeps each domain's renaming (original name -> nonsense word)."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out}: exists and is not empty; give a new folder")
+    entries, names = [], {}
+    for record in records:
+        mystery = mystery_record(record, seed)
+        atomic_write_text(out / "domains" / f"{record.id}.pddl", mystery.domain)
+        for kind in ("abstract", "concrete"):
+            text = mystery.description(kind)
+            if text is not None:
+                atomic_write_text(out / "descriptions" / record.id / f"{kind}.md", text)
+        for problem in mystery.problems:
+            atomic_write_text(out / "problems" / record.id / f"{problem.name}.pddl",
+                              problem.pddl)
+        entries.append({"id": record.id, "name": mystery.name, "split": record.split,
+                        "category": "mystery", "provenance": f"mystery copy (seed {seed}) of "
+                        f"{record.id}", "problems": [p.name for p in mystery.problems]})
+        names[record.id] = mystery.meta["mystery_names"]
+    atomic_write_text(out / "manifest.json", json.dumps({"version": 1, "domains": entries},
+                                                        indent=1) + "\n")
+    atomic_write_text(out / "mystery-names.json", json.dumps(names, indent=1) + "\n")
+    return out
