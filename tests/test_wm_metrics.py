@@ -12,23 +12,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from llm_server import Script, ScriptedLLMServer  # noqa: E402
+from wm_helpers import overall, wm_options  # noqa: E402
 
-from text2world.tasks.wm import WmOptions, build, run_wm  # noqa: E402
+from text2world.tasks.wm import build, run_wm  # noqa: E402
 from text2world.tasks.wm.items import prefix_length  # noqa: E402
 from text2world.tasks.wm.metrics import aggregate, score_next_state, shown  # noqa: E402
 
-DOMAINS = ["blocksworld", "gripper"]
-
-
-def options(**changes) -> WmOptions:
-    base = dict(model="reference/oracle", domains=DOMAINS, problems_per_domain=2,
-                max_concurrency=4, size="easy")
-    base.update(changes)
-    return WmOptions(**base)
-
-
-def overall(result) -> dict:
-    return result.summary["metrics"]["all"]["all"]
+options = wm_options
 
 
 def test_a_format_error_is_wrong_on_every_next_state_metric():

@@ -10,25 +10,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from llm_server import Script, ScriptedLLMServer  # noqa: E402
+from wm_helpers import overall, wm_options  # noqa: E402
 
 from text2world.simulation import Simulator, parse_problem  # noqa: E402
 from text2world.pddl.model import parse_domain  # noqa: E402
 from text2world.store.datasets import load_dataset  # noqa: E402
-from text2world.tasks.wm import WmOptions, build, run_wm  # noqa: E402
+from text2world.tasks.wm import build, run_wm  # noqa: E402
 from text2world.tasks.wm.generators import generate_problem, sized_records  # noqa: E402
 
-DOMAINS = ["blocksworld", "gripper"]
 
-
-def options(**changes) -> WmOptions:
-    base = dict(model="reference/oracle", domains=DOMAINS, problems_per_domain=1,
-                max_concurrency=4, size="easy")
-    base.update(changes)
-    return WmOptions(**base)
-
-
-def overall(result) -> dict:
-    return result.summary["metrics"]["all"]["all"]
+def options(**changes):
+    return wm_options(**{"problems_per_domain": 1, **changes})
 
 
 def test_verify_rollout_is_its_own_task_and_the_oracle_rolls_out_every_step():

@@ -216,21 +216,30 @@ def _sections(text: str, form: str) -> dict:
     return {"applicable": True, "state": set(found), "added": set(), "removed": set()}
 
 
+def _flag_answer(text: str, label: str, keys: tuple[str, ...]) -> tuple[bool, dict | None]:
+    """A true/false answer under one of ``keys`` of the JSON object, else on a ``label: yes``
+    line (then no object: None)."""
+    data = json_object(text)
+    if data is None:
+        match = re.search(label + r"\W+(true|false|yes|no)", text, re.IGNORECASE)
+        if not match:
+            raise AnswerError(f'no JSON object and no "{keys[0]}" answer')
+        return match.group(1).lower() in ("true", "yes"), None
+    value = _flag(data, *keys)
+    if value is None:
+        raise AnswerError(f'the JSON answer has no true/false "{keys[0]}"')
+    return value, data
+
+
 def parse_verify(response: str) -> dict:
     """``{"reaches_goal": bool, "first_failing_step": int | None}``."""
     text = clean(response)
-    data = json_object(text)
+    reaches, data = _flag_answer(text, r"reaches[_ ]goal", ("reaches_goal", "valid", "success"))
     if data is None:
-        match = re.search(r"reaches[_ ]goal\W+(true|false|yes|no)", text, re.IGNORECASE)
-        if not match:
-            raise AnswerError('no JSON object and no "reaches_goal" answer')
-        data = {"reaches_goal": match.group(1).lower() in ("true", "yes")}
-        step = re.search(r"first[_ ]failing[_ ]step\W+(\d+)", text, re.IGNORECASE)
-        data["first_failing_step"] = int(step.group(1)) if step else None
-    reaches = _flag(data, "reaches_goal", "valid", "success")
-    if reaches is None:
-        raise AnswerError('the JSON answer has no true/false "reaches_goal"')
-    step = data.get("first_failing_step")
+        found = re.search(r"first[_ ]failing[_ ]step\W+(\d+)", text, re.IGNORECASE)
+        step = int(found.group(1)) if found else None
+    else:
+        step = data.get("first_failing_step")
     if isinstance(step, str) and step.strip().isdigit():
         step = int(step)
     if not isinstance(step, int) or isinstance(step, bool):
@@ -243,17 +252,8 @@ _ACTION_KEYS = ("action", "name", "step", "move")
 
 def parse_goal_check(response: str) -> bool:
     """``{"goal_holds": bool}`` (or a "goal holds: yes/no" line)."""
-    text = clean(response)
-    data = json_object(text)
-    if data is None:
-        match = re.search(r"goal[_ ]holds\W+(true|false|yes|no)", text, re.IGNORECASE)
-        if not match:
-            raise AnswerError('no JSON object and no "goal_holds" answer')
-        return match.group(1).lower() in ("true", "yes")
-    holds = _flag(data, "goal_holds", "holds", "reaches_goal", "goal_reached")
-    if holds is None:
-        raise AnswerError('the JSON answer has no true/false "goal_holds"')
-    return holds
+    return _flag_answer(clean(response), r"goal[_ ]holds",
+                        ("goal_holds", "holds", "reaches_goal", "goal_reached"))[0]
 
 
 def _action_text(value) -> str | None:
