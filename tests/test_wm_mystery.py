@@ -115,3 +115,16 @@ def test_a_mystery_store_runs_the_generation_task_with_the_same_oracle_score(tmp
         json.dumps(scores[1].get("metrics"), sort_keys=True)
     again = runner.invoke(app, ["wm", "mystery", "--out", str(out)])
     assert again.exit_code == 1 and "not empty" in again.output
+    # the same through t2w eval --mystery: a run of its own, the mystery texts in its log
+    result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--mystery",
+                                 "--domains", "blocksworld,gripper", "--ec", "0",
+                                 "--no-semantic", "--no-progress", "--run-id", "flag"])
+    assert result.exit_code == 0, result.output
+    flagged = json.loads((runs / "flag" / "summary.json").read_text())
+    assert json.dumps(flagged["metrics"], sort_keys=True) == \
+        json.dumps(scores[0]["metrics"], sort_keys=True)
+    log = (runs / "flag" / "log.jsonl").read_text()
+    assert "(:action stack" not in log and "(:action pick" not in log
+    config = json.loads((runs / "flag" / "config.json").read_text())
+    assert config["mystery"] and config["dataset_hash"] != json.loads(
+        (runs / "plain" / "config.json").read_text())["dataset_hash"]
