@@ -154,22 +154,22 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     return JSONResponse(_items.overview(run))
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id}")
-def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
-    """One finished item as logged (every round's prompt, answer, extracted domain,
-    validation and scores), its gold domain, the lines its errors point at, and its
-    neighbours in the run."""
-    run = _open_run(request, run_id)
-    return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
-
-
-@router.get("/v1/runs/{run_id}/items/{item_id}/diff")
+@router.get("/v1/runs/{run_id}/items/{item_id:path}/diff")
 def run_item_diff(request: Request, run_id: str, item_id: str,
                   round: Annotated[int | None, Query(ge=0, le=1000)] = None) -> JSONResponse:
     """Gold vs generated domain of one round (default: the last), action by action:
     parameters, preconditions and effects matched, missing or extra (canonical mode)."""
     run = _open_run(request, run_id)
     return JSONResponse(_view("round_diff", run, _items.get(run), item_id, round))
+
+
+@router.get("/v1/runs/{run_id}/items/{item_id:path}")
+def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
+    """One finished item as logged (every round's prompt, answer, extracted domain,
+    validation and scores), its gold domain, the lines its errors point at, and its
+    neighbours in the run."""
+    run = _open_run(request, run_id)
+    return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,13 +6,13 @@ the resume command; exit 130 on Ctrl-C, 143 on SIGTERM)."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 import typer
-from click.core import ParameterSource
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
@@ -89,7 +89,9 @@ def explicit_flags(ctx: typer.Context, fields: dict[str, str] | None = None) -> 
     fields = fields or {}
     found = {}
     for param in ctx.command.params:
-        if param.name and ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE:
+        source = ctx.get_parameter_source(param.name) if param.name else None
+        # compared by name: typer may bring its own copy of click's enum
+        if getattr(source, "name", None) == "COMMANDLINE":
             flag = max((o for o in param.opts if o.startswith("--")), key=len,
                        default=param.opts[0] if param.opts else param.name)
             found[fields.get(param.name, param.name)] = flag
@@ -164,7 +166,7 @@ class ProgressObserver:
             self.progress.update(self.task, advance=advance, calls=self.calls,
                                  tokens=self.tokens, cost=self.cost, failed=self.failed)
         elif self.show and not self.bar and advance:
-            step = max(1, int(self.total * PROGRESS_SHARE))
+            step = max(1, math.ceil(self.total * PROGRESS_SHARE))
             now = time.monotonic()
             if (self.done == self.total or now - self._line_at >= PROGRESS_SECONDS
                     or self.done - self._line_done >= step):
