@@ -263,6 +263,16 @@ def forbid_network(monkeypatch) -> list:
     return attempts
 
 
+def priced_home(home: Path, price_in: float, price_out: float) -> Path:
+    """A ``$T2W_HOME`` whose ``models.toml`` has ``priced-test``: the loopback server's model
+    with a price per million tokens (so paid-call ledgers add up to known costs)."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "models.toml").write_text(
+        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
+        f"input_cost_per_mtok = {price_in}\noutput_cost_per_mtok = {price_out}\n")
+    return home
+
+
 def pddl_answer(domain: str, preface: str = "Here is the domain.") -> str:
     return f"{preface}\n\n```pddl\n{domain.strip()}\n```\n"
 

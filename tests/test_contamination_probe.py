@@ -239,6 +239,7 @@ def test_reference_oracle_and_bad_input(store):
     assert secret.exit_code == 1 and "looks like a secret" in secret.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
 def test_a_killed_or_terminated_probe_resumes_at_once(store, tmp_path, signum):
     env = {**os.environ, "OPENAI_API_KEY": "sk-dummy", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}

@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from llm_server import Script, ScriptedLLMServer, write_store
+from llm_server import Script, ScriptedLLMServer, priced_home, write_store
 from text2world.api.app import create_app
 from text2world.api.settings import Settings
 from text2world.cli import app
@@ -57,11 +57,7 @@ def resume_command(task: str) -> list[str]:
 @pytest.fixture()
 def setup(tmp_path):
     store = write_store(tmp_path / "store", NAMES)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "models.toml").write_text(
-        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
-        f"input_cost_per_mtok = {PRICE_IN}\noutput_cost_per_mtok = {PRICE_OUT}\n")
+    home = priced_home(tmp_path / "home", PRICE_IN, PRICE_OUT)
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
            "PYTHONPATH": str(REPO), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     return {"store": store, "home": home, "env": env, "runs": tmp_path / "runs"}
@@ -92,8 +88,8 @@ def test_stopped_run_resumes_losing_nothing_and_pays_each_call_once(task, signum
     line that gives the resume command."""
     run = setup["runs"] / "stopped"
     with answer_server() as server:
-        command = command_for(task, setup, server, "-j", "2", "--run-id", "stopped")
-        server.hold_after(3)
+        command = command_for(task, setup, server, "-j", "1", "--run-id", "stopped")
+        server.hold_after(2)
         process = subprocess.Popen(command, env=setup["env"], cwd=REPO,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
@@ -154,13 +150,15 @@ def test_stopped_run_resumes_losing_nothing_and_pays_each_call_once(task, signum
 def test_limit_then_full_run_then_resume_finishes_every_item(task, setup):
     """``--limit 1``, then the same command without it (stopped by SIGTERM), then
     ``--resume RUN``: the run of the full command ends with every item done."""
+    wider = ["--domains", "blocksworld,gripper"] if task.startswith("wm-") else []
     with answer_server() as server:
-        small = subprocess.run(command_for(task, setup, server, "--limit", "1"),
+        small = subprocess.run(command_for(task, setup, server, *wider, "--limit", "1"),
                                env=setup["env"], cwd=REPO, capture_output=True, text=True,
                                timeout=300)
         assert small.returncode == 0, small.stdout + small.stderr
         server.hold_after(len(server.answered()) + 2)
-        full = subprocess.Popen(command_for(task, setup, server, "-j", "1"), env=setup["env"],
+        full = subprocess.Popen(command_for(task, setup, server, *wider, "-j", "1"),
+                                env=setup["env"],
                                 cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             assert server.held.wait(180)
@@ -318,6 +316,7 @@ def test_wm_subcommand_help_lists_only_its_options():
     assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in refused.output
 
 
+@pytest.mark.slow
 def test_progress_lines_without_a_terminal_are_bounded_and_quiet_silences_them(tmp_path):
     command = [sys.executable, "-m", "text2world.cli", "eval", "--model",
                "reference/noisy-oracle", "--limit", "12", "--ec", "0", "--no-semantic",

@@ -21,7 +21,8 @@ from text2world.cli import app
 from text2world.engine.run_store import read_jsonl
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
-                        pddl_answer, small_domain, undefined_predicate, write_store)
+                        pddl_answer, priced_home, small_domain, undefined_predicate,
+                        write_store)
 from processes import HAS_PROC, descendants, survivors, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
@@ -204,13 +205,10 @@ def call_cost(request) -> float:
     return (request.prompt_tokens * PRICE_IN + request.completion_tokens * PRICE_OUT) / 1e6
 
 
+@pytest.mark.slow
 def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_path):
     store = write_store(tmp_path / "store", KILL_NAMES)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "models.toml").write_text(
-        '[models.priced-test]\nmodel = "openai/test-model"\napi_key_env = ""\n'
-        f"input_cost_per_mtok = {PRICE_IN}\noutput_cost_per_mtok = {PRICE_OUT}\n")
+    home = priced_home(tmp_path / "home", PRICE_IN, PRICE_OUT)
     env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
            "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     with ScriptedLLMServer(kill_scripts(), latency=0.05) as server:
@@ -273,6 +271,7 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
 
 
 @pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc to find the process tree")
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "term"])
 def test_signal_to_the_eval_process_alone_leaves_no_process_and_resume_works(tmp_path, signum):
     store = write_store(tmp_path / "store", KILL_NAMES)

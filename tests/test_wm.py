@@ -242,6 +242,7 @@ def test_model_path_over_a_loopback_server_with_format_errors():
     assert again.new_items == 0 and again.resumed
 
 
+@pytest.mark.slow
 def test_resume_after_the_process_is_killed(tmp_path):
     answer = '```json\n{"reaches_goal": false, "first_failing_step": 1}\n```'
     with ScriptedLLMServer({}, default=Script([answer])) as server:

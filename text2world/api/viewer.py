@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -25,7 +24,6 @@ from text2world.engine.run_store import Run, RunError
 from text2world.api.jobs import ApiError
 
 STATIC = Path(__file__).resolve().parent / "static"
-_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$")
 _MAX_LOG = 512 * 1024 * 1024  # bytes of log.jsonl the viewer reads into memory
 _CACHED_RUNS = 8
 

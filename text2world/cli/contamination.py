@@ -21,10 +21,12 @@ from text2world.tasks.contamination.probe import DEFAULT_CONCURRENCY, DEFAULT_PR
 from text2world.tasks.contamination.task import ProbeOptions, probe, probe_options_from_run
 from text2world.store.datasets import SPLITS, DatasetError, load_dataset
 from text2world.cli.common import console, err_console, fail, print_json
-from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
-                                 model_arg_option, parse_model_args, quiet_option,
+from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
+                                 max_retries_option, max_tokens_option, model_arg_option,
+                                 no_cache_option, parse_model_args, ProgressObserver, quiet_option,
                                  reference_notice, resume_option, resumed_options,
-                                 run_guarded, runs_dir_option, split_ids)
+                                 retry_delay_option, run_guarded, run_id_option, runs_dir_option,
+                                 split_ids, temperature_option, timeout_option)
 from text2world.errors import Text2WorldError
 
 PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
@@ -69,21 +71,17 @@ def contamination_command(
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
     domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
     epochs: int = epochs_option(),
-    api_base: str = typer.Option(None, "--api-base", help="Probe: OpenAI-compatible endpoint."),
-    temperature: float = typer.Option(0.0, "--temperature", help="Probe: sampling temperature."),
-    max_tokens: int = typer.Option(None, "--max-tokens", help="Probe: longest continuation."),
+    api_base: str = api_base_option("Probe: "),
+    temperature: float = temperature_option("Probe: "),
+    max_tokens: int = max_tokens_option("Probe: "),
     model_arg: list[str] = model_arg_option(),
-    max_concurrency: int = typer.Option(DEFAULT_CONCURRENCY, "--max-concurrency", "-j",
-                                        help="Probe: requests in flight at once."),
-    timeout: float = typer.Option(600.0, "--timeout", help="Probe: seconds per call."),
-    max_retries: int = typer.Option(5, "--max-retries",
-                                    help="Probe: retries on 429/5xx/timeouts."),
-    retry_delay: float = typer.Option(1.0, "--retry-delay",
-                                      help="Probe: first back-off delay in seconds (doubles)."),
-    no_cache: bool = typer.Option(False, "--no-cache",
-                                  help="Probe: do not answer from the response cache."),
+    max_concurrency: int = concurrency_option("Probe: ", DEFAULT_CONCURRENCY),
+    timeout: float = timeout_option("Probe: "),
+    max_retries: int = max_retries_option("Probe: "),
+    retry_delay: float = retry_delay_option(),
+    no_cache: bool = no_cache_option("Probe: "),
     seed: int = typer.Option(0, "--seed", help="Probe: seed of the reference models."),
-    run_id: str = typer.Option(None, "--run-id", help="Probe: name of the run directory."),
+    run_id: str = run_id_option("Probe: "),
     runs_dir: Path = runs_dir_option(),
     resume: Path = resume_option(),
     quiet: bool = quiet_option(),

@@ -12,11 +12,13 @@ from rich.text import Text
 
 from text2world.model.client import prepare_litellm_environment
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json
-from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
-                                 infrastructure_note, model_arg_option, parse_model_args,
-                                 quiet_option, reference_notice, resume_option,
-                                 resumed_options, retry_delay_option, run_guarded,
-                                 runs_dir_option, split_ids)
+from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
+                                 infrastructure_note, max_retries_option, max_tokens_option,
+                                 model_arg_option, no_cache_option, parse_model_args,
+                                 ProgressObserver, quiet_option, reference_notice, resume_option,
+                                 resumed_options, retry_delay_option, run_guarded, run_id_option,
+                                 run_paths, runs_dir_option, split_ids, temperature_option,
+                                 timeout_option)
 from text2world.errors import Text2WorldError
 
 prepare_litellm_environment()  # before any command imports litellm
@@ -117,22 +119,19 @@ def eval_command(
     limit: int = typer.Option(None, "--limit", help="Only the first N selected items."),
     domains: str = typer.Option(None, "--domains", help="Comma-separated item ids."),
     epochs: int = epochs_option(),
-    api_base: str = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
-    temperature: float = typer.Option(0.0, "--temperature"),
-    max_tokens: int = typer.Option(None, "--max-tokens"),
+    api_base: str = api_base_option(),
+    temperature: float = temperature_option(),
+    max_tokens: int = max_tokens_option(),
     model_arg: list[str] = model_arg_option(),
-    max_concurrency: int = typer.Option(4, "--max-concurrency", "-j",
-                                        help="Items in flight at once."),
-    timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
-    max_retries: int = typer.Option(5, "--max-retries",
-                                    help="Retries on rate limits, server errors and timeouts."),
+    max_concurrency: int = concurrency_option(),
+    timeout: float = timeout_option(),
+    max_retries: int = max_retries_option(),
     retry_delay: float = retry_delay_option(),
-    no_cache: bool = typer.Option(False, "--no-cache",
-                                  help="Do not answer from the response cache."),
+    no_cache: bool = no_cache_option(),
     seed: int = typer.Option(0, "--seed", help="Seed of the reference models."),
     workers: int = typer.Option(None, "--workers",
                                 help="Processes for validation and scoring (0: none)."),
-    run_id: str = typer.Option(None, "--run-id", help="Name of the run directory."),
+    run_id: str = run_id_option(),
     runs_dir: Path = runs_dir_option(),
     mystery: bool = typer.Option(False, "--mystery",
                                  help="Obfuscated copies: every name a seeded nonsense word, "
@@ -204,12 +203,14 @@ def score_run_command(
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),
     semantic: bool = typer.Option(False, "--semantic",
                                   help="Also recompute the semantic scores on the gold's problems."),
+    runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
     from text2world.tasks.generation.rescore import rescore_run
     from text2world.engine.run_store import RunError
     from text2world.store.datasets import DatasetError
 
+    run = run_paths([run], runs_dir)[0]
     modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given
     try:
         summary = rescore_run(run, modes + (("semantic",) if semantic else ()))

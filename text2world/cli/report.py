@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
+from text2world.cli.runs import run_paths, runs_dir_option
 
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
@@ -102,7 +103,7 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
 
 
 def report_command(
-    runs: list[Path] = typer.Argument(..., help="Run directories."),
+    runs: list[Path] = typer.Argument(..., help="Run directories (or run ids of --runs-dir)."),
     out: Path = typer.Option(None, "--out", "-o",
                              help="Folder for the report files (default: RUN/report/MODE for "
                                   "one run, runs/report-<hash>/MODE for several)."),
@@ -117,11 +118,13 @@ def report_command(
     markdown: bool = typer.Option(False, "--markdown",
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
+    runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
     from text2world.reports.generation import ReportError, build_report
 
+    runs = run_paths(runs, runs_dir)
     kinds = {path: _kind(path) for path in runs}
     if len(set(kinds.values())) > 1:
         fail("runs of different tasks cannot be reported together: " + ", ".join(

@@ -62,6 +62,40 @@ def retry_delay_option():
     return typer.Option(1.0, "--retry-delay", help="First back-off delay in seconds (doubles).")
 
 
+def api_base_option(prefix: str = ""):
+    return typer.Option(None, "--api-base", help=f"{prefix}OpenAI-compatible endpoint.")
+
+
+def temperature_option(prefix: str = ""):
+    return typer.Option(0.0, "--temperature", help=f"{prefix}Sampling temperature.")
+
+
+def max_tokens_option(prefix: str = ""):
+    return typer.Option(None, "--max-tokens", help=f"{prefix}Longest answer, in tokens.")
+
+
+def concurrency_option(prefix: str = "", default: int = 4):
+    return typer.Option(default, "--max-concurrency", "-j",
+                        help=f"{prefix}Items in flight at once.")
+
+
+def timeout_option(prefix: str = ""):
+    return typer.Option(600.0, "--timeout", help=f"{prefix}Seconds per call.")
+
+
+def max_retries_option(prefix: str = ""):
+    return typer.Option(5, "--max-retries",
+                        help=f"{prefix}Retries on rate limits, server errors and timeouts.")
+
+
+def no_cache_option(prefix: str = ""):
+    return typer.Option(False, "--no-cache", help=f"{prefix}Do not answer from the response cache.")
+
+
+def run_id_option(prefix: str = ""):
+    return typer.Option(None, "--run-id", help=f"{prefix}Name of the run directory.")
+
+
 def parse_model_args(values: list[str]) -> dict:
     parsed = {}
     for value in values:
@@ -260,5 +294,10 @@ def infrastructure_note(result, resume_command: str) -> None:
     raise typer.Exit(2)
 
 
-def runs_root(path: Path | None) -> Path | None:
-    return Path(path) if path else None
+def run_paths(paths: list[Path], root: Path | None) -> list[Path]:
+    """Run folders given as paths or as run ids of the runs folder (``--runs-dir``)."""
+    from text2world.engine.run_store import runs_dir
+
+    base = Path(root) if root else runs_dir()
+    return [path if path.exists() or not (base / path).is_dir() else base / path
+            for path in paths]

@@ -23,6 +23,8 @@ def view_command(
                               help="Read the newest runs' logs at start (in the background), "
                                    "so that their pages open at once."),
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level."),
+    runs_dir_flag: Path = typer.Option(None, "--runs-dir",
+                                       help="Folder of runs (the same as RUNS_DIR)."),
 ) -> None:
     """Serve a results viewer: leaderboard, run pages, items with a per-action diff."""
     import uvicorn
@@ -30,7 +32,7 @@ def view_command(
     from text2world.api.app import create_app
     from text2world.api.settings import Settings
 
-    runs_dir = Path(runs_dir or "runs")
+    runs_dir = Path(runs_dir_flag or runs_dir or "runs")
     if not runs_dir.exists():
         fail(f"{runs_dir}: no such folder; t2w eval writes its runs to ./runs "
              "(or give the folder: t2w view RUNS_DIR)")

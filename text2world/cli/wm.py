@@ -10,11 +10,12 @@ import typer
 from rich.table import Table
 
 from text2world.cli.common import choices, console, err_console, fail, print_json
-from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
-                                 infrastructure_note, model_arg_option, parse_model_args,
-                                 quiet_option, reference_notice, resume_option,
-                                 resumed_options, retry_delay_option, run_guarded,
-                                 runs_dir_option, split_ids)
+from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
+                                 infrastructure_note, max_retries_option, max_tokens_option,
+                                 model_arg_option, no_cache_option, parse_model_args,
+                                 ProgressObserver, quiet_option, reference_notice, resume_option,
+                                 resumed_options, retry_delay_option, run_guarded, run_id_option,
+                                 runs_dir_option, split_ids, temperature_option, timeout_option)
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
 
@@ -156,23 +157,19 @@ def _task_command(task: str):
         limit: int = typer.Option(None, "--limit", help="Only the first N domains."),
         domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
         epochs: int = epochs_option(),
-        api_base: str = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
-        temperature: float = typer.Option(0.0, "--temperature"),
-        max_tokens: int = typer.Option(None, "--max-tokens"),
+        api_base: str = api_base_option(),
+        temperature: float = temperature_option(),
+        max_tokens: int = max_tokens_option(),
         model_arg: list[str] = model_arg_option(),
-        max_concurrency: int = typer.Option(4, "--max-concurrency", "-j",
-                                            help="Items in flight at once."),
-        timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
-        max_retries: int = typer.Option(5, "--max-retries",
-                                        help="Retries on rate limits, server errors and "
-                                             "timeouts."),
+        max_concurrency: int = concurrency_option(),
+        timeout: float = timeout_option(),
+        max_retries: int = max_retries_option(),
         retry_delay: float = retry_delay_option(),
         planner_timeout: float = typer.Option(20.0, "--planner-timeout",
                                               help="Seconds per Fast Downward call."),
-        no_cache: bool = typer.Option(False, "--no-cache",
-                                      help="Do not answer from the response cache."),
+        no_cache: bool = no_cache_option(),
         seed: int = typer.Option(0, "--seed", help="Seed of the items and reference models."),
-        run_id: str = typer.Option(None, "--run-id", help="Name of the run directory."),
+        run_id: str = run_id_option(),
         runs_dir: Path = runs_dir_option(),
         resume: Path = resume_option(),
         quiet: bool = quiet_option(),

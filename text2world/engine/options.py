@@ -27,10 +27,11 @@ class OptionsError(Text2WorldError, ValueError):
 RESUME_OVERRIDES = frozenset({
     "max_concurrency", "timeout", "max_retries", "retry_base_delay", "use_cache", "workers",
     "api_base", "model_args", "epochs", "quiet", "runs_root", "progress", "planner_timeout",
-    "top", "resume", "run_id"})
+    "top", "n", "max_mismatches", "resume", "run_id"})
 RESUME_HELP = ("Resume this run (folder or run id). The run's own settings are used; only "
                "--max-concurrency, --timeout, --max-retries, --retry-delay, --no-cache, "
-               "--epochs (adds epochs), --runs-dir, --quiet and the credentials (--api-base, "
+               "--epochs (adds epochs), --runs-dir, --quiet, the probe's --n and --max-mismatches "
+               "and the credentials (--api-base, "
                "--model-arg) may be given again; any other flag must match the run's.")
 
 

@@ -9,6 +9,7 @@ decides when they stop) and die with the parent whatever kills it (``runs.follow
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
 import os
 import threading
@@ -51,15 +52,15 @@ class CpuQueue:
                 continue
             self.running += 1
             job = loop.run_in_executor(self.executor, function, *args)
-            job.add_done_callback(lambda done, target=future: self._finished(done, target))
+            job.add_done_callback(functools.partial(self._finished, target=future))
 
     def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
         self.running -= 1
         if not target.done():
             if done.cancelled():
                 target.cancel()
-            elif done.exception() is not None:
-                target.set_exception(done.exception())
+            elif (error := done.exception()) is not None:
+                target.set_exception(error)
             else:
                 target.set_result(done.result())
         self._pump()

@@ -78,6 +78,30 @@ class Prepared:
 
 
 @dataclass
+class TaskPlan:
+    """A task with its prepared run (what ``plan`` returns for every task)."""
+
+    task: Task
+    prepared: Prepared
+
+    @property
+    def options(self) -> Any:
+        return self.task.options
+
+    @property
+    def spec(self) -> ModelSpec:
+        return self.prepared.spec
+
+    @property
+    def config(self) -> dict:
+        return self.prepared.config
+
+    @property
+    def run_path(self) -> Path:
+        return self.prepared.run_path
+
+
+@dataclass
 class RunResult:
     run: Run
     summary: dict
@@ -158,6 +182,17 @@ def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None
     return run
 
 
+def options_from_run(options_class: type[RunOptions], kind: str, command: str, path: Path | str,
+                     runs_root: Path | None = None, **overrides: Any) -> Any:
+    """The options the run at ``path`` (a folder or a run id) was made with, for ``--resume``:
+    ``options_class.from_config`` of its config, with ``overrides`` that are not None
+    (``model_args`` merged: credentials are given again, never recorded)."""
+    run = open_for_resume(path, kind, command, runs_root)
+    options = options_class.from_config(run.config, run.path)
+    options.runs_root = runs_root
+    return options.with_overrides(**overrides)
+
+
 class _Context:
     """``task.SampleContext`` for one sample of one epoch."""
 
@@ -175,6 +210,7 @@ class _Context:
                                                    epoch=self.epoch)
         if not completion.cached:  # paid: into the ledger before anything else can fail
             engine.run.append_paid(self.item, round_index, completion, self.epoch)
+            engine.paid.append({"cost": completion.cost})
         engine.observer.call_done(completion)
         return completion
 
@@ -198,6 +234,10 @@ class _Engine:
         self.failed_items = 0
         self.fatal: FatalModelError | None = None
         self._last_summary = 0.0
+        # Kept in memory: checkpoints must not re-read a growing log.
+        self.finished: dict[tuple[str, int], dict] = {sample_key(r): r for r in run.items()}
+        self.errors: dict[tuple[str, int], dict] = {sample_key(e): e for e in run.open_errors()}
+        self.paid: list[dict] = run.paid_calls() or []
 
     async def worker(self, queue: asyncio.Queue) -> None:
         while True:
@@ -209,8 +249,10 @@ class _Engine:
                 outcome = await self.task.solve(sample, _Context(self, sample, epoch))
             except InfrastructureError as error:
                 self.failed_items += 1
-                self.run.append_error({"item": sample.id, "epoch": epoch,
-                                       "error": error.to_dict(), "at": utc_now()})
+                record = {"item": sample.id, "epoch": epoch, "error": error.to_dict(),
+                          "at": utc_now()}
+                self.run.append_error(record)
+                self.errors[(sample.id, epoch)] = record
                 self.observer.item_failed(sample.id, error)
                 continue
             except FatalModelError as error:
@@ -226,6 +268,7 @@ class _Engine:
         record = {"item": sample.id, **record, "epoch": epoch}
         record.setdefault("finished", utc_now())
         self.run.append_item(record)
+        self.finished[(sample.id, epoch)] = record
         self.new_items += 1
         self.observer.item_done(record)
         self.checkpoint()
@@ -234,7 +277,9 @@ class _Engine:
         if not force and time.monotonic() - self._last_summary < 2.0:
             return None
         self._last_summary = time.monotonic()
-        summary = summarize(self.task, self.run)
+        errors = [e for key, e in self.errors.items() if key not in self.finished]
+        summary = summarize(self.task, self.run, list(self.finished.values()), errors,
+                            self.paid)
         self.run.write_summary(summary)
         return summary
 
@@ -357,14 +402,17 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
     }
 
 
-def summarize(task: Task, run: Run) -> dict:
+def summarize(task: Task, run: Run, items: list[dict] | None = None,
+              errors: list[dict] | None = None, paid: list[dict] | None = None) -> dict:
     """The run's summary now: the task's, the common counts, and per-epoch headline values
-    with their spread when the run has several epochs."""
-    items = run.items()
-    errors = run.open_errors()
+    with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
+    the run's, when the caller has them in memory (else read from the run)."""
+    items = run.items() if items is None else items
+    errors = run.open_errors() if errors is None else errors
+    paid = run.paid_calls() if paid is None else paid
     config = run.config
     summary = {**task.summarize(config, items, errors),
-               **common_summary(config, items, errors, run.paid_calls())}
+               **common_summary(config, items, errors, paid)}
     epochs = int(config.get("epochs") or 1)
     summary["epochs"] = epochs
     if epochs > 1:

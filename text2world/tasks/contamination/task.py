@@ -19,7 +19,8 @@ import numpy as np
 
 from text2world.engine.options import RunOptions
 from text2world.engine.run_store import Run, identity_hash, make_run_id, text_hash
-from text2world.engine.runner import Prepared, RunResult, execute, open_for_resume, prepare
+from text2world.engine.runner import RunResult, TaskPlan, execute, prepare
+from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import DatasetError, Record, first, load_dataset
@@ -220,14 +221,8 @@ class ProbeResult:
     run_result: RunResult | None = None
 
 
-@dataclass
-class ProbePlan:
+class ProbePlan(TaskPlan):
     task: ProbeTask
-    prepared: Prepared
-
-    @property
-    def run_path(self) -> Path:
-        return self.prepared.run_path
 
 
 def plan_probe(options: ProbeOptions) -> ProbePlan:
@@ -263,15 +258,8 @@ def probe(options: ProbeOptions, observer=None, probe_plan: ProbePlan | None = N
 def probe_options_from_run(path: str | Path, runs_root: Path | None = None,
                            **overrides: Any) -> ProbeOptions:
     """The options a probe run was made with (``--resume RUN``, a folder or a run id)."""
-    from text2world.engine.run_store import RunError
-
-    try:
-        run = open_for_resume(path, KIND, "t2w contamination", runs_root)
-    except RunError as err:
-        raise ProbeError(str(err)) from None
-    options = ProbeOptions.from_config(run.config, run.path)
-    options.runs_root = runs_root
-    return options.with_overrides(**overrides)
+    return resume_options(ProbeOptions, KIND, "t2w contamination", path, runs_root,
+                          **overrides)
 
 
 def task_from_run(run: Run) -> ProbeTask:

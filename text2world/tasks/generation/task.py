@@ -26,8 +26,8 @@ from typing import Any, Awaitable, ClassVar
 from text2world.engine.options import RunOptions
 from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
 from text2world.engine.run_store import SCORE_MODES, Run, identity_hash, make_run_id
-from text2world.engine.runner import (Prepared, RunResult, execute, open_for_resume, prepare,
-                                      warm_up_in_background)
+from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm_up_in_background
+from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
@@ -326,28 +326,10 @@ def _few_shot(dataset: Dataset, description: str) -> list[Record]:
 # The entry points ``t2w eval`` and the library use
 
 
-@dataclass
-class EvalPlan:
+class EvalPlan(TaskPlan):
     """A planned evaluation (``plan``): its task, prepared run, config and folder."""
 
     task: GenerationTask
-    prepared: Prepared
-
-    @property
-    def options(self) -> EvalOptions:
-        return self.task.options
-
-    @property
-    def spec(self) -> ModelSpec:
-        return self.prepared.spec
-
-    @property
-    def config(self) -> dict:
-        return self.prepared.config
-
-    @property
-    def run_path(self) -> Path:
-        return self.prepared.run_path
 
     @property
     def selection(self) -> list[Record]:
@@ -387,10 +369,7 @@ def evaluate(options: EvalOptions, observer=None, evaluation_plan: EvalPlan | No
 def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any) -> EvalOptions:
     """The options a run was made with (for ``t2w eval --resume``). ``overrides`` that are
     not None replace them; ``model_args`` are merged (credentials must be given again)."""
-    run = open_for_resume(path, KIND, "t2w eval", runs_root)
-    options = EvalOptions.from_config(run.config, run.path)
-    options.runs_root = runs_root
-    return options.with_overrides(**overrides)
+    return resume_options(EvalOptions, KIND, "t2w eval", path, runs_root, **overrides)
 
 
 def task_from_run(run: Run) -> GenerationTask:

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 from text2world.engine.options import RunOptions
 from text2world.engine.run_store import Run, make_run_id, text_hash
-from text2world.engine.runner import Prepared, RunResult, execute, open_for_resume, prepare
+from text2world.engine.runner import RunResult, TaskPlan, execute, prepare
+from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.errors import Text2WorldError
 from text2world.model.client import ModelConfigError, ModelSpec
@@ -539,33 +540,15 @@ class _Solver:
 # The entry points ``t2w wm`` and the library use
 
 
-@dataclass
-class WmPlan:
+class WmPlan(TaskPlan):
     """A planned world-model run (``plan``)."""
 
     task: WmTask
-    prepared: Prepared
-
-    @property
-    def options(self) -> WmOptions:
-        return self.task.options
-
-    @property
-    def spec(self) -> ModelSpec:
-        return self.prepared.spec
 
     @property
     def built(self) -> BuildResult:
         assert self.task.built is not None
         return self.task.built
-
-    @property
-    def config(self) -> dict:
-        return self.prepared.config
-
-    @property
-    def run_path(self) -> Path:
-        return self.prepared.run_path
 
 
 def plan(options: WmOptions) -> WmPlan:
@@ -588,10 +571,7 @@ def run_wm(options: WmOptions, observer=None, wm_plan: WmPlan | None = None) -> 
 
 def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any) -> WmOptions:
     """The options a world-model run was made with (for ``--resume``)."""
-    run = open_for_resume(path, KIND, "t2w wm", runs_root)
-    options = WmOptions.from_config(run.config, run.path)
-    options.runs_root = runs_root
-    return options.with_overrides(**overrides)
+    return resume_options(WmOptions, KIND, "t2w wm", path, runs_root, **overrides)
 
 
 def task_from_run(run: Run) -> WmTask:
