@@ -140,30 +140,29 @@ def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
     def share(key: str) -> float:
         return sum(1 for r in rows if r[key]) / count
 
+    agree, own_right, direct_right = share("agree"), share("own_correct"), \
+        share("direct_correct")
+    simulate_not_write = sum(1 for r in rows if r["direct_correct"] and not r["own_correct"])
+    write_not_simulate = sum(1 for r in rows if r["own_correct"] and not r["direct_correct"])
+    own_errors = sum(1 for r in rows if r["own_error"])
+    domains = len({r["domain"] for r in rows})
     data = {"eval_run": str(eval_path), "wm_run": str(wm_path),
-            "model": wm_run.config.get("model"), "items": count,
-            "domains": len({r["domain"] for r in rows}),
-            "domains_without_valid_domain": sorted(missing),
-            "agree": share("agree"), "own_domain_accuracy": share("own_correct"),
-            "direct_accuracy": share("direct_correct"),
-            "simulate_not_write": sum(1 for r in rows
-                                      if r["direct_correct"] and not r["own_correct"]),
-            "write_not_simulate": sum(1 for r in rows
-                                      if r["own_correct"] and not r["direct_correct"]),
-            "own_domain_errors": sum(1 for r in rows if r["own_error"]), "rows": rows}
+            "model": wm_run.config.get("model"), "items": count, "domains": domains,
+            "domains_without_valid_domain": sorted(missing), "agree": agree,
+            "own_domain_accuracy": own_right, "direct_accuracy": direct_right,
+            "simulate_not_write": simulate_not_write, "write_not_simulate": write_not_simulate,
+            "own_domain_errors": own_errors, "rows": rows}
     markdown = "\n".join([
         f"# The same world both ways: {data['model']}", "",
-        f"{count} next-state items over {data['domains']} domains with a valid generated "
+        f"{count} next-state items over {domains} domains with a valid generated "
         f"domain ({len(missing)} domains without one left out).", "",
         "| measure | value |", "| --- | --- |",
-        f"| own domain and direct answer agree | {100 * data['agree']:.1f}% |",
-        f"| own domain (simulated by us) right | {100 * data['own_domain_accuracy']:.1f}% |",
-        f"| direct next-state answer right | {100 * data['direct_accuracy']:.1f}% |",
-        f"| can simulate but cannot write (direct right, own wrong) | "
-        f"{data['simulate_not_write']} |",
-        f"| can write but cannot simulate (own right, direct wrong) | "
-        f"{data['write_not_simulate']} |",
-        f"| own domain cannot simulate the item | {data['own_domain_errors']} |", ""])
+        f"| own domain and direct answer agree | {100 * agree:.1f}% |",
+        f"| own domain (simulated by us) right | {100 * own_right:.1f}% |",
+        f"| direct next-state answer right | {100 * direct_right:.1f}% |",
+        f"| can simulate but cannot write (direct right, own wrong) | {simulate_not_write} |",
+        f"| can write but cannot simulate (own right, direct wrong) | {write_not_simulate} |",
+        f"| own domain cannot simulate the item | {own_errors} |", ""])
     return BothWays(data, markdown)
 
 

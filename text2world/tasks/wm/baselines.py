@@ -26,9 +26,9 @@ def _state(values: list[str]) -> set:
 
 
 def next_state_baselines(item: dict, form: str) -> dict:
-    copy = {"applicable": True, "state": _state(item["state"]), "added": set(),
-            "removed": set()}
-    refuse = {"applicable": False, "state": None, "added": set(), "removed": set()}
+    copy: dict = {"applicable": True, "state": _state(item["state"]), "added": set(),
+                  "removed": set()}
+    refuse: dict = {"applicable": False, "state": None, "added": set(), "removed": set()}
     return {"copy-state": score_next_state(item, copy, form),
             "not-applicable": score_next_state(item, refuse, form)}
 

@@ -107,7 +107,7 @@ def score_verify(item: dict, answer: dict | None) -> dict:
     correct = predicted is not None and predicted == item["valid"]
     step_correct = None
     if not item["valid"]:
-        step_correct = bool(correct and answer["first_failing_step"]
+        step_correct = bool(correct and answer is not None and answer["first_failing_step"]
                             == item["first_failing_step"])
     return {"positive": item["valid"], "predicted": predicted, "correct": correct,
             "step_correct": step_correct, "mutation": item.get("mutation")}
