@@ -13,6 +13,11 @@
    through litellm included), which is what a reference model's run is made of.
    The oracle's proposals hit at rank 1 on a state along the plan, so it needs no planner call;
    ``--model reference/noisy-oracle`` exercises the planner on other successors.
+4. Difficulty (issue 21's targets, over the selected items of ``--size``, default hard): the
+   median number of applicable ground actions in the states of next-state and propose items
+   (target >= 20), the random-applicable-action baseline's hit@1 on propose at the default
+   ``--slack 0`` (target <= 20%), every task's baselines beside the model, and with
+   ``--spread`` the oracle and the noisy oracle on every task (the gap a task can show).
 
     python bench/wm_bench.py                         # the first 30 test domains
     python bench/wm_bench.py --all                   # the whole store
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import resource
 import sys
 import tempfile
@@ -46,10 +52,14 @@ def main() -> None:
     parser.add_argument("--model", default="reference/oracle")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--planner-timeout", type=float, default=20.0)
+    parser.add_argument("--size", default="hard", choices=("hard", "easy"))
+    parser.add_argument("--spread", action="store_true",
+                        help="run the oracle and the noisy oracle on every task")
     parser.add_argument("--up-check", action="store_true",
                         help="validate every verify item's plan with unified-planning too")
     args = parser.parse_args()
 
+    from text2world.reports.wm import HEADLINE
     from text2world.tasks.wm import WmOptions, build_items, run_wm
     from text2world.tasks.wm.task import plan as wm_plan
     from text2world.tasks.wm.task import select_records
@@ -57,7 +67,7 @@ def main() -> None:
 
     limit = None if args.all else args.limit
     base = WmOptions(model=args.model, limit=limit, max_concurrency=args.concurrency,
-                     planner_timeout=args.planner_timeout)
+                     planner_timeout=args.planner_timeout, size=args.size)
     _, records = select_records(base)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"{len(records)} domains")
@@ -84,6 +94,11 @@ def main() -> None:
         build_cpu[task] = cpu
         print(f"build {task:10s}: {len(built.items):5d} items in {wall:6.2f}s wall "
               f"({len(built.items) / max(wall, 1e-9):8.0f} items/s; CPU {cpu:.2f}s)")
+        if task in ("next-state", "propose"):
+            counts = applicable_counts(records, built.items, args.planner_timeout)
+            print(f"  applicable ground actions per {task} state: median "
+                  f"{statistics.median(counts):.0f}, p10 {percentile(counts, 10):.0f}, "
+                  f"p90 {percentile(counts, 90):.0f} (target median >= 20)")
 
     if args.up_check:
         up_check(records, args.planner_timeout)
@@ -94,8 +109,9 @@ def main() -> None:
           "process CPU: everything the run did here, the model client included):")
     with tempfile.TemporaryDirectory() as runs:
         os.environ["T2W_RUNS_DIR"] = runs
-        for task in tasks:
-            options = WmOptions(model=args.model, task=task, limit=limit,
+        models = ["reference/oracle", "reference/noisy-oracle"] if args.spread else [args.model]
+        for task, model in ((t, m) for t in tasks for m in models):
+            options = WmOptions(model=model, task=task, limit=limit, size=args.size,
                                 max_concurrency=args.concurrency,
                                 planner_timeout=args.planner_timeout)
             prepared = wm_plan(options)
@@ -107,9 +123,9 @@ def main() -> None:
             # actions, mutants checked), checking answers, Fast Downward on successors
             needed = build_cpu[task] + result.stats["simulator_cpu"] + planner_cpu
             metrics = result.summary["metrics"]["all"]["all"]
-            head = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
-                    "plan": "success"}[task]
-            print(f"{task:10s}: {result.new_items:5d} items, {result.summary['calls']:5d} calls,"
+            head = HEADLINE[task]
+            print(f"{task:10s} {model}: {result.new_items:5d} items, "
+                  f"{result.summary['calls']:5d} calls,"
                   f" wall {result.wall_time:6.1f}s; simulator CPU {build_cpu[task]:.2f}s items +"
                   f" {result.stats['simulator_cpu']:.2f}s answers"
                   f", planner CPU {planner_cpu:6.2f}s ({result.stats['planner_calls']} calls); "
@@ -117,6 +133,29 @@ def main() -> None:
                   f"CPU {process_cpu:5.1f}s; "
                   f"{1000 * result.wall_time / max(result.new_items, 1):.0f} ms per item; "
                   f"{head} {metrics[head]:.3f}")
+            print("  baselines on the same items: " + "; ".join(
+                f"{name} {head} {row.get(head) if row.get(head) is None else round(row[head], 3)}"
+                for name, row in metrics["baselines"].items())
+                + (" (random-applicable target <= 0.2)" if task == "propose" else ""))
+
+
+def percentile(values: list, share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share / 100 * len(ordered)))]
+
+
+def applicable_counts(records, items: list[dict], planner_timeout: float) -> list[int]:
+    """The number of applicable ground actions in each item's state."""
+    from text2world.tasks.wm.parse import parse_atom
+    from text2world.tasks.wm.world import world_for
+
+    by_id = {r.id: r for r in records}
+    counts = []
+    for item in items:
+        world = world_for(by_id[item["domain"]], item["problem"], planner_timeout)
+        state = frozenset(parse_atom(a) for a in item["state"])
+        counts.append(len(world.simulator.applicable(state)))
+    return counts or [0]
 
 
 def up_check(records, planner_timeout: float) -> None:

@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def options(**changes) -> WmOptions:
     base = dict(model="reference/oracle", domains=DOMAINS, problems_per_domain=2,
-                max_concurrency=4)
+                max_concurrency=4, size="easy")
     base.update(changes)
     return WmOptions(**base)
 
@@ -250,7 +250,7 @@ def test_resume_after_the_process_is_killed(tmp_path):
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         command = [sys.executable, "-m", "text2world.cli", "wm", "verify", "--model",
                    "openai/test-model", "--api-base", server.url, "--domains", "blocksworld",
-                   "-j", "1", "--run-id", "killed"]
+                   "-j", "1", "--run-id", "killed", "--size", "easy"]
         proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
         log = Path(os.environ["T2W_RUNS_DIR"]) / "killed" / "log.jsonl"

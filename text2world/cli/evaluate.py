@@ -133,6 +133,9 @@ def eval_command(
                                 help="Processes for validation and scoring (0: none)."),
     run_id: str = run_id_option(),
     runs_dir: Path = runs_dir_option(),
+    mystery: bool = typer.Option(False, "--mystery",
+                                 help="Obfuscated copies: every name a seeded nonsense word, "
+                                      "descriptions and problems to match."),
     semantic: bool = typer.Option(None, "--semantic/--no-semantic",
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
@@ -160,7 +163,7 @@ def eval_command(
         temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
         retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
-        run_id=run_id, semantic=semantic, runs_root=runs_dir)
+        run_id=run_id, semantic=semantic, mystery=mystery, runs_root=runs_dir)
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give

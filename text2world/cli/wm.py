@@ -1,4 +1,5 @@
-"""``t2w wm``: the world-model tasks (next-state, verify, propose, plan) and ``t2w wm build``."""
+"""``t2w wm``: the world-model tasks (next-state, verify, verify-rollout, propose, plan),
+``t2w wm build`` and ``t2w wm both-ways``."""
 
 from __future__ import annotations
 
@@ -27,16 +28,23 @@ app = typer.Typer(help="LLMs as world models in action: next-state prediction, p
 Rules = choices("Rules", ("pddl", "concrete", "abstract", "none"))
 Render = choices("Render", ("atoms", "text"))
 Form = choices("Form", ("full", "diff"))
-Task = choices("Task", ("next-state", "verify", "propose", "plan"))
+TASK_NAMES = ("next-state", "verify", "verify-rollout", "propose", "plan")
+Task = choices("Task", TASK_NAMES)
+Size = choices("Size", ("hard", "easy"))
 
 # The metrics shown per task in the terminal (the summary and report hold them all).
 SHOWN = {
-    "next-state": [("accuracy", "acc"), ("exact_legal", "exact"), ("illegal_accuracy", "illegal"),
-                   ("state_f1", "F1 state"), ("dynamic_f1", "F1 dyn"), ("static_f1", "F1 stat")],
+    "next-state": [("accuracy", "acc"), ("illegal_accuracy", "illegal"),
+                   ("static_transition_accuracy", "static"),
+                   ("dynamic_transition_accuracy", "dynamic"),
+                   ("state_f1", "F1 state")],
     "verify": [("accuracy", "acc"), ("false_positive_rate", "FP rate"),
                ("false_negative_rate", "FN rate"), ("step_accuracy", "step acc")],
-    "propose": [("hit@1", "hit@1"), ("hit@3", "hit@3"), ("hit@5", "hit@5"),
-                ("hit@10", "hit@10"), ("applicable@1", "appl@1")],
+    "verify-rollout": [("accuracy", "acc"), ("false_positive_rate", "FP rate"),
+                       ("false_negative_rate", "FN rate"), ("step_accuracy", "step acc"),
+                       ("rollout_state_accuracy", "state acc")],
+    "propose": [(f"hit@{k}", f"hit@{k}") for k in (1, 2, 3, 5, 10)]
+    + [("strict_hit@1", "strict@1"), ("applicable@1", "appl@1")],
     "plan": [("success", "success"), ("declared_done", "done"),
              ("state_accuracy", "state acc"), ("cost_ratio", "cost/opt")],
 }
@@ -52,34 +60,43 @@ def parse_rhos(text: str) -> tuple[float, ...]:
     return values
 
 
-def _value(value) -> str:
-    if value is None:
-        return "-"
-    return f"{100 * value:.1f}" if isinstance(value, float) and value <= 1.0 else f"{value:.2f}"
-
-
 def summary_table(summary: dict) -> Table:
+    """The model's rows (all, then by rho), then each baseline's row on the same items.
+    Columns the run cannot fill (hit@K above the K asked) are left out."""
+    from text2world.tasks.wm.metrics import shown
+
     task = summary["task"]
-    table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}"
-                        + (f", {summary['form']} state" if task == "next-state" else "")
-                        + " (% unless noted)")
-    table.add_column("rho")
-    table.add_column("items", justify="right")
-    table.add_column("format err", justify="right")
-    for _, header in SHOWN[task]:
-        table.add_column(header, justify="right")
     metrics = summary["metrics"]
-    rows = [("all", metrics["all"]["all"])] + list(metrics["rho"].items())
+    overall = metrics["all"]["all"]
+    columns = [(key, header) for key, header in SHOWN[task]
+               if not key.startswith(("hit@", "strict_hit@")) or overall.get(key) is not None]
+    table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}, "
+                        + (summary.get("protocol") or "")
+                        + (", mystery" if summary.get("mystery") else "")
+                        + (f", {summary['size']}" if summary.get("size") else "")
+                        + " (% unless noted; cost/opt a ratio)")
+    table.caption = "baseline: a trivial strategy scored on the same items"
+    table.add_column("rho", min_width=12)
+    table.add_column("items", justify="right", no_wrap=True)
+    table.add_column("fmt err", justify="right", no_wrap=True)
+    for _, header in columns:
+        table.add_column(header, justify="right", no_wrap=True)
+    rows = [("all", overall)] + list(metrics["rho"].items())
+    rows += [(f"baseline {name}", row)
+             for name, row in (overall.get("baselines") or {}).items()]
     for label, row in rows:
-        table.add_row(label, str(row["items"]), str(row["format_errors"]),
-                      *(_value(row.get(key)) for key, _ in SHOWN[task]))
+        errors = row["format_errors"]
+        table.add_row(label, str(row["items"]),
+                      f"{errors} ({row['format_error_rate']:.0%})" if errors else "0",
+                      *(shown(key, row.get(key)) for key, _ in columns))
     return table
 
 
 # Options that only some tasks use: hidden from the others' --help, refused if given to them.
 TASK_ONLY = {"form": ("next-state",), "illegal_share": ("next-state",),
-             "off_plan_share": ("next-state",), "k": ("propose", "plan"),
-             "slack": ("propose",)}
+             "off_plan_share": ("next-state",), "static_share": ("next-state",),
+             "examples": ("next-state",), "k": ("propose", "plan"),
+             "slack": ("propose",), "per_k": ("propose",)}
 WM_FIELDS = {"problems": "problems_per_domain", "rho": "rhos", "no_cache": "use_cache",
              "retry_delay": "retry_base_delay", "model_arg": "model_args",
              "runs_dir": "runs_root", "as_json": "json"}
@@ -94,6 +111,12 @@ def _task_command(task: str):
         model: str = typer.Option(None, "--model", "-m",
                                   help="Alias or litellm model string; reference/oracle and "
                                        "reference/noisy-oracle run offline."),
+        size: Size = typer.Option("hard", "--size",
+                                  help="hard: generated problems with many applicable actions "
+                                       "per state; easy: the store's small problems."),
+        mystery: bool = typer.Option(False, "--mystery",
+                                     help="Obfuscated worlds: every name replaced by a seeded "
+                                          "nonsense word, descriptions rewritten to match."),
         rules: Rules = typer.Option("pddl", "--rules",
                                     help="What the model is told about the domain."),
         render: Render = typer.Option("atoms", "--render",
@@ -104,12 +127,16 @@ def _task_command(task: str):
         rho: str = typer.Option("0.25,0.5,0.75,1", "--rho",
                                 help="Shares of the plan the model handles."),
         k: int = typer.Option(None, "--top-k", "-k", hidden=hidden("k"),
-                              help=("Actions asked for (default 10; hit@1,3,5,10)."
+                              help=("Actions asked for (default 10; hit@1,2,3,5,10)."
                                     if task == "propose" else
                                     "Candidates per step (default 1; K > 1: the model "
                                     "checks its own candidates).")),
-        slack: float = typer.Option(1.0, "--slack", hidden=hidden("slack"),
-                                    help="Extra cost over the optimum a hit may take."),
+        per_k: bool = typer.Option(False, "--per-k", hidden=hidden("per_k"),
+                                   help="A separate query per K in 1,2,3,5,10 (up to -k); "
+                                        "hit@K from the K-query's answer."),
+        slack: float = typer.Option(0.0, "--slack", hidden=hidden("slack"),
+                                    help="Extra cost over the optimum a hit may take (0: only "
+                                         "actions on some optimal plan)."),
         illegal_share: float = typer.Option(0.25, "--illegal-share",
                                             hidden=hidden("illegal_share"),
                                             help="Share of inapplicable actions."),
@@ -117,6 +144,13 @@ def _task_command(task: str):
                                              hidden=hidden("off_plan_share"),
                                              help="Share of states reached by a seeded random "
                                                   "walk instead of the plan."),
+        static_share: float = typer.Option(0.15, "--static-share",
+                                           hidden=hidden("static_share"),
+                                           help="Share of actions that change nothing (where "
+                                                "the state has one)."),
+        examples: int = typer.Option(0, "--examples", hidden=hidden("examples"),
+                                     help="Worked examples from the train split (other "
+                                          "domains) in every prompt (0-8)."),
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
@@ -149,6 +183,8 @@ def _task_command(task: str):
     command.__doc__ = {
         "next-state": "Predict the state after an action (or say it is not applicable).",
         "verify": "Say whether the rest of a plan reaches the goal, and where it fails.",
+        "verify-rollout": "Roll a plan out step by step as the world model (each step's "
+                          "state), then say whether the goal holds.",
         "propose": "Propose the top-K next actions; a hit keeps the goal optimally reachable.",
         "plan": "Plan with the model alone (its own proposals and predicted states).",
     }[task]
@@ -163,10 +199,13 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         if name in flags and task not in tasks:
             fail(f"{flags[name]} applies to t2w wm {' and '.join(tasks)}, not to {task}")
     given = WmOptions(
-        model=args["model"] or "", task=task, rules=str(args["rules"]),
+        model=args["model"] or "", task=task, size=str(args["size"]),
+        mystery=args["mystery"], rules=str(args["rules"]),
         render=str(args["render"]), form=str(args["form"]), rhos=parse_rhos(args["rho"]),
-        k=args["k"], slack=args["slack"], illegal_share=args["illegal_share"],
-        off_plan_share=args["off_plan_share"], problems_per_domain=args["problems"],
+        k=args["k"], slack=args["slack"], per_k=args["per_k"],
+        illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
+        static_share=args["static_share"], examples=args["examples"],
+        problems_per_domain=args["problems"],
         dataset=args["dataset"], split=args["split"], limit=args["limit"],
         domains=split_ids(args["domains"]), epochs=args["epochs"],
         api_base=args["api_base"], temperature=args["temperature"],
@@ -222,7 +261,7 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
 
-for _name in ("next-state", "verify", "propose", "plan"):
+for _name in TASK_NAMES:
     app.command(_name)(_task_command(_name))
 
 
@@ -235,6 +274,9 @@ def first_prompt(item: dict, record) -> str:
         return prompts.next_state_prompt(item, record, "pddl", "atoms", "full")
     if item["task"] == "verify":
         return prompts.verify_prompt(item, record, "pddl", "atoms")
+    if item["task"] == "verify-rollout":  # its first call: the state after the first step
+        return prompts.next_state_prompt({**item, "action": (item["plan"] or ["(none)"])[0]},
+                                         record, "pddl", "atoms", "full")
     if item["task"] == "propose":
         return prompts.propose_prompt(item, record, "pddl", "atoms", 10)
     return prompts.plan_step_prompt(item, record, "pddl", "atoms", item["state"], [])
@@ -245,6 +287,8 @@ def build_command(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
     task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),
     rho: str = typer.Option("0.25,0.5,0.75,1", "--rho"),
+    size: Size = typer.Option("hard", "--size", help="hard (generated) or easy (the store's)."),
+    mystery: bool = typer.Option(False, "--mystery", help="Obfuscated worlds."),
     illegal_share: float = typer.Option(0.25, "--illegal-share"),
     off_plan_share: float = typer.Option(0.25, "--off-plan-share"),
     problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
@@ -263,7 +307,8 @@ def build_command(
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
     with console.status("building items"):
         for name in tasks:
-            options = WmOptions(task=name, rhos=parse_rhos(rho), illegal_share=illegal_share,
+            options = WmOptions(task=name, size=str(size), mystery=mystery,
+                                rhos=parse_rhos(rho), illegal_share=illegal_share,
                                 off_plan_share=off_plan_share,
                                 problems_per_domain=problems, dataset=dataset, split=split,
                                 limit=limit, domains=domain_ids, seed=seed)
@@ -309,3 +354,45 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)
+
+
+@app.command("both-ways")
+def both_ways_command(
+    eval_run: Path = typer.Argument(..., help="The model's t2w eval run."),
+    wm_run: Path = typer.Argument(..., help="The same model's t2w wm next-state run."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+) -> None:
+    """The same world both ways: the model's own generated domain (simulated by us) against
+    its direct next-state answers, each against the truth."""
+    from text2world.reports.both_ways import BothWaysError, build_both_ways
+
+    try:
+        result = build_both_ways(eval_run, wm_run)
+    except BothWaysError as err:
+        fail(str(err))
+    if as_json:
+        print_json({k: v for k, v in result.data.items() if k != "rows"})
+    else:
+        typer.echo(result.markdown)
+
+
+@app.command("mystery")
+def mystery_command(
+    out: Path = typer.Option(..., "--out", "-o", help="New folder to write the store into."),
+    split: str = typer.Option("all", "--split", help="test, train or all."),
+    domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the nonsense names."),
+) -> None:
+    """Write mystery copies of the store (every name replaced by a seeded nonsense word,
+    descriptions and problems to match) as a store folder: t2w eval --dataset OUT runs the
+    generation task on them, t2w wm --mystery runs the world-model tasks."""
+    from text2world.store.datasets import DatasetError, load_dataset
+    from text2world.tasks.wm.mystery import write_mystery_store
+
+    try:
+        records = load_dataset().select(split, split_ids(domains))
+        folder = write_mystery_store(records, out, seed)
+    except (DatasetError, ValueError) as err:
+        fail(str(err))
+    console.print(f"{len(records)} mystery domains written to {folder}; run t2w eval "
+                  f"--dataset {folder}", highlight=False, soft_wrap=True)

@@ -15,16 +15,21 @@ from pathlib import Path
 from text2world.reports.generation import _csv, _md_table, _pyplot
 from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.store.datasets import atomic_write_text
-from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, summarize_items
+from text2world.tasks.wm.metrics import (PROPOSE_KS, aggregate, protocol_label, shown,
+                                         summarize_items)
 
 # The headline metric of each task (curves vs rho) and the columns of its tables.
-HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
+HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "verify-rollout": "accuracy",
+            "propose": "hit@1",
             "plan": "success"}
 COLUMNS = {
-    "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "state_f1", "dynamic_f1",
-                   "static_f1"],
+    "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "static_transition_accuracy",
+                   "dynamic_transition_accuracy", "state_f1", "dynamic_f1", "static_f1"],
     "verify": ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
-    "propose": [f"hit@{k}" for k in PROPOSE_KS] + ["applicable@1"],
+    "verify-rollout": ["accuracy", "false_positive_rate", "false_negative_rate",
+                       "step_accuracy", "rollout_state_accuracy"],
+    "propose": [f"hit@{k}" for k in PROPOSE_KS] + [f"strict_hit@{k}" for k in PROPOSE_KS]
+    + ["applicable@1"],
     "plan": ["success", "declared_done", "state_accuracy", "cost_ratio"],
 }
 
@@ -48,14 +53,10 @@ def is_wm_run(path: Path) -> bool:
         return False
 
 
-def _pct(value) -> str:
-    if value is None:
-        return "-"
-    return f"{100 * value:.1f}" if value <= 1.0 else f"{value:.2f}"
-
-
 def _label(config: dict) -> str:
-    extra = f", {config.get('form')}" if config.get("task") == "next-state" else ""
+    extra = f", {protocol_label(config)}"
+    extra += f", {config['size']}" if config.get("size") else ""
+    extra += ", mystery" if config.get("mystery") else ""
     return f"{config.get('model')} ({config.get('rules')}{extra})"
 
 
@@ -108,21 +109,31 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
         data["per_step"][name] = {k: aggregate(task, v) for k, v in
                                   sorted(steps.items(), key=lambda kv: int(kv[0]))}
         columns = COLUMNS[task]
+        overall = summary["all"]["all"]
         header = ["rho", "items", "format errors"] + columns
-        rows = [["all", summary["all"]["all"]["items"], summary["all"]["all"]["format_errors"],
-                 *(_pct(summary["all"]["all"].get(c)) for c in columns)]]
-        rows += [[rho, row["items"], row["format_errors"], *(_pct(row.get(c)) for c in columns)]
+        rows = [["all", overall["items"], overall["format_errors"],
+                 *(shown(c, overall.get(c)) for c in columns)]]
+        rows += [[rho, row["items"], row["format_errors"], *(shown(c, row.get(c)) for c in columns)]
                  for rho, row in summary["rho"].items()]
+        rows.append(["macro (mean of domains)", len(summary["domain"]), "",
+                     *(shown(c, summary["macro"].get(c)) for c in columns)])
+        rows += [[f"baseline: {baseline}", row["items"], row["format_errors"],
+                  *(shown(c, row.get(c)) for c in columns)]
+                 for baseline, row in (overall.get("baselines") or {}).items()]
+        data.setdefault("macro", {})[name] = summary["macro"]
         sections += [f"## {task}: {_label(config)}  ({name})", "",
-                     "Percentages (cost/opt is a ratio)." + (
+                     "Percentages (cost/opt is a ratio); \"-\": not measured (hit@K above the "
+                     "K asked). Baselines: trivial strategies scored on the same items; a "
+                     "model's number means something only above them." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
                      _md_table(header, rows), ""]
-        if task == "verify":
+        if task in ("verify", "verify-rollout"):
             data.setdefault("by_mutation", {})[name] = summary["mutation"]
             sections += [f"### Verify by how the plan was made: {name}", "", _md_table(
                 ["plan", "items", "accuracy", "step accuracy"],
-                [[kind, row["items"], _pct(row.get("accuracy")), _pct(row.get("step_accuracy"))]
+                [[kind, row["items"], shown("accuracy", row.get("accuracy")),
+                  shown("step_accuracy", row.get("step_accuracy"))]
                  for kind, row in summary["mutation"].items()]), ""]
         if task == "next-state":
             data.setdefault("by_origin", {})[name] = summary["origin"]
@@ -130,18 +141,49 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                          "off-plan: states a seeded random walk reached in the true simulator.",
                          "", _md_table(["states", "items", "format errors"] + columns,
                                  [[origin, row["items"], row["format_errors"],
-                                   *(_pct(row.get(c)) for c in columns)]
+                                   *(shown(c, row.get(c)) for c in columns)]
                                   for origin, row in summary["origin"].items()]), ""]
+            data.setdefault("by_transition", {})[name] = summary["transition"]
+            sections += [f"### Next-state by transition (Wang et al. 2024): {name}", "",
+                         "static: the action changes nothing; dynamic: it changes something "
+                         "(legal actions only).", "",
+                         _md_table(["transition", "items", "exact accuracy", "copy-state"],
+                                   [[kind, row["items"], shown("accuracy", row.get("accuracy")),
+                                     shown("accuracy", (row.get("baselines") or {})
+                                           .get("copy-state", {}).get("accuracy"))]
+                                    for kind, row in summary["transition"].items()]), ""]
         domain_header = ["domain", "items"] + columns
-        domain_rows = [[d, row["items"], *(_pct(row.get(c)) for c in columns)]
+        domain_rows = [[d, row["items"], *(shown(c, row.get(c)) for c in columns)]
                        for d, row in summary["domain"].items()]
         write(f"{name}.per_domain.csv", _csv([domain_header] + domain_rows))
         sections += [f"### Per domain: {name}", "", _md_table(domain_header, domain_rows), ""]
+    if len(runs) > 1:
+        sections += _side_by_side(runs, data)
     data["figures"] = _figures(runs, data, out_dir, files)
     markdown = "\n".join(sections + [f"![{f}]({f})" for f in data["figures"]]) + "\n"
     write("report.md", markdown)
     write("report.json", json.dumps(data, indent=2))
     return WmReport(data, markdown, out_dir, files)
+
+
+def _side_by_side(runs, data: dict) -> list[str]:
+    """One row per run, per task: original vs mystery worlds, easy vs hard, model vs model."""
+    lines = ["## Side by side", "",
+             "Each run's overall scores (mystery: names obfuscated; compare a run with its "
+             "mystery twin to see how much the model relies on names it memorised).", ""]
+    for task in dict.fromkeys(run.config["task"] for run, _ in runs):
+        columns = COLUMNS[task]
+        rows = []
+        for run, _ in runs:
+            if run.config["task"] != task:
+                continue
+            row = next(r["all"] for r in data["runs"] if r["run"] == run.path.name)
+            rows.append([_label(run.config), "yes" if run.config.get("mystery") else "no",
+                         row["items"], shown("format_error_rate", row.get("format_error_rate")),
+                         *(shown(c, row.get(c)) for c in columns)])
+        lines += [f"### {task}", "", _md_table(["run", "mystery", "items", "format errors %"]
+                                               + columns, rows), ""]
+    return lines
 
 
 def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:

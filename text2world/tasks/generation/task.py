@@ -52,12 +52,13 @@ class EvalOptions(RunOptions):
     description: str = "abstract"
     workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
     semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
+    mystery: bool = False  # obfuscated copies of the domains (tasks/wm/mystery.py)
 
     FIELDS: ClassVar[dict] = {
         "ec": ("ec", int), "prompt": ("prompt", str), "description": ("description", str),
         "correction_prompt": ("correction_prompt",
                               lambda value: None if value == "correction" else value),
-        "semantic": ("semantic", bool)}
+        "semantic": ("semantic", bool), "mystery": ("mystery", bool)}
 
 
 class GenerationTask:
@@ -123,7 +124,12 @@ class GenerationTask:
         if not records:
             raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
                             f"{options.description} description")
-        return first(records, options.limit)
+        records = first(records, options.limit)
+        if options.mystery:  # every name a seeded nonsense word: gold, description, problems
+            from text2world.tasks.wm.mystery import mystery_records
+
+            records = mystery_records(records, options.seed)
+        return records
 
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
@@ -134,7 +140,10 @@ class GenerationTask:
         return {
             "dataset": dataset.name,
             "dataset_source": dataset.source,
-            "dataset_hash": dataset.content_hash,
+            # a mystery run measures other texts: its own identity
+            "dataset_hash": dataset.content_hash + (f"+mystery:{options.seed}"
+                                                    if options.mystery else ""),
+            "mystery": options.mystery,
             "split": options.split,
             "description": options.description,
             "prompt": (options.prompt if options.prompt in BUILTIN_PROMPTS

@@ -1,7 +1,8 @@
 """Task items built from the store: states along optimal plans, actions, plans and mutants.
 
 For a problem with an optimal plan of N steps and a share ``rho``, the first
-``floor((1 - rho) * N)`` steps run in the true simulator and the model handles the rest.
+``floor((1 - rho) * N)`` steps run in the true simulator and the model handles the rest; when
+two rhos give the same prefix on a short plan, only the first of them makes an item.
 Next-state items also leave the plan: a labelled share of them (``origin: "off-plan"``, the
 rest ``"on-plan"``) starts from the state a seeded random walk of the same number of steps
 reaches in the true simulator, and asks for the walk's next random action, so a model cannot
@@ -22,10 +23,13 @@ from text2world.simulation import GroundAction, SimulationError, Walk, atom_to_p
 from text2world.store.datasets import Record
 from text2world.tasks.wm.world import World, WorldError, world_for
 
-TASKS = ("next-state", "verify", "propose", "plan")
+TASKS = ("next-state", "verify", "verify-rollout", "propose", "plan")
 RHOS = (0.25, 0.5, 0.75, 1.0)
 MUTATIONS = ("drop", "swap", "argument", "truncate")
 OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
+# next-state items whose action is applicable but changes nothing (a static transition in
+# Wang et al. 2024's sense), where the state has such an action: plans never take one
+STATIC_SHARE = 0.15
 
 
 class ItemError(Text2WorldError, ValueError):
@@ -104,8 +108,16 @@ def _illegal_action(world: World, state: frozenset, rng: random.Random) -> Groun
     return candidates[rng.randrange(len(candidates))] if candidates else None
 
 
+def _static_action(world: World, state: frozenset, rng: random.Random) -> GroundAction | None:
+    """An applicable action whose successor is the state itself, if the state has one."""
+    sim = world.simulator
+    options = [a for a in sim.applicable(state) if sim.successor(state, a, check=False) == state]
+    return options[rng.randrange(len(options))] if options else None
+
+
 def next_state_items(world: World, rho: float, seed: int, illegal_share: float,
-                     off_plan_share: float = OFF_PLAN_SHARE) -> list[dict]:
+                     off_plan_share: float = OFF_PLAN_SHARE,
+                     static_share: float = STATIC_SHARE) -> list[dict]:
     """One item at step ``k`` of the plan: on it, or (a share ``off_plan_share``) after ``k``
     steps of a seeded random walk, the action then being the walk's next step; either way
     replaced by an inapplicable action for a share ``illegal_share``."""
@@ -135,6 +147,12 @@ def next_state_items(world: World, rho: float, seed: int, illegal_share: float,
                         next_state=None, added=[], removed=[])
             return [item]
     after = world.states[k + 1] if walk is None else walk.states[k + 1]
+    static_rng = random.Random(f"{seed}:next-state-static:{world.key}:{rho}")
+    if static_rng.random() < static_share:
+        unchanged = _static_action(world, state, static_rng)
+        if unchanged is not None:
+            action, after = unchanged, state
+            item["id"] += "/static"
     item.update(action=str(action), applicable=True, next_state=atoms(after),
                 added=atoms(after - state), removed=atoms(state - after))
     return [item]
@@ -174,14 +192,15 @@ def mutate(world: World, steps: list[str], kind: str, rng: random.Random) -> lis
     return steps
 
 
-def verify_items(world: World, rho: float, seed: int) -> list[dict]:
-    """The rest of the optimal plan (positive) and one mutant the simulator rejects."""
+def verify_items(world: World, rho: float, seed: int, task: str = "verify") -> list[dict]:
+    """The rest of the optimal plan (positive) and one mutant the simulator rejects; the
+    same plans for ``verify-rollout`` (only the ids' task differs)."""
     rng = random.Random(f"{seed}:verify:{world.key}:{rho}")
     k = prefix_length(rho, len(world.plan))
     state = world.states[k]
     rest = [str(a) for a in world.plan[k:]]
     items = []
-    positive = _base("verify", world, rho, k, seed)
+    positive = _base(task, world, rho, k, seed)
     positive.update(id=positive["id"] + "/pos", plan=rest, mutation="none", valid=True,
                     first_failing_step=None, reason="")
     items.append(positive)
@@ -194,7 +213,7 @@ def verify_items(world: World, rho: float, seed: int) -> list[dict]:
                 break
             outcome = execute(world, state, steps)
             if not outcome["valid"]:
-                negative = _base("verify", world, rho, k, seed)
+                negative = _base(task, world, rho, k, seed)
                 negative.update(id=negative["id"] + "/neg", plan=steps, mutation=kind,
                                 valid=False, first_failing_step=outcome["first_failing_step"],
                                 reason=outcome["reason"])
@@ -227,7 +246,8 @@ def plan_items(world: World, rho: float, seed: int, step_factor: float = 2.0) ->
 
 def build_items(task: str, records: list[Record], *, seed: int = 0,
                 rhos: Iterable[float] = RHOS, illegal_share: float = 0.25,
-                off_plan_share: float = OFF_PLAN_SHARE, problems_per_domain: int | None = None,
+                off_plan_share: float = OFF_PLAN_SHARE, static_share: float = STATIC_SHARE,
+                problems_per_domain: int | None = None,
                 planner_timeout: float = 20.0) -> BuildResult:
     """Every item of ``task`` over ``records``, in a stable order."""
     if task not in TASKS:
@@ -240,6 +260,8 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
         raise ItemError(f"the illegal-action share must be in [0, 1], not {illegal_share}")
     if not 0.0 <= off_plan_share <= 1.0:
         raise ItemError(f"the off-plan share must be in [0, 1], not {off_plan_share}")
+    if not 0.0 <= static_share <= 1.0:
+        raise ItemError(f"the static share must be in [0, 1], not {static_share}")
     result = BuildResult([])
     for record in records:
         problems = record.problems[:problems_per_domain] if problems_per_domain else \
@@ -255,12 +277,18 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
             if not world.plan:
                 result.skipped.append(f"{world.key}: the goal holds initially")
                 continue
+            prefixes: set[int] = set()
             for rho in rhos:
+                # on a short plan two rhos can give the same prefix: one item, not a repeat
+                k = prefix_length(rho, len(world.plan))
+                if k in prefixes:
+                    continue
+                prefixes.add(k)
                 if task == "next-state":
                     result.items += next_state_items(world, rho, seed, illegal_share,
-                                                     off_plan_share)
-                elif task == "verify":
-                    result.items += verify_items(world, rho, seed)
+                                                     off_plan_share, static_share)
+                elif task in ("verify", "verify-rollout"):
+                    result.items += verify_items(world, rho, seed, task)
                 elif task == "propose":
                     if not world.optimal:
                         if rho == rhos[0]:
@@ -271,3 +299,16 @@ def build_items(task: str, records: list[Record], *, seed: int = 0,
                 else:
                     result.items += plan_items(world, rho, seed)
     return result
+
+
+def train_examples(records: list[Record], count: int, seed: int,
+                   exclude: Iterable[str] = ()) -> list[tuple[dict, Record]]:
+    """``count`` solved next-state items of ``records`` (the train split; none of the
+    ``exclude`` domains), drawn with the seed, legal and illegal actions alike."""
+    skip = set(exclude)
+    usable = [r for r in records if r.id not in skip and r.problems]
+    pool = [(item, record) for record in usable
+            for item in build_items("next-state", [record], seed=seed).items]
+    rng = random.Random(f"{seed}:examples")
+    rng.shuffle(pool)
+    return pool[:count]

@@ -8,17 +8,20 @@ Work is linear in the answer's length before any JSON parsing, and answers are c
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
+import ast
 import json
 import re
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.extract import strip_reasoning
 
 MAX_ANSWER_CHARS = 200_000
 MAX_JSON_CANDIDATES = 32
 _FENCE = re.compile(r"```[ \t]*([A-Za-z]*)[^\n`]*\r?\n(.*?)```", re.DOTALL)
 _ATOM = re.compile(r"\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)")
+# an atom, or a negated one ``(not (at f t))``: a fact that becomes (or is) false
+_SIGNED = re.compile(r"\(\s*not\s*\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)\s*\)"
+                     r"|\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)", re.IGNORECASE)
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
 
 
@@ -30,15 +33,25 @@ def clean(text: str | None) -> str:
     return strip_reasoning((text or "")[:MAX_ANSWER_CHARS])
 
 
+def _load_object(text: str) -> dict | None:
+    """``text`` as a JSON object, or as a Python dict literal (``{'done': False}``, as models
+    trained on Python often write); None when it is neither."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        try:  # literals only: never evaluates code; bounded by MAX_ANSWER_CHARS
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    return value if isinstance(value, dict) else None
+
+
 def json_object(text: str) -> dict | None:
     """The last JSON object of the answer: fenced blocks first (last to first), then the last
-    balanced ``{...}`` outside fences."""
+    balanced ``{...}`` outside fences. Python dict syntax is read too."""
     for _, body in reversed(_FENCE.findall(text)):
-        try:
-            value = json.loads(body.strip())
-        except ValueError:
-            continue
-        if isinstance(value, dict):
+        value = _load_object(body.strip())
+        if value is not None:
             return value
     end = text.rfind("}")
     attempts = 0
@@ -56,12 +69,9 @@ def json_object(text: str) -> dict | None:
                     break
         if start == -1:
             return None
-        try:
-            value = json.loads(text[start:end + 1])
-            if isinstance(value, dict):
-                return value
-        except ValueError:
-            pass
+        value = _load_object(text[start:end + 1])
+        if value is not None:
+            return value
         end = text.rfind("}", 0, start)
     return None
 
@@ -86,20 +96,53 @@ def parse_atom(value) -> tuple[str, ...] | None:
     return None
 
 
-def atom_list(value, what: str) -> set[tuple[str, ...]]:
+def negated_atom(value) -> tuple[str, ...] | None:
+    """``(not (at f t))`` as the atom it negates; None for anything else."""
+    if not isinstance(value, str):
+        return None
+    match = _SIGNED.fullmatch(value.strip())
+    if match is None or match.group(1) is None:
+        return None
+    return (match.group(1).lower(), *match.group(2).lower().split())
+
+
+def signed_atom_list(value, what: str) -> tuple[set, set]:
+    """(atoms, negated atoms) of a JSON list; anything else in it is a format error."""
     if not isinstance(value, list):
         raise AnswerError(f"{what!r} must be a list of atoms, not {type(value).__name__}")
-    found = set()
+    found, negated = set(), set()
     for entry in value:
+        atom = negated_atom(entry)
+        if atom is not None:
+            negated.add(atom)
+            continue
         atom = parse_atom(entry)
         if atom is None:
             raise AnswerError(f"{what!r}: {str(entry)[:60]!r} is not an atom")
         found.add(atom)
-    return found
+    return found, negated
+
+
+def atom_list(value, what: str) -> set[tuple[str, ...]]:
+    """The atoms of a JSON list of facts that hold; ``(not ...)`` entries state facts that do
+    not hold, which a closed-world state leaves out anyway."""
+    return signed_atom_list(value, what)[0]
+
+
+def signed_atoms_in(text: str) -> tuple[list, list]:
+    """(atoms, negated atoms) written in ``text``; a negated atom's inner atom is not counted
+    as an atom."""
+    found, negated = [], []
+    for match in _SIGNED.finditer(text):
+        if match.group(1) is not None:
+            negated.append((match.group(1).lower(), *match.group(2).lower().split()))
+        else:
+            found.append((match.group(3).lower(), *match.group(4).lower().split()))
+    return found, negated
 
 
 def atoms_in(text: str) -> list[tuple[str, ...]]:
-    return [(m.group(1).lower(), *m.group(2).lower().split()) for m in _ATOM.finditer(text)]
+    return signed_atoms_in(text)[0]
 
 
 def _flag(data: dict, *names: str) -> bool | None:
@@ -113,7 +156,17 @@ def _flag(data: dict, *names: str) -> bool | None:
 
 
 _NOT_APPLICABLE = re.compile(r"\b(not applicable|inapplicable|cannot be applied|can't be "
-                             r"applied|is not possible)\b", re.IGNORECASE)
+                             r"applied|cannot be executed|can't be executed|is not possible)\b",
+                             re.IGNORECASE)
+# words that introduce a predicted state or change list in prose
+_STATE_SECTION = re.compile(r"\b(added|removed|next[ _]state|new state|resulting state|"
+                            r"state after|state:)", re.IGNORECASE)
+
+
+def said_not_applicable(text: str) -> bool:
+    """Prose that calls the action inapplicable and predicts no state ("cannot be applied
+    because (x) does not hold"): the atoms it names are its reasons, not a next state."""
+    return bool(_NOT_APPLICABLE.search(text)) and not _STATE_SECTION.search(text)
 
 
 def parse_next_state(response: str, form: str) -> dict:
@@ -121,7 +174,7 @@ def parse_next_state(response: str, form: str) -> dict:
     text = clean(response)
     data = json_object(text)
     if data is None:
-        if _NOT_APPLICABLE.search(text) and not atoms_in(text):
+        if said_not_applicable(text):
             return {"applicable": False, "state": None, "added": set(), "removed": set()}
         return _sections(text, form)
     applicable = _flag(data, "applicable", "is_applicable")
@@ -135,8 +188,11 @@ def parse_next_state(response: str, form: str) -> dict:
                 "removed": set()}
     if "added" not in data and "removed" not in data:
         raise AnswerError('the JSON answer has neither "added" nor "removed"')
-    return {"applicable": True, "state": None, "added": atom_list(data.get("added", []), "added"),
-            "removed": atom_list(data.get("removed", []), "removed")}
+    added, negated_added = signed_atom_list(data.get("added", []), "added")
+    removed, negated_removed = signed_atom_list(data.get("removed", []), "removed")
+    # "(not X)" in either list says X becomes false
+    return {"applicable": True, "state": None, "added": added,
+            "removed": removed | negated_added | negated_removed}
 
 
 def _sections(text: str, form: str) -> dict:
@@ -147,10 +203,12 @@ def _sections(text: str, form: str) -> dict:
         if added_at == -1 and removed_at == -1:
             raise AnswerError("no JSON object and no 'added'/'removed' lists in the answer")
         cuts = sorted(p for p in (added_at, removed_at) if p != -1) + [len(text)]
-        parts = {lowered[cuts[i]:cuts[i] + 5]: set(atoms_in(text[cuts[i]:cuts[i + 1]]))
+        parts = {lowered[cuts[i]:cuts[i] + 5]: signed_atoms_in(text[cuts[i]:cuts[i + 1]])
                  for i in range(len(cuts) - 1)}
-        return {"applicable": True, "state": None, "added": parts.get("added", set()),
-                "removed": parts.get("remov", set())}
+        added, negated_added = parts.get("added", ([], []))
+        removed, negated_removed = parts.get("remov", ([], []))
+        return {"applicable": True, "state": None, "added": set(added),
+                "removed": set(removed) | set(negated_added) | set(negated_removed)}
     start = lowered.rfind("state")
     found = atoms_in(text[start:] if start != -1 else text)
     if not found:
@@ -158,21 +216,30 @@ def _sections(text: str, form: str) -> dict:
     return {"applicable": True, "state": set(found), "added": set(), "removed": set()}
 
 
+def _flag_answer(text: str, label: str, keys: tuple[str, ...]) -> tuple[bool, dict | None]:
+    """A true/false answer under one of ``keys`` of the JSON object, else on a ``label: yes``
+    line (then no object: None)."""
+    data = json_object(text)
+    if data is None:
+        match = re.search(label + r"\W+(true|false|yes|no)", text, re.IGNORECASE)
+        if not match:
+            raise AnswerError(f'no JSON object and no "{keys[0]}" answer')
+        return match.group(1).lower() in ("true", "yes"), None
+    value = _flag(data, *keys)
+    if value is None:
+        raise AnswerError(f'the JSON answer has no true/false "{keys[0]}"')
+    return value, data
+
+
 def parse_verify(response: str) -> dict:
     """``{"reaches_goal": bool, "first_failing_step": int | None}``."""
     text = clean(response)
-    data = json_object(text)
+    reaches, data = _flag_answer(text, r"reaches[_ ]goal", ("reaches_goal", "valid", "success"))
     if data is None:
-        match = re.search(r"reaches[_ ]goal\W+(true|false|yes|no)", text, re.IGNORECASE)
-        if not match:
-            raise AnswerError('no JSON object and no "reaches_goal" answer')
-        data = {"reaches_goal": match.group(1).lower() in ("true", "yes")}
-        step = re.search(r"first[_ ]failing[_ ]step\W+(\d+)", text, re.IGNORECASE)
-        data["first_failing_step"] = int(step.group(1)) if step else None
-    reaches = _flag(data, "reaches_goal", "valid", "success")
-    if reaches is None:
-        raise AnswerError('the JSON answer has no true/false "reaches_goal"')
-    step = data.get("first_failing_step")
+        found = re.search(r"first[_ ]failing[_ ]step\W+(\d+)", text, re.IGNORECASE)
+        step = int(found.group(1)) if found else None
+    else:
+        step = data.get("first_failing_step")
     if isinstance(step, str) and step.strip().isdigit():
         step = int(step)
     if not isinstance(step, int) or isinstance(step, bool):
@@ -180,7 +247,20 @@ def parse_verify(response: str) -> dict:
     return {"reaches_goal": reaches, "first_failing_step": None if reaches else step}
 
 
+_ACTION_KEYS = ("action", "name", "step", "move")
+
+
+def parse_goal_check(response: str) -> bool:
+    """``{"goal_holds": bool}`` (or a "goal holds: yes/no" line)."""
+    return _flag_answer(clean(response), r"goal[_ ]holds",
+                        ("goal_holds", "holds", "reaches_goal", "goal_reached"))[0]
+
+
 def _action_text(value) -> str | None:
+    """A ground action from a string, a list, or an object naming it under ``action`` (as in
+    ``{"action": "(pick a)", "reason": "..."}``)."""
+    if isinstance(value, dict):
+        value = next((value[k] for k in _ACTION_KEYS if k in value), None)
     atom = parse_atom(value)
     return "(" + " ".join(atom) + ")" if atom else None
 
@@ -214,9 +294,12 @@ def parse_plan_step(response: str) -> dict:
     action = _action_text(data.get("action"))
     if action is None:
         raise AnswerError('the JSON answer has no ground "action" (and is not "done")')
-    state = data.get("next_state")
-    return {"done": False, "action": action,
-            "next_state": atom_list(state, "next_state") if state is not None else None}
+    # the predicted state is asked for: a missing one is a format error, never the old state
+    key = next((k for k in ("next_state", "state", "next state", "nextState") if k in data),
+               None)
+    if key is None:
+        raise AnswerError('the JSON answer has no "next_state" list')
+    return {"done": False, "action": action, "next_state": atom_list(data[key], key)}
 
 
 def parse_plan_step_done(response: str) -> bool:

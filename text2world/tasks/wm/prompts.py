@@ -97,6 +97,30 @@ def _context(item: dict, record: Record, rules: str, render: str, state_title: s
 _JSON_ONLY = "Answer with one ```json fenced block and nothing after it."
 
 
+def true_next_state_answer(item: dict, form: str) -> dict:
+    """The right answer to a next-state item, in the form asked (for worked examples)."""
+    if not item["applicable"]:
+        return {"applicable": False}
+    if form == "full":
+        return {"applicable": True, "state": item["next_state"]}
+    return {"applicable": True, "added": item["added"], "removed": item["removed"]}
+
+
+def worked_examples(examples: list[tuple[dict, Record]], rules: str, render: str,
+                    form: str) -> str:
+    """In-context examples (Wang et al. 2024): whole solved next-state questions of other
+    domains, each with its right answer, before the question asked."""
+    import json
+
+    parts = []
+    for number, (item, record) in enumerate(examples, 1):
+        answer = json.dumps(true_next_state_answer(item, form))
+        parts.append(f"# Worked example {number} (domain {record.id})\n\n"
+                     + next_state_prompt(item, record, rules, render, form)
+                     + f"\n\nRight answer:\n```json\n{answer}\n```\n")
+    return "\n".join(parts) + "\n# Your question\n\n" if parts else ""
+
+
 def next_state_prompt(item: dict, record: Record, rules: str, render: str, form: str) -> str:
     if form == "full":
         shape = ('{"applicable": true, "state": ["(atom ...)", ...]} listing every fact that '
@@ -123,17 +147,34 @@ def verify_prompt(item: dict, record: Record, rules: str, render: str) -> str:
             + _JSON_ONLY)
 
 
+def goal_check_prompt(item: dict, record: Record, rules: str, render: str,
+                      state: list[str]) -> str:
+    """verify-rollout's last question: does the goal hold in the state the model predicted?"""
+    return (_context({**item, "state": state}, record, rules, render,
+                     "Current state (as you predicted it)")
+            + '\n## Question\nDoes the goal hold in the current state? Answer {"goal_holds": '
+            'true} or {"goal_holds": false}. ' + _JSON_ONLY)
+
+
+def history_text(steps: list[str]) -> str:
+    return "\n".join(f"{n}. {s}" for n, s in enumerate(steps, 1)) or "(none yet)"
+
+
 def propose_prompt(item: dict, record: Record, rules: str, render: str, k: int) -> str:
+    """The state and the actions taken to reach it (as the action-proposal papers give them),
+    then the question for the ``k`` best next actions."""
     return (_context(item, record, rules, render, "Current state")
-            + f"\n## Question\nPropose the {k} best next actions toward the goal, best "
-            'first, as ground PDDL actions: {"actions": ["(action obj ...)", ...]}. '
-            + _JSON_ONLY)
+            + f"\n## Actions taken so far\n{history_text(item.get('prefix_plan') or [])}\n"
+            + f"\n## Question\nPropose the {k} best next "
+            + ("action" if k == 1 else "actions")
+            + ' toward the goal, best first, as ground PDDL actions: {"actions": '
+            '["(action obj ...)", ...]}. ' + _JSON_ONLY)
 
 
 def plan_step_prompt(item: dict, record: Record, rules: str, render: str, state: list[str],
                      history: list[str], candidates: list[str] | None = None) -> str:
     view = {**item, "state": state}
-    done = "\n".join(f"{n}. {s}" for n, s in enumerate(history, 1)) or "(none yet)"
+    done = history_text(history)
     if candidates is None:
         ask = ("Choose the next action toward the goal")
     else:

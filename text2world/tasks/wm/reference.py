@@ -62,6 +62,18 @@ def reference_wm_answer(model: str, context: dict, round_index: int) -> str:
             cut = rng.randint(1, 4)
             ranked = others[:cut] + [good] + others[cut:]
         return _fenced({"actions": list(dict.fromkeys(ranked))[:k]}, None if oracle else rng)
+    if phase == "rollout-step":  # the true outcome of the step from the true state
+        truth = context["truth"]
+        if noisy and truth["applicable"] and rng.random() < 0.5:
+            state = list(truth["state"]) + [_spurious(truth["state"], rng)]
+            return _fenced({"applicable": True, "state": state}, rng)
+        if noisy:
+            return _fenced({"applicable": not truth["applicable"], "state": context["state"]},
+                           rng)
+        return _fenced({"applicable": True, "state": truth["state"]} if truth["applicable"]
+                       else {"applicable": False}, None if oracle else rng)
+    if phase == "rollout-goal":
+        return _fenced({"goal_holds": context["truth"] != noisy}, None if oracle else rng)
     if phase in ("plan-step", "plan-choose", "plan-propose"):
         return _plan(context, phase, oracle, rng)
     raise ValueError(f"unknown world-model phase {phase!r}")

@@ -1,6 +1,7 @@
-"""The world-model tasks (next-state, verify, propose, plan) as tasks of the engine: build the
-items, ask the model, score the answers with the simulator and the planner; the engine logs
-each item to the run store (resume, paid ledger, infrastructure errors kept apart, epochs).
+"""The world-model tasks (next-state, verify, verify-rollout, propose, plan) as tasks of the
+engine: build the items, ask the model, score the answers with the simulator and the planner
+(with the trivial baselines on the same items); the engine logs each item to the run store
+(resume, paid ledger, infrastructure errors kept apart, epochs).
 
 Reference models get each call's truth in their reference context.
 """
@@ -24,13 +25,16 @@ from text2world.errors import Text2WorldError
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
-from text2world.tasks.wm import prompts
-from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
-                                       build_items)
-from text2world.tasks.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
-                                         summarize_items)
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_next_state,
-                                       parse_plan_step, parse_plan_step_done, parse_verify)
+from text2world.tasks.wm import baselines, prompts
+from text2world.tasks.wm.generators import SIZES, sized_records
+from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS, BuildResult,
+                                       ItemError, atoms, build_items, train_examples)
+from text2world.tasks.wm.metrics import (PROPOSE_KS, protocol_label, score_next_state,
+                                         score_verify, summarize_items)
+from text2world.tasks.wm.mystery import mystery_records
+from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_goal_check,
+                                       parse_next_state, parse_plan_step, parse_plan_step_done,
+                                       parse_verify)
 from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import World, world_for
 
@@ -47,15 +51,20 @@ class WmOptions(RunOptions):
 
     dataset: str = BUILTIN
     task: str = "next-state"
+    size: str = "hard"  # hard: generated problems (generators.py); easy: the store's own
+    mystery: bool = False  # obfuscated names (mystery.py)
     rules: str = "pddl"  # pddl, concrete, abstract, none
     render: str = "atoms"  # atoms, text
     form: str = "full"  # next-state: full state or diff
     rhos: tuple[float, ...] = RHOS
     k: int | None = None  # propose: actions asked for (10); plan: candidates per step (1: the
     # model's own proposal; K > 1: it proposes K, then checks them and picks one)
-    slack: float = 1.0  # propose: extra cost allowed over the optimum
+    slack: float = 0.0  # propose: extra cost allowed over the optimum (0: optimal actions)
+    per_k: bool = False  # propose: a separate query per K in PROPOSE_KS (up to k)
     illegal_share: float = 0.25
     off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
+    static_share: float = STATIC_SHARE  # next-state: share of actions that change nothing
+    examples: int = 0  # next-state: worked examples from the train split in each prompt
     problems_per_domain: int | None = None
     planner_timeout: float = 20.0
 
@@ -65,20 +74,25 @@ class WmOptions(RunOptions):
         "slack": ("slack", float), "illegal_share": ("illegal_share", float),
         "problems_per_domain": ("problems_per_domain", lambda value: value),
         # runs from before off-plan items had none
-        "off_plan_share": ("off_plan_share", float)}
+        "off_plan_share": ("off_plan_share", float),
+        "size": ("size", str), "mystery": ("mystery", bool), "per_k": ("per_k", bool),
+        "static_share": ("static_share", float), "examples": ("examples", int)}
 
     @classmethod
     def from_config(cls, config: dict, path: Path):
         options = super().from_config(config, path)
-        if "off_plan_share" not in config:
-            options.off_plan_share = 0.0
+        # runs from before these options had none of what they add
+        for key, old in (("off_plan_share", 0.0), ("static_share", 0.0), ("size", "easy")):
+            if key not in config:
+                setattr(options, key, old)
         return options
 
 
 def _check(options: WmOptions) -> None:
     if options.task not in TASKS:
         raise WmError(f"unknown task {options.task!r}; choose one of {', '.join(TASKS)}")
-    for name, value, allowed in (("rules", options.rules, prompts.RULES),
+    for name, value, allowed in (("size", options.size, SIZES),
+                                 ("rules", options.rules, prompts.RULES),
                                  ("render", options.render, prompts.RENDERS),
                                  ("form", options.form, prompts.FORMS)):
         if value not in allowed:
@@ -89,6 +103,8 @@ def _check(options: WmOptions) -> None:
         raise WmError(f"-k must be between 1 and 20, not {options.k}")
     if options.slack < 0:
         raise WmError("--slack must be 0 or more")
+    if not 0 <= options.examples <= 8:
+        raise WmError(f"--examples must be between 0 and 8, not {options.examples}")
 
 
 def select_records(options: WmOptions) -> tuple[Dataset, list[Record]]:
@@ -101,7 +117,8 @@ def select_records(options: WmOptions) -> tuple[Dataset, list[Record]]:
                           "world-model tasks need problems to plan on")
         if options.rules in ("abstract", "concrete"):
             records = [r for r in records if (r.description(options.rules) or "").strip()]
-        return dataset, first(records, options.limit)
+        records = sized_records(first(records, options.limit), options.size, options.seed)
+        return dataset, mystery_records(records, options.seed) if options.mystery else records
     except DatasetError as err:
         raise WmError(str(err)) from None
 
@@ -114,11 +131,16 @@ def build(options: WmOptions) -> tuple[Dataset, list[Record], BuildResult]:
         built = build_items(options.task, records, seed=options.seed, rhos=options.rhos,
                             illegal_share=options.illegal_share,
                             off_plan_share=options.off_plan_share,
+                            static_share=options.static_share,
                             problems_per_domain=options.problems_per_domain,
                             planner_timeout=options.planner_timeout)
     except ItemError as err:
         raise WmError(str(err)) from None
     return dataset, records, built
+
+
+def _state_set(values) -> frozenset:
+    return frozenset(a for a in (parse_atom(v) for v in values) if a is not None)
 
 
 def _jsonable(value):
@@ -141,6 +163,7 @@ class WmTask:
         self.records: dict[str, Record] = {}
         self.built: BuildResult | None = None
         self.stats = {"simulator_cpu": 0.0, "planner_calls": 0}
+        self.examples: dict[str, str] = {}  # --examples: the worked examples per domain
 
     @property
     def command(self) -> str:
@@ -164,12 +187,15 @@ class WmTask:
     def configure(self, spec: ModelSpec, generation: dict) -> dict:
         options, dataset, built = self.options, self.dataset, self.built
         assert dataset is not None and built is not None
-        task_settings = {"task": options.task, "rules": options.rules, "render": options.render,
-                         "form": options.form, "rhos": list(options.rhos), "k": options.k,
-                         "slack": options.slack, "illegal_share": options.illegal_share,
+        task_settings = {"task": options.task, "size": options.size,
+                         "mystery": options.mystery, "rules": options.rules,
+                         "render": options.render, "form": options.form,
+                         "rhos": list(options.rhos), "k": options.k, "slack": options.slack,
+                         "per_k": options.per_k, "illegal_share": options.illegal_share,
                          "problems_per_domain": options.problems_per_domain}
-        if options.task == "next-state":  # only its items depend on it (other runs keep ids)
-            task_settings["off_plan_share"] = options.off_plan_share
+        if options.task == "next-state":  # only its items depend on these
+            task_settings.update(off_plan_share=options.off_plan_share,
+                                 static_share=options.static_share, examples=options.examples)
         items_hash = text_hash(json.dumps(built.items, sort_keys=True))
         return {
             "dataset": dataset.name, "dataset_source": dataset.source,
@@ -199,8 +225,10 @@ class WmTask:
         record = self.records[item["domain"]]
         solver = _Solver(self, context)
         handler = {"next-state": solver.next_state, "verify": solver.verify,
-                   "propose": solver.propose, "plan": solver.plan_task}[item["task"]]
+                   "verify-rollout": solver.verify_rollout, "propose": solver.propose,
+                   "plan": solver.plan_task}[item["task"]]
         outcome = await handler(item, record, solver.calls)
+        outcome["baselines"] = await solver.baselines(item)
         calls = solver.calls
         return {"item": item["id"], "task": item["task"], "domain": item["domain"],
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
@@ -213,7 +241,9 @@ class WmTask:
                 "calls": calls}
 
     def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-        return {"kind": KIND, "task": config.get("task"), "rules": config.get("rules"),
+        return {"kind": KIND, "task": config.get("task"), "protocol": protocol_label(config),
+                "size": config.get("size"), "mystery": config.get("mystery", False),
+                "rules": config.get("rules"),
                 "form": config.get("form"), "render": config.get("render"),
                 "metrics": summarize_items(config.get("task", ""), items)}
 
@@ -235,6 +265,19 @@ class _Solver:
         self.context = context
         self.spec = context.spec
         self.calls: list[dict] = []
+
+    def examples_text(self, item: dict) -> str:
+        """``--examples N``: N solved items of the train split (other domains than the
+        item's), the same for every item of a domain."""
+        if not self.options.examples:
+            return ""
+        if item["domain"] not in self.task.examples:
+            train = load_dataset(self.options.dataset).split("train")
+            chosen = train_examples(train, self.options.examples, self.options.seed,
+                                    exclude=[item["domain"]])
+            self.task.examples[item["domain"]] = prompts.worked_examples(
+                chosen, self.options.rules, self.options.render, self.options.form)
+        return self.task.examples[item["domain"]]
 
     def world(self, item: dict) -> World:
         return world_for(self.task.records[item["domain"]], item["problem"],
@@ -271,8 +314,8 @@ class _Solver:
         return world.record_cost(state, result)
 
     async def next_state(self, item: dict, record: Record, calls: list) -> dict:
-        prompt = prompts.next_state_prompt(item, record, self.options.rules,
-                                           self.options.render, self.options.form)
+        prompt = self.examples_text(item) + prompts.next_state_prompt(
+            item, record, self.options.rules, self.options.render, self.options.form)
         text = await self.call(item, prompt, calls, 0, {"phase": "next-state",
                                                          "form": self.options.form})
         try:
@@ -291,6 +334,53 @@ class _Solver:
             answer, error = None, str(err)
         return {"answer": answer, "format_error": error, "metrics": score_verify(item, answer)}
 
+    async def verify_rollout(self, item: dict, record: Record, calls: list) -> dict:
+        """Yang et al.'s protocol: the model predicts the state after each remaining step from
+        its own last prediction (or says the step cannot be applied: the plan fails there),
+        then whether the goal holds in its final state."""
+        options = self.options
+        sim = self.world(item).simulator
+        true_state, true_ok = self.world(item).states[item["prefix"]], True
+        believed, matches = list(item["state"]), []
+        answer, error = None, None
+        for number, step in enumerate(item["plan"], 1):
+            truth: dict = {"applicable": False}
+            if true_ok:  # the true execution, for the state check and the reference models
+                try:
+                    action = GroundAction.parse(step)
+                    true_ok = sim.is_applicable(true_state, action)
+                except (ValueError, SimulationError):
+                    true_ok = False
+                if true_ok:
+                    true_state = sim.successor(true_state, action, check=False)
+                    truth = {"applicable": True, "state": atoms(true_state)}
+            prompt = prompts.next_state_prompt({**item, "state": believed, "action": step},
+                                               record, options.rules, options.render, "full")
+            text = await self.call(item, prompt, calls, number - 1,
+                                   {"phase": "rollout-step", "truth": truth, "state": believed})
+            try:
+                predicted = parse_next_state(text, "full")
+            except AnswerError as err:
+                error = f"step {number}: {err}"
+                break
+            if not predicted["applicable"]:
+                answer = {"reaches_goal": False, "first_failing_step": number}
+                break
+            if truth["applicable"]:
+                matches.append(set(predicted["state"]) == set(_state_set(truth["state"])))
+            believed = _jsonable(predicted["state"])
+        else:
+            text = await self.call(item, prompts.goal_check_prompt(
+                item, record, options.rules, options.render, believed), calls,
+                len(item["plan"]), {"phase": "rollout-goal", "truth": item["valid"]})
+            try:
+                answer = {"reaches_goal": parse_goal_check(text), "first_failing_step": None}
+            except AnswerError as err:
+                error = f"goal check: {err}"
+        metrics = {**score_verify(item, answer),
+                   "state_accuracy": sum(matches) / len(matches) if matches else None}
+        return {"answer": answer, "format_error": error, "metrics": metrics}
+
     def _distractors(self, item: dict, world: World) -> list[str]:
         """Wrong-looking actions for the noisy reference: other steps of the plan."""
         good = item["plan_action"]
@@ -298,19 +388,31 @@ class _Solver:
                 if a != good][:9]
 
     async def propose(self, item: dict, record: Record, calls: list) -> dict:
+        """One query for the top K; with ``per_k`` one query per K of ``PROPOSE_KS`` up to
+        the K asked, hit@K read from the K-query's answer (the papers' protocol)."""
         k = max(PROPOSE_KS) if self.options.k > max(PROPOSE_KS) else self.options.k
         world = self.world(item)
-        prompt = prompts.propose_prompt(item, record, self.options.rules, self.options.render, k)
-        truth = {"phase": "propose", "k": k, "good_action": item["plan_action"]}
-        if self.spec.is_reference:
-            truth["distractors"] = self._distractors(item, world)
-        text = await self.call(item, prompt, calls, 0, truth)
-        try:
-            proposals, error = parse_actions(text)[:k], None
-        except AnswerError as err:
-            proposals, error = [], str(err)
-        metrics = await self.check_proposals(item, world, proposals)
-        return {"answer": {"actions": proposals}, "format_error": error, "metrics": metrics}
+        asks = [q for q in PROPOSE_KS if q <= k] if self.options.per_k else [k]
+        answers, per_k, error = {}, {}, None
+        for index, asked in enumerate(asks):
+            prompt = prompts.propose_prompt(item, record, self.options.rules,
+                                            self.options.render, asked)
+            truth = {"phase": "propose", "k": asked, "good_action": item["plan_action"]}
+            if self.spec.is_reference:
+                truth["distractors"] = self._distractors(item, world)
+            text = await self.call(item, prompt, calls, index, truth)
+            try:
+                proposals = parse_actions(text)[:asked]
+            except AnswerError as err:
+                proposals, error = [], error or f"K={asked}: {err}"
+            answers[str(asked)] = proposals
+            per_k[str(asked)] = await self.check_proposals(item, world, proposals)
+        metrics = {**per_k[str(k)], "k": k}
+        if self.options.per_k:
+            metrics["per_k"] = per_k
+        return {"answer": {"actions": answers[str(k)], **({"per_k": answers}
+                                                           if self.options.per_k else {})},
+                "format_error": error, "metrics": metrics}
 
     async def check_proposals(self, item: dict, world: World, proposals: list[str]) -> dict:
         """Check in rank order until the first hit: applicable, and the goal reachable from
@@ -340,8 +442,25 @@ class _Solver:
                     checked.append(entry)
                     break
             checked.append(entry)
-        return {"first_hit": first_hit, "first_applicable": first_applicable,
-                "proposals": len(proposals), "checked": checked, "unchecked": unchecked}
+        # the papers' strict hit: the reference plan's own next action
+        strict = next((rank for rank, text in enumerate(proposals, 1)
+                       if " ".join(text.lower().split()) == item["plan_action"].lower()), None)
+        return {"first_hit": first_hit, "first_strict_hit": strict,
+                "first_applicable": first_applicable, "proposals": len(proposals),
+                "checked": checked, "unchecked": unchecked}
+
+    async def baselines(self, item: dict) -> dict:
+        """The trivial strategies' metrics on this item (``baselines.py``)."""
+        task = item["task"]
+        if task == "next-state":
+            return baselines.next_state_baselines(item, self.options.form)
+        if task in ("verify", "verify-rollout"):
+            return baselines.verify_baselines(item)
+        world = self.world(item)
+        if task == "propose":
+            k = min(self.options.k, max(PROPOSE_KS))
+            return await baselines.propose_baselines(item, world, k, self.check_proposals)
+        return {"random-walk": baselines.random_walk_baseline(item, world)}
 
     async def plan_task(self, item: dict, record: Record, calls: list) -> dict:
         options = self.options
@@ -361,7 +480,8 @@ class _Solver:
             try:
                 if options.k > 1:
                     text = await self.call(item, prompts.propose_prompt(
-                        {**item, "state": believed}, record, options.rules, options.render,
+                        {**item, "state": believed, "prefix_plan": history}, record,
+                        options.rules, options.render,
                         options.k), calls, 2 * step, {**truth, "phase": "plan-propose"})
                     if parse_plan_step_done(text):
                         declared_done, stop = True, "declared done"

@@ -15,6 +15,8 @@ from functools import lru_cache
 from text2world.pddl.model import Domain, parse_domain
 from text2world.simulation import GroundAction, Simulator, SimulationError, parse_problem
 from text2world.store.datasets import Record
+from text2world.store.plans import shipped_plan
+from text2world.tasks.wm.generators import rename_tokens
 from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
 
 
@@ -108,12 +110,8 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
         simulator = Simulator(domain, parse_problem(record.domain, problem_text))
     except (SimulationError, ValueError) as err:
         raise WorldError(f"{record.id}/{problem_name}: cannot simulate: {err}") from None
-    result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
-                          use_cache=use_cache, models=(domain, simulator.problem))
-    optimal = result.solved
-    if result.status == "timeout":  # too big for optimal search: a satisficing plan
-        result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
-                              use_cache=use_cache, optimal=False)
+    result = _reference_plan(record, problem_name, problem_text, planner_timeout, use_cache)
+    optimal = result.optimal_proved
     if not result.solved:
         raise WorldError(f"{record.id}/{problem_name}: no plan found "
                          f"({result.planner or 'planner'}, {result.status}: {result.message})")
@@ -135,6 +133,47 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
                          "goal in the simulator")
     return World(record, problem_name, problem_text, domain, simulator, tuple(plan),
                  tuple(states), tuple(costs), planner_timeout, optimal)
+
+
+@dataclass(frozen=True)
+class _Reference:
+    status: str
+    plan: tuple[str, ...] | None
+    optimal_proved: bool
+    message: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def _reference_plan(record: Record, problem_name: str, problem_text: str,
+                    planner_timeout: float, use_cache: bool) -> _Reference:
+    """The store's shipped plan when it is current (optimal, or satisficing after an optimal
+    search at least as long as asked for), else Fast Downward: optimal search first, LAMA's
+    first plan when that runs out of time."""
+    original = record.meta.get("mystery_of")
+    if original is not None:  # a mystery copy: the original's plan, renamed
+        source = next((p for p in original.problems if p.name == problem_name), None)
+        if source is not None:
+            found = _reference_plan(original, problem_name, source.pddl, planner_timeout,
+                                    use_cache)
+            names = record.meta["mystery_names"]
+            steps = None if found.plan is None else \
+                tuple(rename_tokens(step, names) for step in found.plan)
+            return _Reference(found.status, steps, found.optimal_proved, found.message)
+    shipped = shipped_plan(record, problem_name, problem_text)
+    if shipped is not None and (shipped.optimal or shipped.bound_s >= planner_timeout):
+        return _Reference(shipped.status, shipped.plan or None, shipped.optimal,
+                          "" if shipped.status == "solved" else
+                          f"no plan within {shipped.bound_s:g}s (shipped answer)")
+    result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
+                          use_cache=use_cache)
+    optimal = result.solved
+    if result.status == "timeout":  # too big for optimal search: a satisficing plan
+        result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
+                              use_cache=use_cache, optimal=False)
+    return _Reference(result.status, result.plan, optimal, result.message)
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,72 @@
+"""The store ships a reference plan for every problem (data/plans/), current for the texts,
+and the simulator accepts each: every step applies and the goal holds at the end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from text2world.simulation import Simulator, parse_problem
+from text2world.pddl.model import parse_domain
+from text2world.store.datasets import load_dataset
+from text2world.store.plans import plan_key, plans_path, shipped_plan
+from text2world.tasks.wm.world import build_world
+
+STORE = load_dataset()
+
+
+@pytest.mark.parametrize("record", STORE.records, ids=lambda r: r.id)
+def test_every_problem_has_a_current_plan_the_simulator_accepts(record):
+    data = json.loads(plans_path(record.id).read_text())
+    assert set(data["problems"]) == {p.name for p in record.problems}
+    domain = parse_domain(record.domain)
+    for problem in record.problems:
+        entry = data["problems"][problem.name]
+        assert entry["key"] == plan_key(record.domain, problem.pddl), \
+            f"{record.id}/{problem.name}: stale plan; run python -m text2world.store.plans " \
+            f"--missing"
+        shipped = shipped_plan(record, problem.name, problem.pddl)
+        assert shipped is not None and shipped.plan, problem.name
+        assert shipped.optimal or shipped.bound_s > 0  # satisficing says its bound
+        simulator = Simulator(domain, parse_problem(record.domain, problem.pddl))
+        outcome = simulator.validate_plan(list(shipped.plan))
+        assert outcome.valid, f"{record.id}/{problem.name}: {outcome}"
+
+
+def test_a_world_uses_the_shipped_plan_without_planning(monkeypatch):
+    import text2world.tasks.wm.world as world_module
+
+    def no_planner(*args, **kwargs):
+        raise AssertionError("the planner ran although a plan is shipped")
+
+    monkeypatch.setattr(world_module, "optimal_plan", no_planner)
+    record = STORE.get("blocksworld")
+    problem = record.problems[0]
+    world = build_world(record, problem.name, problem.pddl)
+    assert [str(a) for a in world.plan] == list(shipped_plan(record, problem.name,
+                                                             problem.pddl).plan)
+    # a changed problem text makes the shipped plan stale: the planner is asked
+    with pytest.raises(AssertionError, match="planner ran"):
+        build_world(record, problem.name, problem.pddl + "\n; edited\n")
+
+
+def test_generated_problems_have_shipped_plans_or_shipped_failures():
+    """data/generated/ problems come with their plans (or the planner's shipped timeout), so
+    the default --size hard plans nothing on a fresh clone."""
+    from text2world.tasks.wm.generators import sized_records
+
+    hard = sized_records(list(STORE.records), "hard")
+    solved = 0
+    for record in hard:
+        if "generator_error" in record.meta:
+            continue
+        domain = parse_domain(record.domain)
+        for problem in record.problems:
+            shipped = shipped_plan(record, problem.name, problem.pddl)
+            assert shipped is not None, f"{record.id}/{problem.name}: no shipped plan"
+            if shipped.status == "solved":
+                solved += 1
+                simulator = Simulator(domain, parse_problem(record.domain, problem.pddl))
+                assert simulator.validate_plan(list(shipped.plan)).valid
+    assert solved >= 190

@@ -1,0 +1,152 @@
+"""Reference plans shipped with the store (``data/plans/<domain>.json``), so no first run of
+the world-model tasks has to plan the store.
+
+One file per domain: ``{"planner": ..., "problems": {name: entry}}`` where an entry is
+``{"key": sha256 of the domain and problem texts, "status": "solved" | "unsolvable",
+"plan": [steps], "cost": c, "optimal": bool, "bound_s": seconds}``. ``optimal`` is true when
+the optimal search (A* LM-cut) proved the plan optimal within ``bound_s``; otherwise the plan
+is LAMA's first solution (satisficing) found after the optimal search ran out of that bound.
+An entry whose key does not match the current texts is stale and ignored (the planner runs
+as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``;
+``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from text2world.store.datasets import Record, atomic_write_text, data_dir
+
+PLANS_FOLDER = "plans"
+FORMAT = "t2w-shipped-plans-1"
+
+
+@dataclass(frozen=True)
+class ShippedPlan:
+    plan: tuple[str, ...]
+    cost: float | None
+    optimal: bool
+    bound_s: float
+    status: str = "solved"  # or "timeout" / "unsolvable": no plan within bound_s (plan empty)
+
+
+def plan_key(domain_text: str, problem_text: str) -> str:
+    digest = hashlib.sha256()
+    for text in (domain_text, problem_text):
+        digest.update(text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+def plans_path(record_id: str, root: Path | None = None, generated: bool = False) -> Path:
+    """The plans of a domain's store problems, or (``generated``) of its generated ones."""
+    folder = (root or data_dir()) / PLANS_FOLDER
+    return (folder / "generated" if generated else folder) / f"{record_id}.json"
+
+
+_loaded: dict[tuple[str, int], dict] = {}
+
+
+def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
+    path = plans_path(record_id, root, generated)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return {}
+    key = (str(path), stamp)
+    if key not in _loaded:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            problems = data.get("problems") if isinstance(data, dict) else None
+            _loaded[key] = problems if isinstance(problems, dict) else {}
+        except (OSError, ValueError):
+            _loaded[key] = {}  # an unreadable file only costs planning
+    return _loaded[key]
+
+
+def shipped_plan(record: Record, problem_name: str, problem_text: str,
+                 root: Path | None = None) -> ShippedPlan | None:
+    """The shipped plan of a problem, None when there is none or it is stale; a problem the
+    planner could not solve within the bound is shipped as such (``status``, no plan)."""
+    entry = _entries(record.id, root).get(problem_name) or \
+        _entries(record.id, root, generated=True).get(problem_name)
+    if not isinstance(entry, dict) or entry.get("key") != plan_key(record.domain, problem_text):
+        return None
+    if entry.get("status") in ("timeout", "unsolvable"):
+        return ShippedPlan((), None, False, float(entry.get("bound_s") or 0.0),
+                           str(entry["status"]))
+    if entry.get("status") != "solved":
+        return None
+    steps = entry.get("plan")
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        return None
+    return ShippedPlan(tuple(steps), entry.get("cost"), bool(entry.get("optimal")),
+                       float(entry.get("bound_s") or 0.0))
+
+
+def plan_record(record: Record, timeout: float) -> dict:
+    """Plan every problem of ``record`` (optimal first, LAMA after a timeout)."""
+    from text2world.tasks.wm.planner import PLANNER_VERSION, optimal_plan
+
+    problems = {}
+    for problem in record.problems:
+        result = optimal_plan(record.domain, problem.pddl, timeout=timeout)
+        optimal = result.solved
+        if result.status == "timeout":
+            result = optimal_plan(record.domain, problem.pddl, timeout=timeout, optimal=False)
+        problems[problem.name] = {
+            "key": plan_key(record.domain, problem.pddl), "status": result.status,
+            "plan": list(result.plan or []), "cost": result.cost, "optimal": optimal,
+            "bound_s": timeout, **({"message": result.message} if not result.solved else {})}
+    return {"format": FORMAT, "planner": PLANNER_VERSION, "problems": problems}
+
+
+def write_plans(records: list[Record], timeout: float, root: Path | None = None,
+                only_missing: bool = False, generated: bool = False) -> list[str]:
+    """Plan and write each record's file; returns one line per domain. ``records`` carry
+    the problems to plan (the generated ones when ``generated``)."""
+    lines = []
+    for record in records:
+        if only_missing and all(shipped_plan(record, p.name, p.pddl, root) is not None
+                                for p in record.problems):
+            continue
+        started = time.monotonic()
+        data = plan_record(record, timeout)
+        atomic_write_text(plans_path(record.id, root, generated),
+                          json.dumps(data, indent=1) + "\n")
+        optimal = sum(1 for e in data["problems"].values() if e["optimal"])
+        line = (f"{record.id}: {len(data['problems'])} problems, {optimal} optimal, "
+                f"{time.monotonic() - started:.0f}s")
+        lines.append(line)
+        print(line, flush=True)
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    from text2world.store.datasets import load_dataset
+
+    parser = argparse.ArgumentParser(description="Write the store's reference plans")
+    parser.add_argument("--timeout", type=float, default=20.0,
+                        help="seconds of optimal search per problem before LAMA (20)")
+    parser.add_argument("--domains", default=None, help="comma-separated ids (all)")
+    parser.add_argument("--missing", action="store_true",
+                        help="only domains with a missing or stale plan")
+    parser.add_argument("--generated", action="store_true",
+                        help="the generated problems (data/generated/) instead")
+    args = parser.parse_args(argv)
+    dataset = load_dataset()
+    records = dataset.select("all", args.domains.split(",") if args.domains else None)
+    if args.generated:
+        from text2world.tasks.wm.generators import sized_records
+
+        records = [r for r in sized_records(records, "hard") if "generator_error" not in r.meta]
+    write_plans(records, args.timeout, only_missing=args.missing, generated=args.generated)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
