@@ -78,19 +78,28 @@ def test_table1_round_curve_and_categories(two_runs, tmp_path):
     assert float(table[0]["executable_ec0"]) == pytest.approx(0.4)
     assert "| Exec EC_0 |" in (tmp_path / "one" / "table1.md").read_text()
     for name in ("per_round.png", "errors_per_round.png", "report.json", "per_domain.csv",
-                 "anova.csv"):
+                 "rounds_repeated_measures.csv"):
         assert (tmp_path / "one" / name).is_file(), name
 
 
-def test_anova_matches_scipy_on_the_logged_values(two_runs, tmp_path):
-    report = build_report([two_runs[0]], out_dir=tmp_path / "anova")
+def test_rounds_are_tested_as_repeated_measures_with_intervals(two_runs, tmp_path):
+    from text2world.reports.statistics import bootstrap_mean, repeated_measures
+
+    report = build_report([two_runs[0]], out_dir=tmp_path / "rm")
     label = report.data["runs"][0]["run"]
-    items = [json.loads(line) for line in (two_runs[0] / "log.jsonl").read_text().splitlines()]
-    groups = [[float(item["ec"]["paper"][r]["executable"]) for item in items] for r in range(4)]
-    expected = stats.f_oneway(*groups)
-    entry = report.data["anova"][label]["executable"]
-    assert entry["F"] == pytest.approx(float(expected.statistic))
-    assert entry["p"] == pytest.approx(float(expected.pvalue))
+    items = sorted((json.loads(line) for line in
+                    (two_runs[0] / "log.jsonl").read_text().splitlines()),
+                   key=lambda item: item["item"])
+    rounds = [[float(item["ec"]["paper"][r]["executable"]) for item in items] for r in range(4)]
+    entry = report.data["rounds_test"][label]["executable"]
+    expected = repeated_measures(rounds)
+    assert entry["F"] == pytest.approx(expected["F"]) and entry["p"] == pytest.approx(expected["p"])
+    assert entry["first_to_last"]["difference"]["mean"] == pytest.approx(0.6)
+    # Table 1's figures carry their interval: EC_0 executability 2/5.
+    ec0 = report.data["intervals"][label][0]["executable"]
+    assert ec0 == bootstrap_mean(rounds[0]).as_dict() and ec0["mean"] == pytest.approx(0.4)
+    assert ec0["low"] < 0.4 < ec0["high"]
+    assert "40.0 [" in (tmp_path / "rm" / "table1.md").read_text()
 
 
 def test_abstract_vs_concrete_when_both_exist(two_runs, tmp_path):

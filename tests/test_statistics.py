@@ -123,6 +123,8 @@ def test_repeated_measures_sees_a_change_that_independent_groups_would_miss():
     from scipy import stats
     assert stats.f_oneway(*rounds).pvalue > 0.1  # the one-way ANOVA misses it
     assert repeated_measures([list(base), list(base)])["p"] == 1.0
+    # With two rounds the repeated-measures F is the paired t statistic squared.
+    assert result["F"] == pytest.approx(stats.ttest_rel(*rounds).statistic ** 2)
     assert repeated_measures([list(base)])["F"] is None
 
 

@@ -22,19 +22,21 @@ def report_tables(data: dict) -> list[Table]:
     markdown tables (and the per-domain table) stay in the files."""
     from text2world.reports.generation import NO_PDDL, round_label
     from text2world.pddl.validation import CATEGORIES
+    from text2world.reports.statistics import format_interval
 
     mode, metrics = data["mode"], data["metrics"]
     tables = []
     for row in data["runs"]:
         table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
-                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']})")
+                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']}; "
+                            "mean [95% interval])")
         table.add_column("round", no_wrap=True)
         table.add_column("items", justify="right")
         for metric in metrics:
             table.add_column(METRIC_HEADERS[metric], justify="right")
-        for rnd in data["per_round"][row["run"]]:
+        for rnd, ci in zip(data["per_round"][row["run"]], data["intervals"][row["run"]]):
             table.add_row(round_label(rnd["round"]), str(rnd["items"]),
-                          *(_pct(rnd[m]) for m in metrics))
+                          *(format_interval(ci[m]) for m in metrics))
         tables.append(table)
     for pair in data["abstract_vs_concrete"]:
         table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
@@ -59,15 +61,20 @@ def report_tables(data: dict) -> list[Table]:
             table.add_row(name, *(str(r["categories"].get(name, 0)) for r in rounds))
         tables.append(table)
     for row in data["runs"]:
-        table = Table(title=f"{row['run']}: one-way ANOVA, rounds EC_0 .. EC_{row['ec']} "
-                            "as groups")
-        for column in ("metric", "F", "p", "note"):
-            table.add_column(column, justify="right" if column in ("F", "p") else "left")
+        table = Table(title=f"{row['run']}: change over rounds EC_0 .. EC_{row['ec']} "
+                            "(repeated measures: the same items each round)")
+        for column in ("metric", "items", "F", "p", "EC_0 -> EC_k", "p (paired)", "note"):
+            table.add_column(column, justify="left" if column in ("metric", "note")
+                             else "right")
         for metric in metrics:
-            entry = data["anova"][row["run"]][metric]
-            table.add_row(METRIC_HEADERS[metric],
+            entry = data["rounds_test"][row["run"]][metric]
+            paired = entry.get("first_to_last") or {}
+            table.add_row(METRIC_HEADERS[metric], str(entry.get("items", 0)),
                           "-" if entry["F"] is None else f"{entry['F']:.3f}",
-                          "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
+                          "-" if entry["p"] is None else f"{entry['p']:.4g}",
+                          format_interval(paired.get("difference")),
+                          "-" if paired.get("p_value") is None else f"{paired['p_value']:.4g}",
+                          entry.get("note", ""))
         tables.append(table)
     tables += semantic_tables(data.get("semantic"))
     return tables
