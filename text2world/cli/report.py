@@ -172,3 +172,55 @@ def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> N
         print_json(rows)
     else:
         typer.echo(stratified_markdown(rows, by))
+
+
+def compare_command(
+    run_a: Path = typer.Argument(..., metavar="RUN_A", help="The run compared against."),
+    run_b: Path = typer.Argument(..., metavar="RUN_B", help="The run compared (B - A)."),
+    mode: str = typer.Option("paper", "--mode", help="Generation runs: paper, canonical or "
+                             "semantic scores."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+) -> None:
+    """Two runs item by item: paired differences per metric with 95% intervals and
+    permutation p-values, wins / ties / losses per domain, the domains that differ most."""
+    from text2world.reports.compare import CompareError, compare_markdown, compare_runs
+
+    try:
+        data = compare_runs(run_a, run_b, mode)
+    except CompareError as err:
+        fail(str(err))
+    if as_json:
+        print_json(data)
+        return
+    for note in data["notes"]:
+        warn(note)
+    table = Table(title=f"{data['b']['model']} (B) vs {data['a']['model']} (A): "
+                        f"{data['common_items']} common items, B - A in points "
+                        f"[95% paired interval], seed {data['seed']}")
+    for column in ("metric", "A", "B", "B - A", "p", "B wins", "ties", "B loses"):
+        table.add_column(column, justify="left" if column == "metric" else "right",
+                         no_wrap=column in ("metric", "B - A"))
+    for row in data["metrics"]:
+        table.add_row(row["metric"], _pct(row["mean_a"]), _pct(row["mean_b"]),
+                      _signed(row["difference"]),
+                      "-" if row["p_value"] is None else f"{row['p_value']:.3g}",
+                      str(row["wins"]), str(row["ties"]), str(row["losses"]))
+    console.print(table)
+    tally = data["domains"]
+    console.print(f"per domain ({data['headline']}): B better in {tally['wins']}, equal in "
+                  f"{tally['ties']}, worse in {tally['losses']}", highlight=False)
+    if data["differ_most"]:
+        table = Table(title="domains that differ most")
+        for column in ("domain", "items", "A", "B", "B - A"):
+            table.add_column(column, justify="left" if column == "domain" else "right")
+        for row in data["differ_most"]:
+            table.add_row(row["domain"], str(row["items"]), _pct(row["a"]), _pct(row["b"]),
+                          f"{100 * row['difference']:+.1f}")
+        console.print(table)
+
+
+def _signed(interval: dict) -> str:
+    if interval.get("mean") is None:
+        return "-"
+    return (f"{100 * interval['mean']:+.1f} [{100 * interval['low']:+.1f}, "
+            f"{100 * interval['high']:+.1f}]")
