@@ -276,6 +276,15 @@ class RunSummary(BaseModel):
     summary: Any = None
     problems: list[str] = Field(default_factory=list,
                                 description="Missing or unreadable run files.")
+    kind: str = Field("unknown", description="generation, wm, contamination or unknown.")
+    task: str | None = Field(None, description="World-model runs: next-state, verify, "
+                                               "propose or plan.")
+    reference_model: bool = Field(False, description="Made by a built-in reference model "
+                                                     "(checks the pipeline; not an LLM result).")
+    status: str = Field("ok", description="ok; failed (no item finished: e.g. the model "
+                                          "could not be reached); damaged (its files cannot "
+                                          "be read).")
+    reason: str | None = Field(None, description="Why a run is failed or damaged.")
 
 
 class RunPage(BaseModel):
@@ -430,6 +439,32 @@ def _run_dirs(runs_dir: Path) -> list[Path]:
     return [entry for entry in entries if _is_run_dir(entry, root)]
 
 
+def run_status(config: Any, summary: Any, problems: list[str]) -> dict:
+    """Kind, task, reference flag, and whether the run is usable (the leaderboard lists every
+    run, a damaged or failed one with its reason, and never breaks on one)."""
+    from text2world.reports.compare import run_kind
+
+    info: dict[str, Any] = {"kind": "unknown", "task": None, "reference_model": False,
+                            "status": "ok", "reason": None}
+    if not isinstance(config, dict):
+        info.update(status="damaged", reason="; ".join(problems) or "config.json is missing")
+        return info
+    kind = run_kind(config)
+    info.update(kind=kind if kind in ("generation", "wm", "contamination") else "unknown",
+                task=config.get("task") if isinstance(config.get("task"), str) else None,
+                reference_model=bool(config.get("reference_model")))
+    if info["kind"] == "unknown":
+        info.update(status="damaged", reason=f"unknown run kind {kind!r}")
+    elif not isinstance(summary, dict):
+        info.update(status="damaged", reason="; ".join(problems) or "summary.json is missing")
+    elif summary.get("finished_items") == 0 and (summary.get("planned_items") or 0) > 0:
+        stop = summary.get("stop_reason") or summary.get("stopped")
+        info.update(status="failed", reason=str(stop) if stop else (
+            "no item finished: the model could not be reached or every call failed "
+            "(see errors.jsonl; t2w eval --resume retries)"))
+    return info
+
+
 def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
     problems: list[str] = []
     config = _read_json_file(folder / "config.json", root, problems)
@@ -437,7 +472,8 @@ def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
     result = {"id": folder.name, "finished": summary is not None,
               "model": _field(config, "model", "model_name"),
               "dataset": _field(config, "dataset", "dataset_name"),
-              "summary": _redact(summary), "problems": problems}
+              "summary": _redact(summary), "problems": problems, **run_status(config, summary,
+                                                                              problems)}
     if detail:
         result["config"] = _redact(config)
         log_path = folder / "log.jsonl"

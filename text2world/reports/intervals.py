@@ -44,6 +44,26 @@ def generation_intervals(items: list[dict], mode: str, metrics: list[str] | tupl
     return out
 
 
+def summary_intervals(items: list[dict], ec: int, resamples: int = 1000) -> dict:
+    """For summary.json (the leaderboard): per scoring mode in the log, the intervals of every
+    metric at EC_0 and EC_k, as [low, high] (the means are in ``metrics``)."""
+    modes = sorted({mode for item in items for mode in (item.get("ec") or {})})
+    out: dict = {}
+    for mode in modes:
+        metrics = sorted({key for item in items for score in (item["ec"].get(mode) or [])
+                          if isinstance(score, dict) for key, value in score.items()
+                          if isinstance(value, (int, float)) and key != "ok"})
+        out[mode] = {}
+        for label, index in (("ec0", 0), ("eck", ec)):
+            out[mode][label] = {}
+            for metric in metrics:
+                interval = bootstrap_mean(
+                    list(generation_values(items, mode, index, metric).values()),
+                    resamples=resamples)
+                out[mode][label][metric] = [interval.low, interval.high]
+    return out
+
+
 def wm_item_values(task: str, record: dict) -> dict[str, float]:
     """One world-model item's contribution to each metric of ``tasks.wm.metrics.aggregate``
     (metrics that do not apply to the item, e.g. fact F1 of an illegal action, are absent)."""

@@ -332,6 +332,8 @@ def _checkpoint_summary(run, planned: int) -> dict:
 
 def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
     """Rates from the logged continuations, the summary (atomically) and the histogram."""
+    from text2world.reports.intervals import probe_interval
+
     n, max_mismatches, prompt_tokens = options.n, options.max_mismatches, options.prompt_tokens
     by_id = {record.id: record for record in records}
     results: dict[str, Contamination] = {}
@@ -360,6 +362,7 @@ def _finish_probe(run, records: list, options: ProbeOptions) -> ProbeResult:
         "infrastructure_errors": len(errors),
         "infrastructure_error_items": sorted(str(e.get("item")) for e in errors),
         "mean_rate": mean_rate(list(results.values())) if results else None,
+        "mean_rate_interval": probe_interval([{"rate": rate} for rate in rates]),
         "median_rate": float(np.median(rates)) if rates else None,
         "domains_above_half": sum(1 for r in rates if r > 0.5),
         "calls": len(items), "cached_calls": sum(1 for i in items if i.get("cached")),

@@ -456,6 +456,8 @@ class _Runner:
 
 
 def summarize_run(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    from text2world.reports.intervals import wm_intervals
+
     return {"kind": KIND, "run_id": config.get("run_id"), "model": config.get("model"),
             "task": config.get("task"), "rules": config.get("rules"),
             "form": config.get("form"), "render": config.get("render"),
@@ -468,6 +470,8 @@ def summarize_run(config: dict, items: list[dict], open_errors: list[dict]) -> d
                                      for i in items),
             "cost": sum(i.get("cost") or 0.0 for i in items),
             "metrics": summarize_items(config.get("task", ""), items),
+            # 95% intervals of the overall means, domains resampled
+            "intervals": wm_intervals(str(config.get("task", "")), items),
             "updated": utc_now()}
 
 
