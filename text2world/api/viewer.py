@@ -54,7 +54,16 @@ class _ItemCache:
 
         entry = self._entry(run)
         if "overview" not in entry[2]:
-            entry[2]["overview"] = runview.overview(run, entry[1])
+            try:
+                entry[2]["overview"] = runview.overview(run, entry[1])
+            except runview.ViewError as err:
+                raise ApiError(422, "run_unreadable", str(err)) from None
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                # A log whose records are not what its kind writes: say so, do not crash.
+                raise ApiError(422, "run_unreadable",
+                               f"run {run.run_id!r}: its log does not hold the records of a "
+                               f"{run.config.get('kind') or 'generation'} run "
+                               f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 
     def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
@@ -132,7 +141,11 @@ def _open_run(request: Request, run_id: str) -> Run:
         if not path.resolve().is_relative_to(runs_dir.resolve()):
             raise unknown
         return Run.open(path)
-    except (RunError, OSError, RuntimeError):  # RuntimeError: a symlink loop
+    except RunError as err:
+        if path.is_dir() and (path / "config.json").exists():
+            raise ApiError(422, "run_damaged", f"run {run_id!r} cannot be read: {err}") from None
+        raise unknown from None
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop
         raise unknown from None
 
 
@@ -157,22 +170,38 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     return JSONResponse(_items.overview(run))
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id}")
-def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
-    """One finished item as logged (every round's prompt, answer, extracted domain,
-    validation and scores), its gold domain, the lines its errors point at, and its
-    neighbours in the run."""
-    run = _open_run(request, run_id)
-    return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
+@router.get("/v1/runs/{run_id}/compare/{other_id}")
+def run_compare(request: Request, run_id: str, other_id: str,
+                mode: Annotated[str, Query(pattern="^[a-z]{1,20}$")] = "paper") -> JSONResponse:
+    """Run ``other_id`` (B) against ``run_id`` (A) item by item: per metric the mean
+    difference B - A with a 95% paired bootstrap interval, a permutation p-value and wins /
+    ties / losses; per domain the tally and the domains that differ most (``t2w compare``)."""
+    from text2world.reports.compare import CompareError, compare_runs
+
+    run_a, run_b = _open_run(request, run_id), _open_run(request, other_id)
+    try:
+        return JSONResponse(compare_runs(run_a.path, run_b.path, mode))
+    except CompareError as err:
+        raise ApiError(422, "not_comparable", str(err)) from None
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id}/diff")
+# Item ids of world-model runs hold slashes: the diff route is matched first.
+@router.get("/v1/runs/{run_id}/items/{item_id:path}/diff")
 def run_item_diff(request: Request, run_id: str, item_id: str,
                   round: Annotated[int | None, Query(ge=0, le=1000)] = None) -> JSONResponse:
     """Gold vs generated domain of one round (default: the last), action by action:
     parameters, preconditions and effects matched, missing or extra (canonical mode)."""
     run = _open_run(request, run_id)
     return JSONResponse(_view("round_diff", run, _items.get(run), item_id, round))
+
+
+@router.get("/v1/runs/{run_id}/items/{item_id:path}")
+def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
+    """One finished item as logged (every round's prompt, answer, extracted domain,
+    validation and scores), its gold domain, the lines its errors point at, and its
+    neighbours in the run."""
+    run = _open_run(request, run_id)
+    return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
 
 
 # --------------------------------------------------------------------------------------------
@@ -215,6 +244,11 @@ def install(app: FastAPI) -> None:
 
     @app.get("/view", include_in_schema=False)
     def view_redirect() -> RedirectResponse:
+        return RedirectResponse("/view/")
+
+    @app.get("/", include_in_schema=False)
+    def root_redirect() -> RedirectResponse:
+        """http://HOST:PORT/ leads to the viewer (the API lives under /v1, its docs at /docs)."""
         return RedirectResponse("/view/")
 
     @app.get("/view/", include_in_schema=False)

@@ -35,6 +35,10 @@ from text2world.tasks.wm.world import World, world_for
 KIND = "wm"
 
 
+TRUTH_KEYS = ("action", "applicable", "next_state", "added", "removed", "valid",
+              "first_failing_step", "reason", "mutation", "plan_action", "remaining_plan")
+
+
 class WmError(ValueError):
     """Bad input to a world-model run: a clear message."""
 
@@ -424,6 +428,8 @@ class _Runner:
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
                 "plan_length": item["plan_length"],
                 **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
+                # what the answer is judged against, for reports and the viewer's item page
+                "truth": {key: _jsonable(item[key]) for key in TRUTH_KEYS if key in item},
                 "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
                           "completion_tokens": sum(c["completion_tokens"] for c in calls)},
                 "cost": sum(c["cost"] or 0.0 for c in calls),
