@@ -124,6 +124,11 @@ def report_command(
     markdown: bool = typer.Option(False, "--markdown",
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
+    against: str | None = typer.Option(None, "--against", metavar="TABLE",
+                                       help="Only the run's paper-mode figures beside a "
+                                            "published table's row of the same model: paper "
+                                            "(Text2World Table 1), a table in "
+                                            "$T2W_HOME/published/, or a JSON file."),
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
@@ -136,6 +141,9 @@ def report_command(
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)
+        return
+    if against is not None:
+        _against_report(runs, against, as_json)
         return
     try:
         report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
@@ -224,3 +232,41 @@ def _signed(interval: dict) -> str:
         return "-"
     return (f"{100 * interval['mean']:+.1f} [{100 * interval['low']:+.1f}, "
             f"{100 * interval['high']:+.1f}]")
+
+
+def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
+    from text2world.reports.published import PublishedError, against
+    from text2world.reports.statistics import format_interval
+
+    results = []
+    for run in runs:
+        try:
+            results.append(against(run, table))
+        except PublishedError as err:
+            fail(str(err))
+    if as_json:
+        print_json(results if len(results) > 1 else results[0])
+        return
+    for data in results:
+        source = data["table"].get("source") or {}
+        for note in data["notes"]:
+            warn(f"conditions differ: {note}")
+        if data["matched"] is None:
+            console.print(f"{data['run_id']}: no comparison with "
+                          f"{data['table'].get('name')}: {data['reason']}", highlight=False)
+            continue
+        title = (f"{data['model']} beside {data['matched']} in {source.get('table', '')} of "
+                 f"arXiv {source.get('arxiv', '')} {source.get('version', '')} "
+                 f"({data['mode']} mode, %)")
+        output = Table(title=title)
+        for column in ("setting", "metric", "published", "ours [95%]", ""):
+            output.add_column(column, justify="right" if column in ("published", "ours [95%]")
+                              else "left", no_wrap=column == "ours [95%]")
+        for row in data["rows"]:
+            flag = {"outside": "[red]outside our interval[/]", "within": "within",
+                    "no figure": "no figure"}.get(row["status"], row.get("note", ""))
+            output.add_row(row["setting"], row["metric"], f"{100 * row['published']:.1f}",
+                           format_interval(row.get("ours")), flag)
+        console.print(output)
+        console.print(f"{data['outside']} of {len(data['rows'])} published figures lie outside "
+                      "our 95% interval", highlight=False)
