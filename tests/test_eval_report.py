@@ -184,7 +184,7 @@ def test_cli_report_against(two_runs, tmp_path, monkeypatch):
     from typer.testing import CliRunner
     from text2world.cli import app as cli
 
-    name = _published(tmp_path, [{"model": "test-alias", "setting": "EC_0",
+    name = _published(tmp_path, [{"model": "test-alias", "setting": "EC_3",
                                   "metric": "executable", "value": 5.0}], monkeypatch)
     result = CliRunner().invoke(cli, ["report", str(two_runs[0]), "--against", name])
     assert result.exit_code == 0, result.output
