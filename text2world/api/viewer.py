@@ -185,6 +185,22 @@ def run_compare(request: Request, run_id: str, other_id: str,
         raise ApiError(422, "not_comparable", str(err)) from None
 
 
+@router.get("/v1/runs/{run_id}/against/{table}")
+def run_against(request: Request, run_id: str, table: str) -> JSONResponse:
+    """A generation run's paper-mode figures beside a published table's row of the same model
+    (``t2w report RUN --against TABLE``): published value, our mean and 95% interval, and
+    whether the published value lies outside it."""
+    from text2world.reports.published import PublishedError, against
+
+    run = _open_run(request, run_id)
+    if not _RUN_ID.match(table):
+        raise ApiError(404, "unknown_table", f"no published table {table!r}")
+    try:
+        return JSONResponse(against(run.path, table))
+    except PublishedError as err:
+        raise ApiError(422, "not_comparable", str(err)) from None
+
+
 # Item ids of world-model runs hold slashes: the diff route is matched first.
 @router.get("/v1/runs/{run_id}/items/{item_id:path}/diff")
 def run_item_diff(request: Request, run_id: str, item_id: str,

@@ -138,6 +138,15 @@ def report_command(
     if runs and any(is_wm_run(path) for path in runs):
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
+    kinds = {str(path): _kind_of(path) for path in runs}
+    if any(kind == "contamination" for kind in kinds.values()):
+        if len(runs) > 1:
+            fail("report contamination probes one at a time (t2w report PROBE_RUN)")
+        return _probe_report(runs[0], out, as_json, markdown)
+    unknown = [path for path, kind in kinds.items() if kind not in (None, "generation")]
+    if unknown:
+        fail(f"{unknown[0]}: a run of kind {kinds[unknown[0]]!r}; t2w report knows generation "
+             "(t2w eval), world-model (t2w wm) and contamination runs")
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)
@@ -270,3 +279,42 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
         console.print(output)
         console.print(f"{data['outside']} of {len(data['rows'])} published figures lie outside "
                       "our 95% interval", highlight=False)
+
+
+def _kind_of(path: Path) -> str | None:
+    """The run's kind, None when its config cannot be read (the report then says why)."""
+    from text2world.engine.run_store import Run, RunError
+    from text2world.reports.compare import run_kind
+
+    try:
+        return run_kind(Run.open(Path(path)).config)
+    except RunError:
+        return None
+
+
+def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) -> None:
+    from text2world.reports.generation import ReportError
+    from text2world.reports.probe import build_probe_report
+    from text2world.reports.statistics import format_interval
+
+    try:
+        data, text, out_dir = build_probe_report(run, out)
+    except ReportError as err:
+        fail(str(err))
+    if as_json:
+        print_json(data)
+        return
+    if markdown:
+        typer.echo(text)
+    else:
+        measures = data["measures"]
+        table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        table.add_row("mean rate [95% interval]", format_interval(measures["mean_rate"]))
+        table.add_row("median rate", _pct(measures["median_rate"]))
+        table.add_row("domains above 50%",
+                      f"{measures['domains_above_half']} of {measures['domains']}")
+        console.print(table)
+    console.print(f"contamination report written to {out_dir}/", highlight=False,
+                  soft_wrap=True)

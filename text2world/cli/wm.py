@@ -52,7 +52,11 @@ def _value(value) -> str:
     return f"{100 * value:.1f}" if isinstance(value, float) and value <= 1.0 else f"{value:.2f}"
 
 
-def summary_table(summary: dict) -> Table:
+def summary_table(summary: dict, intervals: dict | None = None) -> Table:
+    """The run's metrics overall and by rho; with ``intervals`` ({"all": {metric: interval},
+    "rho": {rho: {...}}}, as ``t2w report`` computes them) each mean with its 95% interval."""
+    from text2world.reports.statistics import format_interval
+
     task = summary["task"]
     table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}"
                         + (f", {summary['form']} state" if task == "next-state" else "")
@@ -65,8 +69,11 @@ def summary_table(summary: dict) -> Table:
     metrics = summary["metrics"]
     rows = [("all", metrics["all"]["all"])] + list(metrics["rho"].items())
     for label, row in rows:
+        cis = ((intervals or {}).get("all") if label == "all"
+               else ((intervals or {}).get("rho") or {}).get(label)) or {}
         table.add_row(label, str(row["items"]), str(row["format_errors"]),
-                      *(_value(row.get(key)) for key, _ in SHOWN[task]))
+                      *(format_interval(cis[key]) if key in cis and key != "cost_ratio"
+                        else _value(row.get(key)) for key, _ in SHOWN[task]))
     return table
 
 
@@ -292,7 +299,8 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
             console.print(summary_table({
                 "task": row["task"], "model": row["model"], "rules": row["rules"],
                 "form": "", "metrics": {"all": {"all": row["all"]},
-                                        "rho": report.data["by_rho"][row["run"]]}}))
+                                        "rho": report.data["by_rho"][row["run"]]}},
+                report.data["intervals"][row["run"]]))
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)

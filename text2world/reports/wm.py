@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.reports.generation import _csv, _md_table, _pyplot
+from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
+from text2world.reports.statistics import format_interval
 from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, summarize_items
@@ -50,6 +52,13 @@ def _pct(value) -> str:
     if value is None:
         return "-"
     return f"{100 * value:.1f}" if value <= 1.0 else f"{value:.2f}"
+
+
+def _cell(row: dict, intervals: dict, column: str) -> str:
+    """A mean with its 95% interval where one applies (ratios and counts stay plain)."""
+    if column in intervals and column != "cost_ratio":
+        return format_interval(intervals[column])
+    return _pct(row.get(column))
 
 
 def _label(config: dict) -> str:
@@ -107,12 +116,17 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                                   sorted(steps.items(), key=lambda kv: int(kv[0]))}
         columns = COLUMNS[task]
         header = ["rho", "items", "format errors"] + columns
+        all_ci = wm_intervals(task, items)
+        rho_ci = wm_grouped_intervals(task, items, lambda r: f"{r['rho']:g}")
+        data.setdefault("intervals", {})[name] = {"all": all_ci, "rho": rho_ci}
         rows = [["all", summary["all"]["all"]["items"], summary["all"]["all"]["format_errors"],
-                 *(_pct(summary["all"]["all"].get(c)) for c in columns)]]
-        rows += [[rho, row["items"], row["format_errors"], *(_pct(row.get(c)) for c in columns)]
+                 *(_cell(summary["all"]["all"], all_ci, c) for c in columns)]]
+        rows += [[rho, row["items"], row["format_errors"],
+                  *(_cell(row, rho_ci.get(rho, {}), c) for c in columns)]
                  for rho, row in summary["rho"].items()]
         sections += [f"## {task}: {_label(config)}  ({name})", "",
-                     "Percentages (cost/opt is a ratio)." + (
+                     "Percentages, mean [95% interval] (bootstrap, domains resampled; cost/opt is "
+                     "a ratio)." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
                      _md_table(header, rows), ""]

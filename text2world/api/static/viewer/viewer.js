@@ -520,6 +520,7 @@ async function runPage(runId) {
       <div class="charts"><div class="card">${lineChart(series, rows.length, "EC curve (" + mode + ", %, bars: 95% intervals)")}</div>
         <div class="card">${barChart(data.error_categories, "Syntax error categories")}</div>
         ${f1s.length ? `<div class="card">${histogram(f1s, "Score distribution: mean F1 at EC_k (" + mode + ")", "mean F1 at EC_k (%)")}</div>` : ""}</div>
+      <div id="published"></div>
       <h2>Items <span class="muted">(${data.items.length})</span></h2>
       <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
       <div class="table-wrap"><table id="items"><thead><tr>${sortHeader("Item", "item", state.runSort)}${sortHeader("Name", "name", state.runSort)}
@@ -528,6 +529,7 @@ async function runPage(runId) {
         ${standard ? sortHeader("Sim EC_k", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean EC_k", "s:f1_mean_eck", state.runSort, "num")
           : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
+    publishedPanel(runId);
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
     app.querySelectorAll("tr[data-item]").forEach(tr => tr.addEventListener("click", e => { if (e.target.tagName !== "A") location.hash = itemLink(runId, tr.dataset.item); }));
@@ -681,6 +683,22 @@ async function itemPage(runId, itemId, roundParam) {
   ready("item");
   // Warm the neighbours so that j/k feel instant.
   for (const id of [item.next, item.previous]) if (id !== null) getJSON(`/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(id)}`).catch(() => {});
+}
+
+async function publishedPanel(runId) {
+  // The paper's Table 1 row of this run's model beside our figures (t2w report --against paper).
+  const box = document.getElementById("published");
+  if (!box) return;
+  let data;
+  try { data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/against/paper`); } catch (err) { box.innerHTML = `<p class="muted">Published figures: ${esc(err.message)}</p>`; return; }
+  const src = data.table.source || {};
+  const where = `${esc(src.table || "")}, arXiv ${esc(src.arxiv || "")} ${esc(src.version || "")}`;
+  if (!data.matched) { box.innerHTML = `<h2>Published figures</h2><p class="muted" id="published-reason">${where}: ${esc(data.reason)}</p>`; return; }
+  box.innerHTML = `<h2>Published figures <span class="muted">(${where}, ${esc(data.matched)}, paper mode, %)</span></h2>
+    ${data.notes.map(n => `<div class="note">conditions differ: ${esc(n)}</div>`).join("")}
+    <table id="published-table"><thead><tr><th>Setting</th><th>Metric</th><th class="num">Published</th><th class="num">Ours [95%]</th><th></th></tr></thead><tbody>
+    ${data.rows.map(r => `<tr><td>${esc(r.setting)}</td><td>${esc(label(r.metric))}</td><td class="num">${pct(r.published)}</td><td class="num">${ciText(r.ours)}</td>
+      <td class="${r.status === "outside" ? "no" : ""}">${r.status === "outside" ? "outside our interval" : esc(r.note || r.status)}</td></tr>`).join("")}</tbody></table>`;
 }
 
 // ---------------------------------------------------------------------------------- world-model and probe runs
