@@ -42,8 +42,33 @@ function runLink(id) { return "#/run/" + encodeURIComponent(id); }
 function itemLink(run, item, round) {
   return runLink(run) + "/item/" + encodeURIComponent(item) + (round === undefined ? "" : "/round/" + round);
 }
+// A bundle (t2w view --bundle) has no server: each answer is a script data/<key>.js that
+// calls __t2wData(url, answer); scripts load from file:// where fetch() cannot.
+const BUNDLE = window.T2W_BUNDLE === true;
+function bundleKey(url) {
+  // FNV-1a, two 32-bit variants: the same function names the files in text2world/api/bundle.py.
+  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
+  for (const byte of new TextEncoder().encode(url)) {
+    a = Math.imul(a ^ byte, 0x01000193) >>> 0;
+    b = Math.imul(b ^ byte, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+const bundleWaiting = new Map();
+window.__t2wData = (url, body) => { const done = bundleWaiting.get(url); if (done) { bundleWaiting.delete(url); done(body); } };
+function bundleJSON(url) {
+  return new Promise((resolve, reject) => {
+    bundleWaiting.set(url, body => body && body.error ? reject(new Error(body.error.message)) : resolve(body));
+    const script = document.createElement("script");
+    script.src = "data/" + bundleKey(url) + ".js";
+    script.onerror = () => { bundleWaiting.delete(url); reject(new Error(`not in this bundle: ${url} (make the bundle with the runs you need)`)); };
+    document.head.appendChild(script);
+    script.onload = () => script.remove();
+  });
+}
 async function getJSON(url, fresh) {
   if (!fresh && cache.has(url)) return cache.get(url);
+  if (BUNDLE) { const promise = bundleJSON(url); cache.set(url, promise); return promise; }
   const promise = fetch(url).then(async response => {
     const body = await response.json().catch(() => null);
     if (!response.ok) {
