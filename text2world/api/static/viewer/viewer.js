@@ -423,6 +423,7 @@ async function compare(ids) {
   setCrumbs([["runs", "#/"], ["compare", null]]);
   const { items } = await allRuns();
   const runs = ids.map(id => items.find(r => r.id === id) || { id, summary: null, missing: true });
+  if (runs.some(r => !r.missing && (r.kind || "generation") !== "generation")) return comparePaired(runs);
   const overviews = await Promise.all(runs.map(r => r.missing ? null : getJSON(`/v1/runs/${encodeURIComponent(r.id)}/overview`).catch(() => null)));
   const modes = lbModes(runs.filter(r => r.summary));
   const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?"));
@@ -465,14 +466,48 @@ async function compare(ids) {
       items += "</tr>";
     }
     items += "</tbody></table>";
+    // Per domain x run: mean F1 after the last round, as a heat map.
+    const heat = `<table class="heat" id="heatmap"><thead><tr><th>Domain</th>${runs.map((r, i) => `<th title="${esc(names[i])}">${esc(r.model || r.id)}</th>`).join("")}</tr></thead><tbody>${itemIds.map(id =>
+      `<tr><td>${esc(id)}</td>${overviews.map(o => { const it = o && o.items.find(x => x.item === id); const v = it && (it.scores[mode] || {}).f1_mean_eck;
+        return `<td style="background:${heatColor(v)}" title="${esc(id)}: ${pct(v)}">${v === null || v === undefined ? "–" : Math.round(100 * v)}</td>`; }).join("")}</tr>`).join("")}</tbody></table>`;
     document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
       <h2>EC curve</h2><div class="card">${lineChart(series, maxRounds, label(metric) + " (" + mode + ")")}</div>
+      <div id="paired"><p class="muted">Loading the paired comparison…</p></div>
+      <h2>Per domain x run <span class="muted">(mean F1 at EC_k, ${esc(mode)}, %)</span></h2><div class="table-wrap">${heat}</div>
       <h2>Items</h2><div class="table-wrap">${items}</div>`;
     bindCharts(document.getElementById("cmp-body"));
+    pairedSection(runs.filter(r => !r.missing), mode).then(html => { const box = document.getElementById("paired"); if (box) box.innerHTML = html; });
   }
   modeSel.addEventListener("change", () => { state.runMode = modeSel.value; render(); });
   metricSel.addEventListener("change", render);
   render();
+  ready("compare");
+}
+
+async function pairedSection(runs, mode) {
+  // The first run (A) against each other (B), item by item: t2w compare A B.
+  let html = "";
+  for (const other of runs.slice(1)) {
+    let data;
+    try { data = await getJSON(`/v1/runs/${encodeURIComponent(runs[0].id)}/compare/${encodeURIComponent(other.id)}?mode=${encodeURIComponent(mode)}`); }
+    catch (err) { html += `<div class="note">${esc(other.model || other.id)} vs ${esc(runs[0].model || runs[0].id)}: ${esc(err.message)}</div>`; continue; }
+    const signed = ci => ci.mean === null ? "–" : `${(100 * ci.mean >= 0 ? "+" : "") + (100 * ci.mean).toFixed(1)} <span class="ci">[${(100 * ci.low).toFixed(1)}, ${(100 * ci.high).toFixed(1)}]</span>`;
+    html += `<h2>Paired: ${esc(data.b.model)} (B) − ${esc(data.a.model)} (A) <span class="muted">(${data.common_items} common items, points, 95% paired bootstrap${data.clustered_by_domain ? " over domains" : ""}, seed ${data.seed})</span></h2>
+      ${data.notes.map(n => `<div class="note">${esc(n)}</div>`).join("")}
+      <div class="table-wrap"><table class="paired"><thead><tr><th>Metric</th><th class="num">A</th><th class="num">B</th><th class="num">B − A</th><th class="num">p</th><th class="num">B wins</th><th class="num">ties</th><th class="num">B loses</th></tr></thead><tbody>
+      ${data.metrics.map(r => `<tr><td>${esc(r.metric)}</td><td class="num">${pct(r.mean_a)}</td><td class="num">${pct(r.mean_b)}</td><td class="num">${signed(r.difference)}</td>
+        <td class="num ${r.p_value !== null && r.p_value < 0.05 ? "no" : ""}">${r.p_value === null ? "–" : r.p_value.toPrecision(2)}</td><td class="num">${r.wins}</td><td class="num">${r.ties}</td><td class="num">${r.losses}</td></tr>`).join("")}</tbody></table></div>
+      <p>Per domain (${esc(data.headline)}): B better in <b>${data.domains.wins}</b>, equal in <b>${data.domains.ties}</b>, worse in <b>${data.domains.losses}</b>.</p>
+      ${data.differ_most.length ? `<h3>Domains that differ most</h3><table class="differ"><thead><tr><th>Domain</th><th class="num">Items</th><th class="num">A</th><th class="num">B</th><th class="num">B − A</th></tr></thead><tbody>${data.differ_most.map(d =>
+        `<tr><td>${esc(d.domain)}</td><td class="num">${d.items}</td><td class="num">${pct(d.a)}</td><td class="num">${pct(d.b)}</td><td class="num">${(100 * d.difference).toFixed(1)}</td></tr>`).join("")}</tbody></table>` : ""}`;
+  }
+  return html;
+}
+
+async function comparePaired(runs) {
+  // Runs of world-model tasks or probes: their item-by-item comparison only.
+  const missing = runs.filter(r => r.missing);
+  app.innerHTML = `<h1>Compare ${runs.length} runs</h1>${missing.length ? `<div class="error-box">Unknown runs: ${missing.map(r => esc(r.id)).join(", ")}</div>` : ""}<div id="cmp-body">${await pairedSection(runs.filter(r => !r.missing), "paper")}</div>`;
   ready("compare");
 }
 
