@@ -32,8 +32,10 @@ def _closed_port() -> int:
         return probe.getsockname()[1]  # closed again when the block ends: nothing listens
 
 
-def make_runs(root: Path, items: int = 4) -> RunKinds:
-    """Every kind of run under ``root/runs`` (``T2W_HOME`` is ``root/home`` while it runs)."""
+def make_runs(root: Path, items: int = 4, oracle_items: int | None = None) -> RunKinds:
+    """Every kind of run under ``root/runs`` (``T2W_HOME`` is ``root/home`` while it runs):
+    ``items`` store items for the noisy generation run, ``oracle_items`` (default the same)
+    for the oracle's."""
     from text2world.engine.run_store import RunError
     from text2world.model.client import FatalModelError
     from text2world.tasks.contamination.probe import ProbeOptions, probe
@@ -47,7 +49,8 @@ def make_runs(root: Path, items: int = 4) -> RunKinds:
     try:
         noisy = evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, limit=items,
                                      workers=0, semantic=True, runs_root=runs)).run.path
-        oracle = evaluate(EvalOptions(model="reference/oracle", ec=1, limit=items, workers=0,
+        oracle = evaluate(EvalOptions(model="reference/oracle", ec=1,
+                                      limit=oracle_items or items, workers=0,
                                       semantic=False, runs_root=runs)).run.path
         next_state = run_wm(WmOptions(model="reference/noisy-oracle", task="next-state",
                                       limit=1, problems_per_domain=1,
