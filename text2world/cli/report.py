@@ -88,15 +88,19 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     from text2world.scoring.semantic import METRICS
     from text2world.reports.semantic import LABELS
 
+    from text2world.reports.statistics import format_interval
+
     tables = []
     for run, rows in semantic["per_round"].items():
+        cis = (semantic.get("intervals") or {}).get(run) or [{} for _ in rows]
         table = Table(title=f"Semantic scores: {run}, behaviour on the gold's problems, % "
-                            "(means over the rounds that could be simulated)")
+                            "(means [95% interval] over the rounds that could be simulated)")
         for column in ("round", "items", "simulable", *(LABELS[m] for m in METRICS)):
             table.add_column(column, justify="left" if column == "round" else "right")
-        for row in rows:
+        for row, ci in zip(rows, cis):
             table.add_row(round_label(row["round"]), str(row["items"]), _pct(row["simulable"]),
-                          *(_pct(row[m]) for m in METRICS))
+                          *(format_interval(ci[m]) if m in ci else _pct(row[m])
+                            for m in METRICS))
         tables.append(table)
     for run, rows in (semantic.get("diagnoses") or {}).items():
         table = Table(title=f"{run}: most frequent semantic diagnoses (last round of each item)")
