@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from run_kinds import make_runs
 from typer.testing import CliRunner
 
 from text2world.cli import app as cli
 from text2world.reports.compare import CompareError, compare_markdown, compare_runs
-
-from run_kinds import make_runs
 
 
 @pytest.fixture(scope="module")
@@ -61,5 +60,7 @@ def test_cli_compare(kinds):
     assert json.loads(result.output)["common_items"] == 4
     result = CliRunner().invoke(cli, ["compare", str(kinds.oracle), str(kinds.noisy)])
     assert result.exit_code == 0 and "executable@EC_0" in result.output
+    assert "| executable@EC_0 |" in CliRunner().invoke(
+        cli, ["compare", str(kinds.oracle), str(kinds.noisy), "--markdown"]).output
     result = CliRunner().invoke(cli, ["compare", str(kinds.oracle), str(kinds.propose)])
     assert result.exit_code != 0 and "cannot compare" in result.output

@@ -5,8 +5,13 @@ itself."""
 import numpy as np
 import pytest
 
-from text2world.reports.statistics import (SEED, bootstrap_mean, format_interval,
-                                           paired_difference, repeated_measures)
+from text2world.reports.statistics import (
+    SEED,
+    bootstrap_mean,
+    format_interval,
+    paired_difference,
+    repeated_measures,
+)
 
 
 def _coverage(draw, true_mean: float, repetitions: int = 300, **kwargs) -> float:

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from run_kinds import make_runs
 from typer.testing import CliRunner
 
 from text2world.api.app import create_app
@@ -18,8 +19,6 @@ from text2world.api.bundle import bundle_key, write_bundle
 from text2world.api.settings import Settings
 from text2world.cli import app as cli
 from text2world.engine.run_store import Run
-
-from run_kinds import make_runs
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +127,7 @@ def test_bundle_holds_every_answer_the_pages_ask_for(kinds, tmp_path):
 
     def answer(url: str) -> dict:
         text = (out / "data" / f"{bundle_key(url)}.js").read_text()
-        match = re.fullmatch(r"__t2wData\((\".*?\"), (.*)\);\n", text, re.S)
+        match = re.fullmatch(r"__t2wData\((\".*?\"), (.*)\);\n", text, re.DOTALL)
         assert match and json.loads(match.group(1)) == url
         return json.loads(match.group(2).replace("<\\/", "</"))
 

@@ -201,6 +201,7 @@ def compare_command(
     mode: str = typer.Option("paper", "--mode", help="Generation runs: paper, canonical or "
                              "semantic scores."),
     as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print it as markdown."),
 ) -> None:
     """Two runs item by item: paired differences per metric with 95% intervals and
     permutation p-values, wins / ties / losses per domain, the domains that differ most."""
@@ -212,6 +213,9 @@ def compare_command(
         fail(str(err))
     if as_json:
         print_json(data)
+        return
+    if markdown:
+        typer.echo(compare_markdown(data))
         return
     for note in data["notes"]:
         warn(note)

@@ -211,8 +211,8 @@ def compare_markdown(data: dict) -> str:
                      f"{'-' if row['p_value'] is None else format(row['p_value'], '.3g')} | "
                      f"{row['wins']} | {row['ties']} | {row['losses']} |")
     tally = data["domains"]
-    lines += ["", f"Per domain ({data['headline']}): B better in {tally['wins']}, equal in "
-              f"{tally['ties']}, worse in {tally['losses']}.", ""]
+    lines += ["", (f"Per domain ({data['headline']}): B better in {tally['wins']}, equal in "
+                   f"{tally['ties']}, worse in {tally['losses']}."), ""]
     if data["differ_most"]:
         lines += ["| domain | items | A | B | B - A |", "|---|---|---|---|---|"]
         lines += [f"| {d['domain']} | {d['items']} | {pct(d['a'])} | {pct(d['b'])} | "

@@ -30,9 +30,9 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
     out_dir.mkdir(parents=True, exist_ok=True)
     markdown = "\n".join([
         f"# Contamination probe: {run.config.get('model')} on {run.config.get('dataset')}", "",
-        f"The model continues each gold domain from its first {measures['prompt_tokens']} "
-        f"GPT-2 tokens; rate: share of the gold's content {measures['n']}-grams (at most "
-        f"{measures['max_mismatches']} mismatched tokens) its continuation reproduces.", "",
+        (f"The model continues each gold domain from its first {measures['prompt_tokens']} "
+         f"GPT-2 tokens; rate: share of the gold's content {measures['n']}-grams (at most "
+         f"{measures['max_mismatches']} mismatched tokens) its continuation reproduces."), "",
         _md_table(["measure", "value"], [
             ["mean rate (%) [95% interval]", format_interval(measures["mean_rate"])],
             ["median rate (%)", "-" if measures["median_rate"] is None

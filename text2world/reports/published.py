@@ -145,24 +145,3 @@ def against(path: Path, name: str = "paper") -> dict:
         result["rows"].append(entry)
     result["outside"] = sum(1 for r in result["rows"] if r["status"] == "outside")
     return result
-
-
-def against_markdown(data: dict) -> str:
-    from text2world.reports.statistics import format_interval
-
-    source = data["table"].get("source") or {}
-    lines = [f"## Against {data['table'].get('title') or data['table'].get('name')}", "",
-             f"Source: {source.get('paper', '')} arXiv {source.get('arxiv', '')} "
-             f"{source.get('version', '')}, {source.get('table', '')}.", ""]
-    lines += [f"> Conditions differ: {note}" for note in data["notes"]]
-    if data["matched"] is None:
-        return "\n".join(lines + [f"No comparison: {data['reason']}.", ""])
-    lines += [f"Run {data['run_id']} ({data['model']}) beside the published row of "
-              f"{data['matched']} ({data['mode']} mode, %; ours: mean [95% interval]).", "",
-              "| setting | metric | published | ours | |", "|---|---|---|---|---|"]
-    for row in data["rows"]:
-        flag = {"outside": "**outside our interval**", "within": "within",
-                "not run": row.get("note", "not run"), "no figure": "no figure"}[row["status"]]
-        lines.append(f"| {row['setting']} | {row['metric']} | {100 * row['published']:.1f} | "
-                     f"{format_interval(row.get('ours'))} | {flag} |")
-    return "\n".join(lines) + "\n"
