@@ -118,7 +118,7 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
         assert labels is not None
         names = sorted(set(labels))
         index = {name: i for i, name in enumerate(names)}
-        members = [[] for _ in names]
+        members: list[list[int]] = [[] for _ in names]
         for i, label in enumerate(labels):
             members[index[label]].append(i)
         units = len(names)
@@ -214,7 +214,7 @@ def repeated_measures(rounds: Sequence[Sequence[float | None]], seed: int = SEED
     ANOVA. Returns F, its degrees of freedom and p (one-way repeated-measures ANOVA: items are
     subjects; assumes sphericity), and the paired EC_0 -> EC_k difference (no such
     assumption)."""
-    from scipy import stats
+    from scipy import stats  # type: ignore[import-untyped]
 
     k = len(rounds)
     if k < 2:
