@@ -230,6 +230,12 @@ def _pyplot():
     return plt
 
 
+def _save(plt, figure, path: Path) -> None:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 def _round_ticks(axis, last_round: int) -> None:
     axis.set_xticks(range(last_round + 1))
     axis.set_xticklabels([round_label(r) for r in range(last_round + 1)], fontsize=8)
@@ -260,9 +266,7 @@ def _plot_rounds(loaded_runs: list[_LoadedRun], intervals: dict, path: Path, mod
     axes.flat[0].legend(fontsize=8)
     figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode; "
                     "bars: 95% intervals)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def _plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
@@ -286,9 +290,7 @@ def _plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: P
     axis.set_yticklabels(rows, fontsize=max(4, min(8, int(400 / max(len(rows), 1)))))
     figure.colorbar(image, ax=axis, label="mean F1 at EC_k (%)")
     axis.set_title(f"Per domain x run: mean F1 after the last round ({mode} mode)", fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def _plot_distributions(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
@@ -305,9 +307,7 @@ def _plot_distributions(loaded_runs: list[_LoadedRun], per_domain: list[dict], p
     axis.set_ylabel("items")
     axis.set_title(f"Score distribution over items ({mode} mode)")
     axis.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
@@ -324,9 +324,7 @@ def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
         axis.set_title(f"{pair['model']} ({round_label(pair['ec'])}, {mode} mode)")
         axis.set_ylabel("%")
         axis.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) -> None:
@@ -349,9 +347,7 @@ def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) ->
         if any(bottoms):
             axis.legend(fontsize=7)
     figure.suptitle("Syntax error categories per round")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 # --------------------------------------------------------------------------------------------
