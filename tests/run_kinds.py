@@ -38,9 +38,9 @@ def make_runs(root: Path, items: int = 4, oracle_items: int | None = None) -> Ru
     for the oracle's."""
     from text2world.engine.run_store import RunError
     from text2world.model.client import FatalModelError
-    from text2world.tasks.contamination.probe import ProbeOptions, probe
-    from text2world.tasks.generation.evaluation import EvalOptions, evaluate
-    from text2world.tasks.wm.runner import WmOptions, run_wm
+    from text2world.tasks.contamination.task import ProbeOptions, probe
+    from text2world.tasks.generation.task import EvalOptions, evaluate
+    from text2world.tasks.wm.task import WmOptions, run_wm
 
     runs = root / "runs"
     saved = {key: os.environ.get(key) for key in ("T2W_HOME", "T2W_RUNS_DIR")}
@@ -57,7 +57,8 @@ def make_runs(root: Path, items: int = 4, oracle_items: int | None = None) -> Ru
                                       runs_root=runs)).run.path
         propose = run_wm(WmOptions(model="reference/oracle", task="propose", limit=1,
                                    problems_per_domain=1, runs_root=runs)).run.path
-        probe_path = probe(ProbeOptions(model="reference/oracle", limit=2)).run_path
+        probe_path = probe(ProbeOptions(model="reference/oracle", limit=2,
+                                        runs_root=runs)).run_path
         try:
             evaluate(EvalOptions(model="openai/nothing-listens", ec=1, limit=2, workers=0,
                                  api_base=f"http://127.0.0.1:{_closed_port()}/v1", timeout=2,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate, plan
-from text2world.tasks.generation.rounds import rescore_run
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
+from text2world.tasks.generation.rescore import rescore_run
 from text2world.scoring.metrics import score
 from text2world.engine.run_store import Run, read_jsonl
 
@@ -220,7 +220,7 @@ def test_rescore_run_without_calling_the_model(store, server):
 
 
 def test_plan_checks_before_any_call(store, server, monkeypatch):
-    from text2world.tasks.generation.evaluation import EvalError
+    from text2world.tasks.generation.task import EvalError
 
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
     with pytest.raises(EvalError, match="DEEPSEEK_API_KEY"):

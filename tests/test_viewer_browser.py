@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from text2world.tasks.generation.rounds import load_run_items
+from text2world.tasks.generation.rescore import load_run_items
 from text2world.engine.run_store import Run
 
 from run_kinds import make_runs

@@ -12,7 +12,6 @@ gold parses, bounded in bytes), or once for all of them with ``warm``.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -38,12 +37,13 @@ from text2world.api.jobs import ApiError, score_job, validate_job
 from text2world.api.limits import BodyLimitMiddleware, ClientRateLimiter, ClientRateMiddleware
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import MAX_RATE_DELAY, Settings
+from text2world.engine.run_reader import RUN_NAME, RunInfo, find_run, list_runs
+from text2world.engine.run_store import KINDS, RunError
 
 log = logging.getLogger("text2world.api")
 
 # Ids that may name a domain, dataset or run: a plain file name, never a path.
-_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
-_MAX_RUN_FILE = 16 * 1024 * 1024  # bytes of config.json / summary.json we are willing to read
+_PLAIN_NAME = RUN_NAME
 _RECORD_TTL = 1.0  # seconds a store record found by the score endpoint is reused
 _SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
 
@@ -359,40 +359,6 @@ def _record(dataset_name: str, record_id: str):
                        "(GET /v1/domains lists the ids)") from None
 
 
-def _finite(text: str) -> float | None:
-    value = float(text)
-    return value if value not in (float("inf"), float("-inf")) else None
-
-
-def _read_json_file(path: Path, root: Path, problems: list[str]) -> Any:
-    name = path.name
-    try:
-        if not path.exists():
-            problems.append(f"{name} is missing")
-            return None
-        if not path.resolve().is_relative_to(root):
-            problems.append(f"{name} points outside the runs directory")
-            return None
-        if not path.is_file():
-            problems.append(f"{name} is not a file")
-            return None
-        if path.stat().st_size > _MAX_RUN_FILE:
-            problems.append(f"{name} is larger than {_MAX_RUN_FILE:,} bytes")
-            return None
-        text = path.read_text(encoding="utf-8")
-    except (OSError, RuntimeError, UnicodeDecodeError) as err:  # RuntimeError: symlink loop
-        problems.append(f"{name} cannot be read ({err})")
-        return None
-    try:
-        # Python writes NaN and Infinity into JSON (a mean over no items); JSON has no such
-        # numbers and they cannot be sent back, so they become null.
-        return json.loads(text, parse_constant=lambda constant: None, parse_float=_finite)
-    except (ValueError, RecursionError) as err:
-        # A summary being rewritten is replaced atomically, so this is a damaged file.
-        problems.append(f"{name} is not valid JSON ({err})")
-        return None
-
-
 def _redact(value: Any, depth: int = 0) -> Any:
     """Drop anything named like a credential; configs should hold none, but never echo one."""
     if depth > 50:
@@ -418,72 +384,49 @@ def _field(config: Any, *names: str) -> str | None:
     return None
 
 
-def _is_run_dir(entry: Path, root: Path) -> bool:
-    try:
-        return (bool(_PLAIN_NAME.match(entry.name)) and ".." not in entry.name
-                and entry.is_dir() and entry.resolve().is_relative_to(root)
-                and ((entry / "config.json").exists() or (entry / "summary.json").exists()))
-    except (OSError, RuntimeError):  # unreadable entry or symlink loop: not a run
-        return False
-
-
-def _run_dirs(runs_dir: Path) -> list[Path]:
-    try:
-        if not runs_dir.is_dir():
-            return []
-        root = runs_dir.resolve()
-        entries = sorted(runs_dir.iterdir(), key=lambda p: p.name)
-    except (OSError, RuntimeError) as err:
-        raise ApiError(503, "runs_unavailable",
-                       f"the runs directory {runs_dir} cannot be read ({err})") from None
-    return [entry for entry in entries if _is_run_dir(entry, root)]
-
-
-def run_status(config: Any, summary: Any, problems: list[str]) -> dict:
-    """Kind, task, reference flag, and whether the run is usable (the leaderboard lists every
-    run, a damaged or failed one with its reason, and never breaks on one)."""
-    from text2world.reports.compare import run_kind
-
-    info: dict[str, Any] = {"kind": "unknown", "task": None, "reference_model": False,
-                            "status": "ok", "reason": None}
-    if not isinstance(config, dict):
-        info.update(status="damaged", reason="; ".join(problems) or "config.json is missing")
-        return info
-    kind = run_kind(config)
-    info.update(kind=kind if kind in ("generation", "wm", "contamination") else "unknown",
-                task=config.get("task") if isinstance(config.get("task"), str) else None,
-                reference_model=bool(config.get("reference_model")))
-    if info["kind"] == "unknown":
-        info.update(status="damaged", reason=f"unknown run kind {kind!r}")
-    elif not isinstance(summary, dict):
-        info.update(status="damaged", reason="; ".join(problems) or "summary.json is missing")
+def run_status(info: RunInfo) -> dict:
+    """Kind, task, reference flag, and whether the run can be shown: ok; failed (no item
+    finished: the model could not be reached); damaged (its files cannot be read, or of an
+    unknown kind), each with its reason. The leaderboard lists every run and never breaks."""
+    config = info.config if isinstance(info.config, dict) else {}
+    result: dict[str, Any] = {
+        "kind": info.kind if info.kind in KINDS else "unknown",
+        "task": config.get("task") if isinstance(config.get("task"), str) else None,
+        "reference_model": bool(config.get("reference_model")), "status": "ok",
+        "reason": None}
+    summary = info.summary if isinstance(info.summary, dict) else None
+    if info.error is not None:
+        result.update(status="damaged", reason=info.error)
+    elif summary is None:
+        result.update(status="damaged", reason="; ".join(info.problems)
+                      or "summary.json is missing")
     elif summary.get("finished_items") == 0 and (summary.get("planned_items") or 0) > 0:
         stop = summary.get("stop_reason") or summary.get("stopped")
-        info.update(status="failed", reason=str(stop) if stop else (
+        result.update(status="failed", reason=str(stop) if stop else (
             "no item finished: the model could not be reached or every call failed "
-            "(see errors.jsonl; t2w eval --resume retries)"))
-    return info
+            "(see errors.jsonl; resuming the run retries)"))
+    return result
 
 
-def _run_summary(folder: Path, root: Path, detail: bool = False) -> dict:
-    problems: list[str] = []
-    config = _read_json_file(folder / "config.json", root, problems)
-    summary = _read_json_file(folder / "summary.json", root, problems)
-    result = {"id": folder.name, "finished": summary is not None,
+def _run_entry(info: RunInfo, detail: bool = False) -> dict:
+    """A run as the API shows it (read by the run store's reader, credentials dropped)."""
+    config = info.config
+    result = {"id": info.run_id, "finished": info.finished,
               "model": _field(config, "model", "model_name"),
               "dataset": _field(config, "dataset", "dataset_name"),
-              "summary": _redact(summary), "problems": problems, **run_status(config, summary,
-                                                                              problems)}
+              "summary": _redact(info.summary), "problems": info.problems,
+              **run_status(info)}
     if detail:
         result["config"] = _redact(config)
-        log_path = folder / "log.jsonl"
-        try:
-            if log_path.is_file() and log_path.resolve().is_relative_to(root):
-                with log_path.open("rb") as stream:
-                    result["logged_items"] = sum(1 for line in stream if line.strip())
-        except (OSError, RuntimeError) as err:
-            problems.append(f"log.jsonl cannot be read ({err})")
+        result["logged_items"] = info.logged_items()
     return result
+
+
+def _runs(runs_dir: Path) -> list[RunInfo]:
+    try:
+        return list_runs(runs_dir, confined=True)
+    except RunError as err:
+        raise ApiError(503, "runs_unavailable", str(err)) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -699,21 +642,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
     ) -> dict:
         """Evaluation runs in the runs directory, with their summaries."""
-        folders = _run_dirs(settings.runs_dir)
-        root = settings.runs_dir.resolve()
-        page = folders[offset: offset + limit]
-        return {"runs_dir": str(settings.runs_dir), "total": len(folders), "offset": offset,
+        runs = _runs(settings.runs_dir)
+        page = runs[offset: offset + limit]
+        return {"runs_dir": str(settings.runs_dir), "total": len(runs), "offset": offset,
                 "limit": limit,
-                "next_offset": offset + limit if offset + limit < len(folders) else None,
-                "items": [_run_summary(folder, root) for folder in page]}
+                "next_offset": offset + limit if offset + limit < len(runs) else None,
+                "items": [_run_entry(info) for info in page]}
 
     @app.get("/v1/runs/{run_id}", response_model=RunDetail, responses=_ERRORS, tags=["runs"])
     def run_endpoint(run_id: str) -> dict:
         """One run: its config (without credentials), summary and number of logged items."""
         _check_plain(run_id, "run")
-        for folder in _run_dirs(settings.runs_dir):
-            if folder.name == run_id:
-                return _run_summary(folder, settings.runs_dir.resolve(), detail=True)
+        info = find_run(settings.runs_dir, run_id)
+        if info is not None:
+            return _run_entry(info, detail=True)
         raise ApiError(404, "unknown_run",
                        f"no run {run_id!r} in {settings.runs_dir} (GET /v1/runs lists the runs)")
 

@@ -137,20 +137,19 @@ def report_command(
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
     from text2world.reports.generation import ReportError, build_report
-    from text2world.reports.wm import is_wm_run
 
-    if runs and any(is_wm_run(path) for path in runs):
+    kinds = {path: _kind(path) for path in runs}
+    if len(set(kinds.values())) > 1:
+        fail("runs of different tasks cannot be reported together: " + ", ".join(
+            f"{path} is a {kind} run" for path, kind in kinds.items()))
+    kind = next(iter(kinds.values()), "generation")
+    if kind == "wm":
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
-    kinds = {str(path): _kind_of(path) for path in runs}
-    if any(kind == "contamination" for kind in kinds.values()):
-        if len(runs) > 1:
-            fail("report contamination probes one at a time (t2w report PROBE_RUN)")
-        return _probe_report(runs[0], out, as_json, markdown)
-    unknown = [path for path, kind in kinds.items() if kind not in (None, "generation")]
-    if unknown:
-        fail(f"{unknown[0]}: a run of kind {kinds[unknown[0]]!r}; t2w report knows generation "
-             "(t2w eval), world-model (t2w wm) and contamination runs")
+    if kind == "contamination":
+        for path in runs:  # each probe's report in its own folder
+            _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
+        return
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)
@@ -181,6 +180,17 @@ def report_command(
     console.print("files: " + ", ".join(sorted(p.name for p in report.files))
                   + " (report.md holds every table, the per-domain one included)",
                   highlight=False)
+
+
+def _kind(path: Path) -> str:
+    """The task of a run folder (a folder that is not a run is reported as the report says)."""
+    from text2world.engine.run_reader import open_run
+    from text2world.engine.run_store import RunError
+
+    try:
+        return open_run(path).kind
+    except RunError:
+        return "generation"
 
 
 def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> None:
@@ -289,17 +299,6 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
                       "our 95% interval", highlight=False)
 
 
-def _kind_of(path: Path) -> str | None:
-    """The run's kind, None when its config cannot be read (the report then says why)."""
-    from text2world.engine.run_store import Run, RunError
-    from text2world.reports.compare import run_kind
-
-    try:
-        return run_kind(Run.open(Path(path)).config)
-    except RunError:
-        return None
-
-
 def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) -> None:
     from text2world.reports.generation import ReportError
     from text2world.reports.probe import build_probe_report
@@ -315,6 +314,10 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
     if markdown:
         typer.echo(text)
     else:
+        from text2world.cli.contamination import _rates_table
+        from text2world.engine.run_reader import open_run
+
+        _rates_table(open_run(run).summary(), 20)
         measures = data["measures"]
         table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
         table.add_column("measure")

@@ -49,7 +49,7 @@ def run_kind(config: dict) -> str:
 
 
 def _open(path: Path) -> _Side:
-    from text2world.tasks.generation.rounds import load_run_items
+    from text2world.tasks.generation.rescore import load_run_items
 
     try:
         run = Run.open(Path(path))

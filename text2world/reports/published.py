@@ -99,7 +99,7 @@ def matching_model(config: dict, table: dict) -> str | None:
 
 def against(path: Path, name: str = "paper") -> dict:
     """The run's figures beside the published row of its model."""
-    from text2world.tasks.generation.rounds import load_run_items
+    from text2world.tasks.generation.rescore import load_run_items
 
     table = load_table(name)
     try:

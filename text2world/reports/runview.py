@@ -9,20 +9,23 @@ writes a file.
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from text2world.scoring.metrics import action_diff
 from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
-from text2world.engine.run_store import SCORE_MODES, Run, mean, summarize
+from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.tasks.generation.summary import summarize
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 
 # "line 73:37" inside a parser message: a second place an error points at.
 _PARSER_LINE = re.compile(r"\bline (\d+):\d+")
 
 
-class ViewError(LookupError):
+class ViewError(Text2WorldError, LookupError):
     """An item or round the run does not have; the message says what exists."""
 
 
@@ -106,6 +109,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
                 rows[str(item["item"])]["scores"][mode] = _generic_cell(item, mode)
     return {
         "run_id": run.run_id,
+        "kind": run.kind,
         "config": run.config,
         "ec": ec,
         "modes": modes,
