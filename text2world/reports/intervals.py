@@ -15,20 +15,28 @@ from text2world.reports.statistics import RESAMPLES, SEED, bootstrap_mean
 from text2world.tasks.wm.metrics import PROPOSE_KS
 
 
-def generation_values(items: list[dict], mode: str, round_index: int,
-                      metric: str) -> dict[str, float]:
-    """Item id -> the metric at EC_round (executable as 0/1); items without it left out."""
-    values = {}
+def generation_samples(items: list[dict], mode: str, round_index: int,
+                       metric: str) -> dict[str, list[float]]:
+    """Item id -> the metric at EC_round in each epoch of the item (executable as 0/1);
+    items without it left out. Semantic scores count only rounds that could be simulated."""
+    values: dict[str, list[float]] = {}
     for item in items:
         scores = (item.get("ec") or {}).get(mode) or []
         if len(scores) > round_index and isinstance(scores[round_index], dict):
             score = scores[round_index]
             if mode == "semantic" and not score.get("ok"):
-                continue  # semantic means are over the rounds that could be simulated
+                continue
             value = score.get(metric)
             if isinstance(value, (int, float)):
-                values[str(item.get("item"))] = float(value)
+                values.setdefault(str(item.get("item")), []).append(float(value))
     return values
+
+
+def generation_values(items: list[dict], mode: str, round_index: int,
+                      metric: str) -> dict[str, float]:
+    """Item id -> the metric at EC_round, averaged over the item's epochs."""
+    return {item: sum(samples) / len(samples)
+            for item, samples in generation_samples(items, mode, round_index, metric).items()}
 
 
 def generation_intervals(items: list[dict], mode: str, metrics: list[str] | tuple[str, ...],
@@ -38,8 +46,9 @@ def generation_intervals(items: list[dict], mode: str, metrics: list[str] | tupl
     for r in range(rounds):
         row: dict = {"round": r}
         for metric in metrics:
-            values = list(generation_values(items, mode, r, metric).values())
-            row[metric] = bootstrap_mean(values).as_dict()
+            # items resampled, and each item's epochs within it
+            samples = list(generation_samples(items, mode, r, metric).values())
+            row[metric] = bootstrap_mean(samples).as_dict()
         out.append(row)
     return out
 
@@ -58,7 +67,7 @@ def summary_intervals(items: list[dict], ec: int, resamples: int = 1000) -> dict
             out[mode][label] = {}
             for metric in metrics:
                 interval = bootstrap_mean(
-                    list(generation_values(items, mode, index, metric).values()),
+                    list(generation_samples(items, mode, index, metric).values()),
                     resamples=resamples)
                 out[mode][label][metric] = [interval.low, interval.high]
     return out

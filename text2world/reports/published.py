@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 
 from text2world.engine.run_store import Run, RunError
-from text2world.reports.intervals import generation_values
+from text2world.reports.intervals import generation_samples
 from text2world.reports.statistics import bootstrap_mean
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
@@ -137,7 +137,7 @@ def against(path: Path, name: str = "paper") -> dict:
         if round_index > ec:
             entry.update(status="not run", note=f"the run has rounds up to EC_{ec}")
         else:
-            values = list(generation_values(items, mode, round_index, row["metric"]).values())
+            values = list(generation_samples(items, mode, round_index, row["metric"]).values())
             interval = bootstrap_mean(values)
             entry["ours"] = interval.as_dict()
             entry["status"] = ("no figure" if interval.mean is None else
