@@ -10,7 +10,6 @@ import csv
 import json
 
 import pytest
-from scipy import stats
 
 from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.reports.generation import ReportError, build_report

@@ -15,8 +15,6 @@ import csv
 import hashlib
 import io
 import json
-import math
-import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -494,11 +492,11 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     write("errors_per_round.csv", _csv(error_csv))
 
     # Rounds as repeated measures (replaces the one-way ANOVA: same items in every round)
-    anova_lines = ["## Change over correction rounds (repeated measures: the same items in "
-                   "every round)", "",
-                   "F: one-way repeated-measures ANOVA over EC_0 .. EC_k, items as subjects "
-                   "(assumes sphericity). EC_0 -> EC_k: paired mean difference with its 95% "
-                   "interval and a sign-flip permutation p-value (no such assumption).", ""]
+    anova_lines = [("## Change over correction rounds (repeated measures: the same items in "
+                    "every round)"), "",
+                   ("F: one-way repeated-measures ANOVA over EC_0 .. EC_k, items as subjects "
+                    "(assumes sphericity). EC_0 -> EC_k: paired mean difference with its 95% "
+                    "interval and a sign-flip permutation p-value (no such assumption)."), ""]
     anova_csv = [["run", "metric", "items", "F", "df_rounds", "df_error", "p", "diff_first_last",
                   "diff_low", "diff_high", "p_first_last", "note"]]
     anova_rows = []

@@ -73,8 +73,8 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
     header = "| Run | Simulable EC_k | " + " | ".join(
         f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
     lines = ["## Semantic scores (behaviour on the gold's problems, %)", "",
-             "Means [95% interval] over the rounds that could be simulated; 'Simulable' is "
-             "their share.", "",
+             ("Means [95% interval] over the rounds that could be simulated; 'Simulable' is "
+              "their share."), "",
              header, "|" + " --- |" * (2 + 2 * len(METRICS))]
     for label, rows in curves.items():
         cells = [label, _pct(rows[-1]["simulable"])]
