@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -95,6 +96,24 @@ def _resample_count(units: int, resamples: int) -> int:
     return max(200, min(resamples, _MAX_CELLS // max(units, 1)))
 
 
+@lru_cache(maxsize=8)
+def _cached_counts(units: int, count: int, seed: int) -> np.ndarray:
+    picks = np.random.default_rng(seed).integers(0, units, size=(count, units))
+    counts = np.zeros((count, units))
+    np.add.at(counts, (np.arange(count)[:, None], picks), 1.0)
+    counts.flags.writeable = False
+    return counts
+
+
+def _counts(units: int, count: int, seed: int) -> np.ndarray:
+    """(count, units): how often each unit is drawn in each resample (with replacement). A
+    report takes dozens of means over the same items with the same seed: the draws are made
+    once, and each mean is then one matrix product."""
+    if units * count <= 1_000_000:
+        return _cached_counts(units, count, seed)
+    return _cached_counts.__wrapped__(units, count, seed)
+
+
 def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = None,
                    resamples: int = RESAMPLES, seed: int = SEED,
                    level: float = LEVEL) -> Interval:
@@ -112,7 +131,7 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
     point = float(means.mean())
     if n == 1 and epochs is None:
         return Interval(point, point, point, 1, 1, "items", seed, 0, level)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed + 2)  # epochs only; the picks come from ``seed``
     use_clusters = labels is not None and 1 < len(set(labels)) < n
     if use_clusters:
         assert labels is not None
@@ -126,24 +145,23 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
         # Sums and sizes per cluster: a resample of clusters gives sum / size of its items.
         sums = np.array([means[m].sum() for m in members])
         sizes = np.array([len(m) for m in members], dtype=float)
-        picks = rng.integers(0, units, size=(count, units))
+        counts = _counts(units, count, seed)
         if epochs is not None:
             resampled = _epoch_resample(epochs, rng, count)  # (count, n)
             sums_r = np.stack([resampled[:, m].sum(axis=1) for m in members], axis=1)
-            stats = (np.take_along_axis(sums_r, picks, axis=1).sum(axis=1)
-                     / sizes[picks].sum(axis=1))
+            stats = (counts * sums_r).sum(axis=1) / (counts @ sizes)
         else:
-            stats = sums[picks].sum(axis=1) / sizes[picks].sum(axis=1)
+            stats = (counts @ sums) / (counts @ sizes)
         method = "domains"
     else:
         units = n
         count = _resample_count(n, resamples)
-        picks = rng.integers(0, n, size=(count, n))
+        counts = _counts(n, count, seed)
         if epochs is not None:
             resampled = _epoch_resample(epochs, rng, count)
-            stats = np.take_along_axis(resampled, picks, axis=1).mean(axis=1)
+            stats = (counts * resampled).sum(axis=1) / n
         else:
-            stats = means[picks].mean(axis=1)
+            stats = (counts @ means) / n
         method = "items"
     if epochs is not None:
         method += "+epochs"
