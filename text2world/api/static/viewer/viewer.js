@@ -446,7 +446,7 @@ async function compare(ids) {
     runs.forEach((r, i) => {
       const rows = ((r.summary || {}).metrics || {})[mode] || [];
       rows.forEach((row, k) => {
-        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC_${row.round}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`;
+        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC_${row.round}</td>${metrics.map(m => `<td class="num">${ciCell(row[m], k === 0 ? lbInterval(r, mode, m, false) : k === rows.length - 1 ? lbInterval(r, mode, m, true) : null)}</td>`).join("")}</tr>`;
       });
     });
     table += "</tbody></table>";
@@ -470,7 +470,7 @@ async function compare(ids) {
     const heat = `<table class="heat" id="heatmap"><thead><tr><th>Domain</th>${runs.map((r, i) => `<th title="${esc(names[i])}">${esc(r.model || r.id)}</th>`).join("")}</tr></thead><tbody>${itemIds.map(id =>
       `<tr><td>${esc(id)}</td>${overviews.map(o => { const it = o && o.items.find(x => x.item === id); const v = it && (it.scores[mode] || {}).f1_mean_eck;
         return `<td style="background:${heatColor(v)}" title="${esc(id)}: ${pct(v)}">${v === null || v === undefined ? "–" : Math.round(100 * v)}</td>`; }).join("")}</tr>`).join("")}</tbody></table>`;
-    document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
+    document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %; EC_0 and EC_k ±95% interval half-width)</h2><div class="table-wrap">${table}</div>
       <h2>EC curve</h2><div class="card">${lineChart(series, maxRounds, label(metric) + " (" + mode + ")")}</div>
       <div id="paired"><p class="muted">Loading the paired comparison…</p></div>
       <h2>Per domain x run <span class="muted">(mean F1 at EC_k, ${esc(mode)}, %)</span></h2><div class="table-wrap">${heat}</div>
