@@ -317,3 +317,42 @@ def test_compare_page_has_the_paired_comparison(page, server, kinds):
     page.wait_for_selector("table.paired")
     assert "executable@EC_0" in page.locator("table.paired").inner_text()
     assert page.locator("#heatmap tbody tr").count() == 5
+
+
+def test_bundle_opens_from_file_without_a_server(kinds, browser, tmp_path):
+    """t2w view --bundle: the static site works from file:// (scripts, not fetch)."""
+    from text2world.api.bundle import write_bundle
+
+    site = tmp_path / "site"
+    write_bundle(kinds.runs_dir, site, [kinds.noisy.name, kinds.next_state.name])
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors, remote = [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def gate(route):
+        if urlparse(route.request.url).scheme in ("file", "data"):
+            route.continue_()
+        else:
+            remote.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", gate)
+    index = (site / "index.html").as_uri()
+    page.goto(index + "#/")
+    wait_ready(page, "leaderboard")
+    assert page.locator("#leaderboard tbody tr").count() == 1
+    assert page.locator("table.wm-runs").count() == 1
+    page.goto(f"{index}#/run/{kinds.noisy.name}")
+    wait_ready(page, "run")
+    assert page.locator("#table1 tbody tr").count() == 4
+    first = sorted(str(i["item"]) for i in Run.open(kinds.noisy).items())[0]
+    page.goto(f"{index}#/run/{kinds.noisy.name}/item/{first}")
+    wait_ready(page, "item")
+    page.wait_for_selector("#diff .diff-action, #diff .note")
+    # a run left out of the bundle says so
+    page.goto(f"{index}#/run/{kinds.probe.name}")
+    wait_ready(page, "error")
+    assert "not in this bundle" in page.locator(".error-box").inner_text()
+    context.close()
+    assert errors == [] and remote == []
