@@ -1,7 +1,9 @@
 """How fast the viewer opens a 101-item EC3 run (target: page ready in under 1 s).
 
-Makes (once) a run of the reference noisy oracle over the store's 101 test domains at EC3, starts
-``t2w view`` on loopback and measures
+Makes (once) a run of the reference noisy oracle over the store's 101 test domains at EC3, and
+beside it runs of every other kind (world-model next-state and propose, a contamination probe,
+a run that could not connect, a damaged run: ``tests/run_kinds.py``), starts ``t2w view`` on
+loopback and measures
 * the JSON endpoints (overview, item, diff): first request (log parsed) and warm medians;
 * page-ready time in headless Chromium (navigation start to the page rendered with its data) for
   the leaderboard, the run page (first with the server's cache cold) and an item page.
@@ -40,6 +42,27 @@ def make_run(runs_dir: Path) -> Path:
     result = evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, runs_root=runs_dir))
     print(f"made the run in {time.perf_counter() - started:.0f} s: {result.run.path}")
     return result.run.path
+
+
+def make_other_kinds(runs_dir: Path) -> dict[str, str]:
+    """World-model, probe, failed and damaged runs beside the big one (made once)."""
+    import tempfile
+
+    found = {kind: next((p.name for p in sorted(runs_dir.glob(pattern))), None) for kind, pattern
+             in (("wm next-state", "wm-next-state__*"), ("wm propose", "wm-propose__*"),
+                 ("probe", "contamination__*"))}
+    if all(found.values()):
+        return found  # type: ignore[return-value]
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from run_kinds import make_runs
+
+    with tempfile.TemporaryDirectory() as scratch:
+        kinds = make_runs(Path(scratch), items=1)
+        for path in (kinds.next_state, kinds.propose, kinds.probe, kinds.unreachable,
+                     kinds.damaged):
+            if not (runs_dir / path.name).exists():
+                shutil.move(str(path), runs_dir / path.name)
+    return make_other_kinds(runs_dir)
 
 
 def free_port() -> int:
@@ -87,6 +110,8 @@ def main() -> None:
     args = parser.parse_args()
     args.runs_dir.mkdir(parents=True, exist_ok=True)
     run = make_run(args.runs_dir)
+    others = make_other_kinds(args.runs_dir)
+    print(f"runs of every kind beside it: {', '.join(others.values())}")
     log_size = (run / "log.jsonl").stat().st_size
     print(f"run: {run.name}: log.jsonl {log_size / 1e6:.1f} MB")
 
@@ -142,7 +167,9 @@ def main() -> None:
                         ("leaderboard ready", f"{base}/view/#/", "leaderboard"),
                         ("run page ready", f"{base}/view/#/run/{run.name}", "run"),
                         ("item page ready (with diff)",
-                         f"{base}/view/#/run/{run.name}/item/{ids[len(ids) // 2]}", "item")):
+                         f"{base}/view/#/run/{run.name}/item/{ids[len(ids) // 2]}", "item"),
+                        *((f"{kind} run page ready", f"{base}/view/#/run/{name}", "run")
+                          for kind, name in others.items())):
                     times = [page_ready(browser, url, route) for _ in range(args.repeat)]
                     figures.append((f"{name} (median of {args.repeat})", statistics.median(times)))
                 browser.close()

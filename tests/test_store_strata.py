@@ -56,6 +56,9 @@ def test_report_by_size_and_feature(oracle_run):
     rows = stratified_scores([oracle_run], "size")
     assert sum(r["domains"] for r in rows) == len(IDS)
     assert all(r["exec_eck"] == 1.0 and r["similarity_eck"] == 1.0 for r in rows)
+    # Every stratum's mean carries its interval (all ones: no spread).
+    assert all(r["intervals"]["exec_eck"]["low"] == 1.0 and r["intervals"]["exec_eck"]["n"]
+               == r["domains"] for r in rows)
     features = {r["feature"]: r["domains"] for r in stratified_scores([oracle_run], "feature")}
     assert features["untyped"] == 2 and features["adl"] == 1  # hanoi-discs, tic-tac-toe; power-grid
     with pytest.raises(ReportError, match="unknown stratification"):
@@ -67,7 +70,7 @@ def test_cli_report_by(oracle_run):
     run = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
                           "--by", "feature"], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
-    assert "| untyped | 2 | 100.0 |" in run.stdout
+    assert "| untyped | 2 | 100.0 [100.0, 100.0] |" in run.stdout
     bad = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
                           "--by", "colour"], capture_output=True, text=True, env=env)
     assert bad.returncode != 0 and "colour" in bad.stderr + bad.stdout

@@ -20,9 +20,10 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.tasks.generation.rescore import load_run_items
 from text2world.engine.run_store import Run
+
+from run_kinds import make_runs
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
                                "installed (pip install -e '.[test]')")
@@ -51,15 +52,15 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("viewer-browser")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("T2W_HOME", str(root / "home"))
-        noisy = evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, limit=5, workers=0,
-                                     runs_root=root / "runs")).run
-        oracle = evaluate(EvalOptions(model="reference/oracle", ec=1, limit=3, workers=0,
-                                      runs_root=root / "runs")).run
-    return root / "runs", noisy, oracle
+def kinds(tmp_path_factory):
+    """Runs of every kind in one folder (tests/run_kinds.py): 5 noisy-oracle and 3 oracle
+    generation items, two world-model tasks, a probe, a failed run and a damaged one."""
+    return make_runs(tmp_path_factory.mktemp("viewer-browser"), items=5, oracle_items=3)
+
+
+@pytest.fixture(scope="module")
+def runs(kinds):
+    return kinds.runs_dir, Run.open(kinds.noisy), Run.open(kinds.oracle)
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +144,7 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
     page.goto(server + "/view/")
     wait_ready(page, "leaderboard")
     rows = page.locator("#leaderboard tbody tr")
-    assert rows.count() == 2
+    assert rows.count() == 3  # the two reference runs and the one that could not connect
     text = page.locator("#leaderboard").inner_text()
     assert "reference/noisy-oracle" in text and "reference/oracle" in text
     screenshot(page, "leaderboard", tmp_path)
@@ -159,7 +160,7 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
     page.fill("#lb-filter", "noisy")
     assert rows.count() == 1
     page.fill("#lb-filter", "")
-    assert rows.count() == 2
+    assert rows.count() == 3
 
     # select both runs and compare them side by side
     for run in (noisy, oracle):
@@ -252,3 +253,106 @@ def test_api_docs_render_offline(page, server, path, selector):
     page.goto(server + path)
     page.wait_for_selector(selector, timeout=30_000)
     assert "text2world scoring service" in page.locator(selector).first.inner_text()
+
+
+def test_every_kind_of_run_renders(page, server, kinds, tmp_path):
+    page.goto(server + "/")  # the root leads to the viewer
+    wait_ready(page, "leaderboard")
+    assert page.url.endswith("/view/")
+    # one table per kind; reference runs carry a badge, the unreachable run is marked failed
+    assert page.locator("table.wm-runs").count() == 2
+    assert page.locator("#probe-runs tbody tr").count() == 1
+    assert page.locator(".badge.ref").count() == 5
+    failed = page.locator(f'tr[data-run="{kinds.unreachable.name}"]')
+    assert failed.locator(".badge.failed").inner_text() == "failed"
+    assert "0/2" in failed.inner_text()
+    # the damaged run is listed with its reason
+    assert "config.json is not valid JSON" in page.locator("#broken-runs").inner_text()
+    # the default columns fit at 1400 px with three scoring modes
+    width = page.evaluate("document.querySelector('#leaderboard').getBoundingClientRect().width")
+    room = page.evaluate("document.querySelector('main').clientWidth")
+    assert width <= room, (width, room)
+    # intervals: hovering a score gives its 95% interval
+    assert "95% interval" in page.locator("#leaderboard td.num span[title]").first.get_attribute(
+        "title")
+    screenshot(page, "leaderboard-kinds", tmp_path)
+
+    for path in (kinds.next_state, kinds.propose, kinds.probe):
+        page.goto(f"{server}/view/#/run/{path.name}")
+        wait_ready(page, "run")
+        assert page.locator("#items tbody tr").count() > 0
+        screenshot(page, f"run-{path.name[:20]}", tmp_path)
+        page.locator("#items tbody tr a").first.click()
+        wait_ready(page, "item")
+        if path == kinds.probe:
+            assert "Continuation" in page.locator("main").inner_text()
+        else:
+            text = page.locator("main").inner_text()
+            assert "Truth" in text and "Answer (as read)" in text and "Verdict" in text
+        screenshot(page, f"item-{path.name[:20]}", tmp_path)
+
+    page.goto(f"{server}/view/#/run/{kinds.damaged.name}")
+    wait_ready(page, "error")
+    assert "cannot be read" in page.locator(".error-box").inner_text()
+
+
+def test_item_page_shows_semantic_diagnoses(page, server, kinds, tmp_path):
+    items = Run.open(kinds.noisy).items()
+    item, index = next((item, rnd["round"]) for item in items for rnd in item["rounds"]
+                       if (rnd.get("semantic") or {}).get("diagnoses"))
+    diagnosis = item["rounds"][index]["semantic"]["diagnoses"][0]
+    page.goto(f"{server}/view/#/run/{kinds.noisy.name}/item/{item['item']}/round/{index}")
+    wait_ready(page, "item")
+    table = page.locator("#diagnoses")
+    assert diagnosis["action"] in table.inner_text()
+    assert diagnosis["message"][:40] in table.inner_text()
+    assert page.locator("#sem-problems tbody tr").count() >= 1  # per problem: the plan's fate
+    page.locator("#semantic").scroll_into_view_if_needed()
+    screenshot(page, "item-semantic", tmp_path)
+
+
+def test_compare_page_has_the_paired_comparison(page, server, kinds):
+    page.goto(f"{server}/view/#/compare/{kinds.oracle.name},{kinds.noisy.name}")
+    wait_ready(page, "compare")
+    page.wait_for_selector("table.paired")
+    assert "executable@EC_0" in page.locator("table.paired").inner_text()
+    assert page.locator("#heatmap tbody tr").count() == 5
+
+
+def test_bundle_opens_from_file_without_a_server(kinds, browser, tmp_path):
+    """t2w view --bundle: the static site works from file:// (scripts, not fetch)."""
+    from text2world.api.bundle import write_bundle
+
+    site = tmp_path / "site"
+    write_bundle(kinds.runs_dir, site, [kinds.noisy.name, kinds.next_state.name])
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors, remote = [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def gate(route):
+        if urlparse(route.request.url).scheme in ("file", "data"):
+            route.continue_()
+        else:
+            remote.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", gate)
+    index = (site / "index.html").as_uri()
+    page.goto(index + "#/")
+    wait_ready(page, "leaderboard")
+    assert page.locator("#leaderboard tbody tr").count() == 1
+    assert page.locator("table.wm-runs").count() == 1
+    page.goto(f"{index}#/run/{kinds.noisy.name}")
+    wait_ready(page, "run")
+    assert page.locator("#table1 tbody tr").count() == 4
+    first = sorted(str(i["item"]) for i in Run.open(kinds.noisy).items())[0]
+    page.goto(f"{index}#/run/{kinds.noisy.name}/item/{first}")
+    wait_ready(page, "item")
+    page.wait_for_selector("#diff .diff-action, #diff .note")
+    # a run left out of the bundle says so
+    page.goto(f"{index}#/run/{kinds.probe.name}")
+    wait_ready(page, "error")
+    assert "not in this bundle" in page.locator(".error-box").inner_text()
+    context.close()
+    assert errors == [] and remote == []

@@ -38,7 +38,7 @@ from text2world.api.limits import BodyLimitMiddleware, ClientRateLimiter, Client
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import MAX_RATE_DELAY, Settings
 from text2world.engine.run_reader import RUN_NAME, RunInfo, find_run, list_runs
-from text2world.engine.run_store import RunError
+from text2world.engine.run_store import KINDS, RunError
 
 log = logging.getLogger("text2world.api")
 
@@ -276,6 +276,15 @@ class RunSummary(BaseModel):
     summary: Any = None
     problems: list[str] = Field(default_factory=list,
                                 description="Missing or unreadable run files.")
+    kind: str = Field("unknown", description="generation, wm, contamination or unknown.")
+    task: str | None = Field(None, description="World-model runs: next-state, verify, "
+                                               "propose or plan.")
+    reference_model: bool = Field(False, description="Made by a built-in reference model "
+                                                     "(checks the pipeline; not an LLM result).")
+    status: str = Field("ok", description="ok; failed (no item finished: e.g. the model "
+                                          "could not be reached); damaged (its files cannot "
+                                          "be read).")
+    reason: str | None = Field(None, description="Why a run is failed or damaged.")
 
 
 class RunPage(BaseModel):
@@ -375,13 +384,38 @@ def _field(config: Any, *names: str) -> str | None:
     return None
 
 
+def run_status(info: RunInfo) -> dict:
+    """Kind, task, reference flag, and whether the run can be shown: ok; failed (no item
+    finished: the model could not be reached); damaged (its files cannot be read, or of an
+    unknown kind), each with its reason. The leaderboard lists every run and never breaks."""
+    config = info.config if isinstance(info.config, dict) else {}
+    result: dict[str, Any] = {
+        "kind": info.kind if info.kind in KINDS else "unknown",
+        "task": config.get("task") if isinstance(config.get("task"), str) else None,
+        "reference_model": bool(config.get("reference_model")), "status": "ok",
+        "reason": None}
+    summary = info.summary if isinstance(info.summary, dict) else None
+    if info.error is not None:
+        result.update(status="damaged", reason=info.error)
+    elif summary is None:
+        result.update(status="damaged", reason="; ".join(info.problems)
+                      or "summary.json is missing")
+    elif summary.get("finished_items") == 0 and (summary.get("planned_items") or 0) > 0:
+        stop = summary.get("stop_reason") or summary.get("stopped")
+        result.update(status="failed", reason=str(stop) if stop else (
+            "no item finished: the model could not be reached or every call failed "
+            "(see errors.jsonl; resuming the run retries)"))
+    return result
+
+
 def _run_entry(info: RunInfo, detail: bool = False) -> dict:
     """A run as the API shows it (read by the run store's reader, credentials dropped)."""
     config = info.config
     result = {"id": info.run_id, "finished": info.finished,
               "model": _field(config, "model", "model_name"),
               "dataset": _field(config, "dataset", "dataset_name"),
-              "summary": _redact(info.summary), "problems": info.problems}
+              "summary": _redact(info.summary), "problems": info.problems,
+              **run_status(info)}
     if detail:
         result["config"] = _redact(config)
         result["logged_items"] = info.logged_items()

@@ -53,7 +53,16 @@ class _ItemCache:
 
         entry = self._entry(run)
         if "overview" not in entry[2]:
-            entry[2]["overview"] = runview.overview(run, entry[1])
+            try:
+                entry[2]["overview"] = runview.overview(run, entry[1])
+            except runview.ViewError as err:
+                raise ApiError(422, "run_unreadable", str(err)) from None
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                # A log whose records are not what its kind writes: say so, do not crash.
+                raise ApiError(422, "run_unreadable",
+                               f"run {run.run_id!r}: its log does not hold the records of a "
+                               f"{run.config.get('kind') or 'generation'} run "
+                               f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 
     def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
@@ -125,9 +134,11 @@ def warm(runs_dir: Path) -> threading.Thread:
 def _open_run(request: Request, run_id: str) -> Run:
     runs_dir: Path = request.app.state.settings.runs_dir
     info = find_run(runs_dir, run_id)
-    if info is None or info.run is None:
+    if info is None:
         raise ApiError(404, "unknown_run",
                        f"no run {run_id!r} in {runs_dir} (GET /v1/runs lists the runs)")
+    if info.run is None or info.error is not None:
+        raise ApiError(422, "run_damaged", f"run {run_id!r} cannot be read: {info.error}")
     return info.run
 
 
@@ -152,6 +163,38 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     return JSONResponse(_items.overview(run))
 
 
+@router.get("/v1/runs/{run_id}/compare/{other_id}")
+def run_compare(request: Request, run_id: str, other_id: str,
+                mode: Annotated[str, Query(pattern="^[a-z]{1,20}$")] = "paper") -> JSONResponse:
+    """Run ``other_id`` (B) against ``run_id`` (A) item by item: per metric the mean
+    difference B - A with a 95% paired bootstrap interval, a permutation p-value and wins /
+    ties / losses; per domain the tally and the domains that differ most (``t2w compare``)."""
+    from text2world.reports.compare import CompareError, compare_runs
+
+    run_a, run_b = _open_run(request, run_id), _open_run(request, other_id)
+    try:
+        return JSONResponse(compare_runs(run_a.path, run_b.path, mode))
+    except CompareError as err:
+        raise ApiError(422, "not_comparable", str(err)) from None
+
+
+@router.get("/v1/runs/{run_id}/against/{table}")
+def run_against(request: Request, run_id: str, table: str) -> JSONResponse:
+    """A generation run's paper-mode figures beside a published table's row of the same model
+    (``t2w report RUN --against TABLE``): published value, our mean and 95% interval, and
+    whether the published value lies outside it."""
+    from text2world.reports.published import PublishedError, against
+
+    run = _open_run(request, run_id)
+    if not _RUN_ID.match(table):
+        raise ApiError(404, "unknown_table", f"no published table {table!r}")
+    try:
+        return JSONResponse(against(run.path, table))
+    except PublishedError as err:
+        raise ApiError(422, "not_comparable", str(err)) from None
+
+
+# Item ids of world-model runs hold slashes: the diff route is matched first.
 @router.get("/v1/runs/{run_id}/items/{item_id:path}/diff")
 def run_item_diff(request: Request, run_id: str, item_id: str,
                   round: Annotated[int | None, Query(ge=0, le=1000)] = None) -> JSONResponse:
@@ -210,6 +253,11 @@ def install(app: FastAPI) -> None:
 
     @app.get("/view", include_in_schema=False)
     def view_redirect() -> RedirectResponse:
+        return RedirectResponse("/view/")
+
+    @app.get("/", include_in_schema=False)
+    def root_redirect() -> RedirectResponse:
+        """http://HOST:PORT/ leads to the viewer (the API lives under /v1, its docs at /docs)."""
         return RedirectResponse("/view/")
 
     @app.get("/view/", include_in_schema=False)

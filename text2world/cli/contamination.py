@@ -185,31 +185,6 @@ def _rates_table(summary: dict, top: int) -> None:
                   "no domain finished", highlight=False)
 
 
-def report_probe(runs: list[Path], as_json: bool, top: int = 20) -> None:
-    """``t2w report`` for probe runs: each run's rates, as the probe printed them."""
-    from text2world.engine.run_reader import open_run
-    from text2world.engine.run_store import RunError
-
-    reports = []
-    for path in runs:
-        try:
-            run = open_run(path)
-        except RunError as err:
-            fail(str(err))
-        summary = run.stored_summary() or run.summary()
-        summary = {**run.summary(), "histogram": summary.get("histogram"),
-                   "most_contaminated": summary.get("most_contaminated", [])}
-        reports.append((run, summary))
-    if as_json:
-        print_json({"runs": [{"run": str(run.path), **summary} for run, summary in reports]})
-        return
-    for run, summary in reports:
-        _rates_table(summary, top)
-        if summary.get("histogram"):
-            console.print(f"histogram: {run.path / summary['histogram']}", highlight=False,
-                          soft_wrap=True)
-
-
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
     summary = result.summary
     _rates_table(summary, top)

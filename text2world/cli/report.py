@@ -23,19 +23,21 @@ def report_tables(data: dict) -> list[Table]:
     markdown tables (and the per-domain table) stay in the files."""
     from text2world.reports.generation import NO_PDDL, round_label
     from text2world.pddl.validation import CATEGORIES
+    from text2world.reports.statistics import format_interval
 
     mode, metrics = data["mode"], data["metrics"]
     tables = []
     for row in data["runs"]:
         table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
-                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']})")
+                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']}; "
+                            "mean [95% interval])")
         table.add_column("round", no_wrap=True)
         table.add_column("items", justify="right")
         for metric in metrics:
             table.add_column(METRIC_HEADERS[metric], justify="right")
-        for rnd in data["per_round"][row["run"]]:
+        for rnd, ci in zip(data["per_round"][row["run"]], data["intervals"][row["run"]]):
             table.add_row(round_label(rnd["round"]), str(rnd["items"]),
-                          *(_pct(rnd[m]) for m in metrics))
+                          *(format_interval(ci[m]) for m in metrics))
         tables.append(table)
     for pair in data["abstract_vs_concrete"]:
         table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
@@ -60,15 +62,20 @@ def report_tables(data: dict) -> list[Table]:
             table.add_row(name, *(str(r["categories"].get(name, 0)) for r in rounds))
         tables.append(table)
     for row in data["runs"]:
-        table = Table(title=f"{row['run']}: one-way ANOVA, rounds EC_0 .. EC_{row['ec']} "
-                            "as groups")
-        for column in ("metric", "F", "p", "note"):
-            table.add_column(column, justify="right" if column in ("F", "p") else "left")
+        table = Table(title=f"{row['run']}: change over rounds EC_0 .. EC_{row['ec']} "
+                            "(repeated measures: the same items each round)")
+        for column in ("metric", "items", "F", "p", "EC_0 -> EC_k", "p (paired)", "note"):
+            table.add_column(column, justify="left" if column in ("metric", "note")
+                             else "right")
         for metric in metrics:
-            entry = data["anova"][row["run"]][metric]
-            table.add_row(METRIC_HEADERS[metric],
+            entry = data["rounds_test"][row["run"]][metric]
+            paired = entry.get("first_to_last") or {}
+            table.add_row(METRIC_HEADERS[metric], str(entry.get("items", 0)),
                           "-" if entry["F"] is None else f"{entry['F']:.3f}",
-                          "-" if entry["p"] is None else f"{entry['p']:.4g}", entry["note"])
+                          "-" if entry["p"] is None else f"{entry['p']:.4g}",
+                          format_interval(paired.get("difference")),
+                          "-" if paired.get("p_value") is None else f"{paired['p_value']:.4g}",
+                          entry.get("note", ""))
         tables.append(table)
     tables += semantic_tables(data.get("semantic"))
     return tables
@@ -82,17 +89,21 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     from text2world.scoring.semantic import METRICS, VERDICTS
     from text2world.reports.semantic import LABELS
 
+    from text2world.reports.statistics import format_interval
+
     tables = []
     for run, rows in semantic["per_round"].items():
+        cis = (semantic.get("intervals") or {}).get(run) or [{} for _ in rows]
         table = Table(title=f"Semantic scores: {run}, behaviour on the gold's problems, % "
-                            "(means over the rounds that could be simulated)")
+                            "(means [95% interval] over the rounds that could be simulated)")
         for column in ("round", "items", *VERDICTS, "simulable", *(LABELS[m] for m in METRICS)):
             table.add_column(column, justify="left" if column == "round" else "right")
-        for row in rows:
+        for row, ci in zip(rows, cis):
             counts = row.get("verdicts") or {}
             table.add_row(round_label(row["round"]), str(row["items"]),
                           *(str(counts.get(v, "-")) for v in VERDICTS), _pct(row["simulable"]),
-                          *(_pct(row[m]) for m in METRICS))
+                          *(format_interval(ci[m]) if m in ci else _pct(row[m])
+                            for m in METRICS))
         tables.append(table)
     for run, rows in (semantic.get("diagnoses") or {}).items():
         table = Table(title=f"{run}: most frequent semantic diagnoses (last round of each item)")
@@ -121,6 +132,11 @@ def report_command(
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
     runs_dir: Path = runs_dir_option(),
+    against: str | None = typer.Option(None, "--against", metavar="TABLE",
+                                       help="Only the run's paper-mode figures beside a "
+                                            "published table's row of the same model: paper "
+                                            "(Text2World Table 1), a table in "
+                                            "$T2W_HOME/published/, or a JSON file."),
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
@@ -136,11 +152,15 @@ def report_command(
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
     if kind == "contamination":
-        from text2world.cli.contamination import report_probe
-        return report_probe(runs, as_json)
+        for path in runs:  # each probe's report in its own folder
+            _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
+        return
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json)
+        return
+    if against is not None:
+        _against_report(runs, against, as_json)
         return
     try:
         report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
@@ -188,3 +208,129 @@ def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> N
         print_json(rows)
     else:
         typer.echo(stratified_markdown(rows, by))
+
+
+def compare_command(
+    run_a: Path = typer.Argument(..., metavar="RUN_A", help="The run compared against."),
+    run_b: Path = typer.Argument(..., metavar="RUN_B", help="The run compared (B - A)."),
+    mode: str = typer.Option("paper", "--mode", help="Generation runs: paper, canonical or "
+                             "semantic scores."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print it as markdown."),
+) -> None:
+    """Two runs item by item: paired differences per metric with 95% intervals and
+    permutation p-values, wins / ties / losses per domain, the domains that differ most."""
+    from text2world.reports.compare import CompareError, compare_markdown, compare_runs
+
+    try:
+        data = compare_runs(run_a, run_b, mode)
+    except CompareError as err:
+        fail(str(err))
+    if as_json:
+        print_json(data)
+        return
+    if markdown:
+        typer.echo(compare_markdown(data))
+        return
+    for note in data["notes"]:
+        warn(note)
+    table = Table(title=f"{data['b']['model']} (B) vs {data['a']['model']} (A): "
+                        f"{data['common_items']} common items, B - A in points "
+                        f"[95% paired interval], seed {data['seed']}")
+    for column in ("metric", "A", "B", "B - A", "p", "B wins", "ties", "B loses"):
+        table.add_column(column, justify="left" if column == "metric" else "right",
+                         no_wrap=column in ("metric", "B - A"))
+    for row in data["metrics"]:
+        table.add_row(row["metric"], _pct(row["mean_a"]), _pct(row["mean_b"]),
+                      _signed(row["difference"]),
+                      "-" if row["p_value"] is None else f"{row['p_value']:.3g}",
+                      str(row["wins"]), str(row["ties"]), str(row["losses"]))
+    console.print(table)
+    tally = data["domains"]
+    console.print(f"per domain ({data['headline']}): B better in {tally['wins']}, equal in "
+                  f"{tally['ties']}, worse in {tally['losses']}", highlight=False)
+    if data["differ_most"]:
+        table = Table(title="domains that differ most")
+        for column in ("domain", "items", "A", "B", "B - A"):
+            table.add_column(column, justify="left" if column == "domain" else "right")
+        for row in data["differ_most"]:
+            table.add_row(row["domain"], str(row["items"]), _pct(row["a"]), _pct(row["b"]),
+                          f"{100 * row['difference']:+.1f}")
+        console.print(table)
+
+
+def _signed(interval: dict) -> str:
+    if interval.get("mean") is None:
+        return "-"
+    return (f"{100 * interval['mean']:+.1f} [{100 * interval['low']:+.1f}, "
+            f"{100 * interval['high']:+.1f}]")
+
+
+def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
+    from text2world.reports.published import PublishedError, against
+    from text2world.reports.statistics import format_interval
+
+    results = []
+    for run in runs:
+        try:
+            results.append(against(run, table))
+        except PublishedError as err:
+            fail(str(err))
+    if as_json:
+        print_json(results if len(results) > 1 else results[0])
+        return
+    for data in results:
+        source = data["table"].get("source") or {}
+        for note in data["notes"]:
+            warn(f"conditions differ: {note}")
+        if data["matched"] is None:
+            console.print(f"{data['run_id']}: no comparison with "
+                          f"{data['table'].get('name')}: {data['reason']}", highlight=False)
+            continue
+        title = (f"{data['model']} beside {data['matched']} in {source.get('table', '')} of "
+                 f"arXiv {source.get('arxiv', '')} {source.get('version', '')} "
+                 f"({data['mode']} mode, %)")
+        output = Table(title=title)
+        for column in ("setting", "metric", "published", "ours [95%]", ""):
+            output.add_column(column, justify="right" if column in ("published", "ours [95%]")
+                              else "left", no_wrap=column == "ours [95%]")
+        for row in data["rows"]:
+            flag = {"outside": "[red]outside our interval[/]", "within": "within",
+                    "no figure": "no figure"}.get(row["status"], row.get("note", ""))
+            output.add_row(row["setting"], row["metric"], f"{100 * row['published']:.1f}",
+                           format_interval(row.get("ours")), flag)
+        console.print(output)
+        console.print(f"{data['outside']} of {len(data['rows'])} published figures lie outside "
+                      "our 95% interval", highlight=False)
+
+
+def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) -> None:
+    from text2world.reports.generation import ReportError
+    from text2world.reports.probe import build_probe_report
+    from text2world.reports.statistics import format_interval
+
+    try:
+        data, text, out_dir = build_probe_report(run, out)
+    except ReportError as err:
+        fail(str(err))
+    if as_json:
+        print_json(data)
+        return
+    if markdown:
+        typer.echo(text)
+    else:
+        from text2world.cli.contamination import _rates_table
+        from text2world.engine.run_reader import open_run
+
+        _rates_table(open_run(run).summary(), 20)
+        measures = data["measures"]
+        table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        table.add_row("mean rate [95% interval]", format_interval(measures["mean_rate"]))
+        table.add_row("median rate", _pct(measures["median_rate"]))
+        table.add_row("domains above 50%",
+                      f"{measures['domains_above_half']} of {measures['domains']}")
+        console.print(table)
+    console.print(f"contamination report written to {out_dir}/", highlight=False,
+                  soft_wrap=True)

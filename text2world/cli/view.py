@@ -25,19 +25,29 @@ def view_command(
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level."),
     runs_dir_flag: Path = typer.Option(None, "--runs-dir",
                                        help="Folder of runs (the same as RUNS_DIR)."),
+    bundle: Path = typer.Option(None, "--bundle", metavar="DIR",
+                                help="Write a static site of the runs to DIR instead of "
+                                     "serving (open DIR/index.html; no server needed)."),
+    run_ids: str = typer.Option(None, "--runs", metavar="ID,ID",
+                                help="--bundle: only these runs (default: every run)."),
 ) -> None:
     """Serve a results viewer: leaderboard, run pages, items with a per-action diff."""
-    import uvicorn
-
-    from text2world.api.app import create_app
-    from text2world.api.settings import Settings
-
     runs_dir = Path(runs_dir_flag or runs_dir or "runs")
     if not runs_dir.exists():
         fail(f"{runs_dir}: no such folder; t2w eval writes its runs to ./runs "
              "(or give the folder: t2w view RUNS_DIR)")
     if not runs_dir.is_dir():
         fail(f"{runs_dir}: is a file, not a folder of runs")
+    if bundle is not None:
+        _bundle(runs_dir, bundle, run_ids)
+        return
+    if run_ids is not None:
+        fail("--runs chooses the runs of a --bundle")
+    import uvicorn
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+
     if not 0 < port < 65536:
         fail(f"--port {port}: a TCP port is between 1 and 65535")
     _check_port_free(host, port)
@@ -57,3 +67,19 @@ def view_command(
         webbrowser.open(url)
     uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False,
                 server_header=False)
+
+
+def _bundle(runs_dir: Path, out: Path, run_ids: str | None) -> None:
+    from text2world.api.bundle import BundleError, write_bundle
+
+    chosen = [r.strip() for r in run_ids.split(",") if r.strip()] if run_ids else None
+    try:
+        result = write_bundle(runs_dir, out, chosen,
+                              progress=lambda run: console.print(f"bundling {run}",
+                                                                 highlight=False))
+    except BundleError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{out}: cannot write the bundle ({err.strerror or err})")
+    console.print(f"static viewer of {len(result['runs'])} runs ({result['answers']} answers) "
+                  f"written to {out}/: open {out}/index.html", highlight=False, soft_wrap=True)

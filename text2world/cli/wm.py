@@ -60,9 +60,12 @@ def parse_rhos(text: str) -> tuple[float, ...]:
     return values
 
 
-def summary_table(summary: dict) -> Table:
+def summary_table(summary: dict, intervals: dict | None = None) -> Table:
     """The model's rows (all, then by rho), then each baseline's row on the same items.
-    Columns the run cannot fill (hit@K above the K asked) are left out."""
+    Columns the run cannot fill (hit@K above the K asked) are left out. With ``intervals``
+    ({"all": {metric: interval}, "rho": {rho: {...}}}, as ``t2w report`` computes them) each
+    mean carries its 95% interval."""
+    from text2world.reports.statistics import format_interval
     from text2world.tasks.wm.metrics import shown
 
     task = summary["task"]
@@ -86,9 +89,12 @@ def summary_table(summary: dict) -> Table:
              for name, row in (overall.get("baselines") or {}).items()]
     for label, row in rows:
         errors = row["format_errors"]
+        cis = ((intervals or {}).get("all") if label == "all"
+               else ((intervals or {}).get("rho") or {}).get(label)) or {}
         table.add_row(label, str(row["items"]),
                       f"{errors} ({row['format_error_rate']:.0%})" if errors else "0",
-                      *(shown(key, row.get(key)) for key, _ in columns))
+                      *(format_interval(cis[key]) if key in cis and key != "cost_ratio"
+                        else shown(key, row.get(key)) for key, _ in columns))
     return table
 
 
@@ -350,7 +356,8 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
             console.print(summary_table({
                 "task": row["task"], "model": row["model"], "rules": row["rules"],
                 "form": "", "metrics": {"all": {"all": row["all"]},
-                                        "rho": report.data["by_rho"][row["run"]]}}))
+                                        "rho": report.data["by_rho"][row["run"]]}},
+                report.data["intervals"][row["run"]]))
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)

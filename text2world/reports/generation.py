@@ -15,8 +15,6 @@ import csv
 import hashlib
 import io
 import json
-import math
-import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ from text2world.engine.run_store import (METRICS, SCORE_MODES, Run, RunError, me
 from text2world.tasks.generation.summary import summarize
 from text2world.store.datasets import atomic_write_text
 from text2world.pddl.validation import CATEGORIES
+from text2world.reports.statistics import bootstrap_mean, format_interval
 
 LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
           "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
@@ -142,29 +141,20 @@ def _values(loaded: _LoadedRun, mode: str, round_index: int, metric: str) -> lis
     return values
 
 
-def _anova(loaded: _LoadedRun, mode: str) -> dict:
-    """One-way ANOVA of each metric across EC_0 .. EC_k (groups = rounds, samples = items)."""
-    from scipy import stats
+def _repeated_measures(loaded: _LoadedRun, mode: str) -> dict:
+    """Each metric across EC_0 .. EC_k as repeated measures of the same items (items are
+    subjects): a one-way ANOVA over rounds as independent groups would count the spread
+    between domains as noise, while the rounds of one item are strongly correlated."""
+    from text2world.reports.intervals import generation_values
+    from text2world.reports.statistics import repeated_measures
 
+    ids = sorted(str(item["item"]) for item in loaded.items)
     result = {}
     for metric in mode_metrics(mode):
-        groups = [_values(loaded, mode, r, metric) for r in range(loaded.ec + 1)]
-        groups = [g for g in groups if g]
-        if len(groups) < 2:
-            result[metric] = {"F": None, "p": None, "note": "needs at least 2 rounds (--ec >= 1)"}
-            continue
-        flat = [v for g in groups for v in g]
-        if max(flat) == min(flat):
-            result[metric] = {"F": None, "p": None, "note": "all values equal"}
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            statistic, p_value = stats.f_oneway(*groups)
-        f_value = float(statistic)
-        p = float(p_value)
-        result[metric] = {"F": None if math.isnan(f_value) else f_value,
-                          "p": None if math.isnan(p) else p,
-                          "note": "" if not math.isnan(f_value) else "no variance within rounds"}
+        per_round = [generation_values(loaded.items, mode, r, metric)
+                     for r in range(loaded.ec + 1)]
+        result[metric] = repeated_measures([[values.get(i) for i in ids]
+                                            for values in per_round])
     return result
 
 
@@ -240,12 +230,19 @@ def _pyplot():
     return plt
 
 
+def _save(plt, figure, path: Path) -> None:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 def _round_ticks(axis, last_round: int) -> None:
     axis.set_xticks(range(last_round + 1))
     axis.set_xticklabels([round_label(r) for r in range(last_round + 1)], fontsize=8)
 
 
-def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path, mode: str) -> None:
+def _plot_rounds(loaded_runs: list[_LoadedRun], intervals: dict, path: Path, mode: str) -> None:
+    """EC_k curves of every metric, each point with its 95% interval as an error bar."""
     plt = _pyplot()
     metrics = mode_metrics(mode)
     columns = (len(metrics) + 1) // 2
@@ -254,20 +251,63 @@ def _plot_rounds(loaded_runs: list[_LoadedRun], curves: dict, path: Path, mode: 
         axis.set_visible(False)
     for axis, metric in zip(axes.flat, metrics):
         for loaded in loaded_runs:
-            rows = curves[loaded.label]
-            xs = [row["round"] for row in rows if row[metric] is not None]
-            ys = [100 * row[metric] for row in rows if row[metric] is not None]
-            axis.plot(xs, ys, marker="o", label=loaded.label)
+            cells = [(row["round"], row[metric]) for row in intervals[loaded.label]
+                     if row[metric]["mean"] is not None]
+            xs = [r for r, _ in cells]
+            ys = [100 * c["mean"] for _, c in cells]
+            errors = [[100 * (c["mean"] - c["low"]) for _, c in cells],
+                      [100 * (c["high"] - c["mean"]) for _, c in cells]]
+            axis.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=loaded.label)
         axis.set_title(LABELS[metric])
         axis.set_xlabel("correction round")
         axis.set_ylabel("%")
         axis.grid(alpha=0.3)
         _round_ticks(axis, max(r.ec for r in loaded_runs))
     axes.flat[0].legend(fontsize=8)
-    figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode; "
+                    "bars: 95% intervals)")
+    _save(plt, figure, path)
+
+
+def _plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
+                  mode: str) -> None:
+    """Domains x runs, coloured by the mean action/predicate F1 after the last round."""
+    plt = _pyplot()
+    labels = [r.label for r in loaded_runs]
+    rows = [row["item"] for row in per_domain]
+    grid = [[(row.get(label) or {}).get("f1_mean_eck") for label in labels]
+            for row in per_domain]
+    import numpy as np
+
+    values = np.array([[np.nan if v is None else 100 * v for v in line] for line in grid])
+    height = max(3.0, 0.16 * len(rows) + 1.5)
+    figure, axis = plt.subplots(figsize=(2.2 + 1.6 * len(labels), height))
+    image = axis.imshow(values, aspect="auto", cmap="viridis", vmin=0, vmax=100,
+                        interpolation="nearest")
+    axis.set_xticks(range(len(labels)))
+    axis.set_xticklabels(labels, rotation=20, ha="right", fontsize=7)
+    axis.set_yticks(range(len(rows)))
+    axis.set_yticklabels(rows, fontsize=max(4, min(8, int(400 / max(len(rows), 1)))))
+    figure.colorbar(image, ax=axis, label="mean F1 at EC_k (%)")
+    axis.set_title(f"Per domain x run: mean F1 after the last round ({mode} mode)", fontsize=9)
+    _save(plt, figure, path)
+
+
+def _plot_distributions(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
+                        mode: str) -> None:
+    """Distribution over items of the mean F1 after the last round, one histogram per run."""
+    plt = _pyplot()
+    figure, axis = plt.subplots(figsize=(7, 4))
+    bins = [i * 10 for i in range(11)]
+    for loaded in loaded_runs:
+        values = [100 * cell["f1_mean_eck"] for row in per_domain
+                  if (cell := row.get(loaded.label)) and cell["f1_mean_eck"] is not None]
+        axis.hist(values, bins=bins, alpha=0.5, label=f"{loaded.label} ({len(values)} items)")
+    axis.set_xlabel("mean F1 at EC_k (%)")
+    axis.set_ylabel("items")
+    axis.set_title(f"Score distribution over items ({mode} mode)")
+    axis.legend(fontsize=7)
+    _save(plt, figure, path)
 
 
 def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
@@ -284,9 +324,7 @@ def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
         axis.set_title(f"{pair['model']} ({round_label(pair['ec'])}, {mode} mode)")
         axis.set_ylabel("%")
         axis.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) -> None:
@@ -309,9 +347,7 @@ def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) ->
         if any(bottoms):
             axis.legend(fontsize=7)
     figure.suptitle("Syntax error categories per round")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 # --------------------------------------------------------------------------------------------
@@ -386,7 +422,10 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             **{f"{m}_eck": rows[-1][m] for m in metrics},
         })
     categories = {r.label: _error_categories(r) for r in loaded_runs}
-    anova = {r.label: _anova(r, mode) for r in loaded_runs}
+    anova = {r.label: _repeated_measures(r, mode) for r in loaded_runs}
+    from text2world.reports.intervals import generation_intervals, method_note
+    intervals = {r.label: generation_intervals(r.items, mode, metrics, r.ec + 1)
+                 for r in loaded_runs}
     per_domain = _per_domain(loaded_runs, mode)
     pairs = _abstract_vs_concrete(loaded_runs, mode)
 
@@ -400,12 +439,14 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
         [f"{LABELS[m]} EC_k" for m in metrics]
     md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else ""), row["items"]]
-               + [_pct(row[f"{m}_ec0"]) for m in metrics]
-               + [_pct(row[f"{m}_eck"]) for m in metrics] for row in table_rows]
+               + [format_interval(intervals[row["run"]][0][m]) for m in metrics]
+               + [format_interval(intervals[row["run"]][-1][m]) for m in metrics]
+               for row in table_rows]
     ks = sorted({r.ec for r in loaded_runs})
     k_text = f"k = {ks[0]}" if len(ks) == 1 else "k = each run's --ec"
     table1_md = (f"## Table 1 ({mode} mode, %, EC_0 = no correction, EC_k = after up to "
-                 f"{k_text} corrections)\n\n" + _md_table(header, md_rows) + "\n")
+                 f"{k_text} corrections; mean [95% interval])\n\n"
+                 + _md_table(header, md_rows) + f"\n\n{method_note()}.\n")
     write("table1.md", table1_md)
     write("table1.csv", _csv([["run", "run_id", "items", "ec"]
                               + [f"{m}_ec0" for m in metrics] + [f"{m}_eck" for m in metrics]]
@@ -415,16 +456,19 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
 
     # Per round (Figure 6)
     round_lines = ["## Metrics per correction round (Figure 6)", ""]
-    round_csv = [["run", "round", "items"] + list(metrics)]
+    round_csv = [["run", "round", "items"] + list(metrics)
+                 + [f"{m}_{end}" for m in metrics for end in ("low", "high")]]
     for loaded in loaded_runs:
         round_lines.append(f"**{loaded.label}**\n")
         round_lines.append(_md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
                                      [[round_label(row["round"]), row["items"]]
-                                      + [_pct(row[m]) for m in metrics]
-                                      for row in curves[loaded.label]]))
+                                      + [format_interval(ci[m]) for m in metrics]
+                                      for row, ci in zip(curves[loaded.label],
+                                                         intervals[loaded.label])]))
         round_lines.append("")
         round_csv += [[loaded.label, row["round"], row["items"]] + [row[m] for m in metrics]
-                      for row in curves[loaded.label]]
+                      + [ci[m][end] for m in metrics for end in ("low", "high")]
+                      for row, ci in zip(curves[loaded.label], intervals[loaded.label])]
     write("per_round.csv", _csv(round_csv))
 
     # Error categories (Figure 5 left)
@@ -447,20 +491,34 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                       + [row["categories"].get(n, 0) for n in names] for row in rows]
     write("errors_per_round.csv", _csv(error_csv))
 
-    # ANOVA
-    anova_lines = ["## One-way ANOVA over correction attempts (EC_0 .. EC_k as groups)", ""]
-    anova_csv = [["run", "metric", "F", "p", "note"]]
+    # Rounds as repeated measures (replaces the one-way ANOVA: same items in every round)
+    anova_lines = [("## Change over correction rounds (repeated measures: the same items in "
+                    "every round)"), "",
+                   ("F: one-way repeated-measures ANOVA over EC_0 .. EC_k, items as subjects "
+                    "(assumes sphericity). EC_0 -> EC_k: paired mean difference with its 95% "
+                    "interval and a sign-flip permutation p-value (no such assumption)."), ""]
+    anova_csv = [["run", "metric", "items", "F", "df_rounds", "df_error", "p", "diff_first_last",
+                  "diff_low", "diff_high", "p_first_last", "note"]]
     anova_rows = []
     for loaded in loaded_runs:
         for metric in metrics:
             entry = anova[loaded.label][metric]
-            anova_rows.append([loaded.label, LABELS[metric],
+            paired = entry.get("first_to_last") or {}
+            diff = paired.get("difference")
+            df = entry.get("df") or [None, None]
+            anova_rows.append([loaded.label, LABELS[metric], entry.get("items", 0),
                                "-" if entry["F"] is None else f"{entry['F']:.3f}",
                                "-" if entry["p"] is None else f"{entry['p']:.4g}",
-                               entry["note"]])
-            anova_csv.append([loaded.label, metric, entry["F"], entry["p"], entry["note"]])
-    anova_lines.append(_md_table(["Run", "Metric", "F", "p", "note"], anova_rows))
-    write("anova.csv", _csv(anova_csv))
+                               format_interval(diff),
+                               "-" if paired.get("p_value") is None
+                               else f"{paired['p_value']:.4g}", entry.get("note", "")])
+            anova_csv.append([loaded.label, metric, entry.get("items", 0), entry["F"], *df,
+                              entry["p"], (diff or {}).get("mean"), (diff or {}).get("low"),
+                              (diff or {}).get("high"), paired.get("p_value"),
+                              entry.get("note", "")])
+    anova_lines.append(_md_table(["Run", "Metric", "Items", "F", "p", "EC_0 -> EC_k (points)",
+                                  "p (paired)", "note"], anova_rows))
+    write("rounds_repeated_measures.csv", _csv(anova_csv))
 
     # Abstract vs concrete (Figure 7)
     ac_lines: list[str] = []
@@ -508,8 +566,14 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     domain_md = "## Per domain\n\n" + _md_table(domain_header, domain_rows) + "\n"
 
     if plots:
-        _plot_rounds(loaded_runs, curves, out_dir / "per_round.png", mode)
-        files.append(out_dir / "per_round.png")
+        for suffix in ("png", "svg"):
+            _plot_rounds(loaded_runs, intervals, out_dir / f"per_round.{suffix}", mode)
+            files.append(out_dir / f"per_round.{suffix}")
+        for name, plot in (("per_domain_heatmap", _plot_heatmap),
+                           ("score_distribution", _plot_distributions)):
+            for suffix in ("png", "svg"):
+                plot(loaded_runs, per_domain, out_dir / f"{name}.{suffix}", mode)
+                files.append(out_dir / f"{name}.{suffix}")
         _plot_errors(loaded_runs, categories, out_dir / "errors_per_round.png")
         files.append(out_dir / "errors_per_round.png")
         if pairs:
@@ -534,7 +598,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
             "warnings": report_warnings, "notes": notes, "per_round": curves,
-            "error_categories": categories, "anova": anova, "abstract_vs_concrete": pairs,
+            "error_categories": categories, "rounds_test": anova, "intervals": intervals,
+            "interval_method": method_note(), "abstract_vs_concrete": pairs,
             "per_domain": per_domain, "semantic": semantic_data,
             "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
@@ -586,12 +651,17 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
                 last.append(scores[-1] if scores else None)
             f1s = [mean([s[m] for m in METRICS[2:] if s.get(m) is not None])
                    for s in last if s]
+            exec_ec0 = bootstrap_mean([float(bool(s and s["executable"])) for s in first])
+            exec_eck = bootstrap_mean([float(bool(s and s["executable"])) for s in last])
+            similarity = bootstrap_mean([s["similarity"] for s in last if s])
+            f1_mean = bootstrap_mean([f for f in f1s if f is not None])
             rows.append({
                 "run": loaded.label, by: stratum, "domains": len(items),
-                "exec_ec0": mean([float(bool(s and s["executable"])) for s in first]),
-                "exec_eck": mean([float(bool(s and s["executable"])) for s in last]),
-                "similarity_eck": mean([s["similarity"] for s in last if s]),
-                "f1_mean_eck": mean(f1s) if f1s else None,
+                "exec_ec0": exec_ec0.mean, "exec_eck": exec_eck.mean,
+                "similarity_eck": similarity.mean, "f1_mean_eck": f1_mean.mean,
+                "intervals": {"exec_ec0": exec_ec0.as_dict(), "exec_eck": exec_eck.as_dict(),
+                              "similarity_eck": similarity.as_dict(),
+                              "f1_mean_eck": f1_mean.as_dict()},
             })
     return rows
 
@@ -599,6 +669,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
 def stratified_markdown(rows: list[dict], by: str) -> str:
     header = ["run", by, "domains", "exec EC0 %", "exec ECk %", "similarity ECk %",
               "mean F1 ECk %"]
-    return _md_table(header, [[r["run"], r[by], r["domains"], _pct(r["exec_ec0"]),
-                               _pct(r["exec_eck"]), _pct(r["similarity_eck"]),
-                               _pct(r["f1_mean_eck"])] for r in rows])
+    keys = ("exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")
+    return _md_table(header, [[r["run"], r[by], r["domains"],
+                               *(format_interval(r["intervals"][k]) for k in keys)]
+                              for r in rows]) + "\n\nmean [95% interval] per stratum\n"

@@ -67,26 +67,25 @@ def _generic_cell(item: dict, mode: str) -> dict:
             "verdict_eck": last.get("verdict")}  # semantic scores: the last round's verdict
 
 
-def task_overview(run: Run, items: list[dict]) -> dict:
-    """The run page of a world-model or probe run: its task's summary (computed by the task,
-    ``Run.summary``) and one row per logged sample."""
-    summary = run.summary()
-    return {
-        "run_id": run.run_id, "kind": run.kind, "config": run.config, "ec": 0, "modes": [],
-        "summary": summary, "per_round": {}, "error_categories": [],
-        "items": [{"item": str(item.get("item")), "epoch": item.get("epoch", 0),
-                   "name": item.get("name") or item.get("domain"), "cost": item.get("cost"),
-                   "scores": {key: item[key] for key in ("metrics", "rate", "format_error")
-                              if key in item}}
-                  for item in sorted(items, key=lambda i: (str(i.get("item")),
-                                                           i.get("epoch", 0)))],
-    }
-
-
 def overview(run: Run, items: list[dict]) -> dict:
-    """Everything the run page shows: per-round scores, error categories, per-domain rows."""
-    if run.kind != "generation":
-        return task_overview(run, items)
+    """Everything the run page shows, by the run's kind (generation, wm, contamination)."""
+    from text2world.reports.compare import run_kind
+
+    kind = run_kind(run.config)
+    if kind == "wm":
+        return wm_overview(run, items)
+    if kind == "contamination":
+        return probe_overview(run, items)
+    if kind != "generation":
+        raise ViewError(f"run {run.run_id!r} is of an unknown kind {kind!r}: the viewer shows "
+                        "generation (t2w eval), world-model (t2w wm) and contamination runs")
+    return {**generation_overview(run, items), "kind": "generation"}
+
+
+def generation_overview(run: Run, items: list[dict]) -> dict:
+    """Per-round scores with 95% intervals, error categories, per-domain rows."""
+    from text2world.reports.intervals import generation_intervals
+
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
     summary = summarize(run.config, items, run.open_errors())
@@ -119,6 +118,11 @@ def overview(run: Run, items: list[dict]) -> dict:
             "finished_items", "planned_items", "infrastructure_errors", "valid_at_round",
             "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "cost_paid")},
         "per_round": per_round,
+        "intervals": {mode: generation_intervals(items, mode, [k for k in per_round[mode][0]
+                                                              if k not in ("round", "items",
+                                                                           "simulable")],
+                                                 ec + 1) if per_round[mode] else []
+                      for mode in modes},
         "error_categories": _error_categories(loaded),
         "items": [rows[key] for key in sorted(rows)],
     }
@@ -166,21 +170,32 @@ def error_lines(validation: dict | None) -> list[int]:
 
 
 def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
-    """One item as logged, with the gold domain and its neighbours in the run's item order."""
+    """One item as logged, with its neighbours in the run's item order; a generation item
+    with the gold domain and the lines its validation errors point at."""
+    from text2world.reports.compare import run_kind
+
     item = find_item(items, item_id)
     order = sorted(str(i.get("item")) for i in items)
     position = order.index(item_id)
+    kind = run_kind(run.config)
+    neighbours = {"run_id": run.run_id, "kind": kind, "position": position,
+                  "count": len(order), "previous": order[position - 1] if position > 0 else None,
+                  "next": order[position + 1] if position + 1 < len(order) else None}
+    if kind != "generation":
+        return {**item, **neighbours, "task": run.config.get("task") or item.get("task")}
     gold, gold_note = gold_domain(run, item_id)
     rounds = [{**rnd, "error_lines": error_lines(rnd.get("validation"))}
               for rnd in item.get("rounds", [])]
-    return {**item, "rounds": rounds, "run_id": run.run_id, "gold": gold,
-            "gold_note": gold_note, "position": position, "count": len(order),
-            "previous": order[position - 1] if position > 0 else None,
-            "next": order[position + 1] if position + 1 < len(order) else None}
+    return {**item, **neighbours, "rounds": rounds, "gold": gold, "gold_note": gold_note}
 
 
 def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | None) -> dict:
     """The per-action diff of the gold vs the domain of one round (default: the last)."""
+    from text2world.reports.compare import run_kind
+
+    if run_kind(run.config) != "generation":
+        raise ViewError(f"run {run.run_id!r} is a {run_kind(run.config)} run: only generation "
+                        "runs have a per-action diff")
     item = find_item(items, item_id)
     rounds = item.get("rounds") or []
     if not rounds:
@@ -201,3 +216,94 @@ def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | Non
 def _action_diff(gold: str, predicted: str) -> dict:
     # Moving back and forth between items asks for the same diffs again (callers copy it).
     return action_diff(gold, predicted)
+
+
+# --------------------------------------------------------------------------------------------
+# World-model and contamination runs
+
+
+def _wm_groups(task: str) -> dict:
+    """The groupings of world-model items the run page shows, each with its key."""
+    groups = {"rho": lambda r: f"{r['rho']:g}", "domain": lambda r: str(r.get("domain"))}
+    if task == "next-state":
+        groups["origin"] = lambda r: r.get("origin") or "on-plan"
+    if task == "verify":
+        groups["mutation"] = lambda r: (r.get("metrics") or {}).get("mutation") or "none"
+    if task == "propose":
+        groups["step"] = lambda r: str(r.get("prefix"))
+    return groups
+
+
+def wm_overview(run: Run, items: list[dict]) -> dict:
+    """A world-model run: its task's metrics overall and by rho / domain / origin / mutation /
+    step (counts, means and 95% intervals, domains resampled), and one row per item."""
+    from text2world.reports.intervals import wm_grouped_intervals, wm_intervals, wm_item_values
+    from text2world.reports.wm import COLUMNS, HEADLINE
+    from text2world.tasks.wm.metrics import aggregate
+
+    task = str(run.config.get("task"))
+    if task not in COLUMNS:
+        raise ViewError(f"world-model run {run.run_id!r} has an unknown task {task!r}")
+    scored = [item for item in items if item.get("metrics") is not None]
+    groups = {}
+    for name, key in _wm_groups(task).items():
+        members: dict[str, list[dict]] = {}
+        for item in scored:
+            members.setdefault(key(item), []).append(item)
+        ordered = sorted(members, key=lambda k: (float(k) if _is_number(k) else 0.0, k))
+        intervals = wm_grouped_intervals(task, scored, key)
+        groups[name] = [{"key": k, **aggregate(task, members[k]), "intervals": intervals[k]}
+                        for k in ordered]
+    headline = HEADLINE[task]
+    rows = [{"item": str(item.get("item")), "domain": item.get("domain"),
+             "problem": item.get("problem"), "rho": item.get("rho"),
+             "group": item.get("origin") or (item.get("metrics") or {}).get("mutation"),
+             "score": wm_item_values(task, item).get(headline),
+             "format_error": item.get("format_error")} for item in items]
+    return {"kind": "wm", "run_id": run.run_id, "config": run.config, "task": task,
+            "columns": COLUMNS[task], "headline": headline,
+            "summary": _counts(run, items),
+            "all": {**aggregate(task, scored), "intervals": wm_intervals(task, scored)},
+            "groups": groups, "items": sorted(rows, key=lambda r: r["item"])}
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _counts(run: Run, items: list[dict]) -> dict:
+    return {"finished_items": len(items), "planned_items": run.config.get("planned_items"),
+            "infrastructure_errors": len(run.open_errors()),
+            "calls": sum(len(i.get("calls") or i.get("rounds") or [None]) for i in items),
+            "prompt_tokens": sum((i.get("usage") or {}).get("prompt_tokens", 0) for i in items),
+            "completion_tokens": sum((i.get("usage") or {}).get("completion_tokens", 0)
+                                     for i in items),
+            "cost": sum(i.get("cost") or 0.0 for i in items)}
+
+
+def probe_overview(run: Run, items: list[dict]) -> dict:
+    """A contamination probe: the mean and median n-gram contamination rate of the probed
+    domains (with a 95% interval), the share above one half, one row per domain."""
+    from text2world.reports.intervals import probe_interval
+
+    rates = sorted(float(i["rate"]) for i in items if isinstance(i.get("rate"), (int, float)))
+    median = None
+    if rates:
+        middle = len(rates) // 2
+        median = rates[middle] if len(rates) % 2 else (rates[middle - 1] + rates[middle]) / 2
+    rows = [{"item": str(i.get("item")), "name": i.get("name"), "rate": i.get("rate"),
+             "contaminated": i.get("contaminated"), "counted": i.get("counted"),
+             "finish_reason": i.get("finish_reason")} for i in items]
+    return {"kind": "contamination", "run_id": run.run_id, "config": run.config,
+            "summary": _counts(run, items),
+            "measures": {"mean_rate": probe_interval(items), "median_rate": median,
+                         "domains_above_half": sum(1 for r in rates if r > 0.5),
+                         "domains": len(rates), "n": run.config.get("n"),
+                         "max_mismatches": run.config.get("max_mismatches"),
+                         "prompt_tokens": run.config.get("prefix_tokens")
+                         or run.config.get("prompt_tokens")},
+            "rates": rates, "items": sorted(rows, key=lambda r: -(r["rate"] or 0.0))}

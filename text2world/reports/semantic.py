@@ -77,10 +77,15 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
 
     ``runs`` are ``(label, finished items, ec)``. Empty when no run has semantic scores.
     """
+    from text2world.reports.intervals import generation_intervals
+    from text2world.reports.statistics import format_interval
+
     curves = {label: semantic_rounds(items, ec) for label, items, ec in runs}
     curves = {label: rows for label, rows in curves.items() if rows}
     if not curves:
         return "", None, []
+    intervals = {label: generation_intervals(items, "semantic", METRICS, ec + 1)
+                 for label, items, ec in runs if label in curves}
     lines = ["## Semantic scores (behaviour on the gold's problems)", "",
              "Verdicts of each item's last round (EC_k), counted:", "",
              "| Run | Items | " + " | ".join(VERDICTS) + " |",
@@ -91,13 +96,14 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
                      + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
     header = "| Run | Simulable EC_k | " + " | ".join(
         f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
-    lines += ["", "Metric means (%) over the rounds that could be simulated; 'Simulable' is "
-              "their share; 'incomplete' rounds count with the parts that could be matched.",
-              "", header, "|" + " --- |" * (2 + 2 * len(METRICS))]
+    lines += ["", "Metric means (%) [95% interval] over the rounds that could be simulated; "
+              "'Simulable' is their share; 'incomplete' rounds count with the parts that could "
+              "be matched.", "", header, "|" + " --- |" * (2 + 2 * len(METRICS))]
     for label, rows in curves.items():
         cells = [label, _pct(rows[-1]["simulable"])]
         for metric in METRICS:
-            cells += [_pct(rows[0][metric]), _pct(rows[-1][metric])]
+            cells += [format_interval(intervals[label][0][metric]),
+                      format_interval(intervals[label][-1][metric])]
         lines.append("| " + " | ".join(cells) + " |")
     diagnoses = _top_diagnoses(runs)
     if diagnoses:
@@ -111,7 +117,7 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
         path = out_dir / "semantic_per_round.png"
         _plot(curves, path)
         files.append(path)
-    data = {"per_round": curves,
+    data = {"per_round": curves, "intervals": intervals,
             "diagnoses": {label: [{"action": a, "diagnosis": t, "items": n}
                                   for (a, t), n in rows] for label, rows in diagnoses.items()}}
     return "\n".join(lines) + "\n", data, files

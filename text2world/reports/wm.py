@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.reports.generation import _csv, _md_table, _pyplot
+from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
+from text2world.reports.statistics import format_interval
 from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.wm.metrics import (PROPOSE_KS, aggregate, protocol_label, shown,
@@ -51,6 +53,13 @@ def is_wm_run(path: Path) -> bool:
         return Run.open(Path(path)).config.get("kind") == "wm"
     except RunError:
         return False
+
+
+def _cell(row: dict, intervals: dict, column: str) -> str:
+    """A mean with its 95% interval where one applies (ratios and counts stay plain)."""
+    if column in intervals and column != "cost_ratio":
+        return format_interval(intervals[column])
+    return shown(column, row.get(column))
 
 
 def _label(config: dict) -> str:
@@ -111,9 +120,13 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
         columns = COLUMNS[task]
         overall = summary["all"]["all"]
         header = ["rho", "items", "format errors"] + columns
+        all_ci = wm_intervals(task, items)
+        rho_ci = wm_grouped_intervals(task, items, lambda r: f"{r['rho']:g}")
+        data.setdefault("intervals", {})[name] = {"all": all_ci, "rho": rho_ci}
         rows = [["all", overall["items"], overall["format_errors"],
-                 *(shown(c, overall.get(c)) for c in columns)]]
-        rows += [[rho, row["items"], row["format_errors"], *(shown(c, row.get(c)) for c in columns)]
+                 *(_cell(overall, all_ci, c) for c in columns)]]
+        rows += [[rho, row["items"], row["format_errors"],
+                  *(_cell(row, rho_ci.get(rho, {}), c) for c in columns)]
                  for rho, row in summary["rho"].items()]
         rows.append(["macro (mean of domains)", len(summary["domain"]), "",
                      *(shown(c, summary["macro"].get(c)) for c in columns)])
@@ -122,9 +135,10 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                  for baseline, row in (overall.get("baselines") or {}).items()]
         data.setdefault("macro", {})[name] = summary["macro"]
         sections += [f"## {task}: {_label(config)}  ({name})", "",
-                     "Percentages (cost/opt is a ratio); \"-\": not measured (hit@K above the "
-                     "K asked). Baselines: trivial strategies scored on the same items; a "
-                     "model's number means something only above them." + (
+                     "Percentages, mean [95% interval] (bootstrap, domains resampled; cost/opt "
+                     "is a ratio); \"-\": not measured (hit@K above the K asked). Baselines: "
+                     "trivial strategies scored on the same items; a model's number means "
+                     "something only above them." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
                      _md_table(header, rows), ""]

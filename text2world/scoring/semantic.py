@@ -673,6 +673,13 @@ def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
             **score.metrics(), "unmatched": list(score.unmatched),
             "uncertain": list(score.uncertain),
             "diagnoses": [d.to_dict() for d in score.diagnoses[:max_diagnoses]],
+            # Per problem: is the prediction's plan valid in the gold (else the failing step),
+            # and does the prediction accept the gold's plan: what the viewer's item page shows.
+            "problems": [{"name": p.name, "plan_valid": p.plan_valid,
+                          "plan_reason": p.plan_reason[:500],
+                          "gold_plan_accepted": p.gold_plan_accepted,
+                          "gold_plan_reason": p.gold_plan_reason[:500]}
+                         for p in score.problems],
             "settings": score.settings, "seconds": round(score.seconds, 3)}
 
 

@@ -151,6 +151,8 @@ class ProbeTask:
         return results
 
     def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+        from text2world.reports.statistics import bootstrap_mean
+
         results = self.results(config, items)
         names = {str(item["item"]): item.get("name", "") for item in items}
         rate = {key: (value.rate if isinstance(value, Contamination) else value["rate"])
@@ -170,6 +172,7 @@ class ProbeTask:
             "prefix_tokens": self.options.prompt_tokens,
             "complete": len(results) >= planned * int(config.get("epochs") or 1),
             "mean_rate": float(np.mean(rates)) if rates else None,
+            "mean_rate_interval": bootstrap_mean(rates).as_dict(),  # 95%, over domains
             "median_rate": float(np.median(rates)) if rates else None,
             "domains_above_half": sum(1 for r in rates if r > 0.5),
             "per_domain": [row(key) for key in ordered],

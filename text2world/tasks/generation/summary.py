@@ -27,6 +27,7 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict],
                 row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
             rounds.append(row)
         per_mode[mode] = rounds
+    from text2world.reports.intervals import summary_intervals
     from text2world.reports.semantic import semantic_rounds  # lazy: the simulator is not needed here
     semantic = semantic_rounds(items, ec)
     if semantic is not None:
@@ -63,5 +64,6 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict],
         "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
                                   if rnd.get("cost") is None),
         "metrics": per_mode,
+        "intervals": summary_intervals(items, ec),  # 95%, [low, high] at EC_0 and EC_k
         "updated": utc_now(),
     }

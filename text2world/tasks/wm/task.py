@@ -39,6 +39,9 @@ from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import World, world_for
 
 KIND = "wm"
+# What an answer is judged against, kept in each log record for reports and the viewer.
+TRUTH_KEYS = ("action", "applicable", "next_state", "added", "removed", "valid",
+              "first_failing_step", "reason", "mutation", "plan_action", "remaining_plan")
 
 
 class WmError(Text2WorldError, ValueError):
@@ -234,6 +237,7 @@ class WmTask:
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
                 "plan_length": item["plan_length"],
                 **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
+                "truth": {key: _jsonable(item[key]) for key in TRUTH_KEYS if key in item},
                 "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
                           "completion_tokens": sum(c["completion_tokens"] for c in calls)},
                 "cost": sum(c["cost"] or 0.0 for c in calls),
@@ -241,11 +245,15 @@ class WmTask:
                 "calls": calls}
 
     def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+        from text2world.reports.intervals import wm_intervals
+
         return {"kind": KIND, "task": config.get("task"), "protocol": protocol_label(config),
                 "size": config.get("size"), "mystery": config.get("mystery", False),
                 "rules": config.get("rules"),
                 "form": config.get("form"), "render": config.get("render"),
-                "metrics": summarize_items(config.get("task", ""), items)}
+                "metrics": summarize_items(config.get("task", ""), items),
+                # 95% intervals of the overall means, domains resampled
+                "intervals": wm_intervals(str(config.get("task", "")), items)}
 
     def headline(self, summary: dict) -> dict[str, float | None]:
         overall = ((summary.get("metrics") or {}).get("all") or {}).get("all") or {}

@@ -5,6 +5,11 @@
 const METRIC_LABELS = {
   executable: "Exec", similarity: "Sim", f1_predicates: "F1 pred", f1_parameters: "F1 param",
   f1_preconditions: "F1 precond", f1_effects: "F1 eff", f1_types: "F1 types",
+  accuracy: "Accuracy", success: "Success", plan_validity: "Plan valid", gold_plan_acceptance: "Gold plan acc.", applicability_f1: "Applic. F1",
+  transition_accuracy: "Trans. acc.", exact_legal: "Exact (legal)", illegal_accuracy: "Illegal acc.",
+  state_f1: "State F1", dynamic_f1: "Dynamic F1", static_f1: "Static F1", false_positive_rate: "False pos.",
+  false_negative_rate: "False neg.", step_accuracy: "Step acc.", declared_done: "Said done",
+  state_accuracy: "State acc.", cost_ratio: "Cost / opt",
 };
 const STANDARD = ["executable", "similarity", "f1_predicates", "f1_parameters",
   "f1_preconditions", "f1_effects"];
@@ -15,7 +20,7 @@ const crumbs = document.getElementById("crumbs");
 const tooltip = document.getElementById("tooltip");
 const state = {
   lbSort: { key: "model", dir: 1 }, lbFilter: "", lbSelected: new Set(),
-  lbMetrics: new Set(["executable", "f1_preconditions", "f1_effects"]),
+  lbColumns: null,
   runMode: null, runSort: { key: "item", dir: 1 }, runFilter: "", cursor: 0, diffOnly: false,
 };
 const cache = new Map(); // url -> promise of JSON (runs do not change while they are viewed)
@@ -37,8 +42,33 @@ function runLink(id) { return "#/run/" + encodeURIComponent(id); }
 function itemLink(run, item, round) {
   return runLink(run) + "/item/" + encodeURIComponent(item) + (round === undefined ? "" : "/round/" + round);
 }
+// A bundle (t2w view --bundle) has no server: each answer is a script data/<key>.js that
+// calls __t2wData(url, answer); scripts load from file:// where fetch() cannot.
+const BUNDLE = window.T2W_BUNDLE === true;
+function bundleKey(url) {
+  // FNV-1a, two 32-bit variants: the same function names the files in text2world/api/bundle.py.
+  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
+  for (const byte of new TextEncoder().encode(url)) {
+    a = Math.imul(a ^ byte, 0x01000193) >>> 0;
+    b = Math.imul(b ^ byte, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+const bundleWaiting = new Map();
+window.__t2wData = (url, body) => { const done = bundleWaiting.get(url); if (done) { bundleWaiting.delete(url); done(body); } };
+function bundleJSON(url) {
+  return new Promise((resolve, reject) => {
+    bundleWaiting.set(url, body => body && body.error ? reject(new Error(body.error.message)) : resolve(body));
+    const script = document.createElement("script");
+    script.src = "data/" + bundleKey(url) + ".js";
+    script.onerror = () => { bundleWaiting.delete(url); reject(new Error(`not in this bundle: ${url} (make the bundle with the runs you need)`)); };
+    document.head.appendChild(script);
+    script.onload = () => script.remove();
+  });
+}
 async function getJSON(url, fresh) {
   if (!fresh && cache.has(url)) return cache.get(url);
+  if (BUNDLE) { const promise = bundleJSON(url); cache.set(url, promise); return promise; }
   const promise = fetch(url).then(async response => {
     const body = await response.json().catch(() => null);
     if (!response.ok) {
@@ -113,8 +143,9 @@ function bindSort(root, sort, rerender) {
 
 // ---------------------------------------------------------------------------------- charts (SVG)
 
-function lineChart(series, rounds, title) {
-  // series: [{name, color, values[round] (0..1 or null)}]
+function lineChart(series, rounds, title, xlabels, xtitle) {
+  // series: [{name, color, values[round] (0..1 or null), intervals[round] ({low, high} or null)}]
+  const xl = r => xlabels ? xlabels[r] : `EC_${r}`;
   const W = 560, H = 280, L = 44, R = 12, T = 24, B = 34;
   const x = r => L + (rounds <= 1 ? (W - L - R) / 2 : r * (W - L - R) / (rounds - 1));
   const y = v => T + (1 - v) * (H - T - B);
@@ -124,12 +155,18 @@ function lineChart(series, rounds, title) {
     const v = g / 4;
     svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v * 100}</text>`;
   }
-  for (let r = 0; r < rounds; r++) svg += `<text x="${x(r)}" y="${H - B + 16}" text-anchor="middle">EC_${r}</text>`;
+  for (let r = 0; r < rounds; r++) svg += `<text x="${x(r)}" y="${H - B + 16}" text-anchor="middle">${esc(xl(r))}</text>`;
   svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
-  svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">correction rounds</text>`;
+  svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">${esc(xtitle || "correction rounds")}</text>`;
   series.forEach((s, i) => {
     const pts = s.values.map((v, r) => v === null || v === undefined ? null : [x(r), y(v), v, r]).filter(Boolean);
     svg += `<g class="s" data-series="${i}">`;
+    if (s.intervals) s.intervals.forEach((ci, r) => {
+      if (ci && ci.low !== null && ci.low !== undefined && s.values[r] !== null && s.values[r] !== undefined) {
+        svg += `<line class="errbar" stroke="${s.color}" x1="${x(r)}" x2="${x(r)}" y1="${y(ci.low)}" y2="${y(ci.high)}"/>` +
+          `<line class="errbar" stroke="${s.color}" x1="${x(r) - 4}" x2="${x(r) + 4}" y1="${y(ci.low)}" y2="${y(ci.low)}"/><line class="errbar" stroke="${s.color}" x1="${x(r) - 4}" x2="${x(r) + 4}" y1="${y(ci.high)}" y2="${y(ci.high)}"/>`;
+      }
+    });
     if (pts.length > 1) svg += `<polyline class="series" stroke="${s.color}" points="${pts.map(p => p[0] + "," + p[1]).join(" ")}"/>`;
     for (const p of pts) svg += `<circle class="pt" cx="${p[0]}" cy="${p[1]}" r="4" fill="${s.color}"/>`;
     svg += "</g>";
@@ -137,7 +174,7 @@ function lineChart(series, rounds, title) {
   // One hover band per round: its tooltip lists every series there (points often coincide).
   const half = rounds <= 1 ? (W - L - R) / 2 : (W - L - R) / (rounds - 1) / 2;
   for (let r = 0; r < rounds; r++) {
-    const tip = `EC_${r}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%`).join("\n");
+    const tip = `${xl(r)}\n` + series.map(s => `${s.name}: ${pct(s.values[r])}%` + (s.intervals && s.intervals[r] && s.intervals[r].low !== null && s.intervals[r].low !== undefined ? ` [${pct(s.intervals[r].low)}, ${pct(s.intervals[r].high)}]` : "")).join("\n");
     svg += `<rect class="band" x="${Math.max(L, x(r) - half)}" y="${T}" width="${Math.min(x(r) + half, W - R) - Math.max(L, x(r) - half)}" height="${H - T - B}" fill="transparent" data-tip="${esc(tip)}"/>`;
   }
   svg += "</svg>";
@@ -173,6 +210,31 @@ function barChart(rows, title) {
     : `<p class="muted">No syntax errors in any round.</p>`;
   return `<div class="chart-box">${svg}${legend}</div>`;
 }
+function histogram(values, title, xlabel) {
+  // values in 0..1: ten bins of 10 points, bar height = items.
+  const W = 560, H = 240, L = 44, R = 12, T = 24, B = 34;
+  const bins = Array(10).fill(0);
+  values.forEach(v => { if (v !== null && v !== undefined) bins[Math.min(9, Math.floor(v * 10))] += 1; });
+  const max = Math.max(1, ...bins), bw = (W - L - R) / 10;
+  const y = v => T + (1 - v / max) * (H - T - B);
+  let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}"><text x="${L}" y="15" font-weight="600">${esc(title)}</text>`;
+  bins.forEach((n, i) => {
+    svg += `<rect class="bar" x="${L + i * bw + 2}" y="${y(n)}" width="${bw - 4}" height="${y(0) - y(n)}" fill="${COLORS[0]}" data-tip="${i * 10}-${i * 10 + 10}%: ${n} items"/>`;
+    svg += `<text x="${L + i * bw + bw / 2}" y="${H - B + 16}" text-anchor="middle">${i * 10}</text>`;
+  });
+  svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
+  svg += `<text x="${L - 6}" y="${y(max) + 4}" text-anchor="end">${max}</text><text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">${esc(xlabel)}</text></svg>`;
+  return `<div class="chart-box">${svg}</div>`;
+}
+function heatColor(v) {
+  if (v === null || v === undefined) return "#f3f4f6";
+  const hue = Math.round(120 * v); // red (0) .. green (100%)
+  return `hsl(${hue}, 60%, ${88 - 30 * Math.abs(v - 0.5)}%)`;
+}
+function ciText(ci) {
+  return ci && ci.mean !== null && ci.mean !== undefined && ci.low !== null && ci.low !== undefined
+    ? `${pct(ci.mean)} <span class="ci">[${pct(ci.low)}, ${pct(ci.high)}]</span>` : pct(ci ? ci.mean : null);
+}
 function bindCharts(root) {
   bindTips(root);
   root.querySelectorAll(".chart-box").forEach(box => box.querySelectorAll("[data-toggle]").forEach(span => {
@@ -186,6 +248,16 @@ function bindCharts(root) {
 
 // ---------------------------------------------------------------------------------- leaderboard
 
+// Default score columns: compact enough for three scoring modes at 1400 px (tick more).
+const LB_DEFAULT = ["paper:executable", "paper:f1_effects", "semantic:plan_validity"];
+// World-model tasks: the columns of their reports (text2world.reports.wm.COLUMNS).
+const WM_COLUMNS = {
+  "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "state_f1", "dynamic_f1", "static_f1"],
+  verify: ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
+  propose: ["hit@1", "hit@3", "hit@5", "hit@10", "applicable@1"],
+  plan: ["success", "declared_done", "state_accuracy", "cost_ratio"],
+};
+
 function lbModes(runs) {
   const modes = [];
   for (const run of runs) for (const m of Object.keys((run.summary || {}).metrics || {})) if (!modes.includes(m)) modes.push(m);
@@ -193,39 +265,71 @@ function lbModes(runs) {
 }
 function lbScore(run, mode, metric, last) {
   const rows = ((run.summary || {}).metrics || {})[mode];
-  if (!rows || !rows.length) return null;
+  if (!Array.isArray(rows) || !rows.length) return null;
   const row = last ? rows[rows.length - 1] : rows[0];
   return row[metric] ?? null;
+}
+function lbInterval(run, mode, metric, last) {
+  // summary.intervals[mode][ec0|eck][metric] = [low, high] (runs made before have none)
+  const cell = ((((run.summary || {}).intervals || {})[mode] || {})[last ? "eck" : "ec0"] || {})[metric];
+  return Array.isArray(cell) ? { low: cell[0], high: cell[1] } : null;
+}
+function ciCell(mean, interval) {
+  // "62.4 ±7": the mean and the larger half-width of its 95% interval; exact bounds on hover.
+  if (mean === null || mean === undefined) return "–";
+  if (!interval || interval.low === null || interval.low === undefined) return pct(mean);
+  const half = 100 * Math.max(mean - interval.low, interval.high - mean);
+  return `<span title="95% interval ${pct(interval.low)} – ${pct(interval.high)}">${pct(mean)}<span class="ci"> ±${half.toFixed(half < 10 ? 1 : 0)}</span></span>`;
 }
 function lbValue(run, key) {
   const s = run.summary || {};
   if (key.startsWith("m:")) { const [, mode, metric, k] = key.split(":"); return lbScore(run, mode, metric, k === "k"); }
+  if (key.startsWith("w:")) { const all = (((s.metrics || {}).all || {}).all || {}); return all[key.slice(2)] ?? null; }
   return { model: run.model || s.model || "", dataset: run.dataset || s.dataset || "", description: s.description || "",
-    prompt: s.prompt || "", ec: s.ec, items: s.finished_items, cost: s.cost, id: run.id }[key];
+    prompt: s.prompt || "", ec: s.ec, items: s.finished_items, cost: s.cost, id: run.id, task: run.task || "",
+    rules: s.rules || "", rate: s.mean_rate, median: s.median_rate, above: s.domains_above_half }[key];
+}
+function modelCell(run) {
+  const s = run.summary || {};
+  let badges = "";
+  if (run.reference_model) badges += ' <span class="badge ref" title="built-in reference model: checks the pipeline, not an LLM result">reference</span>';
+  if (run.status === "failed") badges += ` <span class="badge invalid failed" title="${esc(run.reason || "")}">failed</span>`;
+  else if (!run.finished) badges += ' <span class="badge invalid">no summary</span>';
+  return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${badges}</td>`;
+}
+function itemsCell(s) {
+  return `<td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
 }
 
 async function leaderboard() {
   setCrumbs([["runs", "#/"]]);
-  const { items: runs, runsDir } = await allRuns();
+  const { items: all, runsDir } = await allRuns();
+  // One table per kind of run; a damaged or unknown run is listed apart with its reason.
+  const runs = all.filter(r => (r.kind || "generation") === "generation" && r.status !== "damaged");
+  const wmRuns = all.filter(r => r.kind === "wm" && r.status !== "damaged");
+  const probes = all.filter(r => r.kind === "contamination" && r.status !== "damaged");
+  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", undefined].includes(r.kind));
   const modes = lbModes(runs);
-  const metrics = [];
-  for (const run of runs) for (const m of modes) for (const k of metricsOf(((run.summary || {}).metrics || {})[m])) if (!metrics.includes(k)) metrics.push(k);
-  for (const m of metrics) if (!STANDARD.includes(m) && m !== "f1_types" && !state.lbMetricsTouched) state.lbMetrics.add(m);
+  const pairs = [];  // every (mode, metric) some generation run has
+  for (const mode of modes) for (const run of runs) for (const m of metricsOf(((run.summary || {}).metrics || {})[mode])) {
+    if (m !== "simulable" && !pairs.some(([a, b]) => a === mode && b === m)) pairs.push([mode, m]);
+  }
+  if (!state.lbColumns) {
+    state.lbColumns = new Set(pairs.map(([a, b]) => a + ":" + b).filter(k => LB_DEFAULT.includes(k)));
+    if (!state.lbColumns.size && pairs.length) state.lbColumns.add(pairs[0][0] + ":" + pairs[0][1]);
+  }
   function render() {
     const needle = state.lbFilter.toLowerCase();
-    const shown = sortRows(runs.filter(r => !needle || [r.id, r.model, r.dataset, (r.summary || {}).description, (r.summary || {}).prompt]
-      .some(v => String(v || "").toLowerCase().includes(needle))), state.lbSort, lbValue);
-    // (mode, metric) columns that some run has: semantic metrics are not paper ones.
-    const columns = [];
-    for (const mode of modes) for (const m of metrics) {
-      if (state.lbMetrics.has(m) && runs.some(r => metricsOf(((r.summary || {}).metrics || {})[mode]).includes(m))) columns.push([mode, m]);
-    }
+    const match = r => !needle || [r.id, r.model, r.dataset, r.task, (r.summary || {}).description, (r.summary || {}).prompt]
+      .some(v => String(v || "").toLowerCase().includes(needle));
+    const shown = sortRows(runs.filter(match), state.lbSort, lbValue);
+    const columns = pairs.filter(([mode, m]) => state.lbColumns.has(mode + ":" + m));
     const spanning = (text, key, cls = "") => sortHeader(text, key, state.lbSort, cls).replace("<th ", '<th rowspan="2" ');
-    let head1 = `<tr><th rowspan="2"></th>${spanning("Model", "model")}${spanning("Dataset", "dataset")}${spanning("Description", "description")}` +
+    let head1 = `<tr><th rowspan="2"></th>${spanning("Model", "model")}${spanning("Dataset", "dataset")}${spanning("Descr.", "description")}` +
       `${spanning("Prompt", "prompt")}${spanning("EC", "ec", "num")}${spanning("Items", "items", "num")}${spanning("Cost", "cost", "num")}`;
     let head2 = "<tr>";
     for (const [mode, m] of columns) {
-      head1 += `<th colspan="2" class="num">${esc(mode)}<br>${esc(label(m))}</th>`;
+      head1 += `<th colspan="2" class="num">${esc(mode)} ${esc(label(m))}</th>`;
       head2 += sortHeader("EC_0", `m:${mode}:${m}:0`, state.lbSort, "num") + sortHeader("EC_k", `m:${mode}:${m}:k`, state.lbSort, "num");
     }
     head1 += "</tr>";
@@ -233,21 +337,31 @@ async function leaderboard() {
     const body = shown.map(run => {
       const s = run.summary || {};
       let cells = `<td><input type="checkbox" data-select="${esc(run.id)}" ${state.lbSelected.has(run.id) ? "checked" : ""} aria-label="select ${esc(run.id)}"></td>`;
-      cells += `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${run.finished ? "" : ' <span class="badge invalid">no summary</span>'}</td>`;
+      cells += modelCell(run);
       cells += `<td>${esc(run.dataset || s.dataset || "")}</td><td>${esc(s.description || "")}</td><td>${esc(s.prompt || "")}</td>`;
-      cells += `<td class="num">${esc(s.ec ?? "")}</td><td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
-      cells += `<td class="num">${money(s.cost)}</td>`;
-      for (const [mode, m] of columns) cells += `<td class="num">${pct(lbScore(run, mode, m, false))}</td><td class="num">${pct(lbScore(run, mode, m, true))}</td>`;
-      return `<tr data-run="${esc(run.id)}">${cells}</tr>`;
+      cells += `<td class="num">${esc(s.ec ?? "")}</td>${itemsCell(s)}<td class="num">${money(s.cost)}</td>`;
+      for (const [mode, m] of columns) for (const last of [false, true]) cells += `<td class="num">${ciCell(lbScore(run, mode, m, last), lbInterval(run, mode, m, last))}</td>`;
+      return `<tr data-run="${esc(run.id)}" class="${run.status === "failed" ? "failed-run" : ""}">${cells}</tr>`;
     }).join("");
-    const metricBoxes = metrics.map(m => `<label><input type="checkbox" data-metric="${esc(m)}" ${state.lbMetrics.has(m) ? "checked" : ""}> ${esc(label(m))}</label>`).join(" ");
-    app.innerHTML = `<h1>Runs <span class="muted">(${runs.length} in ${esc(runsDir)})</span></h1>
-      <div class="controls"><input type="search" id="lb-filter" placeholder="filter: model, dataset, prompt…" value="${esc(state.lbFilter)}">
-      <button id="compare" ${state.lbSelected.size < 2 ? "disabled" : ""}>Compare selected (${state.lbSelected.size})</button></div>
-      <div class="controls"><span class="muted">scores (%):</span> ${metricBoxes}</div>
-      ${runs.length ? `<div class="table-wrap"><table id="leaderboard"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table></div>`
-        : `<p class="muted">No runs in ${esc(runsDir)}. Make one with <code>t2w eval --model reference/noisy-oracle --ec 3</code>.</p>`}
-      <p class="muted">EC_0: first answer; EC_k: after up to k corrections. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
+    const columnBoxes = modes.map(mode => `<span class="muted">${esc(mode)}:</span> ` + pairs.filter(([a]) => a === mode).map(([a, m]) =>
+      `<label><input type="checkbox" data-column="${esc(a + ":" + m)}" ${state.lbColumns.has(a + ":" + m) ? "checked" : ""}> ${esc(label(m))}</label>`).join(" ")).join(" &nbsp; ");
+    let html = `<h1>Runs <span class="muted">(${all.length} in ${esc(runsDir)})</span></h1>
+      <div class="controls"><input type="search" id="lb-filter" placeholder="filter: model, dataset, task, prompt…" value="${esc(state.lbFilter)}">
+      <button id="compare" ${state.lbSelected.size < 2 ? "disabled" : ""}>Compare selected (${state.lbSelected.size})</button></div>`;
+    if (runs.length) {
+      html += `<h2>Generation runs <span class="muted">(t2w eval: Table 1, %, mean ±95% interval half-width)</span></h2>
+      <div class="controls lb-columns">${columnBoxes}</div>
+      <div class="table-wrap"><table id="leaderboard"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table></div>
+      <p class="muted">EC_0: first answer; EC_k: after up to k corrections. Hover a score for its 95% interval. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
+    }
+    if (wmRuns.length) html += wmTable(wmRuns.filter(match));
+    if (probes.length) html += probeTable(probes.filter(match));
+    if (broken.length) {
+      html += `<h2>Runs that cannot be shown <span class="muted">(${broken.length})</span></h2><table id="broken-runs"><thead><tr><th>Run</th><th>Reason</th></tr></thead><tbody>
+        ${broken.map(r => `<tr data-run="${esc(r.id)}"><td><a href="${runLink(r.id)}">${esc(r.id)}</a></td><td class="reason">${esc(r.reason || (r.problems || []).join("; ") || "unknown run kind " + r.kind)}</td></tr>`).join("")}</tbody></table>`;
+    }
+    if (!all.length) html += `<p class="muted">No runs in ${esc(runsDir)}. Make one with <code>t2w eval --model reference/noisy-oracle --ec 3</code>.</p>`;
+    app.innerHTML = html;
     const filter = document.getElementById("lb-filter");
     filter.addEventListener("input", () => { state.lbFilter = filter.value; render(); const f = document.getElementById("lb-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
     app.querySelectorAll("[data-select]").forEach(box => box.addEventListener("change", () => {
@@ -255,9 +369,8 @@ async function leaderboard() {
       const button = document.getElementById("compare");
       button.disabled = state.lbSelected.size < 2; button.textContent = `Compare selected (${state.lbSelected.size})`;
     }));
-    app.querySelectorAll("[data-metric]").forEach(box => box.addEventListener("change", () => {
-      state.lbMetricsTouched = true;
-      if (box.checked) state.lbMetrics.add(box.dataset.metric); else state.lbMetrics.delete(box.dataset.metric);
+    app.querySelectorAll("[data-column]").forEach(box => box.addEventListener("change", () => {
+      if (box.checked) state.lbColumns.add(box.dataset.column); else state.lbColumns.delete(box.dataset.column);
       render();
     }));
     document.getElementById("compare").addEventListener("click", () => {
@@ -270,12 +383,47 @@ async function leaderboard() {
   ready("leaderboard");
 }
 
+function wmTable(runs) {
+  // World-model runs: each task's own metrics (overall), with their intervals.
+  const byTask = {};
+  runs.forEach(r => { (byTask[r.task || "?"] = byTask[r.task || "?"] || []).push(r); });
+  let html = `<h2>World-model runs <span class="muted">(t2w wm, %, mean ±95% interval half-width, domains resampled)</span></h2>`;
+  for (const [task, list] of Object.entries(byTask)) {
+    const metrics = WM_COLUMNS[task] ? WM_COLUMNS[task].slice() : [];
+    if (!metrics.length) list.forEach(r => Object.entries((((r.summary || {}).metrics || {}).all || {}).all || {}).forEach(([k, v]) => {
+      if (typeof v === "number" && !["items", "format_errors", "unchecked", "positives", "negatives", "illegal_share"].includes(k) && !metrics.includes(k)) metrics.push(k);
+    }));
+    const rows = sortRows(list, state.lbSort, lbValue).map(r => {
+      const s = r.summary || {};
+      const all = ((s.metrics || {}).all || {}).all || {};
+      const ci = s.intervals || {};
+      return `<tr data-run="${esc(r.id)}" class="${r.status === "failed" ? "failed-run" : ""}"><td><input type="checkbox" data-select="${esc(r.id)}" ${state.lbSelected.has(r.id) ? "checked" : ""} aria-label="select ${esc(r.id)}"></td>${modelCell(r)}<td>${esc(s.rules || "")}${s.form && task === "next-state" ? ", " + esc(s.form) : ""}</td>${itemsCell(s)}
+        ${metrics.map(m => `<td class="num">${m.includes("ratio") || m.startsWith("mean_") ? esc((all[m] ?? "–").toString().slice(0, 5)) : ciCell(all[m], ci[m])}</td>`).join("")}</tr>`;
+    }).join("");
+    html += `<h3>${esc(task)}</h3><div class="table-wrap"><table class="wm-runs" data-task="${esc(task)}"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Rules</th>${sortHeader("Items", "items", state.lbSort, "num")}
+      ${metrics.map(m => sortHeader(label(m), "w:" + m, state.lbSort, "num")).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  }
+  return html;
+}
+
+function probeTable(runs) {
+  const rows = sortRows(runs, state.lbSort, lbValue).map(r => {
+    const s = r.summary || {};
+    return `<tr data-run="${esc(r.id)}" class="${r.status === "failed" ? "failed-run" : ""}"><td></td>${modelCell(r)}<td>${esc(s.dataset || "")}</td>${itemsCell(s)}
+      <td class="num">${ciCell(s.mean_rate, s.mean_rate_interval)}</td><td class="num">${pct(s.median_rate)}</td><td class="num">${esc(s.domains_above_half ?? "–")}</td></tr>`;
+  }).join("");
+  return `<h2>Contamination probes <span class="muted">(t2w contamination --model: share of gold n-grams the model reproduces, %)</span></h2>
+    <div class="table-wrap"><table id="probe-runs"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Dataset</th>${sortHeader("Domains", "items", state.lbSort, "num")}
+    ${sortHeader("Mean rate", "rate", state.lbSort, "num")}${sortHeader("Median", "median", state.lbSort, "num")}${sortHeader("Domains > 50%", "above", state.lbSort, "num")}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
 // ---------------------------------------------------------------------------------- compare
 
 async function compare(ids) {
   setCrumbs([["runs", "#/"], ["compare", null]]);
   const { items } = await allRuns();
   const runs = ids.map(id => items.find(r => r.id === id) || { id, summary: null, missing: true });
+  if (runs.some(r => !r.missing && (r.kind || "generation") !== "generation")) return comparePaired(runs);
   const overviews = await Promise.all(runs.map(r => r.missing ? null : getJSON(`/v1/runs/${encodeURIComponent(r.id)}/overview`).catch(() => null)));
   const modes = lbModes(runs.filter(r => r.summary));
   const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?"));
@@ -298,7 +446,7 @@ async function compare(ids) {
     runs.forEach((r, i) => {
       const rows = ((r.summary || {}).metrics || {})[mode] || [];
       rows.forEach((row, k) => {
-        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC_${row.round}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`;
+        table += `<tr>${k === 0 ? `<td rowspan="${rows.length}"><a href="${runLink(r.id)}">${esc(names[i])}</a></td>` : ""}<td>EC_${row.round}</td>${metrics.map(m => `<td class="num">${ciCell(row[m], k === 0 ? lbInterval(r, mode, m, false) : k === rows.length - 1 ? lbInterval(r, mode, m, true) : null)}</td>`).join("")}</tr>`;
       });
     });
     table += "</tbody></table>";
@@ -318,14 +466,48 @@ async function compare(ids) {
       items += "</tr>";
     }
     items += "</tbody></table>";
-    document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
+    // Per domain x run: mean F1 after the last round, as a heat map.
+    const heat = `<table class="heat" id="heatmap"><thead><tr><th>Domain</th>${runs.map((r, i) => `<th title="${esc(names[i])}">${esc(r.model || r.id)}</th>`).join("")}</tr></thead><tbody>${itemIds.map(id =>
+      `<tr><td>${esc(id)}</td>${overviews.map(o => { const it = o && o.items.find(x => x.item === id); const v = it && (it.scores[mode] || {}).f1_mean_eck;
+        return `<td style="background:${heatColor(v)}" title="${esc(id)}: ${pct(v)}">${v === null || v === undefined ? "–" : Math.round(100 * v)}</td>`; }).join("")}</tr>`).join("")}</tbody></table>`;
+    document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %; EC_0 and EC_k ±95% interval half-width)</h2><div class="table-wrap">${table}</div>
       <h2>EC curve</h2><div class="card">${lineChart(series, maxRounds, label(metric) + " (" + mode + ")")}</div>
+      <div id="paired"><p class="muted">Loading the paired comparison…</p></div>
+      <h2>Per domain x run <span class="muted">(mean F1 at EC_k, ${esc(mode)}, %)</span></h2><div class="table-wrap">${heat}</div>
       <h2>Items</h2><div class="table-wrap">${items}</div>`;
     bindCharts(document.getElementById("cmp-body"));
+    pairedSection(runs.filter(r => !r.missing), mode).then(html => { const box = document.getElementById("paired"); if (box) box.innerHTML = html; });
   }
   modeSel.addEventListener("change", () => { state.runMode = modeSel.value; render(); });
   metricSel.addEventListener("change", render);
   render();
+  ready("compare");
+}
+
+async function pairedSection(runs, mode) {
+  // The first run (A) against each other (B), item by item: t2w compare A B.
+  let html = "";
+  for (const other of runs.slice(1)) {
+    let data;
+    try { data = await getJSON(`/v1/runs/${encodeURIComponent(runs[0].id)}/compare/${encodeURIComponent(other.id)}?mode=${encodeURIComponent(mode)}`); }
+    catch (err) { html += `<div class="note">${esc(other.model || other.id)} vs ${esc(runs[0].model || runs[0].id)}: ${esc(err.message)}</div>`; continue; }
+    const signed = ci => ci.mean === null ? "–" : `${(100 * ci.mean >= 0 ? "+" : "") + (100 * ci.mean).toFixed(1)} <span class="ci">[${(100 * ci.low).toFixed(1)}, ${(100 * ci.high).toFixed(1)}]</span>`;
+    html += `<h2>Paired: ${esc(data.b.model)} (B) − ${esc(data.a.model)} (A) <span class="muted">(${data.common_items} common items, points, 95% paired bootstrap${data.clustered_by_domain ? " over domains" : ""}, seed ${data.seed})</span></h2>
+      ${data.notes.map(n => `<div class="note">${esc(n)}</div>`).join("")}
+      <div class="table-wrap"><table class="paired"><thead><tr><th>Metric</th><th class="num">A</th><th class="num">B</th><th class="num">B − A</th><th class="num">p</th><th class="num">B wins</th><th class="num">ties</th><th class="num">B loses</th></tr></thead><tbody>
+      ${data.metrics.map(r => `<tr><td>${esc(r.metric)}</td><td class="num">${pct(r.mean_a)}</td><td class="num">${pct(r.mean_b)}</td><td class="num">${signed(r.difference)}</td>
+        <td class="num ${r.p_value !== null && r.p_value < 0.05 ? "no" : ""}">${r.p_value === null ? "–" : r.p_value.toPrecision(2)}</td><td class="num">${r.wins}</td><td class="num">${r.ties}</td><td class="num">${r.losses}</td></tr>`).join("")}</tbody></table></div>
+      <p>Per domain (${esc(data.headline)}): B better in <b>${data.domains.wins}</b>, equal in <b>${data.domains.ties}</b>, worse in <b>${data.domains.losses}</b>.</p>
+      ${data.differ_most.length ? `<h3>Domains that differ most</h3><table class="differ"><thead><tr><th>Domain</th><th class="num">Items</th><th class="num">A</th><th class="num">B</th><th class="num">B − A</th></tr></thead><tbody>${data.differ_most.map(d =>
+        `<tr><td>${esc(d.domain)}</td><td class="num">${d.items}</td><td class="num">${pct(d.a)}</td><td class="num">${pct(d.b)}</td><td class="num">${(100 * d.difference).toFixed(1)}</td></tr>`).join("")}</tbody></table>` : ""}`;
+  }
+  return html;
+}
+
+async function comparePaired(runs) {
+  // Runs of world-model tasks or probes: their item-by-item comparison only.
+  const missing = runs.filter(r => r.missing);
+  app.innerHTML = `<h1>Compare ${runs.length} runs</h1>${missing.length ? `<div class="error-box">Unknown runs: ${missing.map(r => esc(r.id)).join(", ")}</div>` : ""}<div id="cmp-body">${await pairedSection(runs.filter(r => !r.missing), "paper")}</div>`;
   ready("compare");
 }
 
@@ -355,15 +537,22 @@ async function runPage(runId) {
   const data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/overview`);
   const c = data.config || {};
   setCrumbs([["runs", "#/"], [c.model || runId, null]]);
+  if (data.kind === "wm") return wmRunPage(runId, data);
+  if (data.kind === "contamination") return probeRunPage(runId, data);
   if (!state.runMode || !data.modes.includes(state.runMode)) state.runMode = data.modes[0] || "paper";
   const s = data.summary;
   function render() {
     const mode = state.runMode;
     const rows = data.per_round[mode] || [];
     const metrics = metricsOf(rows);
+    const cis = (data.intervals || {})[mode] || [];
+    const cell = (row, m) => m === "simulable" || !cis[row.round] || !cis[row.round][m] ? pct(row[m]) : ciText(cis[row.round][m]);
     const table = `<table id="table1"><thead><tr><th>Round</th><th class="num">Items</th><th class="num">Valid</th>${metrics.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>
-      ${rows.map(row => `<tr><td>EC_${row.round}</td><td class="num">${row.items}</td><td class="num">${s.valid_at_round[row.round] ?? "–"}</td>${metrics.map(m => `<td class="num">${pct(row[m])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-    const series = metrics.map((m, i) => ({ name: label(m), color: COLORS[i % COLORS.length], values: rows.map(r => r[m]) }));
+      ${rows.map(row => `<tr><td>EC_${row.round}</td><td class="num">${row.items}</td><td class="num">${s.valid_at_round[row.round] ?? "–"}</td>${metrics.map(m => `<td class="num">${cell(row, m)}</td>`).join("")}</tr>`).join("")}</tbody></table>
+      <p class="muted">mean [95% interval]: percentile bootstrap over items, 2000 resamples, fixed seed.${mode === "semantic" ? " Semantic means are over the rounds that could be simulated ('simulable' is their share)." : ""}</p>`;
+    const series = metrics.filter(m => m !== "simulable").map((m, i) => ({ name: label(m), color: COLORS[i % COLORS.length], values: rows.map(r => r[m]),
+      intervals: rows.map(r => (cis[r.round] || {})[m] || null) }));
+    const f1s = data.items.map(it => (it.scores[mode] || {}).f1_mean_eck).filter(v => v !== null && v !== undefined);
     const needle = state.runFilter.toLowerCase();
     const items = sortRows(data.items.filter(it => !needle || (it.item + " " + (it.name || "") + " " + (it.category_ec0 || "")).toLowerCase().includes(needle)),
       state.runSort, (it, key) => key.startsWith("s:") ? (it.scores[mode] || {})[key.slice(2)]
@@ -389,8 +578,10 @@ async function runPage(runId) {
         ${c.reference_model ? '<div class="note">reference model: built from the gold domains, not an LLM result</div>' : ""}</div>
       <div class="tabs" id="modes">${data.modes.map(m => `<a href="javascript:void 0" data-mode="${esc(m)}" class="${m === mode ? "active" : ""}">${esc(m)}</a>`).join("")}</div>
       <h2>Table 1 per round (${esc(mode)}, %)</h2><div class="table-wrap">${table}</div>
-      <div class="charts"><div class="card">${lineChart(series, rows.length, "EC curve (" + mode + ", %)")}</div>
-        <div class="card">${barChart(data.error_categories, "Syntax error categories")}</div></div>
+      <div class="charts"><div class="card">${lineChart(series, rows.length, "EC curve (" + mode + ", %, bars: 95% intervals)")}</div>
+        <div class="card">${barChart(data.error_categories, "Syntax error categories")}</div>
+        ${f1s.length ? `<div class="card">${histogram(f1s, "Score distribution: mean F1 at EC_k (" + mode + ")", "mean F1 at EC_k (%)")}</div>` : ""}</div>
+      <div id="published"></div>
       <h2>Items <span class="muted">(${data.items.length})</span></h2>
       <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
       <div class="table-wrap"><table id="items"><thead><tr>${sortHeader("Item", "item", state.runSort)}${sortHeader("Name", "name", state.runSort)}
@@ -399,6 +590,7 @@ async function runPage(runId) {
         ${standard ? sortHeader("Sim EC_k", "s:similarity_eck", state.runSort, "num") + sortHeader("F1 mean EC_k", "s:f1_mean_eck", state.runSort, "num")
           : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}${verdicts ? sortHeader("Verdict EC_k", "s:verdict_eck", state.runSort) : ""}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
+    publishedPanel(runId);
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
     app.querySelectorAll("tr[data-item]").forEach(tr => tr.addEventListener("click", e => { if (e.target.tagName !== "A") location.hash = itemLink(runId, tr.dataset.item); }));
@@ -444,6 +636,26 @@ function diagnoses(scores) {
   }
   return html;
 }
+const SEMANTIC_LABELS = { plan_validity: "Plan valid", gold_plan_acceptance: "Gold plan accepted",
+  applicability_f1: "Applicability F1", transition_accuracy: "Transition accuracy" };
+function semanticBlock(sem) {
+  // The round's semantic scoring as logged (round.semantic): metrics, verdict, diagnoses per
+  // action, and per problem whether the prediction's plan holds in the gold (else where it fails).
+  if (!sem) return '<p class="muted" id="semantic">No semantic scores in this round (run t2w eval --semantic, or t2w score-run --semantic).</p>';
+  let html = `<div id="semantic" class="card"><h3>Semantic scores (behaviour on the gold's problems)${sem.verdict ? ` <span class="badge verdict ${sem.verdict === "equivalent" ? "valid" : "invalid"}">${esc(sem.verdict)}</span>` : ""}</h3>`;
+  if (!sem.ok) html += `<div class="note">not simulated: ${esc(sem.reason || "")}</div>`;
+  html += `<table class="scores"><thead><tr>${Object.values(SEMANTIC_LABELS).map(l => `<th class="num">${esc(l)}</th>`).join("")}</tr></thead><tbody><tr>${Object.keys(SEMANTIC_LABELS).map(k => `<td class="num">${pct(sem[k])}</td>`).join("")}</tr></tbody></table>`;
+  const diagnoses = sem.diagnoses || [];
+  html += diagnoses.length ? `<h3>Diagnoses per action</h3><table id="diagnoses"><thead><tr><th>Action</th><th>Kind</th><th>Literal</th><th class="num">Count</th><th>Diagnosis</th></tr></thead><tbody>${diagnoses.map(d =>
+    `<tr><td>${esc(d.action)}</td><td>${esc(d.kind)}</td><td><code>${esc(d.literal || "")}</code></td><td class="num">${esc(d.count ?? "")}</td><td>${esc(d.message || "")}</td></tr>`).join("")}</tbody></table>`
+    : (sem.ok ? '<p class="yes">No behavioural difference found on the sampled states.</p>' : "");
+  const problems = sem.problems || [];
+  if (problems.length) {
+    html += `<h3>Per problem</h3><table id="sem-problems"><thead><tr><th>Problem</th><th>Own plan valid in the gold</th><th>Gold plan accepted</th></tr></thead><tbody>${problems.map(p =>
+      `<tr><td>${esc(p.name)}</td><td>${yesno(p.plan_valid)} <span class="${p.plan_valid ? "muted" : "no"}">${p.plan_valid ? "" : esc(p.plan_reason || "")}</span></td><td>${yesno(p.gold_plan_accepted)} <span class="${p.gold_plan_accepted ? "muted" : "no"}">${p.gold_plan_accepted ? "" : esc(p.gold_plan_reason || "")}</span></td></tr>`).join("")}</tbody></table>`;
+  } else if (sem.ok) html += '<p class="muted">Per-problem plan results are not in this log (logged from this version on).</p>';
+  return html + "</div>";
+}
 function diffSection(diff) {
   if (!diff) return '<p class="muted">Loading the diff…</p>';
   if (!diff.ok) return `<div class="note">No per-action diff: ${esc(diff.reason)}</div>`;
@@ -475,6 +687,8 @@ function diffSection(diff) {
 async function itemPage(runId, itemId, roundParam) {
   const base = `/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}`;
   const item = await getJSON(base);
+  setCrumbs([["runs", "#/"], [runId.length > 40 ? runId.slice(0, 40) + "…" : runId, runLink(runId)], [itemId, null]]);
+  if (item.kind === "wm" || item.kind === "contamination") return otherItemPage(runId, itemId, item);
   const last = item.rounds.length - 1;
   const round = roundParam === undefined ? last : Math.max(0, Math.min(last, Number(roundParam)));
   const diffPromise = getJSON(`${base}/diff?round=${round}`);
@@ -500,6 +714,7 @@ async function itemPage(runId, itemId, roundParam) {
     ${warnings.length ? `<details><summary>${warnings.length} warning(s)</summary><ul class="errors">${warnings.map(issue).join("")}</ul></details>` : ""}
     <div class="grid2"><div><h2>Extracted domain</h2>${codeBlock(rnd.domain, rnd.error_lines, "domain")}</div>
       <div><h2>Gold domain</h2>${item.gold_note ? `<div class="note">${esc(item.gold_note)}</div>` : ""}${item.gold === null ? "" : codeBlock(item.gold, [], "gold")}</div></div>
+    <h2>Behaviour: semantic scores of EC_${round}</h2>${semanticBlock(rnd.semantic)}
     <h2>Per-action diff: gold vs generated (EC_${round})</h2>
     <div class="controls"><label><input type="checkbox" id="diff-only" ${state.diffOnly ? "checked" : ""}> only differences</label>
       <span class="muted">matched after renaming variables by parameter position (canonical mode)</span></div>
@@ -529,6 +744,117 @@ async function itemPage(runId, itemId, roundParam) {
   ready("item");
   // Warm the neighbours so that j/k feel instant.
   for (const id of [item.next, item.previous]) if (id !== null) getJSON(`/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(id)}`).catch(() => {});
+}
+
+async function publishedPanel(runId) {
+  // The paper's Table 1 row of this run's model beside our figures (t2w report --against paper).
+  const box = document.getElementById("published");
+  if (!box) return;
+  let data;
+  try { data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/against/paper`); } catch (err) { box.innerHTML = `<p class="muted">Published figures: ${esc(err.message)}</p>`; return; }
+  const src = data.table.source || {};
+  const where = `${esc(src.table || "")}, arXiv ${esc(src.arxiv || "")} ${esc(src.version || "")}`;
+  if (!data.matched) { box.innerHTML = `<h2>Published figures</h2><p class="muted" id="published-reason">${where}: ${esc(data.reason)}</p>`; return; }
+  box.innerHTML = `<h2>Published figures <span class="muted">(${where}, ${esc(data.matched)}, paper mode, %)</span></h2>
+    ${data.notes.map(n => `<div class="note">conditions differ: ${esc(n)}</div>`).join("")}
+    <table id="published-table"><thead><tr><th>Setting</th><th>Metric</th><th class="num">Published</th><th class="num">Ours [95%]</th><th></th></tr></thead><tbody>
+    ${data.rows.map(r => `<tr><td>${esc(r.setting)}</td><td>${esc(label(r.metric))}</td><td class="num">${pct(r.published)}</td><td class="num">${ciText(r.ours)}</td>
+      <td class="${r.status === "outside" ? "no" : ""}">${r.status === "outside" ? "outside our interval" : esc(r.note || r.status)}</td></tr>`).join("")}</tbody></table>`;
+}
+
+// ---------------------------------------------------------------------------------- world-model and probe runs
+
+function runHeader(runId, c, extra) {
+  return `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
+    <div class="card kv">${extra.map(([k, v]) => `<div><span>${esc(k)}</span>${esc(v ?? "–")}</div>`).join("")}
+    ${c.reference_model ? '<div class="note">reference model: built from the gold domains, not an LLM result</div>' : ""}</div>`;
+}
+function itemsTableKeys(runId) {
+  app.querySelectorAll("tr[data-item]").forEach(tr => tr.addEventListener("click", e => { if (e.target.tagName !== "A") location.hash = itemLink(runId, tr.dataset.item); }));
+  tableKeys(app.querySelector("#items tbody"), tr => itemLink(runId, tr.dataset.item), "#/");
+}
+function wmGroupTable(name, rows, columns) {
+  return `<h3>By ${esc(name)}</h3><div class="table-wrap"><table class="wm-group" data-group="${esc(name)}"><thead><tr><th>${esc(name)}</th><th class="num">Items</th><th class="num">Format errors</th>
+    ${columns.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr></thead><tbody>${rows.map(row => `<tr><td>${esc(row.key)}</td><td class="num">${row.items}</td><td class="num">${row.format_errors}</td>
+    ${columns.map(m => `<td class="num">${m === "cost_ratio" ? esc(row[m] === null || row[m] === undefined ? "–" : row[m].toFixed(2)) : ciText((row.intervals || {})[m] || { mean: row[m] })}</td>`).join("")}</tr>`).join("")}</tbody></table></div>`;
+}
+
+function wmRunPage(runId, data) {
+  const c = data.config || {}, s = data.summary, cols = data.columns;
+  const rho = data.groups.rho || [];
+  const series = [{ name: label(data.headline), color: COLORS[0], values: rho.map(r => r[data.headline] ?? null), intervals: rho.map(r => (r.intervals || {})[data.headline] || null) }];
+  const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.domain)}</td><td>${esc(it.problem)}</td>
+    <td class="num">${esc(it.rho)}</td><td>${esc(it.group || "")}</td><td>${it.score === null || it.score === undefined ? "–" : it.score === 1 ? '<span class="yes">yes</span>' : it.score === 0 ? '<span class="no">no</span>' : pct(it.score)}</td>
+    <td class="no">${esc(it.format_error || "")}</td></tr>`).join("");
+  app.innerHTML = runHeader(runId, c, [["task", data.task], ["rules", c.rules], ["render", c.render], ["form", data.task === "next-state" ? c.form : "–"],
+      ["dataset", c.dataset], ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", s.calls], ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`],
+      ["cost", money(s.cost)], ["infrastructure errors", s.infrastructure_errors], ["seed", c.seed], ["created", c.created]]) +
+    `<h2>${esc(data.task)}: all items (%, mean [95% interval], domains resampled)</h2>${wmGroupTable("all", [{ key: "all", ...data.all }], cols).replace("<h3>By all</h3>", "")}
+    <div class="charts"><div class="card">${lineChart(series, rho.length, label(data.headline) + " vs rho (%, bars: 95% intervals)", rho.map(r => "rho " + r.key), "share of the plan the model handles")}</div></div>
+    ${Object.entries(data.groups).map(([name, rows]) => wmGroupTable(name, rows, cols)).join("")}
+    <h2>Items <span class="muted">(${data.items.length})</span></h2>
+    <div class="table-wrap"><table id="items"><thead><tr><th>Item</th><th>Domain</th><th>Problem</th><th class="num">rho</th><th>Kind</th><th>${esc(label(data.headline))}</th><th>Format error</th></tr></thead><tbody>${itemRows}</tbody></table></div>`;
+  bindCharts(app);
+  itemsTableKeys(runId);
+  ready("run");
+}
+
+function probeRunPage(runId, data) {
+  const c = data.config || {}, s = data.summary, m = data.measures;
+  const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
+    <td class="num">${pct(it.rate)}</td><td class="num">${esc(it.contaminated ?? "–")} / ${esc(it.counted ?? "–")}</td><td>${esc(it.finish_reason || "")}</td></tr>`).join("");
+  app.innerHTML = runHeader(runId, c, [["kind", "contamination probe"], ["dataset", c.dataset], ["split", c.split], ["domains", `${s.finished_items}/${s.planned_items ?? "?"}`],
+      ["prompt", `first ${m.prompt_tokens} GPT-2 tokens of the gold`], ["n-gram", `${m.n} tokens, ≤ ${m.max_mismatches} mismatches`], ["cost", money(s.cost)], ["created", c.created]]) +
+    `<h2>Measures</h2><table id="measures"><tbody><tr><th>Mean contamination rate</th><td class="num">${ciText(m.mean_rate)}</td></tr>
+      <tr><th>Median rate</th><td class="num">${pct(m.median_rate)}</td></tr><tr><th>Domains above 50%</th><td class="num">${m.domains_above_half} of ${m.domains}</td></tr></tbody></table>
+    <p class="muted">Rate: share of the gold domain's content n-grams that the model's continuation reproduces (paper section 3.4); mean [95% interval] over domains.</p>
+    <div class="charts"><div class="card">${histogram(data.rates, "Contamination rate per domain", "rate (%)")}</div></div>
+    <h2>Domains <span class="muted">(${data.items.length}, highest rate first)</span></h2>
+    <div class="table-wrap"><table id="items"><thead><tr><th>Item</th><th>Name</th><th class="num">Rate</th><th class="num">Contaminated / counted n-grams</th><th>Finish</th></tr></thead><tbody>${itemRows}</tbody></table></div>`;
+  bindCharts(app);
+  itemsTableKeys(runId);
+  ready("run");
+}
+
+function messagesBlock(messages, id) {
+  return `<details id="${id}"><summary>prompt (${(messages || []).length} messages)</summary>${(messages || []).map(m => `<div class="msg"><div class="role">${esc(m.role)}</div><pre>${esc(m.content)}</pre></div>`).join("")}</details>`;
+}
+function jsonBlock(value) { return `<pre class="code">${esc(JSON.stringify(value, null, 1))}</pre>`; }
+
+function otherItemPage(runId, itemId, item) {
+  const nav = `<div class="nav-items">
+      ${item.previous !== null ? `<a id="prev" href="${itemLink(runId, item.previous)}">← ${esc(item.previous)}</a>` : '<span class="muted">← first</span>'}
+      <span class="muted">${item.position + 1} / ${item.count}</span>
+      ${item.next !== null ? `<a id="next" href="${itemLink(runId, item.next)}">${esc(item.next)} →</a>` : '<span class="muted">last →</span>'}</div>`;
+  let body = "";
+  if (item.kind === "wm") {
+    const m = item.metrics || {};
+    const verdict = m.correct === true || m.success === true || m.first_hit === 1 ? '<span class="badge valid verdict">right</span>'
+      : m.correct === false || m.success === false ? '<span class="badge invalid verdict">wrong</span>' : "";
+    body = `<h1>${esc(item.item)} ${verdict}</h1>
+      <div class="card kv"><div><span>task</span>${esc(item.task)}</div><div><span>domain</span>${esc(item.domain)}</div><div><span>problem</span>${esc(item.problem)}</div>
+        <div><span>rho</span>${esc(item.rho)}</div><div><span>steps before</span>${esc(item.prefix)} of ${esc(item.plan_length)}</div><div><span>kind</span>${esc(item.origin || m.kind || m.mutation || "")}</div>
+        <div><span>cost</span>${money(item.cost)}</div></div>
+      ${item.format_error ? `<div class="error-box" id="format-error">format error: ${esc(item.format_error)}</div>` : ""}
+      <div class="grid2"><div><h2>Answer (as read)</h2>${jsonBlock(item.answer)}</div>
+        <div><h2>Truth</h2>${item.truth ? jsonBlock(item.truth) : '<p class="muted">not in this log (runs made before the truth was logged)</p>'}</div></div>
+      <h2>Verdict and scores</h2>${jsonBlock(item.metrics)}
+      <h2>Calls</h2>${(item.calls || []).map((call, i) => `<h3>call ${i + 1}</h3>${messagesBlock(call.messages, "prompt-" + i)}<div class="msg"><div class="role">answer</div><pre>${esc(call.response)}</pre></div>`).join("")}`;
+  } else {
+    body = `<h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span></h1>
+      <div class="card kv"><div><span>rate</span>${pct(item.rate)}%</div><div><span>contaminated / counted</span>${esc(item.contaminated)} / ${esc(item.counted)}</div>
+        <div><span>finish</span>${esc(item.finish_reason || "")}</div><div><span>cost</span>${money(item.cost)}</div></div>
+      ${messagesBlock(item.messages, "prompt")}
+      <h2>Continuation</h2><div class="msg"><pre>${esc(item.continuation)}</pre></div>`;
+  }
+  app.innerHTML = nav + body;
+  keyHandler = key => {
+    if ((key === "j" || key === "ArrowRight") && item.next !== null) { location.hash = itemLink(runId, item.next); return true; }
+    if ((key === "k" || key === "ArrowLeft") && item.previous !== null) { location.hash = itemLink(runId, item.previous); return true; }
+    if (key === "u" || key === "Escape") { location.hash = runLink(runId); return true; }
+    return false;
+  };
+  ready("item");
 }
 
 // ---------------------------------------------------------------------------------- routing

@@ -1,0 +1,220 @@
+"""``t2w compare RUN_A RUN_B``: two runs item by item (paired), not mean against mean.
+
+On the items both runs finished: per metric (and, for generation runs, at EC_0 and at each
+run's last round) the mean difference B - A with its 95% paired bootstrap interval, a
+sign-flip permutation p-value, and wins / ties / losses over items; per domain, the mean
+difference of the headline metric, wins / ties / losses, and the domains that differ most.
+Works for generation runs (any scoring mode in both logs), world-model runs of one task, and
+contamination probes. Nothing calls a model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
+from text2world.reports.intervals import generation_values, wm_item_values
+from text2world.reports.statistics import SEED, format_interval, paired_difference
+
+HEADLINE = {"generation": "f1_mean", "wm": None, "contamination": "rate"}
+WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
+               "plan": "success"}
+TOP_DOMAINS = 10
+
+
+class CompareError(ValueError):
+    """Runs that cannot be compared (missing, of different kinds, no common item)."""
+
+
+@dataclass
+class _Side:
+    run: Run
+    kind: str
+    items: list[dict]
+
+    @property
+    def label(self) -> str:
+        return f"{self.run.config.get('model')} ({self.run.run_id})"
+
+
+def run_kind(config: dict) -> str:
+    """generation (t2w eval), wm (t2w wm) or contamination (t2w contamination --model)."""
+    kind = config.get("kind")
+    if kind in ("wm", "contamination"):
+        return str(kind)
+    if kind in (None, "eval", "generation"):
+        return "generation"
+    return str(kind)
+
+
+def _open(path: Path) -> _Side:
+    from text2world.tasks.generation.rescore import load_run_items
+
+    try:
+        run = Run.open(Path(path))
+        kind = run_kind(run.config)
+        items = load_run_items(run) if kind == "generation" else run.items()
+    except RunError as err:
+        raise CompareError(str(err)) from None
+    if kind not in HEADLINE:
+        raise CompareError(f"{path}: runs of kind {kind!r} cannot be compared")
+    if not items:
+        raise CompareError(f"{path}: no finished item")
+    return _Side(run, kind, items)
+
+
+def _f1_mean(score: dict) -> float | None:
+    values = [score[m] for m in METRICS[2:] if isinstance(score.get(m), (int, float))]
+    return sum(values) / len(values) if values else None
+
+
+def _generation_columns(side: _Side, mode: str) -> dict[str, dict[str, float]]:
+    """Column name ("executable@EC_0", ...) -> item -> value."""
+    last = int(side.run.config.get("ec", 0))
+    metrics = (mode_metrics(mode) if mode in ("paper", "canonical")
+               else sorted({k for item in side.items
+                            for score in ((item.get("ec") or {}).get(mode) or [])
+                            if isinstance(score, dict)
+                            for k, v in score.items()
+                            if isinstance(v, (int, float)) and not isinstance(v, bool)}))
+    columns: dict[str, dict[str, float]] = {}
+    for label, index in (("EC_0", 0), ("EC_k", last)):
+        for metric in metrics:
+            columns[f"{metric}@{label}"] = generation_values(side.items, mode, index, metric)
+        if mode in ("paper", "canonical"):
+            f1 = {}
+            for item in side.items:
+                scores = (item.get("ec") or {}).get(mode) or []
+                if len(scores) > index and isinstance(scores[index], dict):
+                    value = _f1_mean(scores[index])
+                    if value is not None:
+                        f1[str(item["item"])] = value
+            columns[f"f1_mean@{label}"] = f1
+    return columns
+
+
+def _wm_columns(side: _Side) -> dict[str, dict[str, float]]:
+    task = side.run.config.get("task")
+    columns: dict[str, dict[str, float]] = {}
+    for item in side.items:
+        for metric, value in wm_item_values(str(task), item).items():
+            columns.setdefault(metric, {})[str(item["item"])] = value
+    return columns
+
+
+def _probe_columns(side: _Side) -> dict[str, dict[str, float]]:
+    return {"rate": {str(i["item"]): float(i["rate"]) for i in side.items
+                     if isinstance(i.get("rate"), (int, float))}}
+
+
+def _domain_of(side: _Side) -> dict[str, str]:
+    if side.kind == "wm":
+        return {str(i["item"]): str(i.get("domain")) for i in side.items}
+    return {str(i["item"]): str(i["item"]) for i in side.items}  # one item per domain
+
+
+def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
+                 seed: int = SEED) -> dict:
+    """The comparison of run B against run A (differences are B - A)."""
+    a, b = _open(path_a), _open(path_b)
+    if a.kind != b.kind:
+        raise CompareError(f"cannot compare a {a.kind} run with a {b.kind} run")
+    notes = []
+    if a.kind == "wm":
+        task_a, task_b = a.run.config.get("task"), b.run.config.get("task")
+        if task_a != task_b:
+            raise CompareError(f"cannot compare a {task_a} run with a {task_b} run")
+        cols_a, cols_b = _wm_columns(a), _wm_columns(b)
+        headline = WM_HEADLINE.get(str(task_a), "accuracy")
+    elif a.kind == "contamination":
+        cols_a, cols_b = _probe_columns(a), _probe_columns(b)
+        headline = "rate"
+    else:
+        for side in (a, b):
+            if not any(mode in (item.get("ec") or {}) for item in side.items):
+                raise CompareError(f"{side.run.path}: no {mode} scores in its log")
+        cols_a, cols_b = _generation_columns(a, mode), _generation_columns(b, mode)
+        headline = "f1_mean@EC_k" if mode in ("paper", "canonical") else next(
+            (c for c in cols_a if c.endswith("@EC_k")), "")
+        ka, kb = a.run.config.get("ec"), b.run.config.get("ec")
+        if ka != kb:
+            notes.append(f"EC_k is each run's last round: EC_{ka} for A, EC_{kb} for B")
+    ids_a = {str(i["item"]) for i in a.items}
+    ids_b = {str(i["item"]) for i in b.items}
+    common = sorted(ids_a & ids_b)
+    if not common:
+        raise CompareError(f"the runs share no item ({len(ids_a)} and {len(ids_b)} items)")
+    if len(common) < len(ids_a | ids_b):
+        notes.append(f"compared on the {len(common)} items both finished (A has {len(ids_a)}, "
+                     f"B has {len(ids_b)})")
+    domains = _domain_of(a)
+    clusters = [domains[i] for i in common] if a.kind == "wm" else None
+    metrics = []
+    for column in [c for c in cols_a if c in cols_b]:
+        values_a = [cols_a[column].get(i) for i in common]
+        values_b = [cols_b[column].get(i) for i in common]
+        result = paired_difference(values_a, values_b, clusters, seed=seed)
+        if result.n:
+            metrics.append({"metric": column, **result.as_dict()})
+    per_domain = _per_domain(cols_a.get(headline, {}), cols_b.get(headline, {}), common,
+                             domains)
+    differing = sorted((d for d in per_domain if d["difference"]),
+                       key=lambda d: -abs(d["difference"]))[:TOP_DOMAINS]
+    tally = {"wins": sum(d["difference"] > 1e-9 for d in per_domain),
+             "ties": sum(abs(d["difference"]) <= 1e-9 for d in per_domain),
+             "losses": sum(d["difference"] < -1e-9 for d in per_domain)}
+    return {"a": {"run_id": a.run.run_id, "model": a.run.config.get("model"),
+                  "items": len(ids_a)},
+            "b": {"run_id": b.run.run_id, "model": b.run.config.get("model"),
+                  "items": len(ids_b)},
+            "kind": a.kind, "task": a.run.config.get("task"), "mode": mode,
+            "common_items": len(common), "seed": seed, "clustered_by_domain": a.kind == "wm",
+            "metrics": metrics, "headline": headline, "per_domain": per_domain,
+            "domains": tally, "differ_most": differing, "notes": notes}
+
+
+def _per_domain(a: dict[str, float], b: dict[str, float], common: list[str],
+                domains: dict[str, str]) -> list[dict]:
+    groups: dict[str, list[tuple[float, float]]] = {}
+    for item in common:
+        if item in a and item in b:
+            groups.setdefault(domains[item], []).append((a[item], b[item]))
+    rows = []
+    for domain, pairs in sorted(groups.items()):
+        mean_a = sum(x for x, _ in pairs) / len(pairs)
+        mean_b = sum(y for _, y in pairs) / len(pairs)
+        rows.append({"domain": domain, "items": len(pairs), "a": mean_a, "b": mean_b,
+                     "difference": mean_b - mean_a})
+    return rows
+
+
+def compare_markdown(data: dict) -> str:
+    """The comparison as markdown: paired differences, domains that differ most."""
+    def pct(value):
+        return "-" if value is None else f"{100 * value:.1f}"
+
+    lines = [f"# {data['b']['model']} vs {data['a']['model']} ({data['kind']}"
+             + (f" {data['task']}" if data.get("task") else "")
+             + (f", {data['mode']} mode" if data["kind"] == "generation" else "") + ")", "",
+             f"A: {data['a']['run_id']}  ", f"B: {data['b']['run_id']}", "",
+             f"{data['common_items']} common items; differences are B - A in points, with a "
+             "95% paired bootstrap interval"
+             + (" (domains resampled)" if data["clustered_by_domain"] else "")
+             + f" and a sign-flip permutation p-value (seed {data['seed']}).", ""]
+    lines += [f"> {note}" for note in data["notes"]]
+    lines += ["", "| metric | A | B | B - A [95%] | p | B wins | ties | B loses |",
+              "|---|---|---|---|---|---|---|---|"]
+    for row in data["metrics"]:
+        lines.append(f"| {row['metric']} | {pct(row['mean_a'])} | {pct(row['mean_b'])} | "
+                     f"{format_interval(row['difference'])} | "
+                     f"{'-' if row['p_value'] is None else format(row['p_value'], '.3g')} | "
+                     f"{row['wins']} | {row['ties']} | {row['losses']} |")
+    tally = data["domains"]
+    lines += ["", (f"Per domain ({data['headline']}): B better in {tally['wins']}, equal in "
+                   f"{tally['ties']}, worse in {tally['losses']}."), ""]
+    if data["differ_most"]:
+        lines += ["| domain | items | A | B | B - A |", "|---|---|---|---|---|"]
+        lines += [f"| {d['domain']} | {d['items']} | {pct(d['a'])} | {pct(d['b'])} | "
+                  f"{100 * d['difference']:+.1f} |" for d in data["differ_most"]]
+    return "\n".join(lines) + "\n"

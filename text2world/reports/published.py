@@ -1,0 +1,147 @@
+"""Published result tables, and a run's figures beside them (``t2w report RUN --against NAME``).
+
+A table is one JSON file (``text2world/reports/published/NAME.json`` in the package, or
+``$T2W_HOME/published/NAME.json``, or any path), documented in the README:
+
+    {"name": ..., "title": ..., "source": {"paper", "arxiv", "version", "table", "url"},
+     "conditions": {"mode": "paper", "description": "abstract", "prompt": "zero-shot"},
+     "scale": "percent" | "fraction",
+     "settings": {"EC_0": 0, "EC_3": 3},        # setting -> correction round of a run
+     "rows": [{"model", "setting", "metric", "value", "source"?}, ...]}
+
+A row is matched to a run through the model aliases: the run's ``--model`` (an alias such as
+``deepseek-r1``) or its litellm model is the row's model or resolves to the same litellm
+model. Reference models are never matched. Each published value is set beside our mean at the
+same round, with our 95% interval; a value outside the interval is flagged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from text2world.engine.run_store import Run, RunError
+from text2world.reports.intervals import generation_samples
+from text2world.reports.statistics import bootstrap_mean
+
+PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
+ROW_KEYS = ("model", "setting", "metric", "value")
+
+
+class PublishedError(ValueError):
+    """A table that cannot be found or read, or a run that cannot be set beside it."""
+
+
+def user_tables_dir() -> Path:
+    from text2world.store.datasets import home_dir
+
+    return home_dir() / "published"
+
+
+def table_names() -> list[str]:
+    names = {p.stem for p in PACKAGE_TABLES.glob("*.json")}
+    if user_tables_dir().is_dir():
+        names |= {p.stem for p in user_tables_dir().glob("*.json")}
+    return sorted(names)
+
+
+def load_table(name_or_path: str) -> dict:
+    """A table by name (the user's folder first, then the package) or by path, checked."""
+    candidates = [Path(name_or_path)] if name_or_path.endswith(".json") else [
+        user_tables_dir() / f"{name_or_path}.json", PACKAGE_TABLES / f"{name_or_path}.json"]
+    path = next((c for c in candidates if c.is_file()), None)
+    if path is None:
+        raise PublishedError(f"no published table {name_or_path!r} (known: "
+                             f"{', '.join(table_names()) or 'none'}; add one as "
+                             f"{user_tables_dir()}/NAME.json)")
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise PublishedError(f"{path}: not a readable JSON table ({err})") from None
+    if not isinstance(table, dict) or not isinstance(table.get("rows"), list):
+        raise PublishedError(f"{path}: a table is an object with a list of rows")
+    settings = table.get("settings") or {"EC_0": 0}
+    for number, row in enumerate(table["rows"], 1):
+        missing = [key for key in ROW_KEYS if key not in row]
+        if missing:
+            raise PublishedError(f"{path}: row {number} lacks {', '.join(missing)} "
+                                 f"(a row is {{{', '.join(ROW_KEYS)}, source}})")
+        if row["setting"] not in settings:
+            raise PublishedError(f"{path}: row {number}: setting {row['setting']!r} is not one "
+                                 f"of the table's settings ({', '.join(settings)})")
+        if not isinstance(row["value"], (int, float)):
+            raise PublishedError(f"{path}: row {number}: value {row['value']!r} is not a number")
+    return {**table, "settings": settings, "path": str(path)}
+
+
+def _litellm_of(name: str) -> str | None:
+    from text2world.model.client import load_model_aliases
+
+    try:
+        spec = load_model_aliases().get(name)
+    except Exception:  # noqa: BLE001 - a broken user models.toml only stops alias matching
+        return None
+    return spec.get("model") if isinstance(spec, dict) else None
+
+
+def matching_model(config: dict, table: dict) -> str | None:
+    """The table's model that the run's model is (through the aliases); None if none, and
+    always None for a reference model."""
+    model = str(config.get("model") or "")
+    if config.get("reference_model") or model.startswith("reference/"):
+        return None
+    ours = {model, str(config.get("litellm_model") or ""), _litellm_of(model) or ""} - {""}
+    for name in dict.fromkeys(row["model"] for row in table["rows"]):
+        if name in ours or (_litellm_of(name) or name) in ours:
+            return name
+    return None
+
+
+def against(path: Path, name: str = "paper") -> dict:
+    """The run's figures beside the published row of its model."""
+    from text2world.tasks.generation.rescore import load_run_items
+
+    table = load_table(name)
+    try:
+        run = Run.open(Path(path))
+        items = load_run_items(run)
+    except RunError as err:
+        raise PublishedError(str(err)) from None
+    if run.config.get("kind") not in (None, "eval", "generation"):
+        raise PublishedError(f"{path} is a {run.config.get('kind')} run; published tables hold "
+                             "generation (t2w eval) figures")
+    conditions = table.get("conditions") or {}
+    mode = conditions.get("mode", "paper")
+    notes = [f"{key}: the table's is {value!r}, the run's {run.config.get(key)!r}"
+             for key, value in conditions.items()
+             if key != "mode" and run.config.get(key) not in (None, value)]
+    scale = 100.0 if table.get("scale", "percent") == "percent" else 1.0
+    model = matching_model(run.config, table)
+    result = {"table": {k: table.get(k) for k in ("name", "title", "source", "conditions",
+                                                  "missing", "path")},
+              "run_id": run.run_id, "model": run.config.get("model"), "matched": model,
+              "mode": mode, "notes": notes, "rows": []}
+    if model is None:
+        result["reason"] = ("reference models are never matched to a published row"
+                            if run.config.get("reference_model") else
+                            f"the table has no row for {run.config.get('model')!r}"
+                            + (f" ({len(table['rows'])} rows)" if table["rows"] else
+                               " (it holds no published value yet: "
+                               + str(table.get("missing") or "") + ")"))
+        return result
+    ec = int(run.config.get("ec", 0))
+    for row in (r for r in table["rows"] if r["model"] == model):
+        round_index = table["settings"][row["setting"]]
+        entry = {"setting": row["setting"], "metric": row["metric"],
+                 "published": float(row["value"]) / scale, "source": row.get("source")}
+        if round_index > ec:
+            entry.update(status="not run", note=f"the run has rounds up to EC_{ec}")
+        else:
+            values = list(generation_samples(items, mode, round_index, row["metric"]).values())
+            interval = bootstrap_mean(values)
+            entry["ours"] = interval.as_dict()
+            entry["status"] = ("no figure" if interval.mean is None else
+                               "outside" if interval.excludes(entry["published"]) else "within")
+        result["rows"].append(entry)
+    result["outside"] = sum(1 for r in result["rows"] if r["status"] == "outside")
+    return result
