@@ -149,7 +149,7 @@ def _view(name: str, *args):
 # JSON endpoints (plain JSONResponse: a logged item is large and already JSON-safe)
 
 
-@router.get("/v1/runs/{run_id}/overview")
+@router.get("/v1/runs/{run_id}/overview", summary="A run's scores per round and items")
 def run_overview(request: Request, run_id: str) -> JSONResponse:
     """A run's scores per round (every scoring mode in its log), syntax-error categories per
     round and the per-item table, computed from its log."""
@@ -157,7 +157,7 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     return JSONResponse(_items.overview(run))
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id}")
+@router.get("/v1/runs/{run_id}/items/{item_id}", summary="One item of a run, every round")
 def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
     """One finished item as logged (every round's prompt, answer, extracted domain,
     validation and scores), its gold domain, the lines its errors point at, and its
@@ -166,7 +166,8 @@ def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
     return JSONResponse(_view("item_detail", run, _items.get(run), item_id))
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id}/diff")
+@router.get("/v1/runs/{run_id}/items/{item_id}/diff",
+            summary="Gold vs generated domain of one round")
 def run_item_diff(request: Request, run_id: str, item_id: str,
                   round: Annotated[int | None, Query(ge=0, le=1000)] = None) -> JSONResponse:
     """Gold vs generated domain of one round (default: the last), action by action:
