@@ -25,7 +25,11 @@ from text2world.api import viewer
 from text2world.api.admission import Admission
 from text2world.api.dependencies import RecentRecords
 from text2world.api.errors import install_handlers
-from text2world.api.limits import BodyLimitMiddleware, ClientRateLimiter, ClientRateMiddleware
+from text2world.api.limits import (
+    BodyLimitMiddleware,
+    ClientRateLimiter,
+    ClientRateMiddleware,
+)
 from text2world.api.routes import ROUTERS
 from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import MAX_RATE_DELAY, Settings

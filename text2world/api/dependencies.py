@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Annotated, Any, Callable
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import anyio
 from fastapi import Depends, Request

@@ -65,7 +65,7 @@ class ScoreRequest(_Strict):
         "gold uses its own unless these are given).")
 
     @model_validator(mode="after")
-    def _one_of_each(self) -> "ScoreRequest":
+    def _one_of_each(self) -> ScoreRequest:
         if (self.gold_id is None) == (self.gold_pddl is None):
             raise ValueError("give exactly one of 'gold_id' (a store id) and 'gold_pddl' (PDDL text)")
         if (self.pddl is None) == (self.response is None):
@@ -86,7 +86,7 @@ class ValidateRequest(_Strict):
                              "evaluator did (default: case-insensitive, as PDDL is).")
 
     @model_validator(mode="after")
-    def _one_input(self) -> "ValidateRequest":
+    def _one_input(self) -> ValidateRequest:
         if (self.pddl is None) == (self.response is None):
             raise ValueError("give exactly one of 'pddl' (a domain) and 'response' (a raw LLM answer)")
         return self

@@ -6,8 +6,13 @@ from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
 from text2world.api.jobs import score_job, validate_job
-from text2world.api.schemas import (SCORING_ERRORS, ScoreRequest, ScoreResponse, ValidateRequest,
-                                    ValidateResponse)
+from text2world.api.schemas import (
+    SCORING_ERRORS,
+    ScoreRequest,
+    ScoreResponse,
+    ValidateRequest,
+    ValidateResponse,
+)
 
 router = APIRouter(prefix="/v1", tags=["scoring"])
 
