@@ -331,6 +331,15 @@ def test_answer_without_a_domain_is_422(client):
     assert_error(client.post("/v1/validate", json={"response": ""}), 422, "no_domain_found")
 
 
+def test_pddl_without_define_is_no_domain_found(client):
+    for path, body in (("/v1/validate", {"pddl": "hello world"}),
+                       ("/v1/score", {"gold_id": "blocksworld", "pddl": "hello world"})):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 200, answer.text
+        error = answer.json()["errors"][0]
+        assert (error["category"], error["kind"]) == ("UndefinedDomainName", "NoDomainFound")
+
+
 def test_gold_without_actions_is_422(client):
     error = assert_error(client.post("/v1/score", json={"gold_pddl": "(define (domain d))",
                                                         "pddl": "(define (domain d))"}),

@@ -44,6 +44,7 @@ _BY_EXCEPTION = {
 
 _UNSUPPORTED_KEYWORDS = (":durative-action", ":derived", ":process", ":event", ":constraints",
                          "either", ":timed-initial-literals", ":preferences")
+_DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
 _DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+[^\s()]+\s*\)", re.IGNORECASE)
 _PARSER_POSITION = re.compile(r"line (\d+):(\d+)")
 _QUOTED = re.compile(r'element "([^"]+)"')
@@ -64,7 +65,11 @@ class Issue:
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line else ""
-        return f"{self.category}: {where}{self.message}"
+        # "Other" says nothing, and no domain at all is not an undefined domain name: the kind
+        # (e.g. UndefinedPredicate, NoDomainFound) names those; the category stays in the JSON.
+        label = self.kind if self.kind and (self.category == "Other"
+                                            or self.kind == "NoDomainFound") else self.category
+        return f"{label}: {where}{self.message}"
 
 
 @dataclass(frozen=True)
@@ -161,9 +166,15 @@ def classify_error(text: str, error: BaseException) -> Issue:
     if kind == "ParsingError":
         match = _PARSER_POSITION.search(message)
         line, column = (int(match.group(1)), int(match.group(2)) + 1) if match else (None, None)
+        if not _DEFINE.search(strip_comments(text)):
+            return Issue("UndefinedDomainName", "no PDDL domain: the text has no '(define' "
+                         "(not PDDL, or an empty file)", None, None, "NoDomainFound")
         if not _DOMAIN_HEADER.search(text):
             return Issue("UndefinedDomainName", "the text has no '(define (domain NAME)' header: "
                          f"{message}", line, column, kind)
+        unclosed = _unclosed(text)
+        if unclosed is not None:
+            return unclosed.issue(text)
         balance = _balance_error(text)
         if balance is not None:
             # A ')' too many is shown where it is; a missing ')' leaves only the outermost
@@ -365,6 +376,10 @@ def _parameter_lists(text: str) -> dict[str, list[str]]:
 def validate(text: str, *, fold_case: bool = True) -> Validation:
     """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
     without it, the text is parsed exactly as given, as the released evaluator does."""
+    return _validate(text, fold_case, 0)
+
+
+def _validate(text: str, fold_case: bool, repairs: int) -> Validation:
     try:
         reader = tarski_parse(text, case_insensitive=fold_case)
     except (DomainInputError, RecursionError) as error:
@@ -372,7 +387,8 @@ def validate(text: str, *, fold_case: bool = True) -> Validation:
     except ImportError:
         raise
     except Exception as error:  # tarski raises many unrelated classes
-        return Validation(False, _all_errors(text, classify_error(text, error)))
+        return Validation(False, _all_errors(text, classify_error(text, error), fold_case,
+                                               repairs))
     domain = domain_from_tarski(reader)
     return Validation(True, (), tuple(domain_warnings(text, domain)), domain)
 
@@ -574,13 +590,97 @@ class _Checker:
                          f"expects {parameter_type!r}", where, "SortMismatch")
 
 
-def _all_errors(text: str, first: Issue) -> tuple[Issue, ...]:
+@dataclass(frozen=True)
+class _Unclosed:
+    """A '(' never closed, found from what ended up inside it: a section keyword inside a
+    formula, a section inside a section, a list inside an atom. ``insert_at`` is where the
+    missing ')' goes (after the text before the misplaced part, so no later position moves)."""
+
+    opener: int
+    head: str
+    misplaced: str
+    insert_at: int
+
+    def issue(self, text: str) -> Issue:
+        line, column = line_column(text, self.opener)
+        return Issue("IncorrectParentheses", f"'({self.head}' is never closed: {self.misplaced!r} "
+                     "ends up inside it (a ')' is missing before it)", line, column, "Unclosed")
+
+
+def _misplaced(node) -> object | None:
+    """The first child that cannot be inside ``node`` (only asked when the text is unbalanced)."""
+    head = _head(node)
+    if not head or head == "define":
+        return None
+    for child in node[2:]:
+        if isinstance(child, tuple):
+            if child[0].startswith(":") and not head.startswith(":"):
+                return child  # ':effect' inside '(and', ':precondition' inside '(?x'
+        elif _head(child).startswith(":"):
+            return child  # '(:action' inside an action or a formula
+        elif (not head.startswith(":") and head not in _CONNECTIVES and head not in _QUANTIFIERS
+              and head not in _NUMERIC and _head(child) not in ("", "either")):
+            return child  # '(clear ?x)' inside the declaration '(on ?x ?y'
+    return None
+
+
+@lru_cache(maxsize=8)
+def _unclosed(text: str) -> _Unclosed | None:
+    """The '(' left open, when the parentheses do not balance and the structure shows which:
+    of the nodes holding something they cannot hold, the one whose misplaced part comes first
+    (an '(and' left open holds ':effect' before its action holds the next '(:action')."""
+    balance = _balance_error(text)
+    if balance is None or balance.message.startswith("a ')'"):
+        return None
+    best: tuple[int, list, object] | None = None
+    stack = [_tree(text)]
+    while stack:
+        node = stack.pop()
+        stack.extend(child for child in node[1:] if isinstance(child, list))
+        child = _misplaced(node)
+        if child is not None:
+            where = child[1] if isinstance(child, tuple) else child[0]
+            if best is None or where < best[0]:
+                best = (where, node, child)
+    if best is None:
+        return None
+    where, node, child = best
+    token = child[0] if isinstance(child, tuple) else "(" + _head(child)
+    return _Unclosed(node[0], _head(node), token, len(text[:where].rstrip()))
+
+
+_MAX_REPAIRS = 10  # missing parentheses closed, one after another, to read the errors after them
+
+
+def _after_repair(text: str, fold_case: bool, repairs: int) -> list[Issue]:
+    """The errors of the text with the missing ')' put back, in the text's own positions."""
+    unclosed = _unclosed(text)
+    if unclosed is None or repairs >= _MAX_REPAIRS:
+        return []
+    repaired = text[:unclosed.insert_at] + ")" + text[unclosed.insert_at:]
+    line, column = line_column(text, unclosed.insert_at)
+    found = []
+    for issue in _validate(repaired, fold_case, repairs + 1).errors:
+        if issue.kind == "LimitExceeded":  # the ')' put back took a text at a limit past it
+            continue
+        if issue.line == line and issue.column is not None and issue.column > column:
+            issue = Issue(issue.category, issue.message, issue.line, issue.column - 1, issue.kind)
+        found.append(issue)
+    return found
+
+
+def _all_errors(text: str, first: Issue, fold_case: bool = True,
+                repairs: int = 0) -> tuple[Issue, ...]:
     """tarski's error first (given a line from the reading when it had none), then every other
-    error the reading finds, at most ``MAX_REPORTED_ISSUES``."""
-    try:
-        found = _Checker(text).run()
-    except RecursionError:  # cannot happen within MAX_NESTING_DEPTH; never hide tarski's error
-        found = []
+    error the reading finds, at most ``MAX_REPORTED_ISSUES``. After a '(' left open, the others
+    are those of the text with that ')' put back."""
+    if first.kind == "Unclosed":
+        found = _after_repair(text, fold_case, repairs)
+    else:
+        try:
+            found = _Checker(text).run()
+        except RecursionError:  # cannot happen within MAX_NESTING_DEPTH; never hide tarski's error
+            found = []
     if first.line is None:
         same = next((i for i in found if i.kind == first.kind), None)
         if same is not None:
