@@ -91,6 +91,8 @@ def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_pat
     (["--model", "reference/oracle", "--model-arg", "oops"], "KEY=VALUE"),
     (["--resume", "/nonexistent/run"], "no such run directory"),
     (["--model", "deepseek-r1"], "DEEPSEEK_API_KEY"),
+    (["--model", "reference/oracle", "--prompt", "few-shot", "--domains", "blocksworld,gripper"],
+     "pass --allow-exemplar-items"),
 ])
 def test_bad_input_is_a_clear_error(arguments, message, monkeypatch):
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)

@@ -194,6 +194,9 @@ def eval_command(
     semantic: bool = typer.Option(None, "--semantic/--no-semantic",
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
+    allow_exemplar_items: bool = typer.Option(
+        False, "--allow-exemplar-items",
+        help="With few-shot prompts: also evaluate the exemplars (their gold is in the prompt)."),
     resume: Path = typer.Option(None, "--resume", help="Resume this run directory."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
@@ -230,7 +233,8 @@ def eval_command(
                 max_tokens=max_tokens, model_args=_parse_model_args(model_arg),
                 max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
                 retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed,
-                workers=workers, run_id=run_id, semantic=semantic)
+                workers=workers, run_id=run_id, semantic=semantic,
+                allow_exemplar_items=allow_exemplar_items)
         evaluation_plan = plan(options, prefetch=True)
     except (EvalError, RunError) as err:
         fail(str(err))

@@ -34,6 +34,7 @@ from text2world.engine.run_store import SCORE_MODES, Run, code_version, make_run
     run_stoppable, runs_dir, summarize, text_hash, utc_now
 from text2world.tasks.generation.rounds import compact_score, error_text, extract_round_domain, score_round, \
     validate_round
+from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
 from text2world.engine.scoring_pool import CpuQueue, GoldPrefetch, make_executor, start_gold_prefetch, warm_up
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 
@@ -63,6 +64,7 @@ class EvalOptions(RunSettings):
     workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
     runs_root: Path | None = None
     semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
+    allow_exemplar_items: bool = False  # evaluate few-shot exemplars too (their gold in the prompt)
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,9 @@ def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
     examples: list[Record] = []
     if "{examples}" in generation.text:
         examples = _few_shot(dataset, options.description)
+        overlap = evaluated_exemplars((r.id for r in selection), (r.id for r in examples))
+        if overlap and not options.allow_exemplar_items:
+            raise EvalError(exemplar_overlap_message(overlap))
     prompts = Prompts(generation, correction, few_shot_examples(examples, options.description))
     semantic = (options.semantic if options.semantic is not None
                 else any(r.problems for r in selection))
@@ -265,6 +270,8 @@ def _plan_model(options: EvalOptions, dataset: Dataset, selection: list[Record],
         "correction_prompt": correction.name,
         "correction_prompt_hash": correction.hash,
         "few_shot_examples": [r.id for r in examples],
+        "exemplars_evaluated": evaluated_exemplars((r.id for r in selection),
+                                                   (r.id for r in examples)),
         "ec": options.ec,
         "generation": settings,
         "seed": options.seed,
@@ -310,7 +317,8 @@ def options_from_run(path: Path, **overrides: Any) -> EvalOptions:
         temperature=temperature, max_tokens=max_tokens, model_args=model_args,
         timeout=float(config.get("timeout", 600.0)),
         max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
-        resume=Path(path), semantic=bool(config.get("semantic", False)))
+        resume=Path(path), semantic=bool(config.get("semantic", False)),
+        allow_exemplar_items=bool(config.get("exemplars_evaluated")))
     return options.with_overrides(**overrides)
 
 
