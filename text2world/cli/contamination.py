@@ -183,14 +183,20 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
         raise typer.Exit(2)
 
 
+CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold domain's names "
+                  "and words; keywords (define, :action, and, ...), ?variables, parentheses "
+                  "and separators are not counted")
+
+
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
     summary = result.summary
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "
                         f"(first {options.prompt_tokens} tokens given; {options.n}-grams, "
-                        f"<= {options.max_mismatches} mismatches)")
+                        f"<= {options.max_mismatches} mismatches)",
+                  caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
-                            ("rate", "right"), ("tokens", "right")):
+                            ("rate", "right"), ("content tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, row in enumerate(summary["per_domain"][:top], 1):
         table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
@@ -252,9 +258,10 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
         print_json(data)
         return
     table = Table(title=f"Top overlaps of {escape(str(path))} with {escape(dataset_name)} "
-                        f"({n}-grams, <= {max_mismatches} mismatches)")
+                        f"({n}-grams, <= {max_mismatches} mismatches)",
+                  caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("corpus item", "left"), ("gold domain", "left"),
-                            ("rate", "right"), ("tokens", "right")):
+                            ("rate", "right"), ("content tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, overlap in enumerate(listed, 1):
         result = overlap.result
@@ -271,7 +278,7 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
 
 def _print_spans(title: str, result, spans: int = 3) -> None:
     console.print(f"\n[bold]{escape(title)}[/]: rate {result.rate:.3f} "
-                  f"({result.contaminated}/{result.counted} tokens)", highlight=False)
+                  f"({result.contaminated}/{result.counted} content tokens)", highlight=False)
     for span in result.spans[:spans]:
         console.print(f"  [cyan]gold[/]      {escape(_shorten(span.reference_text))}",
                       highlight=False, soft_wrap=True)
