@@ -264,3 +264,39 @@ def test_score_table_title_stays_on_one_line_at_80_columns():
     assert result.stdout.splitlines()[0].strip() == \
         "blocksworld.pddl vs blocksworld.pddl (canonical mode)"
     assert_fits(result.stdout)
+
+
+# --------------------------------------------------------------------------------------------
+# --help of every command and subcommand, as click renders it
+
+
+def _command_paths() -> list[list[str]]:
+    import typer.main
+
+    def walk(command, path):
+        yield path
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+def test_every_help_is_conventional_and_uncut_at_80_columns():
+    paths = _command_paths()
+    assert ["validate"] in paths and ["data", "lint"] in paths and ["wm", "next-state"] in paths
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"], terminal_width=80, env={"COLUMNS": "80"})
+        assert result.exit_code == 0, (path, result.output)
+        text = result.output
+        usage = next(line for line in text.splitlines() if "Usage:" in line)
+        assert "{" not in usage, usage  # PATH, not {path}
+        # TEXT, not <str>; a flag: no type at all
+        assert not re.search(r"<(str|int|float|bool|path|list\[\w+\])>", text), (path, text)
+        assert "…" not in text, (path, text)  # nothing cut
+    validate = runner.invoke(app, ["validate", "--help"], terminal_width=80).output
+    assert re.search(r"Usage: .* validate \[OPTIONS\] PATH\b", validate)
+    assert re.search(r"--json\s+Print the result as JSON", validate)  # a flag shows no type
+    evaluate = flat(runner.invoke(app, ["eval", "--help"], terminal_width=80).output)
+    assert "--ec INTEGER" in evaluate and "--model -m TEXT" in evaluate
+    lint = runner.invoke(app, ["data", "lint", "--help"], terminal_width=80).output
+    assert "[OPTIONS] [ID]..." in lint

@@ -158,7 +158,8 @@ def _quick_exit() -> None:
 def eval_command(
     model: str = typer.Option(None, "--model", "-m",
                               help="Alias (see --list-models) or litellm model string, e.g. "
-                                   "reference/noisy-oracle, deepseek-r1, openai/my-model."),
+                                   "deepseek-r1, openai/my-model, or a reference model "
+                                   "(reference/oracle)."),
     ec: int = typer.Option(3, "--ec", help="Maximum number of error-correction rounds."),
     prompt: str = typer.Option("zero-shot", "--prompt",
                                help="zero-shot (CoT, default), few-shot, or a template file "
