@@ -220,6 +220,14 @@ def test_serve_port_differs_from_every_local_alias_port():
     assert f"default: {SERVE_PORT}" in flat(t2w("serve", "--help").stdout)
 
 
+def test_serve_and_view_default_to_different_ports():
+    from text2world.cli.view import VIEW_PORT
+
+    assert VIEW_PORT != SERVE_PORT
+    view_help = flat(runner.invoke(app, ["view", "--help"], terminal_width=80).output)
+    assert f"default: {VIEW_PORT}" in view_help
+
+
 # --------------------------------------------------------------------------------------------
 # What t2w eval says at the end of a run
 
