@@ -107,11 +107,11 @@ def summary_table(summary: dict, mode: str = "paper") -> Table | None:
     return table
 
 
-def _print_summary(summary: dict, mode: str = "paper", semantic_table: bool = True) -> None:
+def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = True) -> None:
     table = summary_table(summary, mode)
     if table is not None:
         console.print(table)
-    semantic = semantic_table and (summary.get("metrics") or {}).get("semantic")
+    semantic = with_semantic and (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
         from text2world.cli.report import semantic_tables
         for semantic_table in semantic_tables({"per_round": {summary.get("model") or "run": semantic}}):
@@ -323,7 +323,7 @@ def score_run_command(
         print_json(summary)
         return
     for index, name in enumerate(modes):  # the semantic table once, after the last mode's
-        _print_summary(summary, name, semantic_table=index == len(modes) - 1)
+        _print_summary(summary, name, with_semantic=index == len(modes) - 1)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
                   f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
 

@@ -78,9 +78,9 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
     header = "| Run | Simulable EC_k | " + " | ".join(
         f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k | {LABELS[m]} EC_k (simulated)" for m in METRICS) + " |"
     lines = ["## Semantic scores (behaviour on the gold's problems, %)", "",
-             "Each metric is a mean over all items, an item whose domain could not be simulated "
-             "counting 0; '(simulated)' is the mean over the simulated items only, and "
-             "'Simulable' their share.", "",
+             ("Each metric is a mean over all items, an item whose domain could not be "
+              "simulated counting 0; '(simulated)' is the mean over the simulated items only, "
+              "and 'Simulable' their share."), "",
              header, "|" + " --- |" * (2 + 3 * len(METRICS))]
     for label, rows in curves.items():
         cells = [f"{label} ({rows[-1]['items']} items)", _pct(rows[-1]["simulable"])]
