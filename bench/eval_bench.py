@@ -91,7 +91,7 @@ def run_level(store: Path, url: str, concurrency: int, workers: int | None) -> d
     import resource
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from text2world.tasks.generation.evaluation import EvalOptions, evaluate, plan
+    from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 
     home = Path(tempfile.mkdtemp(prefix="t2w-bench-home-"))
     os.environ["T2W_HOME"] = str(home)

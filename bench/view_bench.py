@@ -34,7 +34,7 @@ def make_run(runs_dir: Path) -> Path:
     for path in sorted(runs_dir.glob("reference-noisy-oracle__*__ec3__*")):
         if (path / "summary.json").is_file() and sum(1 for _ in (path / "log.jsonl").open()) >= 101:
             return path
-    from text2world.tasks.generation.evaluation import EvalOptions, evaluate
+    from text2world.tasks.generation.task import EvalOptions, evaluate
 
     started = time.perf_counter()
     result = evaluate(EvalOptions(model="reference/noisy-oracle", ec=3, runs_root=runs_dir))

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.tasks.contamination.probe import ProbeOptions, probe
+from text2world.tasks.contamination.task import ProbeOptions, probe
 from text2world.engine.run_store import read_jsonl
 from text2world.store.tokens import gpt2_encoding, gpt2_tokens
 
@@ -147,7 +147,7 @@ def test_probe_end_to_end_through_litellm(store, monkeypatch):
         assert run.parent == Path(os.environ["T2W_RUNS_DIR"])
         config = json.loads((run / "config.json").read_text())
         assert config["kind"] == "contamination" and config["api_base"] == server.url
-        assert config["dataset_hash"] and config["prompt_tokens"] == 20
+        assert config["dataset_hash"] and config["prefix_tokens"] == 20
         log = read_jsonl(run / "log.jsonl")
         assert sorted(item["item"] for item in log) == sorted(GOLD)
         saved = json.loads((run / "summary.json").read_text())

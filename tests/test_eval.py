@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate, plan
-from text2world.tasks.generation.rounds import rescore_run
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
+from text2world.tasks.generation.rescore import rescore_run
 from text2world.scoring.metrics import score
 from text2world.engine.run_store import Run, read_jsonl
 
@@ -220,7 +220,7 @@ def test_rescore_run_without_calling_the_model(store, server):
 
 
 def test_plan_checks_before_any_call(store, server, monkeypatch):
-    from text2world.tasks.generation.evaluation import EvalError
+    from text2world.tasks.generation.task import EvalError
 
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
     with pytest.raises(EvalError, match="DEEPSEEK_API_KEY"):
@@ -249,7 +249,7 @@ def test_few_shot_uses_two_train_domains(tmp_path, server):
 
 
 def test_a_few_shot_exemplar_is_not_evaluated_unless_asked(tmp_path, server):
-    from text2world.tasks.generation.evaluation import EvalError
+    from text2world.tasks.generation.prompts import EvalError
 
     root = write_store(tmp_path / "fs", ["t2wt-valid", "t2wt-train-a", "t2wt-train-b"])
     (root / "manifest.json").write_text(json.dumps({"domains": [

@@ -128,13 +128,16 @@ def test_progress_bar_and_model_list(monkeypatch):
     import text2world.cli.evaluate as evaluate_cli
 
     screen = StringIO()
-    monkeypatch.setattr(evaluate_cli, "console", Console(file=screen, force_terminal=True,
-                                                         width=200))
+    import text2world.cli.runs as runs_cli
+
+    terminal = Console(file=screen, force_terminal=True, width=200)
+    monkeypatch.setattr(evaluate_cli, "console", terminal)
+    monkeypatch.setattr(runs_cli, "console", terminal)
     result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--ec", "1",
                                  "--limit", "2", "--workers", "0"])
     assert result.exit_code == 0, output_of(result)
     shown = screen.getvalue()
-    assert "2/2" in shown and "rounds" in shown and "tokens" in shown and "ETA" in shown
+    assert "2/2" in shown and "calls" in shown and "tokens" in shown and "ETA" in shown
     listing = runner.invoke(app, ["eval", "--list-models"])
     assert listing.exit_code == 0
     assert "deepseek-r1" in screen.getvalue() and "REFERENCE MODEL" in screen.getvalue()

@@ -189,7 +189,7 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
     assert [(e["item"], e["error"]["kind"]) for e in errors] == [("t2wcg-3", "connection_error")]
 
 
-@pytest.mark.parametrize("module", ["text2world.cli", "text2world.tasks.generation.evaluation"])
+@pytest.mark.parametrize("module", ["text2world.cli", "text2world.tasks.generation.task"])
 def test_start_up_imports_nothing_heavy(module):
     """Start-up cost: the CLI and the eval library import no model client, plotting or
     statistics library until a command needs it; planning a reference-model run neither
@@ -197,6 +197,6 @@ def test_start_up_imports_nothing_heavy(module):
     heavy = ("litellm", "openai", "aiohttp", "matplotlib", "scipy", "sklearn",
              "unified_planning", "up_fast_downward", "ConfigSpace", "fastapi", "uvicorn")
     code = (f"import {module}\n"
-            "from text2world.tasks.generation.evaluation import EvalOptions, plan\n"
+            "from text2world.tasks.generation.task import EvalOptions, plan\n"
             "plan(EvalOptions(model='reference/oracle', limit=1))\n")
     assert run_fresh(code, heavy, timeout=120)[1] == []

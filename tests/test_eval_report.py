@@ -12,7 +12,7 @@ import json
 import pytest
 from scipy import stats
 
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate
+from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.reports.generation import ReportError, build_report
 
 from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.tasks.generation.evaluation import (EvalOptions, Prompts, evaluate, load_template,
-                                   options_from_run)
+from text2world.tasks.generation.prompts import Prompts, load_template
+from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run
 from text2world.model.client import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
 from text2world.model.reference import reference_answer
 from text2world.engine.run_store import Run, RunError, read_jsonl
@@ -181,7 +181,8 @@ def test_resume_option_reads_the_run_config(tmp_path):
         assert [i["item"] for i in first.run.items()] == ["t2wu-a"]
         options = options_from_run(first.run.path, workers=0)
         assert options.ec == 2 and options.temperature == 0.2 and options.api_base == server.url
-        options.limit = None  # resume and extend the run to every item
+        assert options.domains == ["t2wu-a"]  # the run covers exactly what it selected
+        options.limit = options.domains = None  # resume and extend the run to every item
         second = evaluate(options)
         assert second.resumed and second.run.path == first.run.path
         assert sorted(i["item"] for i in second.run.items()) == ["t2wu-a", "t2wu-b"]
@@ -212,7 +213,7 @@ def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
 def test_paper_mode_scores_what_the_released_code_extracts_from_the_answer():
     """A domain block and a longer problem block: the round's domain (validated, corrected,
     scored in canonical mode) is the domain; paper mode scores the longest block, as released."""
-    from text2world.tasks.generation.rounds import extract_round_domain, score_round
+    from text2world.tasks.generation.scoring import extract_round_domain, score_round
     from text2world.store.datasets import load_dataset
 
     record = load_dataset().get("blocksworld")

@@ -19,9 +19,9 @@ import pytest
 
 from text2world.planning import fast_downward as planning
 from text2world.scoring import semantic
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate, plan
-from text2world.tasks.generation.rounds import score_round
-from text2world.engine.scoring_pool import GoldPrefetch
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
+from text2world.tasks.generation.scoring import score_round
+from text2world.engine.pool import GoldPrefetch
 from text2world.store.datasets import load_dataset
 
 from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
@@ -94,7 +94,7 @@ def test_one_item_eval_imports_nothing_heavy():
     """The whole path of a 1-item run with semantic scoring (plan, call, validation, scoring,
     gold plans) imports none of unified-planning, up_fast_downward or scipy
     (test_eval_credentials checks the CLI import and planning a run)."""
-    code = ("from text2world.tasks.generation.evaluation import EvalOptions, evaluate, plan\n"
+    code = ("from text2world.tasks.generation.task import EvalOptions, evaluate, plan\n"
             f"options = EvalOptions(model='reference/oracle', domains=[{ITEM!r}], ec=0)\n"
             "result = evaluate(options, evaluation_plan=plan(options, prefetch=True))\n"
             "item = result.run.items()[0]\n"

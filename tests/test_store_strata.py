@@ -13,7 +13,7 @@ import pytest
 
 from text2world.store.audit import SIZE_BANDS, domain_features, size_band
 from text2world.store.curation import cached_validate
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate
+from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.reports.generation import ReportError, stratified_scores
 from text2world.store.datasets import data_dir
 

@@ -17,8 +17,8 @@ from text2world.api.settings import Settings
 from text2world.api.viewer import STATIC
 from text2world.reports import runview
 from text2world.cli import app as cli
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate
-from text2world.tasks.generation.rounds import load_run_items
+from text2world.tasks.generation.task import EvalOptions, evaluate
+from text2world.tasks.generation.rescore import load_run_items
 from text2world.scoring.metrics import action_diff, score
 from text2world.engine.run_store import Run
 from text2world.store.datasets import load_dataset

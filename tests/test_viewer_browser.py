@@ -20,8 +20,8 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from text2world.tasks.generation.evaluation import EvalOptions, evaluate
-from text2world.tasks.generation.rounds import load_run_items
+from text2world.tasks.generation.task import EvalOptions, evaluate
+from text2world.tasks.generation.rescore import load_run_items
 from text2world.engine.run_store import Run
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "

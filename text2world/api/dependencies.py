@@ -3,7 +3,6 @@ executor (started by the app's lifespan) and store lookups by plain name."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -14,10 +13,11 @@ from fastapi import Depends, Request
 from text2world.api.jobs import ApiError
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import Settings
+from text2world.engine.run_reader import RUN_NAME
 from text2world.store.datasets import Dataset, DatasetError, list_datasets, load_dataset
 
 # Ids that may name a domain, dataset or run: a plain file name, never a path.
-PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+PLAIN_NAME = RUN_NAME
 _RECORD_TTL = 1.0  # seconds a store record found by the score endpoint is reused
 _RECENT_RECORDS = 4096
 

@@ -6,6 +6,8 @@ import ``api.app:app`` on their own, see the same configuration as the command t
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import math
 import os
 from dataclasses import dataclass, field
@@ -42,7 +44,7 @@ ENV_VARS = {
 }
 
 
-class SettingsError(ValueError):
+class SettingsError(Text2WorldError, ValueError):
     """A setting with a value that cannot work; the message names the variable."""
 
 

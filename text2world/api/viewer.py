@@ -19,6 +19,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
+from text2world.engine.run_reader import find_run, list_runs
 from text2world.engine.run_store import Run, RunError
 
 from text2world.api.jobs import ApiError
@@ -74,7 +75,7 @@ class _ItemCache:
                 raise ApiError(422, "run_too_large",
                                f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the "
                                f"viewer reads at most {_MAX_LOG:,}")
-            from text2world.tasks.generation.rounds import load_run_items  # imported when first needed
+            from text2world.tasks.generation.rescore import load_run_items  # imported when first needed
 
             try:
                 items = load_run_items(run)
@@ -106,13 +107,15 @@ def warm(runs_dir: Path) -> threading.Thread:
 
     def read() -> None:
         try:
-            folders = sorted((p for p in runs_dir.iterdir() if (p / "log.jsonl").is_file()),
-                             key=lambda p: (p / "log.jsonl").stat().st_mtime, reverse=True)
-        except OSError:
+            runs = [info.run for info in list_runs(runs_dir, confined=True)
+                    if info.run is not None and info.error is None
+                    and (info.path / "log.jsonl").is_file()]
+            runs.sort(key=lambda run: run.log_path.stat().st_mtime, reverse=True)
+        except (OSError, RunError):
             return
-        for folder in folders[:_CACHED_RUNS]:
+        for run in runs[:_CACHED_RUNS]:
             try:
-                _items.overview(Run.open(folder))
+                _items.overview(run)
             except (ApiError, RunError, OSError, ValueError, KeyError, TypeError):
                 continue  # the page says what is wrong with it when it is opened
 
@@ -123,17 +126,11 @@ def warm(runs_dir: Path) -> threading.Thread:
 
 def _open_run(request: Request, run_id: str) -> Run:
     runs_dir: Path = request.app.state.settings.runs_dir
-    unknown = ApiError(404, "unknown_run",
+    info = find_run(runs_dir, run_id)
+    if info is None or info.run is None:
+        raise ApiError(404, "unknown_run",
                        f"no run {run_id!r} in {runs_dir} (GET /v1/runs lists the runs)")
-    if not _RUN_ID.match(run_id) or ".." in run_id:
-        raise unknown
-    path = runs_dir / run_id
-    try:
-        if not path.resolve().is_relative_to(runs_dir.resolve()):
-            raise unknown
-        return Run.open(path)
-    except (RunError, OSError, RuntimeError):  # RuntimeError: a symlink loop
-        raise unknown from None
+    return info.run
 
 
 def _view(name: str, *args):

@@ -17,16 +17,19 @@ from text2world.tasks.contamination.overlap import (
     compare_corpus,
 )
 from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
-from text2world.tasks.contamination.probe import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_PROMPT_TOKENS,
-    ProbeError,
-    ProbeOptions,
-    probe,
-    probe_options_from_run,
-)
+from text2world.tasks.contamination.probe import DEFAULT_CONCURRENCY, DEFAULT_PROMPT_TOKENS
+from text2world.tasks.contamination.task import ProbeOptions, probe, probe_options_from_run
 from text2world.store.datasets import SPLITS, DatasetError, load_dataset
 from text2world.cli.common import console, err_console, fail, print_json
+from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
+                                 model_arg_option, parse_model_args, quiet_option,
+                                 reference_notice, resume_option, resumed_options,
+                                 run_guarded, runs_dir_option, split_ids)
+from text2world.errors import Text2WorldError
+
+PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
+                "model_arg": "model_args", "runs_dir": "runs_root", "as_json": "json",
+                "show_spans": "spans", "text_field": "text_field"}
 
 
 
@@ -36,6 +39,7 @@ def _shorten(text: str, limit: int = 400) -> str:
 
 
 def contamination_command(
+    ctx: typer.Context,
     model: str = typer.Option(None, "--model", "-m",
                               help="Probe this model: an alias (t2w eval --list-models) or a "
                                    "litellm model string, e.g. reference/oracle, openai/my-model."),
@@ -60,28 +64,29 @@ def contamination_command(
                                 help="Also write the full result (JSON) to this file."),
     # Probe options: the same names and meaning as in t2w eval.
     prompt_tokens: int = typer.Option(DEFAULT_PROMPT_TOKENS, "--prompt-tokens",
+                                      "--prefix-tokens",
                                       help="Probe: GPT-2 tokens of each gold domain given."),
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
     domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
+    epochs: int = epochs_option(),
     api_base: str = typer.Option(None, "--api-base", help="Probe: OpenAI-compatible endpoint."),
     temperature: float = typer.Option(0.0, "--temperature", help="Probe: sampling temperature."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Probe: longest continuation."),
-    model_arg: list[str] = typer.Option([], "--model-arg",
-                                        help="Probe: extra litellm argument KEY=VALUE."),
-    max_concurrency: int = typer.Option(None, "--max-concurrency", "-j",
-                                        help=f"Probe: requests in flight at once "
-                                             f"[default: {DEFAULT_CONCURRENCY}]."),
-    timeout: float = typer.Option(None, "--timeout", help="Probe: seconds per call [600]."),
-    max_retries: int = typer.Option(None, "--max-retries",
-                                    help="Probe: retries on 429/5xx/timeouts [5]."),
-    retry_delay: float = typer.Option(None, "--retry-delay",
-                                      help="Probe: first back-off delay in seconds [1]."),
+    model_arg: list[str] = model_arg_option(),
+    max_concurrency: int = typer.Option(DEFAULT_CONCURRENCY, "--max-concurrency", "-j",
+                                        help="Probe: requests in flight at once."),
+    timeout: float = typer.Option(600.0, "--timeout", help="Probe: seconds per call."),
+    max_retries: int = typer.Option(5, "--max-retries",
+                                    help="Probe: retries on 429/5xx/timeouts."),
+    retry_delay: float = typer.Option(1.0, "--retry-delay",
+                                      help="Probe: first back-off delay in seconds (doubles)."),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="Probe: do not answer from the response cache."),
     seed: int = typer.Option(0, "--seed", help="Probe: seed of the reference models."),
     run_id: str = typer.Option(None, "--run-id", help="Probe: name of the run directory."),
-    resume: Path = typer.Option(None, "--resume",
-                                help="Probe: resume this run directory (or run id)."),
+    runs_dir: Path = runs_dir_option(),
+    resume: Path = resume_option(),
+    quiet: bool = quiet_option(),
 ) -> None:
     """Token n-gram contamination (paper section 3.4).
 
@@ -112,64 +117,42 @@ def contamination_command(
         _compare(compare, gold.name, records, text_field, top, show_spans, n, max_mismatches,
                  as_json, output)
         return
+    given = ProbeOptions(
+        model=model or "", dataset=dataset, split=split or "test", limit=limit,
+        domains=split_ids(domains), epochs=epochs, api_base=api_base, temperature=temperature,
+        max_tokens=max_tokens, model_args=parse_model_args(model_arg),
+        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
+        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id,
+        prompt_tokens=prompt_tokens, runs_root=runs_dir, n=n, max_mismatches=max_mismatches,
+        top=max(top, show_spans))
     try:
         if resume is not None:
-            from text2world.cli.evaluate import _parse_model_args
-
             # Credentials are never written to the run: --api-base and --model-arg give
-            # them again.
-            options = probe_options_from_run(
-                resume, max_concurrency=max_concurrency, timeout=timeout,
-                max_retries=max_retries, retry_base_delay=retry_delay, api_base=api_base,
-                model_args=_parse_model_args(model_arg))
-            options.use_cache = not no_cache
+            # them again; n and max-mismatches may change (rates are recomputed).
+            options = resumed_options(probe_options_from_run(resume, runs_dir), given,
+                                      explicit_flags(ctx, PROBE_FIELDS))
+            options.n, options.max_mismatches = n, max_mismatches
+            options.top = max(top, show_spans)
         else:
-            from text2world.cli.evaluate import _parse_model_args
-
-            options = ProbeOptions(
-                model=model, dataset=dataset, split=split or "test", limit=limit,
-                domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None,
-                api_base=api_base, temperature=temperature, max_tokens=max_tokens,
-                model_args=_parse_model_args(model_arg),
-                max_concurrency=(DEFAULT_CONCURRENCY if max_concurrency is None
-                                 else max_concurrency),
-                timeout=600.0 if timeout is None else timeout,
-                max_retries=5 if max_retries is None else max_retries,
-                retry_base_delay=1.0 if retry_delay is None else retry_delay,
-                use_cache=not no_cache, seed=seed, run_id=run_id, prompt_tokens=prompt_tokens)
-        options.n, options.max_mismatches = n, max_mismatches
-        options.top = max(top, show_spans)
-    except ProbeError as err:
+            options = given
+    except Text2WorldError as err:
         fail(str(err))
-    _probe(options, top, show_spans, as_json, output)
+    _probe(options, top, show_spans, as_json, output, quiet)
 
 
 def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
-           output: Path | None) -> None:
-    shown = {"last": -1}
-
-    def progress(done: int, total: int) -> None:
-        # A line every ~10% keeps logs readable for long runs.
-        step = max(1, total // 10)
-        if done != shown["last"] and (done == total or done // step != shown["last"] // step):
-            err_console.print(f"probe: {done}/{total} domains", highlight=False)
-        shown["last"] = done
-
-    if options.model.startswith("reference/") and not as_json:
-        console.print(f"[yellow]{options.model} is a REFERENCE MODEL[/] (offline, built from "
-                      "the gold domains): it checks the pipeline, it is not an LLM result.")
-    from text2world.engine.run_store import Stopped
+           output: Path | None, quiet: bool = False) -> None:
+    from text2world.tasks.contamination.task import plan_probe
 
     try:
-        result = probe(options, progress=None if as_json else progress)
-    except ProbeError as err:
+        probe_plan = plan_probe(options)
+    except Text2WorldError as err:
         fail(str(err))
-    except (KeyboardInterrupt, Stopped) as stop:
-        how = f"stopped by {stop.name}" if isinstance(stop, Stopped) else "interrupted"
-        err_console.print(f"{how}; finished domains are kept. Resume with: t2w contamination "
-                          f"--resume {getattr(stop, 'run_path', 'RUN')}", highlight=False,
-                          soft_wrap=True)
-        raise typer.Exit(stop.code if isinstance(stop, Stopped) else 130)
+    if not as_json:
+        reference_notice(probe_plan.prepared.spec)
+    observer = ProgressObserver("probe", quiet=quiet or as_json)
+    result = run_guarded("t2w contamination", probe_plan.run_path, observer,
+                         lambda: probe(options, observer, probe_plan))
     summary = result.summary
     if output is not None:
         _write_json(output, summary)
@@ -188,12 +171,13 @@ CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold
                   "and separators are not counted")
 
 
-def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
-    summary = result.summary
+def _rates_table(summary: dict, top: int) -> None:
+    """The most contaminated domains of a probe's summary, and its mean rate."""
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "
-                        f"(first {options.prompt_tokens} tokens given; {options.n}-grams, "
-                        f"<= {options.max_mismatches} mismatches)",
+                        f"(first {summary.get('prefix_tokens', summary.get('prompt_tokens'))} "
+                        f"tokens given; {summary['n']}-grams, "
+                        f"<= {summary['max_mismatches']} mismatches)",
                   caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
                             ("rate", "right"), ("content tokens", "right")):
@@ -207,6 +191,36 @@ def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> No
     console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
                   f"{summary['planned_items']} domains" if mean is not None else
                   "no domain finished", highlight=False)
+
+
+def report_probe(runs: list[Path], as_json: bool, top: int = 20) -> None:
+    """``t2w report`` for probe runs: each run's rates, as the probe printed them."""
+    from text2world.engine.run_reader import open_run
+    from text2world.engine.run_store import RunError
+
+    reports = []
+    for path in runs:
+        try:
+            run = open_run(path)
+        except RunError as err:
+            fail(str(err))
+        summary = run.stored_summary() or run.summary()
+        summary = {**run.summary(), "histogram": summary.get("histogram"),
+                   "most_contaminated": summary.get("most_contaminated", [])}
+        reports.append((run, summary))
+    if as_json:
+        print_json({"runs": [{"run": str(run.path), **summary} for run, summary in reports]})
+        return
+    for run, summary in reports:
+        _rates_table(summary, top)
+        if summary.get("histogram"):
+            console.print(f"histogram: {run.path / summary['histogram']}", highlight=False,
+                          soft_wrap=True)
+
+
+def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
+    summary = result.summary
+    _rates_table(summary, top)
     console.print(f"run: {result.run_path} ({result.new_items} new, "
                   f"{summary['cached_calls']} answered from cache"
                   + (", resumed" if result.resumed else "") + ")",

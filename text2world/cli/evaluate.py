@@ -2,89 +2,27 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import typer
 from rich import box
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 from rich.text import Text
 
 from text2world.model.client import prepare_litellm_environment
-from text2world.cli.common import (METRIC_HEADERS, Mode, console, err_console, fail, mode_option,
-                     print_json)
+from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json
+from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
+                                 infrastructure_note, model_arg_option, parse_model_args,
+                                 quiet_option, reference_notice, resume_option,
+                                 resumed_options, retry_delay_option, run_guarded,
+                                 runs_dir_option, split_ids)
+from text2world.errors import Text2WorldError
 
 prepare_litellm_environment()  # before any command imports litellm
 
 cache_app = typer.Typer(help="Inspect or clear the response cache ($T2W_HOME/cache).",
                         no_args_is_help=True)
-
-
-def _parse_model_args(values: list[str]) -> dict:
-    parsed = {}
-    for value in values:
-        if "=" not in value:
-            fail(f"--model-arg {value!r}: expected KEY=VALUE (VALUE may be JSON, e.g. top_p=0.9)")
-        key, raw = value.split("=", 1)
-        try:
-            parsed[key.strip()] = json.loads(raw)
-        except ValueError:
-            parsed[key.strip()] = raw
-    return parsed
-
-
-class ProgressObserver:
-    """A rich progress bar: items, rounds, tokens, cost and ETA."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.progress: Progress | None = None
-        self.task = None
-        self.rounds = 0
-        self.tokens = 0
-        self.cost = 0.0
-        self.failed = 0
-
-    def start(self, total: int, done: int, run) -> None:
-        if done:
-            console.print(f"resuming {run.path}: {done} of {total} items already done",
-                          highlight=False, soft_wrap=True)
-        if not self.enabled or total == done:
-            return
-        self.progress = Progress(
-            TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("items · {task.fields[rounds]} rounds · {task.fields[tokens]:,} tokens · "
-                       "${task.fields[cost]:.4f} · {task.fields[failed]} infra errors"),
-            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=console, transient=False)
-        self.progress.start()
-        self.task = self.progress.add_task("eval", total=total, completed=done, rounds=0,
-                                           tokens=0, cost=0.0, failed=0)
-
-    def _update(self, advance: int = 0) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, advance=advance, rounds=self.rounds,
-                                 tokens=self.tokens, cost=self.cost, failed=self.failed)
-
-    def round_done(self, completion) -> None:
-        self.rounds += 1
-        self.tokens += completion.prompt_tokens + completion.completion_tokens
-        self.cost += 0.0 if completion.cached else (completion.cost or 0.0)
-        self._update()
-
-    def item_done(self, record: dict) -> None:
-        self._update(advance=1)
-
-    def item_failed(self, item: str, error) -> None:
-        self.failed += 1
-        self._update(advance=1)
-
-    def stop(self) -> None:
-        if self.progress is not None:
-            self.progress.stop()
 
 
 def summary_table(summary: dict, mode: str = "paper") -> Table | None:
@@ -155,7 +93,12 @@ def _quick_exit() -> None:
         _quick_exit.registered = True
 
 
+EVAL_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
+               "model_arg": "model_args", "runs_dir": "runs_root", "no_progress": "progress"}
+
+
 def eval_command(
+    ctx: typer.Context,
     model: str = typer.Option(None, "--model", "-m",
                               help="Alias (see --list-models) or litellm model string, e.g. "
                                    "deepseek-r1, openai/my-model, or a reference model "
@@ -174,38 +117,39 @@ def eval_command(
     split: str = typer.Option("test", "--split", help="test, train or all."),
     limit: int = typer.Option(None, "--limit", help="Only the first N selected items."),
     domains: str = typer.Option(None, "--domains", help="Comma-separated item ids."),
+    epochs: int = epochs_option(),
     api_base: str = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
     temperature: float = typer.Option(0.0, "--temperature"),
     max_tokens: int = typer.Option(None, "--max-tokens"),
-    model_arg: list[str] = typer.Option([], "--model-arg",
-                                        help="Extra litellm argument KEY=VALUE (repeatable)."),
+    model_arg: list[str] = model_arg_option(),
     max_concurrency: int = typer.Option(4, "--max-concurrency", "-j",
                                         help="Items in flight at once."),
     timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
     max_retries: int = typer.Option(5, "--max-retries",
                                     help="Retries on rate limits, server errors and timeouts."),
-    retry_delay: float = typer.Option(1.0, "--retry-delay",
-                                      help="First back-off delay in seconds (doubles)."),
+    retry_delay: float = retry_delay_option(),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="Do not answer from the response cache."),
     seed: int = typer.Option(0, "--seed", help="Seed of the reference models."),
     workers: int = typer.Option(None, "--workers",
                                 help="Processes for validation and scoring (0: none)."),
     run_id: str = typer.Option(None, "--run-id", help="Name of the run directory."),
+    runs_dir: Path = runs_dir_option(),
     semantic: bool = typer.Option(None, "--semantic/--no-semantic",
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
     allow_exemplar_items: bool = typer.Option(
         False, "--allow-exemplar-items",
         help="With few-shot prompts: also evaluate the exemplars (their gold is in the prompt)."),
-    resume: Path = typer.Option(None, "--resume", help="Resume this run directory."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    resume: Path = resume_option(),
+    no_progress: bool = typer.Option(False, "--no-progress",
+                                     help="No progress bar (or lines, without a terminal)."),
+    quiet: bool = quiet_option(),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
-    from text2world.tasks.generation.evaluation import EvalError, EvalOptions, evaluate, options_from_run, plan
-    from text2world.model.client import FatalModelError, ModelConfigError, load_model_aliases
-    from text2world.engine.run_store import RunError, Stopped
+    from text2world.model.client import ModelConfigError, load_model_aliases
+    from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run, plan
 
     if list_models:
         try:
@@ -214,89 +158,43 @@ def eval_command(
             fail(str(err))
         console.print(model_aliases_table(aliases))
         return
-    domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
+    given = EvalOptions(
+        model=model or "", ec=ec, prompt=prompt, correction_prompt=correction_prompt,
+        description=description, dataset=dataset, split=split, limit=limit,
+        domains=split_ids(domains), epochs=epochs, api_base=api_base,
+        temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
+        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
+        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
+        run_id=run_id, semantic=semantic, runs_root=runs_dir,
+        allow_exemplar_items=allow_exemplar_items)
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give
-            # them again (the run's identity must match).
-            options = options_from_run(
-                resume, max_concurrency=max_concurrency, timeout=timeout,
-                max_retries=max_retries, retry_base_delay=retry_delay, workers=workers,
-                api_base=api_base, model_args=_parse_model_args(model_arg))
-            options.use_cache = not no_cache
+            # them again; any other flag must match the run's.
+            options = resumed_options(options_from_run(resume, runs_dir), given,
+                                      explicit_flags(ctx, EVAL_FIELDS))
         else:
             if not model:
                 fail("no model given: pass --model ALIAS (see --list-models), or --resume RUN")
-            options = EvalOptions(
-                model=model, ec=ec, prompt=prompt, correction_prompt=correction_prompt,
-                description=description, dataset=dataset, split=split, limit=limit,
-                domains=domain_ids, api_base=api_base, temperature=temperature,
-                max_tokens=max_tokens, model_args=_parse_model_args(model_arg),
-                max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
-                retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed,
-                workers=workers, run_id=run_id, semantic=semantic,
-                allow_exemplar_items=allow_exemplar_items)
+            options = given
         evaluation_plan = plan(options, prefetch=True)
-    except (EvalError, RunError) as err:
+    except Text2WorldError as err:
         fail(str(err))
-    spec = evaluation_plan.spec
-    if spec.is_reference:
-        console.print(f"[yellow]{spec.name} is a REFERENCE MODEL[/] (offline, built from the "
-                      "gold domains): it checks the pipeline, it is not an LLM result.")
-    observer = ProgressObserver(enabled=not no_progress and console.is_terminal)
+    reference_notice(evaluation_plan.spec)
+    observer = ProgressObserver("eval", quiet=quiet, progress=not no_progress)
     _quick_exit()
-    try:
-        result = evaluate(options, observer, evaluation_plan)
-    except (EvalError, RunError) as err:
-        observer.stop()
-        fail(str(err))
-    except FatalModelError as err:
-        observer.stop()
-        fail(f"the model cannot be called: {err}. Finished items are kept; fix the cause and "
-             f"resume with: t2w eval --resume {evaluation_plan.run_path}")
-    except KeyboardInterrupt:
-        observer.stop()
-        err_console.print(f"interrupted; finished items are kept. Resume with: t2w eval "
-                          f"--resume {evaluation_plan.run_path}", highlight=False,
-                          soft_wrap=True)
-        raise typer.Exit(130)
-    except Stopped as stop:
-        observer.stop()
-        err_console.print(f"stopped by {stop.name}; finished items are kept. Resume with: "
-                          f"t2w eval --resume {evaluation_plan.run_path}", highlight=False,
-                          soft_wrap=True)
-        raise typer.Exit(stop.code)
-    observer.stop()
+    result = run_guarded("t2w eval", evaluation_plan.run_path, observer,
+                         lambda: evaluate(options, observer, evaluation_plan))
     summary = result.summary
     _print_summary(summary)
     finished, planned = summary["finished_items"], summary["planned_items"]
-    # A run folder is shared by --limit/--domains selections of the same settings: say when it
-    # holds more than this command selected, rather than "101/5 done".
-    if finished <= planned:
-        done = f"{finished}/{planned} done"
-    else:
-        selected = {record.id for record in evaluation_plan.selection}
-        done = (f"{len(selected & result.run.finished_ids())}/{planned} selected done, "
-                f"{finished} in the run")
+    done = f"{finished}/{planned * summary.get('epochs', 1)} done"
     console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
                   f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
                   f"{result.wall_time:.1f}s)", highlight=False,
                   soft_wrap=True)
-    if summary["infrastructure_errors"]:
-        errors = result.run.open_errors()
-        first = (errors[0].get("error") or {}) if errors else {}
-        message = str(first.get("message", "?"))
-        base = result.run.config.get("api_base")  # written without credentials
-        where = "" if base and base in message else \
-            f" (api base {base or 'the provider default'})"
-        err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
-                          "infrastructure errors[/] and are not scored; the first: "
-                          f"{first.get('kind', '?')}: {message}{where}, after "
-                          f"{first.get('attempts', '?')} attempts. Retry them with: "
-                          f"t2w eval --resume {result.run.path}", highlight=False,
-                          soft_wrap=True)
-        raise typer.Exit(2)
+    infrastructure_note(result, "t2w eval")
     console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
 
@@ -310,7 +208,7 @@ def score_run_command(
                                   help="Also recompute the semantic scores on the gold's problems."),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from text2world.tasks.generation.rounds import rescore_run
+    from text2world.tasks.generation.rescore import rescore_run
     from text2world.engine.run_store import RunError
     from text2world.store.datasets import DatasetError
 

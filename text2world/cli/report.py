@@ -131,11 +131,18 @@ def report_command(
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
     from text2world.reports.generation import ReportError, build_report
-    from text2world.reports.wm import is_wm_run
 
-    if runs and any(is_wm_run(path) for path in runs):
+    kinds = {path: _kind(path) for path in runs}
+    if len(set(kinds.values())) > 1:
+        fail("runs of different tasks cannot be reported together: " + ", ".join(
+            f"{path} is a {kind} run" for path, kind in kinds.items()))
+    kind = next(iter(kinds.values()), "generation")
+    if kind == "wm":
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
+    if kind == "contamination":
+        from text2world.cli.contamination import report_probe
+        return report_probe(runs, as_json)
 
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json, markdown)
@@ -161,6 +168,17 @@ def report_command(
     console.print("files: " + ", ".join(sorted(p.name for p in report.files))
                   + " (report.md holds every table, the per-domain one included)",
                   highlight=False)
+
+
+def _kind(path: Path) -> str:
+    """The task of a run folder (a folder that is not a run is reported as the report says)."""
+    from text2world.engine.run_reader import open_run
+    from text2world.engine.run_store import RunError
+
+    try:
+        return open_run(path).kind
+    except RunError:
+        return "generation"
 
 
 def stratified_table(rows: list[dict], by: str, mode: str) -> Table:

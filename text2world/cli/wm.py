@@ -6,11 +6,16 @@ import json
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from text2world.model.client import prepare_litellm_environment
 from text2world.cli.common import choices, console, err_console, fail, print_json
+from text2world.cli.runs import (ProgressObserver, epochs_option, explicit_flags,
+                                 infrastructure_note, model_arg_option, parse_model_args,
+                                 quiet_option, reference_notice, resume_option,
+                                 resumed_options, retry_delay_option, run_guarded,
+                                 runs_dir_option, split_ids)
+from text2world.errors import Text2WorldError
+from text2world.model.environment import prepare_litellm_environment
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -70,8 +75,21 @@ def summary_table(summary: dict) -> Table:
     return table
 
 
+# Options that only some tasks use: hidden from the others' --help, refused if given to them.
+TASK_ONLY = {"form": ("next-state",), "illegal_share": ("next-state",),
+             "off_plan_share": ("next-state",), "k": ("propose", "plan"),
+             "slack": ("propose",)}
+WM_FIELDS = {"problems": "problems_per_domain", "rho": "rhos", "no_cache": "use_cache",
+             "retry_delay": "retry_base_delay", "model_arg": "model_args",
+             "runs_dir": "runs_root", "as_json": "json"}
+
+
 def _task_command(task: str):
+    def hidden(name: str) -> bool:
+        return task not in TASK_ONLY.get(name, (task,))
+
     def command(
+        ctx: typer.Context,
         model: str = typer.Option(None, "--model", "-m",
                                   help="Alias or litellm model string; reference/oracle and "
                                        "reference/noisy-oracle run offline."),
@@ -80,41 +98,56 @@ def _task_command(task: str):
         render: Render = typer.Option("atoms", "--render",
                                       help="States as PDDL atoms or as sentences from the "
                                            "description."),
-        form: Form = typer.Option("full", "--form",
-                                  help="next-state: predict the full state or the diff."),
+        form: Form = typer.Option("full", "--form", hidden=hidden("form"),
+                                  help="Predict the full state or the diff."),
         rho: str = typer.Option("0.25,0.5,0.75,1", "--rho",
                                 help="Shares of the plan the model handles."),
-        k: int = typer.Option(None, "-k",
-                              help="propose: actions asked for (default 10; hit@1,3,5,10); "
-                                   "plan: candidates per step (default 1; K > 1: the model "
-                                   "checks its own candidates)."),
-        slack: float = typer.Option(1.0, "--slack",
-                                    help="propose: extra cost over the optimum a hit may take."),
+        k: int = typer.Option(None, "--top-k", "-k", hidden=hidden("k"),
+                              help=("Actions asked for (default 10; hit@1,3,5,10)."
+                                    if task == "propose" else
+                                    "Candidates per step (default 1; K > 1: the model "
+                                    "checks its own candidates).")),
+        slack: float = typer.Option(1.0, "--slack", hidden=hidden("slack"),
+                                    help="Extra cost over the optimum a hit may take."),
         illegal_share: float = typer.Option(0.25, "--illegal-share",
-                                            help="next-state: share of inapplicable actions."),
+                                            hidden=hidden("illegal_share"),
+                                            help="Share of inapplicable actions."),
         off_plan_share: float = typer.Option(0.25, "--off-plan-share",
-                                             help="next-state: share of states reached by a "
-                                                  "seeded random walk instead of the plan."),
+                                             hidden=hidden("off_plan_share"),
+                                             help="Share of states reached by a seeded random "
+                                                  "walk instead of the plan."),
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
         limit: int = typer.Option(None, "--limit", help="Only the first N domains."),
         domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
+        epochs: int = epochs_option(),
         api_base: str = typer.Option(None, "--api-base", help="OpenAI-compatible endpoint."),
         temperature: float = typer.Option(0.0, "--temperature"),
         max_tokens: int = typer.Option(None, "--max-tokens"),
-        max_concurrency: int = typer.Option(4, "--max-concurrency", "-j"),
+        model_arg: list[str] = model_arg_option(),
+        max_concurrency: int = typer.Option(4, "--max-concurrency", "-j",
+                                            help="Items in flight at once."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per call."),
-        max_retries: int = typer.Option(5, "--max-retries"),
+        max_retries: int = typer.Option(5, "--max-retries",
+                                        help="Retries on rate limits, server errors and "
+                                             "timeouts."),
+        retry_delay: float = retry_delay_option(),
         planner_timeout: float = typer.Option(20.0, "--planner-timeout",
                                               help="Seconds per Fast Downward call."),
-        no_cache: bool = typer.Option(False, "--no-cache"),
+        no_cache: bool = typer.Option(False, "--no-cache",
+                                      help="Do not answer from the response cache."),
         seed: int = typer.Option(0, "--seed", help="Seed of the items and reference models."),
-        run_id: str = typer.Option(None, "--run-id"),
-        resume: Path = typer.Option(None, "--resume", help="Resume this run directory."),
+        run_id: str = typer.Option(None, "--run-id", help="Name of the run directory."),
+        runs_dir: Path = runs_dir_option(),
+        resume: Path = resume_option(),
+        quiet: bool = quiet_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     ) -> None:
-        run_task(task, locals())
+        args = dict(locals())
+        args.pop("ctx")
+        args.pop("hidden", None)
+        run_task(task, ctx, args)
 
     command.__doc__ = {
         "next-state": "Predict the state after an action (or say it is not applicable).",
@@ -125,69 +158,54 @@ def _task_command(task: str):
     return command
 
 
-def run_task(task: str, args: dict) -> None:
-    from text2world.model.client import FatalModelError
-    from text2world.engine.run_store import RunError
-    from text2world.tasks.wm.runner import WmError, WmOptions, options_from_run, plan, run_wm
+def run_task(task: str, ctx: typer.Context, args: dict) -> None:
+    from text2world.tasks.wm.task import WmOptions, options_from_run, plan, run_wm
 
+    flags = explicit_flags(ctx, WM_FIELDS)
+    for name, tasks in TASK_ONLY.items():
+        if name in flags and task not in tasks:
+            fail(f"{flags[name]} applies to t2w wm {' and '.join(tasks)}, not to {task}")
+    given = WmOptions(
+        model=args["model"] or "", task=task, rules=str(args["rules"]),
+        render=str(args["render"]), form=str(args["form"]), rhos=parse_rhos(args["rho"]),
+        k=args["k"], slack=args["slack"], illegal_share=args["illegal_share"],
+        off_plan_share=args["off_plan_share"], problems_per_domain=args["problems"],
+        dataset=args["dataset"], split=args["split"], limit=args["limit"],
+        domains=split_ids(args["domains"]), epochs=args["epochs"],
+        api_base=args["api_base"], temperature=args["temperature"],
+        max_tokens=args["max_tokens"], model_args=parse_model_args(args["model_arg"]),
+        max_concurrency=args["max_concurrency"], timeout=args["timeout"],
+        max_retries=args["max_retries"], retry_base_delay=args["retry_delay"],
+        planner_timeout=args["planner_timeout"], use_cache=not args["no_cache"],
+        seed=args["seed"], run_id=args["run_id"], runs_root=args["runs_dir"])
     try:
         if args["resume"] is not None:
-            options = options_from_run(args["resume"], max_concurrency=args["max_concurrency"],
-                                       timeout=args["timeout"])
-            if options.task != task:
-                fail(f"{args['resume']} is a {options.task} run: resume it with "
-                     f"t2w wm {options.task} --resume")
+            resumed = options_from_run(args["resume"], args["runs_dir"])
+            if resumed.task != task:
+                fail(f"{args['resume']} is a {resumed.task} run: resume it with "
+                     f"t2w wm {resumed.task} --resume")
+            if resumed.k is not None and "k" not in flags:
+                given.k = resumed.k
+            options = resumed_options(resumed, given, flags)
         else:
             if not args["model"]:
                 fail("no model given: pass --model (e.g. reference/oracle), or --resume RUN")
-            domain_ids = ([d.strip() for d in args["domains"].split(",") if d.strip()]
-                          if args["domains"] else None)
-            options = WmOptions(
-                model=args["model"], task=task, rules=str(args["rules"]),
-                render=str(args["render"]), form=str(args["form"]),
-                rhos=parse_rhos(args["rho"]), k=args["k"], slack=args["slack"],
-                illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
-                problems_per_domain=args["problems"],
-                dataset=args["dataset"], split=args["split"], limit=args["limit"],
-                domains=domain_ids, api_base=args["api_base"],
-                temperature=args["temperature"], max_tokens=args["max_tokens"],
-                max_concurrency=args["max_concurrency"], timeout=args["timeout"],
-                max_retries=args["max_retries"], planner_timeout=args["planner_timeout"],
-                use_cache=not args["no_cache"], seed=args["seed"], run_id=args["run_id"])
-        with console.status("building items (optimal plans are cached after the first run)"):
+            options = given
+        status = console.status("building items (optimal plans are cached after the first "
+                                "run)") if not args["as_json"] and console.is_terminal else None
+        if status is not None:
+            status.start()
+        try:
             wm_plan = plan(options)
-    except (WmError, RunError) as err:
+        finally:
+            if status is not None:
+                status.stop()
+    except Text2WorldError as err:
         fail(str(err))
-    if wm_plan.spec.is_reference:
-        where = err_console if args["as_json"] else console  # --json keeps stdout JSON
-        where.print(f"[yellow]{wm_plan.spec.name} is a REFERENCE MODEL[/] (offline, backed by "
-                    "the simulator and planner): it checks the pipeline, it is not an LLM "
-                    "result.")
-    progress = None
-    if console.is_terminal and not args["as_json"]:
-        progress = Progress(TextColumn(f"[bold]wm {task}[/]"), BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(), console=console)
-        progress.start()
-        bar = progress.add_task(task, total=len(wm_plan.built.items))
-
-    def observe(record) -> None:
-        if progress is not None:
-            progress.update(bar, advance=1)
-
-    try:
-        result = run_wm(wm_plan.options, observe, wm_plan)
-    except (WmError, RunError) as err:
-        fail(str(err))
-    except FatalModelError as err:
-        fail(f"the model cannot be called: {err}. Finished items are kept; resume with: "
-             f"t2w wm {task} --resume {wm_plan.run_path}")
-    except KeyboardInterrupt:
-        err_console.print(f"interrupted; finished items are kept. Resume with: t2w wm {task} "
-                          f"--resume {wm_plan.run_path}")
-        raise typer.Exit(130)
-    finally:
-        if progress is not None:
-            progress.stop()
+    reference_notice(wm_plan.spec, err_console if args["as_json"] else None)
+    observer = ProgressObserver(f"wm {task}", quiet=args["quiet"] or args["as_json"])
+    result = run_guarded(f"t2w wm {task}", wm_plan.run_path, observer,
+                         lambda: run_wm(wm_plan.options, observer, wm_plan))
     summary = result.summary
     if args["as_json"]:
         print_json(summary)
@@ -197,14 +215,12 @@ def run_task(task: str, args: dict) -> None:
             console.print(f"{len(wm_plan.built.skipped)} problems skipped (see config.json "
                           "skipped_problems)", highlight=False)
         console.print(f"run: {result.run.path} ({result.new_items} new items, "
-                      f"{summary['finished_items']}/{summary['planned_items']} done, "
-                      f"{summary['calls']} calls, {result.wall_time:.1f}s)", highlight=False,
-                      soft_wrap=True)
-    if summary["infrastructure_errors"]:
-        err_console.print(f"[yellow]{summary['infrastructure_errors']} items failed with "
-                          "infrastructure errors; they are not scored. Retry them with: "
-                          f"t2w wm {task} --resume {result.run.path}")
-        raise typer.Exit(2)
+                      f"{summary['finished_items']}/"
+                      f"{summary['planned_items'] * summary.get('epochs', 1)} done, "
+                      f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
+                      f"${summary['cost_paid']:.4f} paid, {result.wall_time:.1f}s)",
+                      highlight=False, soft_wrap=True)
+    infrastructure_note(result, f"t2w wm {task}")
     if not args["as_json"]:
         console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
 
@@ -243,7 +259,7 @@ def build_command(
 ) -> None:
     """Write the task items (one JSON object per line), deterministic for the seed."""
     from text2world.store.datasets import atomic_write_text
-    from text2world.tasks.wm.runner import WmError, WmOptions, build
+    from text2world.tasks.wm.task import WmError, WmOptions, build
 
     tasks = [str(t) for t in task] if task else list(SHOWN)
     lines, skipped = [], set()

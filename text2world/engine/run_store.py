@@ -1,23 +1,44 @@
-"""The run store: ``runs/<run-id>/`` with config.json, log.jsonl, errors.jsonl, summary.json.
+"""The run store: ``runs/<run-id>/`` holds one run of one task, and this module is the only
+code that reads or writes it. The viewer, ``t2w report``, the API and ``t2w score-run`` read
+runs through it.
 
-* ``config.json`` - model, settings, dataset name + content hash, prompt hashes, code version.
-  Never an API key (only the name of the variable it was read from).
-* ``log.jsonl`` - append-only, one JSON record per finished item; each line is one
-  ``os.write`` followed by fsync, so a killed run loses at most the item in flight.
+Files, each holding typed records that carry the task's ``kind`` and the format ``version``:
+
+* ``config.json`` (``RunConfig``) - the task, model, settings, dataset name + content hash,
+  prompt hashes, the selection (``selected``: every sample id the run covers, extended when
+  the same command is run on a larger selection) and ``epochs``, the code version. Never an
+  API key (only the name of the variable it was read from).
+* ``log.jsonl`` (``ItemRecord``) - append-only, one record per finished sample (item and
+  epoch); each line is one ``os.write`` followed by fsync, so a killed run loses at most the
+  samples in flight.
 * ``errors.jsonl`` - append-only infrastructure failures (rate limits, server errors,
   connection errors, timeouts after the retries). Kept apart from the log: they are never
-  scored as model failures, and resuming retries those items.
-* ``paid.jsonl`` - append-only, one line per call paid for (answered by the model, not the
-  cache), written as soon as the answer arrives: ``cost_paid`` counts calls of an attempt that
-  was killed before its item was logged, and counts each call once.
-* ``summary.json`` - counts and mean metrics per round, rewritten atomically at checkpoints.
+  scored as model failures, and resuming retries those samples.
+* ``paid.jsonl`` (``PaidCall``) - append-only, one line per call paid for (answered by the
+  model, not the cache), written as soon as the answer arrives: ``cost_paid`` counts the
+  calls of an attempt that was killed before its sample was logged, and counts each once.
+* ``summary.json`` (``RunSummary``) - the task's summary, rewritten atomically at checkpoints.
+
+Reading (the public interface for reports, the viewer and the API; ``engine.run_reader``,
+all re-exported by ``text2world.engine``):
+
+* ``open_run(path) -> Run`` - a run folder of any kind and version (raises ``RunError``
+  saying why it cannot be read); ``Run.kind``, ``Run.version``, ``Run.config``,
+  ``Run.items()``, ``Run.stored_summary()``, ``Run.paid_calls()``, ``Run.open_errors()``.
+* ``list_runs(runs_dir) -> list[RunInfo]`` - every run folder (symlinked ones followed), by
+  name; never raises for a run: a damaged or unknown folder is listed with ``problems`` and
+  ``error`` saying why (``RunInfo``: ``run_id``, ``kind``, ``version``, ``config``,
+  ``summary``, ``finished``, ``run``). ``find_run(runs_dir, run_id)``: one of them.
+
+Folders written before this format (no ``kind``/``version``: version 1) still open: a config
+without ``kind`` is a generation (``t2w eval``) run, records without ``epoch`` are epoch 0.
 
 Nothing written holds a credential: configs and error records pass through
 ``credentials.redact`` here, the one place they are written.
 
 One writer per run: ``Run.lock`` takes an ``flock`` on ``.lock``, which the kernel releases when
 the holder dies, whatever kills it. Child processes never hold it: the descriptor is
-close-on-exec and every forked child closes it (``os.register_at_fork``), so a pool worker that
+close-on-exec and every forked child closes it (``engine.process``), so a pool worker that
 outlives its parent cannot keep a run locked.
 """
 
@@ -32,11 +53,23 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, TypedDict
 
+from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, \
+    run_stoppable
+from text2world.errors import Text2WorldError
 from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
+__all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
+           "RunConfig", "RunError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+
+FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
+KINDS = ("generation", "wm", "contamination")  # the tasks (``Run.kind``)
+COMMANDS = {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination"}
+
+# The generation task's score names (here for the modules that have always imported them).
 METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
            "f1_effects")
 SCORE_MODES = ("paper", "canonical")
@@ -47,61 +80,78 @@ def mode_metrics(mode: str) -> tuple[str, ...]:
     return METRICS + (("f1_types",) if mode == "canonical" else ())
 
 
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 # Settings that define what a run measures: resuming with other values would mix two runs.
 IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash", "split",
                  "description", "prompt", "prompt_hash", "correction_prompt_hash", "ec",
                  "generation", "seed")
 
 
-class RunError(ValueError):
+class RunError(Text2WorldError, ValueError):
     """A run directory that cannot be created, opened or resumed; the message says why."""
 
 
-# Descriptors of open runs (lock and logs) in this process; a forked child closes its copies
-# (closing a copy does not release the parent's flock: that needs every copy closed or LOCK_UN).
-_RUN_FDS: set[int] = set()
+# --------------------------------------------------------------------------------------------
+# Typed records (every one also has ``kind`` and ``version``; tasks add their own fields)
 
 
-def _close_run_fds_in_child() -> None:
-    for fd in list(_RUN_FDS):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _RUN_FDS.clear()
+class RunConfig(TypedDict, total=False):
+    kind: str
+    version: int
+    run_id: str
+    created: str
+    model: str
+    dataset: str
+    selection: dict  # the flags that selected: {"limit": ..., "domains": ...}
+    selected: list[str]  # every sample id the run covers, in order
+    epochs: int
+    planned_items: int
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_close_run_fds_in_child)
+class ItemRecord(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    usage: dict
+    cost: float
+    latency: float
+    finished: str
 
 
-def follow_parent(parent: int, poll: float = 0.5) -> None:
-    """Make this child process (a pool worker) die with its parent ``parent``, whatever kills
-    the parent (kill -9 of its PID alone, the OOM killer): on Linux the kernel sends SIGKILL
-    (PR_SET_PDEATHSIG), and a daemon thread that watches the parent's PID covers other
-    systems. Call it first thing in the child."""
-    import sys
-    import threading
+class PaidCall(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    round: int
+    cost: float | None
+    prompt_tokens: int
+    completion_tokens: int
+    at: str
 
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            import signal
 
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before this process could watch it
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(poll)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="t2w-follow-parent", daemon=True).start()
+class RunSummary(TypedDict, total=False):
+    kind: str
+    version: int
+    run_id: str
+    model: str
+    planned_items: int
+    finished_items: int
+    infrastructure_errors: int
+    calls: int
+    cached_calls: int
+    prompt_tokens: int  # tokens of the prompts sent, in every task
+    completion_tokens: int
+    cost: float
+    cost_paid: float
+    epochs: int
+    per_epoch: list[dict]
+    spread: dict
+    updated: str
 
 
 def utc_now() -> str:
@@ -109,61 +159,8 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-class Stopped(Exception):
-    """A run stopped by a signal (SIGTERM, SIGHUP): finished items are kept. ``code`` is the
-    exit status a shell reports for that signal (128 + its number)."""
-
-    def __init__(self, signum: int) -> None:
-        import signal
-
-        self.signum = signum
-        self.name = signal.Signals(signum).name
-        self.code = 128 + signum
-        super().__init__(f"stopped by {self.name}")
-
-
-def run_stoppable(main) -> Any:
-    """``asyncio.run(main())`` where SIGTERM and SIGHUP stop the run as Ctrl-C does.
-
-    The signal cancels the main task, so its ``finally`` blocks run (items whose calls are done
-    are still logged), then ``Stopped`` is raised. Ctrl-C raises KeyboardInterrupt as
-    ``asyncio.run`` does. Off the main thread signals cannot be caught; it is a plain run."""
-    import asyncio
-    import signal
-    import threading
-
-    received: list[int] = []
-
-    async def guarded():
-        loop = asyncio.get_running_loop()
-        task = asyncio.current_task()
-        installed = []
-        if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGHUP):
-                def stop(signum: int = signum) -> None:
-                    if not received:
-                        received.append(signum)
-                        task.cancel()
-                try:
-                    loop.add_signal_handler(signum, stop)
-                    installed.append(signum)
-                except (NotImplementedError, RuntimeError, ValueError):
-                    pass
-        try:
-            return await main()
-        finally:
-            for signum in installed:
-                loop.remove_signal_handler(signum)
-
-    try:
-        return asyncio.run(guarded())
-    except asyncio.CancelledError:
-        if received:
-            raise Stopped(received[0]) from None
-        raise
-
-
 def runs_dir() -> Path:
+    """Where runs are written and read: ``--runs-dir``, else ``$T2W_RUNS_DIR``, else ./runs."""
     return Path(os.environ.get("T2W_RUNS_DIR") or "runs")
 
 
@@ -177,14 +174,16 @@ def identity_hash(config: dict) -> str:
     return text_hash(json.dumps(identity, sort_keys=True))
 
 
-def make_run_id(config: dict) -> str:
+def slug(value: Any) -> str:
+    """A value as a readable part of a run id."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", str(value)).strip("-")
+
+
+def make_run_id(parts: Iterable[Any], digest: str) -> str:
     """Readable and deterministic: the same command maps to the same run, so re-running it
-    resumes instead of starting over."""
-    slug = re.sub(r"[^A-Za-z0-9.]+", "-", str(config.get("model", "model"))).strip("-")
-    dataset = re.sub(r"[^A-Za-z0-9.]+", "-", str(config.get("dataset", "data"))).strip("-")
-    prompt = re.sub(r"[^A-Za-z0-9]+", "-", str(config.get("prompt", "prompt"))).strip("-")
-    return (f"{slug}__{dataset}__{config.get('description')}__{prompt}"
-            f"__ec{config.get('ec')}__{identity_hash(config)[:8]}")[:180]
+    resumes instead of starting over (and a larger selection extends it). ``digest``: a hash
+    of what the run measures (``identity_hash``)."""
+    return ("__".join(slug(part) for part in parts) + f"__{digest[:8]}")[:180]
 
 
 def code_version() -> dict:
@@ -225,6 +224,16 @@ def read_jsonl(path: Path) -> list[dict]:
     return records
 
 
+def sample_key(record: dict) -> tuple[str, int]:
+    """(item id, epoch) of a logged sample, error or paid call; no epoch: epoch 0."""
+    return str(record.get("item")), int(record.get("epoch") or 0)
+
+
+def kind_of(config: dict) -> str:
+    """The task of a run config; configs written before kinds existed are generation runs."""
+    return str(config.get("kind") or "generation")
+
+
 @dataclass
 class Run:
     path: Path
@@ -235,6 +244,14 @@ class Run:
     @property
     def run_id(self) -> str:
         return self.path.name
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.config)
+
+    @property
+    def version(self) -> int:
+        return int(self.config.get("version") or 1)
 
     @property
     def log_path(self) -> Path:
@@ -256,12 +273,16 @@ class Run:
 
     @classmethod
     def create_or_resume(cls, path: Path, config: dict) -> tuple["Run", bool]:
-        """Open ``path`` if it holds a run of the same identity, else create it.
+        """Open ``path`` if it holds a run of the same kind and identity, else create it.
         Returns the run and whether it was resumed. The config is written, and compared,
-        without credentials."""
-        config = redact(config)
+        without credentials. A resumed run's selection and epochs grow to cover this
+        command's (``extend``), so that ``--resume`` later finishes all of them."""
+        config = redact({"kind": "generation", **config, "version": FORMAT_VERSION})
         if (path / "config.json").is_file():
             run = cls.open(path)
+            if run.kind != config["kind"]:
+                raise RunError(f"{path} is a {run.kind} run, not a {config['kind']} run; "
+                               "choose another --run-id")
             differences = [key for key in IDENTITY_KEYS
                            if run.config.get(key) != config.get(key)]
             if differences:
@@ -273,10 +294,27 @@ class Run:
         if path.exists() and any(path.iterdir()):
             raise RunError(f"{path} exists and is not a run directory (no config.json)")
         path.mkdir(parents=True, exist_ok=True)
-        config = {**config, "run_id": path.name, "created": time.strftime(
-            "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        config = {**config, "run_id": path.name, "created": utc_now()}
         atomic_write_text(path / "config.json", json.dumps(config, indent=2, ensure_ascii=False))
         return cls(path, config), False
+
+    def extend(self, selected: list[str], epochs: int, selection: dict) -> None:
+        """Make the run cover ``selected`` samples and ``epochs`` epochs too (under the lock):
+        a run first made with ``--limit 5`` and then run without it covers every item, and
+        ``--resume`` finishes them all. Nothing is ever removed from a run."""
+        old = list(self.config.get("selected") or [])
+        merged = old + [item for item in selected if item not in set(old)]
+        new_epochs = max(int(self.config.get("epochs") or 1), epochs)
+        if merged == old and new_epochs == int(self.config.get("epochs") or 1):
+            return
+        wider = len(merged) > len(old)
+        self.config = {**self.config, "selected": merged, "epochs": new_epochs,
+                       "planned_items": len(merged),
+                       "selection": selection if wider or not old
+                       else self.config.get("selection"),
+                       "version": FORMAT_VERSION}
+        atomic_write_text(self.path / "config.json",
+                          json.dumps(redact(self.config), indent=2, ensure_ascii=False))
 
     @classmethod
     def open(cls, path: Path) -> "Run":
@@ -297,7 +335,7 @@ class Run:
     # ---- writing
 
     def lock(self) -> None:
-        """One writer per run: a second ``t2w eval`` on the same run would log items twice.
+        """One writer per run: a second command on the same run would log samples twice.
 
         An flock, released by the kernel when its holder dies however it dies; the descriptor
         is close-on-exec and closed in forked children (see the module)."""
@@ -308,13 +346,14 @@ class Run:
         except BlockingIOError:
             os.close(fd)
             holder = _lock_holder(lock_path)
-            raise RunError(f"{self.path} is being written by another t2w eval"
+            raise RunError(f"{self.path} is being written by another "
+                           f"{COMMANDS.get(self.kind, 't2w command')}"
                            f"{f' (process {holder})' if holder else ''}; wait for it to finish "
                            "(or stop it) before resuming") from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
-        _RUN_FDS.add(fd)
+        register_fd(fd)
         for path in (self.log_path, self.errors_path, self.paid_path):
             _drop_torn_tail(path)
         if not self.paid_path.is_file():
@@ -322,19 +361,22 @@ class Run:
             # it with the calls its log records as paid.
             lines = [json.dumps({"item": item.get("item"), "round": rnd.get("round"),
                                  "cost": rnd.get("cost"), "from_log": True})
-                     for item in self.items() for rnd in item.get("rounds", [])
+                     for item in self.items() for rnd in _calls(item)
                      if not rnd.get("cached")]
             atomic_write_text(self.paid_path, "".join(line + "\n" for line in lines))
 
     def close(self) -> None:
         for fd in self._fds.values():
-            _RUN_FDS.discard(fd)
+            forget_fd(fd)
             os.close(fd)
         self._fds.clear()
         if self._lock_fd is not None:
-            _RUN_FDS.discard(self._lock_fd)
+            forget_fd(self._lock_fd)
             os.close(self._lock_fd)  # closing releases the flock
             self._lock_fd = None
+
+    def _stamp(self, record: dict) -> dict:
+        return {"kind": self.kind, "version": FORMAT_VERSION, **record}
 
     def _append(self, path: Path, record: dict, sync: bool = True) -> None:
         data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
@@ -343,7 +385,7 @@ class Run:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
                          0o644)
             self._fds[path] = fd
-            _RUN_FDS.add(fd)
+            register_fd(fd)
         written = os.write(fd, data)  # one write: the line lands whole or not at all
         while written < len(data):  # regular files write everything; be safe anyway
             written += os.write(fd, data[written:])
@@ -351,52 +393,75 @@ class Run:
             os.fsync(fd)
 
     def append_item(self, record: dict) -> None:
-        self._append(self.log_path, record)
+        self._append(self.log_path, self._stamp(record))
 
     def append_error(self, record: dict) -> None:
         """An infrastructure error; its message may quote a URL or header: redacted."""
-        self._append(self.errors_path, redact(record))
+        self._append(self.errors_path, redact(self._stamp(record)))
 
-    def append_paid(self, item: str, round_index: int, completion: Any) -> None:
-        """A call the model answered (not the cache): written on receipt, before the item is
+    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0) -> None:
+        """A call the model answered (not the cache): written on receipt, before the sample is
         logged. Not fsynced: a killed process loses nothing written; only a machine crash
         could drop the line (the cache entry of the call has the same exposure)."""
-        self._append(self.paid_path, {
-            "item": item, "round": round_index, "cost": completion.cost,
+        self._append(self.paid_path, self._stamp({
+            "item": item, "epoch": epoch, "round": round_index, "cost": completion.cost,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
-            "at": utc_now()}, sync=False)
+            "at": utc_now()}), sync=False)
 
     def write_summary(self, summary: dict) -> None:
+        summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
         atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
 
     # ---- reading
 
     def items(self) -> list[dict]:
-        """Finished items, one per id (the last record wins if a log was ever merged)."""
-        by_id: dict[str, dict] = {}
+        """Finished samples, one per (item, epoch) (the last record wins if a log was ever
+        merged)."""
+        by_key: dict[tuple[str, int], dict] = {}
         for record in read_jsonl(self.log_path):
-            by_id[str(record.get("item"))] = record
-        return list(by_id.values())
+            by_key[sample_key(record)] = record
+        return list(by_key.values())
+
+    def finished_keys(self) -> set[tuple[str, int]]:
+        return {sample_key(r) for r in read_jsonl(self.log_path)}
 
     def finished_ids(self) -> set[str]:
-        return {str(r.get("item")) for r in read_jsonl(self.log_path)}
+        """Items with at least one finished sample."""
+        return {key[0] for key in self.finished_keys()}
 
     def open_errors(self) -> list[dict]:
-        """Infrastructure errors of items that have not finished since."""
-        finished = self.finished_ids()
-        latest: dict[str, dict] = {}
+        """Infrastructure errors of samples that have not finished since."""
+        finished = self.finished_keys()
+        latest: dict[tuple[str, int], dict] = {}
         for record in read_jsonl(self.errors_path):
-            latest[str(record.get("item"))] = record
-        return [r for item, r in latest.items() if item not in finished]
+            latest[sample_key(record)] = record
+        return [r for key, r in latest.items() if key not in finished]
 
     def paid_calls(self) -> list[dict] | None:
         """Every call this run paid for, in any attempt; None for a run made before the
-        ledger existed (its ``cost_paid`` is then counted from the logged rounds)."""
+        ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
         return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
 
+    def stored_summary(self) -> dict | None:
+        """``summary.json`` as last written, or None if there is none (or it is unreadable)."""
+        try:
+            data = json.loads(self.summary_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
     def summary(self) -> dict:
-        return summarize(self.config, self.items(), self.open_errors(), self.paid_calls())
+        """The summary computed now from the log, by the run's task."""
+        from text2world.tasks.registry import summarize_run
+
+        return summarize_run(self)
+
+
+def _calls(item: dict) -> list[dict]:
+    """The model calls a logged sample records (rounds of a generation item, calls of a
+    world-model item, the one call of a probe item)."""
+    return list(item.get("rounds") or item.get("calls") or [])
 
 
 def _lock_holder(path: Path) -> str | None:
@@ -418,72 +483,3 @@ def _drop_torn_tail(path: Path) -> None:
             stream.truncate(cut)
             stream.flush()
             os.fsync(stream.fileno())
-
-
-# --------------------------------------------------------------------------------------------
-# Summaries
-
-
-def mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def summarize(config: dict, items: list[dict], open_errors: list[dict],
-              paid: list[dict] | None = None) -> dict:
-    """Counts and mean metrics per round (EC_0 .. EC_k) for each scoring mode.
-
-    ``paid``: the run's ledger of paid calls (``Run.paid_calls``); ``cost_paid`` is its sum,
-    which includes calls of killed attempts and of items that failed later. Without a ledger
-    it is the cost of the logged rounds not answered from the cache."""
-    ec = int(config.get("ec", 0))
-    per_mode: dict[str, list[dict]] = {}
-    for mode in SCORE_MODES:
-        rounds = []
-        for r in range(ec + 1):
-            row: dict[str, float | int | None] = {"round": r}
-            scored = [item["ec"][mode][r] for item in items
-                      if item.get("ec", {}).get(mode) and len(item["ec"][mode]) > r
-                      and item["ec"][mode][r] is not None]
-            row["items"] = len(scored)
-            for metric in mode_metrics(mode):
-                row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
-            rounds.append(row)
-        per_mode[mode] = rounds
-    from text2world.reports.semantic import semantic_rounds  # lazy: the simulator is not needed here
-    semantic = semantic_rounds(items, ec)
-    if semantic is not None:
-        per_mode["semantic"] = semantic
-    valid_at = [sum(1 for item in items if (item.get("valid_round") is not None
-                                            and item["valid_round"] <= r))
-                for r in range(ec + 1)]
-    tokens_in = sum(item.get("usage", {}).get("prompt_tokens", 0) for item in items)
-    tokens_out = sum(item.get("usage", {}).get("completion_tokens", 0) for item in items)
-    return {
-        "run_id": config.get("run_id"),
-        "model": config.get("model"),
-        "dataset": config.get("dataset"),
-        "description": config.get("description"),
-        "prompt": config.get("prompt"),
-        "ec": ec,
-        "planned_items": config.get("planned_items"),
-        "finished_items": len(items),
-        "infrastructure_errors": len(open_errors),
-        "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
-        "valid_at_round": valid_at,
-        "calls": sum(len(item.get("rounds", [])) for item in items),
-        "cached_calls": sum(1 for item in items for rnd in item.get("rounds", [])
-                            if rnd.get("cached")),
-        "prompt_tokens": tokens_in,
-        "completion_tokens": tokens_out,
-        "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
-        "cost_paid": (sum(call.get("cost") or 0.0 for call in paid) if paid is not None else
-                      sum(rnd.get("cost") or 0.0 for item in items
-                          for rnd in item.get("rounds", []) if not rnd.get("cached"))),
-        "paid_calls": (len(paid) if paid is not None else
-                       sum(1 for item in items for rnd in item.get("rounds", [])
-                           if not rnd.get("cached"))),
-        "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
-                                  if rnd.get("cost") is None),
-        "metrics": per_mode,
-        "updated": utc_now(),
-    }

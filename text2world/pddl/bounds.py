@@ -12,6 +12,8 @@ The limits are far above real domains: over the 101 released Text2World domains,
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 
 # The limits, one place (the README's "Bounds on input" lists them).
@@ -32,7 +34,7 @@ LIMITS: dict[str, int] = {
 }
 
 
-class DomainInputError(ValueError):
+class DomainInputError(Text2WorldError, ValueError):
     """Input that cannot be a PDDL domain at all (empty, binary) or that exceeds a limit.
 
     ``category`` uses the syntax-error taxonomy of the validator; ``line``/``column`` are 1-based

@@ -9,6 +9,8 @@ compared on the items they all finished; the report says when that drops items.
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import csv
 import hashlib
 import io
@@ -19,8 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from text2world.engine.run_store import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir,
-                   summarize)
+from text2world.engine.run_store import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir)
+from text2world.tasks.generation.summary import summarize
 from text2world.store.datasets import atomic_write_text
 from text2world.pddl.validation import CATEGORIES
 
@@ -30,7 +32,7 @@ LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
 NO_PDDL = "NoDomainFound"
 
 
-class ReportError(ValueError):
+class ReportError(Text2WorldError, ValueError):
     """Runs that cannot be reported (missing, unreadable, nothing finished)."""
 
 
@@ -68,7 +70,7 @@ def _pct(value: float | None) -> str:
 
 
 def _load(paths: list[Path]) -> list[_LoadedRun]:
-    from text2world.tasks.generation.rounds import load_run_items
+    from text2world.tasks.generation.rescore import load_run_items
 
     if not paths:
         raise ReportError("no run given: t2w report RUN [RUN ...]")

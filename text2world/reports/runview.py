@@ -9,20 +9,23 @@ writes a file.
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from text2world.scoring.metrics import action_diff
 from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
-from text2world.engine.run_store import SCORE_MODES, Run, mean, summarize
+from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.tasks.generation.summary import summarize
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 
 # "line 73:37" inside a parser message: a second place an error points at.
 _PARSER_LINE = re.compile(r"\bline (\d+):\d+")
 
 
-class ViewError(LookupError):
+class ViewError(Text2WorldError, LookupError):
     """An item or round the run does not have; the message says what exists."""
 
 
@@ -63,8 +66,26 @@ def _generic_cell(item: dict, mode: str) -> dict:
             "eck": {k: v for k, v in last.items() if _numeric(v)}}
 
 
+def task_overview(run: Run, items: list[dict]) -> dict:
+    """The run page of a world-model or probe run: its task's summary (computed by the task,
+    ``Run.summary``) and one row per logged sample."""
+    summary = run.summary()
+    return {
+        "run_id": run.run_id, "kind": run.kind, "config": run.config, "ec": 0, "modes": [],
+        "summary": summary, "per_round": {}, "error_categories": [],
+        "items": [{"item": str(item.get("item")), "epoch": item.get("epoch", 0),
+                   "name": item.get("name") or item.get("domain"), "cost": item.get("cost"),
+                   "scores": {key: item[key] for key in ("metrics", "rate", "format_error")
+                              if key in item}}
+                  for item in sorted(items, key=lambda i: (str(i.get("item")),
+                                                           i.get("epoch", 0)))],
+    }
+
+
 def overview(run: Run, items: list[dict]) -> dict:
     """Everything the run page shows: per-round scores, error categories, per-domain rows."""
+    if run.kind != "generation":
+        return task_overview(run, items)
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
     summary = summarize(run.config, items, run.open_errors())
@@ -89,6 +110,7 @@ def overview(run: Run, items: list[dict]) -> dict:
                 rows[str(item["item"])]["scores"][mode] = _generic_cell(item, mode)
     return {
         "run_id": run.run_id,
+        "kind": run.kind,
         "config": run.config,
         "ec": ec,
         "modes": modes,

@@ -5,6 +5,8 @@ tables, as markdown, CSV, JSON and PNG. Computed from the runs' logs; nothing ca
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import hashlib
 import json
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ COLUMNS = {
 }
 
 
-class WmReportError(ValueError):
+class WmReportError(Text2WorldError, ValueError):
     """Runs that cannot be reported together (missing, not world-model runs, nothing done)."""
 
 

@@ -13,6 +13,8 @@ Two modes:
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -33,7 +35,7 @@ Mode = Literal["paper", "canonical"]
 MODES: tuple[str, ...] = ("paper", "canonical")
 
 
-class ScoringError(ValueError):
+class ScoringError(Text2WorldError, ValueError):
     """The pair cannot be scored (for instance a gold domain that has no actions)."""
 
 

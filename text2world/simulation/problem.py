@@ -7,6 +7,8 @@ strings; a state is a ``frozenset`` of them.
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
@@ -21,7 +23,7 @@ MAX_PROBLEM_CHARS = 512_000
 COST_FUNCTION = "total-cost"
 
 
-class SimulationError(ValueError):
+class SimulationError(Text2WorldError, ValueError):
     """A domain or problem this simulator cannot run; ``reason`` says what and where."""
 
     def __init__(self, reason: str) -> None:

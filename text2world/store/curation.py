@@ -14,6 +14,8 @@ the output and renames it into place at the end, so a failure leaves nothing hal
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import json
 import os
 import shutil
@@ -35,7 +37,7 @@ REPORT_NAME = "curation-report.json"
 
 
 
-class CurationError(ValueError):
+class CurationError(Text2WorldError, ValueError):
     """The pipeline cannot run on this input (missing folder, no domains, bad output place)."""
 
 

@@ -7,6 +7,8 @@ data directory (``$T2W_HOME``, default ``~/.local/share/text2world``), never in 
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import hashlib
 import json
 import os
@@ -21,7 +23,7 @@ SPLITS = ("test", "train", "all")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-class DatasetError(ValueError):
+class DatasetError(Text2WorldError, ValueError):
     """A dataset that cannot be found or read; the message names the file and record."""
 
 

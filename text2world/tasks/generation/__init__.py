@@ -1,1 +1,5 @@
-"""The Text2World generation task: generate, extract, validate, correct and score, up to EC_k."""
+"""The Text2World generation task: generate, extract, validate, correct and score, up to EC_k.
+
+Modules: ``task`` (the task on the engine, ``evaluate``, ``plan``), ``prompts`` (templates
+and round messages), ``scoring`` (one round's extraction, validation and scores),
+``summary`` (EC_k means per mode), ``rescore`` (``t2w score-run``)."""

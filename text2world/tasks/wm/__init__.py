@@ -7,11 +7,11 @@ Ground truth is the simulation core (``text2world.simulation``) and Fast Downwar
 Modules: ``world`` (a problem, its optimal plan and costs from any state), ``items`` (task
 items, deterministic for a seed), ``prompts`` (rules settings, states as atoms or sentences),
 ``parse`` (answers), ``metrics``, ``reference`` (oracle and noisy reference answers),
-``runner`` (the run loop over the run store), ``report`` (tables and figures).
+``task`` (the tasks on the engine), ``report`` (tables and figures).
 """
 
 from text2world.tasks.wm.items import MUTATIONS, RHOS, TASKS, build_items
-from text2world.tasks.wm.runner import WmError, WmOptions, WmResult, build, plan, run_wm
+from text2world.tasks.wm.task import WmError, WmOptions, WmResult, build, plan, run_wm
 
 __all__ = ["MUTATIONS", "RHOS", "TASKS", "WmError", "WmOptions", "WmResult", "build",
            "build_items", "plan", "run_wm"]

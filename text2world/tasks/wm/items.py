@@ -12,6 +12,8 @@ same seed gives the same items. Items are plain JSON objects (``t2w wm build --o
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import random
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -26,7 +28,7 @@ MUTATIONS = ("drop", "swap", "argument", "truncate")
 OFF_PLAN_SHARE = 0.25  # next-state items whose state comes from a random walk
 
 
-class ItemError(ValueError):
+class ItemError(Text2WorldError, ValueError):
     """Bad item-building options."""
 
 

@@ -8,6 +8,8 @@ Work is linear in the answer's length before any JSON parsing, and answers are c
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 import json
 import re
 
@@ -20,7 +22,7 @@ _ATOM = re.compile(r"\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)")
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
 
 
-class AnswerError(ValueError):
+class AnswerError(Text2WorldError, ValueError):
     """The answer cannot be read in the task's format; the message says what was missing."""
 
 

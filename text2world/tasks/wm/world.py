@@ -7,6 +7,8 @@ Downward optimises in each case).
 
 from __future__ import annotations
 
+from text2world.errors import Text2WorldError
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -16,7 +18,7 @@ from text2world.store.datasets import Record
 from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
 
 
-class WorldError(ValueError):
+class WorldError(Text2WorldError, ValueError):
     """A problem the tasks cannot use (no parse, no plan, plan rejected by the simulator)."""
 
 

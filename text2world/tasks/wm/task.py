@@ -1,47 +1,48 @@
-"""The run loop of the world-model tasks: build the items, ask the model, score the answers with
-the simulator and the planner, log each item to the run store (``runs.py``: append-only
-``log.jsonl``, resume, infrastructure errors kept apart).
+"""The world-model tasks (next-state, verify, propose, plan) as tasks of the engine: build the
+items, ask the model, score the answers with the simulator and the planner; the engine logs
+each item to the run store (resume, paid ledger, infrastructure errors kept apart, epochs).
 
-Same model layer as ``t2w eval``: ``resolve_model``, ``LLMClient`` with its response cache and
-retries; reference models get each call's truth in their reference context.
+Reference models get each call's truth in their reference context.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from text2world.model.client import (FatalModelError, InfrastructureError, LLMClient, ModelConfigError,
-                            ModelSpec, ResponseCache, RetryPolicy, RunSettings, api_key_for,
-                            resolve_model)
-from text2world.engine.run_store import Run, code_version, runs_dir, text_hash, utc_now
+from text2world.engine.options import RunOptions
+from text2world.engine.run_store import Run, make_run_id, text_hash
+from text2world.engine.runner import Prepared, RunResult, execute, open_for_resume, prepare
+from text2world.engine.task import Sample, SampleContext
+from text2world.errors import Text2WorldError
+from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import prompts
 from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, TASKS, BuildResult, ItemError, atoms,
-                                  build_items)
+                                       build_items)
 from text2world.tasks.wm.metrics import (PROPOSE_KS, score_next_state, score_verify,
-                                   summarize_items)
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_next_state,
-                                 parse_plan_step, parse_plan_step_done, parse_verify)
+                                         summarize_items)
+from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_next_state,
+                                       parse_plan_step, parse_plan_step_done, parse_verify)
 from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import World, world_for
 
 KIND = "wm"
 
 
-class WmError(ValueError):
+class WmError(Text2WorldError, ValueError):
     """Bad input to a world-model run: a clear message."""
 
 
 @dataclass
-class WmOptions(RunSettings):
-    """``t2w wm TASK``: the shared run settings plus the tasks' own."""
+class WmOptions(RunOptions):
+    """``t2w wm TASK``: the shared run options plus the tasks' own."""
 
     dataset: str = BUILTIN
     task: str = "next-state"
@@ -56,31 +57,21 @@ class WmOptions(RunSettings):
     off_plan_share: float = OFF_PLAN_SHARE  # next-state: share of states off the plan
     problems_per_domain: int | None = None
     planner_timeout: float = 20.0
-    runs_root: Path | None = None
 
+    FIELDS: ClassVar[dict] = {
+        "task": ("task", str), "rules": ("rules", str), "render": ("render", str),
+        "form": ("form", str), "rhos": ("rhos", tuple), "k": ("k", int),
+        "slack": ("slack", float), "illegal_share": ("illegal_share", float),
+        "problems_per_domain": ("problems_per_domain", lambda value: value),
+        # runs from before off-plan items had none
+        "off_plan_share": ("off_plan_share", float)}
 
-@dataclass
-class WmPlan:
-    options: WmOptions
-    spec: ModelSpec
-    api_key: str | None
-    dataset: Dataset
-    records: dict[str, Record]
-    built: BuildResult
-    config: dict
-    run_path: Path
-
-
-@dataclass
-class WmResult:
-    run: Run
-    summary: dict
-    resumed: bool
-    new_items: int
-    failed_items: int
-    wall_time: float
-    simulator_cpu: float = 0.0  # CPU seconds of simulator work in this process
-    planner_calls: int = 0
+    @classmethod
+    def from_config(cls, config: dict, path: Path):
+        options = super().from_config(config, path)
+        if "off_plan_share" not in config:
+            options.off_plan_share = 0.0
+        return options
 
 
 def _check(options: WmOptions) -> None:
@@ -97,8 +88,6 @@ def _check(options: WmOptions) -> None:
         raise WmError(f"-k must be between 1 and 20, not {options.k}")
     if options.slack < 0:
         raise WmError("--slack must be 0 or more")
-    if options.max_concurrency < 1:
-        raise WmError("--max-concurrency must be at least 1")
 
 
 def select_records(options: WmOptions) -> tuple[Dataset, list[Record]]:
@@ -131,86 +120,6 @@ def build(options: WmOptions) -> tuple[Dataset, list[Record], BuildResult]:
     return dataset, records, built
 
 
-def plan(options: WmOptions) -> WmPlan:
-    """Check everything, then build the items, before any call is made."""
-    _check(options)
-    try:
-        spec = resolve_model(options.model, options.api_base, options.model_args)
-        api_key = api_key_for(spec)
-    except ModelConfigError as err:
-        raise WmError(str(err)) from None
-    dataset, records, built = build(options)
-    if not built.items:
-        raise WmError("no item could be built from the selected problems: "
-                      + "; ".join(built.skipped[:3]))
-    settings = LLMClient(spec, temperature=options.temperature, max_tokens=options.max_tokens,
-                         api_key=api_key or "").settings
-    task_settings = {"task": options.task, "rules": options.rules, "render": options.render,
-                     "form": options.form, "rhos": list(options.rhos), "k": options.k,
-                     "slack": options.slack, "illegal_share": options.illegal_share,
-                     "problems_per_domain": options.problems_per_domain}
-    if options.task == "next-state":  # only its items depend on it (other runs keep their ids)
-        task_settings["off_plan_share"] = options.off_plan_share
-    items_hash = text_hash(json.dumps(built.items, sort_keys=True))
-    config = {
-        "kind": KIND, "model": spec.name, "litellm_model": spec.litellm_model,
-        "api_base": spec.api_base, "api_key_env": spec.api_key_env,
-        "model_spec": spec.to_config(), "reference_model": spec.is_reference,
-        "dataset": dataset.name, "dataset_source": dataset.source,
-        "dataset_hash": dataset.content_hash, "split": options.split,
-        # run identity (runs.IDENTITY_KEYS): the rules are the "description", the task and
-        # its settings the "prompt"
-        "description": options.rules, "prompt": f"wm-{options.task}",
-        "prompt_hash": text_hash(json.dumps(task_settings, sort_keys=True) + items_hash),
-        "ec": 0, "generation": settings, "seed": options.seed,
-        **task_settings, "items_hash": items_hash,
-        "timeout": options.timeout, "max_retries": options.max_retries,
-        "selection": {"limit": options.limit, "domains": options.domains},
-        "planned_items": len(built.items), "skipped_problems": built.skipped,
-        "code_version": code_version(),
-    }
-    if options.resume is not None:
-        run_path = Path(options.resume)
-    else:
-        slug = re.sub(r"[^A-Za-z0-9.]+", "-", spec.name).strip("-")
-        name = (f"wm-{options.task}__{slug}__{dataset.name}__{options.rules}__"
-                f"{text_hash(json.dumps(config['prompt_hash'] + config['model']))[:8]}")
-        run_path = (options.runs_root or runs_dir()) / (options.run_id or name[:180])
-    return WmPlan(options, spec, api_key, dataset, {r.id: r for r in records}, built, config,
-                  run_path)
-
-
-def options_from_run(path: Path, **overrides: Any) -> WmOptions:
-    """The options a world-model run was started with (for ``--resume``)."""
-    config = Run.open(path).config
-    if config.get("kind") != KIND:
-        raise WmError(f"{path} is not a world-model run (t2w eval runs resume with t2w eval)")
-    generation = dict(config.get("generation") or {})
-    selection = config.get("selection") or {}
-    options = WmOptions(
-        model=config["model"], dataset=config.get("dataset", BUILTIN),
-        split=config.get("split", "test"), limit=selection.get("limit"),
-        domains=selection.get("domains"), api_base=config.get("api_base"),
-        temperature=generation.pop("temperature", None),
-        max_tokens=generation.pop("max_tokens", None),
-        model_args={k: v for k, v in generation.items()
-                    if k not in ((config.get("model_spec") or {}).get("params") or {})},
-        seed=int(config.get("seed", 0)), task=config["task"], rules=config["rules"],
-        render=config["render"], form=config["form"], rhos=tuple(config["rhos"]),
-        k=int(config["k"]), slack=float(config["slack"]),
-        illegal_share=float(config["illegal_share"]),
-        # runs from before off-plan items had none
-        off_plan_share=float(config.get("off_plan_share", 0.0)),
-        problems_per_domain=config.get("problems_per_domain"),
-        timeout=float(config.get("timeout", 600.0)),
-        max_retries=int(config.get("max_retries", 5)), resume=Path(path))
-    return options.with_overrides(**overrides)
-
-
-def _state_set(values) -> frozenset:
-    return frozenset(a for a in (parse_atom(v) for v in values) if a is not None)
-
-
 def _jsonable(value):
     if isinstance(value, (set, frozenset)):
         return sorted("(" + " ".join(a) + ")" for a in value)
@@ -219,30 +128,124 @@ def _jsonable(value):
     return value
 
 
-class _Runner:
-    def __init__(self, wm_plan: WmPlan, run: Run, client: LLMClient) -> None:
-        self.plan = wm_plan
-        self.options = wm_plan.options
-        self.run = run
-        self.client = client
-        self.new_items = 0
-        self.failed_items = 0
-        self.fatal: FatalModelError | None = None
-        self.sim_cpu = 0.0
-        self.planner_calls = 0
-        self.finished: dict[str, dict] = {str(r["item"]): r for r in run.items()}
+class WmTask:
+    """One world-model task (``engine.task.Task``); its samples are the built items."""
+
+    kind = KIND
+    uses_cpu_pool = False  # the simulator is cheap; the planner runs in threads
+
+    def __init__(self, options: WmOptions) -> None:
+        self.options = options
+        self.dataset: Dataset | None = None
+        self.records: dict[str, Record] = {}
+        self.built: BuildResult | None = None
+        self.stats = {"simulator_cpu": 0.0, "planner_calls": 0}
+
+    @property
+    def command(self) -> str:
+        return f"t2w wm {self.options.task}"
+
+    def check(self) -> None:
+        _check(self.options)
+
+    def load(self) -> list[Sample]:
+        self.dataset, records, self.built = build(self.options)
+        if not self.built.items:
+            raise WmError("no item could be built from the selected problems: "
+                          + "; ".join(self.built.skipped[:3]))
+        self.records = {r.id: r for r in records}
+        return [Sample(item["id"], item) for item in self.built.items]
+
+    def selection_ids(self, samples: list[Sample]) -> list[str]:
+        """What a resumed run selects again: the domains its items were built from."""
+        return list(self.records)
+
+    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+        options, dataset, built = self.options, self.dataset, self.built
+        assert dataset is not None and built is not None
+        task_settings = {"task": options.task, "rules": options.rules, "render": options.render,
+                         "form": options.form, "rhos": list(options.rhos), "k": options.k,
+                         "slack": options.slack, "illegal_share": options.illegal_share,
+                         "problems_per_domain": options.problems_per_domain}
+        if options.task == "next-state":  # only its items depend on it (other runs keep ids)
+            task_settings["off_plan_share"] = options.off_plan_share
+        items_hash = text_hash(json.dumps(built.items, sort_keys=True))
+        return {
+            "dataset": dataset.name, "dataset_source": dataset.source,
+            "dataset_hash": dataset.content_hash, "split": options.split,
+            # run identity (run_store.IDENTITY_KEYS): the rules are the "description", the
+            # task and its settings the "prompt"
+            "description": options.rules, "prompt": f"wm-{options.task}",
+            "prompt_hash": text_hash(json.dumps(task_settings, sort_keys=True) + items_hash),
+            "ec": 0, **task_settings, "items_hash": items_hash,
+            "skipped_problems": built.skipped,
+        }
+
+    def run_id(self, config: dict) -> str:
+        # The names runs always had: the same command finds the runs made before the engine.
+        digest = text_hash(json.dumps(config["prompt_hash"] + config["model"]))
+        return make_run_id((f"wm-{self.options.task}", config["model"], config["dataset"],
+                            self.options.rules), digest)
+
+    def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
+        pass
+
+    def after_run(self) -> None:
+        pass
+
+    async def solve(self, sample: Sample, context: SampleContext) -> dict:
+        item = sample.data
+        record = self.records[item["domain"]]
+        solver = _Solver(self, context)
+        handler = {"next-state": solver.next_state, "verify": solver.verify,
+                   "propose": solver.propose, "plan": solver.plan_task}[item["task"]]
+        outcome = await handler(item, record, solver.calls)
+        calls = solver.calls
+        return {"item": item["id"], "task": item["task"], "domain": item["domain"],
+                "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
+                "plan_length": item["plan_length"],
+                **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
+                "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
+                          "completion_tokens": sum(c["completion_tokens"] for c in calls)},
+                "cost": sum(c["cost"] or 0.0 for c in calls),
+                "latency": round(sum(c["latency"] for c in calls), 4),
+                "calls": calls}
+
+    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+        return {"kind": KIND, "task": config.get("task"), "rules": config.get("rules"),
+                "form": config.get("form"), "render": config.get("render"),
+                "metrics": summarize_items(config.get("task", ""), items)}
+
+    def headline(self, summary: dict) -> dict[str, float | None]:
+        overall = ((summary.get("metrics") or {}).get("all") or {}).get("all") or {}
+        return {key: value for key, value in overall.items()
+                if isinstance(value, float) or (value is None and key not in ("items",))}
+
+    def finish(self, run: Run, summary: dict) -> dict:
+        return summary
+
+
+class _Solver:
+    """The calls and scoring of one item (one epoch)."""
+
+    def __init__(self, task: WmTask, context: SampleContext) -> None:
+        self.task = task
+        self.options = task.options
+        self.context = context
+        self.spec = context.spec
+        self.calls: list[dict] = []
 
     def world(self, item: dict) -> World:
-        return world_for(self.plan.records[item["domain"]], item["problem"],
+        return world_for(self.task.records[item["domain"]], item["problem"],
                          self.options.planner_timeout)
 
     async def call(self, item: dict, prompt: str, calls: list, round_index: int,
                    truth: dict) -> str:
         context = None
-        if self.plan.spec.is_reference:
+        if self.spec.is_reference:
             context = {"task": KIND, "item": item, "seed": self.options.seed, **truth}
         messages = prompts.messages(prompt)
-        completion = await self.client.complete(messages, round_index, context)
+        completion = await self.context.complete(messages, round_index, context)
         # Later calls of an item repeat the rules: keep their changing part only.
         shown = {"messages": messages} if not calls else \
             {"prompt_tail": prompt[max(0, prompt.find("## Current state")):]}
@@ -258,13 +261,11 @@ class _Runner:
         known, cost = world.known_cost(state)
         if known:
             return cost
-        self.planner_calls += 1
+        self.task.stats["planner_calls"] += 1
         result = await asyncio.to_thread(optimal_plan, world.record.domain,
                                          world.cost_problem(state),
                                          timeout=self.options.planner_timeout)
         return world.record_cost(state, result)
-
-    # ---- the tasks
 
     async def next_state(self, item: dict, record: Record, calls: list) -> dict:
         prompt = prompts.next_state_prompt(item, record, self.options.rules,
@@ -298,7 +299,7 @@ class _Runner:
         world = self.world(item)
         prompt = prompts.propose_prompt(item, record, self.options.rules, self.options.render, k)
         truth = {"phase": "propose", "k": k, "good_action": item["plan_action"]}
-        if self.plan.spec.is_reference:
+        if self.spec.is_reference:
             truth["distractors"] = self._distractors(item, world)
         text = await self.call(item, prompt, calls, 0, truth)
         try:
@@ -322,7 +323,7 @@ class _Runner:
                 successor, cost = world.step_cost(state, action) if applicable else (None, 0.0)
             except (ValueError, SimulationError):
                 applicable, successor, cost = False, None, 0.0
-            self.sim_cpu += time.thread_time() - started
+            self.task.stats["simulator_cpu"] += time.thread_time() - started
             entry = {"action": text, "applicable": applicable}
             if applicable:
                 first_applicable = first_applicable or rank
@@ -351,7 +352,7 @@ class _Runner:
         cost, failed_step, error, declared_done, stop = 0.0, None, None, False, "step limit"
         for step in range(item["step_limit"]):
             truth: dict = {"step": step, "state": believed}
-            if self.plan.spec.is_reference:
+            if self.spec.is_reference:
                 truth["truth"] = self._plan_truth(world, true_state, history, remaining)
             candidates = None
             try:
@@ -382,7 +383,7 @@ class _Runner:
                     true_state, step_cost = world.step_cost(true_state, action)
             except (ValueError, SimulationError):
                 applicable = False
-            self.sim_cpu += time.thread_time() - started
+            self.task.stats["simulator_cpu"] += time.thread_time() - started
             history.append(answer["action"])
             if not applicable:
                 # the executed plan fails here whatever comes next: stop asking
@@ -412,110 +413,69 @@ class _Runner:
         return {"action": remaining[len(history)],
                 "next_state": atoms(world.simulator.successor(state, action))}
 
-    # ---- the loop
-
-    async def run_item(self, item: dict) -> dict:
-        record = self.plan.records[item["domain"]]
-        calls: list[dict] = []
-        handler = {"next-state": self.next_state, "verify": self.verify,
-                   "propose": self.propose, "plan": self.plan_task}[item["task"]]
-        outcome = await handler(item, record, calls)
-        return {"item": item["id"], "task": item["task"], "domain": item["domain"],
-                "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
-                "plan_length": item["plan_length"],
-                **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
-                "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
-                          "completion_tokens": sum(c["completion_tokens"] for c in calls)},
-                "cost": sum(c["cost"] or 0.0 for c in calls),
-                "latency": round(sum(c["latency"] for c in calls), 4),
-                "finished": utc_now(), "calls": calls}
-
-    async def worker(self, queue: asyncio.Queue, observer) -> None:
-        while True:
-            try:
-                item = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            try:
-                record = await self.run_item(item)
-            except InfrastructureError as error:
-                self.failed_items += 1
-                self.run.append_error({"item": item["id"], "error": error.to_dict(),
-                                       "at": utc_now()})
-                if observer:
-                    observer(None)
-                continue
-            except FatalModelError as error:
-                self.fatal = error
-                raise
-            self.run.append_item(record)
-            self.finished[item["id"]] = record
-            self.new_items += 1
-            if observer:
-                observer(record)
 
 
-def summarize_run(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-    return {"kind": KIND, "run_id": config.get("run_id"), "model": config.get("model"),
-            "task": config.get("task"), "rules": config.get("rules"),
-            "form": config.get("form"), "render": config.get("render"),
-            "dataset": config.get("dataset"), "planned_items": config.get("planned_items"),
-            "finished_items": len(items), "infrastructure_errors": len(open_errors),
-            "calls": sum(len(i.get("calls", [])) for i in items),
-            "cached_calls": sum(1 for i in items for c in i.get("calls", []) if c.get("cached")),
-            "prompt_tokens": sum(i.get("usage", {}).get("prompt_tokens", 0) for i in items),
-            "completion_tokens": sum(i.get("usage", {}).get("completion_tokens", 0)
-                                     for i in items),
-            "cost": sum(i.get("cost") or 0.0 for i in items),
-            "metrics": summarize_items(config.get("task", ""), items),
-            "updated": utc_now()}
+# --------------------------------------------------------------------------------------------
+# The entry points ``t2w wm`` and the library use
 
 
-def run_wm(options: WmOptions, observer=None, wm_plan: WmPlan | None = None) -> WmResult:
-    """Run (or resume) a world-model task; returns the run and its summary.
+@dataclass
+class WmPlan:
+    """A planned world-model run (``plan``)."""
 
-    Raises WmError for bad input, RunError for an unusable run directory and FatalModelError
-    when the model cannot be called at all.
-    """
-    started = time.monotonic()
-    wm_plan = wm_plan or plan(options)
-    options = wm_plan.options
-    run, resumed = Run.create_or_resume(wm_plan.run_path, wm_plan.config)
-    run.lock()
+    task: WmTask
+    prepared: Prepared
+
+    @property
+    def options(self) -> WmOptions:
+        return self.task.options
+
+    @property
+    def spec(self) -> ModelSpec:
+        return self.prepared.spec
+
+    @property
+    def built(self) -> BuildResult:
+        assert self.task.built is not None
+        return self.task.built
+
+    @property
+    def config(self) -> dict:
+        return self.prepared.config
+
+    @property
+    def run_path(self) -> Path:
+        return self.prepared.run_path
+
+
+def plan(options: WmOptions) -> WmPlan:
+    """Check everything, then build the items, before any call is made."""
+    task = WmTask(options)
     try:
-        finished = run.finished_ids()
-        pending = [i for i in wm_plan.built.items if i["id"] not in finished]
-        client = LLMClient(wm_plan.spec, temperature=options.temperature,
-                           max_tokens=options.max_tokens, timeout=options.timeout,
-                           retry=RetryPolicy(options.max_retries, options.retry_base_delay),
-                           cache=ResponseCache(), read_cache=options.use_cache,
-                           api_key=wm_plan.api_key or "")
-        runner = _Runner(wm_plan, run, client)
+        return WmPlan(task, prepare(task))
+    except ModelConfigError as err:
+        raise WmError(str(err)) from None
 
-        async def main() -> None:
-            queue: asyncio.Queue = asyncio.Queue()
-            for item in pending:
-                queue.put_nowait(item)
-            workers = [asyncio.create_task(runner.worker(queue, observer))
-                       for _ in range(min(options.max_concurrency, len(pending)) or 1)]
-            try:
-                await asyncio.gather(*workers)
-            except FatalModelError:
-                pass
-            finally:
-                for task in workers:
-                    task.cancel()
-                await asyncio.gather(*workers, return_exceptions=True)
 
-        try:
-            asyncio.run(main())
-        finally:
-            summary = summarize_run(run.config, run.items(), run.open_errors())
-            summary["planned_items"] = len(wm_plan.built.items)
-            run.write_summary(summary)
-        if runner.fatal is not None:
-            raise runner.fatal
-        return WmResult(run, summary, resumed, runner.new_items, runner.failed_items,
-                        time.monotonic() - started, runner.sim_cpu, runner.planner_calls)
-    finally:
-        run.close()
+def run_wm(options: WmOptions, observer=None, wm_plan: WmPlan | None = None) -> RunResult:
+    """Run (or resume) a world-model task; returns the run and its summary (``result.stats``:
+    the simulator's CPU seconds in this process and the planner calls)."""
+    wm_plan = wm_plan or plan(options)
+    result = execute(wm_plan.prepared, observer)
+    result.stats = dict(wm_plan.task.stats)
+    return result
+
+
+def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any) -> WmOptions:
+    """The options a world-model run was made with (for ``--resume``)."""
+    run = open_for_resume(path, KIND, "t2w wm", runs_root)
+    options = WmOptions.from_config(run.config, run.path)
+    options.runs_root = runs_root
+    return options.with_overrides(**overrides)
+
+
+def task_from_run(run: Run) -> WmTask:
+    return WmTask(WmOptions.from_config(run.config, run.path))
+
+
+WmResult = RunResult

@@ -16,7 +16,7 @@ from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
-from text2world.engine.run_store import follow_parent
+from text2world.engine.process import follow_parent
 
 if TYPE_CHECKING:
     from text2world.store.datasets import Record

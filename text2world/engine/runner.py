@@ -1,0 +1,400 @@
+"""The engine: runs any task (``engine.task``) over its samples, for every task alike.
+
+``prepare`` checks everything that can be wrong before any call (options, credentials lost
+on resume, the model and its key, the samples) and builds the run config; ``execute`` runs it:
+
+* the run folder is created or resumed (``run_store``); a larger selection or more epochs
+  extend it, so ``--resume`` finishes everything the run was ever asked for;
+* the CPU pool (tasks that validate and score in processes) is forked **before** the run lock
+  is taken, so no worker ever holds it, and its workers die with this process;
+* samples run concurrently (asyncio, at most ``max_concurrency`` in flight); a solver may
+  hand back its scoring as an awaitable, which finishes while the next sample's calls start;
+* every paid call goes to the ledger as soon as it is answered; infrastructure errors go to
+  ``errors.jsonl`` (retried on resume); a fatal model error stops the run;
+* SIGTERM and SIGHUP stop the run as Ctrl-C does (``process.run_stoppable``); whatever stops
+  it, the samples whose calls are done are logged and the summary is written.
+
+``epochs`` (``--epochs N``) runs every sample N times; epoch e's calls are cached apart
+(epoch 0 keeps the cache keys calls always had) and the summary gives the task's headline
+values per epoch with their spread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import threading
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Protocol
+
+from text2world.engine.options import OptionsError, RunOptions
+from text2world.engine.pool import CpuQueue, make_executor
+from text2world.engine.process import run_stoppable
+from text2world.engine.run_store import Run, RunError, code_version, runs_dir, sample_key, \
+    utc_now
+from text2world.engine.task import Sample, Task
+from text2world.model.client import (Completion, FatalModelError, InfrastructureError,
+                                     LLMClient, ModelConfigError, ModelSpec, ResponseCache,
+                                     RetryPolicy, api_key_for, resolve_model)
+from text2world.model.credentials import lost_credentials_message
+
+
+class Observer(Protocol):
+    """Progress of a run (the CLI's progress bar or lines)."""
+
+    def start(self, total: int, done: int, run: Run) -> None: ...
+    def call_done(self, completion: Completion) -> None: ...
+    def item_done(self, record: dict) -> None: ...
+    def item_failed(self, item: str, error: InfrastructureError) -> None: ...
+
+
+class NullObserver:
+    def start(self, total: int, done: int, run: Run) -> None:
+        pass
+
+    def call_done(self, completion: Completion) -> None:
+        pass
+
+    def item_done(self, record: dict) -> None:
+        pass
+
+    def item_failed(self, item: str, error: InfrastructureError) -> None:
+        pass
+
+
+@dataclass
+class Prepared:
+    """A run ready to start: nothing has been called or written yet."""
+
+    task: Task
+    spec: ModelSpec
+    api_key: str | None
+    samples: list[Sample]
+    config: dict
+    run_path: Path
+
+
+@dataclass
+class RunResult:
+    run: Run
+    summary: dict
+    resumed: bool
+    new_items: int
+    failed_items: int
+    wall_time: float
+    stats: dict = field(default_factory=dict)  # the task's own counters
+
+
+def prepare(task: Task) -> Prepared:
+    """Check everything before any call and build the run's config and folder path.
+
+    Raises the task's error class (or ``OptionsError``/``RunError``) with a clear message."""
+    options = task.options
+    if options.max_concurrency < 1:
+        raise OptionsError("--max-concurrency must be at least 1")
+    if options.epochs < 1:
+        raise OptionsError("--epochs must be at least 1")
+    task.check()
+    lost = lost_credentials_message(options.api_base, options.model_args, task.command,
+                                    options.resume)
+    if lost:
+        raise OptionsError(lost)
+    samples = task.load()
+    try:
+        spec = resolve_model(options.model, options.api_base, options.model_args)
+        api_key = api_key_for(spec)
+    except ModelConfigError:
+        task.after_run()
+        raise
+    generation = LLMClient(spec, temperature=options.temperature,
+                           max_tokens=options.max_tokens, api_key=api_key or "").settings
+    config = {
+        "kind": task.kind,
+        "model": spec.name,
+        "litellm_model": spec.litellm_model,
+        "api_base": spec.api_base,
+        "api_key_env": spec.api_key_env,
+        "model_spec": spec.to_config(),
+        "reference_model": spec.is_reference,
+        **task.configure(spec, generation),
+        "generation": generation,
+        "seed": options.seed,
+        "timeout": options.timeout,
+        "max_retries": options.max_retries,
+        "selection": options.selection_flags(),
+        "selected": task.selection_ids(samples),
+        "epochs": options.epochs,
+        "planned_items": len(samples),
+        "code_version": code_version(),
+    }
+    return Prepared(task, spec, api_key, samples, config, run_path(options, task, config))
+
+
+def run_path(options: RunOptions, task: Task, config: dict) -> Path:
+    """The folder of a run: ``--resume`` (a folder, or a run id in the runs folder), else the
+    runs folder / (``--run-id`` or the task's deterministic id)."""
+    root = options.runs_root or runs_dir()
+    if options.resume is not None:
+        path = Path(options.resume)
+        if not (path / "config.json").is_file() and (root / path).is_dir():
+            path = root / path  # a run id instead of a folder
+        return path
+    return root / (options.run_id or task.run_id(config))
+
+
+def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None = None) -> Run:
+    """The run ``--resume`` names (a folder or a run id), which must be a run of ``kind``."""
+    path = Path(path)
+    root = root or runs_dir()
+    if not (path / "config.json").is_file() and (root / path / "config.json").is_file():
+        path = root / path
+    run = Run.open(path)
+    if run.kind != kind:
+        raise RunError(f"{path} is a {run.kind} run, not a {kind} run: resume it with the "
+                       f"command that made it, not {command}")
+    return run
+
+
+class _Context:
+    """``task.SampleContext`` for one sample of one epoch."""
+
+    def __init__(self, engine: "_Engine", sample: Sample, epoch: int) -> None:
+        self.engine = engine
+        self.item = sample.id
+        self.epoch = epoch
+        self.run = engine.run
+        self.spec = engine.prepared.spec
+
+    async def complete(self, messages: list[dict], round_index: int = 0,
+                       reference_context: dict | None = None) -> Completion:
+        engine = self.engine
+        completion = await engine.client.complete(messages, round_index, reference_context,
+                                                   epoch=self.epoch)
+        if not completion.cached:  # paid: into the ledger before anything else can fail
+            engine.run.append_paid(self.item, round_index, completion, self.epoch)
+        engine.observer.call_done(completion)
+        return completion
+
+    async def cpu(self, urgent: bool, function: Callable, *args: Any) -> Any:
+        if self.engine.cpu is None:
+            return function(*args)
+        return await self.engine.cpu.submit(urgent, function, *args)
+
+
+class _Engine:
+    def __init__(self, prepared: Prepared, run: Run, client: LLMClient, observer: Observer,
+                 executor: Executor | None) -> None:
+        self.prepared = prepared
+        self.task = prepared.task
+        self.run = run
+        self.client = client
+        self.observer = observer
+        self.cpu = CpuQueue(executor) if executor is not None else None
+        self.logging: set[asyncio.Task] = set()  # samples whose calls are done, being scored
+        self.new_items = 0
+        self.failed_items = 0
+        self.fatal: FatalModelError | None = None
+        self._last_summary = 0.0
+
+    async def worker(self, queue: asyncio.Queue) -> None:
+        while True:
+            try:
+                sample, epoch = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                outcome = await self.task.solve(sample, _Context(self, sample, epoch))
+            except InfrastructureError as error:
+                self.failed_items += 1
+                self.run.append_error({"item": sample.id, "epoch": epoch,
+                                       "error": error.to_dict(), "at": utc_now()})
+                self.observer.item_failed(sample.id, error)
+                continue
+            except FatalModelError as error:
+                self.fatal = error
+                raise
+            # The calls are done: take the next sample while this one's scoring finishes.
+            task = asyncio.ensure_future(self._log(sample, epoch, outcome))
+            self.logging.add(task)
+            task.add_done_callback(self.logging.discard)
+
+    async def _log(self, sample: Sample, epoch: int, outcome: dict | Awaitable[dict]) -> None:
+        record = outcome if isinstance(outcome, dict) else await outcome
+        record = {"item": sample.id, **record, "epoch": epoch}
+        record.setdefault("finished", utc_now())
+        self.run.append_item(record)
+        self.new_items += 1
+        self.observer.item_done(record)
+        self.checkpoint()
+
+    def checkpoint(self, force: bool = False) -> dict | None:
+        if not force and time.monotonic() - self._last_summary < 2.0:
+            return None
+        self._last_summary = time.monotonic()
+        summary = summarize(self.task, self.run)
+        self.run.write_summary(summary)
+        return summary
+
+
+async def _run_all(engine: _Engine, pending: list[tuple[Sample, int]]) -> None:
+    queue: asyncio.Queue = asyncio.Queue()
+    for entry in pending:
+        queue.put_nowait(entry)
+    workers = [asyncio.create_task(engine.worker(queue))
+               for _ in range(min(engine.task.options.max_concurrency, len(pending)) or 1)]
+    try:
+        await asyncio.gather(*workers)
+    except FatalModelError:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    finally:
+        for task in workers:
+            task.cancel()
+        # Samples whose calls all finished are logged even when the run stops.
+        while engine.logging:
+            await asyncio.gather(*list(engine.logging))
+
+
+def execute(prepared: Prepared, observer: Observer | None = None) -> RunResult:
+    """Run (or resume) a prepared run; returns the run and its summary.
+
+    Raises ``RunError`` for a run folder that cannot be used, ``FatalModelError`` when the
+    model cannot be called at all (bad key, unknown model, no server at the api base),
+    KeyboardInterrupt on Ctrl-C and ``process.Stopped`` on SIGTERM or SIGHUP (in every case
+    the finished samples are kept, the summary is written and the pool is shut down)."""
+    started = time.monotonic()
+    try:
+        return _execute(prepared, observer or NullObserver(), started)
+    finally:
+        prepared.task.after_run()
+
+
+def _execute(prepared: Prepared, observer: Observer, started: float) -> RunResult:
+    task, options = prepared.task, prepared.task.options
+    run, resumed = Run.create_or_resume(prepared.run_path, prepared.config)
+    epochs = options.epochs
+    # The pool is forked before the lock is taken, so no worker ever holds it (forked
+    # children also close run descriptors: engine.process). The log is read again under the
+    # lock below.
+    unfinished = len(prepared.samples) * epochs - len(run.finished_keys())
+    executor = make_executor(getattr(options, "workers", None), unfinished) \
+        if task.uses_cpu_pool and unfinished > 0 else None
+    try:
+        run.lock()
+    except BaseException:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    try:
+        run.extend(prepared.config["selected"], epochs, prepared.config["selection"])
+        finished = run.finished_keys()
+        pending = [(sample, epoch) for epoch in range(epochs) for sample in prepared.samples
+                   if (sample.id, epoch) not in finished]
+        task.before_run([sample for sample, _ in pending], executor)
+        total = len(prepared.samples) * epochs
+        observer.start(total, total - len(pending), run)
+        client = LLMClient(prepared.spec, temperature=options.temperature,
+                           max_tokens=options.max_tokens, timeout=options.timeout,
+                           retry=RetryPolicy(options.max_retries, options.retry_base_delay),
+                           cache=ResponseCache(), read_cache=options.use_cache,
+                           api_key=prepared.api_key or "")
+        engine = _Engine(prepared, run, client, observer, executor)
+        try:
+            if pending:
+                run_stoppable(lambda: _run_all(engine, pending))
+        finally:
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+            summary = task.finish(run, summarize(task, run))
+            run.write_summary(summary)
+        if engine.fatal is not None:
+            raise engine.fatal
+        return RunResult(run, summary, resumed, engine.new_items, engine.failed_items,
+                         time.monotonic() - started)
+    finally:
+        run.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries
+
+
+def _calls(item: dict) -> list[dict]:
+    return list(item.get("rounds") or item.get("calls") or [])
+
+
+def common_summary(config: dict, items: list[dict], open_errors: list[dict],
+                   paid: list[dict] | None) -> dict:
+    """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
+    is always the prompts' token usage), costs and the paid ledger's total."""
+    return {
+        "run_id": config.get("run_id"),
+        "model": config.get("model"),
+        "dataset": config.get("dataset"),
+        "planned_items": config.get("planned_items"),
+        "finished_items": len(items),
+        "infrastructure_errors": len(open_errors),
+        "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
+        "calls": sum(len(_calls(item)) for item in items),
+        "cached_calls": sum(1 for item in items for call in _calls(item) if call.get("cached")),
+        "prompt_tokens": sum((item.get("usage") or {}).get("prompt_tokens", 0) for item in items),
+        "completion_tokens": sum((item.get("usage") or {}).get("completion_tokens", 0)
+                                 for item in items),
+        "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
+        # the ledger counts the calls of killed attempts and of samples that failed later
+        "cost_paid": (sum(call.get("cost") or 0.0 for call in paid) if paid is not None else
+                      sum(call.get("cost") or 0.0 for item in items for call in _calls(item)
+                          if not call.get("cached"))),
+        "paid_calls": (len(paid) if paid is not None else
+                       sum(1 for item in items for call in _calls(item)
+                           if not call.get("cached"))),
+        "cost_unknown_calls": sum(1 for item in items for call in _calls(item)
+                                  if "cost" in call and call.get("cost") is None),
+    }
+
+
+def summarize(task: Task, run: Run) -> dict:
+    """The run's summary now: the task's, the common counts, and per-epoch headline values
+    with their spread when the run has several epochs."""
+    items = run.items()
+    errors = run.open_errors()
+    config = run.config
+    summary = {**task.summarize(config, items, errors),
+               **common_summary(config, items, errors, run.paid_calls())}
+    epochs = int(config.get("epochs") or 1)
+    summary["epochs"] = epochs
+    if epochs > 1:
+        per_epoch = []
+        for epoch in range(epochs):
+            chosen = [item for item in items if sample_key(item)[1] == epoch]
+            values = task.headline(task.summarize(config, chosen, [])) if chosen else {}
+            per_epoch.append({"epoch": epoch, "finished_items": len(chosen), **values})
+        summary["per_epoch"] = per_epoch
+        summary["spread"] = spread(per_epoch)
+    summary["updated"] = utc_now()
+    return summary
+
+
+def spread(per_epoch: list[dict]) -> dict:
+    """Mean, standard deviation (sample), min and max of each headline value over epochs."""
+    names = [key for key in (per_epoch[0] if per_epoch else {})
+             if key not in ("epoch", "finished_items")]
+    result = {}
+    for name in names:
+        values = [float(row[name]) for row in per_epoch
+                  if isinstance(row.get(name), (int, float))]
+        if not values:
+            continue
+        result[name] = {"mean": statistics.fmean(values),
+                        "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+                        "min": min(values), "max": max(values), "epochs": len(values)}
+    return result
+
+
+def warm_up_in_background(function: Callable[[], Any]) -> None:
+    """Import what scoring needs in a thread while the first calls wait for the model."""
+    threading.Thread(target=function, name="t2w-warm-up", daemon=True).start()

@@ -1,0 +1,85 @@
+"""Re-scoring a finished generation run (``t2w score-run``): every round scored again with
+the run's own gold domains, no model call; and the items of a run with those scores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import SCORE_MODES, Run, RunError, read_jsonl, utc_now
+from text2world.store.datasets import BUILTIN, DatasetError, atomic_write_text, load_dataset
+from text2world.tasks.generation.scoring import analyze_round, compact_score
+from text2world.tasks.generation.summary import summarize
+
+
+def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
+                dataset: str | None = None) -> dict:
+    """Score every round of a finished run again (no model call) and write ``scores.jsonl``.
+
+    The gold domains come from the run's dataset; its content hash must match the run's.
+    """
+    run = open_run(path)
+    if run.kind != "generation":
+        raise RunError(f"{path} is a {run.kind} run: t2w score-run re-scores t2w eval runs")
+    name = dataset or run.config.get("dataset", BUILTIN)
+    source = run.config.get("dataset_source") or ""
+    try:
+        data = load_dataset(name)
+    except DatasetError:
+        if source and Path(source).exists():
+            data = load_dataset(source)
+        else:
+            raise
+    if data.content_hash != run.config.get("dataset_hash"):
+        raise RunError(f"dataset {data.name!r} changed since the run (hash "
+                       f"{data.content_hash} != {run.config.get('dataset_hash')}); the gold "
+                       "domains would not be the ones the run was scored against")
+    ec = int(run.config.get("ec", 0))
+    semantic = "semantic" in modes
+    modes = tuple(m for m in modes if m != "semantic")
+    lines = []
+    rescored_items = []
+    for item in run.items():
+        try:
+            record = data.get(str(item["item"]))
+        except KeyError:
+            continue
+        gold = record.domain
+        problems = tuple((p.name, p.pddl) for p in record.problems) if semantic else ()
+        round_scores = []
+        semantic_rounds = []
+        for rnd in item.get("rounds", []):
+            extraction_error = None if rnd.get("extracted", True) else "no PDDL"
+            analysis = analyze_round(gold, rnd.get("domain") or "", extraction_error, modes,
+                                     problems, rnd.get("response"))
+            round_scores.append(analysis["scores"])
+            semantic_rounds.append({"semantic": analysis.get("semantic")})
+        ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
+                            for i in range(ec + 1)] for mode in modes} if round_scores else {}
+        if problems:
+            from text2world.reports.semantic import ec_semantic
+            ec_scores["semantic"] = ec_semantic(semantic_rounds, ec)
+        lines.append(json.dumps({"item": item["item"], "ec": ec_scores,
+                                 "rounds": round_scores,
+                                 **({"semantic": [r["semantic"] for r in semantic_rounds]}
+                                    if problems else {})}, ensure_ascii=False))
+        rescored_items.append({**item, "ec": {**item.get("ec", {}), **ec_scores}})
+    atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
+    summary = summarize(run.config, rescored_items, run.open_errors(), run.paid_calls())
+    summary["rescored"] = {"modes": list(modes) + (["semantic"] if semantic else []),
+                           "at": utc_now()}
+    run.write_summary(summary)
+    return summary
+
+
+def load_run_items(run: Run) -> list[dict]:
+    """The finished items, with scores from ``scores.jsonl`` when the run was re-scored."""
+    items = run.items()
+    rescored_path = run.path / "scores.jsonl"
+    if rescored_path.is_file():
+        rescored = {str(r["item"]): r for r in read_jsonl(rescored_path)}
+        items = [{**item, "ec": {**item.get("ec", {}),
+                                 **rescored.get(str(item["item"]), {}).get("ec", {})}}
+                 for item in items]
+    return items

@@ -1,0 +1,402 @@
+"""``t2w eval`` as a task of the engine: generate -> extract -> validate -> correct, up to
+``ec`` correction rounds.
+
+Every round records its prompt, raw answer, extracted domain, validation (with the paper's
+error category), tokens, cost and latency, and is scored in both modes, so one run yields
+EC_0 .. EC_k: the score after i corrections is the score of the last round <= i (an item that
+became valid keeps its domain, as in the released code).
+
+Validation and scoring are CPU-bound: they run in the engine's process pool (``engine.pool``:
+started only for more than a few items; validation ahead of scoring, and a round's scoring
+overlaps the next call). A smaller run prepares the golds of its semantic scoring in a
+background thread from the moment its items are known (``pool.GoldPrefetch``). What a round's
+validation and scores are: ``scoring``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, ClassVar
+
+from text2world.engine.options import RunOptions
+from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
+from text2world.engine.run_store import SCORE_MODES, Run, identity_hash, make_run_id
+from text2world.engine.runner import (Prepared, RunResult, execute, open_for_resume, prepare,
+                                      warm_up_in_background)
+from text2world.engine.task import Sample, SampleContext
+from text2world.model.client import ModelConfigError, ModelSpec
+from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
+from text2world.tasks.generation.prompts import (BUILTIN_PROMPTS, DESCRIPTIONS, EvalError,
+                                                 Prompts, few_shot_examples, load_template)
+from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
+from text2world.tasks.generation.scoring import (compact_score, error_text,
+                                                 extract_round_domain, score_round,
+                                                 validate_round)
+from text2world.tasks.generation.summary import summarize as summarize_items
+
+KIND = "generation"
+
+
+@dataclass
+class EvalOptions(RunOptions):
+    """``t2w eval``: the shared run options plus the generation loop's own."""
+
+    dataset: str = BUILTIN
+    ec: int = 3
+    prompt: str = "zero-shot"  # a built-in name or a template file
+    correction_prompt: str | None = None  # a template file; None: the built-in one
+    description: str = "abstract"
+    workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
+    semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
+    allow_exemplar_items: bool = False  # evaluate few-shot exemplars too (their gold in the prompt)
+
+    FIELDS: ClassVar[dict] = {
+        "exemplars_evaluated": ("allow_exemplar_items", bool),
+        "ec": ("ec", int), "prompt": ("prompt", str), "description": ("description", str),
+        "correction_prompt": ("correction_prompt",
+                              lambda value: None if value == "correction" else value),
+        "semantic": ("semantic", bool)}
+
+
+class GenerationTask:
+    """The Text2World generation loop with EC_k (``engine.task.Task``)."""
+
+    kind = KIND
+    command = "t2w eval"
+    uses_cpu_pool = True
+
+    def __init__(self, options: EvalOptions, prefetch: bool = False) -> None:
+        self.options = options
+        self.prefetch_at_load = prefetch
+        self.prefetch: GoldPrefetch | None = None
+        self.dataset: Dataset | None = None
+        self.skipped: list[str] = []
+        self.prompts: Prompts | None = None
+        self.examples: list[Record] = []
+        self.exemplars_evaluated: list[str] = []
+        self.semantic = False
+        self.memo: dict[str, dict] = {}
+
+    # ---- before any call
+
+    def check(self) -> None:
+        options = self.options
+        if options.ec < 0:
+            raise EvalError("--ec must be 0 or more")
+        if options.description not in DESCRIPTIONS:
+            raise EvalError(f"unknown description kind {options.description!r}; choose "
+                            "abstract or concrete")
+
+    def load(self) -> list[Sample]:
+        options = self.options
+        try:
+            self.dataset = load_dataset(options.dataset)
+        except DatasetError as err:
+            raise EvalError(str(err)) from None
+        selection = self._select(self.dataset)
+        generation = load_template(options.prompt, ("description",), "prompt")
+        correction = load_template(options.correction_prompt or "correction",
+                                   ("domain", "error"), "correction prompt")
+        if "{examples}" in generation.text:
+            self.examples = _few_shot(self.dataset, options.description)
+        overlap = evaluated_exemplars((r.id for r in selection), (r.id for r in self.examples))
+        if overlap and not options.allow_exemplar_items:
+            raise EvalError(exemplar_overlap_message(overlap))
+        self.exemplars_evaluated = overlap
+        self.prompts = Prompts(generation, correction,
+                               few_shot_examples(self.examples, options.description))
+        self.semantic = (options.semantic if options.semantic is not None
+                         else any(r.problems for r in selection))
+        # Golds prepared from the moment the items are known, before the model is resolved
+        # (which may import litellm, seconds of CPU).
+        if self.prefetch_at_load and options.resume is None:
+            self.prefetch = start_gold_prefetch(selection, self.semantic, options.workers)
+        return [Sample(record.id, record) for record in selection]
+
+    def _select(self, dataset: Dataset) -> list[Record]:
+        """The items to run (and ``skipped``: ids without the chosen description)."""
+        options = self.options
+        try:
+            records = dataset.select(options.split, options.domains)
+        except DatasetError as err:
+            raise EvalError(str(err)) from None
+        self.skipped = [r.id for r in records
+                        if not (r.description(options.description) or "").strip()]
+        records = [r for r in records if r.id not in self.skipped]
+        if not records:
+            raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
+                            f"{options.description} description")
+        return first(records, options.limit)
+
+    def selection_ids(self, samples: list[Sample]) -> list[str]:
+        return [sample.id for sample in samples]
+
+    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+        options, prompts, dataset = self.options, self.prompts, self.dataset
+        assert prompts is not None and dataset is not None
+        return {
+            "dataset": dataset.name,
+            "dataset_source": dataset.source,
+            "dataset_hash": dataset.content_hash,
+            "split": options.split,
+            "description": options.description,
+            "prompt": (options.prompt if options.prompt in BUILTIN_PROMPTS
+                       else prompts.generation.name),
+            "prompt_hash": prompts.generation.hash,
+            "correction_prompt": prompts.correction.name,
+            "correction_prompt_hash": prompts.correction.hash,
+            "few_shot_examples": [r.id for r in self.examples],
+            "exemplars_evaluated": self.exemplars_evaluated,
+            "ec": options.ec,
+            "semantic": self.semantic,
+            "skipped_items": self.skipped,
+        }
+
+    def run_id(self, config: dict) -> str:
+        # The names runs always had: the same command finds the runs made before the engine.
+        prompt = "-".join(part for part in
+                          "".join(c if c.isalnum() else " " for c in str(config["prompt"])).split())
+        return make_run_id((config["model"], config["dataset"], config["description"], prompt,
+                            f"ec{config['ec']}"), identity_hash(config))
+
+    def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
+        if executor is not None or not pending:
+            return
+        if self.prefetch is None:
+            self.prefetch = start_gold_prefetch([s.data for s in pending], self.semantic,
+                                                self.options.workers)
+        if self.prefetch is None:
+            # Scoring runs in this process: import its modules while the first calls wait.
+            warm_up_in_background(warm_up)
+
+    def after_run(self) -> None:
+        if self.prefetch is not None:  # nothing more to prepare for this run
+            self.prefetch.cancel()
+
+    # ---- the solver and scorer
+
+    async def _memo(self, context: SampleContext, key: str, urgent: bool, function,
+                    *args) -> dict:
+        if key in self.memo:  # models often repeat a domain verbatim across rounds
+            return self.memo[key]
+        result = await context.cpu(urgent, function, *args)
+        if len(self.memo) < 4096:
+            self.memo[key] = result
+        return result
+
+    async def _validate(self, context: SampleContext, text: str,
+                        extraction_error: str | None) -> dict:
+        key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
+        return await self._memo(context, key, True, validate_round, text, extraction_error)
+
+    async def _score(self, context: SampleContext, gold: str, text: str, problems: tuple,
+                     response: str | None) -> dict:
+        key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
+        return await self._memo(context, key, False, score_round, gold, text, SCORE_MODES,
+                                problems, response)
+
+    async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[dict]:
+        """Make the item's calls; returns what yields its log record once scoring is done."""
+        record: Record = sample.data
+        options, prompts = self.options, self.prompts
+        assert prompts is not None
+        gold = record.domain
+        reference = {"gold": gold, "item": record.id, "seed": options.seed}
+        rounds: list[dict] = []
+        scoring: list[asyncio.Future] = []
+        history: list[tuple[str, str]] = []
+        messages = prompts.generation_messages(record.description(options.description) or "")
+        problems = tuple((p.name, p.pddl) for p in record.problems) if self.semantic else ()
+        try:
+            for round_index in range(options.ec + 1):
+                if round_index > 0:
+                    previous = rounds[-1]
+                    messages = prompts.correction_messages(history, previous["domain"],
+                                                           previous["error_text"], round_index)
+                    history.append((previous["domain"], previous["error_text"]))
+                completion = await context.complete(messages, round_index, reference)
+                domain, extraction_error = extract_round_domain(completion.content)
+                # Only validation decides the next step; scoring runs beside the next call.
+                scoring.append(asyncio.ensure_future(self._score(
+                    context, gold, domain, problems, completion.content)))
+                validation = await self._validate(context, domain, extraction_error)
+                errors = validation.get("errors", [])
+                rounds.append({
+                    "round": round_index,
+                    "kind": "generate" if round_index == 0 else "correct",
+                    "messages": messages,
+                    "response": completion.content,
+                    "reasoning": completion.reasoning,
+                    "domain": domain,
+                    "extracted": extraction_error is None,
+                    "valid": bool(validation.get("ok")),
+                    "validation": validation,
+                    "category": errors[0]["category"] if errors else None,
+                    "error_text": "" if validation.get("ok") else error_text(validation),
+                    "scores": None,
+                    "score_errors": None,
+                    "prompt_tokens": completion.prompt_tokens,
+                    "completion_tokens": completion.completion_tokens,
+                    "cost": completion.cost,
+                    "latency": completion.latency,
+                    "attempts": completion.attempts,
+                    "cached": completion.cached,
+                    "finish_reason": completion.finish_reason,
+                })
+                if validation.get("ok"):
+                    break
+        except BaseException:
+            for future in scoring:
+                future.cancel()
+            raise
+        return self._record(record, rounds, scoring)
+
+    async def _record(self, record: Record, rounds: list[dict], scoring: list) -> dict:
+        """The item's log record, once the scoring of its rounds is done."""
+        ec = self.options.ec
+        for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
+            rnd["scores"] = result["scores"]
+            rnd["score_errors"] = result["score_errors"]
+            if "semantic" in result:
+                rnd["semantic"] = result["semantic"]
+        valid_round = next((r["round"] for r in rounds if r["valid"]), None)
+        ec_scores: dict[str, Any] = {
+            mode: [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
+                   for i in range(ec + 1)] for mode in SCORE_MODES}
+        from text2world.reports.semantic import ec_semantic
+        semantic = ec_semantic(rounds, ec)
+        if semantic is not None:
+            ec_scores["semantic"] = semantic
+        return {
+            "item": record.id,
+            "name": record.name,
+            "split": record.split,
+            "valid": valid_round is not None,
+            "valid_round": valid_round,
+            "rounds_used": len(rounds),
+            "ec": ec_scores,
+            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
+                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
+            "cost": sum(r["cost"] or 0.0 for r in rounds),
+            "latency": round(sum(r["latency"] for r in rounds), 4),
+            "rounds": rounds,
+        }
+
+    # ---- summaries
+
+    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+        return summarize_items(config, items, open_errors)
+
+    def headline(self, summary: dict) -> dict[str, float | None]:
+        """EC_k (the last round) of each mode: executable and similarity, and the share of
+        items valid by then."""
+        values: dict[str, float | None] = {}
+        for mode in SCORE_MODES:
+            rounds = (summary.get("metrics") or {}).get(mode) or []
+            if rounds:
+                for metric in ("executable", "similarity"):
+                    values[f"{mode}.{metric}"] = rounds[-1].get(metric)
+        return values
+
+    def finish(self, run: Run, summary: dict) -> dict:
+        return summary
+
+
+def _few_shot(dataset: Dataset, description: str) -> list[Record]:
+    """The two train domains of the dataset; a dataset without them (the released test file)
+    borrows those of the built-in store."""
+    train = dataset.split("train")
+    if len(train) < 2 and dataset.name != BUILTIN:
+        try:
+            train = load_dataset(BUILTIN).split("train")
+        except DatasetError:
+            train = []
+    if len(train) < 2:
+        raise EvalError(f"few-shot prompting needs 2 train domains; dataset {dataset.name!r} "
+                        f"has {len(train)} (and so does the built-in store)")
+    return train[:2]
+
+
+# --------------------------------------------------------------------------------------------
+# The entry points ``t2w eval`` and the library use
+
+
+@dataclass
+class EvalPlan:
+    """A planned evaluation (``plan``): its task, prepared run, config and folder."""
+
+    task: GenerationTask
+    prepared: Prepared
+
+    @property
+    def options(self) -> EvalOptions:
+        return self.task.options
+
+    @property
+    def spec(self) -> ModelSpec:
+        return self.prepared.spec
+
+    @property
+    def config(self) -> dict:
+        return self.prepared.config
+
+    @property
+    def run_path(self) -> Path:
+        return self.prepared.run_path
+
+    @property
+    def selection(self) -> list[Record]:
+        return [sample.data for sample in self.prepared.samples]
+
+    @property
+    def skipped(self) -> list[str]:
+        return self.task.skipped
+
+    @property
+    def prefetch(self) -> GoldPrefetch | None:
+        return self.task.prefetch
+
+
+def plan(options: EvalOptions, prefetch: bool = False) -> EvalPlan:
+    """Check everything that can be wrong before any call is made. With ``prefetch``, a run
+    small enough to be scored in this process starts preparing its golds for semantic
+    scoring once its items are known."""
+    task = GenerationTask(options, prefetch=prefetch)
+    try:
+        return EvalPlan(task, prepare(task))
+    except ModelConfigError as err:
+        raise EvalError(str(err)) from None
+    except BaseException:
+        task.after_run()
+        raise
+
+
+def evaluate(options: EvalOptions, observer=None, evaluation_plan: EvalPlan | None = None
+             ) -> RunResult:
+    """Run (or resume) an evaluation; returns the run and its summary (``engine.runner``
+    says what it raises and what a stopped run keeps)."""
+    evaluation_plan = evaluation_plan or plan(options)
+    return execute(evaluation_plan.prepared, observer)
+
+
+def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any) -> EvalOptions:
+    """The options a run was made with (for ``t2w eval --resume``). ``overrides`` that are
+    not None replace them; ``model_args`` are merged (credentials must be given again)."""
+    run = open_for_resume(path, KIND, "t2w eval", runs_root)
+    options = EvalOptions.from_config(run.config, run.path)
+    options.runs_root = runs_root
+    return options.with_overrides(**overrides)
+
+
+def task_from_run(run: Run) -> GenerationTask:
+    return GenerationTask(EvalOptions.from_config(run.config, run.path))
+
+
+EvalResult = RunResult
+__all__ = ["EvalError", "EvalOptions", "EvalPlan", "EvalResult", "GenerationTask", "evaluate",
+           "options_from_run", "plan"]
