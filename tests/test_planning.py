@@ -34,27 +34,32 @@ def test_solved_unsolvable_and_unparsable_problems(tmp_path, monkeypatch):
 
 
 def test_semantic_scoring_and_world_models_cache_plans_in_one_home(tmp_path, monkeypatch):
-    """One on-disk home for Fast Downward answers; the planner configuration is in the key, so
+    """One on-disk home for planner answers; the planner configuration is in the key, so
     the satisficing plans of semantic scoring and the optimal ones of the world-model tasks
     never answer for each other."""
-    from text2world.scoring import semantic
+    from text2world.planning import front as planner_front
     from text2world.planning.fast_downward import PlanCache
+    from text2world.tasks.wm import planner as wm_planner
     from text2world.tasks.wm.planner import PLANNER_VERSION, optimal_plan
 
     monkeypatch.setenv("T2W_HOME", str(tmp_path))
-    monkeypatch.setattr(semantic, "_PLAN_CACHE", type(semantic._PLAN_CACHE)())
+    planner_front.clear_memory()
     record = load_dataset().get("blocksworld")
     domain, problem = record.domain, record.problems[0].pddl
-    satisficing = semantic._cached_plan(domain, problem, 30)
+    satisficing = planner_front.cached_plan(domain, problem, 30)
     optimal = optimal_plan(domain, problem, timeout=30)
     assert satisficing.solved and optimal.solved
+    assert satisficing.planner.startswith("in-process") and optimal.planner.startswith("in-process")
     files = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.json"))
-    keys = {PlanCache.key(semantic.PLANNER, domain, problem),
+    keys = {PlanCache.key(planner_front.FRONT, domain, problem),
             PlanCache.key(PLANNER_VERSION, domain, problem)}
     assert files == sorted(PlanCache().path(k).relative_to(tmp_path) for k in keys)
     assert all(str(f).startswith("cache/plans/") for f in files)
     # Both are read back from there: no planner runs the second time.
-    monkeypatch.setattr(semantic, "_PLAN_CACHE", type(semantic._PLAN_CACHE)())
-    monkeypatch.setattr(semantic, "fast_downward_plan", None)  # would fail if called
-    assert semantic._cached_plan(domain, problem, 30) == satisficing
+    planner_front.clear_memory()
+    monkeypatch.setattr(planner_front, "plan_problem", None)  # would fail if called
+    monkeypatch.setattr(wm_planner, "_in_process", None)
+    monkeypatch.setattr(wm_planner, "_fast_downward", None)
+    assert planner_front.cached_plan(domain, problem, 30) == satisficing
     assert optimal_plan(domain, problem, timeout=30).cached
+    planner_front.clear_memory()

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from text2world.planning import fast_downward as planning
+from text2world.planning import front as planner_front
 from text2world.scoring import semantic
 from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 from text2world.tasks.generation.scoring import score_round
@@ -44,7 +45,7 @@ def _timing_free(data):
 
 def _clear_semantic_caches() -> None:
     semantic._GOLD_CACHE.clear()
-    semantic._PLAN_CACHE.clear()
+    planner_front.clear_memory()
 
 
 def _record_and_prediction():
@@ -82,6 +83,8 @@ def test_missing_planner_is_a_clear_error(monkeypatch):
         planning.fast_downward_driver()
     record, problems, _ = _record_and_prediction()
     _clear_semantic_caches()
+    # Fast Downward is the fallback: make the in-process search give up so that it runs
+    monkeypatch.setattr(planner_front, "search_plan", lambda *args: (None, "forced fallback"))
     try:
         result = semantic.semantic_score(record.domain, record.domain, problems)
     finally:
@@ -119,8 +122,8 @@ def test_background_gold_preparation_gives_the_sequential_scores(tmp_path, monke
     prefetch = GoldPrefetch([(record.domain, problems)])
     assert prefetch.wait(120) and prefetch.prepared == 1
     planned = []
-    real_plan = semantic.fast_downward_plan
-    monkeypatch.setattr(semantic, "fast_downward_plan",
+    real_plan = planner_front.plan_problem
+    monkeypatch.setattr(planner_front, "plan_problem",
                         lambda *args, **kwargs: planned.append(args) or real_plan(*args, **kwargs))
     background = score_round(record.domain, prediction, problems=problems)
     prediction_plans = len(planned)

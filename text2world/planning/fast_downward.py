@@ -30,6 +30,7 @@ class PlanResult:
     plan_length: int | None = None
     message: str = ""
     plan: tuple[str, ...] = ()  # the steps, "(action arg ...)", when solved
+    planner: str = ""  # what answered (set by ``planner_front``: in-process or Fast Downward)
 
     @property
     def actions(self) -> tuple[str, ...]:

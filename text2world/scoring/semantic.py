@@ -3,10 +3,8 @@
 For each problem of the gold, the prediction (renamed into the gold's vocabulary by the
 alignment) is simulated beside the gold:
 
-- ``plan_validity``: the prediction's own plan (Fast Downward on the prediction) is valid in the
-  gold;
-- ``gold_plan_acceptance``: the gold's plan (Fast Downward on the gold) is valid in the
-  prediction;
+- ``plan_validity``: the prediction's own plan is valid in the gold;
+- ``gold_plan_acceptance``: the gold's plan is valid in the prediction;
 - ``applicability_f1``: on states sampled along the gold plan and by seeded random walks in the
   gold, F1 of the prediction's applicable ground actions against the gold's (pooled);
 - ``transition_accuracy``: for the ground actions applicable in both, the share whose
@@ -22,6 +20,10 @@ The gold side (parsed problems, gold plans, sampled trajectories, applicable set
 changes) is computed once per gold and cached, so scoring many predictions against one gold is
 cheap. Sample sizes and seeds are fixed by ``SemanticSettings`` and reported with every score.
 A prediction that cannot be simulated gets ``ok=False`` and a reason, never a zero.
+
+Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
+search in-process on the compiled simulator, Fast Downward when that search reaches its bounds;
+each problem's score names the planner that produced each plan.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 from text2world.pddl.model import Domain, Formula, Not, parse_domain
-from text2world.planning.fast_downward import fast_downward_plan
+from text2world.planning.front import cached_plan
 from text2world.simulation import (GroundAction, PlanningProblem, SimulationError, Simulator,
                                    parse_plan, parse_problem)
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
@@ -56,7 +58,8 @@ class SemanticSettings:
     walk_length: int = 20      # steps per walk
     seed: int = 0
     max_transitions: int = 25  # successors compared per state (seeded sample of common actions)
-    planner_timeout: float = 10.0   # seconds per Fast Downward run
+    planner_timeout: float = 10.0   # seconds per Fast Downward run (the in-process search's
+    #                                 bounds are planner_front.FRONT_LIMITS)
     time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
     max_work: int = 200_000         # search nodes per simulator call
 
@@ -75,6 +78,8 @@ class ProblemScore:
     transitions: int
     transitions_agreeing: int
     dropped_atoms: int = 0           # initial atoms of predicates the prediction lacks
+    planner: str = ""                # what found (or ruled out) the prediction's own plan
+    gold_planner: str = ""           # what found the gold's plan
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,7 @@ class GoldProblem:
     plan: tuple[GroundAction, ...] | None
     plan_note: str
     trajectories: tuple[_Trajectory, ...]
+    planner: str = ""                                # what found the plan
     applicable: dict = field(default_factory=dict)  # state -> tuple of ground actions
     changes: dict = field(default_factory=dict)     # (state, action) -> (added, deleted)
 
@@ -168,7 +174,7 @@ os.register_at_fork(after_in_child=_reset_locks)
 
 def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
                  settings: SemanticSettings = SemanticSettings()) -> GoldCache:
-    """Parse the gold's problems, plan them with Fast Downward and sample trajectories.
+    """Parse the gold's problems, plan them (``planner_front``) and sample trajectories.
 
     ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings);
     thread-safe: a gold another thread is building is waited for, not built twice.
@@ -210,7 +216,8 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
         start = time.perf_counter()
         # planned from the same printed texts a prediction equal to the gold produces, so
         # that such a prediction finds its plan in the planner cache
-        result = _cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout)
+        result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
+                             simulator=simulator)
         planner += time.perf_counter() - start
         plan, plan_note = None, ""
         trajectories = []
@@ -232,7 +239,7 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
             w = simulator.random_walk(settings.walk_length, seed)
             trajectories.append(_Trajectory(w.states, w.actions))
         prepared.append(GoldProblem(name, problem, simulator, plan, plan_note,
-                                    tuple(trajectories)))
+                                    tuple(trajectories), planner=result.planner))
     return GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
 
 
@@ -422,7 +429,7 @@ class _PairScorer:
         problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem)
         self.notes += notes
         simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
-        plan_valid, plan_reason = self._plan_validity(gold, problem, simulator)
+        plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
             check = simulator.validate_plan(gold.plan)
@@ -434,27 +441,33 @@ class _PairScorer:
             self._trajectory(gold, simulator, trajectory, counts, rng)
         return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
                             accepted_reason, counts["tp"], counts["fp"], counts["fn"],
-                            counts["compared"], counts["agree"], dropped)
+                            counts["compared"], counts["agree"], dropped, planner,
+                            gold.planner)
 
     def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem,
-                       simulator: Simulator) -> tuple[bool | None, str]:
+                       simulator: Simulator) -> tuple[bool | None, str, str]:
+        """(valid in the gold, why, the planner that answered)."""
         missing = _goal_predicates(problem.goal) - {p.name for p in self.predicted.predicates}
         if missing:
             return False, ("the prediction cannot state the goal: no predicate "
-                           + ", ".join(sorted(missing)))
+                           + ", ".join(sorted(missing))), ""
         remaining = self.settings.time_limit - (time.perf_counter() - self.started)
         start = time.perf_counter()
-        result = _cached_plan(*_planner_inputs(self.predicted, problem),
-                              max(1.0, min(self.settings.planner_timeout, remaining)))
+        result = cached_plan(*_planner_inputs(self.predicted, problem),
+                             max(1.0, min(self.settings.planner_timeout, remaining)),
+                             simulator=simulator)
         self.planner_seconds += time.perf_counter() - start
         if not result.solved:
             if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
-                return False, "the prediction makes the problem unsolvable"
+                return False, "the prediction makes the problem unsolvable", result.planner
             if result.status == "Timeout":
-                return False, "Fast Downward found no plan on the prediction in time"
-            return False, f"Fast Downward fails on the prediction: {result.message[:300]}"
+                return (False, "Fast Downward found no plan on the prediction in time",
+                        result.planner)
+            return (False, f"Fast Downward fails on the prediction: {result.message[:300]}",
+                    result.planner)
         check = gold.simulator.validate_plan(parse_plan(result.plan))
-        return check.valid, check.reason or "the prediction's plan is valid in the gold"
+        return (check.valid, check.reason or "the prediction's plan is valid in the gold",
+                result.planner)
 
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
@@ -494,44 +507,11 @@ class _PairScorer:
                     extra = frozenset(a for a in after if a[0] in self.extra_predicates)
 
 
-_PLAN_CACHE: OrderedDict[str, object] = OrderedDict()
-PLANNER = "lama-first"  # the configuration of fast_downward_plan, part of the cache key
-
-
 def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
     """Domain and problem texts for Fast Downward, both printed from the models."""
     typed = bool(domain.types) or ":typing" in domain.requirements
     return domain.to_pddl(), problem.to_pddl(domain.name, typed=typed,
                                              exclude=[c.name for c in domain.constants])
-
-
-def _cached_plan(domain_text: str, problem_text: str, timeout: float):
-    """Fast Downward on (domain, problem), memoised in memory and on disk
-    (``planning.PlanCache``), so equal predictions, repeated runs and re-scoring plan once."""
-    from text2world.planning.fast_downward import PlanCache, PlanResult
-
-    cache = PlanCache()
-    key = PlanCache.key(PLANNER, domain_text, problem_text)
-    with _CACHE_LOCK:
-        if key in _PLAN_CACHE:
-            _PLAN_CACHE.move_to_end(key)
-            return _PLAN_CACHE[key]
-    data = cache.get(key)
-    try:
-        result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
-                            str(data.get("message", "")), tuple(data.get("plan") or ()))
-    except (KeyError, TypeError):
-        result = None
-    if result is None:
-        result = fast_downward_plan(domain_text, problem_text, timeout=timeout)
-        if result.status == "Timeout":  # may not repeat with more time: not cached
-            return result
-        cache.put(key, asdict(result))
-    with _CACHE_LOCK:
-        _PLAN_CACHE[key] = result
-        while len(_PLAN_CACHE) > 1024:
-            _PLAN_CACHE.popitem(last=False)
-    return result
 
 
 def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list[tuple[str, str]]]:

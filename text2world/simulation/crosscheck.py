@@ -40,6 +40,22 @@ def up_problem(domain_text: str, problem_text: str):
     return PDDLReader().parse_problem_string(domain_text, problem_text)
 
 
+def up_plan_valid(domain_text: str, problem_text: str, steps) -> bool:
+    """Whether unified-planning's own validator (its own parse of the texts) accepts the plan
+    ``steps`` (PDDL step strings or ``GroundAction``); its parser's errors propagate."""
+    from unified_planning.plans import ActionInstance, SequentialPlan
+    from unified_planning.shortcuts import PlanValidator
+
+    problem = up_problem(domain_text, problem_text)
+    actions = {a.name.lower(): a for a in problem.actions}
+    objects = {o.name.lower(): o for o in problem.all_objects}
+    ground = [s if isinstance(s, GroundAction) else GroundAction.parse(s) for s in steps]
+    plan = SequentialPlan([ActionInstance(actions[g.name], [objects[x] for x in g.args])
+                           for g in ground])
+    with PlanValidator(problem_kind=problem.kind, plan_kind=plan.kind) as validator:
+        return validator.validate(problem, plan).status.name == "VALID"
+
+
 class UPSide:
     """unified-planning's simulator with states and actions converted to ours."""
 

@@ -264,7 +264,9 @@ class _Solver:
         self.task.stats["planner_calls"] += 1
         result = await asyncio.to_thread(optimal_plan, world.record.domain,
                                          world.cost_problem(state),
-                                         timeout=self.options.planner_timeout)
+                                         timeout=self.options.planner_timeout,
+                                         models=(world.domain, world.simulator.problem),
+                                         start=state)
         return world.record_cost(state, result)
 
     async def next_state(self, item: dict, record: Record, calls: list) -> dict:

@@ -83,7 +83,8 @@ class World:
         if known:
             return cost
         result = optimal_plan(self.record.domain, self.cost_problem(state),
-                              timeout=self.planner_timeout, use_cache=use_cache)
+                              timeout=self.planner_timeout, use_cache=use_cache,
+                              models=(self.domain, self.simulator.problem), start=state)
         return self.record_cost(state, result)
 
     def _plan_cost(self, state: frozenset, result: OptimalPlan) -> float | None:
@@ -108,14 +109,14 @@ def build_world(record: Record, problem_name: str, problem_text: str, *,
     except (SimulationError, ValueError) as err:
         raise WorldError(f"{record.id}/{problem_name}: cannot simulate: {err}") from None
     result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
-                          use_cache=use_cache)
+                          use_cache=use_cache, models=(domain, simulator.problem))
     optimal = result.solved
     if result.status == "timeout":  # too big for optimal search: a satisficing plan
         result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
                               use_cache=use_cache, optimal=False)
     if not result.solved:
-        raise WorldError(f"{record.id}/{problem_name}: Fast Downward found no plan "
-                         f"({result.status}: {result.message})")
+        raise WorldError(f"{record.id}/{problem_name}: no plan found "
+                         f"({result.planner or 'planner'}, {result.status}: {result.message})")
     state = simulator.initial_state
     states, plan, costs = [state], [], []
     unit = not simulator.problem.metric

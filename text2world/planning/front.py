@@ -1,0 +1,115 @@
+"""Satisficing plans for semantic scoring: the in-process search first, Fast Downward after it.
+
+``plan_problem`` runs greedy best-first search with h_FF on the compiled simulator
+(``text2world.simulation.search``): no process, no translation, a few milliseconds on the
+store's problems. When that search reaches one of its bounds (``FRONT_LIMITS``), or the
+problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
+``planning.fast_downward_plan``) answers exactly as it did before the front existed. A plan
+found in-process is validated by the simulator before it is returned. ``PlanResult.planner``
+names what answered.
+
+Answers are memoised in memory and on disk (``planning.PlanCache``) under a key naming the whole
+front configuration (search, bounds, fallback), so equal predictions, repeated runs and
+re-scoring plan once, and answers of other configurations never mix in. The search is
+deterministic (node bounds, stable tie-breaking): only a problem that reaches the wall-clock
+safety bound could be answered differently on another machine.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import asdict
+
+from text2world.planning.fast_downward import PlanCache, PlanResult, fast_downward_plan
+from text2world.simulation import SimulationError, Simulator, simulator_from_text
+from text2world.simulation.search import SOLVED, UNSOLVABLE, SearchLimits, greedy_search
+
+FALLBACK = "fast-downward lama-first"
+# Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
+# few thousand expansions; the bounds keep a hopeless search (a mutant with a huge reachable
+# space and no plan) to about a second before Fast Downward takes over.
+FRONT_LIMITS = SearchLimits(max_expanded=4_000, max_evaluated=15_000, max_seconds=2.0)
+FRONT = f"front-1 gbfs(ff)[{FRONT_LIMITS.describe()}] then {FALLBACK}"  # the cache key's name
+
+_MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
+_MEMORY_SIZE = 1024
+_LOCK = threading.Lock()
+
+
+def clear_memory() -> None:
+    """Forget the in-memory answers (the disk cache stays)."""
+    with _LOCK:
+        _MEMORY.clear()
+
+
+def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
+                ) -> tuple[PlanResult | None, str]:
+    """The in-process answer, or ``(None, why it gave up)`` when Fast Downward must answer."""
+    found = greedy_search(simulator, limits=limits)
+    planner = f"in-process {found.algorithm}"
+    if found.status == SOLVED:
+        check = simulator.validate_plan(found.plan or ())
+        if not check.valid:  # never expected: the search runs on this very simulator
+            return None, f"{planner}: its plan fails in the simulator: {check.reason}"
+        steps = found.steps()
+        return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps,
+                          planner=planner), ""
+    if found.status == UNSOLVABLE:
+        return PlanResult(False, "UNSOLVABLE_PROVEN", message=f"{planner}: {found.message}",
+                          planner=planner), ""
+    return None, f"{planner}: {found.status} ({found.message})"
+
+
+def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
+                 simulator: Simulator | None = None) -> PlanResult:
+    """A plan of (domain, problem): in-process first, then Fast Downward (``timeout`` bounds
+    its run). ``simulator``, when given, must simulate these texts (saves parsing them)."""
+    if simulator is None:
+        try:
+            simulator = simulator_from_text(domain_text, problem_text, max_work=200_000)
+        except Exception as err:  # noqa: BLE001 - tarski raises many classes
+            reason = err.reason if isinstance(err, SimulationError) else \
+                f"{type(err).__name__}: {err}"
+            simulator, why = None, f"in-process search not possible: {reason}"
+    if simulator is not None:
+        result, why = search_plan(simulator)
+        if result is not None:
+            return result
+    fallback = fast_downward_plan(domain_text, problem_text, timeout=timeout)
+    return PlanResult(fallback.solved, fallback.status, fallback.plan_length,
+                      "; ".join(m for m in (fallback.message, why) if m), fallback.plan,
+                      planner=f"{FALLBACK} (after {why})")
+
+
+def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
+                simulator: Simulator | None = None) -> PlanResult:
+    """``plan_problem``, memoised in memory and on disk; a Fast Downward timeout is not kept
+    (it may not repeat with more time)."""
+    key = PlanCache.key(FRONT, domain_text, problem_text)
+    with _LOCK:
+        if key in _MEMORY:
+            _MEMORY.move_to_end(key)
+            return _MEMORY[key]
+    cache = PlanCache()
+    data = cache.get(key)
+    try:
+        result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
+                            str(data.get("message", "")), tuple(data.get("plan") or ()),
+                            str(data.get("planner", "")))
+    except (KeyError, TypeError):
+        result = None
+    if result is None:
+        result = plan_problem(domain_text, problem_text, timeout, simulator=simulator)
+        if result.status == "Timeout":
+            return result
+        cache.put(key, asdict(result))
+    with _LOCK:
+        _MEMORY[key] = result
+        while len(_MEMORY) > _MEMORY_SIZE:
+            _MEMORY.popitem(last=False)
+    return result
+
+
+__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "cached_plan", "clear_memory", "plan_problem",
+           "search_plan"]

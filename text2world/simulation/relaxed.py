@@ -1,0 +1,363 @@
+"""The delete relaxation of a simulated problem, grounded, and its heuristics (h_max, h_add, h_FF).
+
+Grounding reuses the simulator's compiled join plans: the same generated loops
+(``codegen.compile_enumerator``) run on the union of every atom reached so far, with the checks
+a relaxation may not keep (negated fluent atoms, disjunctions, quantifiers) left out. Negated
+atoms of static predicates and (in)equalities stay: they read the same in every state. The
+result over-approximates the real problem: every action applicable in a state reachable from
+the start is among the ground actions, and every atom it can add is reachable, so an infinite
+heuristic value proves a dead end (searches may prune it) and h_max is admissible.
+
+Relaxed actions keep only the positive atoms of the precondition's top-level conjunction and
+the adds of the effects (a conditional effect becomes its own relaxed action, its condition's
+positive atoms added to the precondition). Costs are the unconditional cost terms (conditional
+ones count 0), so they never exceed a step's true cost.
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import product
+from typing import TYPE_CHECKING
+
+from text2world.simulation.codegen import compile_enumerator
+from text2world.simulation.problem import GroundAction, WorkLimitExceeded
+
+if TYPE_CHECKING:
+    from text2world.simulation.simulator import Simulator
+
+INFINITY = float("inf")
+NEGATED = "¬"  # (NEGATED, atom): the relaxed atom "atom is false", for negated goal atoms
+# atoms or relaxed actions past which grounding stops (the searches fall back)
+MAX_RELAXED_ATOMS = 200_000
+MAX_RELAXED_ACTIONS = 200_000
+
+
+class RelaxationTooLarge(WorkLimitExceeded):
+    """The relaxed problem has more atoms or ground actions than its bound."""
+
+
+def _relaxable(node, static: frozenset) -> bool:
+    """A check that reads the same in every state, so the relaxation keeps it."""
+    kind = node[0]
+    if kind in ("eq", "true"):
+        return True
+    if kind == "not":
+        inner = node[1]
+        return inner[0] == "eq" or (inner[0] == "atom" and inner[1] in static)
+    return False
+
+
+def _relaxed_steps(steps: tuple, static: frozenset) -> tuple:
+    return tuple((*step[:-1], tuple(c for c in step[-1] if _relaxable(c, static)))
+                 for step in steps)
+
+
+class _Index:
+    """Atoms by predicate and by (predicate, position, value), for the generated loops."""
+
+    def __init__(self) -> None:
+        self.by_pred: dict = {}
+        self.by_value: dict = {}
+
+    def add(self, atom: tuple) -> None:
+        self.by_pred.setdefault(atom[0], []).append(atom)
+        for position, value in enumerate(atom[1:]):
+            self.by_value.setdefault((atom[0], position, value), []).append(atom)
+
+    def lookup(self, pred: str, position: int, value: str) -> list:
+        return self.by_value.get((pred, position, value), ())
+
+
+class RelaxedTask:
+    """The grounded delete relaxation from ``start`` (default: the initial state).
+
+    ``atoms`` maps a ground atom to its id; each relaxed action ``i`` has ``pre[i]`` (atom ids),
+    ``add[i]`` and ``cost[i]``; ``goal`` holds the ids of the goal's top-level positive atoms
+    (a goal atom never reached makes ``unreachable`` true).
+    """
+
+    def __init__(self, simulator: "Simulator", start: frozenset | None = None, *,
+                 unit_costs: bool = True) -> None:
+        self.simulator = simulator
+        start = simulator.initial_state if start is None else start
+        static = simulator._static_predicates()
+        self._static = static
+        actions = simulator._actions
+        enumerators = []
+        for name, compiled in sorted(actions.items()):
+            steps = _relaxed_steps(compiled.steps, static)
+            enumerators.append((name, compiled, compile_enumerator(
+                steps, compiled.arity, compiled.slots, simulator._holds, simulator.max_work)))
+        index = _Index()
+        reached: set = set()
+        for atom in sorted(start):  # sorted: the same relaxed action ids in every process
+            reached.add(atom)
+            index.add(atom)
+        grounded: set = set()
+        self.unit_costs = unit_costs
+        self.label: list[GroundAction] = []  # relaxed action id -> the ground action
+        self._pre: list[tuple] = []
+        self._add: list[tuple] = []
+        self.cost: list[float] = []
+        changed = True
+        while changed:
+            changed = False
+            new_atoms: list = []
+            for name, compiled, enumerate_ in enumerators:
+                tuples, _ = enumerate_(reached, index.by_pred, index.lookup, 0)
+                for args in tuples:
+                    if (name, args) in grounded:
+                        continue
+                    grounded.add((name, args))
+                    label = GroundAction(name, args)
+                    for pre, adds, cost in self._ground(compiled, args, unit_costs):
+                        self.label.append(label)
+                        self._pre.append(pre)
+                        self._add.append(adds)
+                        self.cost.append(cost)
+                        new_atoms.extend(a for a in adds
+                                         if a[0] != NEGATED and a not in reached)
+                    if len(self._pre) > MAX_RELAXED_ACTIONS:
+                        raise RelaxationTooLarge(f"the relaxed problem has more than "
+                                                 f"{MAX_RELAXED_ACTIONS:,} ground actions")
+            for atom in new_atoms:
+                if atom not in reached:
+                    reached.add(atom)
+                    index.add(atom)
+                    changed = True
+            if len(reached) > MAX_RELAXED_ATOMS:
+                raise RelaxationTooLarge(f"the relaxed problem has more than "
+                                         f"{MAX_RELAXED_ATOMS:,} atoms")
+        self.ground_actions = len(grounded)
+        positive, negative = _goal_literals(simulator._goal)
+        # A negated fluent atom p (in a precondition, an effect condition or the goal) is the
+        # relaxed atom (NEGATED, p): true where p is false, added by the actions deleting p.
+        # Without it h would be blind to what must be undone (0 where only a deletion is left).
+        negated = set(negative)
+        for pre in self._pre:
+            negated.update(a[1] for a in pre if a[0] == NEGATED)
+        self.names: list = sorted(reached) + [(NEGATED, p) for p in sorted(negated)]
+        self.atoms: dict = {atom: i for i, atom in enumerate(self.names)}  # atom -> id
+        ids = self.atoms
+        self.pre = [tuple(sorted({ids[a] for a in pre})) for pre in self._pre]
+        self.add = [tuple(sorted({ids[a] for a in adds if a in ids})) for adds in self._add]
+        del self._pre, self._add
+        self.users: list[list[int]] = [[] for _ in ids]  # atom id -> actions it is a pre of
+        for action, pre in enumerate(self.pre):
+            for atom in pre:
+                self.users[atom].append(action)
+        self.free = [a for a, pre in enumerate(self.pre) if not pre]
+        self.pre_count = [len(pre) for pre in self.pre]
+        goal_atoms = positive | {(NEGATED, p) for p in negative}
+        self.negated = tuple((p, ids[(NEGATED, p)]) for p in sorted(negated))
+        self.unreachable = any(atom not in ids for atom in goal_atoms)
+        self.goal = tuple(sorted(ids[a] for a in goal_atoms if a in ids))
+
+    # -- grounding ---------------------------------------------------------------------
+
+    def _ground(self, compiled, args: tuple, unit_costs: bool) -> list[tuple]:
+        """The relaxed actions of one ground action: ``(pre atoms, add atoms, cost)``."""
+        binding = [None] * max(compiled.slots, 1)
+        binding[:compiled.arity] = args
+        pre = self._literals([node for _, node in compiled.conjuncts], binding)
+        adds: list = []
+        conditional: list = []
+        cost = [0.0]
+        self._effects(compiled.effects, binding, pre, adds, conditional, cost, top=True)
+        step_cost = 1.0 if unit_costs else cost[0]
+        found = [(tuple(pre), tuple(adds), step_cost)]
+        found += [(tuple(p), tuple(a), step_cost) for p, a in conditional if a]
+        return found
+
+    def _effects(self, effects: tuple, binding: list, pre: list, adds: list,
+                 conditional: list, cost: list, top: bool) -> None:
+        for effect in effects:
+            kind = effect[0]
+            if kind == "add":
+                adds.append(_bind(effect, binding))
+            elif kind == "del":
+                adds.append((NEGATED, _bind(effect, binding)))
+            elif kind == "when":
+                inner: list = []
+                nested: list = []
+                self._effects(effect[2], binding, pre, inner, nested, [0.0], top=False)
+                condition = self._literals(_conjunction(effect[1]), binding)
+                conditional.append((pre + condition, inner))
+                conditional.extend((pre + condition + p[len(pre):], a) for p, a in nested)
+            elif kind == "forall":
+                variables = effect[1]
+                for objects in product(*(self.simulator.objects_of_type(t)
+                                         for _, t in variables)):
+                    for (slot, _), obj in zip(variables, objects):
+                        binding[slot] = obj
+                    self._effects(effect[2], binding, pre, adds, conditional, cost, top)
+            elif kind == "cost" and top:
+                try:
+                    cost[0] += self.simulator._cost_value(effect[1], binding)
+                except Exception:  # noqa: BLE001 - no value: a lower bound of 0 stays valid
+                    pass
+
+    def _literals(self, nodes: list, binding: list) -> list:
+        """The ground fluent literals among ``nodes``: an atom, or (NEGATED, atom) for a
+        negated one; static atoms (true in the start state, checked while grounding) and
+        other conditions are left out."""
+        found = []
+        for node in nodes:
+            if node[0] == "atom" and node[1] not in self._static:
+                found.append(_bind(node, binding))
+            elif node[0] == "not" and node[1][0] == "atom" and node[1][1] not in self._static:
+                found.append((NEGATED, _bind(node[1], binding)))
+        return found
+
+    # -- heuristics --------------------------------------------------------------------
+
+    def state_ids(self, state: frozenset) -> list[int]:
+        ids = self.atoms
+        found = [ids[a] for a in state if a in ids]
+        found += [i for atom, i in self.negated if atom not in state]
+        return found
+
+    def evaluate(self, state: frozenset, kind: str = "ff") -> tuple[float, frozenset]:
+        """``(h, preferred actions)`` for ``kind`` "max", "add" or "ff"; ``h`` is infinite when
+        the relaxation cannot reach the goal. The preferred (helpful) actions, for "ff" only,
+        are the relaxed plan's ground actions applicable in ``state``."""
+        if self.unreachable:
+            return INFINITY, frozenset()
+        if not self.goal:
+            return 0.0, frozenset()
+        if self.unit_costs and kind != "add":
+            level, supporter = self._layers(state)
+        else:
+            level, supporter = self._costs(state, kind == "max")
+        goal = self.goal
+        if any(level[g] == INFINITY for g in goal):
+            return INFINITY, frozenset()
+        if kind == "max":
+            return float(max(level[g] for g in goal)), frozenset()
+        if kind == "add":
+            return float(sum(level[g] for g in goal)), frozenset()
+        return self._relaxed_plan(level, supporter)
+
+    def _layers(self, state: frozenset) -> tuple[list, list]:
+        """Unit costs: the relaxed planning graph's first level of every atom (h_max), and the
+        action that first reached it, layer by layer (no priority queue needed)."""
+        n = len(self.names)
+        level: list = [INFINITY] * n
+        supporter = [-1] * n
+        remaining = self.pre_count[:]
+        users, add = self.users, self.add
+        frontier = self.state_ids(state)
+        for atom in frontier:
+            level[atom] = 0
+        goals_left = sum(1 for g in self.goal if level[g] != 0)
+        ready = list(self.free)
+        layer = 0
+        while goals_left:
+            for atom in frontier:
+                for action in users[atom]:
+                    remaining[action] -= 1
+                    if not remaining[action]:
+                        ready.append(action)
+            if not ready:
+                break
+            layer += 1
+            frontier = []
+            ready.sort()  # the lowest id supports an atom: the same in every process
+            for action in ready:
+                for atom in add[action]:
+                    if level[atom] == INFINITY:
+                        level[atom] = layer
+                        supporter[atom] = action
+                        frontier.append(atom)
+            ready = []
+            goals_left = sum(1 for g in self.goal if level[g] == INFINITY)
+        return level, supporter
+
+    def _costs(self, state: frozenset, use_max: bool) -> tuple[list, list]:
+        """Action costs: h_max or h_add cost of every atom (generalized Dijkstra) and its best
+        supporter."""
+        n = len(self.names)
+        cost: list = [INFINITY] * n
+        supporter = [-1] * n
+        heap: list = []
+        for atom in self.state_ids(state):
+            cost[atom] = 0.0
+            heap.append((0.0, atom))
+        for action in self.free:
+            value = self.cost[action]
+            for atom in self.add[action]:
+                if value < cost[atom]:
+                    cost[atom] = value
+                    supporter[atom] = action
+                    heap.append((value, atom))
+        heapq.heapify(heap)
+        remaining = self.pre_count[:]
+        accumulated = [0.0] * len(self.pre)
+        goals_left = set(self.goal)
+        pre_cost, add, users = self.cost, self.add, self.users
+        while heap:
+            value, atom = heapq.heappop(heap)
+            if value > cost[atom]:
+                continue
+            if atom in goals_left:
+                goals_left.discard(atom)
+                if not goals_left:
+                    break
+            for action in users[atom]:
+                remaining[action] -= 1
+                if use_max:
+                    if value > accumulated[action]:
+                        accumulated[action] = value
+                else:
+                    accumulated[action] += value
+                if not remaining[action]:
+                    reached = accumulated[action] + pre_cost[action]
+                    for new in add[action]:
+                        if reached < cost[new]:
+                            cost[new] = reached
+                            supporter[new] = action
+                            heapq.heappush(heap, (reached, new))
+        return cost, supporter
+
+    def _relaxed_plan(self, level: list, supporter: list) -> tuple[float, frozenset]:
+        """h_FF: the cost of the relaxed plan read back from the supporters, and its actions
+        applicable in the state (every precondition at level 0)."""
+        chosen: set = set()
+        stack = [g for g in self.goal if supporter[g] >= 0]
+        seen = set(stack)
+        pre = self.pre
+        while stack:
+            action = supporter[stack.pop()]
+            if action in chosen:
+                continue
+            chosen.add(action)
+            for p in pre[action]:
+                if p not in seen and supporter[p] >= 0 and level[p] != 0:
+                    seen.add(p)
+                    stack.append(p)
+        preferred = frozenset(self.label[a] for a in chosen
+                              if all(level[p] == 0 for p in pre[a]))
+        return float(sum(self.cost[a] for a in chosen)), preferred
+
+
+def _bind(node, binding: list) -> tuple:
+    return (node[1], *[binding[t] if isinstance(t, int) else t for t in node[2]])
+
+
+def _conjunction(node) -> list:
+    """The parts of a condition's top-level conjunction."""
+    if node[0] == "and":
+        return [a for part in node[1] for a in _conjunction(part)]
+    return [node]
+
+
+def _goal_literals(node) -> tuple[set, set]:
+    """The ground atoms of the goal's top-level conjunction: positive ones, negated ones."""
+    positive, negative = set(), set()
+    for part in _conjunction(node):
+        if part[0] == "atom":
+            positive.add(_bind(part, []))
+        elif part[0] == "not" and part[1][0] == "atom":
+            negative.add(_bind(part[1], []))
+    return positive, negative
