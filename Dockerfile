@@ -14,8 +14,20 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     T2W_RUNS_DIR=/app/runs
 
 WORKDIR /app
-COPY . /app
-RUN pip install . \
+
+# The dependencies, in their own layer, from pyproject.toml alone: editing the source (or the
+# README) does not reinstall them; only a change of pyproject.toml does.
+COPY pyproject.toml ./
+RUN python -c "import subprocess, sys, tomllib; \
+deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; \
+subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
+
+# The package and the store (tests/ and bench/ stay out: .dockerignore).
+COPY README.md ./
+COPY text2world ./text2world
+COPY data ./data
+RUN pip install --no-deps . \
+    && rm -rf build text2world.egg-info \
     && useradd --system --no-create-home t2w \
     && mkdir -p /var/lib/text2world /app/runs \
     && chown t2w /var/lib/text2world /app/runs

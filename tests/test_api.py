@@ -280,12 +280,64 @@ def test_unparseable_bodies_are_422(client, body):
                      422, "invalid_request")
 
 
+@pytest.mark.parametrize("path, body, field", [
+    ("/v1/score", {"gold_id": "blocksworld", "pddl": "x", "semantic": "yes"}, "semantic"),
+    ("/v1/score", {"gold_id": "blocksworld", "pddl": "x", "semantic": 1}, "semantic"),
+    ("/v1/validate", {"pddl": "x", "exact_case": "true"}, "exact_case"),
+    ("/v1/score", {"gold_id": "blocksworld", "pddl": "x", "semantic": True,
+                   "problems": [{"name": 7, "pddl": "x"}]}, "problems.0.name"),
+])
+def test_request_types_are_strict(client, path, body, field):
+    error = assert_error(client.post(path, json=body), 422, "invalid_request")
+    assert error["message"].startswith(f"malformed request: {field}: "), error
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data; boundary=x"])
+def test_a_body_that_is_not_declared_json_is_told_so(client, content_type):
+    body = json.dumps({"pddl": "(define (domain d))"}).encode()
+    for path in ("/v1/score", "/v1/validate"):
+        error = assert_error(client.post(path, content=body, headers={"content-type": content_type}),
+                             415, "unsupported_media_type")
+        assert "Content-Type: application/json" in error["message"]
+        assert content_type in error["message"]
+    # JSON media types, and none at all, are read as JSON.
+    for declared in ("application/json; charset=utf-8", "application/problem+json"):
+        assert client.post("/v1/validate", content=body,
+                           headers={"content-type": declared}).status_code == 200
+
+
+def test_every_endpoint_has_a_written_summary(client):
+    from fastapi.routing import APIRoute
+
+    from text2world.api import viewer
+    from text2world.api.routes import ROUTERS
+
+    documented = [route for router in (*ROUTERS, viewer.router) for route in router.routes
+                  if isinstance(route, APIRoute) and route.include_in_schema]
+    spec = client.get("/openapi.json").json()
+    assert len(documented) == sum(len(ops) for ops in spec["paths"].values()) >= 12
+    for route in documented:  # FastAPI would title-case the function name ("Score Endpoint")
+        assert route.summary and route.description, route.path
+    summaries = [op["summary"] for ops in spec["paths"].values() for op in ops.values()]
+    assert "Score a generated domain against a gold domain" in summaries
+
+
 def test_answer_without_a_domain_is_422(client):
     error = assert_error(client.post("/v1/score", json={"gold_id": "blocksworld",
                                                         "response": "Sorry, I cannot help."}),
                          422, "no_domain_found")
     assert "no PDDL domain" in error["message"]
     assert_error(client.post("/v1/validate", json={"response": ""}), 422, "no_domain_found")
+
+
+def test_pddl_without_define_is_no_domain_found(client):
+    for path, body in (("/v1/validate", {"pddl": "hello world"}),
+                       ("/v1/score", {"gold_id": "blocksworld", "pddl": "hello world"})):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 200, answer.text
+        error = answer.json()["errors"][0]
+        assert (error["category"], error["kind"]) == ("UndefinedDomainName", "NoDomainFound")
 
 
 def test_gold_without_actions_is_422(client):

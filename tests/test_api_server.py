@@ -56,10 +56,11 @@ def dockerfile() -> dict:
     text = (REPO / "Dockerfile").read_text(encoding="utf-8")
     joined = re.sub(r"\\\n", " ", text)
     lines = [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    parsed: dict = {"env": {}, "copy": [], "run": []}
+    parsed: dict = {"env": {}, "copy": [], "run": [], "steps": []}
     for line in lines:
         instruction, _, rest = line.partition(" ")
         instruction = instruction.upper()
+        parsed["steps"].append((instruction, rest.strip()))
         if instruction == "FROM":
             parsed["from"] = rest.strip()
         elif instruction == "ENV":
@@ -133,16 +134,40 @@ def server(tmp_path_factory):
 def test_dockerfile_is_simple_and_correct():
     docker = dockerfile()
     assert docker["from"] == "python:3.11-slim"
-    assert ["."] == docker["copy"][0][:-1] and docker["copy"][0][-1].rstrip("/") == docker["workdir"]
-    assert any(re.search(r"pip install (-e )?\.(\s|$)", run) for run in docker["run"])
+    # Everything is copied into the work directory, and installed from there without deps
+    # (they have a layer of their own: the test below).
+    assert all(copy[-1].rstrip("/") in (".", docker["workdir"]) or copy[-1].startswith("./")
+               for copy in docker["copy"])
+    assert any(re.search(r"pip install --no-deps \.(\s|$)", run) for run in docker["run"])
     # The copied store is the one served.
+    assert ["data", "./data"] in docker["copy"]
     assert docker["env"]["T2W_DATA_DIR"] == f"{docker['workdir']}/data"
     assert (REPO / "data" / "domains").is_dir()
     cmd = docker["cmd"]
     assert cmd[:2] == ["t2w", "serve"]
     assert cmd[cmd.index("--host") + 1] == "0.0.0.0" and cmd[cmd.index("--port") + 1] == "8765"
-    # That `pip install .` installs every package (api and text2world.cli included) is
-    # checked against the packaging configuration in tests/test_packaging.py.
+    # That `pip install .` installs every package (text2world.api and text2world.cli included)
+    # is checked against the packaging configuration in tests/test_packaging.py.
+
+
+def test_dockerfile_installs_the_dependencies_before_copying_the_source():
+    steps = dockerfile()["steps"]
+    copies = [index for index, (op, _) in enumerate(steps) if op in ("COPY", "ADD")]
+    # The first copy is pyproject.toml alone; the next step installs the dependencies it lists.
+    assert steps[copies[0]][1].split()[:-1] == ["pyproject.toml"], steps[copies[0]]
+    install = steps[copies[0] + 1]
+    assert install[0] == "RUN" and "pyproject.toml" in install[1] and "dependencies" in install[1]
+    # The source comes after, piece by piece (never "COPY . ."): an edit rebuilds only those.
+    sources = [steps[index][1].split()[0] for index in copies[1:]]
+    assert "." not in sources and {"text2world", "data"} <= set(sources)
+    assert min(copies[1:]) > copies[0] + 1
+
+
+def test_tests_and_benchmarks_stay_out_of_the_image():
+    ignored = {line.strip().rstrip("/") for line in
+               (REPO / ".dockerignore").read_text().splitlines() if line.strip()}
+    assert {"tests", "bench", ".git"} <= ignored
+    assert not {"tests", "bench"} & {copy[0] for copy in dockerfile()["copy"]}
 
 
 def test_docker_command_serves_health_and_the_store(server):

@@ -220,6 +220,14 @@ def test_serve_port_differs_from_every_local_alias_port():
     assert f"default: {SERVE_PORT}" in flat(t2w("serve", "--help").stdout)
 
 
+def test_serve_and_view_default_to_different_ports():
+    from text2world.cli.view import VIEW_PORT
+
+    assert VIEW_PORT != SERVE_PORT
+    view_help = flat(runner.invoke(app, ["view", "--help"], terminal_width=80).output)
+    assert f"default: {VIEW_PORT}" in view_help
+
+
 # --------------------------------------------------------------------------------------------
 # What t2w eval says at the end of a run
 
@@ -264,3 +272,49 @@ def test_score_table_title_stays_on_one_line_at_80_columns():
     assert result.stdout.splitlines()[0].strip() == \
         "blocksworld.pddl vs blocksworld.pddl (canonical mode)"
     assert_fits(result.stdout)
+
+
+# --------------------------------------------------------------------------------------------
+# --help of every command and subcommand, as click renders it
+
+
+def _command_paths() -> list[list[str]]:
+    import typer.main
+
+    def walk(command, path):
+        yield path
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+# Two long names of one option ("--prompt-tokens,--prefix-tokens") are one unbreakable word in
+# the options column, which rich cuts at 80 columns.
+CUT_OPTION_NAMES = {("contamination",): "--prompt-tokens,--prefix-tokens is cut at 80 columns"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=CUT_OPTION_NAMES[tuple(path)]))
+    if tuple(path) in CUT_OPTION_NAMES else path
+    for path in _command_paths()], ids=lambda path: " ".join(path) or "t2w")
+def test_every_help_is_conventional_and_uncut_at_80_columns(path):
+    result = runner.invoke(app, [*path, "--help"], terminal_width=80, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, (path, result.output)
+    text = result.output
+    usage = next(line for line in text.splitlines() if "Usage:" in line)
+    assert "{" not in usage, usage  # PATH, not {path}
+    # TEXT, not <str>; a flag: no type at all
+    assert not re.search(r"<(str|int|float|bool|path|list\[\w+\])>", text), (path, text)
+    assert "…" not in text, (path, text)  # nothing cut
+
+
+def test_help_renders_types_and_arguments_as_click_does():
+    assert ["validate"] in _command_paths() and ["wm", "next-state"] in _command_paths()
+    validate = runner.invoke(app, ["validate", "--help"], terminal_width=80).output
+    assert re.search(r"Usage: .* validate \[OPTIONS\] PATH\b", validate)
+    assert re.search(r"--json\s+Print the result as JSON", validate)  # a flag shows no type
+    evaluate = flat(runner.invoke(app, ["eval", "--help"], terminal_width=80).output)
+    assert "--ec INTEGER" in evaluate and "--model -m TEXT" in evaluate
+    lint = runner.invoke(app, ["data", "lint", "--help"], terminal_width=80).output
+    assert "[OPTIONS] [ID]..." in lint

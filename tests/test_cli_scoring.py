@@ -135,3 +135,32 @@ def test_validate_lists_every_error_with_its_line(tmp_path):
     data = json.loads(runner.invoke(app, ["validate", str(path), "--json"]).output)
     assert {(e["kind"], e["line"]) for e in data["errors"]} >= {("ArityMismatch", 6),
                                                                 ("UndefinedConstant", 9)}
+
+
+def test_validate_prints_the_kind_and_no_domain_found(tmp_path):
+    path = tmp_path / "undeclared.pddl"
+    path.write_text("(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x)"
+                    " :precondition (r ?x) :effect (not (p ?x))))")
+    result = runner.invoke(app, ["validate", str(path)], terminal_width=200)
+    assert result.exit_code == 1
+    assert "error UndefinedPredicate: line 2" in result.output and "Other" not in result.output
+    prose = tmp_path / "prose.pddl"
+    prose.write_text("I am not able to write that domain.")
+    for command in (["validate", str(prose)], ["score", "blocksworld", str(prose)]):
+        result = runner.invoke(app, command, terminal_width=200)
+        assert result.exit_code == 1
+        assert "NoDomainFound: no PDDL domain" in result.output, result.output
+
+
+def test_score_takes_a_store_id_in_every_mode(tmp_path):
+    gold_text = load_dataset().get("blocksworld").domain
+    predicted = tmp_path / "pred.pddl"
+    predicted.write_text(rename_variables(gold_text, seed=2))
+    for mode in ("paper", "canonical"):
+        result = runner.invoke(app, ["score", "blocksworld", str(predicted), "--json", "-m", mode])
+        assert result.exit_code == 0, result.output
+        expected = score(gold_text, predicted.read_text(), mode=mode).to_dict(details=True)
+        assert json.loads(result.output) == expected
+    unknown = runner.invoke(app, ["score", "no-such-domain", str(predicted)])
+    assert unknown.exit_code == 1
+    assert "no such file, and not a domain id of the store" in unknown.output

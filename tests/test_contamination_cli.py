@@ -59,6 +59,9 @@ def test_compare_jsonl_with_text_field_and_table_output(tmp_path, store_domains)
     assert result.exit_code == 0, result.output
     assert "line 3 (b)" in result.output and leaked.id in result.output
     assert "1.000" in result.output and "gold" in result.output
+    # The token counts say which tokens they count: content tokens, not every GPT-2 token.
+    assert "content tokens" in result.output and "keywords" in result.output
+    assert "tokens)" not in result.output.replace("content tokens)", "")
     output = tmp_path / "out" / "result.json"
     result = _invoke("--compare", str(corpus), "--text-field", "content", "--output",
                      str(output))

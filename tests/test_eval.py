@@ -245,3 +245,25 @@ def test_few_shot_uses_two_train_domains(tmp_path, server):
     assert "Example 1:" in prompt and "(domain t2wt-train-a)" in prompt
     assert "(domain t2wt-train-b)" in prompt
     assert result.run.config["few_shot_examples"] == ["t2wt-train-a", "t2wt-train-b"]
+    assert result.run.config["exemplars_evaluated"] == []
+
+
+def test_a_few_shot_exemplar_is_not_evaluated_unless_asked(tmp_path, server):
+    from text2world.tasks.generation.prompts import EvalError
+
+    root = write_store(tmp_path / "fs", ["t2wt-valid", "t2wt-train-a", "t2wt-train-b"])
+    (root / "manifest.json").write_text(json.dumps({"domains": [
+        {"id": "t2wt-train-a", "split": "train"}, {"id": "t2wt-train-b", "split": "train"},
+        {"id": "t2wt-valid", "split": "test"}]}))
+    chosen = ["t2wt-valid", "t2wt-train-b"]
+    with pytest.raises(EvalError, match="exemplar t2wt-train-b is also selected.*"
+                                        "--allow-exemplar-items"):
+        plan(options(root, server, prompt="few-shot", domains=chosen))
+    with pytest.raises(EvalError, match="exemplars t2wt-train-a, t2wt-train-b are also"):
+        plan(options(root, server, prompt="few-shot", split="train"))
+    assert server.requests == []
+    # Zero-shot prompts hold no gold: the same selection is fine.
+    plan(options(root, server, domains=chosen))
+    allowed = plan(options(root, server, prompt="few-shot", domains=chosen,
+                           allow_exemplar_items=True))
+    assert allowed.config["exemplars_evaluated"] == ["t2wt-train-b"]

@@ -92,6 +92,8 @@ def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_pat
     (["--model", "reference/oracle", "--model-arg", "oops"], "KEY=VALUE"),
     (["--resume", "/nonexistent/run"], "no such run directory"),
     (["--model", "deepseek-r1"], "DEEPSEEK_API_KEY"),
+    (["--model", "reference/oracle", "--prompt", "few-shot", "--domains", "blocksworld,gripper"],
+     "pass --allow-exemplar-items"),
 ])
 def test_bad_input_is_a_clear_error(arguments, message, monkeypatch):
     monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
@@ -321,3 +323,26 @@ def test_signal_to_the_eval_process_alone_leaves_no_process_and_resume_works(tmp
         assert "being written" not in resumed.stderr
     items = [record["item"] for record in read_jsonl(run / "log.jsonl")]
     assert sorted(items) == sorted(KILL_NAMES)  # every item exactly once
+
+
+def test_report_warns_first_prints_strata_as_tables_and_score_run_semantic_once(no_network):
+    for limit, extra in (("2", []), ("1", ["--no-semantic", "--seed", "1"])):
+        result = runner.invoke(app, ["eval", "--model", "reference/oracle", "--ec", "1",
+                                     "--limit", limit, "--no-progress", "--workers", "0",
+                                     *extra])
+        assert result.exit_code == 0, output_of(result)
+    runs = sorted(Path(os.environ["T2W_RUNS_DIR"]).iterdir(), key=lambda p: p.stat().st_mtime)
+    report = runner.invoke(app, ["report", *map(str, runs)], terminal_width=120)
+    text = report.output  # stdout and stderr as interleaved on a terminal
+    assert report.exit_code == 0, text
+    # The warning that every table covers only the common items comes before the tables.
+    assert text.index("warning: the runs cover different items") < text.index("Table 1")
+    by_size = runner.invoke(app, ["report", *map(str, runs), "--by", "size"], terminal_width=120)
+    assert by_size.exit_code == 0, output_of(by_size)
+    assert "Scores per size stratum" in by_size.output and "|---|" not in by_size.output
+    assert "|---|" in runner.invoke(app, ["report", str(runs[0]), "--by", "size",
+                                          "--markdown"]).output
+    rescored = runner.invoke(app, ["score-run", str(runs[0])], terminal_width=120)
+    assert rescored.exit_code == 0, output_of(rescored)
+    assert rescored.output.count("Semantic scores") == 1
+    assert "simulated only" in rescored.output

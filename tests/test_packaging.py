@@ -37,3 +37,12 @@ def test_every_data_file_is_package_data():
             assert any(fnmatch.fnmatch(name, pattern) and name.count("/") == pattern.count("/")
                        for pattern in patterns), f"{package}/{name}"
 
+
+
+def test_the_api_is_inside_the_package_with_the_entry_point_unchanged():
+    found = set(find_packages(where=str(REPO), **CONFIG["packages"]["find"]))
+    assert {"text2world.api", "text2world.api.routes"} <= found
+    assert all(name == "text2world" or name.startswith("text2world.") for name in found)
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"t2w": "text2world.cli:app"}
+

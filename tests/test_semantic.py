@@ -240,3 +240,52 @@ def test_eval_score_run_and_report_carry_semantic_scores(tmp_path) -> None:
     assert off.returncode == 0, off.stderr
     plain = jsonlib.loads((tmp_path / "runs" / "plain" / "summary.json").read_text())
     assert "semantic" not in plain["metrics"]
+
+
+def _item(per_round: list[dict | None], diagnoses: list[dict] | None = None) -> dict:
+    return {"ec": {"semantic": per_round},
+            "rounds": [{"semantic": {"diagnoses": diagnoses or []}}]}
+
+
+def test_semantic_means_count_an_unsimulable_item_as_zero() -> None:
+    from text2world.reports.semantic import semantic_rounds
+
+    def cell(value):
+        return {"ok": True, **{m: value for m in
+                               ("plan_validity", "gold_plan_acceptance", "applicability_f1",
+                                "transition_accuracy")}}
+
+    not_simulable = {"ok": False, "plan_validity": None, "gold_plan_acceptance": None,
+                     "applicability_f1": None, "transition_accuracy": None}
+    # Round 0: one of two items simulable (at 1.0); round 1: the correction made the other
+    # simulable too, at 0.5. Over the simulated items alone the mean DROPS (1.0 -> 0.75); over
+    # all items it rises (0.5 -> 0.75), as it should.
+    items = [_item([cell(1.0), cell(1.0)]), _item([not_simulable, cell(0.5)])]
+    rows = semantic_rounds(items, 1)
+    assert [row["items"] for row in rows] == [2, 2]
+    assert [row["simulable"] for row in rows] == [0.5, 1.0]
+    assert [row["plan_validity"] for row in rows] == [0.5, 0.75]
+    assert [row["plan_validity_simulated"] for row in rows] == [1.0, 0.75]
+    # A metric a simulated item has no value for is left out of both means.
+    no_gold_plan = {**cell(1.0), "gold_plan_acceptance": None}
+    rows = semantic_rounds([_item([no_gold_plan]), _item([not_simulable])], 0)
+    assert rows[0]["gold_plan_acceptance"] == 0.0 and rows[0]["gold_plan_acceptance_simulated"] is None
+    assert rows[0]["plan_validity"] == 0.5
+
+
+def test_report_counts_diagnoses_by_their_words() -> None:
+    from text2world.reports.semantic import _top_diagnoses
+    from text2world.scoring.diagnosis import KINDS, describe
+
+    missing = {"action": "stack", "kind": "missing-action", "literal": "", "count": 7,
+               "message": "`stack`: no such action in the prediction (applicable in 7 ...)"}
+    effect = {"action": "pick", "kind": "missing-effect", "literal": "(holding ?b)", "count": 3,
+              "message": "`pick`: effect `(holding ?b)` missing (in 3 sampled transitions)"}
+    items = [_item([None], [missing, effect]), _item([None], [{**missing, "count": 2}])]
+    found = _top_diagnoses([("run", items, 0)])["run"]
+    assert found == [(("stack", "no such action in the prediction"), 2),
+                     (("pick", "effect `(holding ?b)` missing"), 1)]
+    for kind in KINDS:  # every kind in words; an action diagnosis has no literal to quote
+        literal = "" if kind.endswith("-action") else "(p ?x)"
+        text = describe(kind, literal)
+        assert kind not in text and "``" not in text and literal in text

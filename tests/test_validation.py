@@ -20,7 +20,7 @@ def only_error(text: str):
 
 @pytest.mark.parametrize("text, category, line", [
     ("(define (domain) (:predicates (p ?x)))", "UndefinedDomainName", 1),
-    ("hello world", "UndefinedDomainName", 1),
+    ("hello world", "UndefinedDomainName", None),
     (HEAD + OK_ACTION, "IncorrectParentheses", 4),  # the define is never closed: at the end
     (HEAD + "(:action a :parameters (?x) :precondition (and (p ?x))) :effect (and (p ?x))))",
      "IncorrectParentheses", None),
@@ -155,11 +155,58 @@ def test_arity_and_type_errors_get_a_line():
 HEAD_TYPED = "(define (domain d) (:requirements :typing) (:types a b)\n(:predicates (p ?x - a))\n"
 
 
-def test_a_missing_parenthesis_points_where_the_parser_stopped():
+def test_a_missing_parenthesis_points_at_the_section_left_open():
     text = ("(define (domain d) (:requirements :strips)\n(:types a b\n(:predicates (p ?x))\n"
             "(:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))")
     first = validate(text).errors[0]
-    assert first.category == "IncorrectParentheses" and first.line == 3
+    assert first.category == "IncorrectParentheses" and (first.line, first.column) == (2, 1)
+    assert "'(:types' is never closed" in first.message
+
+
+UNCLOSED_AND = (HEAD + "(:action a :parameters (?x)\n"
+                "  :precondition (and (p ?x) (q ?x ?x)\n"
+                "  :effect (and (not (p ?x))))\n"
+                "(:action b :parameters (?x)\n"
+                "  :precondition (and (r ?x))\n"
+                "  :effect (and (p ?z))))")
+
+
+def test_after_a_missing_parenthesis_the_later_errors_are_reported_too():
+    errors = validate(UNCLOSED_AND).errors
+    first = errors[0]
+    # One position, the '(and' left open; no second position in the message.
+    assert (first.category, first.line, first.column) == ("IncorrectParentheses", 4, 17)
+    assert "'(and' is never closed: ':effect'" in first.message and "line" not in first.message
+    later = [(e.kind, e.line, e.column) for e in errors[1:]]
+    assert later == [("UndefinedPredicate", 7, 23), ("UndefinedVariable", 8, 19)]
+    assert UNCLOSED_AND.splitlines()[6][22:].startswith("r ?x")
+
+
+def test_each_missing_parenthesis_is_reported_once():
+    text = (HEAD + "(:action a :parameters (?x)\n  :precondition (and (p ?x)\n"
+            "  :effect (and (not (p ?x))))\n(:action b :parameters (?x\n"
+            "  :precondition (and (p ?x))\n  :effect (and (p ?x))))")
+    errors = validate(text).errors
+    assert [(e.category, e.line) for e in errors] == [("IncorrectParentheses", 4),
+                                                      ("IncorrectParentheses", 6)]
+    assert "'(?x' is never closed" in errors[1].message
+
+
+def test_printed_errors_name_their_kind_where_the_category_is_other():
+    undeclared = validate(HEAD + "(:action a :parameters (?x) :precondition (and (r ?x)) "
+                                 ":effect (and (p ?x))))").errors[0]
+    assert undeclared.category == "Other"
+    assert str(undeclared).startswith("UndefinedPredicate: line 3, column ")
+    typed = validate("(define (domain d) (:types a)\n(:predicates (p ?x - b)))").errors[0]
+    assert str(typed).startswith("UndefinedType: ")
+
+
+@pytest.mark.parametrize("text", ["hello world", "Sure! Here is the domain you asked for.",
+                                  "; only a comment (define (domain d))\n", "   \n"])
+def test_text_without_define_is_no_domain_found(text):
+    error = only_error(text)
+    assert (error.category, error.kind) == ("UndefinedDomainName", "NoDomainFound")
+    assert str(error).startswith("NoDomainFound: no PDDL domain")
 
 
 def test_a_valid_domain_gets_no_reading_errors():

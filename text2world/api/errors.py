@@ -1,10 +1,22 @@
-"""Error answers of the REST service: ``{"error": {"code", "message", ...}}`` with a status."""
+"""Error answers of the REST service: ``{"error": {"code", "message", ...}}`` with a status.
+
+``install_handlers`` makes every error take that form; nothing becomes a bare 500.
+"""
 
 from __future__ import annotations
 
+import logging
+from email.message import Message
 from typing import Any
 
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from text2world.api.jobs import ApiError
+
+log = logging.getLogger("text2world.api")
 
 
 def error_response(status: int, code: str, message: str, headers: dict | None = None,
@@ -14,3 +26,79 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
 
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+
+
+def _validation_details(errors: list) -> list[dict]:
+    """Pydantic errors without the echoed input (it may be a megabyte) or non-JSON context."""
+    details = []
+    for error in errors[:20]:
+        location = [str(part) for part in error.get("loc", ())]
+        details.append({"location": location, "message": str(error.get("msg", "")),
+                        "type": str(error.get("type", ""))})
+    return details
+
+
+def _validation_message(details: list[dict]) -> str:
+    if not details:
+        return "the request is malformed"
+    parts = []
+    for detail in details[:3]:
+        where = ".".join(detail["location"][1:] if detail["location"][:1] == ["body"]
+                         else detail["location"]) or "body"
+        parts.append(f"{where}: {detail['message']}")
+    more = f" (and {len(details) - 3} more)" if len(details) > 3 else ""
+    return "malformed request: " + "; ".join(parts) + more
+
+
+def _not_json(content_type: str | None) -> bool:
+    """A Content-Type that FastAPI does not read as JSON (it reads a missing one as JSON)."""
+    if not content_type:
+        return False
+    header = Message()
+    header["content-type"] = content_type
+    subtype = header.get_content_subtype()
+    return header.get_content_maintype() != "application" or not (
+        subtype == "json" or subtype.endswith("+json"))
+
+
+def install_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message, headers=exc.headers,
+                              **exc.details)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        content_type = request.headers.get("content-type")
+        body_errors = any(tuple(error.get("loc", ()))[:1] == ("body",) for error in exc.errors())
+        if body_errors and _not_json(content_type):
+            # FastAPI reads such a body as bytes, and pydantic would say "Input should be a
+            # valid dictionary", which does not tell the client what to change.
+            return error_response(
+                415, "unsupported_media_type",
+                f"the request body must be a JSON object sent with 'Content-Type: "
+                f"application/json' (this request says {content_type!r})")
+        details = _validation_details(exc.errors())
+        return error_response(422, "invalid_request", _validation_message(details), details=details)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # FastAPI's answer to a body that is not parseable JSON (e.g. nested too deeply).
+            return error_response(422, "invalid_request",
+                                  f"malformed request body: {exc.detail}; send a JSON object")
+        if exc.status_code == 404:
+            message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path} (see /docs)"
+        else:
+            message = str(exc.detail)
+        # exc.headers carries Allow on 405.
+        return error_response(exc.status_code, HTTP_CODES.get(exc.status_code, "http_error"),
+                              message, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal_error",
+                              f"unexpected {type(exc).__name__}; this is a bug in the service")

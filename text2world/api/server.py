@@ -6,7 +6,7 @@ connection forever. Here a connection must deliver a complete request head withi
 ``header_timeout`` seconds of opening and of each response; otherwise it is closed, with a 408
 answer if part of a request had arrived (an idle connection is closed silently, as uvicorn's
 keep-alive timeout does, so a client never reads a 408 as the answer to its next request).
-(Bodies are bounded by ``api.app.BodyLimitMiddleware``.)
+(Bodies are bounded by ``api.limits.BodyLimitMiddleware``.)
 """
 
 from __future__ import annotations

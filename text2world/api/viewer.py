@@ -155,7 +155,7 @@ def _view(name: str, *args):
 # JSON endpoints (plain JSONResponse: a logged item is large and already JSON-safe)
 
 
-@router.get("/v1/runs/{run_id}/overview")
+@router.get("/v1/runs/{run_id}/overview", summary="A run's scores per round and items")
 def run_overview(request: Request, run_id: str) -> JSONResponse:
     """A run's scores per round (every scoring mode in its log), syntax-error categories per
     round and the per-item table, computed from its log."""
@@ -163,7 +163,7 @@ def run_overview(request: Request, run_id: str) -> JSONResponse:
     return JSONResponse(_items.overview(run))
 
 
-@router.get("/v1/runs/{run_id}/compare/{other_id}")
+@router.get("/v1/runs/{run_id}/compare/{other_id}", summary="Two runs compared item by item")
 def run_compare(request: Request, run_id: str, other_id: str,
                 mode: Annotated[str, Query(pattern="^[a-z]{1,20}$")] = "paper") -> JSONResponse:
     """Run ``other_id`` (B) against ``run_id`` (A) item by item: per metric the mean
@@ -178,7 +178,7 @@ def run_compare(request: Request, run_id: str, other_id: str,
         raise ApiError(422, "not_comparable", str(err)) from None
 
 
-@router.get("/v1/runs/{run_id}/against/{table}")
+@router.get("/v1/runs/{run_id}/against/{table}", summary="A run beside a published table")
 def run_against(request: Request, run_id: str, table: str) -> JSONResponse:
     """A generation run's paper-mode figures beside a published table's row of the same model
     (``t2w report RUN --against TABLE``): published value, our mean and 95% interval, and
@@ -195,7 +195,8 @@ def run_against(request: Request, run_id: str, table: str) -> JSONResponse:
 
 
 # Item ids of world-model runs hold slashes: the diff route is matched first.
-@router.get("/v1/runs/{run_id}/items/{item_id:path}/diff")
+@router.get("/v1/runs/{run_id}/items/{item_id:path}/diff",
+            summary="Gold vs generated domain of one round")
 def run_item_diff(request: Request, run_id: str, item_id: str,
                   round: Annotated[int | None, Query(ge=0, le=1000)] = None) -> JSONResponse:
     """Gold vs generated domain of one round (default: the last), action by action:
@@ -204,7 +205,7 @@ def run_item_diff(request: Request, run_id: str, item_id: str,
     return JSONResponse(_view("round_diff", run, _items.get(run), item_id, round))
 
 
-@router.get("/v1/runs/{run_id}/items/{item_id:path}")
+@router.get("/v1/runs/{run_id}/items/{item_id:path}", summary="One item of a run, every round")
 def run_item(request: Request, run_id: str, item_id: str) -> JSONResponse:
     """One finished item as logged (every round's prompt, answer, extracted domain,
     validation and scores), its gold domain, the lines its errors point at, and its

@@ -164,15 +164,21 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
         raise typer.Exit(2)
 
 
+CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold domain's names "
+                  "and words; keywords (define, :action, and, ...), ?variables, parentheses "
+                  "and separators are not counted")
+
+
 def _rates_table(summary: dict, top: int) -> None:
     """The most contaminated domains of a probe's summary, and its mean rate."""
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "
                         f"(first {summary.get('prefix_tokens', summary.get('prompt_tokens'))} "
                         f"tokens given; {summary['n']}-grams, "
-                        f"<= {summary['max_mismatches']} mismatches)")
+                        f"<= {summary['max_mismatches']} mismatches)",
+                  caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
-                            ("rate", "right"), ("tokens", "right")):
+                            ("rate", "right"), ("content tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, row in enumerate(summary["per_domain"][:top], 1):
         table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
@@ -239,9 +245,10 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
         print_json(data)
         return
     table = Table(title=f"Top overlaps of {escape(str(path))} with {escape(dataset_name)} "
-                        f"({n}-grams, <= {max_mismatches} mismatches)")
+                        f"({n}-grams, <= {max_mismatches} mismatches)",
+                  caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("corpus item", "left"), ("gold domain", "left"),
-                            ("rate", "right"), ("tokens", "right")):
+                            ("rate", "right"), ("content tokens", "right")):
         table.add_column(column, justify=justify)
     for rank, overlap in enumerate(listed, 1):
         result = overlap.result
@@ -258,7 +265,7 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
 
 def _print_spans(title: str, result, spans: int = 3) -> None:
     console.print(f"\n[bold]{escape(title)}[/]: rate {result.rate:.3f} "
-                  f"({result.contaminated}/{result.counted} tokens)", highlight=False)
+                  f"({result.contaminated}/{result.counted} content tokens)", highlight=False)
     for span in result.spans[:spans]:
         console.print(f"  [cyan]gold[/]      {escape(_shorten(span.reference_text))}",
                       highlight=False, soft_wrap=True)

@@ -47,11 +47,11 @@ def summary_table(summary: dict, mode: str = "paper") -> Table | None:
     return table
 
 
-def _print_summary(summary: dict, mode: str = "paper") -> None:
+def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = True) -> None:
     table = summary_table(summary, mode)
     if table is not None:
         console.print(table)
-    semantic = (summary.get("metrics") or {}).get("semantic")
+    semantic = with_semantic and (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
         from text2world.cli.report import semantic_tables
         for semantic_table in semantic_tables({"per_round": {summary.get("model") or "run": semantic}}):
@@ -103,7 +103,8 @@ def eval_command(
     ctx: typer.Context,
     model: str = typer.Option(None, "--model", "-m",
                               help="Alias (see --list-models) or litellm model string, e.g. "
-                                   "reference/noisy-oracle, deepseek-r1, openai/my-model."),
+                                   "deepseek-r1, openai/my-model, or a reference model "
+                                   "(reference/oracle)."),
     ec: int = typer.Option(3, "--ec", help="Maximum number of error-correction rounds."),
     prompt: str = typer.Option("zero-shot", "--prompt",
                                help="zero-shot (CoT, default), few-shot, or a template file "
@@ -139,6 +140,9 @@ def eval_command(
     semantic: bool = typer.Option(None, "--semantic/--no-semantic",
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
+    allow_exemplar_items: bool = typer.Option(
+        False, "--allow-exemplar-items",
+        help="With few-shot prompts: also evaluate the exemplars (their gold is in the prompt)."),
     resume: Path = resume_option(),
     no_progress: bool = typer.Option(False, "--no-progress",
                                      help="No progress bar (or lines, without a terminal)."),
@@ -163,7 +167,8 @@ def eval_command(
         temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
         retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
-        run_id=run_id, semantic=semantic, mystery=mystery, runs_root=runs_dir)
+        run_id=run_id, semantic=semantic, mystery=mystery, runs_root=runs_dir,
+        allow_exemplar_items=allow_exemplar_items)
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give
@@ -219,8 +224,8 @@ def score_run_command(
     if as_json:
         print_json(summary)
         return
-    for name in modes:
-        _print_summary(summary, name)
+    for index, name in enumerate(modes):  # the semantic table once, after the last mode's
+        _print_summary(summary, name, with_semantic=index == len(modes) - 1)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
                   f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
 

@@ -14,9 +14,11 @@ from text2world.cli import scoring
 from text2world.cli import serve
 from text2world.cli import view
 from text2world.cli import wm
+from text2world.cli.help import ConventionalGroup
 
 app = typer.Typer(
     name="t2w",
+    cls=ConventionalGroup,
     help="text2world: benchmark LLMs on writing PDDL world models from natural language.",
     no_args_is_help=True,
     add_completion=False,

@@ -89,21 +89,33 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     from text2world.scoring.semantic import METRICS, VERDICTS
     from text2world.reports.semantic import LABELS
 
+    from text2world.reports.semantic import CONDITIONAL
     from text2world.reports.statistics import format_interval
 
     tables = []
     for run, rows in semantic["per_round"].items():
         cis = (semantic.get("intervals") or {}).get(run) or [{} for _ in rows]
-        table = Table(title=f"Semantic scores: {run}, behaviour on the gold's problems, % "
-                            "(means [95% interval] over the rounds that could be simulated)")
-        for column in ("round", "items", *VERDICTS, "simulable", *(LABELS[m] for m in METRICS)):
-            table.add_column(column, justify="left" if column == "round" else "right")
-        for row, ci in zip(rows, cis):
-            counts = row.get("verdicts") or {}
-            table.add_row(round_label(row["round"]), str(row["items"]),
-                          *(str(counts.get(v, "-")) for v in VERDICTS), _pct(row["simulable"]),
-                          *(format_interval(ci[m]) if m in ci else _pct(row[m])
-                            for m in METRICS))
+        # Rounds as columns, each metric over all items [95% interval] with its mean over the
+        # simulated items on the row below: a count never among the percentages.
+        count = max((row["items"] for row in rows), default=0)
+        title = f"Semantic scores: {run}, % of all {count} items"
+        table = Table(title=title, min_width=min(len(title), console.width),
+                      caption="behaviour on the gold's problems; an item that could not be "
+                              "simulated counts 0 [95% interval]; 'simulated only': the mean "
+                              "over the others; verdicts are counts of items")
+        table.add_column("metric", no_wrap=True)
+        for row in rows:
+            table.add_column(round_label(row["round"]), justify="right")
+        for verdict in VERDICTS:
+            table.add_row(verdict, *(str((row.get("verdicts") or {}).get(verdict, "-"))
+                                     for row in rows))
+        table.add_row("simulable", *(_pct(row["simulable"]) for row in rows), end_section=True)
+        for metric in METRICS:
+            table.add_row(LABELS[metric], *(format_interval(ci[metric]) if metric in ci
+                                            else _pct(row.get(metric))
+                                            for row, ci in zip(rows, cis)))
+            table.add_row("  simulated only", *(_pct(row.get(metric + CONDITIONAL))
+                                                for row in rows), style="dim")
         tables.append(table)
     for run, rows in (semantic.get("diagnoses") or {}).items():
         table = Table(title=f"{run}: most frequent semantic diagnoses (last round of each item)")
@@ -157,7 +169,7 @@ def report_command(
         return
 
     if by is not None:
-        _stratified_report(runs, by, str(mode), as_json)
+        _stratified_report(runs, by, str(mode), as_json, markdown)
         return
     if against is not None:
         _against_report(runs, against, as_json)
@@ -166,9 +178,9 @@ def report_command(
         report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
     except ReportError as err:
         fail(str(err))
+    for warning in report.warnings:  # first: it changes how every table below reads
+        warn(warning)
     if as_json:
-        for warning in report.warnings:
-            warn(warning)
         print_json(report.data)
         return
     if markdown:
@@ -178,8 +190,6 @@ def report_command(
             console.print(table)
         for note in report.data["notes"]:
             console.print(f"note: {note}", highlight=False)
-    for warning in report.warnings:  # last, where a person reads it
-        warn(warning)
     console.print(f"{report.data['mode']} report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)  # a path stays on one line, to copy
     console.print("files: " + ", ".join(sorted(p.name for p in report.files))
@@ -198,7 +208,23 @@ def _kind(path: Path) -> str:
         return "generation"
 
 
-def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> None:
+def stratified_table(rows: list[dict], by: str, mode: str) -> Table:
+    """``--by``: one row per run and stratum, counts apart from the percentages."""
+    table = Table(title=f"Scores per {by} stratum of the store manifest, {mode} mode, %")
+    for column in ("run", by, "domains", "Exec EC_0", "Exec EC_k", "Sim EC_k", "mean F1 EC_k"):
+        table.add_column(column, justify="left" if column in ("run", by) else "right",
+                         overflow="fold")
+    previous = None
+    for row in rows:
+        table.add_row(row["run"] if row["run"] != previous else "", str(row[by]),
+                      str(row["domains"]), _pct(row["exec_ec0"]), _pct(row["exec_eck"]),
+                      _pct(row["similarity_eck"]), _pct(row["f1_mean_eck"]))
+        previous = row["run"]
+    return table
+
+
+def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool,
+                       markdown: bool = False) -> None:
     from text2world.reports.generation import ReportError, stratified_markdown, stratified_scores
     try:
         rows = stratified_scores(runs, by, mode)
@@ -206,7 +232,7 @@ def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool) -> N
         fail(str(err))
     if as_json:
         print_json(rows)
-    else:
+    elif markdown:
         typer.echo(stratified_markdown(rows, by))
 
 

@@ -26,6 +26,18 @@ def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | N
         fail(f"{what} {path}: {err}")
 
 
+def _gold_text(gold: Path) -> str:
+    """A gold domain file, or the gold domain of a store id (``blocksworld``), as --semantic."""
+    if str(gold) != "-" and not gold.exists():
+        from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+        try:
+            return load_dataset(BUILTIN).get(str(gold)).domain
+        except (KeyError, DatasetError):
+            fail(f"gold domain {gold}: no such file, and not a domain id of the store "
+                 "(t2w data list shows the ids)")
+    return read_text_file(gold, "gold domain")
+
+
 def _report_gold(result: Score, gold: Path) -> None:
     """A gold that cannot be scored makes every F1 meaningless: say so on stderr."""
     if result.gold_executable and not result.gold_errors:
@@ -64,7 +76,7 @@ def validate_command(
 
 
 def score_command(
-    gold: Path = typer.Argument(..., help="Gold PDDL domain file."),
+    gold: Path = typer.Argument(..., help="Gold PDDL domain file, or a store id (e.g. blocksworld)."),
     predicted: Path = typer.Argument(..., help="Generated domain file, or a raw LLM answer."),
     mode: Mode = mode_option("paper", "-m"),
     as_json: bool = typer.Option(False, "--json", help="Print the scores as JSON."),
@@ -87,7 +99,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
         except SemanticInputError as err:
             fail(str(err))
     else:
-        gold_text = read_text_file(gold, "gold domain")
+        gold_text = _gold_text(gold)
     source = read_text_file(predicted, "predicted domain")
     predicted_text = _domain_text(predicted, "predicted domain", mode, source=source)
     try:

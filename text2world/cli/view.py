@@ -7,7 +7,10 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import console, fail
-from text2world.cli.serve import _check_port_free
+from text2world.cli.serve import SERVE_PORT, _check_port_free
+
+# Not t2w serve's port: the scoring service and the viewer run side by side.
+VIEW_PORT = SERVE_PORT + 1
 
 
 def view_command(
@@ -16,7 +19,8 @@ def view_command(
                                     help="Folder of evaluation runs (t2w eval writes runs/)."),
     host: str = typer.Option("127.0.0.1", "--host",
                              help="Address to listen on (loopback: only this machine)."),
-    port: int = typer.Option(8765, "--port", help="TCP port."),
+    port: int = typer.Option(VIEW_PORT, "--port", envvar="T2W_VIEW_PORT",
+                             help="TCP port (t2w serve uses another, so both can run)."),
     open_browser: bool = typer.Option(False, "--open/--no-open",
                                       help="Open the page in the default browser."),
     warm: bool = typer.Option(True, "--warm/--no-warm",

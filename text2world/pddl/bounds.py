@@ -91,7 +91,8 @@ def check_domain_text(text: str) -> None:
     if not isinstance(text, str):
         raise DomainInputError(f"a domain must be text, not {type(text).__name__}")
     if not text.strip():
-        raise DomainInputError("the domain text is empty", category="UndefinedDomainName")
+        raise DomainInputError("no PDDL domain: the text is empty", category="UndefinedDomainName",
+                               kind="NoDomainFound")
     if len(text) > MAX_DOMAIN_CHARS:
         raise DomainInputError(
             f"the domain text has {len(text):,} characters; the limit is "

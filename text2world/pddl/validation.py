@@ -45,6 +45,7 @@ _BY_EXCEPTION = {
 
 _UNSUPPORTED_KEYWORDS = (":durative-action", ":derived", ":process", ":event", ":constraints",
                          "either", ":timed-initial-literals", ":preferences")
+_DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
 _DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+[^\s()]+\s*\)", re.IGNORECASE)
 _PARSER_POSITION = re.compile(r"line (\d+):(\d+)")
 _QUOTED = re.compile(r'element "([^"]+)"')
@@ -65,7 +66,11 @@ class Issue:
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line else ""
-        return f"{self.category}: {where}{self.message}"
+        # "Other" says nothing, and no domain at all is not an undefined domain name: the kind
+        # (e.g. UndefinedPredicate, NoDomainFound) names those; the category stays in the JSON.
+        label = self.kind if self.kind and (self.category == "Other"
+                                            or self.kind == "NoDomainFound") else self.category
+        return f"{label}: {where}{self.message}"
 
 
 @dataclass(frozen=True)
@@ -123,7 +128,7 @@ def _locate(text: str, name: str, occurrence: int = 0,
     return line_column(text, offsets[min(occurrence, len(offsets) - 1)])
 
 
-def _balance_error(text: str) -> Issue | None:
+def balance_error(text: str) -> Issue | None:
     """Unbalanced parentheses (comments ignored), with the position that shows it."""
     depth = 0
     opened: list[int] = []
@@ -162,10 +167,18 @@ def classify_error(text: str, error: BaseException) -> Issue:
     if kind == "ParsingError":
         match = _PARSER_POSITION.search(message)
         line, column = (int(match.group(1)), int(match.group(2)) + 1) if match else (None, None)
+        if not _DEFINE.search(strip_comments(text)):
+            return Issue("UndefinedDomainName", "no PDDL domain: the text has no '(define' "
+                         "(not PDDL, or an empty file)", None, None, "NoDomainFound")
         if not _DOMAIN_HEADER.search(text):
             return Issue("UndefinedDomainName", "the text has no '(define (domain NAME)' header: "
                          f"{message}", line, column, kind)
-        balance = _balance_error(text)
+        from text2world.pddl.reading import unclosed_parenthesis  # it imports this module
+
+        unclosed = unclosed_parenthesis(text)
+        if unclosed is not None:
+            return unclosed.issue(text)
+        balance = balance_error(text)
         if balance is not None:
             # A ')' too many is shown where it is; a missing ')' leaves only the outermost
             # '(define' open at the end, so the parser's position (where the nesting stopped
@@ -374,6 +387,10 @@ def validate(text: str, *, fold_case: bool = True) -> Validation:
     if fold_case:
         from text2world.pddl.normalise import normalise_for_tarski
         text = normalise_for_tarski(text)
+    return _validate(text, fold_case, 0)
+
+
+def _validate(text: str, fold_case: bool, repairs: int) -> Validation:
     try:
         reader = tarski_parse(text, case_insensitive=fold_case)
     except (DomainInputError, RecursionError) as error:
@@ -381,227 +398,12 @@ def validate(text: str, *, fold_case: bool = True) -> Validation:
     except ImportError:
         raise
     except Exception as error:  # tarski raises many unrelated classes
-        return Validation(False, _all_errors(text, classify_error(text, error)))
+        from text2world.pddl.reading import all_errors  # it imports this module
+
+        def revalidate(repaired: str) -> tuple[Issue, ...]:
+            return _validate(repaired, fold_case, repairs + 1).errors
+
+        return Validation(False, all_errors(text, classify_error(text, error), revalidate,
+                                            repairs))
     domain = domain_from_tarski(reader)
     return Validation(True, (), tuple(domain_warnings(text, domain)), domain)
-
-
-# --------------------------------------------------------------------------------------------
-# Every error in one pass: tarski stops at its first error, so when it fails, the domain's
-# s-expressions are read here to find the others (declared names, arities, variables, types).
-# Linear in the tokens, which the input limits bound; only run when tarski already failed, so
-# a domain's validity is always tarski's verdict.
-
-_CONNECTIVES = frozenset({"and", "or", "not", "imply", "when"})
-_QUANTIFIERS = frozenset({"forall", "exists"})
-_NUMERIC = frozenset({"increase", "decrease", "assign", "scale-up", "scale-down", "<", ">", "<=",
-                      ">=", "=", "+", "-", "*", "/"})
-
-
-def _tree(text: str):
-    """Nested lists ``[offset, child, ...]`` with ``(token, offset)`` leaves (lower-cased)."""
-    root: list = [0]
-    stack = [root]
-    for match in TOKEN.finditer(text):
-        token = match.group()
-        if token[0] == ";":
-            continue
-        if token == "(":
-            node = [match.start()]
-            stack[-1].append(node)
-            stack.append(node)
-        elif token == ")":
-            if len(stack) > 1:
-                stack.pop()
-        else:
-            stack[-1].append((token.lower(), match.start()))
-    return root
-
-
-def _head(node) -> str:
-    return node[1][0] if len(node) > 1 and isinstance(node[1], tuple) else ""
-
-
-def _typed_list(items) -> list[tuple[str, int, str | None, int]]:
-    """(name, offset, type or None for 'either'/object, offset of the type) of a typed list."""
-    result, pending, index = [], [], 0
-    while index < len(items):
-        item = items[index]
-        if isinstance(item, tuple) and item[0] == "-" and index + 1 < len(items):
-            parent = items[index + 1]
-            kind = (parent[0], parent[1]) if isinstance(parent, tuple) else (None, parent[0])
-            result.extend((name, offset, kind[0], kind[1]) for name, offset in pending)
-            pending, index = [], index + 2
-            continue
-        if isinstance(item, tuple):
-            pending.append(item)
-        index += 1
-    result.extend((name, offset, "object", offset) for name, offset in pending)
-    return result
-
-
-class _Checker:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.issues: list[Issue] = []
-        self.parents: dict[str, str | None] = {"object": None}
-        self.predicates: dict[str, list[str | None]] = {}
-        self.functions: set[str] = set()
-        self.constants: dict[str, str | None] = {}
-
-    def add(self, category: str, message: str, offset: int, kind: str) -> None:
-        line, column = line_column(self.text, offset)
-        self.issues.append(Issue(category, message, line, column, kind))
-
-    def subtype(self, child: str | None, parent: str | None) -> bool:
-        if child is None or parent is None or parent == "object":
-            return True
-        seen = set()
-        while child is not None and child not in seen:
-            if child == parent:
-                return True
-            seen.add(child)
-            child = self.parents.get(child)
-        return False
-
-    def check_type(self, type_name: str | None, offset: int) -> None:
-        if type_name is not None and type_name not in self.parents:
-            self.add("UndefinedType", f"type {type_name!r} is used but not declared in :types",
-                     offset, "UndefinedSort")
-
-    def run(self) -> list[Issue]:
-        define = next((n for n in _tree(self.text)[1:]
-                       if isinstance(n, list) and _head(n) == "define"), None)
-        if define is None:
-            return []
-        sections = [n for n in define[2:] if isinstance(n, list)]
-        for section in sections:
-            if _head(section) == ":types":
-                for name, offset, parent, _ in _typed_list(section[2:]):
-                    if name in self.parents and name != "object":
-                        self.add("DuplicateDefinition", f"type {name!r} is declared twice",
-                                 offset, "DuplicateSortDefinition")
-                    self.parents[name] = parent
-        for section in sections:
-            head = _head(section)
-            if head == ":types":
-                for name, _, parent, parent_offset in _typed_list(section[2:]):
-                    self.check_type(parent, parent_offset)
-            elif head == ":constants":
-                for name, offset, type_name, type_offset in _typed_list(section[2:]):
-                    self.check_type(type_name, type_offset)
-                    self.constants[name] = type_name
-            elif head == ":predicates":
-                for declaration in section[2:]:
-                    name = _head(declaration) if isinstance(declaration, list) else ""
-                    if not name:
-                        continue
-                    if name in self.predicates:
-                        self.add("DuplicateDefinition", f"predicate {name!r} is declared twice",
-                                 declaration[1][1], "DuplicatePredicateDefinition")
-                    parameters = _typed_list(declaration[2:])
-                    for _, _, type_name, type_offset in parameters:
-                        self.check_type(type_name, type_offset)
-                    self.predicates[name] = [p[2] for p in parameters]
-            elif head == ":functions":
-                self.functions.update(_head(d) for d in section[2:] if isinstance(d, list))
-        actions: set[str] = set()
-        for section in sections:
-            if _head(section) == ":action" and len(section) > 2 and isinstance(section[2], tuple):
-                name, offset = section[2]
-                if name in actions:
-                    self.add("DuplicateDefinition", f"action {name!r} is declared twice",
-                             offset, "DuplicateActionDefinition")
-                actions.add(name)
-                self.action(section[3:])
-        return self.issues
-
-    def action(self, items) -> None:
-        variables: dict[str, str | None] = {}
-        bodies = []
-        for index, item in enumerate(items):
-            if not isinstance(item, tuple) or index + 1 >= len(items):
-                continue
-            value = items[index + 1]
-            if item[0] == ":parameters" and isinstance(value, list):
-                for name, _, type_name, type_offset in _typed_list(value[1:]):
-                    self.check_type(type_name, type_offset)
-                    variables[name] = type_name
-            elif item[0] in (":precondition", ":effect") and isinstance(value, list):
-                bodies.append(value)
-        for body in bodies:
-            self.formula(body, variables)
-
-    def formula(self, node, variables: dict[str, str | None]) -> None:
-        head = _head(node)
-        if not head or head in _NUMERIC or head in self.functions:
-            return
-        if head in _CONNECTIVES:
-            for child in node[2:]:
-                if isinstance(child, list):
-                    self.formula(child, variables)
-            return
-        if head in _QUANTIFIERS:
-            inner = dict(variables)
-            if len(node) > 2 and isinstance(node[2], list):
-                for name, _, type_name, type_offset in _typed_list(node[2][1:]):
-                    self.check_type(type_name, type_offset)
-                    inner[name] = type_name
-            for child in node[3:]:
-                if isinstance(child, list):
-                    self.formula(child, inner)
-            return
-        offset = node[1][1]
-        if head not in self.predicates:
-            self.add("Other", f"predicate {head!r} is used but not declared in :predicates",
-                     offset, "UndefinedPredicate")
-            return
-        arguments = node[2:]
-        expected = self.predicates[head]
-        if len(arguments) != len(expected):
-            self.add("TypeMismatch", f"predicate {head!r} takes {len(expected)} argument"
-                     f"{'' if len(expected) == 1 else 's'} but is given {len(arguments)}",
-                     offset, "ArityMismatch")
-        for argument, parameter_type in zip(arguments, expected):
-            if not isinstance(argument, tuple):
-                continue
-            name, where = argument
-            if name.startswith("?"):
-                if name not in variables:
-                    self.add("UndefinedVariable", f"variable {name!r} is used but is not a "
-                             "parameter or quantified variable", where, "UndefinedVariable")
-                    continue
-                actual = variables[name]
-            elif name in self.constants:
-                actual = self.constants[name]
-            else:
-                self.add("UndefinedConstant", f"{name!r} is used as a constant or object but "
-                         "is not declared in :constants", where, "UndefinedConstant")
-                continue
-            if not self.subtype(actual, parameter_type):
-                self.add("TypeMismatch", f"{name!r} of type {actual!r} is given where {head!r} "
-                         f"expects {parameter_type!r}", where, "SortMismatch")
-
-
-def _all_errors(text: str, first: Issue) -> tuple[Issue, ...]:
-    """tarski's error first (given a line from the reading when it had none), then every other
-    error the reading finds, at most ``MAX_REPORTED_ISSUES``."""
-    try:
-        found = _Checker(text).run()
-    except RecursionError:  # cannot happen within MAX_NESTING_DEPTH; never hide tarski's error
-        found = []
-    if first.line is None:
-        same = next((i for i in found if i.kind == first.kind), None)
-        if same is not None:
-            first = Issue(first.category, first.message, same.line, same.column, first.kind)
-    errors = [first]
-    for issue in found:
-        if (issue.line, issue.column, issue.category) == (first.line, first.column,
-                                                           first.category):
-            continue
-        if len(errors) >= MAX_REPORTED_ISSUES:
-            errors.append(Issue("Other", f"more errors not listed (at most "
-                                f"{MAX_REPORTED_ISSUES} are)", None, None, "MoreErrors"))
-            break
-        errors.append(issue)
-    return tuple(errors)

@@ -18,15 +18,16 @@ from text2world.tasks.wm.metrics import PROPOSE_KS
 def generation_samples(items: list[dict], mode: str, round_index: int,
                        metric: str) -> dict[str, list[float]]:
     """Item id -> the metric at EC_round in each epoch of the item (executable as 0/1);
-    items without it left out. Semantic scores count only rounds that could be simulated."""
+    items without it left out. A semantic round that could not be simulated counts 0 (the
+    headline, as the semantic tables give it)."""
     values: dict[str, list[float]] = {}
     for item in items:
         scores = (item.get("ec") or {}).get(mode) or []
         if len(scores) > round_index and isinstance(scores[round_index], dict):
             score = scores[round_index]
-            if mode == "semantic" and not score.get("ok"):
-                continue
             value = score.get(metric)
+            if mode == "semantic" and not score.get("ok"):
+                value = 0.0
             if isinstance(value, (int, float)):
                 values.setdefault(str(item.get("item")), []).append(float(value))
     return values

@@ -3,8 +3,10 @@
 A round's log record holds ``semantic`` (``semantic.semantic_summary``: ok, reason, the four
 metrics, the top diagnoses, settings); an item's ``ec["semantic"]`` holds the compact form per
 round k (EC_k: the last round at or before k), so correction curves exist for the semantic
-metrics too. Means are taken over the rounds that could be simulated; the share that could not
-is reported beside them, never folded in as zeros.
+metrics too. The headline of each metric is its mean over ALL items of the round, an item whose
+domain could not be simulated counting 0: a fixed denominator, so a score cannot drop because a
+correction made one more item simulable. The mean over the simulated items alone (``*_simulated``)
+is reported beside it, labelled, with the share that could be simulated.
 """
 
 from __future__ import annotations
@@ -46,8 +48,13 @@ def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
             for k in range(ec + 1)]
 
 
+CONDITIONAL = "_simulated"  # suffix of the mean over the simulated items alone
+
+
 def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
-    """Per round: items scored, the share that could be simulated, and metric means over them."""
+    """Per round: items scored, the share that could be simulated, each metric's mean over all
+    of them (0 for an item that could not be simulated) and, as ``METRIC_simulated``, its
+    mean over the simulated ones."""
     if not any((item.get("ec") or {}).get("semantic") for item in items):
         return None
     rows = []
@@ -61,8 +68,11 @@ def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
                "simulable": len(ok) / len(cells) if cells else None,
                "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS}}
         for metric in METRICS:
-            values = [float(c[metric]) for c in ok if c.get(metric) is not None]
-            row[metric] = sum(values) / len(values) if values else None
+            simulated = [float(c[metric]) for c in ok if c.get(metric) is not None]
+            # A metric a simulated item has no value for (no gold plan) is left out of both.
+            counted = len(simulated) + len(cells) - len(ok)
+            row[metric] = sum(simulated) / counted if counted else None
+            row[metric + CONDITIONAL] = sum(simulated) / len(simulated) if simulated else None
         rows.append(row)
     return rows
 
@@ -95,15 +105,17 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
         lines.append(f"| {label} | {rows[-1]['items']} | "
                      + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
     header = "| Run | Simulable EC_k | " + " | ".join(
-        f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k" for m in METRICS) + " |"
-    lines += ["", "Metric means (%) [95% interval] over the rounds that could be simulated; "
-              "'Simulable' is their share; 'incomplete' rounds count with the parts that could "
-              "be matched.", "", header, "|" + " --- |" * (2 + 2 * len(METRICS))]
+        f"{LABELS[m]} EC_0 | {LABELS[m]} EC_k | {LABELS[m]} EC_k (simulated)" for m in METRICS) + " |"
+    lines += ["", "Each metric is a mean over all items [95% interval], an item whose domain "
+              "could not be simulated counting 0; '(simulated)' is the mean over the simulated "
+              "items only, and 'Simulable' their share; 'incomplete' rounds count with the "
+              "parts that could be matched.", "", header, "|" + " --- |" * (2 + 3 * len(METRICS))]
     for label, rows in curves.items():
-        cells = [label, _pct(rows[-1]["simulable"])]
+        cells = [f"{label} ({rows[-1]['items']} items)", _pct(rows[-1]["simulable"])]
         for metric in METRICS:
             cells += [format_interval(intervals[label][0][metric]),
-                      format_interval(intervals[label][-1][metric])]
+                      format_interval(intervals[label][-1][metric]),
+                      _pct(rows[-1][metric + CONDITIONAL])]
         lines.append("| " + " | ".join(cells) + " |")
     diagnoses = _top_diagnoses(runs)
     if diagnoses:
@@ -133,12 +145,17 @@ def _top_diagnoses(runs, limit: int = 10) -> dict:
             last = rounds[-1].get("semantic") if rounds else None
             for diagnosis in (last or {}).get("diagnoses") or []:
                 if isinstance(diagnosis, dict):
-                    key = (diagnosis.get("action", ""),
-                           f"{diagnosis.get('kind', '')} `{diagnosis.get('literal', '')}`")
-                    counter[key] += 1
+                    counter[(diagnosis.get("action", ""), _diagnosis_text(diagnosis))] += 1
         if counter:
             found[label] = counter.most_common(limit)
     return found
+
+
+def _diagnosis_text(diagnosis: dict) -> str:
+    """The diagnosis in words, without the counts of sampled states that differ per item."""
+    from text2world.scoring.diagnosis import describe
+
+    return describe(str(diagnosis.get("kind", "")), str(diagnosis.get("literal") or ""))
 
 
 def _plot(curves: dict, path: Path) -> None:
@@ -152,11 +169,16 @@ def _plot(curves: dict, path: Path) -> None:
             xs = [r["round"] for r in rows if r[metric] is not None]
             ys = [100 * r[metric] for r in rows if r[metric] is not None]
             axis.plot(xs, ys, marker="o", label=label)
+        rounds = max((len(rows) for rows in curves.values()), default=1)
+        axis.set_xticks(range(rounds), [f"EC_{k}" for k in range(rounds)])
+        axis.set_xlim(-0.3, rounds - 0.7)
         axis.set_title(LABELS[metric])
-        axis.set_xlabel("correction round (EC_k)")
+        axis.set_xlabel("after k correction rounds")
         axis.set_ylim(0, 105)
-    axes[0].set_ylabel("%")
+    axes[0].set_ylabel("% of all items")
     axes[0].legend(fontsize=7)
+    figure.suptitle("Semantic scores per correction round (an item that cannot be simulated "
+                    "counts 0)", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)

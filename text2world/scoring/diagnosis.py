@@ -97,6 +97,26 @@ class Diagnoser:
                      for (name, kind, literal), count in ordered)
 
 
+_WITHOUT_COUNTS = {
+    "missing-precondition": "precondition `{literal}` missing: applicable where the gold forbids it",
+    "extra-precondition": "precondition `{literal}` is not in the gold: blocks the action where "
+                          "the gold allows it",
+    "missing-effect": "effect `{literal}` missing",
+    "extra-effect": "effect `{literal}` is not in the gold",
+    "parameter-types": "parameter types {literal} decide applicability where the gold differs",
+    "missing-action": "no such action in the prediction",
+    "extra-action": "no such action in the gold",
+}
+
+
+def describe(kind: str, literal: str) -> str:
+    """A diagnosis in words without its counts (which differ per item): what reports count."""
+    template = _WITHOUT_COUNTS.get(kind)
+    if template is None:
+        return f"{kind} `{literal}`" if literal else kind
+    return template.format(literal=literal)
+
+
 def _message(name: str, kind: str, literal: str, count: int) -> str:
     states = f"{count} sampled state{'s' if count != 1 else ''}"
     transitions = f"{count} sampled transition{'s' if count != 1 else ''}"

@@ -33,6 +33,7 @@ from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.generation.prompts import (BUILTIN_PROMPTS, DESCRIPTIONS, EvalError,
                                                  Prompts, few_shot_examples, load_template)
+from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
 from text2world.tasks.generation.scoring import (compact_score, error_text,
                                                  extract_round_domain, score_round,
                                                  validate_round)
@@ -53,8 +54,10 @@ class EvalOptions(RunOptions):
     workers: int | None = None  # processes for validation/scoring; 0: in the event loop thread
     semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
     mystery: bool = False  # obfuscated copies of the domains (tasks/wm/mystery.py)
+    allow_exemplar_items: bool = False  # evaluate few-shot exemplars too (their gold in the prompt)
 
     FIELDS: ClassVar[dict] = {
+        "exemplars_evaluated": ("allow_exemplar_items", bool),
         "ec": ("ec", int), "prompt": ("prompt", str), "description": ("description", str),
         "correction_prompt": ("correction_prompt",
                               lambda value: None if value == "correction" else value),
@@ -76,6 +79,7 @@ class GenerationTask:
         self.skipped: list[str] = []
         self.prompts: Prompts | None = None
         self.examples: list[Record] = []
+        self.exemplars_evaluated: list[str] = []
         self.semantic = False
         self.memo: dict[str, dict] = {}
 
@@ -101,6 +105,10 @@ class GenerationTask:
                                    ("domain", "error"), "correction prompt")
         if "{examples}" in generation.text:
             self.examples = _few_shot(self.dataset, options.description)
+        overlap = evaluated_exemplars((r.id for r in selection), (r.id for r in self.examples))
+        if overlap and not options.allow_exemplar_items:
+            raise EvalError(exemplar_overlap_message(overlap))
+        self.exemplars_evaluated = overlap
         self.prompts = Prompts(generation, correction,
                                few_shot_examples(self.examples, options.description))
         self.semantic = (options.semantic if options.semantic is not None
@@ -152,6 +160,7 @@ class GenerationTask:
             "correction_prompt": prompts.correction.name,
             "correction_prompt_hash": prompts.correction.hash,
             "few_shot_examples": [r.id for r in self.examples],
+            "exemplars_evaluated": self.exemplars_evaluated,
             "ec": options.ec,
             "semantic": self.semantic,
             "skipped_items": self.skipped,

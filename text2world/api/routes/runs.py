@@ -1,0 +1,120 @@
+"""Evaluation runs in the runs directory: their configs (without credentials) and summaries.
+
+The viewer (``api.viewer``) adds each run's overview and items under the same prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from text2world.api.dependencies import SettingsDep, check_plain
+from text2world.api.jobs import ApiError
+from text2world.api.schemas import ERRORS, RunDetail, RunPage
+from text2world.engine.run_reader import RunInfo, find_run, list_runs
+from text2world.engine.run_store import KINDS, RunError
+
+router = APIRouter(prefix="/v1", tags=["runs"])
+
+_SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
+
+
+def _redact(value: Any, depth: int = 0) -> Any:
+    """Drop anything named like a credential; configs should hold none, but never echo one."""
+    if depth > 50:
+        return None
+    if isinstance(value, dict):
+        return {key: ("<redacted>" if isinstance(key, str) and _SECRET_KEY.search(key)
+                      and isinstance(item, str) else _redact(item, depth + 1))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redact(item, depth + 1) for item in value]
+    return value
+
+
+def _field(config: Any, *names: str) -> str | None:
+    if not isinstance(config, dict):
+        return None
+    for name in names:
+        value = config.get(name)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and isinstance(value.get("name"), str):
+            return value["name"]
+    return None
+
+
+def run_status(info: RunInfo) -> dict:
+    """Kind, task, reference flag, and whether the run can be shown: ok; failed (no item
+    finished: the model could not be reached); damaged (its files cannot be read, or of an
+    unknown kind), each with its reason. The leaderboard lists every run and never breaks."""
+    config = info.config if isinstance(info.config, dict) else {}
+    result: dict[str, Any] = {
+        "kind": info.kind if info.kind in KINDS else "unknown",
+        "task": config.get("task") if isinstance(config.get("task"), str) else None,
+        "reference_model": bool(config.get("reference_model")), "status": "ok",
+        "reason": None}
+    summary = info.summary if isinstance(info.summary, dict) else None
+    if info.error is not None:
+        result.update(status="damaged", reason=info.error)
+    elif summary is None:
+        result.update(status="damaged", reason="; ".join(info.problems)
+                      or "summary.json is missing")
+    elif summary.get("finished_items") == 0 and (summary.get("planned_items") or 0) > 0:
+        stop = summary.get("stop_reason") or summary.get("stopped")
+        result.update(status="failed", reason=str(stop) if stop else (
+            "no item finished: the model could not be reached or every call failed "
+            "(see errors.jsonl; resuming the run retries)"))
+    return result
+
+
+def _run_entry(info: RunInfo, detail: bool = False) -> dict:
+    """A run as the API shows it (read by the run store's reader, credentials dropped)."""
+    config = info.config
+    result = {"id": info.run_id, "finished": info.finished,
+              "model": _field(config, "model", "model_name"),
+              "dataset": _field(config, "dataset", "dataset_name"),
+              "summary": _redact(info.summary), "problems": info.problems,
+              **run_status(info)}
+    if detail:
+        result["config"] = _redact(config)
+        result["logged_items"] = info.logged_items()
+    return result
+
+
+def _runs(runs_dir: Path) -> list[RunInfo]:
+    try:
+        return list_runs(runs_dir, confined=True)
+    except RunError as err:
+        raise ApiError(503, "runs_unavailable", str(err)) from None
+
+
+@router.get("/runs", response_model=RunPage, summary="List the evaluation runs")
+def list_evaluation_runs(
+    settings: SettingsDep,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> dict:
+    """Evaluation runs in the runs directory, with their summaries, a page at a time; a run
+    whose files are missing or damaged lists why in `problems`."""
+    runs = _runs(settings.runs_dir)
+    page = runs[offset: offset + limit]
+    return {"runs_dir": str(settings.runs_dir), "total": len(runs), "offset": offset,
+            "limit": limit,
+            "next_offset": offset + limit if offset + limit < len(runs) else None,
+            "items": [_run_entry(info) for info in page]}
+
+
+@router.get("/runs/{run_id}", response_model=RunDetail, responses=ERRORS,
+            summary="Get one evaluation run")
+def get_evaluation_run(run_id: str, settings: SettingsDep) -> dict:
+    """One run: its config (without credentials), summary and number of logged items."""
+    check_plain(run_id, "run")
+    info = find_run(settings.runs_dir, run_id)
+    if info is not None:
+        return _run_entry(info, detail=True)
+    raise ApiError(404, "unknown_run",
+                   f"no run {run_id!r} in {settings.runs_dir} (GET /v1/runs lists the runs)")
