@@ -18,7 +18,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from text2world.engine.run_reader import find_run, list_runs
+from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
 from text2world.engine.run_store import Run, RunError
 
 from text2world.api.jobs import ApiError
@@ -186,7 +186,7 @@ def run_against(request: Request, run_id: str, table: str) -> JSONResponse:
     from text2world.reports.published import PublishedError, against
 
     run = _open_run(request, run_id)
-    if not _RUN_ID.match(table):
+    if not RUN_NAME.match(table):
         raise ApiError(404, "unknown_table", f"no published table {table!r}")
     try:
         return JSONResponse(against(run.path, table))
