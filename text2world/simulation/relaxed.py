@@ -17,6 +17,7 @@ ones count 0), so they never exceed a step's true cost.
 from __future__ import annotations
 
 import heapq
+import time
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -80,7 +81,9 @@ class RelaxedTask:
     """
 
     def __init__(self, simulator: "Simulator", start: frozenset | None = None, *,
-                 unit_costs: bool = True) -> None:
+                 unit_costs: bool = True, deadline: float | None = None) -> None:
+        """``deadline``: a ``time.thread_time()`` value past which grounding stops
+        (``RelaxationTooLarge``), checked between action schemas."""
         self.simulator = simulator
         start = simulator.initial_state if start is None else start
         static = simulator._static_predicates()
@@ -108,6 +111,9 @@ class RelaxedTask:
             changed = False
             new_atoms: list = []
             for name, compiled, enumerate_ in enumerators:
+                if deadline is not None and time.thread_time() > deadline:
+                    raise RelaxationTooLarge("grounding the relaxed problem ran past the "
+                                             "search's CPU-time bound")
                 tuples, _ = enumerate_(reached, index.by_pred, index.lookup, 0)
                 for args in tuples:
                     if (name, args) in grounded:

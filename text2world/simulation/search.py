@@ -161,7 +161,8 @@ def greedy_search(simulator: Simulator, *, start: frozenset | None = None,
                      unit_costs=True)
 
     def body() -> SearchResult:
-        relaxed = RelaxedTask(simulator, search.start, unit_costs=True)
+        relaxed = RelaxedTask(simulator, search.start, unit_costs=True,
+                              deadline=search.deadline)
         search.count_evaluation()
         best, preferred = relaxed.evaluate(search.start, heuristic)
         if best == INFINITY:
@@ -225,7 +226,8 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
     search = _Search(simulator, start, limits, f"astar({heuristic})", unit_costs=unit)
 
     def body() -> SearchResult:
-        relaxed = RelaxedTask(simulator, search.start, unit_costs=unit) \
+        relaxed = RelaxedTask(simulator, search.start, unit_costs=unit,
+                              deadline=search.deadline) \
             if heuristic == "hmax" else None
         known_h: dict = {}
 
