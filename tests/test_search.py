@@ -13,7 +13,7 @@ from text2world import planner_front, semantic
 from text2world.crosscheck import up_plan_valid
 from text2world.mutants import mutants
 from text2world.pddl import parse_domain
-from text2world.simulation import Simulator, parse_problem, simulator_from_text
+from text2world.simulation import simulator_from_text
 from text2world.simulation.relaxed import RelaxedTask
 from text2world.simulation.search import (BOUND, SOLVED, UNSOLVABLE, SearchLimits,
                                           greedy_search, optimal_search)

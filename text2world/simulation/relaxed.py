@@ -22,7 +22,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from text2world.simulation.codegen import compile_enumerator
-from text2world.simulation.problem import GroundAction, WorkLimitExceeded
+from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.simulator import Simulator
@@ -80,7 +80,7 @@ class RelaxedTask:
     (a goal atom never reached makes ``unreachable`` true).
     """
 
-    def __init__(self, simulator: "Simulator", start: frozenset | None = None, *,
+    def __init__(self, simulator: Simulator, start: frozenset | None = None, *,
                  unit_costs: bool = True, deadline: float | None = None) -> None:
         """``deadline``: a ``time.thread_time()`` value past which grounding stops
         (``RelaxationTooLarge``), checked between action schemas."""
@@ -303,8 +303,8 @@ class RelaxedTask:
             elif kind == "cost" and top:
                 try:
                     cost[0] += self.simulator._cost_value(effect[1], binding)
-                except Exception:  # noqa: BLE001 - no value: a lower bound of 0 stays valid
-                    pass
+                except SimulationError:
+                    cost[0] += 0.0  # no value in the problem: 0 stays a lower bound
 
     # -- heuristics --------------------------------------------------------------------
 

@@ -279,5 +279,5 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
     return search.run(body)
 
 
-__all__ = ["BOUND", "SOLVED", "SearchLimits", "SearchResult", "UNSOLVABLE", "UNSUPPORTED",
+__all__ = ["BOUND", "SOLVED", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult",
            "greedy_search", "optimal_search"]
