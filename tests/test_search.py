@@ -14,7 +14,7 @@ from text2world.scoring import semantic
 from text2world.simulation.crosscheck import up_plan_valid
 from text2world.scoring.mutants import mutants
 from text2world.pddl.model import parse_domain
-from text2world.simulation import Simulator, parse_problem, simulator_from_text
+from text2world.simulation import simulator_from_text
 from text2world.simulation.relaxed import RelaxedTask
 from text2world.simulation.search import (BOUND, SOLVED, UNSOLVABLE, SearchLimits,
                                           greedy_search, optimal_search)

@@ -29,7 +29,7 @@ FALLBACK = "fast-downward lama-first"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
 # few thousand expansions; the bounds keep a hopeless search (a mutant with a huge reachable
 # space and no plan) to about a second before Fast Downward takes over.
-FRONT_LIMITS = SearchLimits(max_expanded=4_000, max_evaluated=15_000, max_seconds=2.0)
+FRONT_LIMITS = SearchLimits(max_expanded=1_500, max_evaluated=6_000, max_seconds=0.5)
 FRONT = f"front-1 gbfs(ff)[{FRONT_LIMITS.describe()}] then {FALLBACK}"  # the cache key's name
 
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()

@@ -17,11 +17,12 @@ ones count 0), so they never exceed a step's true cost.
 from __future__ import annotations
 
 import heapq
+import time
 from itertools import product
 from typing import TYPE_CHECKING
 
 from text2world.simulation.codegen import compile_enumerator
-from text2world.simulation.problem import GroundAction, WorkLimitExceeded
+from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.simulator import Simulator
@@ -31,6 +32,8 @@ NEGATED = "¬"  # (NEGATED, atom): the relaxed atom "atom is false", for negated
 # atoms or relaxed actions past which grounding stops (the searches fall back)
 MAX_RELAXED_ATOMS = 200_000
 MAX_RELAXED_ACTIONS = 200_000
+MAX_VARIANTS = 16  # relaxed actions per ground action for its disjunctive preconditions
+MAX_QUANTIFIED = 1_000  # object combinations a quantified precondition is unrolled over
 
 
 class RelaxationTooLarge(WorkLimitExceeded):
@@ -77,12 +80,15 @@ class RelaxedTask:
     (a goal atom never reached makes ``unreachable`` true).
     """
 
-    def __init__(self, simulator: "Simulator", start: frozenset | None = None, *,
-                 unit_costs: bool = True) -> None:
+    def __init__(self, simulator: Simulator, start: frozenset | None = None, *,
+                 unit_costs: bool = True, deadline: float | None = None) -> None:
+        """``deadline``: a ``time.thread_time()`` value past which grounding stops
+        (``RelaxationTooLarge``), checked between action schemas."""
         self.simulator = simulator
         start = simulator.initial_state if start is None else start
         static = simulator._static_predicates()
         self._static = static
+        self._start = start
         actions = simulator._actions
         enumerators = []
         for name, compiled in sorted(actions.items()):
@@ -105,6 +111,9 @@ class RelaxedTask:
             changed = False
             new_atoms: list = []
             for name, compiled, enumerate_ in enumerators:
+                if deadline is not None and time.thread_time() > deadline:
+                    raise RelaxationTooLarge("grounding the relaxed problem ran past the "
+                                             "search's CPU-time bound")
                 tuples, _ = enumerate_(reached, index.by_pred, index.lookup, 0)
                 for args in tuples:
                     if (name, args) in grounded:
@@ -140,16 +149,12 @@ class RelaxedTask:
         self.names: list = sorted(reached) + [(NEGATED, p) for p in sorted(negated)]
         self.atoms: dict = {atom: i for i, atom in enumerate(self.names)}  # atom -> id
         ids = self.atoms
-        # A relaxed action needing an atom no relaxed action reaches (an effect condition or a
-        # precondition the enumerator does not join on) can never fire: dropped.
+        # a relaxed action needing an atom never reached (an effect condition) never fires
         keep = [i for i, pre in enumerate(self._pre) if all(a in ids for a in pre)]
-        if len(keep) < len(self._pre):
-            self.label = [self.label[i] for i in keep]
-            self.cost = [self.cost[i] for i in keep]
-            self._pre = [self._pre[i] for i in keep]
-            self._add = [self._add[i] for i in keep]
-        self.pre = [tuple(sorted({ids[a] for a in pre})) for pre in self._pre]
-        self.add = [tuple(sorted({ids[a] for a in adds if a in ids})) for adds in self._add]
+        self.label = [self.label[i] for i in keep]
+        self.cost = [self.cost[i] for i in keep]
+        self.pre = [tuple(sorted({ids[a] for a in self._pre[i]})) for i in keep]
+        self.add = [tuple(sorted({ids[a] for a in self._add[i] if a in ids})) for i in keep]
         del self._pre, self._add
         self.users: list[list[int]] = [[] for _ in ids]  # atom id -> actions it is a pre of
         for action, pre in enumerate(self.pre):
@@ -165,18 +170,111 @@ class RelaxedTask:
     # -- grounding ---------------------------------------------------------------------
 
     def _ground(self, compiled, args: tuple, unit_costs: bool) -> list[tuple]:
-        """The relaxed actions of one ground action: ``(pre atoms, add atoms, cost)``."""
+        """The relaxed actions of one ground action: ``(pre atoms, add atoms, cost)``, one per
+        way of satisfying its disjunctive preconditions (see ``_requirements``)."""
         binding = [None] * max(compiled.slots, 1)
         binding[:compiled.arity] = args
-        pre = self._literals([node for _, node in compiled.conjuncts], binding)
+        required = self._requirements([node for _, node in compiled.conjuncts], binding)
+        if required is None:
+            return []
+        pre, choices = required
         adds: list = []
         conditional: list = []
         cost = [0.0]
         self._effects(compiled.effects, binding, pre, adds, conditional, cost, top=True)
         step_cost = 1.0 if unit_costs else cost[0]
-        found = [(tuple(pre), tuple(adds), step_cost)]
-        found += [(tuple(p), tuple(a), step_cost) for p, a in conditional if a]
+        variants: list[list] = [[]]
+        for options in choices:
+            variants = [v + o for v in variants for o in options]
+            if len(variants) > MAX_VARIANTS:  # leaving the choices out still over-approximates
+                variants = [[]]
+                break
+        found = []
+        for extra in variants:
+            found.append((tuple(pre + extra), tuple(adds), step_cost))
+            found += [(tuple(p + extra), tuple(a), step_cost) for p, a in conditional if a]
         return found
+
+    def _requirements(self, nodes: list, binding: list) -> tuple[list, list] | None:
+        """What a condition (the conjunction of ``nodes``) needs in the relaxation:
+        ``(literals, choices)``, each choice a list of options (lists of literals) one of which
+        must hold; None when it can never hold. A literal is a fluent atom or (NEGATED, atom);
+        static atoms are read in the start state and (in)equalities decided on the spot;
+        ``forall`` is unrolled over the objects, ``or`` and ``exists`` become choices. Anything
+        else, or a choice with an option needing nothing, adds no requirement (the relaxation
+        may only over-approximate)."""
+        literals: list = []
+        choices: list = []
+        for node in nodes:
+            kind = node[0]
+            if kind == "and":
+                inner = self._requirements(list(node[1]), binding)
+                if inner is None:
+                    return None
+                literals += inner[0]
+                choices += inner[1]
+            elif kind == "forall":
+                for _ in self._assignments(node[1], binding):
+                    inner = self._requirements([node[2]], binding)
+                    if inner is None:
+                        return None
+                    literals += inner[0]
+                    choices += inner[1]
+            elif kind in ("or", "exists"):
+                if kind == "or":
+                    options = [self._option(part, binding) for part in node[1]]
+                else:
+                    options = [self._option(node[2], binding)
+                               for _ in self._assignments(node[1], binding)]
+                options = [o for o in options if o is not None]
+                if not options:
+                    return None
+                if all(options):  # else some option needs nothing: no requirement
+                    if len(options) == 1:
+                        literals += options[0]
+                    else:
+                        choices.append(options)
+            else:
+                option = self._option(node, binding)
+                if option is None:
+                    return None
+                literals += option
+        return literals, choices
+
+    def _assignments(self, variables: tuple, binding: list):
+        """Binds the quantified ``variables`` to each combination of objects in turn (at most
+        ``MAX_QUANTIFIED``; none beyond it: the condition is then left out)."""
+        domains = [self.simulator.objects_of_type(t) for _, t in variables]
+        size = 1
+        for objects in domains:
+            size *= len(objects)
+        if size > MAX_QUANTIFIED:
+            return
+        for objects in product(*domains):
+            for (slot, _), obj in zip(variables, objects):
+                binding[slot] = obj
+            yield objects
+
+    def _option(self, node, binding: list) -> list | None:
+        """The fluent literals a conjunction of literals needs; None when it can never hold
+        (a static atom false in the start state, an unequal pair). Parts that are not literals
+        need nothing."""
+        needed = []
+        for part in _conjunction(node):
+            negated = part[0] == "not"
+            inner = part[1] if negated else part
+            if inner[0] == "atom":
+                atom = _bind(inner, binding)
+                if inner[1] in self._static:
+                    if (atom in self._start) == negated:
+                        return None
+                else:
+                    needed.append((NEGATED, atom) if negated else atom)
+            elif inner[0] == "eq":
+                a, b = ((binding[t] if isinstance(t, int) else t) for t in inner[1:])
+                if (a == b) == negated:
+                    return None
+        return needed
 
     def _effects(self, effects: tuple, binding: list, pre: list, adds: list,
                  conditional: list, cost: list, top: bool) -> None:
@@ -190,7 +288,9 @@ class RelaxedTask:
                 inner: list = []
                 nested: list = []
                 self._effects(effect[2], binding, pre, inner, nested, [0.0], top=False)
-                condition = self._literals(_conjunction(effect[1]), binding)
+                condition = self._option(effect[1], binding)
+                if condition is None:  # never holds: the effect never happens
+                    continue
                 conditional.append((pre + condition, inner))
                 conditional.extend((pre + condition + p[len(pre):], a) for p, a in nested)
             elif kind == "forall":
@@ -203,20 +303,8 @@ class RelaxedTask:
             elif kind == "cost" and top:
                 try:
                     cost[0] += self.simulator._cost_value(effect[1], binding)
-                except Exception:  # noqa: BLE001 - no value: a lower bound of 0 stays valid
-                    pass
-
-    def _literals(self, nodes: list, binding: list) -> list:
-        """The ground fluent literals among ``nodes``: an atom, or (NEGATED, atom) for a
-        negated one; static atoms (true in the start state, checked while grounding) and
-        other conditions are left out."""
-        found = []
-        for node in nodes:
-            if node[0] == "atom" and node[1] not in self._static:
-                found.append(_bind(node, binding))
-            elif node[0] == "not" and node[1][0] == "atom" and node[1][1] not in self._static:
-                found.append((NEGATED, _bind(node[1], binding)))
-        return found
+                except SimulationError:
+                    cost[0] += 0.0  # no value in the problem: 0 stays a lower bound
 
     # -- heuristics --------------------------------------------------------------------
 
