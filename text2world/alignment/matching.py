@@ -191,7 +191,8 @@ def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: di
         for order in permutations(range(arity)):
             # under the action parameter orders chosen so far and under none: those orders
             # were chosen without this predicate and may have absorbed its swap
-            for parameters in (mappings["orders"], {}):
+            no_orders: dict = {}
+            for parameters in (mappings["orders"], no_orders):
                 trial = {**mappings, "orders": parameters,
                          "arguments": {**mappings["arguments"], p: order}}
                 structure = structure_scores("predicates", gold, predicted, trial, gold_left,

@@ -161,7 +161,8 @@ class Translator:
     def _order(self, table: str, name: str) -> tuple | None:
         if self.side == "g":
             return None
-        return self.mappings.get(table, {}).get(name)
+        orders: dict = self.mappings.get(table, {})
+        return orders.get(name)
 
     def position(self, action: str, index: int) -> int:
         """A predicted parameter position as the gold's position under the action's order."""
