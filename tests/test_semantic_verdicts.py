@@ -263,3 +263,19 @@ def test_a_typed_model_answer_to_an_untyped_gold_is_equivalent():
     assert score.verdict == "different"
     assert {d.kind for d in score.diagnoses} == {"extra-action"}
     assert not any("(room " in d.message or "(ball " in d.message for d in score.diagnoses)
+
+
+def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
+    from text2world.rounds import extract_round_domain, score_round
+
+    from api.jobs import score_job
+
+    gold, _ = store_problems("blocksworld")
+    head, tail = gold.rsplit("(:action", 1)
+    answer = "Here it is:\n```pddl\n" + head + ")\n(:action" + tail + "\n```\n"
+    text, _ = extract_round_domain(answer)
+    scores = score_round(gold, text, response=answer)["scores"]
+    for mode in ("paper", "canonical"):
+        assert [e["kind"] for e in scores[mode]["errors"]] == ["DroppedDefinitions"], mode
+    body = score_job({"gold": gold, "response": answer, "mode": "canonical"})
+    assert [e["kind"] for e in body["errors"]] == ["DroppedDefinitions"]

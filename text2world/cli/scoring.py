@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..extract import NoDomainFound, domain_from_answer
-from ..metrics import MODES, Score, ScoringError, score, truncation_issue
+from ..metrics import MODES, Score, ScoringError, score, truncation_issue, with_truncation
 from ..pddl import DomainInputError
 from ..validation import validate
 from .common import (Mode, console, err_console, fail, json_failures, mode_option, print_json,
@@ -94,9 +94,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
         result = score(gold_text, predicted_text, mode=mode)
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
-    dropped = truncation_issue(source, predicted_text)
-    if dropped is not None and dropped not in result.errors:
-        result = replace(result, errors=result.errors + (dropped,))
+    result = with_truncation(result, source, predicted_text)
     _report_gold(result, gold)
     if semantic:
         from ..semantic import semantic_score
