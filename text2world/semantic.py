@@ -407,6 +407,8 @@ class _PairScorer:
                     return None, "no plan in either domain: the gold's problem is unsolvable too"
                 return False, "the prediction makes the problem unsolvable"
             if result.status == "Timeout":
+                if gold.plan is None:  # nor on the gold: nothing to compare
+                    return None, "no plan in time in either domain"
                 return False, "Fast Downward found no plan on the prediction in time"
             return False, f"Fast Downward fails on the prediction: {result.message[:300]}"
         check = gold.simulator.validate_plan(parse_plan(result.plan))
