@@ -190,6 +190,7 @@ def test_api_score_semantic(blocks) -> None:
         body = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold,
                                               "semantic": True}).json()
         assert body["semantic"]["ok"] and body["semantic"]["applicability_f1"] == 1.0
+        assert body["semantic"]["verdict"] == "equivalent"
         plain = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": gold}).json()
         assert plain["semantic"] is None
         given = client.post("/v1/score", json={

@@ -204,3 +204,78 @@ def test_valid_pddl_tarski_refuses_is_accepted():
     broken = text.replace("(not (at ?b ?r))", "(not (held ?b ?r))")
     errors = validate(broken).errors
     assert errors and errors[0].line == 6  # line numbers of the text as written
+
+
+UNTYPED_GRIPPER = """(define (domain gripper-strips)
+  (:predicates (room ?r) (ball ?b) (gripper ?g) (at-robby ?r) (at ?b ?r) (free ?g)
+               (carry ?o ?g))
+  (:action move :parameters (?from ?to)
+    :precondition (and (room ?from) (room ?to) (at-robby ?from))
+    :effect (and (at-robby ?to) (not (at-robby ?from))))
+  (:action pick :parameters (?obj ?room ?gripper)
+    :precondition (and (ball ?obj) (room ?room) (gripper ?gripper) (at ?obj ?room)
+                       (at-robby ?room) (free ?gripper))
+    :effect (and (carry ?obj ?gripper) (not (at ?obj ?room)) (not (free ?gripper))))
+  (:action drop :parameters (?obj ?room ?gripper)
+    :precondition (and (ball ?obj) (room ?room) (gripper ?gripper) (carry ?obj ?gripper)
+                       (at-robby ?room))
+    :effect (and (at ?obj ?room) (free ?gripper) (not (carry ?obj ?gripper)))))"""
+
+GRIPPER_PROBLEM = """(define (problem two-balls) (:domain gripper-strips)
+  (:objects rooma roomb ball1 ball2 left right)
+  (:init (room rooma) (room roomb) (ball ball1) (ball ball2) (gripper left) (gripper right)
+         (at-robby rooma) (free left) (free right) (at ball1 rooma) (at ball2 rooma))
+  (:goal (and (at ball1 roomb) (at ball2 roomb))))"""
+
+# As models write it: types for the gold's type predicates, other names, parameters in
+# another order, a binary predicate renamed with its arguments swapped.
+TYPED_ANSWER = """(define (domain robot-gripper)
+  (:requirements :strips :typing)
+  (:types room ball gripper)
+  (:predicates (robot-in ?r - room) (ball-in ?b - ball ?r - room) (hand-free ?g - gripper)
+               (holds ?g - gripper ?b - ball))
+  (:action move-robot :parameters (?to - room ?from - room)
+    :precondition (robot-in ?from)
+    :effect (and (robot-in ?to) (not (robot-in ?from))))
+  (:action pick-up :parameters (?room - room ?gripper - gripper ?obj - ball)
+    :precondition (and (ball-in ?obj ?room) (robot-in ?room) (hand-free ?gripper))
+    :effect (and (holds ?gripper ?obj) (not (ball-in ?obj ?room)) (not (hand-free ?gripper))))
+  (:action put-down :parameters (?gripper - gripper ?obj - ball ?room - room)
+    :precondition (and (holds ?gripper ?obj) (robot-in ?room))
+    :effect (and (ball-in ?obj ?room) (hand-free ?gripper) (not (holds ?gripper ?obj)))))"""
+
+
+def test_a_typed_model_answer_to_an_untyped_gold_is_equivalent():
+    problems = [("two-balls", GRIPPER_PROBLEM)]
+    score = semantic_score(UNTYPED_GRIPPER, TYPED_ANSWER, problems)
+    assert score.verdict == "equivalent", (score.metrics(), score.diagnoses)
+    mapping = score.alignment
+    assert {x["predicted"]: x["gold"] for x in mapping["type_predicates"]["types"]} == {
+        "room": "room", "ball": "ball", "gripper": "gripper"}
+    assert mapping["argument_orders"] == {"holds": [1, 0]}
+    assert mapping["parameter_orders"]["move-robot"] == [1, 0]
+    # an extra action: different, and no diagnosis blames typing the answer wrote as types
+    extra = TYPED_ANSWER[:-1] + """
+  (:action move-ball :parameters (?obj - ball ?from - room ?to - room)
+    :precondition (ball-in ?obj ?from)
+    :effect (and (ball-in ?obj ?to) (not (ball-in ?obj ?from)))))"""
+    score = semantic_score(UNTYPED_GRIPPER, extra, problems)
+    assert score.verdict == "different"
+    assert {d.kind for d in score.diagnoses} == {"extra-action"}
+    assert not any("(room " in d.message or "(ball " in d.message for d in score.diagnoses)
+
+
+def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
+    from text2world.tasks.generation.rounds import extract_round_domain, score_round
+
+    from text2world.api.jobs import score_job
+
+    gold, _ = store_problems("blocksworld")
+    head, tail = gold.rsplit("(:action", 1)
+    answer = "Here it is:\n```pddl\n" + head + ")\n(:action" + tail + "\n```\n"
+    text, _ = extract_round_domain(answer)
+    scores = score_round(gold, text, response=answer)["scores"]
+    for mode in ("paper", "canonical"):
+        assert [e["kind"] for e in scores[mode]["errors"]] == ["DroppedDefinitions"], mode
+    body = score_job({"gold": gold, "response": answer, "mode": "canonical"})
+    assert [e["kind"] for e in body["errors"]] == ["DroppedDefinitions"]

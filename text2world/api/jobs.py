@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from text2world.pddl.extract import NoDomainFound, extract_domain
-from text2world.scoring.metrics import ScoringError, score
+from text2world.scoring.metrics import ScoringError, score, with_truncation
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 
@@ -62,6 +62,8 @@ def score_job(task: dict) -> dict:
         raise ApiError(422, "unscorable", f"the pair cannot be scored: {err}") from None
     except DomainInputError as err:
         raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
+    if extracted:  # definitions a stray ')' cut off from the answer are an error
+        result = with_truncation(result, task["response"], text)
     checked = validate(text)
     semantic = None
     if task.get("semantic"):

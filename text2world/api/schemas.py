@@ -144,7 +144,10 @@ class ScoreResponse(BaseModel):
     validation: ValidateResponse
     gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
     semantic: dict | None = Field(None, description="With `semantic: true`: the semantic "
-                                  "scores (see text2world.scoring.semantic.SemanticScore).")
+                                  "scores (see text2world.scoring.semantic.SemanticScore); `verdict` "
+                                  "is equivalent, different, incomplete (`unmatched` lists "
+                                  "the gold's parts without counterpart) or not_simulated "
+                                  "(`reason` says why).")
 
 
 class ErrorBody(BaseModel):

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from text2world.pddl.extract import NoDomainFound, domain_from_answer
-from text2world.scoring.metrics import MODES, Score, ScoringError, score, truncation_issue
+from text2world.scoring.metrics import MODES, Score, ScoringError, score, truncation_issue, with_truncation
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.cli.common import (Mode, console, err_console, fail, json_failures, mode_option, print_json,
@@ -106,9 +106,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
         result = score(gold_text, predicted_text, mode=mode)
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
-    dropped = truncation_issue(source, predicted_text)
-    if dropped is not None and dropped not in result.errors:
-        result = replace(result, errors=result.errors + (dropped,))
+    result = with_truncation(result, source, predicted_text)
     _report_gold(result, gold)
     if semantic:
         from text2world.scoring.semantic import semantic_score

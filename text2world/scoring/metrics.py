@@ -96,13 +96,13 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
         if not isinstance(text, str):
             raise DomainInputError(f"the {role} domain must be text, not {type(text).__name__}")
     if mode == "paper":
-        return _with_truncation(_score_paper(gold, predicted), predicted, predicted)
+        return with_truncation(_score_paper(gold, predicted), predicted, predicted)
     if mode == "canonical":
         gold_view = _canonical_gold_view(gold)  # looked up once: the caches count their hits
         result = _score_canonical_views(gold_view, _canonical_view(predicted, prepared=False))
         if gold_view.error is not None:
             result = replace(result, gold_executable=False, gold_errors=(gold_view.error,))
-        return _with_truncation(result, predicted, predicted)
+        return with_truncation(result, predicted, predicted)
     raise ValueError(f"unknown scoring mode {mode!r}; choose one of {', '.join(MODES)}")
 
 
@@ -117,10 +117,11 @@ def truncation_issue(source: str, domain: str) -> Issue | None:
     return Issue("IncorrectParentheses", message, line, column, "DroppedDefinitions")
 
 
-def _with_truncation(result: Score, source: str, domain: str) -> Score:
-    """The score with a ``truncation_issue`` among its errors, once."""
+def with_truncation(result: Score, source: str, domain: str) -> Score:
+    """The score with a ``truncation_issue`` among its errors, once (``source``: the answer or
+    file the scored ``domain`` was extracted from)."""
     issue = truncation_issue(source, domain)
-    if issue is None or issue in result.errors:
+    if issue is None or any(e.kind == issue.kind for e in result.errors):
         return result
     return replace(result, errors=result.errors + (issue,))
 
@@ -142,7 +143,7 @@ def score_answer(gold: str, answer: str, mode: Mode = "paper") -> Score:
                      f1_types=0.0 if mode == "canonical" else None,
                      gold_executable=reference.gold_executable,
                      gold_errors=reference.gold_errors)
-    return _with_truncation(score(gold, predicted, mode), answer, predicted)
+    return with_truncation(score(gold, predicted, mode), answer, predicted)
 
 
 def _set_f1(predicted, reference) -> float:

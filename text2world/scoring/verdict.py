@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from text2world.pddl.model import Domain
 from text2world.scoring.diagnosis import Diagnosis
+
+if TYPE_CHECKING:
+    from text2world.scoring.alignment import Alignment
+    from text2world.scoring.semantic import SemanticScore
 
 UNCERTAIN = 0.7  # a mapped pair under this confidence is reported as uncertain
 _NAME = re.compile(r"\(\s*(?:not\s*\(\s*)?([^\s()]+)")
@@ -38,7 +43,8 @@ def _changed_predicates(domain: Domain) -> set[str]:
     return changed - static_unary(side)
 
 
-def unmatched_parts(alignment, gold: Domain, predicted: Domain) -> tuple[str, ...]:
+def unmatched_parts(alignment: "Alignment", gold: Domain, predicted: Domain
+                    ) -> tuple[str, ...]:
     """Gold parts without a counterpart, in words (empty: the structure corresponds)."""
     found = []
     for name in alignment.unmapped_gold["actions"]:
@@ -62,7 +68,7 @@ def unmatched_parts(alignment, gold: Domain, predicted: Domain) -> tuple[str, ..
     return tuple(found)
 
 
-def uncertain_pairs(alignment) -> dict[tuple[str, str], str]:
+def uncertain_pairs(alignment: "Alignment") -> dict[tuple[str, str], str]:
     """(kind, gold name) -> a phrase, for mapped actions and predicates of low confidence."""
     found = {}
     for kind in ("actions", "predicates"):
@@ -102,3 +108,18 @@ def decide(metrics: dict, diagnoses: tuple, unmatched: tuple[str, ...]) -> str:
     if measured and all(v == 1.0 for v in measured) and not diagnoses:
         return "equivalent"
     return "different"
+
+
+def with_verdict(score: "SemanticScore", alignment: "Alignment", gold: Domain,
+                 predicted: Domain) -> "SemanticScore":
+    """The verdict, the unmatched parts, and diagnoses qualified by the mapping's certainty."""
+    unmatched = unmatched_parts(alignment, gold, predicted)
+    uncertain = uncertain_pairs(alignment)
+    diagnoses = qualify(score.diagnoses, uncertain)
+    notes = score.notes
+    if unmatched:
+        notes += ("incomplete: parts of the gold have no counterpart in the prediction, so "
+                  "the metrics cover only what could be matched",)
+    return replace(score, diagnoses=diagnoses, notes=notes,
+                   verdict=decide(score.metrics(), diagnoses, unmatched),
+                   unmatched=unmatched, uncertain=tuple(sorted(uncertain.values())))

@@ -34,8 +34,11 @@ to ``MAX_ORDERED_PARAMETERS``); the two kinds of order are decided jointly (``or
 later rounds compare literals with positions put back. Predicates left unmatched on both sides
 are retried with their arguments in every order (renamed *and* swapped). Typing written the
 other way (a type for an untyped gold's unary static predicate, or the reverse) is matched in
-``typing_predicates.py`` (``Alignment.type_predicates``). Predicted predicates no action uses
-take no partner by structure.
+``typing_predicates.py`` (``Alignment.type_predicates``); when one side is typed and the other
+not, the untyped side is also matched with those predicates read as types, and the matching
+that maps more gold actions is kept. The first round's pairs are seeds (kept above
+``SEED_THRESHOLD`` as context for later rounds, reported only at ``THRESHOLD``).
+Predicted predicates no action uses take no partner by structure.
 
 Work is bounded: the feature sets are linear in the domain's size (context features of a
 disjunct or conditional effect are capped by ``MAX_CONTEXT``), each kind's score matrix is

@@ -11,11 +11,12 @@ import numpy as np
 from text2world.pddl.model import Domain
 from text2world.scoring.alignment.names import fuzzy, name_keys
 from text2world.scoring.alignment.orders import MAX_PERMUTED_ARITY, joint_orders
-from text2world.scoring.alignment.typing_predicates import type_predicates
+from text2world.scoring.alignment.typing_predicates import type_predicates, typed_side
 from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
 
 THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
+SEED_THRESHOLD = 0.1  # first-round pairs kept as context for later rounds (not as a result)
 EXACT_CONFIDENCE = 1.0
 NORMALISED_CONFIDENCE = 0.95
 ROUNDS = 2  # predicate/action rounds after the first, anonymous one
@@ -109,12 +110,12 @@ class _KindState:
     def mapping(self) -> dict[str, str]:
         return {**self.fixed, **self.assigned}
 
-    def assign(self, structure: np.ndarray) -> None:
+    def assign(self, structure: np.ndarray, threshold: float = THRESHOLD) -> None:
         name_part = _NAME_WEIGHT * self.names
         scores = name_part + (1 - name_part) * structure
         # Pairs under the threshold are worth nothing, so the assignment does not trade a good
         # pair for two weak ones.
-        worth = np.where(scores >= THRESHOLD, scores, 0.0)
+        worth = np.where(scores >= threshold, scores, 0.0)
         from scipy.optimize import linear_sum_assignment  # 0.3 s to import: only when needed
 
         rows, cols = linear_sum_assignment(worth, maximize=True)
@@ -123,7 +124,7 @@ class _KindState:
             self.first_scores = scores
         self.assigned, self.assigned_confidence = {}, {}
         for row, col in zip(rows, cols):
-            if scores[row, col] >= THRESHOLD:
+            if scores[row, col] >= threshold:
                 p, g = self.open_predicted[row], self.open_gold[col]
                 self.assigned[p] = g
                 self.assigned_confidence[p] = float(min(1.0, scores[row, col]))
@@ -191,7 +192,8 @@ def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: di
         for order in permutations(range(arity)):
             # under the action parameter orders chosen so far and under none: those orders
             # were chosen without this predicate and may have absorbed its swap
-            for parameters in (mappings["orders"], {}):
+            no_orders: dict = {}
+            for parameters in (mappings["orders"], no_orders):
                 trial = {**mappings, "orders": parameters,
                          "arguments": {**mappings["arguments"], p: order}}
                 structure = structure_scores("predicates", gold, predicted, trial, gold_left,
@@ -216,9 +218,57 @@ def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: di
 
 
 def align(gold: Domain, predicted: Domain) -> Alignment:
-    """Map the predicted domain's types, predicates, actions and constants onto the gold's."""
+    """Map the predicted domain's types, predicates, actions and constants onto the gold's.
+
+    When one side declares types and the other none, the untyped one is also matched with its
+    unary static predicates read as types (``typing_predicates.typed_side``: ``(ball ?b)``
+    for ``?b - ball``); the matching that maps more of the gold's actions (then, more surely)
+    is kept."""
     gold_side, predicted_side = side_of(gold), side_of(predicted)
-    gold_untyped = not gold.typed
+    plain = _align(gold, predicted, gold_side, predicted_side)
+    if gold.typed == predicted.typed:
+        return plain
+    derived = typed_side(predicted_side if gold.typed else gold_side)
+    if derived is None:
+        return plain
+    side, read_as_types = derived
+    typed = (_align(gold, predicted, gold_side, side, read_as_types=("predicted", read_as_types))
+             if gold.typed else
+             _align(gold, predicted, side, predicted_side, read_as_types=("gold", read_as_types)))
+    return typed if _coverage(typed) > _coverage(plain) else plain
+
+
+def _typing_from_types(read_as_types: tuple[str, set[str]], mappings: dict, types: _KindState,
+                       predicted_side: Side) -> tuple[dict, dict, dict, bool]:
+    """The type pairs of a matching where one side's predicates were read as types, as
+    ``type_predicates`` gives them; the type mapping is left as the real domains have it.
+    Returns (predicted type -> gold predicate, predicted predicate -> gold type, confidence,
+    whether the gold is untyped)."""
+    which, names = read_as_types
+    confidence = {**types.fixed_confidence, **types.assigned_confidence}
+    if which == "gold":  # the gold is untyped: predicted types stand for its predicates
+        as_predicates = {t: g for t, g in mappings["types"].items() if g in names}
+        mappings["types"] = {t: "object" for t in predicted_side.types}
+        types.gold_names = []
+        return as_predicates, {}, {t: confidence.get(t, 1.0) for t in as_predicates}, True
+    as_types = {q: g for q, g in mappings["types"].items() if q in names}
+    mappings["types"] = {t: g for t, g in mappings["types"].items() if t not in names}
+    types.predicted_names = [t for t in types.predicted_names if t not in names]
+    return {}, as_types, {q: confidence.get(q, 1.0) for q in as_types}, False
+
+
+def _coverage(alignment: Alignment) -> tuple[int, float]:
+    """Gold actions mapped, then the summed confidence of mapped actions and predicates."""
+    return (len(alignment.actions),
+            sum(alignment.confidence[k].get(p, 0.0) for k in ("actions", "predicates")
+                for p in alignment.mapping(k)))
+
+
+def _align(gold: Domain, predicted: Domain, gold_side: Side, predicted_side: Side,
+           read_as_types: tuple[str, set[str]] | None = None) -> Alignment:
+    """``align`` on given sides; ``read_as_types``: which side's predicates were read as
+    types (``typed_side``), whose type pairs become ``Alignment.type_predicates``."""
+    gold_untyped = not gold.typed and read_as_types is None
     states = {
         "types": _KindState([] if gold_untyped else list(gold_side.types),
                             [] if gold_untyped else list(predicted_side.types)),
@@ -238,13 +288,14 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
     if any(state.open for state in states.values()):
         colours = wl_colours(gold_side, predicted_side)
 
-    def step(kind: str, anonymous: bool = False, with_colours: bool = False) -> None:
+    def step(kind: str, anonymous: bool = False, with_colours: bool = False,
+             threshold: float = THRESHOLD) -> None:
         state = states[kind]
         if not state.open:
             return
         state.assign(structure_scores(kind, gold_side, predicted_side, mappings, state.open_gold,
                                 state.open_predicted, anonymous,
-                                colours if with_colours else None))
+                                colours if with_colours else None), threshold)
         if not (kind == "types" and gold_untyped):
             mappings[kind] = state.mapping()
 
@@ -254,10 +305,14 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         mappings["arguments"], mappings["orders"] = joint_orders(gold_side, predicted_side,
                                                                  mappings)
 
-    step("types", anonymous=True, with_colours=True)
-    step("predicates", anonymous=True, with_colours=True)
-    step("constants")
-    step("actions", with_colours=True)
+    # The first round seeds: its pairs only give later rounds a vocabulary to compare
+    # literals in (and orders to put positions back), so a weak best guess is kept until a
+    # later round confirms it at THRESHOLD or replaces it. A domain that renames everything
+    # and reorders parameters and arguments scores low before anything is mapped.
+    step("types", anonymous=True, with_colours=True, threshold=SEED_THRESHOLD)
+    step("predicates", anonymous=True, with_colours=True, threshold=SEED_THRESHOLD)
+    step("constants", threshold=SEED_THRESHOLD)
+    step("actions", with_colours=True, threshold=SEED_THRESHOLD)
     for _ in range(ROUNDS):
         if not (states["predicates"].open or states["actions"].open or states["types"].open
                 or states["constants"].open):
@@ -322,8 +377,12 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
         refresh_orders()
         step("actions")
     refresh_orders()
-    as_predicates, as_types, typing_confidence = type_predicates(gold_side, predicted_side,
-                                                                 mappings)
+    if read_as_types is None:
+        as_predicates, as_types, typing_confidence = type_predicates(gold_side, predicted_side,
+                                                                     mappings)
+    else:
+        as_predicates, as_types, typing_confidence, gold_untyped = _typing_from_types(
+            read_as_types, mappings, states["types"], predicted_side)
 
     confidence = {}
     unmapped_gold, unmapped_predicted = {}, {}
@@ -347,7 +406,7 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
                                         if p not in as_predicates)
     gold_names = FrozenMap({
         "types": frozenset(gold_side.types) | {"object"},
-        "predicates": frozenset(gold_side.predicates),
+        "predicates": frozenset(p.name for p in gold.predicates),
         "actions": frozenset(gold_side.actions),
         "constants": frozenset(gold_side.constants),
     })

@@ -161,7 +161,8 @@ class Translator:
     def _order(self, table: str, name: str) -> tuple | None:
         if self.side == "g":
             return None
-        return self.mappings.get(table, {}).get(name)
+        orders: dict = self.mappings.get(table, {})
+        return orders.get(name)
 
     def position(self, action: str, index: int) -> int:
         """A predicted parameter position as the gold's position under the action's order."""
@@ -239,8 +240,18 @@ def wl_colours(gold: Side, predicted: Side) -> tuple[dict, dict]:
     predicates they use (by role and argument positions). Refined ``WL_LEVELS`` times with one
     colour table for both sides, so that equal colours mean equal neighbourhoods, whatever the
     names. Tells apart names whose own usage profiles tie (a pair of types, predicates and
-    actions that a first guess could swap consistently)."""
-    table: dict = {}
+    actions that a first guess could swap consistently). Each name's colours are followed by
+    those of the same graph without positions, which agree between domains that list
+    parameters or arguments in other orders."""
+    with_positions = _wl(gold, predicted, True)
+    without = _wl(gold, predicted, False)
+    return tuple({kind: {n: history + without[side][kind][n] for n, history in names.items()}
+                  for kind, names in with_positions[side].items()}
+                 for side in (0, 1))  # type: ignore[return-value]
+
+
+def _wl(gold: Side, predicted: Side, positional: bool) -> tuple[dict, dict]:
+    table: dict = {"positional": positional}  # one table per kind of graph
     result = []
     for side in (gold, predicted):
         edges = []  # (kind, name, other kind, other name, label)
@@ -248,13 +259,15 @@ def wl_colours(gold: Side, predicted: Side) -> tuple[dict, dict]:
             for name, types in table_.items():
                 for i, t in enumerate(types):
                     if t in side.types:
-                        edges.append((kind, name, "types", t, ("param", i)))
+                        edges.append((kind, name, "types", t,
+                                      ("param", i) if positional else ("param",)))
         for action, literals in side.literals.items():
             for role, predicate, args in literals:
                 if predicate not in side.predicates:
                     continue
+                args = _anonymous_args(args) if positional else _positionless(args)
                 edges.append(("actions", action, "predicates", predicate,
-                              (_anonymous_role(role), _anonymous_args(args))))
+                              (_anonymous_role(role), args)))
                 if not isinstance(role, str) and role[2] in side.predicates:
                     # predicates side by side in a disjunct or a conditional effect
                     edges.append(("predicates", predicate, "predicates", role[2],

@@ -133,3 +133,57 @@ def type_predicates(gold: Side, predicted: Side, mappings: dict
     as_predicates, first = _assign(types_to_predicates, type_count, predicate_count)
     as_types, second = _assign(predicates_to_types, tested_count, gold_type_count)
     return as_predicates, as_types, {**first, **second}
+
+
+def typed_side(side: Side) -> tuple[Side, set[str]] | None:
+    """The side with its unary static predicates read as types where they type a parameter:
+    a parameter tested by ``(P ?x)`` at the top of a precondition gets type ``P`` and the test
+    goes (the first such predicate when there are several). For matching an untyped domain
+    with a typed one; None when no predicate types a parameter. Returns the side and the
+    predicates read as types."""
+    candidates = static_unary(side)
+    actions = dict(side.actions)
+    literals = dict(side.literals)
+    used: set[str] = set()
+    for action, types in side.actions.items():
+        tested = _tested(side, action, candidates)
+        if not tested:
+            continue
+        new_types = list(types)
+        consumed = set()
+        for position, predicates in tested.items():
+            if position < len(new_types) and new_types[position] == "object":
+                chosen = sorted(predicates)[0]
+                new_types[position] = chosen
+                consumed.add(("pre", chosen, (("p", position),)))
+                used.add(chosen)
+        actions[action] = tuple(new_types)
+        literals[action] = [x for x in side.literals[action] if x not in consumed]
+    if not used:
+        return None
+    # a predicate also used elsewhere (in a quantified condition, an effect's condition) stays
+    # a predicate as well
+    still_used = {predicate for found in literals.values() for _, predicate, _ in found}
+    types = {**side.types, **{name: "object" for name in used}}
+    from text2world.scoring.alignment.structure import _depths
+
+    # an untyped predicate's argument takes the type of the parameters it is always given
+    seen: dict[tuple[str, int], set[str]] = {}
+    for action, found in literals.items():
+        for _, predicate, args in found:
+            for place, a in enumerate(args):
+                kind = actions[action][a[1]] if a[0] == "p" else "object"
+                seen.setdefault((predicate, place), set()).add(kind)
+    predicates = {}
+    for name, parameter_types in side.predicates.items():
+        if name in used and name not in still_used:
+            continue
+        predicates[name] = tuple(
+            next(iter(seen[(name, place)])) if t == "object" and len(
+                seen.get((name, place), ())) == 1 else t
+            for place, t in enumerate(parameter_types))
+
+    return Side(types=types,
+                predicates=predicates,
+                actions=actions, constants=side.constants, literals=literals,
+                depths=_depths(types)), used

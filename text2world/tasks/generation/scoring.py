@@ -34,7 +34,7 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
 
     ``score`` reports any text that is not a domain (empty, binary, huge) as not executable;
     it raises only for a gold it cannot score."""
-    from text2world.scoring.metrics import ScoringError, score
+    from text2world.scoring.metrics import ScoringError, score, with_truncation
 
     scores: dict[str, dict | None] = {}
     score_errors: dict[str, str] = {}
@@ -43,7 +43,10 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
         if mode == "paper" and response is not None:
             scored = extract_round_domain(response, "paper")[0]
         try:
-            scores[mode] = score(gold, scored, mode=mode).to_dict()
+            result = score(gold, scored, mode=mode)
+            if response is not None:  # definitions a stray ')' cut off are an error
+                result = with_truncation(result, response, scored)
+            scores[mode] = result.to_dict()
         except ScoringError as err:  # the gold cannot be scored: no result, as released
             scores[mode] = None
             score_errors[mode] = str(err)
