@@ -14,9 +14,14 @@ from functools import cache
 from typing import Union
 
 # The input limits and their linear-time checks live in bounds.py (re-exported here).
-from text2world.pddl.bounds import (MAX_DOMAIN_CHARS, MAX_NESTING_DEPTH, DomainInputError,  # noqa: F401
-                     check_domain_text, decode_domain_bytes, line_column)
-
+from text2world.pddl.bounds import (  # noqa: F401
+    MAX_DOMAIN_CHARS,
+    MAX_NESTING_DEPTH,
+    DomainInputError,
+    check_domain_text,
+    decode_domain_bytes,
+    line_column,
+)
 
 # --------------------------------------------------------------------------------------------
 # Text helpers
@@ -365,8 +370,8 @@ def _typed(variable) -> TypedName:
 
 
 def _formula(formula) -> Formula:
-    from tarski.syntax import (Atom as TAtom, CompoundFormula, Connective, QuantifiedFormula,
-                               Tautology)
+    from tarski.syntax import Atom as TAtom
+    from tarski.syntax import CompoundFormula, Connective, QuantifiedFormula, Tautology
 
     if isinstance(formula, TAtom):
         return Atom(str(formula.predicate.symbol), tuple(_term(t) for t in formula.subterms))
@@ -386,8 +391,9 @@ def _formula(formula) -> Formula:
 
 
 def _effect(effect) -> Effect:
-    from tarski.fstrips import AddEffect as TAdd, DelEffect as TDel, UniversalEffect
-    from tarski.fstrips import FunctionalEffect, IncreaseEffect
+    from tarski.fstrips import AddEffect as TAdd
+    from tarski.fstrips import DelEffect as TDel
+    from tarski.fstrips import FunctionalEffect, IncreaseEffect, UniversalEffect
     from tarski.syntax import Tautology
 
     if isinstance(effect, UniversalEffect):

@@ -108,10 +108,10 @@ class _Checker:
         for section in sections:
             head = _head(section)
             if head == ":types":
-                for name, _, parent, parent_offset in _typed_list(section[2:]):
+                for _, _, parent, parent_offset in _typed_list(section[2:]):
                     self.check_type(parent, parent_offset)
             elif head == ":constants":
-                for name, offset, type_name, type_offset in _typed_list(section[2:]):
+                for name, _, type_name, type_offset in _typed_list(section[2:]):
                     self.check_type(type_name, type_offset)
                     self.constants[name] = type_name
             elif head == ":predicates":

@@ -13,23 +13,39 @@ Two modes:
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import Levenshtein
 
-from text2world.scoring.alignment import UNMAPPED_PREFIX, Alignment, align
+from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS, line_column
-from text2world.scoring.caching import gold_cache
 from text2world.pddl.extract import NoDomainFound, dropped_definitions, extract_domain
-from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
-                   DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
-                   Truth, TypedName, parse_domain, strip_comments,
-                   strip_comments_released, tarski_parse)
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    DomainInputError,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+    Truth,
+    TypedName,
+    parse_domain,
+    strip_comments,
+    strip_comments_released,
+    tarski_parse,
+)
 from text2world.pddl.validation import Issue, classify_error
+from text2world.scoring.alignment import UNMAPPED_PREFIX, Alignment, align
+from text2world.scoring.caching import gold_cache
 
 Mode = Literal["paper", "canonical"]
 MODES: tuple[str, ...] = ("paper", "canonical")

@@ -12,9 +12,24 @@ import re
 from collections import deque
 from dataclasses import dataclass, replace
 
-from text2world.pddl.model import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect,
-                             Domain, ForallEffect, Formula, FunctionEffect, Not, Or, Predicate,
-                             Quantified, Truth, TypedName)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Predicate,
+    Quantified,
+    Truth,
+    TypedName,
+)
 from text2world.simulation import PlanningProblem, Simulator, conjuncts
 
 

@@ -39,9 +39,8 @@ from typing import Sequence
 
 from text2world.pddl.model import Domain, Formula, Not, parse_domain
 from text2world.planning.front import cached_plan
-from text2world.simulation import (GroundAction, PlanningProblem, SimulationError, Simulator,
-                                   parse_plan, parse_problem)
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
+from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 
 METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
 

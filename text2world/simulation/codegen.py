@@ -52,7 +52,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
         return "continue" if depth > 1 else "return found, work"
 
     def checks(nodes) -> None:
-        for index, node in enumerate(nodes):
+        for node in nodes:
             test = _inline_test(node)
             if test is None:
                 name = f"N{len(constants)}"

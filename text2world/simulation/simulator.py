@@ -8,14 +8,29 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Sequence
 
-from text2world.pddl.model import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
-                             ForallEffect, Formula, parse_domain)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    parse_domain,
+)
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
-from text2world.simulation.compiler import (CompiledAction, Scope, compile_effect,
-                                            compile_formula, conjuncts, free_slots)
-from text2world.simulation.problem import (DEFAULT_MAX_WORK, GroundAction, PlanningProblem,
-                                           ProblemError, SimulationError, WorkLimitExceeded,
-                                           atom_to_pddl, parse_plan, parse_problem)
+from text2world.simulation.compiler import CompiledAction, Scope, compile_effect, compile_formula, conjuncts, free_slots
+from text2world.simulation.problem import (
+    DEFAULT_MAX_WORK,
+    GroundAction,
+    PlanningProblem,
+    ProblemError,
+    SimulationError,
+    WorkLimitExceeded,
+    atom_to_pddl,
+    parse_plan,
+    parse_problem,
+)
 
 
 @dataclass(frozen=True)

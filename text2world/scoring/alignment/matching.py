@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
+
 import numpy as np
 
 from text2world.pddl.model import Domain
 from text2world.scoring.alignment.names import fuzzy, name_keys
 from text2world.scoring.alignment.orders import MAX_PERMUTED_ARITY, joint_orders
-from text2world.scoring.alignment.typing_predicates import type_predicates
 from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
+from text2world.scoring.alignment.typing_predicates import type_predicates
 
 THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
 EXACT_CONFIDENCE = 1.0

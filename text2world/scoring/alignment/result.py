@@ -5,8 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from text2world.pddl.model import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
-                    ForallEffect, Formula, Not, Or, Predicate, Quantified, TypedName)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    Not,
+    Or,
+    Predicate,
+    Quantified,
+    TypedName,
+)
 
 KINDS: tuple[str, ...] = ("types", "predicates", "actions", "constants")
 UNMAPPED_PREFIX = "unmapped-"

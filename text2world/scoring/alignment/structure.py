@@ -10,8 +10,20 @@ from typing import Iterable
 
 import numpy as np
 
-from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain, ForallEffect,
-                    Formula, FunctionEffect, Not, Or, Quantified)
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+)
 
 FUNCTION = "\x00function"  # stands for the predicate of a function effect in literal lists
 _VARIABLE = re.compile(r"\?[^\s(),]+")
@@ -359,7 +371,7 @@ def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous
                                                 for role, predicate, args in literals]))
     else:  # constants
         uses: dict = {name: [] for name in names}
-        for action, literals in side.literals.items():
+        for literals in side.literals.values():
             for role, predicate, args in literals:
                 for i, a in enumerate(args):
                     if a[0] == "c" and a[1] in uses:
