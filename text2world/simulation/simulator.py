@@ -183,7 +183,7 @@ class Simulator:
         # checks that need no variable at all come first
         steps.append(("enum", None, (), ready()))
         for node in order:
-            ops = []
+            ops: list[tuple] = []
             for term in node[2]:
                 if isinstance(term, str):
                     ops.append((0, term))
@@ -323,7 +323,7 @@ class Simulator:
             if arg not in self._type_set(kind):
                 raise SimulationError(f"{action}: {arg} is a {self._object_type[arg]}, "
                                       f"not a {kind}")
-        binding = [None] * max(compiled.slots, 1)
+        binding: list[str | None] = [None] * max(compiled.slots, 1)
         binding[:compiled.arity] = action.args
         return compiled, binding
 
