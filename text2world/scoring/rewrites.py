@@ -68,7 +68,7 @@ def opaque_names(domain: Domain, seed: int = 0) -> Domain:
              + [("p", x.name) for x in domain.predicates] + [("a", x.name) for x in domain.actions])
     fresh = [f"zq{i}" for i in range(len(names))]
     random.Random(seed).shuffle(fresh)
-    table = {"t": {}, "p": {}, "a": {}}
+    table: dict[str, dict[str, str]] = {"t": {}, "p": {}, "a": {}}
     for (kind, name), new in zip(names, fresh):
         table[kind][name] = new
     renamed = _rename(domain, table["p"], table["a"], table["t"])
