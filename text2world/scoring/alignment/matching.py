@@ -192,6 +192,7 @@ def _match_permuted(state: _KindState, gold: Side, predicted: Side, mappings: di
         for order in permutations(range(arity)):
             # under the action parameter orders chosen so far and under none: those orders
             # were chosen without this predicate and may have absorbed its swap
+            parameters: dict
             for parameters in (mappings["orders"], {}):
                 trial = {**mappings, "orders": parameters,
                          "arguments": {**mappings["arguments"], p: order}}
@@ -314,7 +315,7 @@ def align(gold: Domain, predicted: Domain) -> Alignment:
                 step(dependent)
             refresh_orders()
             value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
-            if value > best:
+            if value > best:  # type: ignore[operator]  # set above: there are candidates
                 best = value
             else:
                 restore(saved)

@@ -44,7 +44,7 @@ def _greedy_start(literals: list, gold_literals: list, types: list[str],
 
     def placed_agreement(where: dict[int, int]) -> int:
         placed = set(where.values())
-        moved = Counter()
+        moved: Counter = Counter()
         for role, predicate, args in literals:
             if all(a[0] != "p" or a[1] in where for a in args):
                 moved[(role, predicate, tuple(("p", where[a[1]]) if a[0] == "p" else a

@@ -30,6 +30,7 @@ class FrozenMap(Mapping):
     """A read-only, hashable, picklable mapping (scores travel between processes)."""
 
     __slots__ = ("_data",)
+    _data: dict
 
     def __init__(self, data: Mapping | Iterable = ()) -> None:
         object.__setattr__(self, "_data", dict(data))
