@@ -29,11 +29,20 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from api_bench import start_server, stop_server  # noqa: E402
+
 from text2world import load_dataset, score, score_answer, validate  # noqa: E402
-from text2world.scoring import metrics
-from text2world.pddl.bounds import (TOKEN, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,  # noqa: E402
-                               MAX_NESTING_DEPTH, MAX_TOKENS, MAX_TYPE_DEPTH, MAX_TYPES)
+from text2world.pddl.bounds import (  # noqa: E402
+    MAX_DECLARATIONS,
+    MAX_DOMAIN_CHARS,
+    MAX_IDENTIFIER_CHARS,
+    MAX_NESTING_DEPTH,
+    MAX_TOKENS,
+    MAX_TYPE_DEPTH,
+    MAX_TYPES,
+    TOKEN,
+)
 from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
+from text2world.scoring import metrics  # noqa: E402
 
 HEAD = "(define (domain d) (:requirements :strips :typing :negative-preconditions :adl) "
 

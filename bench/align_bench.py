@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from test_alignment import opaque_renaming, renamed, variant_renaming  # noqa: E402
 
 from text2world import score  # noqa: E402
-from text2world.scoring.alignment import align  # noqa: E402
 from text2world.pddl.model import parse_domain, strip_comments  # noqa: E402
+from text2world.scoring.alignment import align  # noqa: E402
 
 OFFICIAL = ROOT.parent / "shared" / "text2world-official" / "test.json"
 F1S = ("f1_types", "f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")

@@ -37,8 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from text2world.api.jobs import score_job  # noqa: E402
 from text2world import load_dataset  # noqa: E402
+from text2world.api.jobs import score_job  # noqa: E402
 from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
 
 
@@ -295,7 +295,7 @@ def main() -> None:
     statuses = sum((phase["statuses"] for phase in clean), Counter())
     print(f"in process, {count} processes: " + ", ".join(f"{r:.1f}" for r in in_process)
           + f" req/s (mean {reference:.1f})")
-    print(f"server: " + ", ".join(f"{phase['rps']:.1f}" for phase in clean)
+    print("server: " + ", ".join(f"{phase['rps']:.1f}" for phase in clean)
           + f" req/s (mean {rps:.1f}) = {ratio:.2f} x in process (target 0.8); "
           f"p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, p99/p50 {tail:.2f} (target 3); "
           f"statuses {dict(statuses)}; {'ok' if ratio >= 0.8 and tail <= 3 else 'MISS'}")

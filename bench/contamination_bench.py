@@ -23,6 +23,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from text2world.store.datasets import load_dataset  # noqa: E402
 from text2world.tasks.contamination import overlap as contamination  # noqa: E402
 from text2world.tasks.contamination.overlap import (  # noqa: E402
     DEFAULT_MAX_MISMATCHES,
@@ -32,7 +33,6 @@ from text2world.tasks.contamination.overlap import (  # noqa: E402
     compare_corpus,
     content_tokens,
 )
-from text2world.store.datasets import load_dataset  # noqa: E402
 
 OFFICIAL = REPO.parent / "shared" / "text2world-official" / "test.json"
 

@@ -15,9 +15,15 @@ import sys
 import time
 from pathlib import Path
 
-from text2world.store.necessity import (CACHE_NAME, SolveCache, analyse_domains, necessity_problems,
-                                  optional_actions, store_domains)
 from text2world.store.datasets import data_dir
+from text2world.store.necessity import (
+    CACHE_NAME,
+    SolveCache,
+    analyse_domains,
+    necessity_problems,
+    optional_actions,
+    store_domains,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

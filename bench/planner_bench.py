@@ -35,11 +35,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["T2W_HOME"] = tempfile.mkdtemp(prefix="t2w-planner-bench-")  # no cached answers
 
-from text2world.simulation.crosscheck import synthetic_problem, up_plan_valid  # noqa: E402
 from text2world.pddl.model import parse_domain  # noqa: E402
-from text2world.planning.front import FRONT_LIMITS  # noqa: E402
 from text2world.planning.fast_downward import fast_downward_plan  # noqa: E402
+from text2world.planning.front import FRONT_LIMITS  # noqa: E402
 from text2world.simulation import simulator_from_text  # noqa: E402
+from text2world.simulation.crosscheck import synthetic_problem, up_plan_valid  # noqa: E402
 from text2world.simulation.search import greedy_search, optimal_search  # noqa: E402
 from text2world.store.datasets import load_dataset  # noqa: E402
 from text2world.tasks.wm import planner as wm_planner  # noqa: E402

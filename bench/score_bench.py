@@ -19,8 +19,8 @@ from tarski.io import PDDLReader
 
 from text2world import score
 from text2world.pddl import perturb
-from text2world.scoring.metrics import _canonical_gold_view, _paper_gold_view
 from text2world.pddl.model import strip_comments_released
+from text2world.scoring.metrics import _canonical_gold_view, _paper_gold_view
 
 OFFICIAL = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official" / "test.json"
 PERTURBATIONS = {

@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from text2world.simulation.crosscheck import UPSide, crosscheck_walk, synthetic_problem  # noqa: E402
 from text2world.pddl.model import parse_domain  # noqa: E402
 from text2world.simulation import Simulator, parse_problem  # noqa: E402
+from text2world.simulation.crosscheck import UPSide, crosscheck_walk, synthetic_problem  # noqa: E402
 
 DATA = ROOT / "data"
 OFFICIAL = ROOT.parent / "shared" / "text2world-official" / "test.json"

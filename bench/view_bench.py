@@ -127,9 +127,9 @@ def main() -> None:
                 try:
                     client.get(base + "/healthz")
                     break
-                except httpx.HTTPError:
+                except httpx.HTTPError as err:
                     if time.monotonic() > deadline:
-                        raise SystemExit("t2w view did not start")
+                        raise SystemExit("t2w view did not start") from err
                     time.sleep(0.2)
             run_url = f"{base}/v1/runs/{run.name}"
             browser_path = chromium()

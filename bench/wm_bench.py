@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -164,8 +164,8 @@ def up_check(records, planner_timeout: float) -> None:
     from unified_planning.plans import ActionInstance, SequentialPlan
     from unified_planning.shortcuts import PlanValidator
 
-    from text2world.simulation.crosscheck import up_problem
     from text2world.simulation import GroundAction
+    from text2world.simulation.crosscheck import up_problem
     from text2world.tasks.wm import build_items
 
     started = time.monotonic()

@@ -12,8 +12,8 @@ import pytest
 
 from text2world import score
 from text2world.pddl import perturb
-from text2world.scoring.alignment import KINDS, UNMAPPED_PREFIX, align, name_keys
 from text2world.pddl.model import parse_domain, strip_comments
+from text2world.scoring.alignment import KINDS, UNMAPPED_PREFIX, align, name_keys
 
 REPO = Path(__file__).resolve().parent.parent
 STORE = sorted((REPO / "data" / "domains").glob("*.pddl"))

@@ -11,17 +11,17 @@ import time
 from pathlib import Path
 
 import pytest
+from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from fastapi.testclient import TestClient
+from processes import alive
 
+from text2world import load_dataset, score, validate
 from text2world.api.app import create_app
 from text2world.api.jobs import gold_cache_info, score_job
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout
 from text2world.api.settings import Settings, SettingsError
-from text2world import load_dataset, score, validate
 from text2world.pddl.perturb import drop_action, rename_variables
 from text2world.store.datasets import import_dataset
-from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
-from processes import alive
 
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
               "f1_preconditions", "f1_effects", "errors")
@@ -136,8 +136,10 @@ def test_score_against_an_imported_dataset(client, official_test):
 
 
 def test_validate_reports_errors_with_lines_and_warnings(client):
-    good = "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))"
-    bad = "(define (domain d) (:predicates (p ?x))\n(:action a :parameters (?x)\n :precondition (q ?x) :effect (not (p ?x))))"
+    good = ("(define (domain d) (:predicates (p ?x))\n"
+            "(:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))")
+    bad = ("(define (domain d) (:predicates (p ?x))\n"
+           "(:action a :parameters (?x)\n :precondition (q ?x) :effect (not (p ?x))))")
     for text in (good, bad, "", "(define", huge_domain(3)):
         response = client.post("/v1/validate", json={"pddl": text})
         assert response.status_code == 200, response.text

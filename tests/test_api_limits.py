@@ -18,21 +18,21 @@ import time
 from pathlib import Path
 
 import pytest
+from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from fastapi.testclient import TestClient
+from processes import alive
 
+from text2world import load_dataset
+from text2world.api import scoring
 from text2world.api.admission import Admission, Grant
-from text2world.api.limits import ClientRateLimiter
 from text2world.api.app import create_app
 from text2world.api.jobs import ApiError, gold_cache_info, score_job
-from text2world.api import scoring
+from text2world.api.limits import ClientRateLimiter
 from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import Settings, SettingsError
-from text2world import load_dataset
+from text2world.pddl.perturb import rename_variables
 from text2world.scoring import metrics
 from text2world.scoring.caching import TextCache, deep_size, text_key
-from text2world.pddl.perturb import rename_variables
-from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
-from processes import alive
 
 
 def admission(**overrides) -> Admission:

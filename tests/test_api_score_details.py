@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from text2world import load_dataset, score, score_answer
 from text2world.api.app import create_app
 from text2world.api.settings import Settings
-from text2world import load_dataset, score, score_answer
 from text2world.pddl.perturb import drop_action
 
 

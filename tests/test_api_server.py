@@ -15,22 +15,22 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from api_helpers import assert_error, huge_domain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from processes import descendants, survivors
 from typer.testing import CliRunner
 
 from text2world import score, validate
 from text2world.cli import app as cli
 from text2world.pddl.perturb import drop_action
-from api_helpers import assert_error, huge_domain
-from processes import descendants, survivors
 
 REPO = Path(__file__).resolve().parent.parent
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",

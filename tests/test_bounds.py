@@ -7,12 +7,19 @@ import re
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from text2world import DomainInputError, ScoringError, score, validate
-from text2world.pddl.bounds import (LIMITS, MAX_DECLARATIONS, MAX_DOMAIN_CHARS, MAX_IDENTIFIER_CHARS,
-                               MAX_NESTING_DEPTH, MAX_TOKENS, MAX_TYPE_DEPTH, MAX_TYPES,
-                               check_domain_text)
+from text2world.pddl.bounds import (
+    LIMITS,
+    MAX_DECLARATIONS,
+    MAX_DOMAIN_CHARS,
+    MAX_IDENTIFIER_CHARS,
+    MAX_TYPE_DEPTH,
+    MAX_TYPES,
+    check_domain_text,
+)
 from text2world.pddl.model import strip_comments_released
 
 

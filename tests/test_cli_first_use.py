@@ -203,7 +203,7 @@ def test_list_models_shows_aliases_and_api_bases_in_full_at_80_columns():
     aliases = load_model_aliases()
     rows = {line.split()[0] for line in result.stdout.splitlines() if line.strip()}
     assert set(aliases) <= rows
-    for name, entry in aliases.items():
+    for entry in aliases.values():
         assert entry["model"] in result.stdout
         if entry.get("api_base"):
             assert entry["api_base"] in result.stdout

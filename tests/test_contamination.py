@@ -13,8 +13,8 @@ from text2world.tasks.contamination.overlap import (
     CandidateIndex,
     TokenSequence,
     compare_corpus,
-    content_tokens,
     contamination_rate,
+    content_tokens,
     prefix,
     prefix_end,
 )
@@ -291,7 +291,8 @@ def test_repeated_text_costs_its_distinct_ngrams_only():
 
 def test_dropping_repeated_candidate_ngrams_changes_no_rate_or_span():
     import random
-    from text2world.tasks.contamination.overlap import (CandidateIndex, build_result, content_tokens)
+
+    from text2world.tasks.contamination.overlap import CandidateIndex, build_result, content_tokens
     rng = random.Random(3)
     words = ["robot", "arm", "block", "table", "gripper", "room"]
     for _ in range(20):
@@ -307,7 +308,8 @@ def test_dropping_repeated_candidate_ngrams_changes_no_rate_or_span():
 
 def test_texts_built_to_defeat_the_index_get_a_clear_error():
     import random
-    from text2world.tasks.contamination.overlap import ComparisonTooLarge, MAX_VERIFIED_PAIRS
+
+    from text2world.tasks.contamination.overlap import MAX_VERIFIED_PAIRS, ComparisonTooLarge
     rng = random.Random(1)
     words = ["apple", "pear", "plum", "fig", "lime", "date", "sloe", "kiwi"]
     texts = [" ".join(rng.choice(words) for _ in range(6000)) for _ in range(2)]

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.tasks.contamination.corpus import CorpusError, read_corpus
 from text2world.store.datasets import load_dataset
+from text2world.tasks.contamination.corpus import CorpusError, read_corpus
 
 runner = CliRunner()
 

@@ -16,15 +16,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from llm_server import Script, ScriptedLLMServer, pddl_answer
+from processes import HAS_PROC, descendants, survivors, wait_for
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.tasks.contamination.task import ProbeOptions, probe
 from text2world.engine.run_store import read_jsonl
 from text2world.store.tokens import gpt2_encoding, gpt2_tokens
-
-from llm_server import Script, ScriptedLLMServer, pddl_answer
-from processes import HAS_PROC, descendants, survivors, wait_for
+from text2world.tasks.contamination.task import ProbeOptions, probe
 
 runner = CliRunner()
 

@@ -10,8 +10,15 @@ from typer.testing import CliRunner
 
 import text2world.store.curation as curation
 from text2world.cli.main import app
-from text2world.store.curation import (REPORT_NAME, CurationError, cross_similarity, curate_dir,
-                                 curate_texts, similar_pairs, similarity_matrix)
+from text2world.store.curation import (
+    REPORT_NAME,
+    CurationError,
+    cross_similarity,
+    curate_dir,
+    curate_texts,
+    similar_pairs,
+    similarity_matrix,
+)
 from text2world.store.datasets import data_dir
 from text2world.store.tokens import count_gpt2_tokens
 

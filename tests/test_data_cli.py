@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
-from text2world.store.manifest import build_manifest, domain_facts
 from text2world.store.datasets import data_dir, home_dir, imported_dir, load_dataset, load_store_dir
+from text2world.store.manifest import build_manifest, domain_facts
 
 runner = CliRunner()
 OFFICIAL = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official"

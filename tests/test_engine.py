@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from llm_server import Script, ScriptedLLMServer, priced_home, write_store
 from typer.testing import CliRunner
 
-from llm_server import Script, ScriptedLLMServer, priced_home, write_store
 from text2world.api.app import create_app
 from text2world.api.settings import Settings
 from text2world.cli import app

@@ -10,14 +10,21 @@ import json
 from pathlib import Path
 
 import pytest
+from llm_server import (
+    Script,
+    ScriptedLLMServer,
+    broken_parenthesis,
+    forbid_network,
+    pddl_answer,
+    small_domain,
+    undefined_predicate,
+    write_store,
+)
 
-from text2world.tasks.generation.task import EvalOptions, evaluate, plan
-from text2world.tasks.generation.rescore import rescore_run
-from text2world.scoring.metrics import score
 from text2world.engine.run_store import Run, read_jsonl
-
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
-                        pddl_answer, small_domain, undefined_predicate, write_store)
+from text2world.scoring.metrics import score
+from text2world.tasks.generation.rescore import rescore_run
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 
 NAMES = ["t2wt-valid", "t2wt-fix1", "t2wt-fix2", "t2wt-fix3", "t2wt-never", "t2wt-nopddl",
          "t2wt-think", "t2wt-429", "t2wt-500", "t2wt-slow"]

@@ -15,15 +15,22 @@ import time
 from pathlib import Path
 
 import pytest
+from llm_server import (
+    Script,
+    ScriptedLLMServer,
+    broken_parenthesis,
+    forbid_network,
+    pddl_answer,
+    priced_home,
+    small_domain,
+    undefined_predicate,
+    write_store,
+)
+from processes import HAS_PROC, descendants, survivors, wait_for
 from typer.testing import CliRunner
 
 from text2world.cli import app
 from text2world.engine.run_store import read_jsonl
-
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, forbid_network,
-                        pddl_answer, priced_home, small_domain, undefined_predicate,
-                        write_store)
-from processes import HAS_PROC, descendants, survivors, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -14,15 +14,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
+from processes import run_fresh
 from typer.testing import CliRunner
 
 from text2world.cli import app
-from text2world.model.credentials import MASK, needs_credentials, redact
-from text2world.model.client import request_key
 from text2world.engine.run_store import identity_hash, read_jsonl
-
-from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
-from processes import run_fresh
+from text2world.model.client import request_key
+from text2world.model.credentials import MASK, needs_credentials, redact
 
 runner = CliRunner()
 PASSWORD = "pw-Zx81-very-secret"

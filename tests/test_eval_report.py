@@ -10,12 +10,18 @@ import csv
 import json
 
 import pytest
+from llm_server import (
+    Script,
+    ScriptedLLMServer,
+    broken_parenthesis,
+    pddl_answer,
+    small_domain,
+    undefined_predicate,
+    write_store,
+)
 
-from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.reports.generation import ReportError, build_report
-
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,
-                        small_domain, undefined_predicate, write_store)
+from text2world.tasks.generation.task import EvalOptions, evaluate
 
 NAMES = ["t2wr-a", "t2wr-b", "t2wr-c", "t2wr-d", "t2wr-e"]
 
@@ -181,6 +187,7 @@ def test_shipped_paper_table_and_reference_runs(two_runs):
 
 def test_cli_report_against(two_runs, tmp_path, monkeypatch):
     from typer.testing import CliRunner
+
     from text2world.cli import app as cli
 
     name = _published(tmp_path, [{"model": "test-alias", "setting": "EC_3",

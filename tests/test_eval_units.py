@@ -13,15 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
 
-from text2world.tasks.generation.prompts import Prompts, load_template
-from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run
+from text2world.engine.run_store import Run, RunError, read_jsonl
 from text2world.model.client import ModelConfigError, RetryPolicy, api_key_for, request_key, resolve_model
 from text2world.model.reference import reference_answer
-from text2world.engine.run_store import Run, RunError, read_jsonl
 from text2world.pddl.validation import validate
-
-from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
+from text2world.tasks.generation.prompts import Prompts, load_template
+from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run
 
 
 def test_torn_last_line_is_ignored_then_cut_and_runs_are_single_writer(tmp_path):
@@ -213,8 +212,8 @@ def test_cost_from_the_models_file_and_cached_calls_cost_nothing(tmp_path):
 def test_paper_mode_scores_what_the_released_code_extracts_from_the_answer():
     """A domain block and a longer problem block: the round's domain (validated, corrected,
     scored in canonical mode) is the domain; paper mode scores the longest block, as released."""
-    from text2world.tasks.generation.scoring import extract_round_domain, score_round
     from text2world.store.datasets import load_dataset
+    from text2world.tasks.generation.scoring import extract_round_domain, score_round
 
     record = load_dataset().get("blocksworld")
     problem = record.problems[-1].pddl

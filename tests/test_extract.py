@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from text2world import NoDomainFound, extract_domain
 
@@ -101,9 +103,6 @@ def test_score_answer_extracts_like_the_cli():
     assert score_answer(gold, answer, "canonical").f1_effects == 1.0
     missing = score_answer(gold, "I cannot do that.")
     assert not missing.executable and missing.errors[0].kind == "NoDomainFound"
-
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=300, deadline=None)

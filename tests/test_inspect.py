@@ -20,10 +20,18 @@ pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+from llm_server import (  # noqa: E402
+    Script,
+    ScriptedLLMServer,
+    broken_parenthesis,
+    pddl_answer,
+    request_round,
+    small_domain,
+    undefined_predicate,
+    write_store,
+)
 from typer.testing import CliRunner  # noqa: E402
 
-from llm_server import (Script, ScriptedLLMServer, broken_parenthesis, pddl_answer,  # noqa: E402
-                        request_round, small_domain, undefined_predicate, write_store)
 from text2world.cli import app as cli  # noqa: E402
 from text2world.engine.run_store import Run  # noqa: E402
 from text2world.integrations import inspect_wm  # noqa: E402

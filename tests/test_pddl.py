@@ -7,9 +7,21 @@ import dataclasses
 import pytest
 
 from text2world import load_dataset, parse_domain
-from text2world.pddl.model import (Action, And, Atom, ConditionalEffect, DeleteEffect, ForallEffect,
-                             FunctionEffect, Not, Or, Quantified, TypedName,
-                             strip_comments, strip_comments_released)
+from text2world.pddl.model import (
+    Action,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    ForallEffect,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+    TypedName,
+    strip_comments,
+    strip_comments_released,
+)
 
 RICH = """(define (domain rich)
   (:requirements :typing :negative-preconditions :equality :disjunctive-preconditions

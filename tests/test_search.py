@@ -9,15 +9,14 @@ import random
 
 import pytest
 
+from text2world.pddl.model import parse_domain
 from text2world.planning import front as planner_front
 from text2world.scoring import semantic
-from text2world.simulation.crosscheck import up_plan_valid
 from text2world.scoring.mutants import mutants
-from text2world.pddl.model import parse_domain
 from text2world.simulation import simulator_from_text
+from text2world.simulation.crosscheck import up_plan_valid
 from text2world.simulation.relaxed import RelaxedTask
-from text2world.simulation.search import (BOUND, SOLVED, UNSOLVABLE, SearchLimits,
-                                          greedy_search, optimal_search)
+from text2world.simulation.search import BOUND, SOLVED, UNSOLVABLE, SearchLimits, greedy_search, optimal_search
 from text2world.store.datasets import load_dataset
 from text2world.tasks.wm import planner as wm_planner
 

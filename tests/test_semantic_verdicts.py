@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from text2world.scoring.mutants import behaviour_differs, mutants
 from text2world.pddl.model import parse_domain
+from text2world.reports.semantic import semantic_rounds
+from text2world.scoring.mutants import behaviour_differs, mutants
 from text2world.scoring.rewrites import REWRITES, drop_action, reachable_problems
 from text2world.scoring.semantic import prepare_gold, semantic_score, semantic_summary, store_problems
-from text2world.reports.semantic import semantic_rounds
 from text2world.store.datasets import load_dataset
 
 ALL_IDS = sorted(r.id for r in load_dataset() if r.problems)
@@ -266,9 +266,8 @@ def test_a_typed_model_answer_to_an_untyped_gold_is_equivalent():
 
 
 def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
-    from text2world.tasks.generation.rounds import extract_round_domain, score_round
-
     from text2world.api.jobs import score_job
+    from text2world.tasks.generation.rounds import extract_round_domain, score_round
 
     gold, _ = store_problems("blocksworld")
     head, tail = gold.rsplit("(:action", 1)

@@ -6,11 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
 from text2world.pddl.model import parse_domain
-from text2world.simulation import (GroundAction, ProblemError, SimulationError, Simulator,
-                                   UnsupportedFeature, WorkLimitExceeded, parse_plan,
-                                   parse_problem, simulator_from_text)
+from text2world.simulation import (
+    GroundAction,
+    ProblemError,
+    SimulationError,
+    Simulator,
+    UnsupportedFeature,
+    WorkLimitExceeded,
+    parse_plan,
+    parse_problem,
+    simulator_from_text,
+)
+from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "text2world-official" / "test.json"

@@ -16,16 +16,15 @@ import threading
 from pathlib import Path
 
 import pytest
+from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
 
+from text2world.engine.pool import GoldPrefetch
 from text2world.planning import fast_downward as planning
 from text2world.planning import front as planner_front
 from text2world.scoring import semantic
-from text2world.tasks.generation.task import EvalOptions, evaluate, plan
-from text2world.tasks.generation.scoring import score_round
-from text2world.engine.pool import GoldPrefetch
 from text2world.store.datasets import load_dataset
-
-from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
+from text2world.tasks.generation.scoring import score_round
+from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 
 REPO = Path(__file__).resolve().parent.parent
 ITEM = "airport-ground"  # the first test item, as in bench/startup_bench.py

@@ -16,12 +16,12 @@ from importlib.metadata import version
 
 import pytest
 
+from text2world.pddl.validation import used_features
+from text2world.planning.fast_downward import solve_many
 from text2world.store.audit import goal_predicates, write_only_predicates
 from text2world.store.curation import cached_validate
-from text2world.store.manifest import SPLITS, build_manifest, manifest_differences
-from text2world.planning.fast_downward import solve_many
 from text2world.store.datasets import data_dir, load_store_dir
-from text2world.pddl.validation import used_features
+from text2world.store.manifest import SPLITS, build_manifest, manifest_differences
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))

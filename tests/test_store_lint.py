@@ -14,9 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from text2world.store.lint import (ACTION_LIMIT, CORPUS_RULE_MEAN, GENERAL_RULE_LIMIT, corpus_figures,
-                             lint_records, lint_store, lint_text)
 from text2world.store.datasets import data_dir
+from text2world.store.lint import (
+    ACTION_LIMIT,
+    CORPUS_RULE_MEAN,
+    GENERAL_RULE_LIMIT,
+    corpus_figures,
+    lint_records,
+    lint_store,
+    lint_text,
+)
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))

@@ -19,11 +19,18 @@ import re
 
 import pytest
 
-from text2world.store.necessity import (CACHE_NAME, SolveCache, action_names, analyse_domains,
-                                  necessity_problems, optional_actions, store_domains,
-                                  without_action)
 from text2world.planning.fast_downward import solve_many
 from text2world.store.datasets import DatasetError, data_dir
+from text2world.store.necessity import (
+    CACHE_NAME,
+    SolveCache,
+    action_names,
+    analyse_domains,
+    necessity_problems,
+    optional_actions,
+    store_domains,
+    without_action,
+)
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))

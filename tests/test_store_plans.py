@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from text2world.simulation import Simulator, parse_problem
 from text2world.pddl.model import parse_domain
+from text2world.simulation import Simulator, parse_problem
 from text2world.store.datasets import load_dataset
 from text2world.store.plans import plan_key, plans_path, shipped_plan
 from text2world.tasks.wm.world import build_world

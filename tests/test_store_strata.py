@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from text2world.reports.generation import ReportError, stratified_scores
 from text2world.store.audit import SIZE_BANDS, domain_features, size_band
 from text2world.store.curation import cached_validate
-from text2world.tasks.generation.task import EvalOptions, evaluate
-from text2world.reports.generation import ReportError, stratified_scores
 from text2world.store.datasets import data_dir
+from text2world.tasks.generation.task import EvalOptions, evaluate
 
 DATA = data_dir()
 IDS = ["hanoi-discs", "power-grid", "tic-tac-toe", "cargo-logistics"]

@@ -9,21 +9,20 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
+from api_helpers import assert_error
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from text2world.api.app import create_app
 from text2world.api.settings import Settings
 from text2world.api.viewer import STATIC
-from text2world.reports import runview
 from text2world.cli import app as cli
-from text2world.tasks.generation.task import EvalOptions, evaluate
-from text2world.tasks.generation.rescore import load_run_items
-from text2world.scoring.metrics import action_diff, score
 from text2world.engine.run_store import Run
+from text2world.reports import runview
+from text2world.scoring.metrics import action_diff, score
 from text2world.store.datasets import load_dataset
-
-from api_helpers import assert_error
+from text2world.tasks.generation.rescore import load_run_items
+from text2world.tasks.generation.task import EvalOptions, evaluate
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,10 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
-
-from text2world.tasks.generation.rescore import load_run_items
-from text2world.engine.run_store import Run
-
 from run_kinds import make_runs
+
+from text2world.engine.run_store import Run
+from text2world.tasks.generation.rescore import load_run_items
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
                                "installed (pip install -e '.[test]')")

@@ -25,8 +25,7 @@ from text2world.simulation import GroundAction, atom_to_pddl  # noqa: E402
 from text2world.store.datasets import load_dataset  # noqa: E402
 from text2world.tasks.wm import WmError, WmOptions, build, run_wm  # noqa: E402
 from text2world.tasks.wm.items import execute  # noqa: E402
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_next_state,  # noqa: E402
-                                 parse_plan_step, parse_verify)
+from text2world.tasks.wm.parse import AnswerError, parse_actions, parse_next_state, parse_plan_step, parse_verify  # noqa: E402
 from text2world.tasks.wm.world import world_for  # noqa: E402
 
 DOMAINS = ["blocksworld", "gripper"]

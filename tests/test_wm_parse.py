@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_next_state,
-                                       parse_plan_step, parse_verify)
+from text2world.tasks.wm.parse import AnswerError, parse_actions, parse_next_state, parse_plan_step, parse_verify
 
 
 def test_negated_atoms_in_a_diff_are_removals():

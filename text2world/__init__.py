@@ -3,13 +3,13 @@
     from text2world import score, validate, extract_domain, load_dataset
 """
 
-from text2world.tasks.contamination.overlap import Contamination, contamination_rate
 from text2world.pddl.extract import NoDomainFound, extract_domain
-from text2world.scoring.metrics import MODES, Score, ScoringError, score, score_answer
 from text2world.pddl.model import Domain, DomainInputError, parse_domain
+from text2world.pddl.validation import Issue, Validation, validate
+from text2world.scoring.metrics import MODES, Score, ScoringError, score, score_answer
 from text2world.scoring.semantic import SemanticScore, semantic_score
 from text2world.store.datasets import Dataset, DatasetError, Record, load_dataset
-from text2world.pddl.validation import Issue, Validation, validate
+from text2world.tasks.contamination.overlap import Contamination, contamination_rate
 
 __all__ = [
     "MODES", "Contamination", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",

@@ -13,9 +13,10 @@ waited longest), so one client cannot crowd out others however many connections 
 while a client alone may use every slot. A job that runs long is *demoted* by the executor
 (``api.scoring``: lower CPU priority) and gives its slot back, moving to one of ``background``
 places (one per slot); it still counts among its client's jobs, so a client whose jobs all
-run long holds background places and leaves the slots to clients with short jobs. A client whose job ran past the time limit is served
-only when no other client is waiting, for ``penalty_seconds``: a stream of runaway jobs costs
-other clients at most the slots those jobs already hold.
+run long holds background places and leaves the slots to clients with short jobs. A client
+whose job ran past the time limit is served only when no other client is waiting, for
+``penalty_seconds``: a stream of runaway jobs costs other clients at most the slots those jobs
+already hold.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from text2world.pddl.extract import NoDomainFound, extract_domain
-from text2world.scoring.metrics import ScoringError, score, with_truncation
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
+from text2world.scoring.metrics import ScoringError, score, with_truncation
 
 
 class ApiError(Exception):

@@ -29,8 +29,8 @@ from typing import Any, Callable
 
 from text2world.api.admission import Admission, Grant
 from text2world.api.jobs import ApiError, warm_gold_cache
-from text2world.api.settings import Settings
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
+from text2world.api.settings import Settings
 
 log = logging.getLogger("text2world.api")
 

@@ -6,13 +6,13 @@ import ``api.app:app`` on their own, see the same configuration as the command t
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+
+from text2world.errors import Text2WorldError
 
 DEFAULT_MAX_BODY = 1024 * 1024  # bytes
 DEFAULT_SCORE_TIMEOUT = 10.0  # seconds

@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from typer.models import OptionInfo
 
-from text2world.scoring.metrics import MODES
 from text2world.pddl.model import DomainInputError, decode_domain_bytes
+from text2world.scoring.metrics import MODES
 
 console = Console()
 err_console = Console(stderr=True)

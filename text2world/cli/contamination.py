@@ -10,24 +10,41 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from text2world.cli.common import console, err_console, fail, print_json
+from text2world.cli.runs import (
+    ProgressObserver,
+    api_base_option,
+    concurrency_option,
+    epochs_option,
+    explicit_flags,
+    max_retries_option,
+    max_tokens_option,
+    model_arg_option,
+    no_cache_option,
+    parse_model_args,
+    quiet_option,
+    reference_notice,
+    resume_option,
+    resumed_options,
+    retry_delay_option,
+    run_guarded,
+    run_id_option,
+    runs_dir_option,
+    split_ids,
+    temperature_option,
+    timeout_option,
+)
+from text2world.errors import Text2WorldError
+from text2world.store.datasets import SPLITS, DatasetError, load_dataset
+from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
 from text2world.tasks.contamination.overlap import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
     ComparisonTooLarge,
     compare_corpus,
 )
-from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
 from text2world.tasks.contamination.probe import DEFAULT_CONCURRENCY, DEFAULT_PROMPT_TOKENS
 from text2world.tasks.contamination.task import ProbeOptions, probe, probe_options_from_run
-from text2world.store.datasets import SPLITS, DatasetError, load_dataset
-from text2world.cli.common import console, err_console, fail, print_json
-from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
-                                 max_retries_option, max_tokens_option, model_arg_option,
-                                 no_cache_option, parse_model_args, ProgressObserver, quiet_option,
-                                 reference_notice, resume_option, resumed_options,
-                                 retry_delay_option, run_guarded, run_id_option, runs_dir_option,
-                                 split_ids, temperature_option, timeout_option)
-from text2world.errors import Text2WorldError
 
 PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
                 "model_arg": "model_args", "runs_dir": "runs_root", "as_json": "json",

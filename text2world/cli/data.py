@@ -11,11 +11,20 @@ import typer
 from rich import box
 from rich.table import Table
 
-from text2world.store.curation import CurationError, CurationReport, curate_dir
-from text2world.store.manifest import build_manifest, domain_facts, manifest_differences, write_manifest
-from text2world.store.datasets import (BUILTIN, Dataset, DatasetError, Record, atomic_write_text, data_dir,
-                     export_jsonl, import_dataset, load_dataset)
 from text2world.cli.common import console, err_console, fail, print_json
+from text2world.store.curation import CurationError, CurationReport, curate_dir
+from text2world.store.datasets import (
+    BUILTIN,
+    Dataset,
+    DatasetError,
+    Record,
+    atomic_write_text,
+    data_dir,
+    export_jsonl,
+    import_dataset,
+    load_dataset,
+)
+from text2world.store.manifest import build_manifest, domain_facts, manifest_differences, write_manifest
 
 app = typer.Typer(help="The datasets: the built-in store, imported datasets, curation.",
                   no_args_is_help=True)

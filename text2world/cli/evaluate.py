@@ -10,16 +10,34 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from text2world.model.client import prepare_litellm_environment
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json
-from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
-                                 infrastructure_note, max_retries_option, max_tokens_option,
-                                 model_arg_option, no_cache_option, parse_model_args,
-                                 ProgressObserver, quiet_option, reference_notice, resume_option,
-                                 resumed_options, retry_delay_option, run_guarded, run_id_option,
-                                 run_paths, runs_dir_option, split_ids, temperature_option,
-                                 timeout_option)
+from text2world.cli.runs import (
+    ProgressObserver,
+    api_base_option,
+    concurrency_option,
+    epochs_option,
+    explicit_flags,
+    infrastructure_note,
+    max_retries_option,
+    max_tokens_option,
+    model_arg_option,
+    no_cache_option,
+    parse_model_args,
+    quiet_option,
+    reference_notice,
+    resume_option,
+    resumed_options,
+    retry_delay_option,
+    run_guarded,
+    run_id_option,
+    run_paths,
+    runs_dir_option,
+    split_ids,
+    temperature_option,
+    timeout_option,
+)
 from text2world.errors import Text2WorldError
+from text2world.model.client import prepare_litellm_environment
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -211,9 +229,9 @@ def score_run_command(
     runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from text2world.tasks.generation.rescore import rescore_run
     from text2world.engine.run_store import RunError
     from text2world.store.datasets import DatasetError
+    from text2world.tasks.generation.rescore import rescore_run
 
     run = run_paths([run], runs_dir)[0]
     modes = tuple(dict.fromkeys(str(m) for m in mode))  # each once, in the order given

@@ -16,8 +16,8 @@ def import_inspect_command(
                                     "runs/inspect__TASK__MODEL__DATASET__ID)."),
 ) -> None:
     """Convert an Inspect log of text2world's tasks into a run folder for t2w report / view."""
-    from text2world.integrations.inspect_import import ImportError_, import_inspect_log
     from text2world.engine.run_store import RunError
+    from text2world.integrations.inspect_import import ImportError_, import_inspect_log
 
     try:
         imported = import_inspect_log(log, out)

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from text2world.cli import contamination
-from text2world.cli import data
-from text2world.cli import evaluate
-from text2world.cli import inspect_log
-from text2world.cli import mcp
-from text2world.cli import report
-from text2world.cli import scoring
-from text2world.cli import serve
-from text2world.cli import view
-from text2world.cli import wm
+from text2world.cli import contamination, data, evaluate, inspect_log, mcp, report, scoring, serve, view, wm
 from text2world.cli.help import ConventionalGroup
 
 app = typer.Typer(

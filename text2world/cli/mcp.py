@@ -42,8 +42,8 @@ def mcp_command(
         import mcp  # noqa: F401
     except ImportError:
         fail("t2w mcp needs the MCP Python SDK: pip install 'text2world[mcp]'")
-    from text2world.integrations.mcp_server import McpSettings, serve
     from text2world.cli.serve import _check_port_free
+    from text2world.integrations.mcp_server import McpSettings, serve
 
     given: dict[str, float | int | None] = {"max_body": max_body, "score_timeout": score_timeout,
              "plan_timeout": plan_timeout, "processes": score_processes}
@@ -64,8 +64,8 @@ def mcp_command(
             fail(f"--args is not JSON: {err}")
         if not isinstance(parsed, dict):
             fail("--args must be a JSON object of the tool's arguments")
-        from text2world.integrations.mcp_server import call_over_stdio
         from text2world.cli.common import print_json
+        from text2world.integrations.mcp_server import call_over_stdio
 
         server_args = [f"--{name.replace('_', '-')}={value}" for name, value in given.items()
                        if value is not None and name != "processes"]

@@ -10,6 +10,7 @@ from rich.table import Table
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
 from text2world.cli.runs import run_paths, runs_dir_option
 
+
 def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
@@ -21,8 +22,8 @@ def _run_title(row: dict) -> str:
 def report_tables(data: dict) -> list[Table]:
     """The report's tables for the terminal, one small table per run and section; the wide
     markdown tables (and the per-domain table) stay in the files."""
-    from text2world.reports.generation import NO_PDDL, round_label
     from text2world.pddl.validation import CATEGORIES
+    from text2world.reports.generation import NO_PDDL, round_label
     from text2world.reports.statistics import format_interval
 
     mode, metrics = data["mode"], data["metrics"]
@@ -86,11 +87,9 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
     if not semantic:
         return []
     from text2world.reports.generation import round_label
-    from text2world.scoring.semantic import METRICS, VERDICTS
-    from text2world.reports.semantic import LABELS
-
-    from text2world.reports.semantic import CONDITIONAL
+    from text2world.reports.semantic import CONDITIONAL, LABELS
     from text2world.reports.statistics import format_interval
+    from text2world.scoring.semantic import METRICS, VERDICTS
 
     tables = []
     for run, rows in semantic["per_round"].items():

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from text2world.cli.common import console, err_console, fail
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume

@@ -8,12 +8,20 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from text2world.cli.common import (
+    Mode,
+    console,
+    err_console,
+    fail,
+    json_failures,
+    mode_option,
+    print_json,
+    read_text_file,
+)
 from text2world.pddl.extract import NoDomainFound, domain_from_answer
-from text2world.scoring.metrics import MODES, Score, ScoringError, score, truncation_issue, with_truncation
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
-from text2world.cli.common import (Mode, console, err_console, fail, json_failures, mode_option, print_json,
-                     read_text_file)
+from text2world.scoring.metrics import Score, ScoringError, score, truncation_issue, with_truncation
 
 
 def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | None = None

@@ -10,12 +10,30 @@ import typer
 from rich.table import Table
 
 from text2world.cli.common import choices, console, err_console, fail, print_json
-from text2world.cli.runs import (api_base_option, concurrency_option, epochs_option, explicit_flags,
-                                 infrastructure_note, max_retries_option, max_tokens_option,
-                                 model_arg_option, no_cache_option, parse_model_args,
-                                 ProgressObserver, quiet_option, reference_notice, resume_option,
-                                 resumed_options, retry_delay_option, run_guarded, run_id_option,
-                                 runs_dir_option, split_ids, temperature_option, timeout_option)
+from text2world.cli.runs import (
+    ProgressObserver,
+    api_base_option,
+    concurrency_option,
+    epochs_option,
+    explicit_flags,
+    infrastructure_note,
+    max_retries_option,
+    max_tokens_option,
+    model_arg_option,
+    no_cache_option,
+    parse_model_args,
+    quiet_option,
+    reference_notice,
+    resume_option,
+    resumed_options,
+    retry_delay_option,
+    run_guarded,
+    run_id_option,
+    runs_dir_option,
+    split_ids,
+    temperature_option,
+    timeout_option,
+)
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
 

@@ -55,8 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, TypedDict
 
-from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, \
-    run_stoppable
+from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
 from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text

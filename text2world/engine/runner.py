@@ -33,12 +33,20 @@ from typing import Any, Awaitable, Callable, Protocol
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
-from text2world.engine.run_store import Run, RunError, code_version, runs_dir, sample_key, \
-    utc_now
+from text2world.engine.run_store import Run, RunError, code_version, runs_dir, sample_key, utc_now
 from text2world.engine.task import Sample, Task
-from text2world.model.client import (Completion, FatalModelError, InfrastructureError,
-                                     LLMClient, ModelConfigError, ModelSpec, ResponseCache,
-                                     RetryPolicy, api_key_for, resolve_model)
+from text2world.model.client import (
+    Completion,
+    FatalModelError,
+    InfrastructureError,
+    LLMClient,
+    ModelConfigError,
+    ModelSpec,
+    ResponseCache,
+    RetryPolicy,
+    api_key_for,
+    resolve_model,
+)
 from text2world.model.credentials import lost_credentials_message
 
 

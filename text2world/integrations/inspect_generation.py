@@ -20,8 +20,14 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
 from text2world.engine.run_store import mode_metrics
-from text2world.integrations.inspect_engine import (chat_messages, engine_scorer, engine_solver,
-                                                    load_samples, nan_if_none, task_metadata)
+from text2world.integrations.inspect_engine import (
+    chat_messages,
+    engine_scorer,
+    engine_solver,
+    load_samples,
+    nan_if_none,
+    task_metadata,
+)
 from text2world.scoring.metrics import MODES
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 from text2world.store.datasets import BUILTIN

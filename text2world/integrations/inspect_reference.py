@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.model import (ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage,
-                              modelapi)
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from text2world.model.environment import REFERENCE_MODELS

@@ -21,8 +21,13 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
-from text2world.integrations.inspect_engine import (engine_scorer, engine_solver, load_samples,
-                                                    nan_if_none, task_metadata)
+from text2world.integrations.inspect_engine import (
+    engine_scorer,
+    engine_solver,
+    load_samples,
+    nan_if_none,
+    task_metadata,
+)
 from text2world.store.datasets import BUILTIN
 from text2world.tasks.wm import prompts
 from text2world.tasks.wm.items import RHOS

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from text2world.api.jobs import ApiError
+from text2world.pddl.validation import validate
 from text2world.simulation import (
     GroundAction,
     ProblemError,
@@ -21,7 +22,6 @@ from text2world.simulation import (
     parse_plan,
     parse_problem,
 )
-from text2world.pddl.validation import validate
 
 MAX_LISTED_ERRORS = 5  # errors quoted in a message; all of them are in the error's details
 

@@ -25,9 +25,8 @@ from typing import Any, Literal
 
 from text2world.api.jobs import ApiError, score_job, validate_job
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
-from text2world.store.datasets import BUILTIN, DatasetError, list_datasets, load_dataset
-
 from text2world.integrations import mcp_jobs
+from text2world.store.datasets import BUILTIN, DatasetError, list_datasets, load_dataset
 
 DEFAULT_PLAN_TIMEOUT = 20.0  # seconds; the world-model tasks' planner bound
 MAX_PROBLEMS = 20  # semantic problems of one call, as ``ScoreRequest.problems``

@@ -16,12 +16,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from text2world.errors import Text2WorldError
-from text2world.model.aliases import (ModelConfigError, ModelSpec, api_key_for, litellm_module,
-                                      load_model_aliases, resolve_model, user_models_path)
+from text2world.model.aliases import (
+    ModelConfigError,
+    ModelSpec,
+    api_key_for,
+    litellm_module,
+    load_model_aliases,
+    resolve_model,
+    user_models_path,
+)
 from text2world.model.cache import Completion, ResponseCache, cache_dir, request_key
 from text2world.model.credentials import redact_text, split_userinfo
-from text2world.model.environment import (REFERENCE_MODELS, REFERENCE_PROVIDER, SYSTEM_MESSAGE,
-                                          prepare_litellm_environment)
+from text2world.model.environment import (
+    REFERENCE_MODELS,
+    REFERENCE_PROVIDER,
+    SYSTEM_MESSAGE,
+    prepare_litellm_environment,
+)
 
 __all__ = ["REFERENCE_MODELS", "REFERENCE_PROVIDER", "SYSTEM_MESSAGE", "Completion",
            "FatalModelError", "InfrastructureError", "LLMClient", "ModelConfigError",

@@ -11,6 +11,7 @@ from typing import Any
 
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
 
+
 def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0) -> str:
     """The answer of a reference model for one round of one item.
 

@@ -12,9 +12,9 @@ The limits are far above real domains: over the 101 released Text2World domains,
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import re
+
+from text2world.errors import Text2WorldError
 
 # The limits, one place (the README's "Bounds on input" lists them).
 MAX_DOMAIN_CHARS = 128_000  # characters of one domain text (the API's body limit is separate)

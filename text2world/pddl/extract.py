@@ -52,7 +52,8 @@ def looks_like_response(text: str) -> bool:
     for a domain file (which starts with ``(`` after whitespace and ``;`` comments)."""
     if "```" in text or "<think>" in text.lower():
         return True
-    start = _LEADING_COMMENTS.match(text).end()
+    leading = _LEADING_COMMENTS.match(text)  # always matches (possibly empty)
+    start = leading.end() if leading else 0
     return start < len(text) and text[start] != "(" and _DEFINE.search(text, start) is not None
 
 

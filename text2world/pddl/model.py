@@ -14,9 +14,14 @@ from functools import cache
 from typing import Union
 
 # The input limits and their linear-time checks live in bounds.py (re-exported here).
-from text2world.pddl.bounds import (MAX_DOMAIN_CHARS, MAX_NESTING_DEPTH, DomainInputError,  # noqa: F401
-                     check_domain_text, decode_domain_bytes, line_column)
-
+from text2world.pddl.bounds import (  # noqa: F401
+    MAX_DOMAIN_CHARS,
+    MAX_NESTING_DEPTH,
+    DomainInputError,
+    check_domain_text,
+    decode_domain_bytes,
+    line_column,
+)
 
 # --------------------------------------------------------------------------------------------
 # Text helpers
@@ -319,7 +324,7 @@ class Domain:
     predicates: tuple[Predicate, ...] = ()
     functions: tuple[Function, ...] = ()
     actions: tuple[Action, ...] = ()
-    _by_name: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _by_name: dict | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     @property
     def typed(self) -> bool:
@@ -327,9 +332,11 @@ class Domain:
             p.type != "object" for pr in self.predicates for p in pr.parameters)
 
     def action(self, name: str) -> Action | None:
-        if self._by_name is None:
-            object.__setattr__(self, "_by_name", {a.name: a for a in self.actions})
-        return self._by_name.get(name)
+        by_name = self._by_name
+        if by_name is None:
+            by_name = {a.name: a for a in self.actions}
+            object.__setattr__(self, "_by_name", by_name)
+        return by_name.get(name)
 
     def to_pddl(self) -> str:
         lines = [f"(define (domain {self.name})"]
@@ -365,8 +372,8 @@ def _typed(variable) -> TypedName:
 
 
 def _formula(formula) -> Formula:
-    from tarski.syntax import (Atom as TAtom, CompoundFormula, Connective, QuantifiedFormula,
-                               Tautology)
+    from tarski.syntax import Atom as TAtom
+    from tarski.syntax import CompoundFormula, Connective, QuantifiedFormula, Tautology
 
     if isinstance(formula, TAtom):
         return Atom(str(formula.predicate.symbol), tuple(_term(t) for t in formula.subterms))
@@ -385,18 +392,27 @@ def _formula(formula) -> Formula:
     raise ValueError(f"unsupported formula {formula!s}")
 
 
+def _effect_atom(atom) -> Atom:
+    """The atom of a tarski add or delete effect (always an atom there)."""
+    result = _formula(atom)
+    if not isinstance(result, Atom):
+        raise ValueError(f"unsupported effect atom {atom!s}")
+    return result
+
+
 def _effect(effect) -> Effect:
-    from tarski.fstrips import AddEffect as TAdd, DelEffect as TDel, UniversalEffect
-    from tarski.fstrips import FunctionalEffect, IncreaseEffect
+    from tarski.fstrips import AddEffect as TAdd
+    from tarski.fstrips import DelEffect as TDel
+    from tarski.fstrips import FunctionalEffect, IncreaseEffect, UniversalEffect
     from tarski.syntax import Tautology
 
     if isinstance(effect, UniversalEffect):
         inner: Effect = ForallEffect(tuple(_typed(v) for v in effect.variables),
                                      tuple(_effect(e) for e in effect.effects))
     elif isinstance(effect, TAdd):
-        inner = AddEffect(_formula(effect.atom))
+        inner = AddEffect(_effect_atom(effect.atom))
     elif isinstance(effect, TDel):
-        inner = DeleteEffect(_formula(effect.atom))
+        inner = DeleteEffect(_effect_atom(effect.atom))
     elif isinstance(effect, FunctionalEffect):
         operation = "increase" if isinstance(effect, IncreaseEffect) else "assign"
         inner = FunctionEffect(operation, _term(effect.lhs), _number(effect.rhs))

@@ -34,7 +34,7 @@ def _add_missing_preconditions(text: str) -> str:
             continue
         end = _close(text, match.start())
         body = text[match.start():end]
-        depth, found = 0, {}
+        depth, found = 0, dict[str, int]()
         for index, char in enumerate(body):  # keywords at the action's own level only
             if char == "(":
                 depth += 1

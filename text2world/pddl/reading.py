@@ -47,7 +47,9 @@ def _head(node) -> str:
 
 def _typed_list(items) -> list[tuple[str, int, str | None, int]]:
     """(name, offset, type or None for 'either'/object, offset of the type) of a typed list."""
-    result, pending, index = [], [], 0
+    result: list[tuple[str, int, str | None, int]] = []
+    pending: list[tuple[str, int]] = []
+    index = 0
     while index < len(items):
         item = items[index]
         if isinstance(item, tuple) and item[0] == "-" and index + 1 < len(items):
@@ -108,10 +110,10 @@ class _Checker:
         for section in sections:
             head = _head(section)
             if head == ":types":
-                for name, _, parent, parent_offset in _typed_list(section[2:]):
+                for _, _, parent, parent_offset in _typed_list(section[2:]):
                     self.check_type(parent, parent_offset)
             elif head == ":constants":
-                for name, offset, type_name, type_offset in _typed_list(section[2:]):
+                for name, _, type_name, type_offset in _typed_list(section[2:]):
                     self.check_type(type_name, type_offset)
                     self.constants[name] = type_name
             elif head == ":predicates":
@@ -223,7 +225,7 @@ class _Unclosed:
                      "ends up inside it (a ')' is missing before it)", line, column, "Unclosed")
 
 
-def _misplaced(node) -> object | None:
+def _misplaced(node) -> tuple | list | None:
     """The first child that cannot be inside ``node`` (only asked when the text is unbalanced)."""
     head = _head(node)
     if not head or head == "define":
@@ -248,7 +250,7 @@ def unclosed_parenthesis(text: str) -> _Unclosed | None:
     balance = balance_error(text)
     if balance is None or balance.message.startswith("a ')'"):
         return None
-    best: tuple[int, list, object] | None = None
+    best: tuple[int, list, tuple | list] | None = None
     stack = [_tree(text)]
     while stack:
         node = stack.pop()

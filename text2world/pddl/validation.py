@@ -10,14 +10,28 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
-
 from functools import lru_cache
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.extract import dropped_definitions
-from text2world.pddl.model import (And, ConditionalEffect, DeleteEffect, AddEffect, Domain,
-                   DomainInputError, ForallEffect, FunctionEffect, Not, Or, Quantified, Atom,
-                   domain_from_tarski, line_column, strip_comments, tarski_parse)
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    DomainInputError,
+    ForallEffect,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+    domain_from_tarski,
+    line_column,
+    strip_comments,
+    tarski_parse,
+)
 
 CATEGORIES = (
     "UndefinedDomainName", "IncorrectParentheses", "UndefinedConstant", "MissingRequirements",

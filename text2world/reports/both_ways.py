@@ -17,8 +17,7 @@ from pathlib import Path
 from text2world.engine.run_store import Run, RunError
 from text2world.pddl.model import Domain, parse_domain
 from text2world.scoring.alignment import align
-from text2world.simulation import (GroundAction, PlanningProblem, Simulator, SimulationError,
-                                   parse_problem)
+from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_problem
 from text2world.simulation.problem import TypedName
 from text2world.store.datasets import load_dataset
 from text2world.tasks.wm.parse import parse_atom

@@ -9,8 +9,6 @@ compared on the items they all finished; the report says when that drops items.
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import csv
 import hashlib
 import io
@@ -19,11 +17,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from text2world.engine.run_store import (METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir)
-from text2world.tasks.generation.summary import summarize
-from text2world.store.datasets import atomic_write_text
+from text2world.engine.run_store import METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir
+from text2world.errors import Text2WorldError
 from text2world.pddl.validation import CATEGORIES
 from text2world.reports.statistics import bootstrap_mean, format_interval
+from text2world.store.datasets import atomic_write_text
+from text2world.tasks.generation.summary import summarize
 
 LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
           "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",

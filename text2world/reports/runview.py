@@ -9,17 +9,16 @@ writes a file.
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import re
 from functools import lru_cache
 from pathlib import Path
 
-from text2world.scoring.metrics import action_diff
-from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
 from text2world.engine.run_store import SCORE_MODES, Run, mean
-from text2world.tasks.generation.summary import summarize
+from text2world.errors import Text2WorldError
+from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
+from text2world.scoring.metrics import action_diff
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.tasks.generation.summary import summarize
 
 # "line 73:37" inside a parser message: a second place an error points at.
 _PARSER_LINE = re.compile(r"\bline (\d+):\d+")

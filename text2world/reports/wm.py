@@ -5,20 +5,18 @@ tables, as markdown, CSV, JSON and PNG. Computed from the runs' logs; nothing ca
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from text2world.engine.run_store import Run, RunError, runs_dir
+from text2world.errors import Text2WorldError
 from text2world.reports.generation import _csv, _md_table, _pyplot
 from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
 from text2world.reports.statistics import format_interval
-from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.store.datasets import atomic_write_text
-from text2world.tasks.wm.metrics import (PROPOSE_KS, aggregate, protocol_label, shown,
-                                         summarize_items)
+from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, protocol_label, shown, summarize_items
 
 # The headline metric of each task (curves vs rho) and the columns of its tables.
 HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "verify-rollout": "accuracy",

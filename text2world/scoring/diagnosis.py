@@ -33,7 +33,7 @@ class Diagnosis:
 
 def lift(atom: tuple, parameters: tuple[str, ...], args: tuple[str, ...]) -> str:
     """A ground atom with the action's arguments replaced by its parameter names."""
-    names = {}
+    names: dict[str, str] = {}
     for name, arg in zip(parameters, args):
         names.setdefault(arg, name)
     return atom_to_pddl((atom[0], *(names.get(a, a) for a in atom[1:])))

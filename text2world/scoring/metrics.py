@@ -13,23 +13,40 @@ Two modes:
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import re
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Hashable, Literal, Protocol, Sequence
 
 import Levenshtein
 
-from text2world.scoring.alignment import UNMAPPED_PREFIX, Alignment, align
+from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS, line_column
-from text2world.scoring.caching import gold_cache
 from text2world.pddl.extract import NoDomainFound, dropped_definitions, extract_domain
-from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
-                   DomainInputError, ForallEffect, Formula, FunctionEffect, Not, Or, Quantified,
-                   Truth, TypedName, parse_domain, strip_comments,
-                   strip_comments_released, tarski_parse)
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    DomainInputError,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Predicate,
+    Quantified,
+    Truth,
+    TypedName,
+    parse_domain,
+    strip_comments,
+    strip_comments_released,
+    tarski_parse,
+)
 from text2world.pddl.validation import Issue, classify_error
+from text2world.scoring.alignment import UNMAPPED_PREFIX, Alignment, align
+from text2world.scoring.caching import gold_cache
 
 Mode = Literal["paper", "canonical"]
 MODES: tuple[str, ...] = ("paper", "canonical")
@@ -405,7 +422,11 @@ class _CanonicalAction:
     effects: frozenset[str]
 
 
-def _action_items(action) -> dict[str, list[tuple[str, object]]]:
+class _Printable(Protocol):
+    def to_pddl(self) -> str: ...
+
+
+def _action_items(action) -> dict[str, list[tuple[str, _Printable]]]:
     """Per component, (canonical key, declaration) of each item canonical mode compares."""
     names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
     # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
@@ -514,10 +535,11 @@ def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _Canonical
     empty = _CanonicalAction(frozenset(), frozenset(), frozenset())
     # translated action name -> the name the prediction wrote
     written_names = {alignment.rename("actions", a.name).lower(): a.name for a in written.actions}
-    for name in list(gold_view.actions) + [n for n in predicted_view.actions
-                                           if n not in gold_view.actions]:
-        gold_action = gold_view.actions.get(name, empty)
-        predicted_action = predicted_view.actions.get(name, empty)
+    gold_actions, predicted_actions = gold_view.actions, predicted_view.actions
+    assert gold_actions is not None and predicted_actions is not None  # both views are prepared
+    for name in list(gold_actions) + [n for n in predicted_actions if n not in gold_actions]:
+        gold_action = gold_actions.get(name, empty)
+        predicted_action = predicted_actions.get(name, empty)
         scores = {}
         for component in counts:
             gold_items = getattr(gold_action, component)
@@ -528,8 +550,8 @@ def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _Canonical
             for i, value in enumerate((tp, fp, fn)):
                 counts[component][i] += value
             scores[component] = _micro_f1(tp, fp, fn)
-        status = ("matched" if name in gold_view.actions and name in predicted_view.actions
-                  else "missing" if name in gold_view.actions else "extra")
+        status = ("matched" if name in gold_actions and name in predicted_actions
+                  else "missing" if name in gold_actions else "extra")
         # An extra action is listed under the name the prediction gave it.
         key = written_names.get(name, name) if status == "extra" else name
         per_action[key] = {"status": status, "predicted": written_names.get(name), **scores}
@@ -543,11 +565,11 @@ def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _Canonical
 # Per-action diff (what canonical mode matched, for a person to read)
 
 
-def _diff_rows(gold_items: list[tuple[str, object]],
-               predicted_items: list[tuple[str, object]]) -> list[dict]:
+def _diff_rows(gold_items: Sequence[tuple[Hashable, _Printable]],
+               predicted_items: Sequence[tuple[Hashable, _Printable]]) -> list[dict]:
     """Gold items in their order (matched or missing), then the predicted ones the gold lacks
     (extra); each side printed with its own names."""
-    predicted = {}
+    predicted: dict[Hashable, _Printable] = {}
     for key, item in predicted_items:
         predicted.setdefault(key, item)
     rows, seen = [], set()
@@ -589,12 +611,14 @@ def action_diff(gold: str, predicted: str) -> dict:
                 "reason": f"the generated domain does not parse ({predicted_view.error})",
                 "actions": [], "predicates": []}
     score = _score_canonical_views(gold_view, predicted_view)
+    alignment = score.alignment
+    assert alignment is not None  # canonical scores of two parsed domains carry their alignment
     # Matched through the alignment, as canonical mode scores: the prediction's side is its
     # translation into the gold's vocabulary (variables keep the prediction's own names).
-    translated = score.alignment.translate(predicted_view.domain)
+    translated = alignment.translate(predicted_view.domain)
     gold_actions = {a.name.lower(): a for a in gold_view.domain.actions}
     predicted_actions = {a.name.lower(): a for a in translated.actions}
-    per_action = {(score.alignment.rename("actions", scores["predicted"]).lower()
+    per_action = {(alignment.rename("actions", scores["predicted"]).lower()
                    if scores["status"] == "extra" else name): scores
                   for name, scores in score.per_action.items()}
     actions = []
@@ -612,7 +636,7 @@ def action_diff(gold: str, predicted: str) -> dict:
                                           predicted_items.get(component, []))
         actions.append(entry)
 
-    def predicate_items(domain: Domain) -> list[tuple[str, object]]:
+    def predicate_items(domain: Domain) -> list[tuple[tuple[str, tuple[str, ...]], Predicate]]:
         return [((p.name.lower(), tuple(x.type.lower() for x in p.parameters)), p)
                 for p in domain.predicates]
 
@@ -623,4 +647,4 @@ def action_diff(gold: str, predicted: str) -> dict:
         if row["predicted"] is not None:
             row["predicted"] = _UNMAPPED_SHOWN.sub("", row["predicted"])
     return {"ok": True, "reason": None, "actions": actions, "predicates": predicates,
-            "alignment": score.alignment.to_dict()}
+            "alignment": alignment.to_dict()}

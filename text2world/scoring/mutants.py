@@ -12,9 +12,24 @@ import re
 from collections import deque
 from dataclasses import dataclass, replace
 
-from text2world.pddl.model import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect,
-                             Domain, ForallEffect, Formula, FunctionEffect, Not, Or, Predicate,
-                             Quantified, Truth, TypedName)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Predicate,
+    Quantified,
+    Truth,
+    TypedName,
+)
 from text2world.simulation import PlanningProblem, Simulator, conjuncts
 
 
@@ -44,10 +59,10 @@ def mutants(domain: Domain) -> list[Mutant]:
         for position, effect in enumerate(action.effects):
             if not isinstance(effect, (AddEffect, DeleteEffect)):
                 continue
-            rest = action.effects[:position] + action.effects[position + 1:]
+            other_effects = action.effects[:position] + action.effects[position + 1:]
             kind = "drop-add" if isinstance(effect, AddEffect) else "drop-delete"
             found.append(Mutant(kind, action.name, effect.to_pddl(),
-                                with_action(replace(action, effects=rest))))
+                                with_action(replace(action, effects=other_effects))))
             swapped = (DeleteEffect(effect.atom) if isinstance(effect, AddEffect)
                        else AddEffect(effect.atom))
             effects = list(action.effects)

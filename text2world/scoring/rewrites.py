@@ -16,9 +16,20 @@ import random
 from dataclasses import replace
 from typing import Callable
 
+from text2world.pddl.model import (
+    Action,
+    And,
+    Atom,
+    ConditionalEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    Not,
+    Predicate,
+    Quantified,
+    TypedName,
+)
 from text2world.scoring.mutants import _map_effect, _map_formula
-from text2world.pddl.model import (Action, And, Atom, ConditionalEffect, Domain, ForallEffect,
-                             Formula, Not, Predicate, Quantified, TypedName)
 from text2world.simulation import conjuncts
 
 
@@ -290,8 +301,8 @@ def reachable_problems(domain: Domain, count: int = 2, seed: int = 0,
     ``crosscheck.synthetic_problem`` objects and initial state, and as goal up to two atoms
     that a seeded random walk of ``walk`` steps makes true (so that a plan exists). A
     problem whose walk changes nothing keeps the synthetic random goal."""
-    from text2world.simulation.crosscheck import synthetic_problem
     from text2world.simulation import Simulator, atom_to_pddl, parse_problem
+    from text2world.simulation.crosscheck import synthetic_problem
 
     found = []
     for index in range(count):

@@ -39,11 +39,10 @@ from typing import Sequence
 
 from text2world.pddl.model import Domain, Formula, Not, parse_domain
 from text2world.planning.front import cached_plan
-from text2world.simulation import (GroundAction, PlanningProblem, SimulationError, Simulator,
-                                   parse_plan, parse_problem)
-from text2world.scoring.semantic_alignment import align_prediction, aligned_prediction, project_problem
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
+from text2world.scoring.semantic_alignment import align_prediction, aligned_prediction, project_problem
 from text2world.scoring.verdict import with_verdict
+from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 
 METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
 
@@ -343,7 +342,7 @@ def _aggregate(results: list[ProblemScore], scorer: "_PairScorer", report: dict,
     agreeing = sum(r.transitions_agreeing for r in results)
     report = dict(report, states=sum(r.states for r in results), transitions=compared,
                   problems=len(results))
-    extra = ()
+    extra: tuple[str, ...] = ()
     if compared == 0:
         extra = ("transition_accuracy: no sampled action is applicable in both",)
     return SemanticScore(
@@ -388,7 +387,7 @@ class _PairScorer:
         if gold.plan is not None:
             check = simulator.validate_plan(gold.plan)
             accepted, accepted_reason = check.valid, check.reason
-        counts = Counter()
+        counts: Counter = Counter()
         rng = random.Random(self.settings.seed)
         for trajectory in gold.trajectories:
             self._clock()
@@ -559,7 +558,8 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
     """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool).
     Never raises: an unexpected failure is a round that could not be simulated."""
     try:
-        return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))
+        # tuple(p): problems that came through JSON as lists; each is still a (problem, plan) pair
+        return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))  # type: ignore[misc]
     except Exception as err:  # noqa: BLE001 - one round must not stop a run
         return {"ok": False, "verdict": "not_simulated",
                 "reason": f"semantic scoring failed: {type(err).__name__}: {err}",

@@ -29,12 +29,21 @@ Typical use::
 """
 
 from text2world.simulation.compiler import conjuncts
-from text2world.simulation.problem import (DEFAULT_MAX_WORK, GroundAction, GroundAtom,
-                                           PlanningProblem, ProblemError, SimulationError, State,
-                                           UnsupportedFeature, WorkLimitExceeded, atom_to_pddl,
-                                           parse_plan, parse_problem)
-from text2world.simulation.simulator import (PlanValidation, Simulator, Walk,
-                                             simulator_from_text)
+from text2world.simulation.problem import (
+    DEFAULT_MAX_WORK,
+    GroundAction,
+    GroundAtom,
+    PlanningProblem,
+    ProblemError,
+    SimulationError,
+    State,
+    UnsupportedFeature,
+    WorkLimitExceeded,
+    atom_to_pddl,
+    parse_plan,
+    parse_problem,
+)
+from text2world.simulation.simulator import PlanValidation, Simulator, Walk, simulator_from_text
 
 __all__ = ["DEFAULT_MAX_WORK", "GroundAction", "GroundAtom", "PlanValidation", "PlanningProblem",
            "ProblemError", "SimulationError", "Simulator", "State", "UnsupportedFeature",

@@ -9,12 +9,12 @@ the plan. Only names and objects of the parsed domain reach the source, always t
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import AbstractSet, Callable, cast
 
 from text2world.simulation.compiler import free_slots
 from text2world.simulation.problem import WorkLimitExceeded
 
-Enumerator = Callable[[frozenset, dict, Callable, int], tuple[list, int]]
+Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
 
 def _term(term) -> str:
@@ -52,7 +52,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
         return "continue" if depth > 1 else "return found, work"
 
     def checks(nodes) -> None:
-        for index, node in enumerate(nodes):
+        for node in nodes:
             test = _inline_test(node)
             if test is None:
                 name = f"N{len(constants)}"
@@ -106,7 +106,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
     lines.append("    return found, work")
     namespace = dict(constants)
     exec(compile("\n".join(lines), "<applicable>", "exec"), namespace)  # noqa: S102
-    return namespace["enumerate_"]
+    return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
 
 def _needs_binding(node) -> bool:
@@ -148,7 +148,7 @@ def compile_test(literals: tuple, arity: int, slots: int, holds: Callable) -> Ca
     lines.append("    return True")
     namespace = dict(constants)
     exec(compile("\n".join(lines), "<precondition>", "exec"), namespace)  # noqa: S102
-    return namespace["test_"]
+    return cast(Callable, namespace["test_"])  # defined by the exec above
 
 
 def compile_effects(effects: tuple, arity: int, slots: int, apply: Callable) -> Callable:
@@ -181,4 +181,4 @@ def compile_effects(effects: tuple, arity: int, slots: int, apply: Callable) -> 
         lines.append(f"    return {new}, {cost!r}")
     namespace = dict(constants)
     exec(compile("\n".join(lines), "<effects>", "exec"), namespace)  # noqa: S102
-    return namespace["effects_"]
+    return cast(Callable, namespace["effects_"])  # defined by the exec above

@@ -7,8 +7,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from text2world.pddl.model import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect,
-                             ForallEffect, Formula, FunctionEffect, Not, Or, Quantified, Truth)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+    Truth,
+)
 from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature
 
 _COMPARISONS = frozenset({"<", "<=", ">", ">="})

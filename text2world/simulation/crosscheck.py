@@ -244,10 +244,10 @@ def synthetic_problem(domain: Domain, *, seed: int = 0, per_type: int = 2,
         mapping = dict(zip((p.name for p in action.parameters), rng.choice(options)))
         for literal in conjuncts(action.precondition):
             negated = isinstance(literal, Not)
-            atom = literal.formula if negated else literal
-            if not isinstance(atom, Atom) or atom.predicate == "=":
+            positive = literal.formula if isinstance(literal, Not) else literal
+            if not isinstance(positive, Atom) or positive.predicate == "=":
                 continue
-            text = "(" + " ".join((atom.predicate, *(mapping.get(a, a) for a in atom.args))) + ")"
+            text = "(" + " ".join((positive.predicate, *(mapping.get(a, a) for a in positive.args))) + ")"
             if negated:
                 init.pop(text, None)
             else:

@@ -7,12 +7,11 @@ strings; a state is a ``frozenset`` of them.
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, TypedName, check_domain_text
 
 GroundAtom = tuple  # (predicate, arg1, ...), all strings

@@ -226,14 +226,14 @@ class RelaxedTask:
                 else:
                     options = [self._option(node[2], binding)
                                for _ in self._assignments(node[1], binding)]
-                options = [o for o in options if o is not None]
-                if not options:
+                found = [o for o in options if o is not None]
+                if not found:
                     return None
-                if all(options):  # else some option needs nothing: no requirement
-                    if len(options) == 1:
-                        literals += options[0]
+                if all(found):  # else some option needs nothing: no requirement
+                    if len(found) == 1:
+                        literals += found[0]
                     else:
-                        choices.append(options)
+                        choices.append(found)
             else:
                 option = self._option(node, binding)
                 if option is None:

@@ -8,14 +8,29 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Sequence
 
-from text2world.pddl.model import (Action, AddEffect, ConditionalEffect, DeleteEffect, Domain,
-                             ForallEffect, Formula, parse_domain)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    parse_domain,
+)
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
-from text2world.simulation.compiler import (CompiledAction, Scope, compile_effect,
-                                            compile_formula, conjuncts, free_slots)
-from text2world.simulation.problem import (DEFAULT_MAX_WORK, GroundAction, PlanningProblem,
-                                           ProblemError, SimulationError, WorkLimitExceeded,
-                                           atom_to_pddl, parse_plan, parse_problem)
+from text2world.simulation.compiler import CompiledAction, Scope, compile_effect, compile_formula, conjuncts, free_slots
+from text2world.simulation.problem import (
+    DEFAULT_MAX_WORK,
+    GroundAction,
+    PlanningProblem,
+    ProblemError,
+    SimulationError,
+    WorkLimitExceeded,
+    atom_to_pddl,
+    parse_plan,
+    parse_problem,
+)
 
 
 @dataclass(frozen=True)
@@ -168,7 +183,7 @@ class Simulator:
         # checks that need no variable at all come first
         steps.append(("enum", None, (), ready()))
         for node in order:
-            ops = []
+            ops: list[tuple] = []
             for term in node[2]:
                 if isinstance(term, str):
                     ops.append((0, term))
@@ -308,7 +323,7 @@ class Simulator:
             if arg not in self._type_set(kind):
                 raise SimulationError(f"{action}: {arg} is a {self._object_type[arg]}, "
                                       f"not a {kind}")
-        binding = [None] * max(compiled.slots, 1)
+        binding: list[str | None] = [None] * max(compiled.slots, 1)
         binding[:compiled.arity] = action.args
         return compiled, binding
 

@@ -15,9 +15,20 @@ import statistics
 from pathlib import Path
 from typing import Iterable
 
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Not,
+    Or,
+    Quantified,
+    strip_comments,
+)
 from text2world.store.curation import cached_validate
-from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain, ForallEffect,
-                   Not, Or, Quantified, strip_comments)
 
 _CONNECTIVES = {"and", "or", "not", "forall", "exists", "imply", "when", "=", "either"}
 # Size bands by number of actions + predicates, cut at the released set's terciles (<= 8, 9-14,
@@ -172,6 +183,7 @@ def store_write_only(data: Path) -> dict[str, list[str]]:
 
 def _released_records(path: Path) -> list[dict]:
     import json
+
     from text2world.store.datasets import DatasetError
     try:
         records = json.loads(path.read_text(encoding="utf-8"))

@@ -14,8 +14,6 @@ the output and renames it into place at the end, so a failure leaves nothing hal
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import json
 import os
 import shutil
@@ -25,8 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from text2world.store.tokens import count_gpt2_tokens
+from text2world.errors import Text2WorldError
 from text2world.pddl.validation import Validation, validate
+from text2world.store.tokens import count_gpt2_tokens
 
 STEPS = ("validation", "dedup", "complexity", "tokens")
 SIMILARITY_THRESHOLD = 0.9

@@ -7,8 +7,6 @@ data directory (``$T2W_HOME``, default ``~/.local/share/text2world``), never in 
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import hashlib
 import json
 import os
@@ -17,6 +15,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from text2world.errors import Text2WorldError
 
 BUILTIN = "text2world"
 SPLITS = ("test", "train", "all")

@@ -49,8 +49,16 @@ is matched by name only (said in ``Alignment.notes``). The domain parser already
 input (``pddl.MAX_DOMAIN_CHARS``).
 """
 
-from text2world.scoring.alignment.matching import (EXACT_CONFIDENCE, MAX_PAIRS, MAX_SWAPS,
-                       NORMALISED_CONFIDENCE, ROUNDS, SWAP_GAP, THRESHOLD, align)
+from text2world.scoring.alignment.matching import (
+    EXACT_CONFIDENCE,
+    MAX_PAIRS,
+    MAX_SWAPS,
+    NORMALISED_CONFIDENCE,
+    ROUNDS,
+    SWAP_GAP,
+    THRESHOLD,
+    align,
+)
 from text2world.scoring.alignment.names import name_keys, name_tokens
 from text2world.scoring.alignment.orders import MAX_ORDERED_PARAMETERS, MAX_PERMUTED_ARITY, MAX_PERMUTED_PARAMETERS
 from text2world.scoring.alignment.result import KINDS, UNMAPPED_PREFIX, Alignment, FrozenMap

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
+
 import numpy as np
 
 from text2world.pddl.model import Domain
 from text2world.scoring.alignment.names import fuzzy, name_keys
 from text2world.scoring.alignment.orders import MAX_PERMUTED_ARITY, joint_orders
-from text2world.scoring.alignment.typing_predicates import type_predicates, typed_side
 from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
+from text2world.scoring.alignment.typing_predicates import type_predicates, typed_side
 
 THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
 SEED_THRESHOLD = 0.1  # first-round pairs kept as context for later rounds (not as a result)
@@ -368,7 +369,7 @@ def _align(gold: Domain, predicted: Domain, gold_side: Side, predicted_side: Sid
                 step(dependent)
             refresh_orders()
             value = _agreement(gold_side, predicted_side, mappings, gold_untyped, gold_literals)
-            if value > best:
+            if value > best:  # type: ignore[operator]  # set above: there are candidates
                 best = value
             else:
                 restore(saved)

@@ -8,7 +8,6 @@ import re
 import Levenshtein
 import numpy as np
 
-
 _STOP_WORDS = frozenset({"is", "has", "a", "an", "the"})
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _SEPARATORS = re.compile(r"[-_\s]+")

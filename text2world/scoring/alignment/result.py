@@ -5,8 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
 
-from text2world.pddl.model import (Action, AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain,
-                    ForallEffect, Formula, Not, Or, Predicate, Quantified, TypedName)
+from text2world.pddl.model import (
+    Action,
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    Not,
+    Or,
+    Predicate,
+    Quantified,
+    TypedName,
+)
 
 KINDS: tuple[str, ...] = ("types", "predicates", "actions", "constants")
 UNMAPPED_PREFIX = "unmapped-"
@@ -16,6 +30,7 @@ class FrozenMap(Mapping):
     """A read-only, hashable, picklable mapping (scores travel between processes)."""
 
     __slots__ = ("_data",)
+    _data: dict
 
     def __init__(self, data: Mapping | Iterable = ()) -> None:
         object.__setattr__(self, "_data", dict(data))

@@ -10,8 +10,20 @@ from typing import Iterable
 
 import numpy as np
 
-from text2world.pddl.model import (AddEffect, And, Atom, ConditionalEffect, DeleteEffect, Domain, ForallEffect,
-                    Formula, FunctionEffect, Not, Or, Quantified)
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    ConditionalEffect,
+    DeleteEffect,
+    Domain,
+    ForallEffect,
+    Formula,
+    FunctionEffect,
+    Not,
+    Or,
+    Quantified,
+)
 
 FUNCTION = "\x00function"  # stands for the predicate of a function effect in literal lists
 _VARIABLE = re.compile(r"\?[^\s(),]+")
@@ -25,7 +37,7 @@ class Side:
     predicates: dict[str, tuple[str, ...]]  # name -> parameter types
     actions: dict[str, tuple[str, ...]]  # name -> parameter types
     constants: dict[str, str]  # name -> type
-    literals: dict[str, list[tuple[str, str, tuple]]]  # action -> (role, predicate, args)
+    literals: dict[str, list[tuple[str | tuple, str, tuple]]]  # action -> (role, predicate, args)
     depths: dict[str, int]  # type -> depth below object
 
 
@@ -153,7 +165,7 @@ class Translator:
     parameter order, ``mappings["arguments"]``: predicted predicate -> argument order; gold
     position i is predicted position order[i])."""
 
-    def __init__(self, mappings: dict[str, dict[str, str]], side: str) -> None:
+    def __init__(self, mappings: dict[str, dict], side: str) -> None:
         self.mappings = mappings
         self.side = side  # "g" or "p": unmapped names stay apart between the two sides
         self._inverse: dict = {}
@@ -254,7 +266,7 @@ def _wl(gold: Side, predicted: Side, positional: bool) -> tuple[dict, dict]:
     table: dict = {"positional": positional}  # one table per kind of graph
     result = []
     for side in (gold, predicted):
-        edges = []  # (kind, name, other kind, other name, label)
+        edges: list[tuple] = []  # (kind, name, other kind, other name, label)
         for kind, table_ in (("predicates", side.predicates), ("actions", side.actions)):
             for name, types in table_.items():
                 for i, t in enumerate(types):
@@ -321,14 +333,15 @@ def _multiset(items: Iterable) -> frozenset:
 def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous: bool,
               colours: dict | None = None):
     """Per name: (signature features, usage features) in the gold's vocabulary."""
-    signatures, usages = [], []
+    signatures: list[frozenset] = []
+    usages: list = []
     if kind == "types":
         for name in names:
             signatures.append(frozenset({("depth", side.depths[name]),
                                          ("parent", tr("types", side.types.get(name, "object")))}))
-            usage = []
+            usage: list[tuple] = []
             for predicate, types in side.predicates.items():
-                key = ("arity", len(types)) if anonymous else tr("predicates", predicate)
+                key: tuple | str = ("arity", len(types)) if anonymous else tr("predicates", predicate)
                 usage.extend(("pp", key, tr.argument_position(predicate, i))
                              for i, x in enumerate(types) if x == name)
             for action, types in side.actions.items():
@@ -371,8 +384,8 @@ def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous
             usages.append(_multiset(literals + [("loose", role, predicate, _positionless(args))
                                                 for role, predicate, args in literals]))
     else:  # constants
-        uses: dict = {name: [] for name in names}
-        for action, literals in side.literals.items():
+        uses = {name: [] for name in names}
+        for literals in side.literals.values():
             for role, predicate, args in literals:
                 for i, a in enumerate(args):
                     if a[0] == "c" and a[1] in uses:

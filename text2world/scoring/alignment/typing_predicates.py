@@ -164,7 +164,7 @@ def typed_side(side: Side) -> tuple[Side, set[str]] | None:
     # a predicate also used elsewhere (in a quantified condition, an effect's condition) stays
     # a predicate as well
     still_used = {predicate for found in literals.values() for _, predicate, _ in found}
-    types = {**side.types, **{name: "object" for name in used}}
+    type_table: dict[str, str] = {**side.types, **{name: "object" for name in used}}
     from text2world.scoring.alignment.structure import _depths
 
     # an untyped predicate's argument takes the type of the parameters it is always given
@@ -174,16 +174,16 @@ def typed_side(side: Side) -> tuple[Side, set[str]] | None:
             for place, a in enumerate(args):
                 kind = actions[action][a[1]] if a[0] == "p" else "object"
                 seen.setdefault((predicate, place), set()).add(kind)
-    predicates = {}
+    signatures: dict[str, tuple[str, ...]] = {}
     for name, parameter_types in side.predicates.items():
         if name in used and name not in still_used:
             continue
-        predicates[name] = tuple(
+        signatures[name] = tuple(
             next(iter(seen[(name, place)])) if t == "object" and len(
                 seen.get((name, place), ())) == 1 else t
             for place, t in enumerate(parameter_types))
 
-    return Side(types=types,
-                predicates=predicates,
+    return Side(types=type_table,
+                predicates=signatures,
                 actions=actions, constants=side.constants, literals=literals,
-                depths=_depths(types)), used
+                depths=_depths(type_table)), used

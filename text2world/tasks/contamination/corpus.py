@@ -4,12 +4,13 @@ file, each read with a size limit and clear errors naming the file and line."""
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import json
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from text2world.errors import Text2WorldError
+
 
 class CorpusError(Text2WorldError, ValueError):
     """A corpus that cannot be read; the message names the file and line."""

@@ -12,9 +12,15 @@ from typing import Sequence
 
 import numpy as np
 
-from text2world.tasks.contamination.overlap import (DEFAULT_MAX_MISMATCHES, DEFAULT_N, Contamination, contamination_rate, prefix_end)
 from text2world.engine.options import RunOptions
 from text2world.errors import Text2WorldError
+from text2world.tasks.contamination.overlap import (
+    DEFAULT_MAX_MISMATCHES,
+    DEFAULT_N,
+    Contamination,
+    contamination_rate,
+    prefix_end,
+)
 
 # --------------------------------------------------------------------------------------------
 # Probing a model (paper section 3.4): continue each gold domain from its first tokens

@@ -24,13 +24,23 @@ from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import DatasetError, Record, first, load_dataset
-from text2world.tasks.contamination.overlap import (DEFAULT_MAX_MISMATCHES, DEFAULT_N,
-                                                    Contamination, check_parameters,
-                                                    prefix_end)
-from text2world.tasks.contamination.probe import (DEFAULT_PROMPT_TOKENS, HISTOGRAM_FILE,
-                                                  PROBE_PROMPT, ProbeError, continuation_text,
-                                                  plot_histogram, probe_item_result,
-                                                  probe_messages)
+from text2world.tasks.contamination.overlap import (
+    DEFAULT_MAX_MISMATCHES,
+    DEFAULT_N,
+    Contamination,
+    check_parameters,
+    prefix_end,
+)
+from text2world.tasks.contamination.probe import (
+    DEFAULT_PROMPT_TOKENS,
+    HISTOGRAM_FILE,
+    PROBE_PROMPT,
+    ProbeError,
+    continuation_text,
+    plot_histogram,
+    probe_item_result,
+    probe_messages,
+)
 
 KIND = "contamination"
 

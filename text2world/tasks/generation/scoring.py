@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-from text2world.pddl.extract import NoDomainFound, extract_domain, strip_reasoning
 from text2world.engine.run_store import METRICS, SCORE_MODES
-
+from text2world.pddl.extract import NoDomainFound, extract_domain, strip_reasoning
 
 # --------------------------------------------------------------------------------------------
 # Validation and scoring of one round (runs in worker processes)

@@ -31,12 +31,22 @@ from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
-from text2world.tasks.generation.prompts import (BUILTIN_PROMPTS, DESCRIPTIONS, EvalError,
-                                                 Prompts, few_shot_examples, load_template)
 from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
-from text2world.tasks.generation.scoring import (compact_score, error_text,
-                                                 extract_round_domain, score_round,
-                                                 validate_round)
+from text2world.tasks.generation.prompts import (
+    BUILTIN_PROMPTS,
+    DESCRIPTIONS,
+    EvalError,
+    Prompts,
+    few_shot_examples,
+    load_template,
+)
+from text2world.tasks.generation.scoring import (
+    compact_score,
+    error_text,
+    extract_round_domain,
+    score_round,
+    validate_round,
+)
 from text2world.tasks.generation.summary import summarize as summarize_items
 
 KIND = "generation"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from text2world.pddl.model import parse_domain
-from text2world.simulation import Simulator, SimulationError, atom_to_pddl, parse_problem
+from text2world.simulation import SimulationError, Simulator, atom_to_pddl, parse_problem
 from text2world.store.datasets import Problem, Record, atomic_write_text, data_dir
 
 SIZES = ("hard", "easy")  # hard: generated problems; easy: the store's own

@@ -13,12 +13,11 @@ same seed gives the same items. Items are plain JSON objects (``t2w wm build --o
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from text2world.errors import Text2WorldError
 from text2world.simulation import GroundAction, SimulationError, Walk, atom_to_pddl
 from text2world.store.datasets import Record
 from text2world.tasks.wm.world import World, WorldError, world_for

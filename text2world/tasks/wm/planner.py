@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import resource
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from text2world.pddl.model import Domain, parse_domain
-from text2world.planning.fast_downward import (PlanCache, fast_downward_folder, read_plan_file,
-                                 run_fast_downward)
-from text2world.simulation import (PlanningProblem, SimulationError, Simulator, atom_to_pddl,
-                                   parse_problem)
+from text2world.planning.fast_downward import PlanCache, fast_downward_folder, read_plan_file, run_fast_downward
+from text2world.simulation import PlanningProblem, SimulationError, Simulator, atom_to_pddl, parse_problem
 from text2world.simulation.search import SOLVED, UNSOLVABLE, SearchLimits, optimal_search
 
 SEARCHES = ("astar(lmcut())", "astar(blind())")

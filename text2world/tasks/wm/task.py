@@ -27,14 +27,29 @@ from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm.generators import SIZES, sized_records
-from text2world.tasks.wm.items import (OFF_PLAN_SHARE, RHOS, STATIC_SHARE, TASKS, BuildResult,
-                                       ItemError, atoms, build_items, train_examples)
-from text2world.tasks.wm.metrics import (PROPOSE_KS, protocol_label, score_next_state,
-                                         score_verify, summarize_items)
+from text2world.tasks.wm.items import (
+    OFF_PLAN_SHARE,
+    RHOS,
+    STATIC_SHARE,
+    TASKS,
+    BuildResult,
+    ItemError,
+    atoms,
+    build_items,
+    train_examples,
+)
+from text2world.tasks.wm.metrics import PROPOSE_KS, protocol_label, score_next_state, score_verify, summarize_items
 from text2world.tasks.wm.mystery import mystery_records
-from text2world.tasks.wm.parse import (AnswerError, parse_actions, parse_atom, parse_goal_check,
-                                       parse_next_state, parse_plan_step, parse_plan_step_done,
-                                       parse_verify)
+from text2world.tasks.wm.parse import (
+    AnswerError,
+    parse_actions,
+    parse_atom,
+    parse_goal_check,
+    parse_next_state,
+    parse_plan_step,
+    parse_plan_step_done,
+    parse_verify,
+)
 from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import World, world_for
 

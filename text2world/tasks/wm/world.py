@@ -7,13 +7,12 @@ Downward optimises in each case).
 
 from __future__ import annotations
 
-from text2world.errors import Text2WorldError
-
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
-from text2world.simulation import GroundAction, Simulator, SimulationError, parse_problem
+from text2world.simulation import GroundAction, SimulationError, Simulator, parse_problem
 from text2world.store.datasets import Record
 from text2world.store.plans import shipped_plan
 from text2world.tasks.wm.generators import rename_tokens
