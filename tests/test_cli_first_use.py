@@ -234,14 +234,15 @@ def test_serve_and_view_default_to_different_ports():
 
 def test_eval_with_a_smaller_selection_says_how_many_selected_items_are_done():
     """A run folder is shared by --limit selections of the same settings and covers every item
-    it was ever asked for: after a 3-item run, --limit 1 says 3/3 (never '3/1 done')."""
+    it was ever asked for: after a 3-item run, --limit 1 says the run's 3/3 (never '3/1 done')."""
     make_run("shared", "--limit", "3")
     result = runner.invoke(app, ["eval", "--model", "reference/noisy-oracle", "--ec", "2",
                                  "--no-progress", "--workers", "0", "--run-id", "shared",
                                  "--limit", "1"])
     assert result.exit_code == 0, result.output
     text = flat(result.output)
-    assert "0 new items, 3/3 done" in text and "3/1 done" not in text
+    assert "0 new items, 1/1 of this selection done" in text, text
+    assert "the run covers 3 items, 3/3 done" in text and "3/1 done" not in text
 
 
 def test_eval_infrastructure_errors_name_the_first_cause_and_the_api_base():

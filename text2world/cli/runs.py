@@ -175,8 +175,14 @@ class ProgressObserver:
     def start(self, total: int, done: int, run) -> None:
         self.total, self.done = total, done
         if done and not self.quiet:
-            console.print(f"resuming {run.path}: {done} of {total} items already done",
-                              highlight=False, soft_wrap=True)
+            # A run covers every item it was ever asked for: say so when this selection is a
+            # part of it (never "3/1 done").
+            covered = len((getattr(run, "config", None) or {}).get("selected") or ())
+            finished = len(run.finished_ids()) if covered > total else done
+            extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
+                     if covered > total else "")
+            console.print(f"resuming {run.path}: {total - done} new items, {done}/{total} of "
+                          f"this selection done{extra}", highlight=False, soft_wrap=True)
         if not self.show or total == done:
             return
         if self.bar:

@@ -373,7 +373,8 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
         for row in report.data["runs"]:
             console.print(summary_table({
                 "task": row["task"], "model": row["model"], "rules": row["rules"],
-                "form": "", "metrics": {"all": {"all": row["all"]},
+                "protocol": row.get("protocol"), "size": row.get("size"),
+                "mystery": row.get("mystery"), "metrics": {"all": {"all": row["all"]},
                                         "rho": report.data["by_rho"][row["run"]]}},
                 report.data["intervals"][row["run"]]))
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,

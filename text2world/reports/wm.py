@@ -106,6 +106,8 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
         summary = summarize_items(task, items)
         data["runs"].append({"run": name, "task": task, "label": _label(config),
                              "model": config.get("model"), "rules": config.get("rules"),
+                             "protocol": protocol_label(config), "size": config.get("size"),
+                             "mystery": bool(config.get("mystery")),
                              "reference_model": config.get("reference_model", False),
                              "items": len(items), "all": summary["all"]["all"]})
         data["by_rho"][name] = summary["rho"]
