@@ -5,6 +5,7 @@ a reused PID is not mistaken for a survivor)."""
 from __future__ import annotations
 
 import os
+import socket
 import time
 from pathlib import Path
 
@@ -78,3 +79,10 @@ def run_fresh(code: str, watched: tuple[str, ...], timeout: float = 300) -> tupl
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     return lines[:-1], eval(lines[-1])  # noqa: S307 - our own printed list of names
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on now (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

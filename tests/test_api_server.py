@@ -25,7 +25,7 @@ import pytest
 from api_helpers import assert_error, huge_domain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from processes import descendants, survivors
+from processes import descendants, free_port, survivors
 from typer.testing import CliRunner
 
 from text2world import score, validate
@@ -37,10 +37,6 @@ SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameter
               "f1_preconditions", "f1_effects", "errors")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def t2w_command() -> list[str]:

@@ -241,7 +241,7 @@ def test_eval_with_a_smaller_selection_says_how_many_selected_items_are_done():
                                  "--limit", "1"])
     assert result.exit_code == 0, result.output
     text = flat(result.output)
-    assert "0 new items, 1/1 of this selection done" in text, text
+    assert "1 of 1 items already done" in text, text
     assert "the run covers 3 items, 3/3 done" in text and "3/1 done" not in text
 
 

@@ -9,13 +9,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm 
 
 import base64
 import json
-import socket
 import threading
 from pathlib import Path
 
 import pytest
 from llm_server import Script, ScriptedLLMServer, pddl_answer, small_domain, write_store
-from processes import run_fresh
+from processes import free_port, run_fresh
 from typer.testing import CliRunner
 
 from text2world.cli import app
@@ -42,10 +41,6 @@ def every_file_text(*roots: Path) -> str:
                      for path in root.rglob("*") if path.is_file())
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_redaction_keeps_identity_apart_from_credentials():

@@ -18,6 +18,7 @@ pytest.importorskip("mcp")
 
 from api_helpers import huge_domain
 from mcp import Client, StdioServerParameters
+from processes import free_port
 
 from text2world import score, validate
 from text2world.integrations.mcp_server import McpSettings, Tools, build_server
@@ -109,14 +110,10 @@ def test_stdio_subprocess_serves_every_tool():
     asyncio.run(session())
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_streamable_http_on_loopback():
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
                                "--port", str(port)], cwd=REPO, env={**os.environ, **_env()},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from processes import free_port
 from run_kinds import make_runs
 
 from text2world.engine.run_store import Run
@@ -42,12 +43,6 @@ pytestmark = pytest.mark.skipif(
     "does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

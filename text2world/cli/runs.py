@@ -181,8 +181,8 @@ class ProgressObserver:
             finished = len(run.finished_ids()) if covered > total else done
             extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
                      if covered > total else "")
-            console.print(f"resuming {run.path}: {total - done} new items, {done}/{total} of "
-                          f"this selection done{extra}", highlight=False, soft_wrap=True)
+            console.print(f"resuming {run.path}: {done} of {total} items already done{extra}",
+                          highlight=False, soft_wrap=True)
         if not self.show or total == done:
             return
         if self.bar:
