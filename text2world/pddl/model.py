@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Union
+from typing import Callable, Iterable, Iterator, Union
 
 # The input limits and their linear-time checks live in bounds.py (re-exported here).
 from text2world.pddl.bounds import (  # noqa: F401
@@ -277,6 +277,98 @@ class FunctionEffect:
 
 
 Effect = Union[AddEffect, DeleteEffect, ConditionalEffect, ForallEffect, FunctionEffect]
+
+
+# --------------------------------------------------------------------------------------------
+# Traversal: the one place that knows which node kinds have children. Iterative, so a deep
+# formula (bounded by MAX_NESTING_DEPTH anyway) costs no Python recursion.
+
+
+def _children(formula: Formula) -> tuple[Formula, ...]:
+    if isinstance(formula, (And, Or)):
+        return formula.parts
+    if isinstance(formula, Not):
+        return (formula.formula,)
+    if isinstance(formula, Quantified):
+        return (formula.body,)
+    return ()  # Atom, Truth
+
+
+def iter_formula(formula: Formula) -> Iterator[Formula]:
+    """Every sub-formula of ``formula``, itself first, in pre-order (parts left to right)."""
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(_children(node)))
+
+
+def iter_literals(formula: Formula) -> Iterator[tuple[Atom, bool]]:
+    """Every atom of ``formula`` in pre-order with its polarity: ``False`` under an odd number
+    of ``Not`` (whatever ``And``, ``Or`` and quantifiers lie between)."""
+    stack: list[tuple[Formula, bool]] = [(formula, True)]
+    while stack:
+        node, positive = stack.pop()
+        if isinstance(node, Atom):
+            yield node, positive
+        elif isinstance(node, Not):
+            stack.append((node.formula, not positive))
+        else:
+            stack.extend((child, positive) for child in reversed(_children(node)))
+
+
+def iter_atoms(formula: Formula) -> Iterator[Atom]:
+    """Every atom of ``formula`` in pre-order (repeats kept), whatever its polarity."""
+    for node in iter_formula(formula):
+        if isinstance(node, Atom):
+            yield node
+
+
+def map_formula(formula: Formula, fn: Callable[[Formula], Formula]) -> Formula:
+    """``formula`` rebuilt bottom-up: each node gets its children mapped first, then ``fn`` is
+    applied to the node rebuilt from them (``fn`` returns the node itself to keep it).
+    A node whose children all come back unchanged is passed to ``fn`` as it was."""
+    def rebuild(node: Formula, children: tuple[Formula, ...]) -> Formula:
+        if all(new is old for new, old in zip(children, _children(node))):
+            return node
+        if isinstance(node, And):
+            return And(children)
+        if isinstance(node, Or):
+            return Or(children)
+        if isinstance(node, Not):
+            return Not(children[0])
+        assert isinstance(node, Quantified)
+        return Quantified(node.quantifier, node.variables, children[0])
+
+    # Post-order without recursion: a node is rebuilt once all its children are on ``done``.
+    done: list[Formula] = []
+    stack: list[tuple[Formula, bool]] = [(formula, False)]
+    while stack:
+        node, expanded = stack.pop()
+        children = _children(node)
+        if not expanded and children:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(children))
+            continue
+        mapped = tuple(done[len(done) - len(children):]) if children else ()
+        if children:
+            del done[len(done) - len(children):]
+        done.append(fn(rebuild(node, mapped)))
+    return done[0]
+
+
+def iter_effects(effects: Iterable[Effect]) -> Iterator[tuple[Effect, tuple[Formula, ...]]]:
+    """Every effect node in pre-order (a ``ConditionalEffect`` or ``ForallEffect`` before what it
+    wraps), each with the conditions of each ``ConditionalEffect`` around it, outermost
+    first. The leaves (add, delete, function effects) are the effects that change a state."""
+    stack: list[tuple[Effect, tuple[Formula, ...]]] = [(e, ()) for e in reversed(tuple(effects))]
+    while stack:
+        effect, conditions = stack.pop()
+        yield effect, conditions
+        if isinstance(effect, ConditionalEffect):
+            stack.append((effect.effect, (*conditions, effect.condition)))
+        elif isinstance(effect, ForallEffect):
+            stack.extend((inner, conditions) for inner in reversed(effect.effects))
 
 
 @dataclass(frozen=True)
