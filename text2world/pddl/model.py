@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Union
+from typing import Callable, Iterable, Iterator, Union
 
 # The input limits and their linear-time checks live in bounds.py (re-exported here).
 from text2world.pddl.bounds import (  # noqa: F401
@@ -277,6 +277,91 @@ class FunctionEffect:
 
 
 Effect = Union[AddEffect, DeleteEffect, ConditionalEffect, ForallEffect, FunctionEffect]
+
+
+# --------------------------------------------------------------------------------------------
+# Traversal: the one place that knows which node kinds have children. The iterators keep an
+# explicit stack (a ``yield from`` chain costs its depth on every item).
+
+
+def _children(formula: Formula) -> tuple[Formula, ...]:
+    if isinstance(formula, (And, Or)):
+        return formula.parts
+    if isinstance(formula, Not):
+        return (formula.formula,)
+    if isinstance(formula, Quantified):
+        return (formula.body,)
+    return ()  # Atom, Truth
+
+
+def iter_formula(formula: Formula) -> Iterator[Formula]:
+    """Every sub-formula of ``formula``, itself first, in pre-order (parts left to right)."""
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (And, Or)):
+            stack.extend(reversed(node.parts))
+        elif isinstance(node, Not):
+            stack.append(node.formula)
+        elif isinstance(node, Quantified):
+            stack.append(node.body)
+
+
+def iter_literals(formula: Formula) -> Iterator[tuple[Atom, bool]]:
+    """Every atom of ``formula`` in pre-order with its polarity: ``False`` under an odd number
+    of ``Not`` (whatever ``And``, ``Or`` and quantifiers lie between)."""
+    stack: list[tuple[Formula, bool]] = [(formula, True)]
+    while stack:
+        node, positive = stack.pop()
+        if isinstance(node, Atom):
+            yield node, positive
+        elif isinstance(node, Not):
+            stack.append((node.formula, not positive))
+        else:
+            stack.extend((child, positive) for child in reversed(_children(node)))
+
+
+def iter_atoms(formula: Formula) -> Iterator[Atom]:
+    """Every atom of ``formula`` in pre-order (repeats kept), whatever its polarity."""
+    for node in iter_formula(formula):
+        if isinstance(node, Atom):
+            yield node
+
+
+def map_formula(formula: Formula, fn: Callable[[Formula], Formula]) -> Formula:
+    """``formula`` rebuilt bottom-up: each node gets its children mapped first, then ``fn`` is
+    applied to the node rebuilt from them (``fn`` returns the node itself to keep it).
+    A node whose children all come back unchanged is passed to ``fn`` as it was."""
+    # Recursive like the walkers it replaced: a parsed formula nests at most MAX_NESTING_DEPTH
+    # deep, and recursion costs half what an explicit stack does on the usual small formulas.
+    if isinstance(formula, (And, Or)):
+        parts = tuple(map_formula(part, fn) for part in formula.parts)
+        if any(new is not old for new, old in zip(parts, formula.parts)):
+            formula = And(parts) if isinstance(formula, And) else Or(parts)
+    elif isinstance(formula, Not):
+        inner = map_formula(formula.formula, fn)
+        if inner is not formula.formula:
+            formula = Not(inner)
+    elif isinstance(formula, Quantified):
+        body = map_formula(formula.body, fn)
+        if body is not formula.body:
+            formula = Quantified(formula.quantifier, formula.variables, body)
+    return fn(formula)
+
+
+def iter_effects(effects: Iterable[Effect]) -> Iterator[tuple[Effect, tuple[Formula, ...]]]:
+    """Every effect node in pre-order (a ``ConditionalEffect`` or ``ForallEffect`` before what it
+    wraps), each with the conditions of each ``ConditionalEffect`` around it, outermost
+    first. The leaves (add, delete, function effects) are the effects that change a state."""
+    stack: list[tuple[Effect, tuple[Formula, ...]]] = [(e, ()) for e in reversed(tuple(effects))]
+    while stack:
+        effect, conditions = stack.pop()
+        yield effect, conditions
+        if isinstance(effect, ConditionalEffect):
+            stack.append((effect.effect, (*conditions, effect.condition)))
+        elif isinstance(effect, ForallEffect):
+            stack.extend((inner, conditions) for inner in reversed(effect.effects))
 
 
 @dataclass(frozen=True)

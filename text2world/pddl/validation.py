@@ -16,18 +16,21 @@ from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.extract import dropped_definitions
 from text2world.pddl.model import (
     AddEffect,
-    And,
     Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
     DomainInputError,
+    Effect,
     ForallEffect,
+    Formula,
     FunctionEffect,
     Not,
     Or,
     Quantified,
     domain_from_tarski,
+    iter_effects,
+    iter_formula,
     line_column,
     strip_comments,
     tarski_parse,
@@ -272,39 +275,31 @@ def _declared(requirements) -> set[str]:
     return declared
 
 
-def _formula_features(formula, features: set[str]) -> None:
-    if isinstance(formula, Not):
-        inner = formula.formula
-        if not (isinstance(inner, Atom) and inner.predicate == "="):
-            features.add(":negative-preconditions")
-        _formula_features(inner, features)
-    elif isinstance(formula, Atom):
-        if formula.predicate == "=":
-            features.add(":equality")
-    elif isinstance(formula, And):
-        for part in formula.parts:
-            _formula_features(part, features)
-    elif isinstance(formula, Or):
-        features.add(":disjunctive-preconditions")
-        for part in formula.parts:
-            _formula_features(part, features)
-    elif isinstance(formula, Quantified):
-        features.add(":universal-preconditions" if formula.quantifier == "forall"
-                     else ":existential-preconditions")
-        _formula_features(formula.body, features)
+def _formula_features(formula: Formula, features: set[str]) -> None:
+    for node in iter_formula(formula):
+        if isinstance(node, Not):
+            inner = node.formula
+            if not (isinstance(inner, Atom) and inner.predicate == "="):
+                features.add(":negative-preconditions")
+        elif isinstance(node, Atom):
+            if node.predicate == "=":
+                features.add(":equality")
+        elif isinstance(node, Or):
+            features.add(":disjunctive-preconditions")
+        elif isinstance(node, Quantified):
+            features.add(":universal-preconditions" if node.quantifier == "forall"
+                         else ":existential-preconditions")
 
 
-def _effect_features(effect, features: set[str]) -> None:
-    if isinstance(effect, ConditionalEffect):
-        features.add(":conditional-effects")
-        _formula_features(effect.condition, features)
-        _effect_features(effect.effect, features)
-    elif isinstance(effect, ForallEffect):
-        features.add(":conditional-effects")
-        for inner in effect.effects:
-            _effect_features(inner, features)
-    elif isinstance(effect, FunctionEffect):
-        features.add(":action-costs" if effect.term == "(total-cost)" else ":numeric-fluents")
+def _effect_features(effects: tuple[Effect, ...], features: set[str]) -> None:
+    for effect, _conditions in iter_effects(effects):
+        if isinstance(effect, ConditionalEffect):
+            features.add(":conditional-effects")
+            _formula_features(effect.condition, features)
+        elif isinstance(effect, ForallEffect):
+            features.add(":conditional-effects")
+        elif isinstance(effect, FunctionEffect):
+            features.add(":action-costs" if effect.term == "(total-cost)" else ":numeric-fluents")
 
 
 def used_features(domain: Domain) -> dict[str, str]:
@@ -315,8 +310,7 @@ def used_features(domain: Domain) -> dict[str, str]:
     for action in domain.actions:
         features: set[str] = set()
         _formula_features(action.precondition, features)
-        for effect in action.effects:
-            _effect_features(effect, features)
+        _effect_features(action.effects, features)
         if any(p.type != "object" for p in action.parameters):
             features.add(":typing")
         for feature in sorted(features):

@@ -23,12 +23,11 @@ from text2world.pddl.model import (
     ForallEffect,
     Formula,
     FunctionEffect,
-    Not,
-    Or,
     Predicate,
     Quantified,
     Truth,
     TypedName,
+    map_formula,
 )
 from text2world.simulation import PlanningProblem, Simulator, conjuncts
 
@@ -99,23 +98,18 @@ def _map_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k
                  arguments=None) -> Formula:
     """The formula with terms, predicate names and types mapped; ``arguments(predicate,
     args)`` may also reorder an atom's (original) arguments."""
-    if isinstance(formula, Atom):
-        name = formula.predicate if formula.predicate == "=" else predicate(formula.predicate)
-        args = formula.args if arguments is None else arguments(formula.predicate, formula.args)
-        return Atom(name, tuple(term(a) for a in args))
-    if isinstance(formula, Not):
-        return Not(_map_formula(formula.formula, term, predicate, kind, arguments))
-    if isinstance(formula, And):
-        return And(tuple(_map_formula(p, term, predicate, kind, arguments)
-                         for p in formula.parts))
-    if isinstance(formula, Or):
-        return Or(tuple(_map_formula(p, term, predicate, kind, arguments)
-                        for p in formula.parts))
-    if isinstance(formula, Quantified):
-        return Quantified(formula.quantifier,
-                          tuple(TypedName(term(v.name), kind(v.type)) for v in formula.variables),
-                          _map_formula(formula.body, term, predicate, kind, arguments))
-    return formula
+    def node(f: Formula) -> Formula:
+        if isinstance(f, Atom):
+            name = f.predicate if f.predicate == "=" else predicate(f.predicate)
+            args = f.args if arguments is None else arguments(f.predicate, f.args)
+            return Atom(name, tuple(term(a) for a in args))
+        if isinstance(f, Quantified):
+            return Quantified(f.quantifier,
+                              tuple(TypedName(term(v.name), kind(v.type)) for v in f.variables),
+                              f.body)
+        return f
+
+    return map_formula(formula, node)
 
 
 def _map_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments=None):

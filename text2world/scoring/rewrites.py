@@ -14,20 +14,27 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from text2world.pddl.model import (
     Action,
+    AddEffect,
     And,
     Atom,
     ConditionalEffect,
+    DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     Not,
+    Or,
     Predicate,
     Quantified,
     TypedName,
+    iter_atoms,
+    iter_effects,
+    map_formula,
 )
 from text2world.scoring.mutants import _map_effect, _map_formula
 from text2world.simulation import conjuncts
@@ -136,22 +143,18 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
     def guard(items) -> list[Formula]:
         return [Atom(predicate[v.type], (v.name,)) for v in items if v.type in names]
 
+    def guarded(f: Formula) -> Formula:
+        if not isinstance(f, Quantified):
+            return f
+        body, tests = f.body, guard(f.variables)
+        if tests:
+            guards = And(tuple(tests))
+            body = (And((guards, body)) if f.quantifier == "exists"
+                    else Or((Not(guards), body)))
+        return Quantified(f.quantifier, untyped(f.variables), body)
+
     def formula(f: Formula) -> Formula:
-        if isinstance(f, Not):
-            return Not(formula(f.formula))
-        if isinstance(f, And):
-            return And(tuple(formula(x) for x in f.parts))
-        from text2world.pddl.model import Or
-        if isinstance(f, Or):
-            return Or(tuple(formula(x) for x in f.parts))
-        if isinstance(f, Quantified):
-            body, tests = formula(f.body), guard(f.variables)
-            if tests:
-                guarded = And(tuple(tests))
-                body = (And((guarded, body)) if f.quantifier == "exists"
-                        else Or((Not(guarded), body)))
-            return Quantified(f.quantifier, untyped(f.variables), body)
-        return f
+        return map_formula(f, guarded)
 
     def effect(e):
         if isinstance(e, ConditionalEffect):
@@ -206,7 +209,7 @@ def predicates_as_types(domain: Domain, seed: int = 0, problems=()) -> Domain | 
                 tops[c.predicate] = tops.get(c.predicate, 0) + 1
     uses: dict[str, int] = {}
     for a in domain.actions:
-        for x in _formula_atoms(a.precondition):
+        for x in iter_atoms(a.precondition):
             uses[x.predicate] = uses.get(x.predicate, 0) + 1
         for e in a.effects:
             for x in _effect_atoms(e):
@@ -249,31 +252,17 @@ def unused_predicates(domain: Domain, seed: int = 0) -> Domain:
     return replace(domain, predicates=domain.predicates + extra)
 
 
-def _formula_atoms(f: Formula):
-    if isinstance(f, Atom):
-        yield f
-    elif isinstance(f, Not):
-        yield from _formula_atoms(f.formula)
-    elif isinstance(f, Quantified):
-        yield from _formula_atoms(f.body)
-    elif hasattr(f, "parts"):
-        for x in f.parts:
-            yield from _formula_atoms(x)
-
-
-def _effect_atoms(e):
-    if hasattr(e, "atom"):
-        yield e.atom
-    elif isinstance(e, ConditionalEffect):
-        yield from _formula_atoms(e.condition)
-        yield from _effect_atoms(e.effect)
-    elif isinstance(e, ForallEffect):
-        for x in e.effects:
-            yield from _effect_atoms(x)
+def _effect_atoms(e: Effect) -> Iterator[Atom]:
+    """The atoms ``e`` sets or clears and those its conditions test, in pre-order."""
+    for node, _conditions in iter_effects((e,)):
+        if isinstance(node, (AddEffect, DeleteEffect)):
+            yield node.atom
+        elif isinstance(node, ConditionalEffect):
+            yield from iter_atoms(node.condition)
 
 
 def _goal_atoms(goal) -> list[tuple]:
-    return [(a.predicate, *a.args) for a in _formula_atoms(goal)] if goal is not None else []
+    return [(a.predicate, *a.args) for a in iter_atoms(goal)] if goal is not None else []
 
 
 REWRITES: dict[str, Callable] = {

@@ -37,7 +37,7 @@ from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-from text2world.pddl.model import Domain, Formula, Not, parse_domain
+from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import align_prediction, aligned_prediction, project_problem
@@ -257,16 +257,7 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
 
 
 def _goal_predicates(formula: Formula) -> set[str]:
-    from text2world.pddl.model import And, Atom, Or, Quantified
-    if isinstance(formula, Atom):
-        return {formula.predicate} - {"="}
-    if isinstance(formula, Not):
-        return _goal_predicates(formula.formula)
-    if isinstance(formula, (And, Or)):
-        return set().union(*(_goal_predicates(p) for p in formula.parts)) if formula.parts else set()
-    if isinstance(formula, Quantified):
-        return _goal_predicates(formula.body)
-    return set()
+    return {atom.predicate for atom in iter_atoms(formula)} - {"="}
 
 
 # --------------------------------------------------------------------------------------------

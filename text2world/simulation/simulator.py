@@ -11,11 +11,10 @@ from typing import Sequence
 from text2world.pddl.model import (
     Action,
     AddEffect,
-    ConditionalEffect,
     DeleteEffect,
     Domain,
-    ForallEffect,
     Formula,
+    iter_effects,
     parse_domain,
 )
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
@@ -205,19 +204,9 @@ class Simulator:
         return tuple(steps)
 
     def _static_predicates(self) -> frozenset[str]:
-        changed = set()
-
-        def visit(effect) -> None:
-            if isinstance(effect, (AddEffect, DeleteEffect)):
-                changed.add(effect.atom.predicate)
-            elif isinstance(effect, ConditionalEffect):
-                visit(effect.effect)
-            elif isinstance(effect, ForallEffect):
-                for inner in effect.effects:
-                    visit(inner)
-        for action in self.domain.actions:
-            for effect in action.effects:
-                visit(effect)
+        changed = {effect.atom.predicate for action in self.domain.actions
+                   for effect, _ in iter_effects(action.effects)
+                   if isinstance(effect, (AddEffect, DeleteEffect))}
         return frozenset(self._predicates) - changed
 
     @staticmethod

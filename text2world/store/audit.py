@@ -17,15 +17,13 @@ from typing import Iterable
 
 from text2world.pddl.model import (
     AddEffect,
-    And,
-    Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
-    ForallEffect,
-    Not,
-    Or,
-    Quantified,
+    Effect,
+    Formula,
+    iter_atoms,
+    iter_effects,
     strip_comments,
 )
 from text2world.store.curation import cached_validate
@@ -42,27 +40,18 @@ _NUMBER_TYPE = re.compile(r"^(count|counter|level|num|number|amount|quantity|slo
                           r"capacity|fuel|charge|size|height|value|digit|n)\b", re.I)
 
 
-def _formula_atoms(formula, out: set[str]) -> None:
-    if isinstance(formula, Atom):
-        out.add(formula.predicate.lower())
-    elif isinstance(formula, Not):
-        _formula_atoms(formula.formula, out)
-    elif isinstance(formula, (And, Or)):
-        for part in formula.parts:
-            _formula_atoms(part, out)
-    elif isinstance(formula, Quantified):
-        _formula_atoms(formula.body, out)
+def _predicates(formula: Formula) -> set[str]:
+    return {atom.predicate.lower() for atom in iter_atoms(formula)}
 
 
-def _effect_atoms(effect, written: set[str], tested: set[str]) -> None:
-    if isinstance(effect, (AddEffect, DeleteEffect)):
-        written.add(effect.atom.predicate.lower())
-    elif isinstance(effect, ConditionalEffect):
-        _formula_atoms(effect.condition, tested)
-        _effect_atoms(effect.effect, written, tested)
-    elif isinstance(effect, ForallEffect):
-        for inner in effect.effects:
-            _effect_atoms(inner, written, tested)
+def _effect_atoms(effects: tuple[Effect, ...], written: set[str], tested: set[str]) -> None:
+    """Add the predicates ``effects`` set or clear to ``written``, those their conditions
+    test to ``tested``."""
+    for effect, _conditions in iter_effects(effects):
+        if isinstance(effect, (AddEffect, DeleteEffect)):
+            written.add(effect.atom.predicate.lower())
+        elif isinstance(effect, ConditionalEffect):
+            tested |= _predicates(effect.condition)
 
 
 def goal_predicates(problem_text: str) -> set[str]:
@@ -81,9 +70,8 @@ def write_only_predicates(domain: Domain, goals: Iterable[str] = ()) -> list[str
     written: set[str] = set()
     tested: set[str] = {g.lower() for g in goals}
     for action in domain.actions:
-        _formula_atoms(action.precondition, tested)
-        for effect in action.effects:
-            _effect_atoms(effect, written, tested)
+        tested |= _predicates(action.precondition)
+        _effect_atoms(action.effects, written, tested)
     return [p.name for p in domain.predicates if p.name.lower() in written - tested]
 
 
@@ -91,8 +79,7 @@ def successor_predicates(domain: Domain) -> list[str]:
     """Static binary predicates over one non-object type named like an ordering (counters)."""
     written: set[str] = set()
     for action in domain.actions:
-        for effect in action.effects:
-            _effect_atoms(effect, written, set())
+        _effect_atoms(action.effects, written, set())
     found = []
     for predicate in domain.predicates:
         types = {p.type for p in predicate.parameters}
@@ -104,11 +91,8 @@ def successor_predicates(domain: Domain) -> list[str]:
 
 
 def _uses_conditional(domain: Domain) -> bool:
-    def conditional(effect) -> bool:
-        if isinstance(effect, ConditionalEffect):
-            return True
-        return isinstance(effect, ForallEffect) and any(conditional(e) for e in effect.effects)
-    return any(conditional(e) for a in domain.actions for e in a.effects)
+    return any(isinstance(effect, ConditionalEffect)
+               for action in domain.actions for effect, _ in iter_effects(action.effects))
 
 
 def domain_features(text: str, domain: Domain) -> list[str]:

@@ -8,18 +8,16 @@ from typing import Iterable, Iterator, Mapping
 from text2world.pddl.model import (
     Action,
     AddEffect,
-    And,
     Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
     ForallEffect,
     Formula,
-    Not,
-    Or,
     Predicate,
     Quantified,
     TypedName,
+    map_formula,
 )
 
 KINDS: tuple[str, ...] = ("types", "predicates", "actions", "constants")
@@ -179,18 +177,15 @@ class Alignment:
         def typed(items: tuple[TypedName, ...]) -> tuple[TypedName, ...]:
             return tuple(TypedName(x.name, t(x.type)) for x in items)
 
-        def formula(f: Formula) -> Formula:
+        def translated(f: Formula) -> Formula:
             if isinstance(f, Atom):
                 return atom(f)
-            if isinstance(f, Not):
-                return Not(formula(f.formula))
-            if isinstance(f, And):
-                return And(tuple(formula(p) for p in f.parts))
-            if isinstance(f, Or):
-                return Or(tuple(formula(p) for p in f.parts))
             if isinstance(f, Quantified):
-                return Quantified(f.quantifier, typed(f.variables), formula(f.body))
+                return Quantified(f.quantifier, typed(f.variables), f.body)
             return f
+
+        def formula(f: Formula) -> Formula:
+            return map_formula(f, translated)
 
         def atom(a: Atom) -> Atom:
             args = tuple(c(x) for x in a.args)
