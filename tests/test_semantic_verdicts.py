@@ -267,7 +267,7 @@ def test_a_typed_model_answer_to_an_untyped_gold_is_equivalent():
 
 def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
     from text2world.api.jobs import score_job
-    from text2world.tasks.generation.rounds import extract_round_domain, score_round
+    from text2world.tasks.generation.scoring import extract_round_domain, score_round
 
     gold, _ = store_problems("blocksworld")
     head, tail = gold.rsplit("(:action", 1)

@@ -68,9 +68,15 @@ def test_report_by_size_and_feature(oracle_run):
 def test_cli_report_by(oracle_run):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     run = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
-                          "--by", "feature"], capture_output=True, text=True, env=env)
+                          "--by", "feature", "--markdown"], capture_output=True, text=True,
+                         env=env)
     assert run.returncode == 0, run.stderr
     assert "| untyped | 2 | 100.0 [100.0, 100.0] |" in run.stdout
+    table = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
+                            "--by", "feature"], capture_output=True, text=True,
+                           env={**env, "COLUMNS": "160"})
+    assert table.returncode == 0 and "untyped" in table.stdout and "|" not in table.stdout, \
+        table.stdout
     bad = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
                           "--by", "colour"], capture_output=True, text=True, env=env)
     assert bad.returncode != 0 and "colour" in bad.stderr + bad.stdout

@@ -208,16 +208,22 @@ def _kind(path: Path) -> str:
 
 
 def stratified_table(rows: list[dict], by: str, mode: str) -> Table:
-    """``--by``: one row per run and stratum, counts apart from the percentages."""
-    table = Table(title=f"Scores per {by} stratum of the store manifest, {mode} mode, %")
+    """``--by``: one row per run and stratum, counts apart from the percentages, each mean
+    with its 95% interval."""
+    from text2world.reports.statistics import format_interval
+
+    table = Table(title=f"Scores per {by} stratum of the store manifest, {mode} mode, % "
+                        "(mean [95% interval])")
     for column in ("run", by, "domains", "Exec EC_0", "Exec EC_k", "Sim EC_k", "mean F1 EC_k"):
         table.add_column(column, justify="left" if column in ("run", by) else "right",
                          overflow="fold")
     previous = None
     for row in rows:
         table.add_row(row["run"] if row["run"] != previous else "", str(row[by]),
-                      str(row["domains"]), _pct(row["exec_ec0"]), _pct(row["exec_eck"]),
-                      _pct(row["similarity_eck"]), _pct(row["f1_mean_eck"]))
+                      str(row["domains"]),
+                      *(format_interval(row["intervals"][key]) if key in row.get("intervals", {})
+                        else _pct(row[key])
+                        for key in ("exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")))
         previous = row["run"]
     return table
 
@@ -233,6 +239,8 @@ def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool,
         print_json(rows)
     elif markdown:
         typer.echo(stratified_markdown(rows, by))
+    else:
+        console.print(stratified_table(rows, by, mode))
 
 
 def compare_command(
