@@ -82,4 +82,7 @@ def test_a_broken_domain_with_upper_case_is_parsed_once(monkeypatch):
     assert len(calls) == 1
     calls.clear()
     checked = validate(broken)
-    assert not checked.ok and len(calls) == 1
+    # the text itself is parsed once; a later parse is of the text with the missing ')' put
+    # back, to report the errors after it (validation's repair pass)
+    folded = [text.lower() for text in calls]
+    assert not checked.ok and folded[0] == broken.lower() and broken.lower() not in folded[1:]

@@ -283,7 +283,8 @@ def test_old_runs_open_in_report_viewer_and_api(name, legacy_runs, tmp_path):
     assert report.exit_code == 0, report.output
     data = json.loads(report.stdout)
     if name == "legacy-probe":  # the probe's report, not an empty eval report
-        assert data["runs"][0]["mean_rate"] == 1.0 and data["runs"][0]["per_domain"]
+        assert data["kind"] == "contamination" and data["measures"]["mean_rate"]["mean"] == 1.0
+        assert data["measures"]["prefix_tokens"] == 20 and data["items"]
     else:
         assert data["runs"]
     client = TestClient(create_app(Settings(runs_dir=legacy_runs, executor="thread",

@@ -30,7 +30,7 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
     out_dir.mkdir(parents=True, exist_ok=True)
     markdown = "\n".join([
         f"# Contamination probe: {run.config.get('model')} on {run.config.get('dataset')}", "",
-        (f"The model continues each gold domain from its first {measures['prompt_tokens']} "
+        (f"The model continues each gold domain from its first {measures['prefix_tokens']} "
          f"GPT-2 tokens; rate: share of the gold's content {measures['n']}-grams (at most "
          f"{measures['max_mismatches']} mismatched tokens) its continuation reproduces."), "",
         _md_table(["measure", "value"], [

@@ -303,6 +303,6 @@ def probe_overview(run: Run, items: list[dict]) -> dict:
                          "domains_above_half": sum(1 for r in rates if r > 0.5),
                          "domains": len(rates), "n": run.config.get("n"),
                          "max_mismatches": run.config.get("max_mismatches"),
-                         "prompt_tokens": run.config.get("prefix_tokens")
+                         "prefix_tokens": run.config.get("prefix_tokens")
                          or run.config.get("prompt_tokens")},
             "rates": rates, "items": sorted(rows, key=lambda r: -(r["rate"] or 0.0))}

@@ -804,7 +804,7 @@ function probeRunPage(runId, data) {
   const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
     <td class="num">${pct(it.rate)}</td><td class="num">${esc(it.contaminated ?? "–")} / ${esc(it.counted ?? "–")}</td><td>${esc(it.finish_reason || "")}</td></tr>`).join("");
   app.innerHTML = runHeader(runId, c, [["kind", "contamination probe"], ["dataset", c.dataset], ["split", c.split], ["domains", `${s.finished_items}/${s.planned_items ?? "?"}`],
-      ["prompt", `first ${m.prompt_tokens} GPT-2 tokens of the gold`], ["n-gram", `${m.n} tokens, ≤ ${m.max_mismatches} mismatches`], ["cost", money(s.cost)], ["created", c.created]]) +
+      ["prompt", `first ${m.prefix_tokens} GPT-2 tokens of the gold`], ["n-gram", `${m.n} tokens, ≤ ${m.max_mismatches} mismatches`], ["cost", money(s.cost)], ["created", c.created]]) +
     `<h2>Measures</h2><table id="measures"><tbody><tr><th>Mean contamination rate</th><td class="num">${ciText(m.mean_rate)}</td></tr>
       <tr><th>Median rate</th><td class="num">${pct(m.median_rate)}</td></tr><tr><th>Domains above 50%</th><td class="num">${m.domains_above_half} of ${m.domains}</td></tr></tbody></table>
     <p class="muted">Rate: share of the gold domain's content n-grams that the model's continuation reproduces (paper section 3.4); mean [95% interval] over domains.</p>
