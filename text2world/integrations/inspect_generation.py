@@ -45,8 +45,13 @@ def score_value(item: dict, mode: str, ec: int) -> dict[str, float]:
         cell = semantic[ec]
         value["semantic_simulable"] = math.nan if cell is None else float(bool(cell.get("ok")))
         for metric in SEMANTIC_METRICS:
-            ok = cell is not None and cell.get("ok")
-            value[f"semantic_{metric}"] = nan_if_none(cell.get(metric)) if ok else math.nan
+            # as t2w eval's headline: a round that could not be simulated counts 0
+            if cell is None:
+                value[f"semantic_{metric}"] = math.nan
+            elif cell.get("ok"):
+                value[f"semantic_{metric}"] = nan_if_none(cell.get(metric))
+            else:
+                value[f"semantic_{metric}"] = 0.0
     return value
 
 
