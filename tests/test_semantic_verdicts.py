@@ -71,12 +71,8 @@ def test_faithful_rewrites_of_released_golds_are_equivalent(official_test):
     assert failures == []
 
 
-@pytest.mark.slow
-def test_faithful_rewrites_are_equivalent_over_the_whole_store_and_released_set(official_test):
-    failures = [f for gold_id in ALL_IDS for f in _check_rewrites(gold_id)]
-    failures += [f for gold_id, text in _released(official_test, 1)
-                 for f in _check_rewrites(gold_id, text)]
-    assert failures == []
+# The full sweep (every store gold and every released gold, each rewrite class) is a benchmark:
+# bench/align_bench.py prints the share scored equivalent per class (full sweeps live in bench/).
 
 
 def test_every_rewrite_class_applies_to_the_sample():
