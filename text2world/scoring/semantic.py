@@ -37,6 +37,7 @@ from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
@@ -478,7 +479,7 @@ def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list
 # Helpers for the command line, the evaluation loop and the API
 
 
-class SemanticInputError(ValueError):
+class SemanticInputError(Text2WorldError, ValueError):
     """A gold or problem set the semantic scorer cannot be given (clear message)."""
 
 
