@@ -66,7 +66,7 @@ def _explain(item: dict) -> str:
 def generation(ec: int = 3, description: str = "abstract", mode: str = "canonical",
                prompt: str = "zero-shot", correction_prompt: str | None = None,
                dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
-               semantic: bool | None = None) -> Task:
+               semantic: bool | None = None, mystery: bool = False) -> Task:
     """Write a PDDL domain from its description, with up to ``ec`` validator-driven corrections
     (text2world's Table 1: paper or canonical ``mode``; semantic scores on the items' problems)."""
     if mode not in MODES:
@@ -76,7 +76,7 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
     engine_task = GenerationTask(EvalOptions(
         model="inspect", dataset=dataset, split=split, ec=ec, prompt=prompt,
         correction_prompt=correction_prompt, description=description, semantic=semantic,
-        domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None))
+        mystery=mystery, domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None))
     samples = load_samples(engine_task)
     prompts = engine_task.prompts
     assert prompts is not None

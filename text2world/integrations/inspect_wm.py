@@ -92,17 +92,19 @@ def _rhos(value: str | float | list) -> tuple[float, ...]:
 
 def world_model_task(task_name: str, *, rules: str = "pddl", render: str = "atoms",
                      form: str = "full", rhos: Any = RHOS, k: int | None = None,
-                     slack: float = 1.0, illegal_share: float = 0.25,
+                     slack: float = 0.0, illegal_share: float = 0.25,
                      problems_per_domain: int | None = None, planner_timeout: float = 20.0,
                      seed: int = 0, dataset: str = BUILTIN, split: str = "test",
-                     domains: str | None = None) -> Task:
-    """The task ``task_name`` over ``t2w wm``'s items for these settings (its options)."""
+                     domains: str | None = None, size: str = "hard",
+                     mystery: bool = False) -> Task:
+    """The task ``task_name`` over ``t2w wm``'s items for these settings (its options; the
+    same defaults: ``--slack 0``, hard worlds; ``mystery`` for the obfuscated copies)."""
     options = WmOptions(model="inspect", dataset=dataset, split=split,
                         domains=[d.strip() for d in domains.split(",") if d.strip()]
                         if domains else None, seed=seed, task=task_name, rules=rules,
                         render=render, form=form, rhos=_rhos(rhos), k=k, slack=slack,
                         illegal_share=illegal_share, problems_per_domain=problems_per_domain,
-                        planner_timeout=planner_timeout)
+                        planner_timeout=planner_timeout, size=size, mystery=mystery)
     engine_task = WmTask(options)
     samples = load_samples(engine_task)
     records = engine_task.records
@@ -127,7 +129,8 @@ _RHOS = ",".join(f"{r:g}" for r in RHOS)
 def next_state(rules: str = "pddl", render: str = "atoms", form: str = "full", rhos: str = _RHOS,
                illegal_share: float = 0.25, problems_per_domain: int | None = None,
                planner_timeout: float = 20.0, seed: int = 0, dataset: str = BUILTIN,
-               split: str = "test", domains: str | None = None) -> Task:
+               split: str = "test", domains: str | None = None,
+         size: str = "hard", mystery: bool = False) -> Task:
     """Predict the state after an action (or that it is not applicable)."""
     return world_model_task("next-state", **locals())
 
@@ -135,16 +138,18 @@ def next_state(rules: str = "pddl", render: str = "atoms", form: str = "full", r
 @task
 def verify(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS,
            problems_per_domain: int | None = None, planner_timeout: float = 20.0, seed: int = 0,
-           dataset: str = BUILTIN, split: str = "test", domains: str | None = None) -> Task:
+           dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
+         size: str = "hard", mystery: bool = False) -> Task:
     """Does the rest of a plan reach the goal? If not, which step fails first?"""
     return world_model_task("verify", **locals())
 
 
 @task
 def propose(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS, k: int = 10,
-            slack: float = 1.0, problems_per_domain: int | None = None,
+            slack: float = 0.0, problems_per_domain: int | None = None,
             planner_timeout: float = 20.0, seed: int = 0, dataset: str = BUILTIN,
-            split: str = "test", domains: str | None = None) -> Task:
+            split: str = "test", domains: str | None = None,
+         size: str = "hard", mystery: bool = False) -> Task:
     """Rank the K best next actions (hit@K: applicable and the goal still reachable in time)."""
     return world_model_task("propose", **locals())
 
@@ -152,6 +157,7 @@ def propose(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS, k: in
 @task
 def plan(rules: str = "pddl", render: str = "atoms", rhos: str = _RHOS, k: int = 1,
          problems_per_domain: int | None = None, planner_timeout: float = 20.0, seed: int = 0,
-         dataset: str = BUILTIN, split: str = "test", domains: str | None = None) -> Task:
+         dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
+         size: str = "hard", mystery: bool = False) -> Task:
     """Plan step by step: one action and its predicted state per call until done."""
     return world_model_task("plan", **locals())
