@@ -274,3 +274,15 @@ def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
         assert [e["kind"] for e in scores[mode]["errors"]] == ["DroppedDefinitions"], mode
     body = score_job({"gold": gold, "response": answer, "mode": "canonical"})
     assert [e["kind"] for e in body["errors"]] == ["DroppedDefinitions"]
+
+
+def test_valid_pddl_tarski_refuses_is_simulated_too():
+    """An action without :precondition is valid PDDL: the simulator reads it (normalised before
+    tarski, as validation does), so the semantic verdict is a verdict, not not_simulated."""
+    gold = """(define (domain d) (:requirements :strips)
+ (:predicates (p) (q))
+ (:action a :parameters () :effect (p))
+ (:action b :parameters () :precondition (p) :effect (q)))"""
+    problem = "(define (problem x) (:domain d) (:init) (:goal (q)))"
+    score = semantic_score(gold, gold, [("x", problem)])
+    assert score.verdict == "equivalent" and score.metrics()["plan_validity"] == 1.0

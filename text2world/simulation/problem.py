@@ -131,6 +131,7 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     case-folded, as ``parse_domain`` does. Raises ``ProblemError`` with tarski's message.
     """
     from text2world.pddl.model import _formula  # one converter from tarski formulas, in pddl.py
+    from text2world.pddl.normalise import normalise_for_tarski
 
     if not isinstance(problem_text, str) or not problem_text.strip():
         raise ProblemError("the problem text is empty")
@@ -145,7 +146,9 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     from tarski.io import PDDLReader
     reader = PDDLReader(raise_on_error=True)
     try:
-        reader.parse_domain_string(domain_text.lower())
+        # valid PDDL tarski refuses (an action without :precondition, a subtype declared
+        # before its parent) is rewritten first, as validation and scoring do
+        reader.parse_domain_string(normalise_for_tarski(domain_text).lower())
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
         raise ProblemError(f"the domain does not parse: {type(err).__name__}: {err}") from None
     try:
