@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from text2world.reports.generation import ReportError, stratified_scores
+from text2world.reports.generation import ReportError
+from text2world.reports.strata import stratified_scores
 from text2world.store.audit import SIZE_BANDS, domain_features, size_band
 from text2world.store.curation import cached_validate
 from text2world.store.datasets import data_dir

@@ -230,7 +230,8 @@ def stratified_table(rows: list[dict], by: str, mode: str) -> Table:
 
 def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool,
                        markdown: bool = False) -> None:
-    from text2world.reports.generation import ReportError, stratified_markdown, stratified_scores
+    from text2world.reports.generation import ReportError
+    from text2world.reports.strata import stratified_markdown, stratified_scores
     try:
         rows = stratified_scores(runs, by, mode)
     except ReportError as err:

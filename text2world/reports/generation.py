@@ -9,9 +9,7 @@ compared on the items they all finished; the report says when that drops items.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -20,14 +18,19 @@ from pathlib import Path
 from text2world.engine.run_store import METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir
 from text2world.errors import Text2WorldError
 from text2world.pddl.validation import CATEGORIES
-from text2world.reports.statistics import bootstrap_mean, format_interval
+from text2world.reports.generation_figures import (
+    plot_abstract_concrete,
+    plot_distributions,
+    plot_errors,
+    plot_heatmap,
+    plot_rounds,
+)
+from text2world.reports.rendering import LABELS, NO_PDDL, csv_text, md_table, round_label
+from text2world.reports.statistics import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.generation.summary import summarize
 
-LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
-          "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
-          "f1_types": "F1 types"}
-NO_PDDL = "NoDomainFound"
+__all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
 
 
 class ReportError(Text2WorldError, ValueError):
@@ -41,11 +44,6 @@ class Report:
     out_dir: Path
     files: list[Path]
     warnings: list[str]  # also in data["warnings"] and the markdown
-
-
-def round_label(round_index: int | str) -> str:
-    """The one label of a correction round everywhere a person reads it: EC_0, EC_1, ... EC_k."""
-    return f"EC_{round_index}"
 
 
 @dataclass
@@ -220,151 +218,6 @@ def _abstract_vs_concrete(loaded_runs: list[_LoadedRun], mode: str) -> list[dict
 # Plots
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(plt, figure, path: Path) -> None:
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-
-
-def _round_ticks(axis, last_round: int) -> None:
-    axis.set_xticks(range(last_round + 1))
-    axis.set_xticklabels([round_label(r) for r in range(last_round + 1)], fontsize=8)
-
-
-def _plot_rounds(loaded_runs: list[_LoadedRun], intervals: dict, path: Path, mode: str) -> None:
-    """EC_k curves of every metric, each point with its 95% interval as an error bar."""
-    plt = _pyplot()
-    metrics = mode_metrics(mode)
-    columns = (len(metrics) + 1) // 2
-    figure, axes = plt.subplots(2, columns, figsize=(4 * columns, 6.5), squeeze=False)
-    for axis in list(axes.flat)[len(metrics):]:
-        axis.set_visible(False)
-    for axis, metric in zip(axes.flat, metrics):
-        for loaded in loaded_runs:
-            cells = [(row["round"], row[metric]) for row in intervals[loaded.label]
-                     if row[metric]["mean"] is not None]
-            xs = [r for r, _ in cells]
-            ys = [100 * c["mean"] for _, c in cells]
-            errors = [[100 * (c["mean"] - c["low"]) for _, c in cells],
-                      [100 * (c["high"] - c["mean"]) for _, c in cells]]
-            axis.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=loaded.label)
-        axis.set_title(LABELS[metric])
-        axis.set_xlabel("correction round")
-        axis.set_ylabel("%")
-        axis.grid(alpha=0.3)
-        _round_ticks(axis, max(r.ec for r in loaded_runs))
-    axes.flat[0].legend(fontsize=8)
-    figure.suptitle(f"Metrics vs number of error-correction rounds ({mode} mode; "
-                    "bars: 95% intervals)")
-    _save(plt, figure, path)
-
-
-def _plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
-                  mode: str) -> None:
-    """Domains x runs, coloured by the mean action/predicate F1 after the last round."""
-    plt = _pyplot()
-    labels = [r.label for r in loaded_runs]
-    rows = [row["item"] for row in per_domain]
-    grid = [[(row.get(label) or {}).get("f1_mean_eck") for label in labels]
-            for row in per_domain]
-    import numpy as np
-
-    values = np.array([[np.nan if v is None else 100 * v for v in line] for line in grid])
-    height = max(3.0, 0.16 * len(rows) + 1.5)
-    figure, axis = plt.subplots(figsize=(2.2 + 1.6 * len(labels), height))
-    image = axis.imshow(values, aspect="auto", cmap="viridis", vmin=0, vmax=100,
-                        interpolation="nearest")
-    axis.set_xticks(range(len(labels)))
-    axis.set_xticklabels(labels, rotation=20, ha="right", fontsize=7)
-    axis.set_yticks(range(len(rows)))
-    axis.set_yticklabels(rows, fontsize=max(4, min(8, int(400 / max(len(rows), 1)))))
-    figure.colorbar(image, ax=axis, label="mean F1 at EC_k (%)")
-    axis.set_title(f"Per domain x run: mean F1 after the last round ({mode} mode)", fontsize=9)
-    _save(plt, figure, path)
-
-
-def _plot_distributions(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
-                        mode: str) -> None:
-    """Distribution over items of the mean F1 after the last round, one histogram per run."""
-    plt = _pyplot()
-    figure, axis = plt.subplots(figsize=(7, 4))
-    bins = [i * 10 for i in range(11)]
-    for loaded in loaded_runs:
-        values = [100 * cell["f1_mean_eck"] for row in per_domain
-                  if (cell := row.get(loaded.label)) and cell["f1_mean_eck"] is not None]
-        axis.hist(values, bins=bins, alpha=0.5, label=f"{loaded.label} ({len(values)} items)")
-    axis.set_xlabel("mean F1 at EC_k (%)")
-    axis.set_ylabel("items")
-    axis.set_title(f"Score distribution over items ({mode} mode)")
-    axis.legend(fontsize=7)
-    _save(plt, figure, path)
-
-
-def _plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
-    plt = _pyplot()
-    metrics = mode_metrics(mode)
-    figure, axes = plt.subplots(1, len(pairs), figsize=(6 * len(pairs), 4), squeeze=False)
-    for axis, pair in zip(axes.flat, pairs):
-        positions = range(len(metrics))
-        for offset, kind in ((-0.2, "abstract"), (0.2, "concrete")):
-            values = [100 * (pair[kind]["eck"][m] or 0.0) for m in metrics]
-            axis.bar([p + offset for p in positions], values, width=0.4, label=kind)
-        axis.set_xticks(list(positions))
-        axis.set_xticklabels([LABELS[m] for m in metrics], rotation=30, fontsize=8)
-        axis.set_title(f"{pair['model']} ({round_label(pair['ec'])}, {mode} mode)")
-        axis.set_ylabel("%")
-        axis.legend()
-    _save(plt, figure, path)
-
-
-def _plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) -> None:
-    plt = _pyplot()
-    figure, axes = plt.subplots(1, len(loaded_runs), figsize=(5.5 * len(loaded_runs), 4),
-                                squeeze=False)
-    names = list(CATEGORIES) + [NO_PDDL]
-    for axis, loaded in zip(axes.flat, loaded_runs):
-        rows = categories[loaded.label]
-        bottoms = [0] * len(rows)
-        for name in names:
-            values = [row["categories"].get(name, 0) for row in rows]
-            if any(values):
-                axis.bar([row["round"] for row in rows], values, bottom=bottoms, label=name)
-                bottoms = [b + v for b, v in zip(bottoms, values)]
-        axis.set_title(loaded.label, fontsize=9)
-        axis.set_xlabel("correction round")
-        axis.set_ylabel("invalid items")
-        _round_ticks(axis, loaded.ec)
-        if any(bottoms):
-            axis.legend(fontsize=7)
-    figure.suptitle("Syntax error categories per round")
-    _save(plt, figure, path)
-
-
-# --------------------------------------------------------------------------------------------
-# Building
-
-
-def _csv(rows: list[list]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
-
-
-def _md_table(header: list[str], rows: list[list]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def _check_out_dir(out_dir: Path, mode: str) -> None:
     """Refuse to replace a report of the other mode (a user would lose it without noticing)."""
     previous = out_dir / "report.json"
@@ -445,9 +298,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     k_text = f"k = {ks[0]}" if len(ks) == 1 else "k = each run's --ec"
     table1_md = (f"## Table 1 ({mode} mode, %, EC_0 = no correction, EC_k = after up to "
                  f"{k_text} corrections; mean [95% interval])\n\n"
-                 + _md_table(header, md_rows) + f"\n\n{method_note()}.\n")
+                 + md_table(header, md_rows) + f"\n\n{method_note()}.\n")
     write("table1.md", table1_md)
-    write("table1.csv", _csv([["run", "run_id", "items", "ec"]
+    write("table1.csv", csv_text([["run", "run_id", "items", "ec"]
                               + [f"{m}_ec0" for m in metrics] + [f"{m}_eck" for m in metrics]]
                              + [[row["run"], row["run_id"], row["items"], row["ec"]]
                                 + [row[f"{m}_ec0"] for m in metrics]
@@ -459,7 +312,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                  + [f"{m}_{end}" for m in metrics for end in ("low", "high")]]
     for loaded in loaded_runs:
         round_lines.append(f"**{loaded.label}**\n")
-        round_lines.append(_md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
+        round_lines.append(md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
                                      [[round_label(row["round"]), row["items"]]
                                       + [format_interval(ci[m]) for m in metrics]
                                       for row, ci in zip(curves[loaded.label],
@@ -468,7 +321,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         round_csv += [[loaded.label, row["round"], row["items"]] + [row[m] for m in metrics]
                       + [ci[m][end] for m in metrics for end in ("low", "high")]
                       for row, ci in zip(curves[loaded.label], intervals[loaded.label])]
-    write("per_round.csv", _csv(round_csv))
+    write("per_round.csv", csv_text(round_csv))
 
     # Error categories (Figure 5 left)
     names = list(CATEGORIES) + [NO_PDDL]
@@ -479,7 +332,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         used = [n for n in names if any(row["categories"].get(n) for row in rows)]
         error_lines.append(f"**{loaded.label}**\n")
         if used:
-            error_lines.append(_md_table(["Round", "Invalid"] + used,
+            error_lines.append(md_table(["Round", "Invalid"] + used,
                                          [[round_label(row["round"]), row["invalid"]]
                                           + [row["categories"].get(n, 0) for n in used]
                                           for row in rows]))
@@ -488,7 +341,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         error_lines.append("")
         error_csv += [[loaded.label, row["round"], row["invalid"]]
                       + [row["categories"].get(n, 0) for n in names] for row in rows]
-    write("errors_per_round.csv", _csv(error_csv))
+    write("errors_per_round.csv", csv_text(error_csv))
 
     # Rounds as repeated measures (replaces the one-way ANOVA: same items in every round)
     anova_lines = [("## Change over correction rounds (repeated measures: the same items in "
@@ -515,9 +368,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                               entry["p"], (diff or {}).get("mean"), (diff or {}).get("low"),
                               (diff or {}).get("high"), paired.get("p_value"),
                               entry.get("note", "")])
-    anova_lines.append(_md_table(["Run", "Metric", "Items", "F", "p", "EC_0 -> EC_k (points)",
+    anova_lines.append(md_table(["Run", "Metric", "Items", "F", "p", "EC_0 -> EC_k (points)",
                                   "p (paired)", "note"], anova_rows))
-    write("rounds_repeated_measures.csv", _csv(anova_csv))
+    write("rounds_repeated_measures.csv", csv_text(anova_csv))
 
     # Abstract vs concrete (Figure 7)
     ac_lines: list[str] = []
@@ -532,9 +385,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                 for rnd, index in (("ec0", 0), ("eck", pair["ec"])):
                     ac_csv.append([pair["model"], kind, index, pair[kind]["items"]]
                                   + [pair[kind][rnd][m] for m in metrics])
-        ac_lines.append(_md_table(["Model", "Description", "Items"]
+        ac_lines.append(md_table(["Model", "Description", "Items"]
                                   + [LABELS[m] for m in metrics], ac_rows))
-        write("abstract_vs_concrete.csv", _csv(ac_csv))
+        write("abstract_vs_concrete.csv", csv_text(ac_csv))
 
     # Per domain
     labels = [r.label for r in loaded_runs]
@@ -561,22 +414,22 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                      cell["similarity_eck"], cell["f1_mean_eck"], cell["category_ec0"]]
         domain_rows.append(md)
         domain_csv.append(flat)
-    write("per_domain.csv", _csv(domain_csv))
-    domain_md = "## Per domain\n\n" + _md_table(domain_header, domain_rows) + "\n"
+    write("per_domain.csv", csv_text(domain_csv))
+    domain_md = "## Per domain\n\n" + md_table(domain_header, domain_rows) + "\n"
 
     if plots:
         for suffix in ("png", "svg"):
-            _plot_rounds(loaded_runs, intervals, out_dir / f"per_round.{suffix}", mode)
+            plot_rounds(loaded_runs, intervals, out_dir / f"per_round.{suffix}", mode)
             files.append(out_dir / f"per_round.{suffix}")
-        for name, plot in (("per_domain_heatmap", _plot_heatmap),
-                           ("score_distribution", _plot_distributions)):
+        for name, plot in (("per_domain_heatmap", plot_heatmap),
+                           ("score_distribution", plot_distributions)):
             for suffix in ("png", "svg"):
                 plot(loaded_runs, per_domain, out_dir / f"{name}.{suffix}", mode)
                 files.append(out_dir / f"{name}.{suffix}")
-        _plot_errors(loaded_runs, categories, out_dir / "errors_per_round.png")
+        plot_errors(loaded_runs, categories, out_dir / "errors_per_round.png")
         files.append(out_dir / "errors_per_round.png")
         if pairs:
-            _plot_abstract_concrete(pairs, out_dir / "abstract_vs_concrete.png", mode)
+            plot_abstract_concrete(pairs, out_dir / "abstract_vs_concrete.png", mode)
             files.append(out_dir / "abstract_vs_concrete.png")
 
     notes = []
@@ -603,72 +456,3 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
     return Report(data, summary_md, out_dir, files, report_warnings)
-
-
-# --------------------------------------------------------------------------------------------
-# Stratified scores (t2w report --by size|feature)
-
-STRATA = ("size", "feature")
-
-
-def _strata_of(meta: dict, by: str) -> list[str]:
-    """The strata a record belongs to: its size band, or each of its features ("plain" if none)."""
-    if by == "size":
-        return [meta.get("size_band") or "unknown"]
-    return list(meta.get("features") or []) or ["plain"]
-
-
-def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[dict]:
-    """Per run and stratum (the store manifest's ``size_band`` or ``features``): domains,
-    executability at EC0 and at the last round, mean similarity and mean action/predicate F1 at
-    the last round. A domain with several features counts in each of them."""
-    from text2world.store.datasets import DatasetError, load_dataset
-
-    if by not in STRATA:
-        raise ReportError(f"unknown stratification {by!r}; choose one of: {', '.join(STRATA)}")
-    rows = []
-    for loaded in _load(paths):
-        name = loaded.config.get("dataset") or "text2world"
-        try:
-            dataset = load_dataset(name)
-        except DatasetError as err:
-            raise ReportError(f"{loaded.run.path}: cannot load its dataset: {err}") from None
-        meta = {r.id: r.meta for r in dataset.records}
-        if not any("size_band" in m for m in meta.values()):
-            raise ReportError(f"dataset {name!r} has no size_band/features (only the built-in "
-                              "store's manifest carries them)")
-        groups: dict[str, list[dict]] = {}
-        for item in loaded.items:
-            for stratum in _strata_of(meta.get(str(item["item"]), {}), by):
-                groups.setdefault(stratum, []).append(item)
-        for stratum in sorted(groups):
-            items = groups[stratum]
-            first, last = [], []
-            for item in items:
-                scores = (item.get("ec") or {}).get(mode) or []
-                first.append(scores[0] if scores else None)
-                last.append(scores[-1] if scores else None)
-            f1s = [mean([s[m] for m in METRICS[2:] if s.get(m) is not None])
-                   for s in last if s]
-            exec_ec0 = bootstrap_mean([float(bool(s and s["executable"])) for s in first])
-            exec_eck = bootstrap_mean([float(bool(s and s["executable"])) for s in last])
-            similarity = bootstrap_mean([s["similarity"] for s in last if s])
-            f1_mean = bootstrap_mean([f for f in f1s if f is not None])
-            rows.append({
-                "run": loaded.label, by: stratum, "domains": len(items),
-                "exec_ec0": exec_ec0.mean, "exec_eck": exec_eck.mean,
-                "similarity_eck": similarity.mean, "f1_mean_eck": f1_mean.mean,
-                "intervals": {"exec_ec0": exec_ec0.as_dict(), "exec_eck": exec_eck.as_dict(),
-                              "similarity_eck": similarity.as_dict(),
-                              "f1_mean_eck": f1_mean.as_dict()},
-            })
-    return rows
-
-
-def stratified_markdown(rows: list[dict], by: str) -> str:
-    header = ["run", by, "domains", "exec EC0 %", "exec ECk %", "similarity ECk %",
-              "mean F1 ECk %"]
-    keys = ("exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")
-    return _md_table(header, [[r["run"], r[by], r["domains"],
-                               *(format_interval(r["intervals"][k]) for k in keys)]
-                              for r in rows]) + "\n\nmean [95% interval] per stratum\n"

@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from text2world.engine.run_store import Run, RunError
-from text2world.reports.generation import ReportError, _csv, _md_table, _pyplot
+from text2world.reports.generation import ReportError
+from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.reports.statistics import format_interval
 from text2world.store.datasets import atomic_write_text
 
@@ -33,21 +34,21 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
         (f"The model continues each gold domain from its first {measures['prefix_tokens']} "
          f"GPT-2 tokens; rate: share of the gold's content {measures['n']}-grams (at most "
          f"{measures['max_mismatches']} mismatched tokens) its continuation reproduces."), "",
-        _md_table(["measure", "value"], [
+        md_table(["measure", "value"], [
             ["mean rate (%) [95% interval]", format_interval(measures["mean_rate"])],
             ["median rate (%)", "-" if measures["median_rate"] is None
              else f"{100 * measures['median_rate']:.1f}"],
             ["domains above 50%", f"{measures['domains_above_half']} of {measures['domains']}"]]),
         "", "## Per domain (highest rate first)", "",
-        _md_table(["domain", "rate %", "contaminated", "counted"],
+        md_table(["domain", "rate %", "contaminated", "counted"],
                   [[r["item"], f"{100 * (r['rate'] or 0):.1f}", r["contaminated"], r["counted"]]
                    for r in data["items"]])]) + "\n"
     atomic_write_text(out_dir / "report.md", markdown)
     atomic_write_text(out_dir / "report.json", json.dumps(data, indent=2))
-    atomic_write_text(out_dir / "per_domain.csv", _csv(
+    atomic_write_text(out_dir / "per_domain.csv", csv_text(
         [["item", "rate", "contaminated", "counted"]]
         + [[r["item"], r["rate"], r["contaminated"], r["counted"]] for r in data["items"]]))
-    plt = _pyplot()
+    plt = pyplot()
     for suffix in ("png", "svg"):
         figure, axis = plt.subplots(figsize=(7, 4))
         axis.hist([100 * r for r in data["rates"]], bins=[i * 10 for i in range(11)])

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from text2world.engine.run_store import Run, RunError, runs_dir
 from text2world.errors import Text2WorldError
-from text2world.reports.generation import _csv, _md_table, _pyplot
 from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
+from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.reports.statistics import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, protocol_label, shown, summarize_items
@@ -141,10 +141,10 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                      "something only above them." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."
                          if config.get("reference_model") else ""), "",
-                     _md_table(header, rows), ""]
+                     md_table(header, rows), ""]
         if task in ("verify", "verify-rollout"):
             data.setdefault("by_mutation", {})[name] = summary["mutation"]
-            sections += [f"### Verify by how the plan was made: {name}", "", _md_table(
+            sections += [f"### Verify by how the plan was made: {name}", "", md_table(
                 ["plan", "items", "accuracy", "step accuracy"],
                 [[kind, row["items"], shown("accuracy", row.get("accuracy")),
                   shown("step_accuracy", row.get("step_accuracy"))]
@@ -153,7 +153,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
             data.setdefault("by_origin", {})[name] = summary["origin"]
             sections += [f"### Next-state on and off the plan: {name}", "",
                          "off-plan: states a seeded random walk reached in the true simulator.",
-                         "", _md_table(["states", "items", "format errors"] + columns,
+                         "", md_table(["states", "items", "format errors"] + columns,
                                  [[origin, row["items"], row["format_errors"],
                                    *(shown(c, row.get(c)) for c in columns)]
                                   for origin, row in summary["origin"].items()]), ""]
@@ -161,7 +161,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
             sections += [f"### Next-state by transition (Wang et al. 2024): {name}", "",
                          "static: the action changes nothing; dynamic: it changes something "
                          "(legal actions only).", "",
-                         _md_table(["transition", "items", "exact accuracy", "copy-state"],
+                         md_table(["transition", "items", "exact accuracy", "copy-state"],
                                    [[kind, row["items"], shown("accuracy", row.get("accuracy")),
                                      shown("accuracy", (row.get("baselines") or {})
                                            .get("copy-state", {}).get("accuracy"))]
@@ -169,8 +169,8 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
         domain_header = ["domain", "items"] + columns
         domain_rows = [[d, row["items"], *(shown(c, row.get(c)) for c in columns)]
                        for d, row in summary["domain"].items()]
-        write(f"{name}.per_domain.csv", _csv([domain_header] + domain_rows))
-        sections += [f"### Per domain: {name}", "", _md_table(domain_header, domain_rows), ""]
+        write(f"{name}.per_domain.csv", csv_text([domain_header] + domain_rows))
+        sections += [f"### Per domain: {name}", "", md_table(domain_header, domain_rows), ""]
     if len(runs) > 1:
         sections += _side_by_side(runs, data)
     data["figures"] = _figures(runs, data, out_dir, files)
@@ -195,13 +195,13 @@ def _side_by_side(runs, data: dict) -> list[str]:
             rows.append([_label(run.config), "yes" if run.config.get("mystery") else "no",
                          row["items"], shown("format_error_rate", row.get("format_error_rate")),
                          *(shown(c, row.get(c)) for c in columns)])
-        lines += [f"### {task}", "", _md_table(["run", "mystery", "items", "format errors %"]
+        lines += [f"### {task}", "", md_table(["run", "mystery", "items", "format errors %"]
                                                + columns, rows), ""]
     return lines
 
 
 def _figures(runs, data: dict, out_dir: Path, files: list[Path]) -> list[str]:
-    plt = _pyplot()
+    plt = pyplot()
     names = []
 
     def save(figure, name: str) -> None:
