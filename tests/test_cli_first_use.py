@@ -290,15 +290,7 @@ def _command_paths() -> list[list[str]]:
     return list(walk(typer.main.get_command(app), []))
 
 
-# Two long names of one option ("--prompt-tokens,--prefix-tokens") are one unbreakable word in
-# the options column, which rich cuts at 80 columns.
-CUT_OPTION_NAMES = {("contamination",): "--prompt-tokens,--prefix-tokens is cut at 80 columns"}
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=CUT_OPTION_NAMES[tuple(path)]))
-    if tuple(path) in CUT_OPTION_NAMES else path
-    for path in _command_paths()], ids=lambda path: " ".join(path) or "t2w")
+@pytest.mark.parametrize("path", _command_paths(), ids=lambda path: " ".join(path) or "t2w")
 def test_every_help_is_conventional_and_uncut_at_80_columns(path):
     result = runner.invoke(app, [*path, "--help"], terminal_width=80, env={"COLUMNS": "80"})
     assert result.exit_code == 0, (path, result.output)

@@ -271,3 +271,18 @@ def test_a_killed_or_terminated_probe_resumes_at_once(store, tmp_path, signum):
     assert sorted(item["item"] for item in read_jsonl(run / "log.jsonl")) == sorted(GOLD)
     summary = json.loads(resumed.stdout)
     assert summary["finished_items"] == len(GOLD) and summary["complete"]
+
+
+def test_prefix_tokens_is_the_hidden_old_name_of_prompt_tokens(store, tmp_path):
+    def prefix_of(*flags: str) -> int:
+        result = _run("--model", "reference/oracle", "--dataset", str(store), "--json",
+                      "--runs-dir", str(tmp_path / "runs"), *flags)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["prefix_tokens"]
+
+    assert prefix_of("--prefix-tokens", "12") == prefix_of("--prompt-tokens", "12") == 12
+    assert prefix_of("--prompt-tokens", "12", "--prefix-tokens", "12") == 12
+    clash = _run("--model", "reference/oracle", "--dataset", str(store), "--prompt-tokens", "12",
+                 "--prefix-tokens", "13")
+    assert clash.exit_code == 1 and "disagree" in clash.output
+    assert "--prefix-tokens" not in _run("--help").output  # hidden: the help stays uncut

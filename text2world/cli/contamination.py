@@ -48,7 +48,7 @@ from text2world.tasks.contamination.task import ProbeOptions, probe, probe_optio
 
 PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
                 "model_arg": "model_args", "runs_dir": "runs_root", "as_json": "json",
-                "show_spans": "spans", "text_field": "text_field"}
+                "show_spans": "spans", "text_field": "text_field", "prefix_tokens": "prompt_tokens"}
 
 
 
@@ -83,8 +83,11 @@ def contamination_command(
                                 help="Also write the full result (JSON) to this file."),
     # Probe options: the same names and meaning as in t2w eval.
     prompt_tokens: int = typer.Option(DEFAULT_PROMPT_TOKENS, "--prompt-tokens",
-                                      "--prefix-tokens",
                                       help="Probe: GPT-2 tokens of each gold domain given."),
+    # The old name, kept working but hidden: two long names of one option are one unbreakable
+    # word that rich cuts in an 80-column help.
+    prefix_tokens: int = typer.Option(None, "--prefix-tokens", hidden=True,
+                                      help="Old name of --prompt-tokens."),
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
     domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
     epochs: int = epochs_option(),
@@ -121,6 +124,11 @@ def contamination_command(
         fail(f"--max-mismatches must be 0 or more, not {max_mismatches}")
     if top < 0 or show_spans < 0:
         fail("--top and --spans must be 0 or more")
+    if prefix_tokens is not None:
+        if "prompt_tokens" in explicit_flags(ctx) and prompt_tokens != prefix_tokens:
+            fail(f"--prompt-tokens {prompt_tokens} and --prefix-tokens {prefix_tokens} (its old "
+                 "name) disagree; give one")
+        prompt_tokens = prefix_tokens
     if compare is not None:
         try:
             gold = load_dataset(dataset)
