@@ -63,6 +63,8 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="every mutant of every domain")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bfs-states", type=int, default=1500)
+    parser.add_argument("--slowest", type=int, default=0,
+                        help="list the N pairs that took the most CPU, with their planners")
     args = parser.parse_args()
 
     records = sorted(load_dataset().records, key=lambda r: r.id)
@@ -71,6 +73,7 @@ def main() -> None:
         records = records[::step][: args.domains]
     rng = random.Random(args.seed)
     pair_cpu, planner_cpu, identity_failures, misses = [], [], [], []
+    pair_labels: list[str] = []
     changing = changing_detected = total = total_detected = unknown = 0
     prepare_cpu = 0.0
     fallback_pairs = planned = fallback_problems = 0
@@ -97,6 +100,8 @@ def main() -> None:
             pair_cpu.append(sum(after) - sum(before))
             planner_cpu.append(after[1] - before[1])
             planners = [p.planner for p in score.problems if p.planner]
+            pair_labels.append(f"{record.id} {label}: " + "; ".join(
+                f"{p.name} {p.planner or '-'} ({p.plan_reason[:60]})" for p in score.problems))
             planned += len(planners)
             fallen = sum(p.startswith(FALLBACK) for p in planners)
             fallback_problems += fallen
@@ -147,6 +152,10 @@ def main() -> None:
     print(f"planner: Fast Downward fallback in {fallback_pairs} of {len(pair_cpu)} pairs "
           f"({100 * fallback_pairs / max(len(pair_cpu), 1):.1f}%), {fallback_problems} of "
           f"{planned} planned problems; the others planned in-process (or read from cache)")
+    if args.slowest:
+        print(f"slowest {args.slowest} pairs (CPU s, problems: planner (plan validity)):")
+        for seconds, line in sorted(zip(pair_cpu, pair_labels), reverse=True)[:args.slowest]:
+            print(f"  {seconds:.3f}  {line}")
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"gold side (once per domain): {prepare_cpu / len(records):.2f}s CPU per domain; "
