@@ -20,8 +20,10 @@ import re
 import threading
 from collections import OrderedDict
 
-MAX_ENTRIES = 96
-MAX_CHARS = 4_000_000  # all cached texts together (a tree costs roughly 1 KB per token)
+MAX_ENTRIES = 64
+# all cached texts together: a tree costs about 150 bytes per character of its text (measured
+# on the store's domains), so at most about 75 MB
+MAX_CHARS = 500_000
 
 # tarski's ANTLR lexer reads a comment character by character (a 40 KB comment costs ~75 ms);
 # it skips comments, so an empty one leaves every token, line and column as they were.
