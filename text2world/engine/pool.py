@@ -36,7 +36,8 @@ class WorkerPool(Executor):
         # thread (a fork after a thread started may deadlock the child: cpython #90622).
         for worker in self.workers:
             launch = getattr(worker, "_launch_processes", None)
-            if launch is not None and not worker._safe_to_dynamically_spawn_children:
+            if launch is not None and not getattr(worker, "_safe_to_dynamically_spawn_children",
+                                                  True):
                 launch()
         self.running = [0] * workers
         self._lock = threading.Lock()

@@ -61,9 +61,9 @@ def _tree(reader, text: str, rule: str):
             _TREES.move_to_end(key)
             _STATS["hits"] += 1
     if found is not None:
-        tree, error = found
-        if error is not None:
-            raise _copy(error)
+        tree, kept = found
+        if kept is not None:
+            raise _copy(kept)
         return tree, False
     with _LOCK:
         _STATS["misses"] += 1
@@ -93,7 +93,12 @@ def _tree(reader, text: str, rule: str):
         raise RuntimeError("tarski did not parse the text")
     # an error while visiting (a semantic check) is raised again by every visit: keep the
     # tree; an error in ANTLR itself (no tree) is kept as the answer
-    entry = (captured[0], None) if captured else (None, _copy(error))  # no traceback kept
+    entry: tuple[object, BaseException | None]
+    if captured:
+        entry = (captured[0], None)
+    else:
+        assert error is not None
+        entry = (None, _copy(error))  # a copy: no traceback kept
     with _LOCK:
         if key not in _TREES:
             _TREES[key] = entry
