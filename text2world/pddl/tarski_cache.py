@@ -20,7 +20,7 @@ import re
 import threading
 from collections import OrderedDict
 
-MAX_ENTRIES = 64
+MAX_ENTRIES = 256
 # all cached texts together: a tree costs about 150 bytes per character of its text (measured
 # on the store's domains), so at most about 75 MB
 MAX_CHARS = 500_000
