@@ -105,7 +105,7 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                 f"{type(err).__name__}: {err}"
             simulator, why = None, f"in-process search not possible: {reason}"
     if simulator is not None:
-        result, why = search_plan(simulator, proof_limits=proof_limits)
+        result, why = search_plan(simulator, FRONT_LIMITS, proof_limits)
         if result is not None:
             return result
     fallback = fast_downward_plan(domain_text, problem_text, timeout=timeout)
