@@ -13,7 +13,10 @@ with the Fast Downward share of it, and the share of pairs (and of planned probl
 plan came from Fast Downward because the in-process search reached its bound
 (``text2world.planning.front``).
 
-    python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0]
+With ``--slowest N`` it lists the N pairs that took the most CPU, with each problem's planner
+and plan-validity reason, and it prints the p90 of the pair CPU less the planner's time.
+
+    python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0] [--slowest 25]
     python bench/semantic_bench.py --all          # every mutant of every domain (long)
 """
 
