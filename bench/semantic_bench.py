@@ -13,7 +13,10 @@ with the Fast Downward share of it, and the share of pairs (and of planned probl
 plan came from Fast Downward because the in-process search reached its bound
 (``text2world.planning.front``).
 
-    python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0]
+With ``--slowest N`` it lists the N pairs that took the most CPU, with each problem's planner
+and plan-validity reason, and it prints the p90 of the pair CPU less the planner's time.
+
+    python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0] [--slowest 25]
     python bench/semantic_bench.py --all          # every mutant of every domain (long)
 """
 
@@ -63,6 +66,8 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="every mutant of every domain")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bfs-states", type=int, default=1500)
+    parser.add_argument("--slowest", type=int, default=0,
+                        help="list the N pairs that took the most CPU, with their planners")
     args = parser.parse_args()
 
     records = sorted(load_dataset().records, key=lambda r: r.id)
@@ -71,6 +76,8 @@ def main() -> None:
         records = records[::step][: args.domains]
     rng = random.Random(args.seed)
     pair_cpu, planner_cpu, identity_failures, misses = [], [], [], []
+    pair_labels: list[str] = []
+    unplanned_cpu: list[float] = []  # pair CPU less the planner's time (wall: an estimate)
     changing = changing_detected = total = total_detected = unknown = 0
     prepare_cpu = 0.0
     fallback_pairs = planned = fallback_problems = 0
@@ -96,7 +103,10 @@ def main() -> None:
             after = cpu()
             pair_cpu.append(sum(after) - sum(before))
             planner_cpu.append(after[1] - before[1])
+            unplanned_cpu.append(max(0.0, pair_cpu[-1] - score.planner_seconds))
             planners = [p.planner for p in score.problems if p.planner]
+            pair_labels.append(f"{record.id} {label}: " + "; ".join(
+                f"{p.name} {p.planner or '-'} ({p.plan_reason[:60]})" for p in score.problems))
             planned += len(planners)
             fallen = sum(p.startswith(FALLBACK) for p in planners)
             fallback_problems += fallen
@@ -144,9 +154,16 @@ def main() -> None:
           f"{statistics.median(planner_cpu):.3f}s, total share "
           f"{sum(planner_cpu) / max(sum(pair_cpu), 1e-9):.0%}; pair / Fast Downward time "
           f"{sum(pair_cpu) / max(sum(planner_cpu), 1e-9):.2f}")
+    rest = sorted(unplanned_cpu)[int(0.9 * (len(unplanned_cpu) - 1))]
+    print(f"without planning (pair CPU less the planner's wall time, so at most this): p90 "
+          f"{rest:.3f}s: the simulation and comparison alone")
     print(f"planner: Fast Downward fallback in {fallback_pairs} of {len(pair_cpu)} pairs "
           f"({100 * fallback_pairs / max(len(pair_cpu), 1):.1f}%), {fallback_problems} of "
           f"{planned} planned problems; the others planned in-process (or read from cache)")
+    if args.slowest:
+        print(f"slowest {args.slowest} pairs (CPU s, problems: planner (plan validity)):")
+        for seconds, line in sorted(zip(pair_cpu, pair_labels), reverse=True)[:args.slowest]:
+            print(f"  {seconds:.3f}  {line}")
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"gold side (once per domain): {prepare_cpu / len(records):.2f}s CPU per domain; "

@@ -10,7 +10,7 @@ import pytest
 from tarski.io import PDDLReader
 
 from text2world import score, validate
-from text2world.pddl import perturb
+from text2world.pddl import perturb, tarski_cache
 from text2world.pddl.model import folding_can_change_parse, strip_comments_released, tarski_parse
 
 DOMAIN = ("(define (domain Move) (:requirements :strips :typing) (:types Box Place)\n"
@@ -77,10 +77,14 @@ def test_a_broken_domain_with_upper_case_is_parsed_once(monkeypatch):
     monkeypatch.setattr(PDDLReader, "parse_domain_string", counting)
     result = score(DOMAIN, broken, mode="canonical")
     assert not result.executable and result.errors
+    tarski_cache.clear()  # the broken text's failed parse is cached too
     calls.clear()
     score(DOMAIN, broken, mode="canonical")  # the gold is cached now
     assert len(calls) == 1
     calls.clear()
+    assert score(DOMAIN, broken, mode="canonical") == result  # tarski's answer kept
+    assert not calls
+    tarski_cache.clear()
     checked = validate(broken)
     # the text itself is parsed once; a later parse is of the text with the missing ')' put
     # back, to report the errors after it (validation's repair pass)

@@ -13,8 +13,8 @@ import functools
 import multiprocessing
 import os
 import threading
-from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import OrderedDict, deque
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 from text2world.engine.process import follow_parent
@@ -23,13 +23,60 @@ if TYPE_CHECKING:
     from text2world.store.datasets import Record
 
 
+class WorkerPool(Executor):
+    """Worker processes addressed one by one: one single-process pool per worker, so that a
+    job can be sent to the worker that already holds what it needs (``submit_on``).
+    ``submit`` sends a job to the least busy worker."""
+
+    def __init__(self, workers: int, **pool_options) -> None:
+        self._max_workers = workers
+        self.workers = [ProcessPoolExecutor(max_workers=1, **pool_options)
+                        for _ in range(workers)]
+        # Forked workers: every process is forked before any pool starts its manager
+        # thread (a fork after a thread started may deadlock the child: cpython #90622).
+        for worker in self.workers:
+            launch = getattr(worker, "_launch_processes", None)
+            if launch is not None and not getattr(worker, "_safe_to_dynamically_spawn_children",
+                                                  True):
+                launch()
+        self.running = [0] * workers
+        self._lock = threading.Lock()
+
+    def submit_on(self, index: int, fn, /, *args, **kwargs) -> Future:
+        with self._lock:
+            self.running[index] += 1
+        future = self.workers[index].submit(fn, *args, **kwargs)
+        future.add_done_callback(functools.partial(self._done, index))
+        return future
+
+    def _done(self, index: int, _: Future) -> None:
+        with self._lock:
+            self.running[index] -= 1
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        with self._lock:
+            index = self.running.index(min(self.running))
+        return self.submit_on(index, fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for worker in self.workers:
+            worker.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 class CpuQueue:
     """Feeds the process pool one job per worker, validations first.
 
     Validation decides whether an item makes its next call, so it is on the critical path;
     scoring is not. A plain executor queue would put a validation behind every scoring job
     submitted before it.
+
+    A job may name an ``affinity`` (the gold it scores against): with a ``WorkerPool``, such
+    jobs go to the worker that ran the first job of that key, whose per-process caches (the
+    prepared semantic gold, parse trees) then serve them; a worker with nothing else to do
+    still takes any job.
     """
+
+    HOMES = 4096  # affinity keys remembered
 
     def __init__(self, executor: Executor) -> None:
         self.executor = executor
@@ -37,25 +84,74 @@ class CpuQueue:
         self.urgent: deque = deque()
         self.later: deque = deque()
         self.running = 0
+        self.busy = [False] * self.slots  # WorkerPool only
+        self.homes: OrderedDict = OrderedDict()  # affinity key -> worker index
 
-    async def submit(self, urgent: bool, function, *args):
+    async def submit(self, urgent: bool, function, *args, affinity: str | None = None):
         future = asyncio.get_running_loop().create_future()
-        (self.urgent if urgent else self.later).append((function, args, future))
+        (self.urgent if urgent else self.later).append((function, args, future, affinity))
         self._pump()
         return await future
 
     def _pump(self) -> None:
+        if isinstance(self.executor, WorkerPool):
+            self._pump_workers()
+            return
         loop = asyncio.get_running_loop()
         while self.running < self.slots and (self.urgent or self.later):
-            function, args, future = (self.urgent or self.later).popleft()
+            function, args, future, _ = (self.urgent or self.later).popleft()
             if future.cancelled():
                 continue
             self.running += 1
             job = loop.run_in_executor(self.executor, function, *args)
             job.add_done_callback(functools.partial(self._finished, target=future))
 
-    def _finished(self, done: asyncio.Future, target: asyncio.Future) -> None:
+    def _next_for(self, worker: int):
+        """The job an idle worker takes: a validation, else a scoring job of its own or of
+        no worker yet, else any scoring job (an idle worker never waits)."""
+        for queue in (self.urgent, self.later):
+            while queue and queue[0][2].cancelled():
+                queue.popleft()
+        if self.urgent:
+            return self.urgent.popleft()
+        chosen = None
+        for index, job in enumerate(self.later):
+            home = self.homes.get(job[3]) if job[3] is not None else None
+            if not job[2].cancelled() and home in (None, worker):
+                chosen = index
+                break
+        if chosen is None:
+            return self.later.popleft() if self.later else None
+        job = self.later[chosen]
+        del self.later[chosen]
+        return job
+
+    def _pump_workers(self) -> None:
+        assert isinstance(self.executor, WorkerPool)
+        for worker in range(self.slots):
+            if self.busy[worker]:
+                continue
+            job = self._next_for(worker)
+            if job is None:
+                return
+            function, args, future, affinity = job
+            if future.cancelled():
+                continue
+            if affinity is not None and affinity not in self.homes:
+                self.homes[affinity] = worker
+                while len(self.homes) > self.HOMES:
+                    self.homes.popitem(last=False)
+            self.busy[worker] = True
+            self.running += 1
+            job_future = asyncio.wrap_future(self.executor.submit_on(worker, function, *args))
+            job_future.add_done_callback(functools.partial(self._finished, target=future,
+                                                           worker=worker))
+
+    def _finished(self, done: asyncio.Future, target: asyncio.Future,
+                  worker: int | None = None) -> None:
         self.running -= 1
+        if worker is not None:
+            self.busy[worker] = False
         if not target.done():
             if done.cancelled():
                 target.cancel()
@@ -86,11 +182,10 @@ def make_executor(workers: int | None, pending: int) -> Executor | None:
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    executor = ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context(method),
-                                   initializer=worker_init, initargs=(os.getpid(),))
-    for _ in range(workers):  # with fork, the first submit starts every worker
-        executor.submit(warm_up, 0)
+    executor = WorkerPool(workers, mp_context=multiprocessing.get_context(method),
+                          initializer=worker_init, initargs=(os.getpid(),))
+    for index in range(workers):  # with fork, the first submit starts the worker
+        executor.submit_on(index, warm_up, 0)
     return executor
 
 

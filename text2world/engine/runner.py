@@ -222,10 +222,13 @@ class _Context:
         engine.observer.call_done(completion)
         return completion
 
-    async def cpu(self, urgent: bool, function: Callable, *args: Any) -> Any:
+    async def cpu(self, urgent: bool, function: Callable, *args: Any,
+                  affinity: str | None = None) -> Any:
+        """``function(*args)`` in the pool (validations first: ``urgent``); jobs of one
+        ``affinity`` key go to one worker where it can (``pool.CpuQueue``)."""
         if self.engine.cpu is None:
             return function(*args)
-        return await self.engine.cpu.submit(urgent, function, *args)
+        return await self.engine.cpu.submit(urgent, function, *args, affinity=affinity)
 
 
 class _Engine:

@@ -40,9 +40,11 @@ class SampleContext(Protocol):
                        reference_context: dict | None = None) -> "Completion":
         """Ask the model (or the response cache); paid calls go to the ledger at once."""
 
-    async def cpu(self, urgent: bool, function: Callable, *args: Any) -> Any:
+    async def cpu(self, urgent: bool, function: Callable, *args: Any,
+                  affinity: str | None = None) -> Any:
         """Run CPU-bound work in the run's process pool (in this thread when there is none);
-        ``urgent`` work (what decides the next call) goes ahead of the rest."""
+        ``urgent`` work (what decides the next call) goes ahead of the rest; jobs of one
+        ``affinity`` key go to one worker where it can (their per-process caches)."""
 
 
 class Task(Protocol):

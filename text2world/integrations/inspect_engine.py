@@ -70,7 +70,8 @@ class InspectContext:
                           else time.monotonic() - started, 4),
             finish_reason=output.stop_reason if output.choices else None, model=output.model)
 
-    async def cpu(self, urgent: bool, function: Callable, *args: Any) -> Any:
+    async def cpu(self, urgent: bool, function: Callable, *args: Any,
+                  affinity: str | None = None) -> Any:
         return await asyncio.to_thread(function, *args)
 
 

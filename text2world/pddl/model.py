@@ -55,9 +55,6 @@ def strip_comments(text: str) -> str:
 # tarski bridge
 
 
-_COMMENT_BODY = re.compile(r";[^\n]*")
-
-
 def tarski_parse(text: str, *, case_insensitive: bool = False):
     """Parse a domain with tarski (``raise_on_error=True``) and return the tarski reader.
 
@@ -65,19 +62,14 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
     for a malformed domain. ``RecursionError`` is turned into ``DomainInputError`` too.
     """
     check_domain_text(text)
-    from tarski.io import PDDLReader
+    from text2world.pddl.tarski_cache import domain_reader
 
     def parse(source: str):
-        reader = PDDLReader(raise_on_error=True)
         try:
-            # tarski's ANTLR lexer reads a comment character by character (a 40 KB comment
-            # costs ~75 ms); it skips comments, so an empty one leaves every token, line and
-            # column as they were.
-            reader.parse_domain_string(_COMMENT_BODY.sub(";", source))
+            return domain_reader(source)  # parsed once per process, a fresh reader each time
         except RecursionError:
             raise DomainInputError("the domain is nested too deeply to parse",
                                    category="IncorrectParentheses") from None
-        return reader
 
     if not case_insensitive:
         return parse(text)

@@ -9,6 +9,8 @@ the plan. Only names and objects of the parsed domain reach the source, always t
 
 from __future__ import annotations
 
+from functools import lru_cache
+from types import CodeType
 from typing import AbstractSet, Callable, cast
 
 from text2world.simulation.compiler import free_slots
@@ -27,6 +29,14 @@ def _atom(pred: str, terms) -> str:
 
 def _limit(max_work: int) -> None:
     raise WorkLimitExceeded(f"grounding needed more than {max_work:,} search steps in one call")
+
+
+@lru_cache(maxsize=4096)
+def _compiled(source: str, filename: str) -> CodeType:
+    """The code object of generated ``source``: its values come in through the namespace it
+    runs in, so one source serves every simulator of the same shape (compiling is most of
+    building a simulator: every round's prediction and every gold problem builds one)."""
+    return compile(source, filename, "exec")
 
 
 def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
@@ -105,7 +115,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
     emit("found.append((" + "".join(f"v{slot}, " for slot in range(arity)) + "))")
     lines.append("    return found, work")
     namespace = dict(constants)
-    exec(compile("\n".join(lines), "<applicable>", "exec"), namespace)  # noqa: S102
+    exec(_compiled("\n".join(lines), "<applicable>"), namespace)  # noqa: S102
     return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
 
@@ -147,7 +157,7 @@ def compile_test(literals: tuple, arity: int, slots: int, holds: Callable) -> Ca
         lines.append(f"    if {test}: return False")
     lines.append("    return True")
     namespace = dict(constants)
-    exec(compile("\n".join(lines), "<precondition>", "exec"), namespace)  # noqa: S102
+    exec(_compiled("\n".join(lines), "<precondition>"), namespace)  # noqa: S102
     return cast(Callable, namespace["test_"])  # defined by the exec above
 
 
@@ -180,5 +190,5 @@ def compile_effects(effects: tuple, arity: int, slots: int, apply: Callable) -> 
             new += ".union((" + ", ".join(adds) + ",))"
         lines.append(f"    return {new}, {cost!r}")
     namespace = dict(constants)
-    exec(compile("\n".join(lines), "<effects>", "exec"), namespace)  # noqa: S102
+    exec(_compiled("\n".join(lines), "<effects>"), namespace)  # noqa: S102
     return cast(Callable, namespace["effects_"])  # defined by the exec above

@@ -143,16 +143,16 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
         check_domain_text(problem_text)  # NUL bytes, nesting depth: same guards as domains
     except ValueError as err:
         raise ProblemError(f"problem: {err}") from None
-    from tarski.io import PDDLReader
-    reader = PDDLReader(raise_on_error=True)
+    from text2world.pddl.tarski_cache import domain_reader, read_instance
     try:
         # valid PDDL tarski refuses (an action without :precondition, a subtype declared
-        # before its parent) is rewritten first, as validation and scoring do
-        reader.parse_domain_string(normalise_for_tarski(domain_text).lower())
+        # before its parent) is rewritten first, as validation and scoring do; the texts'
+        # trees are parsed once per process (pddl.tarski_cache)
+        reader = domain_reader(normalise_for_tarski(domain_text).lower())
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
         raise ProblemError(f"the domain does not parse: {type(err).__name__}: {err}") from None
     try:
-        tproblem = reader.parse_instance_string(problem_text.lower())
+        tproblem = read_instance(reader, problem_text.lower())
     except RecursionError:
         raise ProblemError("the problem is nested too deeply to parse") from None
     except Exception as err:  # noqa: BLE001

@@ -200,10 +200,10 @@ class GenerationTask:
     # ---- the solver and scorer
 
     async def _memo(self, context: SampleContext, key: str, urgent: bool, function,
-                    *args) -> dict:
+                    *args, affinity: str | None = None) -> dict:
         if key in self.memo:  # models often repeat a domain verbatim across rounds
             return self.memo[key]
-        result = await context.cpu(urgent, function, *args)
+        result = await context.cpu(urgent, function, *args, affinity=affinity)
         if len(self.memo) < 4096:
             self.memo[key] = result
         return result
@@ -216,8 +216,10 @@ class GenerationTask:
     async def _score(self, context: SampleContext, gold: str, text: str, problems: tuple,
                      response: str | None) -> dict:
         key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
+        # the rounds of one gold are scored by one worker: its gold side is prepared once
         return await self._memo(context, key, False, score_round, gold, text, SCORE_MODES,
-                                problems, response)
+                                problems, response,
+                                affinity=hashlib.sha256(gold.encode()).hexdigest())
 
     async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[dict]:
         """Make the item's calls; returns what yields its log record once scoring is done."""

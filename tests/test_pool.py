@@ -1,0 +1,62 @@
+"""The eval's worker pool: scoring jobs of one gold go to the worker that scored it first (its
+per-process caches serve them), an idle worker still takes any job, validations go first."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+
+from text2world.engine.pool import CpuQueue, WorkerPool
+
+
+def pid(_: int = 0) -> int:
+    return os.getpid()
+
+
+def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
+    pool = WorkerPool(2, mp_context=multiprocessing.get_context("fork"))
+    try:
+        async def scenario() -> tuple:
+            queue = CpuQueue(pool)
+            first = await asyncio.gather(queue.submit(False, pid, affinity="x"),
+                                         queue.submit(False, pid, affinity="y"))
+            second = await asyncio.gather(queue.submit(False, pid, affinity="x"),
+                                          queue.submit(False, pid, affinity="y"))
+            # two jobs of x at once: the worker that is not x's home takes one rather than idle
+            stolen = await asyncio.gather(queue.submit(False, pid, affinity="x"),
+                                          queue.submit(False, pid, affinity="x"))
+            plain = await queue.submit(True, pid)
+            return first, second, stolen, plain
+
+        first, second, stolen, plain = asyncio.run(scenario())
+    finally:
+        pool.shutdown()
+    assert first[0] != first[1] and os.getpid() not in first
+    assert second == first  # x on x's worker, y on y's
+    assert set(stolen) == set(first)
+    assert plain in first
+
+
+def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
+    class Fake:
+        _max_workers = 2
+
+    queue = CpuQueue(Fake())  # type: ignore[arg-type]
+    loop = asyncio.new_event_loop()
+    try:
+        def job(key):
+            return (pid, (), loop.create_future(), key)
+
+        queue.homes.update({"a": 0, "b": 1})
+        queue.later.extend([job("a"), job("b"), job(None), job("c")])
+        assert queue._next_for(1)[3] == "b"
+        assert queue._next_for(1)[3] is None  # no key: anyone's
+        assert queue._next_for(1)[3] == "c"  # a key no worker holds yet
+        assert queue._next_for(1)[3] == "a"  # only a's job is left: taken rather than idle
+        assert queue._next_for(1) is None
+        queue.later.append(job("a"))
+        queue.urgent.append(job("b"))
+        assert queue._next_for(0)[3] == "b"  # validations first, wherever they go
+    finally:
+        loop.close()

@@ -1,0 +1,76 @@
+"""tarski's parse trees shared by text (pddl/tarski_cache.py): one ANTLR parse per distinct text,
+every reader fresh, the same results and errors as an uncached parse, bounded."""
+
+from __future__ import annotations
+
+import pytest
+from tarski.io import PDDLReader
+
+from text2world.pddl import tarski_cache
+from text2world.pddl.model import domain_from_tarski, parse_domain, tarski_parse
+from text2world.simulation.problem import ProblemError, parse_problem
+from text2world.store.datasets import load_dataset
+
+RECORDS = sorted(load_dataset().records, key=lambda r: r.id)[::9]
+
+
+def uncached(text: str):
+    reader = PDDLReader(raise_on_error=True)
+    reader.parse_domain_string(text)
+    return reader
+
+
+@pytest.fixture()
+def parses(monkeypatch):
+    """The texts tarski's ANTLR parser reads (a cache miss parses through it)."""
+    tarski_cache.clear()
+    seen: list[str] = []
+    original = PDDLReader.parse_domain_string
+    monkeypatch.setattr(PDDLReader, "parse_domain_string",
+                        lambda self, text: seen.append(text) or original(self, text))
+    yield seen
+    tarski_cache.clear()
+
+
+def test_cached_reads_equal_uncached_parses_and_parse_once(parses):
+    for record in RECORDS:
+        text = record.domain.lower()
+        expected = domain_from_tarski(uncached(text))
+        parses.clear()
+        first, second = tarski_parse(text), tarski_parse(text)
+        assert len(parses) == 1  # the second read visits the cached tree
+        assert first is not second and first.problem.language is not second.problem.language
+        assert domain_from_tarski(first) == domain_from_tarski(second) == expected
+        assert parse_domain(record.domain) == parse_domain(record.domain)
+        for problem in record.problems:
+            # each problem adds its objects to a fresh reader's language: parsing it twice
+            # against the one cached domain tree must not see the first one's objects
+            assert parse_problem(record.domain, problem.pddl) == \
+                parse_problem(record.domain, problem.pddl)
+        assert len(parses) == 1
+
+
+def test_errors_are_the_uncached_ones_and_kept(parses):
+    domain = RECORDS[0].domain.lower()
+    broken = domain.rstrip()[:-1]  # a missing ")": ANTLR rejects it, no tree
+    undeclared = domain.replace("(:action", "(:action never :parameters () :precondition "
+                                "(undeclared-predicate) :effect (and))\n (:action", 1)
+    for text in (broken, undeclared):
+        with pytest.raises(Exception) as fresh:
+            uncached(text)
+        parses.clear()
+        for _ in range(3):
+            with pytest.raises(Exception) as cached:
+                tarski_parse(text)
+            assert type(cached.value) is type(fresh.value)
+            assert str(cached.value) == str(fresh.value)
+        assert len(parses) == 1
+    with pytest.raises(ProblemError, match="the domain does not parse"):
+        parse_problem(broken, RECORDS[0].problems[0].pddl)
+
+
+def test_the_cache_is_bounded(parses):
+    base = RECORDS[0].domain.lower()
+    for index in range(tarski_cache.MAX_ENTRIES + 10):
+        tarski_parse(base + f"\n; {index}\n" + " " * index)  # distinct texts
+    assert tarski_cache.stats()["entries"] <= tarski_cache.MAX_ENTRIES
