@@ -52,6 +52,12 @@ class SemanticTimeout(SimulationError):
     """Scoring one pair went past ``SemanticSettings.time_limit``."""
 
 
+class GoldNotSimulated(SimulationError):
+    """The gold side cannot be simulated (it does not parse, uses PDDL the simulator does not
+    implement, a problem does not fit it, no problems): ``reason`` says which part and why.
+    ``semantic_score`` turns it into the verdict ``not_simulated`` with that reason."""
+
+
 @dataclass(frozen=True)
 class SemanticSettings:
     """Sample sizes, seeds and bounds; part of every result so a score is reproducible."""
@@ -192,7 +198,8 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
 
     ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings);
     thread-safe: a gold another thread is building is waited for, not built twice.
-    Raises ``SimulationError`` when the gold itself cannot be simulated.
+    Raises ``GoldNotSimulated`` (a ``SimulationError``) with the reason when the gold itself
+    cannot be simulated; ``semantic_score`` reports that as the verdict ``not_simulated``.
     """
     gold_text = gold if isinstance(gold, str) else gold.to_pddl()
     key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
@@ -220,41 +227,58 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
 
 def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str, str]],
                 settings: SemanticSettings) -> GoldCache:
+    try:
+        domain = gold if isinstance(gold, Domain) else parse_domain(gold)
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        raise GoldNotSimulated(f"the gold does not parse: {_why(err)}") from None
     if not problems:
-        raise SimulationError("the gold has no problems to simulate on (pass problems)")
-    domain = gold if isinstance(gold, Domain) else parse_domain(gold)
+        raise GoldNotSimulated("the gold has no problems to simulate on (pass problems)")
     prepared, notes, planner = [], [], 0.0
     for index, (name, text) in enumerate(problems):
-        problem = parse_problem(gold_text, text)
-        simulator = Simulator(domain, problem, max_work=settings.max_work)
-        start = time.perf_counter()
-        # planned from the same printed texts a prediction equal to the gold produces, so
-        # that such a prediction finds its plan in the planner cache
-        result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
-                             simulator=simulator)
-        planner += time.perf_counter() - start
-        plan, plan_note = None, ""
-        trajectories = []
-        if result.solved:
-            plan = tuple(parse_plan(result.plan))
-            check = simulator.validate_plan(plan)
-            if not check.valid:  # never expected: the planner and the simulator disagree
-                raise SimulationError(f"problem {name}: the gold's own plan fails in the "
-                                      f"simulator: {check.reason}")
-            states = [simulator.initial_state]
-            for action in plan:
-                states.append(simulator.successor(states[-1], action, check=False))
-            trajectories.append(_Trajectory(tuple(states), plan))
-        else:
-            plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
-            notes.append(plan_note)
-        for walk in range(settings.walks):
-            seed = settings.seed * 1_000_003 + index * 1000 + walk
-            w = simulator.random_walk(settings.walk_length, seed)
-            trajectories.append(_Trajectory(w.states, w.actions))
-        prepared.append(GoldProblem(name, problem, simulator, plan, plan_note,
-                                    tuple(trajectories), planner=result.planner))
+        try:
+            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings)
+        except GoldNotSimulated:
+            raise
+        except SimulationError as err:  # unsupported PDDL, a problem that does not fit
+            raise GoldNotSimulated(f"problem {name}: {err.reason}") from None
+        planner += seconds
+        if gold_problem.plan_note:
+            notes.append(gold_problem.plan_note)
+        prepared.append(gold_problem)
     return GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
+
+
+def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: str,
+                  settings: SemanticSettings) -> tuple[GoldProblem, float]:
+    """One problem of the gold: parsed, planned, sampled; and the planner's seconds."""
+    problem = parse_problem(gold_text, text)
+    simulator = Simulator(domain, problem, max_work=settings.max_work)
+    start = time.perf_counter()
+    # planned from the same printed texts a prediction equal to the gold produces, so
+    # that such a prediction finds its plan in the planner cache
+    result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
+                         simulator=simulator)
+    seconds = time.perf_counter() - start
+    plan, plan_note = None, ""
+    trajectories = []
+    if result.solved:
+        plan = tuple(parse_plan(result.plan))
+        check = simulator.validate_plan(plan)
+        if not check.valid:  # never expected: the planner and the simulator disagree
+            raise GoldNotSimulated(f"problem {name}: the gold's own plan fails in the "
+                                   f"simulator: {check.reason}")
+        states = [simulator.initial_state]
+        for action in plan:
+            states.append(simulator.successor(states[-1], action, check=False))
+        trajectories.append(_Trajectory(tuple(states), plan))
+    else:
+        plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
+    for walk in range(settings.walks):
+        seed = settings.seed * 1_000_003 + index * 1000 + walk
+        w = simulator.random_walk(settings.walk_length, seed)
+        trajectories.append(_Trajectory(w.states, w.actions))
+    return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
+                       planner=result.planner), seconds
 
 
 def _goal_predicates(formula: Formula) -> set[str]:
@@ -559,7 +583,7 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
                 "settings": {}, "seconds": 0.0}
 
 
-__all__ = ["GoldCache", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
+__all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
