@@ -286,3 +286,80 @@ def test_valid_pddl_tarski_refuses_is_simulated_too():
     problem = "(define (problem x) (:domain d) (:init) (:goal (q)))"
     score = semantic_score(gold, gold, [("x", problem)])
     assert score.verdict == "equivalent" and score.metrics()["plan_validity"] == 1.0
+
+
+# Object fluents (as released gold 238 uses them): PDDL the simulator does not implement.
+OBJECT_FLUENT_GOLD = """(define (domain fn) (:requirements :typing :object-fluents)
+ (:types place - object block - place)
+ (:constants table - place)
+ (:predicates (clear ?b - place))
+ (:functions (loc ?b - block) - place)
+ (:action move :parameters (?b - block ?to - place)
+  :precondition (and (clear ?b) (clear ?to) (not (= ?b ?to)))
+  :effect (and (assign (loc ?b) ?to) (not (clear ?to)))))"""
+OBJECT_FLUENT_PROBLEM = """(define (problem p1) (:domain fn) (:objects a b - block)
+ (:init (clear a) (clear b) (clear table) (= (loc a) table) (= (loc b) table))
+ (:goal (not (clear b))))"""
+
+
+def test_a_gold_that_cannot_be_simulated_is_not_simulated_everywhere(tmp_path):
+    """prepare_gold raises GoldNotSimulated with the reason; every path a user reaches (the
+    library, eval logs, the API, the CLI with --json and as a table) gives the verdict
+    not_simulated with that reason, and the structural scores still come."""
+    from text2world.api.jobs import score_job
+    from text2world.scoring.semantic import GoldNotSimulated
+    from text2world.tasks.generation.scoring import score_round
+
+    problems = [("p1", OBJECT_FLUENT_PROBLEM)]
+    why = "object-valued functions are not supported"
+    with pytest.raises(GoldNotSimulated, match=why) as raised:
+        prepare_gold(OBJECT_FLUENT_GOLD, problems)
+    assert "problem p1" in raised.value.reason
+    score = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, problems)
+    assert (score.verdict, score.ok) == ("not_simulated", False)
+    assert score.reason.startswith("the gold cannot be simulated: problem p1:") and why in score.reason
+    assert all(v is None for v in score.metrics().values())
+    logged = score_round(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, ("canonical",), problems)
+    assert logged["semantic"]["verdict"] == "not_simulated" and why in logged["semantic"]["reason"]
+    assert logged["scores"]["canonical"]["f1_effects"] == 1.0
+    body = score_job({"gold": OBJECT_FLUENT_GOLD, "pddl": OBJECT_FLUENT_GOLD,
+                      "mode": "canonical", "semantic": True, "problems": problems})
+    assert body["semantic"]["verdict"] == "not_simulated" and why in body["semantic"]["reason"]
+    (tmp_path / "gold.pddl").write_text(OBJECT_FLUENT_GOLD)
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "problems" / "p1.pddl").write_text(OBJECT_FLUENT_PROBLEM)
+    args = ("score", str(tmp_path / "gold.pddl"), str(tmp_path / "gold.pddl"), "--semantic",
+            "--problems", str(tmp_path / "problems"), "-m", "canonical")
+    done = _t2w(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["semantic"]["verdict"] == "not_simulated" and why in data["semantic"]["reason"]
+    table = _t2w(*args)
+    assert "semantic verdict: not_simulated" in table.stdout
+    assert why in " ".join(table.stdout.split())
+    # a gold that does not parse, and one without problems: the same verdict, their reasons
+    broken = semantic_score("(define (domain d) (:predicates (p))", OBJECT_FLUENT_GOLD, problems)
+    assert broken.verdict == "not_simulated" and "the gold does not parse" in broken.reason
+    bare = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, ())
+    assert bare.verdict == "not_simulated" and "no problems" in bare.reason
+    # synthetic problems (released golds come without any) give such a function an object of
+    # its type, so the reason is the unsupported feature, not a problem that does not parse
+    synthetic = reachable_problems(parse_domain(OBJECT_FLUENT_GOLD))
+    score = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, synthetic)
+    assert score.verdict == "not_simulated" and why in score.reason
+
+
+def test_a_gold_declaring_type_object_in_another_case_is_simulated():
+    """``(:types num Object avatar - Object)`` (released gold 34): tarski refuses the folded
+    text; the problems are read against the domain as parse_domain reads it."""
+    gold = """(define (domain g) (:requirements :typing)
+ (:types num Object avatar wall - Object)
+ (:predicates (at ?x - num ?o - Object) (next ?x ?y - num))
+ (:action step :parameters (?a - avatar ?x ?y - num)
+  :precondition (and (at ?x ?a) (next ?x ?y))
+  :effect (and (not (at ?x ?a)) (at ?y ?a))))"""
+    problem = """(define (problem p) (:domain g) (:objects n1 n2 - num me - avatar)
+ (:init (at n1 me) (next n1 n2)) (:goal (at n2 me)))"""
+    score = semantic_score(gold, gold, [("p", problem)])
+    assert score.verdict == "equivalent", score.reason
+    assert score.metrics()["plan_validity"] == 1.0
