@@ -163,6 +163,13 @@ def test_cli_json_is_printed_whatever_the_exit_code(tmp_path):
         assert done.returncode == 1, done.stderr
         data = json.loads(done.stdout)
         assert "error" in data or data.get("errors"), data
+    # with --semantic too: the verdict says there is no domain, not what tarski made of prose
+    (tmp_path / "prose.txt").write_text("I cannot write PDDL for this, sorry.\n")
+    done = _t2w("score", "blocksworld", str(tmp_path / "prose.txt"), "--semantic", "--json")
+    assert done.returncode == 1, done.stderr
+    semantic = json.loads(done.stdout)["semantic"]
+    assert semantic["verdict"] == "not_simulated"
+    assert semantic["reason"].startswith("the prediction has no PDDL domain: the text has no")
 
 
 def test_cli_semantic_verdict_and_dropped_actions(tmp_path):

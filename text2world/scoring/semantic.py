@@ -230,7 +230,7 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
     try:
         domain = gold if isinstance(gold, Domain) else parse_domain(gold)
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
-        raise GoldNotSimulated(f"the gold does not parse: {_why(err)}") from None
+        raise GoldNotSimulated(_unparsed("the gold", gold, err)) from None
     if not problems:
         raise GoldNotSimulated("the gold has no problems to simulate on (pass problems)")
     prepared, notes, planner = [], [], 0.0
@@ -312,7 +312,7 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
     try:
         domain = predicted if isinstance(predicted, Domain) else parse_domain(predicted)
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
-        return SemanticScore(False, f"the prediction does not parse: {_why(err)}",
+        return SemanticScore(False, _unparsed("the prediction", predicted, err),
                              settings=report, seconds=time.perf_counter() - started)
     try:
         translated, alignment = aligned_prediction(cache.domain, domain)
@@ -337,6 +337,21 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
                        tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
                        time.perf_counter() - started)
     return with_verdict(score, alignment, cache.domain, domain)
+
+
+def _unparsed(what: str, text: str | Domain, err: Exception) -> str:
+    """Why a domain text does not parse, in the validator's words (no domain at all, a stray
+    parenthesis, an undeclared name, with the line)."""
+    from text2world.pddl.validation import classify_error
+
+    try:
+        issue = classify_error(text if isinstance(text, str) else "", err)
+    except Exception:  # noqa: BLE001 - the raw error still says something
+        return f"{what} does not parse: {_why(err)}"
+    if issue.kind == "NoDomainFound":
+        return f"{what} has no PDDL domain: {issue.message.removeprefix('no PDDL domain: ')}"
+    where = f" (line {issue.line})" if issue.line is not None else ""
+    return f"{what} does not parse{where}: {issue.message}"
 
 
 def _why(err: Exception) -> str:
