@@ -20,7 +20,7 @@ from text2world.store.datasets import load_dataset
 
 ALL_IDS = sorted(r.id for r in load_dataset() if r.problems)
 # A spread of the store for the default run (typed, untyped with type predicates, constants,
-# conditional effects, ADL); the whole store with -m slow.
+# conditional effects, ADL); the whole store and the released set: bench/align_bench.py.
 # maze-walker: untyped, with unary predicates acting as types (predicates-as-types applies)
 FIXED = ("blocksworld", "gripper", "switch-doors", "maze-walker")
 SAMPLE = list(FIXED) + random.Random(25).sample([i for i in ALL_IDS if i not in FIXED], 4)
