@@ -155,6 +155,8 @@ def semantic_sweep(name: str, golds: list[tuple[str, str, list]]) -> None:
             changing[kind] += 1
             verdict = semantic_score(gold, domain.to_pddl(), gold_cache=cache).verdict
             caught[kind] += verdict in ("different", "incomplete")
+            if verdict not in ("different", "incomplete"):
+                failures.append(f"{gold_id} mutant {kind}: {verdict}")
     for kind in REWRITES:
         if applied[kind]:
             print(f"{name:9} rewrite {kind:22} equivalent {equivalent[kind]}/{applied[kind]} = "
@@ -170,7 +172,7 @@ def semantic_sweep(name: str, golds: list[tuple[str, str, list]]) -> None:
     for line in not_simulated:
         print(f"  {line}")
     for failure in failures[:20]:
-        print(f"  not equivalent: {failure}")
+        print(f"  miss: {failure}")
 
 
 def main() -> None:

@@ -411,7 +411,7 @@ class _PairScorer:
         self._clock()
         problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem,
                                                   *self.typing)
-        self.notes += notes
+        self.notes += [n for n in notes if n not in self.notes]  # one per score, not per problem
         simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"

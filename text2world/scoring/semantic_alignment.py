@@ -5,6 +5,7 @@ other way)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from text2world.pddl.model import Domain
@@ -12,6 +13,8 @@ from text2world.simulation import PlanningProblem
 
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
+
+_TOKEN = re.compile(r"[^\s()]+")
 
 
 def align_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, dict | None, str]:
@@ -97,7 +100,11 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     objects = [constants.get(o.name, TypedName(o.name, object_type(o.name, o.type)))
                for o in problem.objects]
     names = {o.name for o in objects}
-    objects += [c for c in predicted.constants if c.name not in names]
+    # a constant no action of the prediction names only widens the parameters' ranges: it is
+    # no object of the gold's problems (unused constants are ignored, like unused predicates)
+    used = _action_tokens(predicted)
+    unused = sorted(c.name for c in predicted.constants if c.name not in names | used)
+    objects += [c for c in predicted.constants if c.name not in names and c.name in used]
     arity = {p.name: len(p.parameters) for p in predicted.predicates}
     covered = set(typing_types.values())  # gold predicates read as types: not lost
     init = frozenset(a for a in problem.init if arity.get(a[0], -1) == len(a) - 1)
@@ -110,6 +117,10 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     if "total-cost" in functions and not any(v[0] == ("total-cost",) for v in values):
         values += ((("total-cost",), 0.0),)
     notes = []
+    if unused:  # in the prediction's own words (an unmatched name carries a prefix here)
+        from text2world.scoring.alignment.result import UNMAPPED_PREFIX
+        notes.append("constants no action of the prediction uses are ignored: "
+                     + ", ".join(n.removeprefix(UNMAPPED_PREFIX) for n in unused))
     missing = sorted({a[0] for a in problem.init} - set(arity) - covered)
     if missing:
         notes.append(f"problem {problem.name}: the prediction has no predicate "
@@ -117,3 +128,9 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     metric = problem.metric if "total-cost" in functions else None
     return (PlanningProblem(problem.name, predicted.name, tuple(objects), init, problem.goal,
                             values, metric), dropped, notes)
+
+
+def _action_tokens(domain: Domain) -> set[str]:
+    """Every name written in the domain's actions (parameters, predicates, constants)."""
+    return {token for action in domain.actions
+            for token in _TOKEN.findall(action.to_pddl().lower())}
