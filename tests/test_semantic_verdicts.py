@@ -370,3 +370,30 @@ def test_a_gold_declaring_type_object_in_another_case_is_simulated():
     score = semantic_score(gold, gold, [("p", problem)])
     assert score.verdict == "equivalent", score.reason
     assert score.metrics()["plan_validity"] == 1.0
+
+
+LINE_GOLD = """(define (domain line) (:requirements :strips)
+ (:predicates (at ?p) (next ?a ?b) (special ?p) (early ?p) (rung))
+ (:action step :parameters (?a ?b) :precondition (and (at ?a) (next ?a ?b))
+  :effect (and (at ?b) (not (at ?a))))
+ (:action ring :parameters (?p) :precondition (and (at ?p) (special ?p)) :effect (rung)))"""
+LINE_PROBLEM = """(define (problem walk) (:domain line) (:objects p1 p2 p3 p4 p5 p6)
+ (:init (at p1) (next p1 p2) (next p2 p3) (next p3 p4) (next p4 p5) (next p5 p6) (special p6)
+        (early p1) (early p2) (early p3))
+ (:goal (at p2)))"""
+
+
+def test_a_small_reachable_space_is_compared_on_every_state():
+    """A difference only in the deepest state (ring at p6), which the gold plan (p1 -> p2)
+    never visits: found when every reachable state is compared, missed by the plan alone."""
+    from text2world.scoring.semantic import SemanticSettings
+
+    mutant = LINE_GOLD.replace("(special ?p)) :effect", "(special ?p) (early ?p)) :effect")
+    problems = [("walk", LINE_PROBLEM)]
+    whole = semantic_score(LINE_GOLD, mutant, problems, settings=SemanticSettings(walks=0))
+    # the plan's 2 states, then all 7 reachable ones (at p1..p6, and p6 rung)
+    assert whole.verdict == "different" and whole.settings["states"] == 2 + 7
+    assert any("(early ?p)" in d.literal for d in whole.diagnoses)
+    plan_only = semantic_score(LINE_GOLD, mutant, problems,
+                               settings=SemanticSettings(walks=0, exhaustive_states=0))
+    assert plan_only.verdict == "equivalent" and plan_only.settings["states"] == 2

@@ -70,6 +70,8 @@ class SemanticSettings:
     #                                 bounds are planner_front.FRONT_LIMITS)
     time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
     max_work: int = 200_000         # search nodes per simulator call
+    exhaustive_states: int = 200    # a problem with at most this many reachable states is
+    #                                 compared on all of them (breadth-first) instead of walks
 
 
 @dataclass(frozen=True)
@@ -133,8 +135,18 @@ class SemanticScore:
 
 @dataclass
 class _Trajectory:
+    """Gold states to compare on, each reached from an earlier one: a path (the gold plan, a
+    random walk) or the breadth-first tree of a small reachable space. ``parents[i]`` is the
+    index of the state ``states[i]`` is reached from by ``actions[i]`` (None for the first)."""
+
     states: tuple[frozenset, ...]
-    actions: tuple[GroundAction, ...]  # actions[i] leads from states[i] to states[i + 1]
+    actions: tuple[GroundAction | None, ...]
+    parents: tuple[int | None, ...]
+
+    @classmethod
+    def path(cls, states, actions) -> "_Trajectory":
+        """``actions[i]`` leads from ``states[i]`` to ``states[i + 1]``."""
+        return cls(tuple(states), (None, *actions), (None, *range(len(states) - 1)))
 
 
 @dataclass
@@ -270,15 +282,36 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         states = [simulator.initial_state]
         for action in plan:
             states.append(simulator.successor(states[-1], action, check=False))
-        trajectories.append(_Trajectory(tuple(states), plan))
+        trajectories.append(_Trajectory.path(states, plan))
     else:
         plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
-    for walk in range(settings.walks):
+    space = _reachable_tree(simulator, settings.exhaustive_states)
+    if space is not None:  # every reachable state: no sampling needed, none missed
+        trajectories.append(space)
+    for walk in range(settings.walks if space is None else 0):
         seed = settings.seed * 1_000_003 + index * 1000 + walk
         w = simulator.random_walk(settings.walk_length, seed)
-        trajectories.append(_Trajectory(w.states, w.actions))
+        trajectories.append(_Trajectory.path(w.states, w.actions))
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
                        planner=result.planner), seconds
+
+
+def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
+    """The breadth-first tree of every state reachable from the initial one, or None when
+    there are more than ``limit``."""
+    states, actions, parents = [simulator.initial_state], [None], [None]
+    index = {simulator.initial_state: 0}
+    for position, state in enumerate(states):  # grows while it is read
+        for action in simulator.applicable(state):
+            after = simulator.successor(state, action, check=False)
+            if after not in index:
+                if len(states) >= limit:
+                    return None
+                index[after] = len(states)
+                states.append(after)
+                actions.append(action)
+                parents.append(position)
+    return _Trajectory(tuple(states), tuple(actions), tuple(parents))
 
 
 def _goal_predicates(formula: Formula) -> set[str]:
@@ -302,7 +335,8 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
     started = time.perf_counter()
     report = {"walks": settings.walks, "walk_length": settings.walk_length,
               "seed": settings.seed, "max_transitions": settings.max_transitions,
-              "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit}
+              "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit,
+              "exhaustive_states": settings.exhaustive_states}
     try:
         cache = gold_cache or prepare_gold(gold, problems or (), settings)
     except Exception as err:  # noqa: BLE001 - the gold side: report, do not crash
@@ -461,14 +495,28 @@ class _PairScorer:
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
         # atoms of prediction-only predicates, from the projected initial state (typing
-        # written as predicates), evolved in lockstep
-        extra = frozenset(a for a in simulator.initial_state if a[0] in self.extra_predicates)
+        # written as predicates), evolved in lockstep along the path to each state
+        extras: list[frozenset] = []
+        steps: list[tuple[frozenset, set]] = []  # each state as the prediction sees it
         for index, gold_state in enumerate(trajectory.states):
+            parent = trajectory.parents[index]
+            if parent is None:
+                extra = frozenset(a for a in simulator.initial_state
+                                  if a[0] in self.extra_predicates)
+            else:
+                extra = extras[parent]
+                step = trajectory.actions[index]
+                before, applicable = steps[parent]
+                if self.extra_predicates and step in applicable:
+                    after = simulator.successor(before, step, check=False)
+                    extra = frozenset(a for a in after if a[0] in self.extra_predicates)
             state = frozenset(a for a in gold_state if a[0] in simulator.predicate_arity) | extra
             gold_actions = gold.applicable_in(gold_state)
             predicted = simulator.applicable(state)
             counts["states"] += 1
             gold_set, predicted_set = set(gold_actions), set(predicted)
+            extras.append(extra)
+            steps.append((state, predicted_set) if self.extra_predicates else (state, set()))
             common = [a for a in gold_actions if a in predicted_set]
             counts["tp"] += len(common)
             for action in predicted:
@@ -491,11 +539,6 @@ class _PairScorer:
                     counts["agree"] += 1
                 else:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
-            if index < len(trajectory.actions):
-                step = trajectory.actions[index]
-                if self.extra_predicates and step in predicted_set:
-                    after = simulator.successor(state, step, check=False)
-                    extra = frozenset(a for a in after if a[0] in self.extra_predicates)
 
 
 def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
