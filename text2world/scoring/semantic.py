@@ -6,7 +6,8 @@ alignment) is simulated beside the gold:
 - ``plan_validity``: the prediction's own plan is valid in the gold;
 - ``gold_plan_acceptance``: the gold's plan is valid in the prediction;
 - ``applicability_f1``: on states sampled along the gold plan and by seeded random walks in the
-  gold, F1 of the prediction's applicable ground actions against the gold's (pooled);
+  gold (every reachable state when a problem has at most ``exhaustive_states``), F1 of the
+  prediction's applicable ground actions against the gold's (pooled);
 - ``transition_accuracy``: for the ground actions applicable in both, the share whose
   successors agree (on the gold's predicates).
 
