@@ -4,8 +4,9 @@ For each store domain: the gold side is prepared once (cached: gold plans, sampl
 the gold itself, a consistent renaming of its variables, and its single-point mutants (drop a
 precondition literal, drop an add or delete effect, swap add/delete, swap two parameters) are
 scored. Swapping two parameters only reorders them, which the alignment undoes: such a mutant
-is checked like the identity pairs (all metrics 1.0), not as a behaviour change. Each mutant's ground truth comes from an independent breadth-first comparison of the
-reachable states (``text2world.scoring.mutants.behaviour_differs``, bounded by ``--bfs-states``).
+is checked like the identity pairs (all metrics 1.0), not as a behaviour change. Each mutant's
+ground truth comes from an independent breadth-first comparison of the reachable states
+(``text2world.scoring.mutants.behaviour_differs``, bounded by ``--bfs-states``).
 
 Prints: the share of behaviour-changing mutants detected (some metric < 1; target 100%), the
 share of all mutants detected, failures of the identity pairs, the CPU time per pair (this

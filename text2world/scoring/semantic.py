@@ -299,8 +299,12 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
 
 def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
     """The breadth-first tree of every state reachable from the initial one, or None when
-    there are more than ``limit``."""
-    states, actions, parents = [simulator.initial_state], [None], [None]
+    there are more than ``limit`` (0: never)."""
+    if limit <= 0:
+        return None
+    states = [simulator.initial_state]
+    actions: list[GroundAction | None] = [None]
+    parents: list[int | None] = [None]
     index = {simulator.initial_state: 0}
     for position, state in enumerate(states):  # grows while it is read
         for action in simulator.applicable(state):
@@ -508,7 +512,7 @@ class _PairScorer:
                 extra = extras[parent]
                 step = trajectory.actions[index]
                 before, applicable = steps[parent]
-                if self.extra_predicates and step in applicable:
+                if self.extra_predicates and step is not None and step in applicable:
                     after = simulator.successor(before, step, check=False)
                     extra = frozenset(a for a in after if a[0] in self.extra_predicates)
             state = frozenset(a for a in gold_state if a[0] in simulator.predicate_arity) | extra
@@ -642,7 +646,8 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
                 "settings": {}, "seconds": 0.0}
 
 
-__all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
+__all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
+           "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
