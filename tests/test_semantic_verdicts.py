@@ -397,3 +397,15 @@ def test_a_small_reachable_space_is_compared_on_every_state():
     plan_only = semantic_score(LINE_GOLD, mutant, problems,
                                settings=SemanticSettings(walks=0, exhaustive_states=0))
     assert plan_only.verdict == "equivalent" and plan_only.settings["states"] == 2
+
+
+def test_constants_no_action_uses_are_ignored():
+    """Extra constants would widen every parameter's range, in the simulator and in the
+    planner: on combination-lock the prediction's own plan used one (plan_validity 0.75)."""
+    from text2world.scoring.rewrites import unused_constants
+
+    gold, cache = _cache("combination-lock")
+    score = semantic_score(gold, unused_constants(cache.domain).to_pddl(), gold_cache=cache)
+    assert score.verdict == "equivalent", (score.metrics(), score.notes)
+    assert any("constants no action of the prediction uses are ignored: zz-unused-dial" in note
+               for note in score.notes)

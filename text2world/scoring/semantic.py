@@ -42,7 +42,12 @@ from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
-from text2world.scoring.semantic_alignment import align_prediction, aligned_prediction, project_problem
+from text2world.scoring.semantic_alignment import (
+    align_prediction,
+    aligned_prediction,
+    project_problem,
+    without_unused_constants,
+)
 from text2world.scoring.verdict import with_verdict
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 
@@ -355,7 +360,10 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
                              settings=report, seconds=time.perf_counter() - started)
     try:
         translated, alignment = aligned_prediction(cache.domain, domain)
+        translated, unused = without_unused_constants(translated)
         mapping, note = alignment.to_dict(), ""
+        if unused:
+            note = "constants no action of the prediction uses are ignored: " + ", ".join(unused)
     except Exception as err:  # noqa: BLE001
         return SemanticScore(False, f"no alignment of the prediction onto the gold: {_why(err)}",
                              settings=report, seconds=time.perf_counter() - started)
@@ -450,7 +458,7 @@ class _PairScorer:
         self._clock()
         problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem,
                                                   *self.typing)
-        self.notes += [n for n in notes if n not in self.notes]  # one per score, not per problem
+        self.notes += notes
         simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"

@@ -100,11 +100,7 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     objects = [constants.get(o.name, TypedName(o.name, object_type(o.name, o.type)))
                for o in problem.objects]
     names = {o.name for o in objects}
-    # a constant no action of the prediction names only widens the parameters' ranges: it is
-    # no object of the gold's problems (unused constants are ignored, like unused predicates)
-    used = _action_tokens(predicted)
-    unused = sorted(c.name for c in predicted.constants if c.name not in names | used)
-    objects += [c for c in predicted.constants if c.name not in names and c.name in used]
+    objects += [c for c in predicted.constants if c.name not in names]
     arity = {p.name: len(p.parameters) for p in predicted.predicates}
     covered = set(typing_types.values())  # gold predicates read as types: not lost
     init = frozenset(a for a in problem.init if arity.get(a[0], -1) == len(a) - 1)
@@ -117,10 +113,6 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     if "total-cost" in functions and not any(v[0] == ("total-cost",) for v in values):
         values += ((("total-cost",), 0.0),)
     notes = []
-    if unused:  # in the prediction's own words (an unmatched name carries a prefix here)
-        from text2world.scoring.alignment.result import UNMAPPED_PREFIX
-        notes.append("constants no action of the prediction uses are ignored: "
-                     + ", ".join(n.removeprefix(UNMAPPED_PREFIX) for n in unused))
     missing = sorted({a[0] for a in problem.init} - set(arity) - covered)
     if missing:
         notes.append(f"problem {problem.name}: the prediction has no predicate "
@@ -130,7 +122,20 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
                             values, metric), dropped, notes)
 
 
-def _action_tokens(domain: Domain) -> set[str]:
-    """Every name written in the domain's actions (parameters, predicates, constants)."""
-    return {token for action in domain.actions
+def without_unused_constants(domain: Domain) -> tuple[Domain, tuple[str, ...]]:
+    """The domain without the constants no action names, and their names: such a constant is
+    no object of the gold's problems and would only widen the parameters' ranges (in the
+    simulator and in the planner alike), so it is ignored, like an unused predicate."""
+    from dataclasses import replace
+
+    from text2world.scoring.alignment.result import UNMAPPED_PREFIX
+
+    used = {token for action in domain.actions
             for token in _TOKEN.findall(action.to_pddl().lower())}
+    unused = tuple(c.name for c in domain.constants if c.name not in used)
+    if not unused:
+        return domain, ()
+    kept = tuple(c for c in domain.constants if c.name in used)
+    # in the prediction's own words: an unmatched name carries a prefix after translation
+    return replace(domain, constants=kept), tuple(n.removeprefix(UNMAPPED_PREFIX)
+                                                  for n in unused)
