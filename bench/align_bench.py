@@ -12,7 +12,7 @@ Three sweeps, each printing its figures (CPU seconds; these machines are noisy):
   at hundreds of predicates);
 * semantic verdicts per faithful rewrite class (``text2world.scoring.rewrites.REWRITES``: opaque names,
   reversed parameters, swapped binary arguments with and without renaming, types as
-  predicates and back, unused predicates): the share scored ``equivalent`` with every metric
+  predicates and back, unused predicates, unused constants): the share scored ``equivalent`` with every metric
   1.0 over the store (its problems) and the released golds (``rewrites.reachable_problems``:
   they come without problems), target 100%, and the CPU of ``align`` per pair; then per
   behaviour-changing mutant class (dropped precondition literal, add, delete, swapped
