@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -236,6 +237,8 @@ def main() -> None:
         print(f"generated {size:4} predicates, {size // 2:4} actions: align {seconds:.3f} s CPU; "
               f"{right}/{size} predicates mapped to their own name (the rest: symmetric "
               f"twins); canonical F1s {f1s}")
+    load = os.getloadavg()
+    print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
 
 if __name__ == "__main__":
