@@ -20,7 +20,7 @@ from text2world.store.datasets import load_dataset
 
 ALL_IDS = sorted(r.id for r in load_dataset() if r.problems)
 # A spread of the store for the default run (typed, untyped with type predicates, constants,
-# conditional effects, ADL); the whole store with -m slow.
+# conditional effects, ADL); the whole store and the released set: bench/align_bench.py.
 # maze-walker: untyped, with unary predicates acting as types (predicates-as-types applies)
 FIXED = ("blocksworld", "gripper", "switch-doors", "maze-walker")
 SAMPLE = list(FIXED) + random.Random(25).sample([i for i in ALL_IDS if i not in FIXED], 4)
@@ -163,6 +163,13 @@ def test_cli_json_is_printed_whatever_the_exit_code(tmp_path):
         assert done.returncode == 1, done.stderr
         data = json.loads(done.stdout)
         assert "error" in data or data.get("errors"), data
+    # with --semantic too: the verdict says there is no domain, not what tarski made of prose
+    (tmp_path / "prose.txt").write_text("I cannot write PDDL for this, sorry.\n")
+    done = _t2w("score", "blocksworld", str(tmp_path / "prose.txt"), "--semantic", "--json")
+    assert done.returncode == 1, done.stderr
+    semantic = json.loads(done.stdout)["semantic"]
+    assert semantic["verdict"] == "not_simulated"
+    assert semantic["reason"].startswith("the prediction has no PDDL domain: the text has no")
 
 
 def test_cli_semantic_verdict_and_dropped_actions(tmp_path):
@@ -286,3 +293,119 @@ def test_valid_pddl_tarski_refuses_is_simulated_too():
     problem = "(define (problem x) (:domain d) (:init) (:goal (q)))"
     score = semantic_score(gold, gold, [("x", problem)])
     assert score.verdict == "equivalent" and score.metrics()["plan_validity"] == 1.0
+
+
+# Object fluents (as released gold 238 uses them): PDDL the simulator does not implement.
+OBJECT_FLUENT_GOLD = """(define (domain fn) (:requirements :typing :object-fluents)
+ (:types place - object block - place)
+ (:constants table - place)
+ (:predicates (clear ?b - place))
+ (:functions (loc ?b - block) - place)
+ (:action move :parameters (?b - block ?to - place)
+  :precondition (and (clear ?b) (clear ?to) (not (= ?b ?to)))
+  :effect (and (assign (loc ?b) ?to) (not (clear ?to)))))"""
+OBJECT_FLUENT_PROBLEM = """(define (problem p1) (:domain fn) (:objects a b - block)
+ (:init (clear a) (clear b) (clear table) (= (loc a) table) (= (loc b) table))
+ (:goal (not (clear b))))"""
+
+
+def test_a_gold_that_cannot_be_simulated_is_not_simulated_everywhere(tmp_path):
+    """prepare_gold raises GoldNotSimulated with the reason; every path a user reaches (the
+    library, eval logs, the API, the CLI with --json and as a table) gives the verdict
+    not_simulated with that reason, and the structural scores still come."""
+    from text2world.api.jobs import score_job
+    from text2world.scoring.semantic import GoldNotSimulated
+    from text2world.tasks.generation.scoring import score_round
+
+    problems = [("p1", OBJECT_FLUENT_PROBLEM)]
+    why = "object-valued functions are not supported"
+    with pytest.raises(GoldNotSimulated, match=why) as raised:
+        prepare_gold(OBJECT_FLUENT_GOLD, problems)
+    assert "problem p1" in raised.value.reason
+    score = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, problems)
+    assert (score.verdict, score.ok) == ("not_simulated", False)
+    assert score.reason.startswith("the gold cannot be simulated: problem p1:") and why in score.reason
+    assert all(v is None for v in score.metrics().values())
+    logged = score_round(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, ("canonical",), problems)
+    assert logged["semantic"]["verdict"] == "not_simulated" and why in logged["semantic"]["reason"]
+    assert logged["scores"]["canonical"]["f1_effects"] == 1.0
+    body = score_job({"gold": OBJECT_FLUENT_GOLD, "pddl": OBJECT_FLUENT_GOLD,
+                      "mode": "canonical", "semantic": True, "problems": problems})
+    assert body["semantic"]["verdict"] == "not_simulated" and why in body["semantic"]["reason"]
+    (tmp_path / "gold.pddl").write_text(OBJECT_FLUENT_GOLD)
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "problems" / "p1.pddl").write_text(OBJECT_FLUENT_PROBLEM)
+    args = ("score", str(tmp_path / "gold.pddl"), str(tmp_path / "gold.pddl"), "--semantic",
+            "--problems", str(tmp_path / "problems"), "-m", "canonical")
+    done = _t2w(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["semantic"]["verdict"] == "not_simulated" and why in data["semantic"]["reason"]
+    table = _t2w(*args)
+    assert "semantic verdict: not_simulated" in table.stdout
+    assert why in " ".join(table.stdout.split())
+    # a gold that does not parse, and one without problems: the same verdict, their reasons
+    broken = semantic_score("(define (domain d) (:predicates (p))", OBJECT_FLUENT_GOLD, problems)
+    assert broken.verdict == "not_simulated" and "the gold does not parse" in broken.reason
+    bare = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, ())
+    assert bare.verdict == "not_simulated" and "no problems" in bare.reason
+    # synthetic problems (released golds come without any) give such a function an object of
+    # its type, so the reason is the unsupported feature, not a problem that does not parse
+    synthetic = reachable_problems(parse_domain(OBJECT_FLUENT_GOLD))
+    score = semantic_score(OBJECT_FLUENT_GOLD, OBJECT_FLUENT_GOLD, synthetic)
+    assert score.verdict == "not_simulated" and why in score.reason
+
+
+def test_a_gold_declaring_type_object_in_another_case_is_simulated():
+    """``(:types num Object avatar - Object)`` (released gold 34): tarski refuses the folded
+    text; the problems are read against the domain as parse_domain reads it."""
+    gold = """(define (domain g) (:requirements :typing)
+ (:types num Object avatar wall - Object)
+ (:predicates (at ?x - num ?o - Object) (next ?x ?y - num))
+ (:action step :parameters (?a - avatar ?x ?y - num)
+  :precondition (and (at ?x ?a) (next ?x ?y))
+  :effect (and (not (at ?x ?a)) (at ?y ?a))))"""
+    problem = """(define (problem p) (:domain g) (:objects n1 n2 - num me - avatar)
+ (:init (at n1 me) (next n1 n2)) (:goal (at n2 me)))"""
+    score = semantic_score(gold, gold, [("p", problem)])
+    assert score.verdict == "equivalent", score.reason
+    assert score.metrics()["plan_validity"] == 1.0
+
+
+LINE_GOLD = """(define (domain line) (:requirements :strips)
+ (:predicates (at ?p) (next ?a ?b) (special ?p) (early ?p) (rung))
+ (:action step :parameters (?a ?b) :precondition (and (at ?a) (next ?a ?b))
+  :effect (and (at ?b) (not (at ?a))))
+ (:action ring :parameters (?p) :precondition (and (at ?p) (special ?p)) :effect (rung)))"""
+LINE_PROBLEM = """(define (problem walk) (:domain line) (:objects p1 p2 p3 p4 p5 p6)
+ (:init (at p1) (next p1 p2) (next p2 p3) (next p3 p4) (next p4 p5) (next p5 p6) (special p6)
+        (early p1) (early p2) (early p3))
+ (:goal (at p2)))"""
+
+
+def test_a_small_reachable_space_is_compared_on_every_state():
+    """A difference only in the deepest state (ring at p6), which the gold plan (p1 -> p2)
+    never visits: found when every reachable state is compared, missed by the plan alone."""
+    from text2world.scoring.semantic import SemanticSettings
+
+    mutant = LINE_GOLD.replace("(special ?p)) :effect", "(special ?p) (early ?p)) :effect")
+    problems = [("walk", LINE_PROBLEM)]
+    whole = semantic_score(LINE_GOLD, mutant, problems, settings=SemanticSettings(walks=0))
+    # the plan's 2 states, then all 7 reachable ones (at p1..p6, and p6 rung)
+    assert whole.verdict == "different" and whole.settings["states"] == 2 + 7
+    assert any("(early ?p)" in d.literal for d in whole.diagnoses)
+    plan_only = semantic_score(LINE_GOLD, mutant, problems,
+                               settings=SemanticSettings(walks=0, exhaustive_states=0))
+    assert plan_only.verdict == "equivalent" and plan_only.settings["states"] == 2
+
+
+def test_constants_no_action_uses_are_ignored():
+    """Extra constants would widen every parameter's range, in the simulator and in the
+    planner: on combination-lock the prediction's own plan used one (plan_validity 0.75)."""
+    from text2world.scoring.rewrites import unused_constants
+
+    gold, cache = _cache("combination-lock")
+    score = semantic_score(gold, unused_constants(cache.domain).to_pddl(), gold_cache=cache)
+    assert score.verdict == "equivalent", (score.metrics(), score.notes)
+    assert any("constants no action of the prediction uses are ignored: zz-unused-dial" in note
+               for note in score.notes)

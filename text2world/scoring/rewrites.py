@@ -252,6 +252,17 @@ def unused_predicates(domain: Domain, seed: int = 0) -> Domain:
     return replace(domain, predicates=domain.predicates + extra)
 
 
+def unused_constants(domain: Domain, seed: int = 0) -> Domain | None:
+    """A constant of every type an action's parameter has, that no action names (it would
+    only widen the parameters' ranges: semantic scoring ignores such constants)."""
+    declared = {t.name for t in domain.types} | {"object"}
+    kinds = sorted({p.type for a in domain.actions for p in a.parameters} & declared)
+    taken = {c.name for c in domain.constants}
+    extra = tuple(TypedName(f"zz-unused-{kind}", kind) for kind in kinds
+                  if f"zz-unused-{kind}" not in taken)
+    return replace(domain, constants=domain.constants + extra) if extra else None
+
+
 def _effect_atoms(e: Effect) -> Iterator[Atom]:
     """The atoms ``e`` sets or clears and those its conditions test, in pre-order."""
     for node, _conditions in iter_effects((e,)):
@@ -273,6 +284,7 @@ REWRITES: dict[str, Callable] = {
     "types-as-predicates": types_as_predicates,
     "predicates-as-types": predicates_as_types,
     "unused-predicates": unused_predicates,
+    "unused-constants": unused_constants,
 }
 
 

@@ -6,7 +6,8 @@ alignment) is simulated beside the gold:
 - ``plan_validity``: the prediction's own plan is valid in the gold;
 - ``gold_plan_acceptance``: the gold's plan is valid in the prediction;
 - ``applicability_f1``: on states sampled along the gold plan and by seeded random walks in the
-  gold, F1 of the prediction's applicable ground actions against the gold's (pooled);
+  gold (every reachable state when a problem has at most ``exhaustive_states``), F1 of the
+  prediction's applicable ground actions against the gold's (pooled);
 - ``transition_accuracy``: for the ground actions applicable in both, the share whose
   successors agree (on the gold's predicates).
 
@@ -41,7 +42,12 @@ from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
-from text2world.scoring.semantic_alignment import align_prediction, aligned_prediction, project_problem
+from text2world.scoring.semantic_alignment import (
+    align_prediction,
+    aligned_prediction,
+    project_problem,
+    without_unused_constants,
+)
 from text2world.scoring.verdict import with_verdict
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 
@@ -50,6 +56,12 @@ METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transit
 
 class SemanticTimeout(SimulationError):
     """Scoring one pair went past ``SemanticSettings.time_limit``."""
+
+
+class GoldNotSimulated(SimulationError):
+    """The gold side cannot be simulated (it does not parse, uses PDDL the simulator does not
+    implement, a problem does not fit it, no problems): ``reason`` says which part and why.
+    ``semantic_score`` turns it into the verdict ``not_simulated`` with that reason."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,8 @@ class SemanticSettings:
     #                                 bounds are planner_front.FRONT_LIMITS)
     time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
     max_work: int = 200_000         # search nodes per simulator call
+    exhaustive_states: int = 200    # a problem with at most this many reachable states is
+    #                                 compared on all of them (breadth-first) instead of walks
 
 
 @dataclass(frozen=True)
@@ -127,8 +141,18 @@ class SemanticScore:
 
 @dataclass
 class _Trajectory:
+    """Gold states to compare on, each reached from an earlier one: a path (the gold plan, a
+    random walk) or the breadth-first tree of a small reachable space. ``parents[i]`` is the
+    index of the state ``states[i]`` is reached from by ``actions[i]`` (None for the first)."""
+
     states: tuple[frozenset, ...]
-    actions: tuple[GroundAction, ...]  # actions[i] leads from states[i] to states[i + 1]
+    actions: tuple[GroundAction | None, ...]
+    parents: tuple[int | None, ...]
+
+    @classmethod
+    def path(cls, states, actions) -> "_Trajectory":
+        """``actions[i]`` leads from ``states[i]`` to ``states[i + 1]``."""
+        return cls(tuple(states), (None, *actions), (None, *range(len(states) - 1)))
 
 
 @dataclass
@@ -192,7 +216,8 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
 
     ``problems`` are ``(name, PDDL text)`` pairs. Cached per (gold, problems, settings);
     thread-safe: a gold another thread is building is waited for, not built twice.
-    Raises ``SimulationError`` when the gold itself cannot be simulated.
+    Raises ``GoldNotSimulated`` (a ``SimulationError``) with the reason when the gold itself
+    cannot be simulated; ``semantic_score`` reports that as the verdict ``not_simulated``.
     """
     gold_text = gold if isinstance(gold, str) else gold.to_pddl()
     key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
@@ -220,41 +245,83 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
 
 def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str, str]],
                 settings: SemanticSettings) -> GoldCache:
+    try:
+        domain = gold if isinstance(gold, Domain) else parse_domain(gold)
+    except Exception as err:  # noqa: BLE001 - tarski raises many classes
+        raise GoldNotSimulated(_unparsed("the gold", gold, err)) from None
     if not problems:
-        raise SimulationError("the gold has no problems to simulate on (pass problems)")
-    domain = gold if isinstance(gold, Domain) else parse_domain(gold)
+        raise GoldNotSimulated("the gold has no problems to simulate on (pass problems)")
     prepared, notes, planner = [], [], 0.0
     for index, (name, text) in enumerate(problems):
-        problem = parse_problem(gold_text, text)
-        simulator = Simulator(domain, problem, max_work=settings.max_work)
-        start = time.perf_counter()
-        # planned from the same printed texts a prediction equal to the gold produces, so
-        # that such a prediction finds its plan in the planner cache
-        result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
-                             simulator=simulator)
-        planner += time.perf_counter() - start
-        plan, plan_note = None, ""
-        trajectories = []
-        if result.solved:
-            plan = tuple(parse_plan(result.plan))
-            check = simulator.validate_plan(plan)
-            if not check.valid:  # never expected: the planner and the simulator disagree
-                raise SimulationError(f"problem {name}: the gold's own plan fails in the "
-                                      f"simulator: {check.reason}")
-            states = [simulator.initial_state]
-            for action in plan:
-                states.append(simulator.successor(states[-1], action, check=False))
-            trajectories.append(_Trajectory(tuple(states), plan))
-        else:
-            plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
-            notes.append(plan_note)
-        for walk in range(settings.walks):
-            seed = settings.seed * 1_000_003 + index * 1000 + walk
-            w = simulator.random_walk(settings.walk_length, seed)
-            trajectories.append(_Trajectory(w.states, w.actions))
-        prepared.append(GoldProblem(name, problem, simulator, plan, plan_note,
-                                    tuple(trajectories), planner=result.planner))
+        try:
+            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings)
+        except GoldNotSimulated:
+            raise
+        except SimulationError as err:  # unsupported PDDL, a problem that does not fit
+            raise GoldNotSimulated(f"problem {name}: {err.reason}") from None
+        planner += seconds
+        if gold_problem.plan_note:
+            notes.append(gold_problem.plan_note)
+        prepared.append(gold_problem)
     return GoldCache(domain, tuple(prepared), settings, tuple(notes), planner)
+
+
+def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: str,
+                  settings: SemanticSettings) -> tuple[GoldProblem, float]:
+    """One problem of the gold: parsed, planned, sampled; and the planner's seconds."""
+    problem = parse_problem(gold_text, text)
+    simulator = Simulator(domain, problem, max_work=settings.max_work)
+    start = time.perf_counter()
+    # planned from the same printed texts a prediction equal to the gold produces, so
+    # that such a prediction finds its plan in the planner cache
+    result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
+                         simulator=simulator)
+    seconds = time.perf_counter() - start
+    plan, plan_note = None, ""
+    trajectories = []
+    if result.solved:
+        plan = tuple(parse_plan(result.plan))
+        check = simulator.validate_plan(plan)
+        if not check.valid:  # never expected: the planner and the simulator disagree
+            raise GoldNotSimulated(f"problem {name}: the gold's own plan fails in the "
+                                   f"simulator: {check.reason}")
+        states = [simulator.initial_state]
+        for action in plan:
+            states.append(simulator.successor(states[-1], action, check=False))
+        trajectories.append(_Trajectory.path(states, plan))
+    else:
+        plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
+    space = _reachable_tree(simulator, settings.exhaustive_states)
+    if space is not None:  # every reachable state: no sampling needed, none missed
+        trajectories.append(space)
+    for walk in range(settings.walks if space is None else 0):
+        seed = settings.seed * 1_000_003 + index * 1000 + walk
+        w = simulator.random_walk(settings.walk_length, seed)
+        trajectories.append(_Trajectory.path(w.states, w.actions))
+    return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
+                       planner=result.planner), seconds
+
+
+def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
+    """The breadth-first tree of every state reachable from the initial one, or None when
+    there are more than ``limit`` (0: never)."""
+    if limit <= 0:
+        return None
+    states = [simulator.initial_state]
+    actions: list[GroundAction | None] = [None]
+    parents: list[int | None] = [None]
+    index = {simulator.initial_state: 0}
+    for position, state in enumerate(states):  # grows while it is read
+        for action in simulator.applicable(state):
+            after = simulator.successor(state, action, check=False)
+            if after not in index:
+                if len(states) >= limit:
+                    return None
+                index[after] = len(states)
+                states.append(after)
+                actions.append(action)
+                parents.append(position)
+    return _Trajectory(tuple(states), tuple(actions), tuple(parents))
 
 
 def _goal_predicates(formula: Formula) -> set[str]:
@@ -278,7 +345,8 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
     started = time.perf_counter()
     report = {"walks": settings.walks, "walk_length": settings.walk_length,
               "seed": settings.seed, "max_transitions": settings.max_transitions,
-              "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit}
+              "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit,
+              "exhaustive_states": settings.exhaustive_states}
     try:
         cache = gold_cache or prepare_gold(gold, problems or (), settings)
     except Exception as err:  # noqa: BLE001 - the gold side: report, do not crash
@@ -288,11 +356,14 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
     try:
         domain = predicted if isinstance(predicted, Domain) else parse_domain(predicted)
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
-        return SemanticScore(False, f"the prediction does not parse: {_why(err)}",
+        return SemanticScore(False, _unparsed("the prediction", predicted, err),
                              settings=report, seconds=time.perf_counter() - started)
     try:
         translated, alignment = aligned_prediction(cache.domain, domain)
+        translated, unused = without_unused_constants(translated)
         mapping, note = alignment.to_dict(), ""
+        if unused:
+            note = "constants no action of the prediction uses are ignored: " + ", ".join(unused)
     except Exception as err:  # noqa: BLE001
         return SemanticScore(False, f"no alignment of the prediction onto the gold: {_why(err)}",
                              settings=report, seconds=time.perf_counter() - started)
@@ -313,6 +384,21 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
                        tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
                        time.perf_counter() - started)
     return with_verdict(score, alignment, cache.domain, domain)
+
+
+def _unparsed(what: str, text: str | Domain, err: Exception) -> str:
+    """Why a domain text does not parse, in the validator's words (no domain at all, a stray
+    parenthesis, an undeclared name, with the line)."""
+    from text2world.pddl.validation import classify_error
+
+    try:
+        issue = classify_error(text if isinstance(text, str) else "", err)
+    except Exception:  # noqa: BLE001 - the raw error still says something
+        return f"{what} does not parse: {_why(err)}"
+    if issue.kind == "NoDomainFound":
+        return f"{what} has no PDDL domain: {issue.message.removeprefix('no PDDL domain: ')}"
+    where = f" (line {issue.line})" if issue.line is not None else ""
+    return f"{what} does not parse{where}: {issue.message}"
 
 
 def _why(err: Exception) -> str:
@@ -422,14 +508,28 @@ class _PairScorer:
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
         # atoms of prediction-only predicates, from the projected initial state (typing
-        # written as predicates), evolved in lockstep
-        extra = frozenset(a for a in simulator.initial_state if a[0] in self.extra_predicates)
+        # written as predicates), evolved in lockstep along the path to each state
+        extras: list[frozenset] = []
+        steps: list[tuple[frozenset, set]] = []  # each state as the prediction sees it
         for index, gold_state in enumerate(trajectory.states):
+            parent = trajectory.parents[index]
+            if parent is None:
+                extra = frozenset(a for a in simulator.initial_state
+                                  if a[0] in self.extra_predicates)
+            else:
+                extra = extras[parent]
+                step = trajectory.actions[index]
+                before, applicable = steps[parent]
+                if self.extra_predicates and step is not None and step in applicable:
+                    after = simulator.successor(before, step, check=False)
+                    extra = frozenset(a for a in after if a[0] in self.extra_predicates)
             state = frozenset(a for a in gold_state if a[0] in simulator.predicate_arity) | extra
             gold_actions = gold.applicable_in(gold_state)
             predicted = simulator.applicable(state)
             counts["states"] += 1
             gold_set, predicted_set = set(gold_actions), set(predicted)
+            extras.append(extra)
+            steps.append((state, predicted_set) if self.extra_predicates else (state, set()))
             common = [a for a in gold_actions if a in predicted_set]
             counts["tp"] += len(common)
             for action in predicted:
@@ -452,11 +552,6 @@ class _PairScorer:
                     counts["agree"] += 1
                 else:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
-            if index < len(trajectory.actions):
-                step = trajectory.actions[index]
-                if self.extra_predicates and step in predicted_set:
-                    after = simulator.successor(state, step, check=False)
-                    extra = frozenset(a for a in after if a[0] in self.extra_predicates)
 
 
 def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
@@ -559,7 +654,8 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
                 "settings": {}, "seconds": 0.0}
 
 
-__all__ = ["GoldCache", "METRICS", "VERDICTS", "ProblemScore", "SemanticInputError", "SemanticScore",
+__all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
+           "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]

@@ -5,6 +5,7 @@ other way)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from text2world.pddl.model import Domain
@@ -12,6 +13,8 @@ from text2world.simulation import PlanningProblem
 
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
+
+_TOKEN = re.compile(r"[^\s()]+")
 
 
 def align_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, dict | None, str]:
@@ -117,3 +120,22 @@ def project_problem(gold: Domain, predicted: Domain, problem: PlanningProblem,
     metric = problem.metric if "total-cost" in functions else None
     return (PlanningProblem(problem.name, predicted.name, tuple(objects), init, problem.goal,
                             values, metric), dropped, notes)
+
+
+def without_unused_constants(domain: Domain) -> tuple[Domain, tuple[str, ...]]:
+    """The domain without the constants no action names, and their names: such a constant is
+    no object of the gold's problems and would only widen the parameters' ranges (in the
+    simulator and in the planner alike), so it is ignored, like an unused predicate."""
+    from dataclasses import replace
+
+    from text2world.scoring.alignment.result import UNMAPPED_PREFIX
+
+    used = {token for action in domain.actions
+            for token in _TOKEN.findall(action.to_pddl().lower())}
+    unused = tuple(c.name for c in domain.constants if c.name not in used)
+    if not unused:
+        return domain, ()
+    kept = tuple(c for c in domain.constants if c.name in used)
+    # in the prediction's own words: an unmatched name carries a prefix after translation
+    return replace(domain, constants=kept), tuple(n.removeprefix(UNMAPPED_PREFIX)
+                                                  for n in unused)

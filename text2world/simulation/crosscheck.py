@@ -207,7 +207,8 @@ def synthetic_problem(domain: Domain, *, seed: int = 0, per_type: int = 2,
     probability ``density`` (at most ``max_atoms``); then, for ``enabled`` random ground
     actions, the positive atoms of their precondition's top-level conjunction are made true and
     the negated ones false, so that actions tend to be applicable; a random integer 1..5 for
-    every ground cost function; a random atom as the goal.
+    every ground numeric function (an object of its type for an object-valued one); a random
+    atom as the goal.
     """
     from text2world.pddl.model import Atom, Not, Truth, TypedName
     from text2world.simulation import PlanningProblem, conjuncts
@@ -256,8 +257,14 @@ def synthetic_problem(domain: Domain, *, seed: int = 0, per_type: int = 2,
     for function in domain.functions:
         if function.name == "total-cost":
             continue
+        # an object-valued function (``(loc ?b - block) - place``) takes an object of its type
+        values = (None if function.type in ("number", "int", "integer", "real")
+                  else sorted(members.get(function.type, ())))
+        if values == []:
+            continue
         for args in groundings(function.parameters):
-            facts.append(f"(= ({' '.join((function.name, *args))}) {rng.randint(1, 5)})")
+            value = rng.randint(1, 5) if values is None else rng.choice(values)
+            facts.append(f"(= ({' '.join((function.name, *args))}) {value})")
     metric = ""
     if any(f.name == "total-cost" for f in domain.functions):
         facts.append("(= (total-cost) 0)")

@@ -124,6 +124,25 @@ class PlanningProblem:
                 f"  (:goal {self.goal.to_pddl()}){metric})\n")
 
 
+def _reader_of_printed(domain_text: str, err: Exception):
+    """A tarski reader of the domain as ``parse_domain`` reads it, for a text whose folded form
+    tarski refuses although ``parse_domain`` accepts it (a type ``Object`` beside the built-in
+    ``object``): its printed form folds cleanly. Else ``ProblemError`` with tarski's message."""
+    from tarski.io import PDDLReader
+
+    from text2world.pddl.model import folding_can_change_parse, parse_domain
+
+    if folding_can_change_parse(domain_text):
+        try:
+            printed = parse_domain(domain_text).to_pddl()
+            reader = PDDLReader(raise_on_error=True)
+            reader.parse_domain_string(printed.lower())
+            return reader
+        except Exception:  # noqa: BLE001 - the first error is the one to report
+            pass
+    raise ProblemError(f"the domain does not parse: {type(err).__name__}: {err}") from None
+
+
 def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     """Parse a problem against its domain with tarski (``raise_on_error=True``).
 
@@ -150,7 +169,7 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
         # trees are parsed once per process (pddl.tarski_cache)
         reader = domain_reader(normalise_for_tarski(domain_text).lower())
     except Exception as err:  # noqa: BLE001 - tarski raises many classes
-        raise ProblemError(f"the domain does not parse: {type(err).__name__}: {err}") from None
+        reader = _reader_of_printed(domain_text, err)
     try:
         tproblem = read_instance(reader, problem_text.lower())
     except RecursionError:
@@ -170,7 +189,8 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
                 values.append((key, float(str(value).split()[0])))
             except ValueError:
                 raise UnsupportedFeature(
-                    f"the problem assigns a non-numeric value to {atom_to_pddl(key)}") from None
+                    f"the problem assigns a non-numeric value ({value}) to "
+                    f"{atom_to_pddl(key)}: object-valued functions are not supported") from None
         else:
             init.add((str(item.predicate.symbol), *(str(t.symbol) for t in item.subterms)))
     metric = None
