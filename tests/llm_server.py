@@ -49,6 +49,7 @@ class Seen:
     headers: dict = field(default_factory=dict)  # names lower-cased
     prompt_tokens: int = 0  # the usage the answer reported
     completion_tokens: int = 0
+    held: bool = False  # held by hold_after until release()
 
 
 def request_round(prompt: str) -> int:
@@ -133,6 +134,15 @@ class ScriptedLLMServer:
         with self._lock:
             return [r for r in self.requests if r.answered]
 
+    def settled(self) -> bool:
+        """Every request so far is answered or held: no answer is still on its way. A test
+        that snapshots what was answered before killing the client waits for this first, or a
+        request admitted just before the hold is answered after the snapshot."""
+        with self._lock:
+            # an error reply (404, scripted faults) is final once its status is set
+            return all(r.held or r.done_at is not None or r.status not in (0, 200)
+                       for r in self.requests)
+
     def wait_until(self, predicate, timeout: float = 60.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -179,6 +189,7 @@ class ScriptedLLMServer:
                           headers={k.lower(): v for k, v in handler.headers.items()})
             self.requests.append(record)
         if hold:
+            record.held = True
             self.held.set()
             self._released.wait()
         if self.latency:

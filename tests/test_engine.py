@@ -94,6 +94,7 @@ def test_stopped_run_resumes_losing_nothing_and_pays_each_call_once(task, signum
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             assert server.held.wait(180), "the run never reached the held request"
+            assert server.wait_until(server.settled, 30)
             answered = len(server.answered())
             # Stop it only once every answered call is in the cache (written on receipt).
             assert server.wait_until(lambda: len(list(

@@ -231,6 +231,7 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
                                    stderr=subprocess.STDOUT)
         try:
             assert server.held.wait(120), "the run never reached the held request"
+            assert server.wait_until(server.settled, 30)
             answered = len(server.answered())
             # Kill only once every answered call is in the cache (written right on receipt).
             assert server.wait_until(
