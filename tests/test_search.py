@@ -21,7 +21,6 @@ from text2world.simulation.search import (
     SOLVED,
     UNSOLVABLE,
     SearchLimits,
-    exhaustive_search,
     greedy_search,
     optimal_search,
 )
@@ -134,39 +133,6 @@ def test_an_exploding_problem_stops_at_its_bound_then_falls_back(tmp_path, monke
     assert result.planner.startswith(planner_front.FALLBACK) and "bound" in result.planner
     assert not result.solved and result.status in ("UNSOLVABLE_PROVEN", "Timeout",
                                                    "UNSOLVABLE_INCOMPLETELY")
-
-
-def test_breadth_first_proof_after_the_greedy_bound(tmp_path, monkeypatch):
-    """The optional proof phase of the front: greedy search stops at its node bound, the
-    breadth-first search exhausts the space (proved unsolvable, in-process) or reaches its own
-    bound (then Fast Downward answers); plans it finds are shortest and valid."""
-    monkeypatch.setenv("T2W_HOME", str(tmp_path))
-    small = simulator_from_text(SWITCHES, switches_problem(8))  # 256 states, no plan
-    proved = exhaustive_search(small)
-    assert proved.status == UNSOLVABLE and proved.expanded == 256
-    greedy = SearchLimits(max_expanded=20, max_seconds=60)
-    proof = SearchLimits(max_expanded=1_000, max_evaluated=10_000, max_seconds=60)
-    result, why = planner_front.search_plan(small, greedy, proof)
-    assert result is not None and result.status == "UNSOLVABLE_PROVEN" and not why
-    assert result.planner.startswith("in-process breadth-first (after in-process lazy-gbfs")
-    assert "more than 20 states expanded" in result.planner
-    without, why = planner_front.search_plan(small, greedy)  # the default: no proof phase
-    assert without is None and "bound" in why
-    solvable = switches_problem(8).replace("(and (on s0) (off s0))", "(and (on s3) (on s5))")
-    sim = simulator_from_text(SWITCHES, solvable)
-    shortest = exhaustive_search(sim)
-    assert shortest.solved and len(shortest.plan) == 2 and sim.validate_plan(shortest.plan).valid
-    huge = simulator_from_text(SWITCHES, switches_problem(40))  # 2^40 states
-    stopped = exhaustive_search(huge, limits=proof)
-    # 40 successors a state: the bound on generated states comes first
-    assert stopped.status == BOUND and stopped.bound == "evaluated" and stopped.evaluated == 10_001
-    result, why = planner_front.search_plan(huge, greedy, proof)
-    assert result is None and "breadth-first" in why and "more than 10,000 states" in why
-    fallback = planner_front.cached_plan(SWITCHES, switches_problem(12), 20,
-                                         proof_limits=SearchLimits(100, 1_000, 60))
-    assert fallback.planner.startswith(planner_front.FALLBACK) and "breadth-first" in \
-        fallback.planner and not fallback.solved
-    assert planner_front.front_name(proof) != planner_front.FRONT  # apart in the plan cache
 
 
 GATE = """(define (domain gate) (:requirements :strips :negative-preconditions)

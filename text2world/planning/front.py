@@ -23,38 +23,15 @@ from dataclasses import asdict
 
 from text2world.planning.fast_downward import PlanCache, PlanResult, fast_downward_plan
 from text2world.simulation import SimulationError, Simulator, simulator_from_text
-from text2world.simulation.search import (
-    BOUND,
-    SOLVED,
-    UNSOLVABLE,
-    SearchLimits,
-    exhaustive_search,
-    greedy_search,
-)
+from text2world.simulation.search import SOLVED, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
 # few thousand expansions; the bounds keep a hopeless search (a mutant with a huge reachable
 # space and no plan) to about a second before Fast Downward takes over.
 FRONT_LIMITS = SearchLimits(max_expanded=1_500, max_evaluated=6_000, max_seconds=0.5)
-# Optional (``proof_limits``): when greedy search reaches a node bound or cannot ground its
-# relaxation, a breadth-first search (no heuristic, 20-130 us a state) exhausts a space of a
-# few thousand states to prove the problem unsolvable, or finds a shortest plan, before Fast
-# Downward (0.1-0.4 CPU-s a process) is called. Off by default, by measurement: of the 24
-# mutant problems of bench/semantic_bench.py that fall back, and the 15 store problems, one
-# each has under 20,000 reachable states (Fast Downward expands 57k-1.3M on the unsolvable
-# ones), so any budget costs more on the others than it saves.
-PROOF_LIMITS = SearchLimits(max_expanded=5_000, max_evaluated=50_000, max_seconds=0.12)
-PROOF_AFTER = ("expanded", "evaluated", "relaxation")  # a greedy bound the proof may follow
+FRONT = f"front-1 gbfs(ff)[{FRONT_LIMITS.describe()}] then {FALLBACK}"  # the cache key's name
 
-
-def front_name(proof_limits: SearchLimits | None = None) -> str:
-    """The configuration's name, part of every cache key."""
-    proof = f" then breadth-first[{proof_limits.describe()}]" if proof_limits else ""
-    return f"front-1 gbfs(ff)[{FRONT_LIMITS.describe()}]{proof} then {FALLBACK}"
-
-
-FRONT = front_name()
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
 _MEMORY_SIZE = 1024
 _LOCK = threading.Lock()
@@ -66,18 +43,11 @@ def clear_memory() -> None:
         _MEMORY.clear()
 
 
-def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS,
-                proof_limits: SearchLimits | None = None
+def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
                 ) -> tuple[PlanResult | None, str]:
-    """The in-process answer, or ``(None, why it gave up)`` when Fast Downward must answer:
-    greedy search, then, with ``proof_limits``, breadth-first search when greedy search reached
-    a node bound or could not ground its relaxation."""
+    """The in-process answer, or ``(None, why it gave up)`` when Fast Downward must answer."""
     found = greedy_search(simulator, limits=limits)
     planner = f"in-process {found.algorithm}"
-    if found.status == BOUND and found.bound in PROOF_AFTER and proof_limits is not None:
-        first = f"{planner}: bound ({found.message})"
-        found = exhaustive_search(simulator, limits=proof_limits)
-        planner = f"in-process {found.algorithm} (after {first})"
     if found.status == SOLVED:
         check = simulator.validate_plan(found.plan or ())
         if not check.valid:  # never expected: the search runs on this very simulator
@@ -92,11 +62,9 @@ def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS,
 
 
 def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
-                 simulator: Simulator | None = None,
-                 proof_limits: SearchLimits | None = None) -> PlanResult:
-    """A plan of (domain, problem): in-process first (``search_plan``), then Fast Downward
-    (``timeout`` bounds its run). ``simulator``, when given, must simulate these texts (saves
-    parsing them)."""
+                 simulator: Simulator | None = None) -> PlanResult:
+    """A plan of (domain, problem): in-process first, then Fast Downward (``timeout`` bounds
+    its run). ``simulator``, when given, must simulate these texts (saves parsing them)."""
     if simulator is None:
         try:
             simulator = simulator_from_text(domain_text, problem_text, max_work=200_000)
@@ -105,7 +73,7 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                 f"{type(err).__name__}: {err}"
             simulator, why = None, f"in-process search not possible: {reason}"
     if simulator is not None:
-        result, why = search_plan(simulator, FRONT_LIMITS, proof_limits)
+        result, why = search_plan(simulator)
         if result is not None:
             return result
     fallback = fast_downward_plan(domain_text, problem_text, timeout=timeout)
@@ -115,11 +83,10 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
 
 
 def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
-                simulator: Simulator | None = None,
-                proof_limits: SearchLimits | None = None) -> PlanResult:
+                simulator: Simulator | None = None) -> PlanResult:
     """``plan_problem``, memoised in memory and on disk; a Fast Downward timeout is not kept
     (it may not repeat with more time)."""
-    key = PlanCache.key(front_name(proof_limits), domain_text, problem_text)
+    key = PlanCache.key(FRONT, domain_text, problem_text)
     with _LOCK:
         if key in _MEMORY:
             _MEMORY.move_to_end(key)
@@ -133,8 +100,7 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     except (KeyError, TypeError):
         result = None
     if result is None:
-        result = plan_problem(domain_text, problem_text, timeout, simulator=simulator,
-                              proof_limits=proof_limits)
+        result = plan_problem(domain_text, problem_text, timeout, simulator=simulator)
         if result.status == "Timeout":
             return result
         cache.put(key, asdict(result))
@@ -145,5 +111,5 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     return result
 
 
-__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "PROOF_LIMITS", "cached_plan", "clear_memory",
-           "front_name", "plan_problem", "search_plan"]
+__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "cached_plan", "clear_memory", "plan_problem",
+           "search_plan"]

@@ -10,9 +10,6 @@ decide the outcome of every problem that does not reach the time bound.
 - ``greedy_search``: greedy best-first search with eager evaluation of h_FF (or h_add) over the
   grounded delete relaxation (``relaxed.RelaxedTask``), preferring successors by helpful
   actions (those in the relaxed plan) on ties. Satisficing: no claim on plan length.
-- ``exhaustive_search``: breadth-first, no heuristic, duplicate detection: the cheapest
-  complete search per state, for proving a problem unsolvable by exhausting its reachable
-  space (or finding a shortest plan on the way).
 - ``optimal_search``: A* with h_max (admissible and consistent) or blind (``heuristic="blind"``:
   uniform-cost, breadth-first for unit costs). Its plans are optimal: unit costs, or the
   problem's action costs when it has a ``:metric`` (what Fast Downward optimises in each case).
@@ -25,7 +22,6 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections import deque
 from dataclasses import dataclass
 
 from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
@@ -213,39 +209,6 @@ def greedy_search(simulator: Simulator, *, start: frozenset | None = None,
     return search.run(body)
 
 
-def exhaustive_search(simulator: Simulator, *, start: frozenset | None = None,
-                      limits: SearchLimits = SearchLimits()) -> SearchResult:
-    """Breadth-first search with duplicate detection and no heuristic: the cheapest way, per
-    state, to visit the whole reachable space (a fraction of a greedy expansion's cost, which
-    evaluates h_FF). Solved (a plan of fewest steps), unsolvable (proved: every reachable state
-    was expanded) or bound. ``max_evaluated`` bounds the distinct states generated."""
-    search = _Search(simulator, start, limits, "breadth-first", unit_costs=True)
-
-    def body() -> SearchResult:
-        if simulator.goal_reached(search.start):
-            return search.result(SOLVED, plan=(), cost=0.0, optimal=True)
-        parent = search.parent
-        frontier = deque([search.start])
-        while frontier:
-            state = frontier.popleft()
-            search.count_expansion()
-            steps = parent[state][2] + 1.0
-            for action, after, _ in search.successors(state):
-                if after in parent:
-                    continue
-                search.count_evaluation()
-                parent[after] = (state, action, steps)
-                if simulator.goal_reached(after):
-                    plan, _ = search.plan_to(after)
-                    unit = _costs_are_units(simulator)
-                    return search.result(SOLVED, plan=plan, cost=_plan_cost(simulator, plan),
-                                         optimal=unit)
-                frontier.append(after)
-        return search.result(UNSOLVABLE, message="every reachable state was expanded")
-
-    return search.run(body)
-
-
 def _plan_cost(simulator: Simulator, plan: tuple[GroundAction, ...]) -> float:
     """The plan's cost in the problem's cost model (unit without a metric)."""
     if _costs_are_units(simulator):
@@ -317,4 +280,4 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
 
 
 __all__ = ["BOUND", "SOLVED", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult",
-           "exhaustive_search", "greedy_search", "optimal_search"]
+           "greedy_search", "optimal_search"]
