@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import CodeType
-from typing import AbstractSet, Callable, cast
+from typing import TYPE_CHECKING, AbstractSet, Callable, cast
 
 from text2world.simulation.compiler import free_slots
 from text2world.simulation.problem import WorkLimitExceeded
+
+if TYPE_CHECKING:
+    from text2world.simulation.conditions import ConditionCompiler
 
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
@@ -39,15 +42,16 @@ def _compiled(source: str, filename: str) -> CodeType:
     return compile(source, filename, "exec")
 
 
-def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
-                       max_work: int) -> Enumerator:
+def compile_enumerator(steps: tuple, arity: int, slots: int,
+                       conditions: ConditionCompiler | None, max_work: int) -> Enumerator:
     """``f(state, by_pred, lookup, work) -> (argument tuples, work)``.
 
     ``by_pred`` maps a predicate to the state's atoms of it; ``lookup(pred, position, value)``
     returns those whose argument at ``position`` is ``value``. ``work`` counts loop iterations
-    across calls; past ``max_work`` the function raises ``WorkLimitExceeded``.
+    across calls; past ``max_work`` the function raises ``WorkLimitExceeded``. Checks that are
+    not plain literals are written by ``conditions`` (None: the steps have none).
     """
-    constants: dict[str, object] = {"holds": holds, "_limit": _limit, "MAX": max_work}
+    constants: dict[str, object] = {"_limit": _limit, "MAX": max_work}
     lines = ["def enumerate_(state, by_pred, lookup, work):", "    found = []"]
     residual = any(_needs_binding(check) for step in steps for check in step[-1])
     if residual:
@@ -65,11 +69,11 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
         for node in nodes:
             test = _inline_test(node)
             if test is None:
-                name = f"N{len(constants)}"
-                constants[name] = node
+                if conditions is None:
+                    raise ValueError(f"a check needs a condition compiler: {node!r}")
                 for slot in sorted(free_slots(node)):
                     emit(f"b[{slot}] = v{slot}")
-                test = f"not holds({name}, b, state)"
+                test = f"not ({conditions.expression(node)})"
             emit(f"if {test}: {skip()}")
 
     for step in steps:
@@ -114,7 +118,8 @@ def compile_enumerator(steps: tuple, arity: int, slots: int, holds: Callable,
         checks(tests)
     emit("found.append((" + "".join(f"v{slot}, " for slot in range(arity)) + "))")
     lines.append("    return found, work")
-    namespace = dict(constants)
+    namespace = dict(conditions.namespace) if conditions is not None else {}
+    namespace.update(constants)
     exec(_compiled("\n".join(lines), "<applicable>"), namespace)  # noqa: S102
     return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
@@ -139,9 +144,9 @@ def _inline_test(node) -> str | None:
     return None
 
 
-def compile_test(literals: tuple, arity: int, slots: int, holds: Callable) -> Callable:
+def compile_test(literals: tuple, arity: int, slots: int,
+                 conditions: ConditionCompiler) -> Callable:
     """``f(state, args) -> bool``: the precondition (its compiled conjuncts) holds."""
-    constants: dict[str, object] = {"holds": holds}
     lines = ["def test_(state, args):"]
     if arity:
         lines.append("    " + "".join(f"v{i}, " for i in range(arity)) + "= args")
@@ -151,12 +156,10 @@ def compile_test(literals: tuple, arity: int, slots: int, holds: Callable) -> Ca
     for node in literals:
         test = _inline_test(node)
         if test is None:
-            name = f"N{len(constants)}"
-            constants[name] = node
-            test = f"not holds({name}, b, state)"
+            test = f"not ({conditions.expression(node)})"
         lines.append(f"    if {test}: return False")
     lines.append("    return True")
-    namespace = dict(constants)
+    namespace = dict(conditions.namespace)
     exec(_compiled("\n".join(lines), "<precondition>"), namespace)  # noqa: S102
     return cast(Callable, namespace["test_"])  # defined by the exec above
 

@@ -94,7 +94,7 @@ class RelaxedTask:
         for name, compiled in sorted(actions.items()):
             steps = _relaxed_steps(compiled.steps, static)
             enumerators.append((name, compiled, compile_enumerator(
-                steps, compiled.arity, compiled.slots, simulator._holds, simulator.max_work)))
+                steps, compiled.arity, compiled.slots, None, simulator.max_work)))
         index = _Index()
         reached: set = set()
         for atom in sorted(start):  # sorted: the same relaxed action ids in every process

@@ -19,6 +19,7 @@ from text2world.pddl.model import (
 )
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
 from text2world.simulation.compiler import CompiledAction, Scope, compile_effect, compile_formula, conjuncts, free_slots
+from text2world.simulation.conditions import ConditionCompiler
 from text2world.simulation.problem import (
     DEFAULT_MAX_WORK,
     GroundAction,
@@ -86,26 +87,29 @@ class Simulator:
         self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
         self.predicate_arity: dict[str, int] = dict(self._predicates)  # name -> arity
         self._actions = {a.name: self._compile(a) for a in domain.actions}
+        self._index_state: frozenset | None = None
+        self._index: dict = {}
+        self._work = 0
+        self._conditions = ConditionCompiler(self.objects_of_type, self._state_index,
+                                             self._lookup, self._tick_many, max_work)
         self._enumerators = [
             (name, compile_enumerator(compiled.steps, compiled.arity, compiled.slots,
-                                      self._holds, max_work))
+                                      self._conditions, max_work))
             for name, compiled in sorted(self._actions.items())]
         self._tests = {name: compile_test(tuple(node for _, node in c.conjuncts), c.arity,
-                                          c.slots, self._holds)
+                                          c.slots, self._conditions)
                        for name, c in self._actions.items()}
         self._effects = {name: compile_effects(c.effects, c.arity, c.slots, self._apply)
                          for name, c in self._actions.items()}
         self._valid: dict[GroundAction, CompiledAction] = {}
         self._goal = compile_formula(problem.goal, {}, Scope(), "goal")
         self._goal_slots = self._max_slot(self._goal) + 1
+        self._goal_test = self._conditions.function(self._goal)
         for atom in problem.init:
             if self._predicates.get(atom[0], -1) != len(atom) - 1:
                 raise ProblemError(f"initial atom {atom_to_pddl(atom)} does not match a "
                                    "predicate of the domain")
         self.initial_state: frozenset = frozenset(problem.init)
-        self._index_state: frozenset | None = None
-        self._index: dict = {}
-        self._work = 0
 
     # -- types ---------------------------------------------------------------------------
 
@@ -223,6 +227,12 @@ class Simulator:
 
     def _tick(self) -> None:
         self._work += 1
+        if self._work > self.max_work:
+            raise WorkLimitExceeded(
+                f"grounding needed more than {self.max_work:,} search steps in one call")
+
+    def _tick_many(self, count: int) -> None:
+        self._work += count
         if self._work > self.max_work:
             raise WorkLimitExceeded(
                 f"grounding needed more than {self.max_work:,} search steps in one call")
@@ -392,7 +402,7 @@ class Simulator:
 
     def goal_reached(self, state: frozenset) -> bool:
         self._work = 0
-        return self._holds(self._goal, [None] * max(self._goal_slots, 1), state)
+        return self._goal_test([None] * max(self._goal_slots, 1), state)
 
     def unmet_goals(self, state: frozenset) -> tuple[str, ...]:
         """The goal's conjuncts false in ``state``, as PDDL (empty when the goal holds)."""
