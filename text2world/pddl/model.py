@@ -356,6 +356,16 @@ def iter_effects(effects: Iterable[Effect]) -> Iterator[tuple[Effect, tuple[Form
             stack.extend((inner, conditions) for inner in reversed(effect.effects))
 
 
+_VARIABLE = re.compile(r"\?[^\s()]+")
+
+
+def _canonical_variables(text: str) -> str:
+    """One printed predicate or action with its variables renamed ``?v0``, ``?v1``, ... in
+    order of first appearance (a bijection: scopes and shadowing are kept)."""
+    names: dict[str, str] = {}
+    return _VARIABLE.sub(lambda m: names.setdefault(m.group(0), f"?v{len(names)}"), text)
+
+
 @dataclass(frozen=True)
 class Predicate:
     name: str
@@ -415,7 +425,11 @@ class Domain:
             object.__setattr__(self, "_by_name", by_name)
         return by_name.get(name)
 
-    def to_pddl(self) -> str:
+    def to_pddl(self, *, canonical_variables: bool = False) -> str:
+        """The domain as PDDL. With ``canonical_variables`` every predicate's and action's
+        variables are renamed ``?v0``, ``?v1``, ... in order of first appearance, so domains
+        equal up to a consistent renaming of variables print the same text."""
+        rename = _canonical_variables if canonical_variables else (lambda text: text)
         lines = [f"(define (domain {self.name})"]
         if self.requirements:
             lines.append("  (:requirements " + " ".join(self.requirements) + ")")
@@ -423,10 +437,12 @@ class Domain:
             lines.append("  (:types " + " ".join(t.to_pddl() for t in self.types) + ")")
         if self.constants:
             lines.append("  (:constants " + " ".join(c.to_pddl() for c in self.constants) + ")")
-        lines.append("  (:predicates " + " ".join(p.to_pddl() for p in self.predicates) + ")")
+        lines.append("  (:predicates "
+                     + " ".join(rename(p.to_pddl()) for p in self.predicates) + ")")
         if self.functions:
-            lines.append("  (:functions " + " ".join(f.to_pddl() for f in self.functions) + ")")
-        lines.extend(a.to_pddl() for a in self.actions)
+            lines.append("  (:functions "
+                         + " ".join(rename(f.to_pddl()) for f in self.functions) + ")")
+        lines.extend(rename(a.to_pddl()) for a in self.actions)
         return "\n".join(lines) + ")\n"
 
 

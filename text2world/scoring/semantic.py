@@ -35,7 +35,7 @@ import random
 import threading
 import time
 from collections import Counter, OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Sequence
 
 from text2world.errors import Text2WorldError
@@ -554,11 +554,17 @@ class _PairScorer:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
 
 
+_PLANNED = "planned"  # the domain name in the planners' inputs
+
+
 def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
-    """Domain and problem texts for Fast Downward, both printed from the models."""
+    """Domain and problem texts for the planners (and the planner cache's key), printed from
+    the models with a fixed domain name and canonical variable names: neither changes the
+    planning problem, and a prediction equal to the gold up to them plans once (a faithful
+    answer with its own variable names finds the gold's plans in the cache)."""
     typed = bool(domain.types) or ":typing" in domain.requirements
-    return domain.to_pddl(), problem.to_pddl(domain.name, typed=typed,
-                                             exclude=[c.name for c in domain.constants])
+    return (replace(domain, name=_PLANNED).to_pddl(canonical_variables=True),
+            problem.to_pddl(_PLANNED, typed=typed, exclude=[c.name for c in domain.constants]))
 
 
 def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list[tuple[str, str]]]:
