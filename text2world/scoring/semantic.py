@@ -50,6 +50,7 @@ from text2world.scoring.semantic_alignment import (
 )
 from text2world.scoring.verdict import with_verdict
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
+from text2world.simulation.collector import collector_paused
 
 METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
 
@@ -232,7 +233,8 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
                 _GOLD_CACHE.move_to_end(key)
                 return _GOLD_CACHE[key]
         try:
-            cache = _build_gold(gold, gold_text, problems, settings)
+            with collector_paused():
+                cache = _build_gold(gold, gold_text, problems, settings)
         finally:
             with _CACHE_LOCK:
                 _GOLD_BUILDING.pop(key, None)
@@ -342,6 +344,13 @@ def semantic_score(gold: str | Domain, predicted: str | Domain,
     (and cached) from ``gold`` and ``problems``. Never raises for a bad prediction: the score
     has ``ok=False`` and a reason.
     """
+    with collector_paused():  # a pair allocates ~1M short-lived objects: see collector.py
+        return _semantic_score(gold, predicted, problems, gold_cache, settings)
+
+
+def _semantic_score(gold: str | Domain, predicted: str | Domain,
+                    problems: Sequence[tuple[str, str]] | None, gold_cache: GoldCache | None,
+                    settings: SemanticSettings) -> SemanticScore:
     started = time.perf_counter()
     report = {"walks": settings.walks, "walk_length": settings.walk_length,
               "seed": settings.seed, "max_transitions": settings.max_transitions,
