@@ -63,3 +63,38 @@ def test_semantic_scoring_and_world_models_cache_plans_in_one_home(tmp_path, mon
     assert planner_front.cached_plan(domain, problem, 30) == satisficing
     assert optimal_plan(domain, problem, timeout=30).cached
     planner_front.clear_memory()
+
+
+def test_the_direct_pipeline_answers_as_the_driver_does(tmp_path):
+    """``fast_downward_plan`` runs lama-first's translator and search without the driver: the
+    same exit code and the same plan as the driver, on a solved, an unsolvable and an
+    unparsable problem and on a small store problem of each of three domains."""
+    from text2world.planning.fast_downward import (
+        fast_downward_folder,
+        read_plan_file,
+        run_fast_downward,
+        run_fast_downward_alias,
+    )
+
+    blocksworld = load_dataset().get("blocksworld")
+    cases = [(blocksworld.domain, blocksworld.problems[0].pddl),
+             (blocksworld.domain, UNSOLVABLE), (blocksworld.domain, UNDEFINED_OBJECT)]
+    for name in ("cargo-logistics", "sudoku-fill", "dishwasher"):
+        record = load_dataset().get(name)
+        cases.append((record.domain, record.problems[-1].pddl))
+    codes = []
+    for domain, problem in cases:
+        answers = []
+        for direct in (False, True):
+            with fast_downward_folder(domain, problem) as workdir:
+                if direct:
+                    code, _ = run_fast_downward_alias(workdir, "lama-first", 60)
+                else:
+                    code, _ = run_fast_downward(
+                        workdir, ["--plan-file", "plan", "--alias", "lama-first", "domain.pddl",
+                                  "problem.pddl"], 60)
+                plan = read_plan_file(workdir / "plan") if (workdir / "plan").is_file() else None
+            answers.append((code, plan))
+        assert answers[0] == answers[1], (problem[:60], answers)
+        codes.append(answers[0][0])
+    assert codes[:3] == [0, 11, 31] and codes[3:] == [0, 0, 0]

@@ -56,6 +56,31 @@ def test_consistent_renaming_of_every_kind_scores_one(blocks) -> None:
     assert_perfect(semantic_score(gold, renamed, gold_cache=cache))
 
 
+@pytest.mark.skipif(not has_alignment(), reason="vocabulary alignment not in this checkout")
+def test_a_prediction_equal_up_to_names_plans_nothing_the_gold_did_not(blocks, monkeypatch) -> None:
+    """The planners' inputs are printed with canonical variable names and a fixed domain name,
+    so a faithful answer with its own names (variables, or everything) finds every plan of the
+    gold in the planner cache: no planner runs for it."""
+    from text2world.planning import front
+
+    gold, _, cache = blocks
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("a planner ran for a prediction equal to the gold up to names")
+
+    monkeypatch.setattr(front, "plan_problem", no_planning)
+    for renamed in (rename(cache.domain, actions=False, predicates=False, types=False),
+                    rename(cache.domain, types=True)):
+        text = renamed.to_pddl().replace("(domain blocksworld)", "(domain my-blocks)")
+        score = semantic_score(gold, text, gold_cache=cache)
+        assert_perfect(score)
+        assert score.planner_seconds < 0.5
+    # a behaviour change is planned (here: no plan in the cache for it)
+    changed = gold.replace("(not (hand-empty))", "", 1)
+    with pytest.raises(AssertionError, match="a planner ran"):
+        semantic_score(gold, changed, gold_cache=cache)
+
+
 def test_gold_cache_is_reused(blocks) -> None:
     gold, problems, cache = blocks
     assert prepare_gold(gold, problems) is cache
