@@ -57,3 +57,24 @@ def test_concurrent_pauses_in_threads_share_one_count() -> None:
         thread.join(10)
     assert gc.isenabled()  # resumed when the last pause ended
     assert len(states) == 2
+
+
+def test_a_child_forked_inside_a_pause_resumes_when_its_own_pause_ends() -> None:
+    import os
+
+    reader, writer = os.pipe()
+    with collector_paused():
+        pid = os.fork()
+        if pid == 0:  # the child: its copy of this pause ends below, then the collector runs
+            os.close(reader)
+            os.write(writer, b"paused" if not gc.isenabled() else b"running")
+    if pid == 0:
+        os.write(writer, b" running" if gc.isenabled() else b" paused")
+        os._exit(0)
+    os.close(writer)
+    _, status = os.waitpid(pid, 0)
+    answer = os.read(reader, 100).decode()
+    os.close(reader)
+    assert status == 0
+    assert answer == "paused running"
+    assert gc.isenabled()

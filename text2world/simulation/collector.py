@@ -7,8 +7,9 @@ whole heap, which in a process holding many golds, plans and parse trees is most
 CPU time (``bench/semantic_bench.py``: p90 0.22 s per pair with it, 0.13 s without). The
 collector is therefore paused while such work runs and resumed after it, so cycles (rare here:
 exception tracebacks) are collected at the end instead of during the work. Nested and
-concurrent pauses (threads of the API server) share one count: the collector resumes when the
-last one ends, and only if it was enabled when the first one began.
+concurrent pauses (threads of the API server) are counted per thread: the collector resumes
+when the last one ends, and only if it was enabled when the first one began; a forked child
+keeps the count of the thread that forked.
 """
 
 from __future__ import annotations
@@ -20,34 +21,40 @@ from contextlib import contextmanager
 from typing import Iterator
 
 _LOCK = threading.Lock()
-_DEPTH = 0
-_RESUME = False  # whether the collector was enabled when the outermost pause began
+_DEPTHS: dict[int, int] = {}  # thread -> its pauses running; paused while any is running
+_RESUME = False  # whether the collector was enabled when the first running pause began
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Run the ``with`` body with the cyclic garbage collector paused (re-entrant)."""
-    global _DEPTH, _RESUME
+    global _RESUME
+    me = threading.get_ident()
     with _LOCK:
-        if _DEPTH == 0:
+        if not _DEPTHS:
             _RESUME = gc.isenabled()
             gc.disable()
-        _DEPTH += 1
+        _DEPTHS[me] = _DEPTHS.get(me, 0) + 1
     try:
         yield
     finally:
         with _LOCK:
-            _DEPTH -= 1
-            if _DEPTH == 0 and _RESUME:
+            _DEPTHS[me] -= 1
+            if not _DEPTHS[me]:
+                del _DEPTHS[me]
+            if not _DEPTHS and _RESUME:
                 gc.enable()
 
 
-def _reset_in_child() -> None:  # a forked child has only the forking thread: no pause runs
-    global _DEPTH, _LOCK
+def _reset_in_child() -> None:
+    """A forked child has only the thread that forked: the pauses of the others never end
+    there, so only that thread's count is kept (it keeps its identity in the child)."""
+    global _LOCK, _DEPTHS
     _LOCK = threading.Lock()
-    if _DEPTH and _RESUME:
+    me = threading.get_ident()
+    _DEPTHS = {me: _DEPTHS[me]} if me in _DEPTHS else {}
+    if not _DEPTHS and _RESUME:
         gc.enable()
-    _DEPTH = 0
 
 
 if hasattr(os, "register_at_fork"):
