@@ -19,6 +19,7 @@ from text2world.simulation import (
     simulator_from_text,
 )
 from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
+from text2world.store.datasets import load_dataset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "text2world-official" / "test.json"
@@ -251,3 +252,39 @@ def test_synthetic_problems_for_released_golds() -> None:
         if not result.skipped:  # UP's own grounder crashes on some; the benchmark counts them
             checked += result.states
     assert checked >= 5
+
+
+def test_threads_sharing_a_simulator_get_the_same_answers_as_one_thread() -> None:
+    """A cached gold's simulator is shared by the threads that score against it (the API's
+    thread mode, the eval's gold prefetch): each thread keeps its own state index, so one
+    thread's call never reads the atoms of the state another thread is looking at (before,
+    hundreds of 9,000 calls answered with another state's actions)."""
+    import sys
+    import threading
+
+    record = load_dataset().get("hospital-staffing")
+    simulator = simulator_from_text(record.domain, record.problems[-1].pddl)
+    states = list(simulator.random_walk(30, 1).states)
+    expected = {state: simulator.applicable(state) for state in states}
+    wrong: list[int] = []
+
+    def worker(offset: int) -> None:
+        for i in range(3000):
+            state = states[(i + offset) % len(states)]
+            found = simulator.applicable(state)
+            if found != expected[state] or \
+                    any(not simulator.is_applicable(state, action) for action in found[:2]):
+                wrong.append(i)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=worker, args=(k * 7,)) for k in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert len(states) > 10 and sum(len(expected[s]) for s in states) > 100
+    assert wrong == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from dataclasses import dataclass
 from itertools import product
 from typing import Sequence
@@ -87,9 +88,7 @@ class Simulator:
         self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
         self.predicate_arity: dict[str, int] = dict(self._predicates)  # name -> arity
         self._actions = {a.name: self._compile(a) for a in domain.actions}
-        self._index_state: frozenset | None = None
-        self._index: dict = {}
-        self._work = 0
+        self._call = _CallState()
         self._conditions = ConditionCompiler(self.objects_of_type, self._state_index,
                                              self._lookup, self._tick_many, max_work)
         self._enumerators = [
@@ -226,14 +225,16 @@ class Simulator:
     # -- evaluation ----------------------------------------------------------------------
 
     def _tick(self) -> None:
-        self._work += 1
-        if self._work > self.max_work:
+        call = self._call
+        call.work += 1
+        if call.work > self.max_work:
             raise WorkLimitExceeded(
                 f"grounding needed more than {self.max_work:,} search steps in one call")
 
     def _tick_many(self, count: int) -> None:
-        self._work += count
-        if self._work > self.max_work:
+        call = self._call
+        call.work += count
+        if call.work > self.max_work:
             raise WorkLimitExceeded(
                 f"grounding needed more than {self.max_work:,} search steps in one call")
 
@@ -265,18 +266,22 @@ class Simulator:
         return not want
 
     def _state_index(self, state: frozenset) -> dict:
-        if state is not self._index_state:
+        """The atoms of ``state`` by predicate: the index of the calling thread, made current
+        for ``state`` (per thread: threads sharing a simulator, such as a cached gold's, never
+        read each other's index)."""
+        call = self._call
+        if state is not call.state:
             index: dict = {}
             for atom in state:
                 index.setdefault(atom[0], []).append(atom)
-            self._index = index
-            self._index_state = state
-        return self._index
+            call.index = index
+            call.state = state
+        return call.index
 
     def _lookup(self, pred: str, position: int, value: str) -> list:
         """The current state's atoms of ``pred`` with ``value`` at argument ``position``
         (the per-state index is built lazily, per predicate and position)."""
-        index = self._index
+        index = self._call.index
         key = (pred, position)
         by_value = index.get(key)
         if by_value is None:
@@ -288,7 +293,7 @@ class Simulator:
 
     def applicable(self, state: frozenset) -> tuple[GroundAction, ...]:
         """Every ground action applicable in ``state``, sorted by name then arguments."""
-        self._work = 0
+        self._call.work = 0
         index = self._state_index(state)
         work = 0
         found: list[GroundAction] = []
@@ -335,7 +340,7 @@ class Simulator:
         """The precondition conjuncts of ``action`` false in ``state``, ground, as PDDL (empty
         when applicable). Raises ``SimulationError`` for an unknown action or object."""
         compiled, binding = self._bind(action)
-        self._work = 0
+        self._call.work = 0
         mapping = dict(zip((p.name for p in compiled.action.parameters), action.args))
         return tuple(_ground_text(literal, mapping) for literal, node in compiled.conjuncts
                      if not self._holds(node, binding, state))
@@ -343,7 +348,7 @@ class Simulator:
     def unsatisfied_literals(self, state: frozenset, action: GroundAction) -> tuple[Formula, ...]:
         """Like ``unsatisfied`` but the lifted conjuncts, as written in the domain."""
         compiled, binding = self._bind(action)
-        self._work = 0
+        self._call.work = 0
         return tuple(literal for literal, node in compiled.conjuncts
                      if not self._holds(node, binding, state))
 
@@ -352,7 +357,7 @@ class Simulator:
             self._check(action)
         except SimulationError:
             return False
-        self._work = 0
+        self._call.work = 0
         return self._tests[action.name](state, action.args)
 
     def successor(self, state: frozenset, action: GroundAction, *, check: bool = True) -> frozenset:
@@ -366,7 +371,7 @@ class Simulator:
                    check: bool = True) -> tuple[frozenset, float]:
         """``(successor state, step cost)``."""
         self._check(action)
-        self._work = 0
+        self._call.work = 0
         if check and not self._tests[action.name](state, action.args):
             raise SimulationError(f"{action} is not applicable: unsatisfied "
                                   + ", ".join(self.unsatisfied(state, action)))
@@ -401,7 +406,7 @@ class Simulator:
         return self._functions[key]
 
     def goal_reached(self, state: frozenset) -> bool:
-        self._work = 0
+        self._call.work = 0
         return self._goal_test([None] * max(self._goal_slots, 1), state)
 
     def unmet_goals(self, state: frozenset) -> tuple[str, ...]:
@@ -409,7 +414,7 @@ class Simulator:
         unmet = []
         for part in conjuncts(self.problem.goal):
             node = compile_formula(part, {}, Scope(), "goal")
-            self._work = 0
+            self._call.work = 0
             if not self._holds(node, [None] * max(self._max_slot(node) + 1, 1), state):
                 unmet.append(part.to_pddl())
         return tuple(unmet)
@@ -457,6 +462,16 @@ class Simulator:
             actions.append(action)
             states.append(state)
         return Walk(tuple(states), tuple(actions), seed)
+
+
+class _CallState(threading.local):
+    """What one call of a simulator method keeps while it runs (the state index it reads and
+    the work it has done), one copy per thread."""
+
+    def __init__(self) -> None:
+        self.state: frozenset | None = None
+        self.index: dict = {}
+        self.work = 0
 
 
 def _ground_text(literal: Formula, mapping: dict[str, str]) -> str:
