@@ -73,7 +73,7 @@ def test_the_direct_pipeline_answers_as_the_driver_does(tmp_path):
         fast_downward_folder,
         read_plan_file,
         run_fast_downward,
-        run_fast_downward_alias,
+        run_fast_downward_direct,
     )
 
     blocksworld = load_dataset().get("blocksworld")
@@ -88,7 +88,7 @@ def test_the_direct_pipeline_answers_as_the_driver_does(tmp_path):
         for direct in (False, True):
             with fast_downward_folder(domain, problem) as workdir:
                 if direct:
-                    code, _ = run_fast_downward_alias(workdir, "lama-first", 60)
+                    code, _ = run_fast_downward_direct(workdir, 60, alias="lama-first")
                 else:
                     code, _ = run_fast_downward(
                         workdir, ["--plan-file", "plan", "--alias", "lama-first", "domain.pddl",
@@ -98,3 +98,29 @@ def test_the_direct_pipeline_answers_as_the_driver_does(tmp_path):
         assert answers[0] == answers[1], (problem[:60], answers)
         codes.append(answers[0][0])
     assert codes[:3] == [0, 11, 31] and codes[3:] == [0, 0, 0]
+
+
+def test_the_direct_pipeline_keeps_the_drivers_cpu_limit():
+    """With an overall CPU limit (the world-model planner's), a search that cannot finish stops
+    at the limit with the driver's exit code (23: search out of time), and a limit already
+    used up stops before the translator runs (232), as through the driver."""
+    from text2world.planning.fast_downward import (
+        fast_downward_folder,
+        run_fast_downward,
+        run_fast_downward_direct,
+    )
+
+    domain = load_dataset().get("blocksworld").domain
+    blocks = [f"b{i}" for i in range(12)]  # blind A* on 12 blocks runs for minutes
+    problem = ("(define (problem endless) (:domain blocksworld)\n"
+               f"  (:objects {' '.join(blocks)} - block)\n"
+               f"  (:init {' '.join(f'(on-table {b}) (clear {b})' for b in blocks)} "
+               "(hand-empty))\n  (:goal (and (on b0 b1) (on b1 b0))))\n")
+    for limit, expected in ((2, 23), (1, 232)):
+        with fast_downward_folder(domain, problem) as workdir:
+            direct, _ = run_fast_downward_direct(workdir, 30, search=("--search", "astar(blind())"),
+                                                 cpu_limit=limit)
+            driver, _ = run_fast_downward(
+                workdir, ["--overall-time-limit", f"{limit}s", "--plan-file", "plan",
+                          "domain.pddl", "problem.pddl", "--search", "astar(blind())"], 30)
+        assert direct == driver == expected, (limit, direct, driver)

@@ -223,14 +223,17 @@ def run_fast_downward(workdir: Path, arguments: Sequence[str],
     return process.returncode, output.decode("utf-8", "replace")
 
 
-# The driver's pipeline for one alias without the driver: the translator runs inside this
-# process (started with ``-S -I``: no site-packages, nothing but the standard library, which is
-# all the translator needs) and the search binary reads its output, with the same inputs and
-# options as the driver gives them (``driver/run_components.py``). Two Python start-ups fewer:
-# a small problem costs ~0.04 CPU-s instead of ~0.12. Same kill-on-parent-death as ``_LAUNCHER``.
+# The driver's pipeline without the driver: the translator runs inside this process (started
+# with ``-S -I``: no site-packages, nothing but the standard library, which is all the
+# translator needs) and the search binary reads its output, with the same inputs, options, CPU
+# limits and exit codes as the driver gives them (``driver/run_components.py``, ``limits.py``).
+# Two Python start-ups fewer: a small problem costs ~0.05 CPU-s instead of ~0.11. Same
+# kill-on-parent-death as ``_LAUNCHER``. Arguments: parent pid, downward folder, plan file, the
+# overall CPU limit in seconds ("" for none), an alias ("" for none), then search options.
 _DIRECT_LAUNCHER = """
 import os, runpy, signal, subprocess, sys, threading, time, traceback
-parent, downward_dir, alias, plan_file = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+parent, downward_dir, plan_file, limit, alias = sys.argv[1:6]
+parent, search = int(parent), sys.argv[6:]
 def stop(*_):
     os.killpg(0, signal.SIGKILL)
 signal.signal(signal.SIGTERM, stop)
@@ -247,10 +250,20 @@ def watch():
         time.sleep(0.2)
 watch_thread = threading.Thread(target=watch, daemon=True)
 watch_thread.start()
+def left():  # the driver's: what is left of the overall CPU limit, in whole seconds
+    return int(max(0.0, float(limit) - sum(os.times()[:4])) + 0.001)
+def out_of_time(*_):
+    os._exit(21)  # the driver's TRANSLATE_OUT_OF_TIME
+if limit:  # a CPU timer, not RLIMIT_CPU: an rlimit of this process would pass to the search
+    if not left():
+        os._exit(232)  # as the driver's translator under a limit of 0 s: killed by SIGXCPU
+    signal.signal(signal.SIGPROF, out_of_time)
+    signal.setitimer(signal.ITIMER_PROF, max(left(), 0.001))
 bin_dir = os.path.join(downward_dir, "builds", "release", "bin")
 sys.path[:0] = [bin_dir, downward_dir]
-from driver.aliases import ALIASES
-search = list(ALIASES[alias])
+if alias:
+    from driver.aliases import ALIASES
+    search = list(ALIASES[alias])
 sys.argv = ["translate", "domain.pddl", "problem.pddl", "--sas-file", "output.sas"]
 code = 0
 try:
@@ -260,28 +273,45 @@ except SystemExit as done:
 except BaseException:
     traceback.print_exc(file=sys.stdout)
     code = 1
+if limit:
+    signal.setitimer(signal.ITIMER_PROF, 0)
 sys.stdout.flush()
 if code != 0:
     os._exit(30 if code == 1 else code)  # the driver's TRANSLATE_CRITICAL_ERROR for a crash
+search_limit = left() if limit else None
+def cpu_limit():  # in the search's process, as the driver sets it
+    if search_limit is not None:
+        import resource
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (search_limit, search_limit + 1))
+        except ValueError:
+            resource.setrlimit(resource.RLIMIT_CPU, (search_limit, search_limit))
 with open("output.sas", "rb") as sas:
     code = subprocess.call([os.path.join(bin_dir, "downward"), *search,
-                            "--internal-plan-file", plan_file], stdin=sas)
-os._exit(code if code >= 0 else 1)
+                            "--internal-plan-file", plan_file], stdin=sas,
+                           preexec_fn=cpu_limit)
+os._exit(code & 0xFF)  # a search killed by a signal: 256 - signal, as the driver exits
 """
 
 
-def run_fast_downward_alias(workdir: Path, alias: str, timeout: float,
-                            plan_file: str = "plan") -> tuple[int | None, str]:
-    """Translate and search ``domain.pddl``/``problem.pddl`` in ``workdir`` with the driver
-    alias ``alias`` (``lama-first``), as ``run_fast_downward`` with ``--plan-file plan_file
-    --alias alias`` does, the same exit codes and plan file, at a third of its CPU time."""
+def run_fast_downward_direct(workdir: Path, timeout: float, *, alias: str = "",
+                             search: Sequence[str] = (), cpu_limit: float | None = None,
+                             plan_file: str = "plan") -> tuple[int | None, str]:
+    """Translate and search ``domain.pddl``/``problem.pddl`` in ``workdir`` as the driver
+    does for ``--plan-file plan_file [--overall-time-limit cpu_limit] --alias alias`` (or with
+    the search options ``search``): the same exit codes and plan file, at a third of its CPU
+    time on small problems. ``timeout`` bounds the wall-clock time as ``run_fast_downward``'s
+    does (the process group is killed; the exit code is then None)."""
     import signal
     import subprocess
     import sys
 
+    if bool(alias) == bool(search):
+        raise ValueError("run_fast_downward_direct: give an alias or search options, not both")
     downward_dir = str(Path(fast_downward_driver()).parent)
     command = [sys.executable, "-S", "-I", "-c", _DIRECT_LAUNCHER, str(os.getpid()),
-               downward_dir, alias, plan_file]
+               downward_dir, plan_file, "" if cpu_limit is None else f"{cpu_limit:g}", alias,
+               *search]
     process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True,
                                env={**os.environ, "PYTHONHASHSEED": "0"})
@@ -294,7 +324,9 @@ def run_fast_downward_alias(workdir: Path, alias: str, timeout: float,
             pass
         process.communicate()
         return None, ""
-    return process.returncode, output.decode("utf-8", "replace")
+    # the launcher killed by a signal (SIGXCPU while translating): 256 - signal, the exit code
+    # the driver gives when its translator is
+    return process.returncode & 0xFF, output.decode("utf-8", "replace")
 
 
 def read_plan_file(path: Path) -> tuple[tuple[str, ...], float | None]:
@@ -320,9 +352,9 @@ def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.
     ``solve_problem``, but straight through its driver: no unified-planning parse and print,
     about half the CPU time. Runs in a fresh temporary folder; ``timeout`` bounds the whole
     run, after which the planner's process group is killed. The plan's steps are lower-case.
-    The driver's pipeline runs without the driver (``run_fast_downward_alias``)."""
+    The driver's pipeline runs without the driver (``run_fast_downward_direct``)."""
     with fast_downward_folder(domain_text, problem_text) as workdir:
-        code, output = run_fast_downward_alias(workdir, "lama-first", timeout)
+        code, output = run_fast_downward_direct(workdir, timeout, alias="lama-first")
         if code is None:
             return PlanResult(False, "Timeout", message=f"no plan within {timeout:g}s")
         if code == 0 and (workdir / "plan").is_file():

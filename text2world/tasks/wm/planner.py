@@ -4,7 +4,8 @@ Downward otherwise.
 ``text2world.planning.fast_downward.solve_problem`` answers whether a problem is solvable; the world-model
 tasks need the plan itself and its optimal cost, from the initial state and from arbitrary
 states (a proposal's successor, written as a new problem). This module runs the Fast Downward
-driver shipped by ``up-fast-downward`` directly (``text2world.planning.fast_downward.run_fast_downward``; A*
+shipped by ``up-fast-downward`` (``text2world.planning.fast_downward.run_fast_downward_direct``: the
+driver's translator and search without the driver; A*
 with LM-cut, falling back to blind A* for conditional effects and axioms LM-cut does not
 support), in a fresh temporary folder per call, with a time bound, and caches every answer on disk
 by the content of the domain and problem (``text2world.planning.fast_downward.PlanCache``, keyed with this
@@ -25,7 +26,7 @@ import resource
 from dataclasses import asdict, dataclass
 
 from text2world.pddl.model import Domain, parse_domain
-from text2world.planning.fast_downward import PlanCache, fast_downward_folder, read_plan_file, run_fast_downward
+from text2world.planning.fast_downward import PlanCache, fast_downward_folder, read_plan_file, run_fast_downward_direct
 from text2world.simulation import PlanningProblem, SimulationError, Simulator, atom_to_pddl, parse_problem
 from text2world.simulation.search import SOLVED, UNSOLVABLE, SearchLimits, optimal_search
 
@@ -158,21 +159,19 @@ def _in_process(domain_text: str, problem_text: str,
 
 def _fast_downward(domain_text: str, problem_text: str, timeout: float,
                    optimal: bool) -> OptimalPlan:
-    """The answer of Fast Downward's driver (A* with LM-cut, blind A* where LM-cut lacks
-    support; LAMA's first plan with ``optimal=False``)."""
+    """The answer of Fast Downward (A* with LM-cut, blind A* where LM-cut lacks support;
+    LAMA's first plan with ``optimal=False``)."""
     planner = f"fast-downward {'astar' if optimal else 'lama-first'}"
     with fast_downward_folder(domain_text, problem_text, prefix="t2w-wm-fd-") as workdir:
         result = OptimalPlan("error", message="no search ran")
-        # driver options (an alias) go before the input files, search options after them
-        runs = ([([], ["--search", s]) for s in SEARCHES] if optimal
-                else [(["--alias", "lama-first"], [])])
-        for options, search in runs:
-            # the driver's own limit stops the search first; the wall-clock bound (5 s more)
-            # kills what does not stop
-            code, output = run_fast_downward(
-                workdir, ["--overall-time-limit", f"{max(1, int(timeout))}s",
-                          "--plan-file", "plan", *options, "domain.pddl", "problem.pddl",
-                          *search], timeout + 5)
+        # (alias, search options): the driver's pipeline without the driver; its CPU limit
+        # stops the search first, the wall-clock bound (5 s more) kills what does not stop
+        runs: list[tuple[str, tuple[str, ...]]] = (
+            [("", ("--search", s)) for s in SEARCHES] if optimal else [("lama-first", ())])
+        for alias, search in runs:
+            code, output = run_fast_downward_direct(workdir, timeout + 5, alias=alias,
+                                                    search=search,
+                                                    cpu_limit=max(1, int(timeout)))
             if code is None or code in TIMEOUT_EXITS:
                 result = OptimalPlan("timeout", message=f"no plan within {timeout:g}s",
                                      timeout=timeout, planner=planner)
