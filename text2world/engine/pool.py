@@ -83,8 +83,8 @@ class CpuQueue:
         self.slots = getattr(executor, "_max_workers", 1)
         self.urgent: deque = deque()
         self.later: deque = deque()
-        self.running = 0
-        self.busy = [False] * self.slots  # WorkerPool only
+        self.running = 0  # jobs in a plain executor
+        self.busy = [False] * self.slots  # a WorkerPool's workers running a job
         self.homes: OrderedDict = OrderedDict()  # affinity key -> worker index
 
     async def submit(self, urgent: bool, function, *args, affinity: str | None = None):
@@ -142,15 +142,15 @@ class CpuQueue:
                 while len(self.homes) > self.HOMES:
                     self.homes.popitem(last=False)
             self.busy[worker] = True
-            self.running += 1
             job_future = asyncio.wrap_future(self.executor.submit_on(worker, function, *args))
             job_future.add_done_callback(functools.partial(self._finished, target=future,
                                                            worker=worker))
 
     def _finished(self, done: asyncio.Future, target: asyncio.Future,
                   worker: int | None = None) -> None:
-        self.running -= 1
-        if worker is not None:
+        if worker is None:
+            self.running -= 1
+        else:
             self.busy[worker] = False
         if not target.done():
             if done.cancelled():
