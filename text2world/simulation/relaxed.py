@@ -342,18 +342,19 @@ class RelaxedTask:
         level: list = [INFINITY] * n
         supporter = [-1] * n
         remaining = self.pre_count[:]
-        users, add = self.users, self.add
+        users, add, goal = self.users, self.add, self.goal
         frontier = self.state_ids(state)
         for atom in frontier:
             level[atom] = 0
-        goals_left = sum(1 for g in self.goal if level[g] != 0)
+        goals_left = sum(1 for g in goal if level[g] != 0)
         ready = list(self.free)
         layer = 0
         while goals_left:
             for atom in frontier:
                 for action in users[atom]:
-                    remaining[action] -= 1
-                    if not remaining[action]:
+                    left = remaining[action] - 1
+                    remaining[action] = left
+                    if not left:
                         ready.append(action)
             if not ready:
                 break
@@ -367,7 +368,7 @@ class RelaxedTask:
                         supporter[atom] = action
                         frontier.append(atom)
             ready = []
-            goals_left = sum(1 for g in self.goal if level[g] == INFINITY)
+            goals_left = sum(1 for g in goal if level[g] == INFINITY)
         return level, supporter
 
     def _costs(self, state: frozenset, use_max: bool) -> tuple[list, list]:
