@@ -165,14 +165,14 @@ def fast_downward_folder(domain_text: str, problem_text: str,
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-# Runs the driver in its own process group (``start_new_session``), which the group's leader
-# kills whole (driver, translator, search) when the process that started it goes away, however
-# it died: a killed run leaves no planner behind. PR_SET_PDEATHSIG (Linux) says so at once (as
-# SIGTERM), a thread watching the parent's PID covers other systems. Plain Python, no
-# text2world import: it costs nothing over running the driver script itself.
-_LAUNCHER = """
-import os, runpy, signal, sys, threading, time
-parent, driver = int(sys.argv[1]), sys.argv[2]
+# A launcher runs in its own process group (``start_new_session``), which it kills whole
+# (driver, translator, search) when the process that started it goes away, however it died: a
+# killed run leaves no planner behind. PR_SET_PDEATHSIG (Linux) says so at once (as SIGTERM), a
+# thread watching the parent's PID covers other systems. Plain Python, no text2world import.
+# Every launcher starts with this; its first argument is the parent's PID.
+_FOLLOW_PARENT = """
+import os, signal, sys, threading, time
+parent = int(sys.argv[1])
 def stop(*_):
     os.killpg(0, signal.SIGKILL)
 signal.signal(signal.SIGTERM, stop)
@@ -189,25 +189,29 @@ def watch():
         time.sleep(0.2)
 watch_thread = threading.Thread(target=watch, daemon=True)
 watch_thread.start()
+"""
+
+# The driver, run as its own script would be. Arguments: parent PID, driver, its arguments.
+_LAUNCHER = _FOLLOW_PARENT + """
+import runpy
+driver = sys.argv[2]
 sys.argv = [driver, *sys.argv[3:]]
 sys.path.insert(0, os.path.dirname(driver))
 runpy.run_path(driver, run_name="__main__")
 """
 
 
-def run_fast_downward(workdir: Path, arguments: Sequence[str],
-                      timeout: float) -> tuple[int | None, str]:
-    """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
-    own process group: past ``timeout`` seconds the whole group (driver, translator, search)
-    is killed, so no search outlives its bound, and the exit code is None; the group is killed
-    as well when this process dies (``_LAUNCHER``). Returns the exit code and the combined
-    output."""
+def _run_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str],
+                  workdir: Path, timeout: float) -> tuple[int | None, str]:
+    """Run ``launcher`` (Python source) with the interpreter ``options`` and ``arguments``
+    after the parent's PID, in ``workdir``, in its own process group: past ``timeout`` seconds
+    the whole group is killed and the exit code is None. Returns the exit code (negative for
+    a launcher killed by a signal) and the combined output."""
     import signal
     import subprocess
     import sys
 
-    command = [sys.executable, "-c", _LAUNCHER, str(os.getpid()), fast_downward_driver(),
-               *arguments]
+    command = [sys.executable, *options, "-c", launcher, str(os.getpid()), *arguments]
     process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True,
                                env={**os.environ, "PYTHONHASHSEED": "0"})
@@ -223,33 +227,27 @@ def run_fast_downward(workdir: Path, arguments: Sequence[str],
     return process.returncode, output.decode("utf-8", "replace")
 
 
+def run_fast_downward(workdir: Path, arguments: Sequence[str],
+                      timeout: float) -> tuple[int | None, str]:
+    """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
+    own process group: past ``timeout`` seconds the whole group (driver, translator, search)
+    is killed, so no search outlives its bound, and the exit code is None; the group is killed
+    as well when this process dies (``_FOLLOW_PARENT``). Returns the exit code and the combined
+    output."""
+    return _run_launcher(_LAUNCHER, (), (fast_downward_driver(), *arguments), workdir, timeout)
+
+
 # The driver's pipeline without the driver: the translator runs inside this process (started
 # with ``-S -I``: no site-packages, nothing but the standard library, which is all the
 # translator needs) and the search binary reads its output, with the same inputs, options, CPU
 # limits and exit codes as the driver gives them (``driver/run_components.py``, ``limits.py``).
-# Two Python start-ups fewer: a small problem costs ~0.05 CPU-s instead of ~0.11. Same
-# kill-on-parent-death as ``_LAUNCHER``. Arguments: parent pid, downward folder, plan file, the
-# overall CPU limit in seconds ("" for none), an alias ("" for none), then search options.
-_DIRECT_LAUNCHER = """
-import os, runpy, signal, subprocess, sys, threading, time, traceback
-parent, downward_dir, plan_file, limit, alias = sys.argv[1:6]
-parent, search = int(parent), sys.argv[6:]
-def stop(*_):
-    os.killpg(0, signal.SIGKILL)
-signal.signal(signal.SIGTERM, stop)
-if sys.platform.startswith("linux"):
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-def watch():
-    while True:
-        if os.getppid() != parent:
-            stop()
-        time.sleep(0.2)
-watch_thread = threading.Thread(target=watch, daemon=True)
-watch_thread.start()
+# Two Python start-ups fewer: a small problem costs ~0.05 CPU-s instead of ~0.11. Arguments:
+# parent PID, downward folder, plan file, the overall CPU limit in seconds ("" for none), an
+# alias ("" for none), then search options.
+_DIRECT_LAUNCHER = _FOLLOW_PARENT + """
+import runpy, subprocess, traceback
+downward_dir, plan_file, limit, alias = sys.argv[2:6]
+search = sys.argv[6:]
 def left():  # the driver's: what is left of the overall CPU limit, in whole seconds
     return int(max(0.0, float(limit) - sum(os.times()[:4])) + 0.001)
 def out_of_time(*_):
@@ -302,31 +300,16 @@ def run_fast_downward_direct(workdir: Path, timeout: float, *, alias: str = "",
     the search options ``search``): the same exit codes and plan file, at a third of its CPU
     time on small problems. ``timeout`` bounds the wall-clock time as ``run_fast_downward``'s
     does (the process group is killed; the exit code is then None)."""
-    import signal
-    import subprocess
-    import sys
-
     if bool(alias) == bool(search):
         raise ValueError("run_fast_downward_direct: give an alias or search options, not both")
     downward_dir = str(Path(fast_downward_driver()).parent)
-    command = [sys.executable, "-S", "-I", "-c", _DIRECT_LAUNCHER, str(os.getpid()),
-               downward_dir, plan_file, "" if cpu_limit is None else f"{cpu_limit:g}", alias,
-               *search]
-    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=True,
-                               env={**os.environ, "PYTHONHASHSEED": "0"})
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.communicate()
-        return None, ""
+    limit = "" if cpu_limit is None else f"{cpu_limit:g}"
+    code, output = _run_launcher(_DIRECT_LAUNCHER, ("-S", "-I"),
+                                 (downward_dir, plan_file, limit, alias, *search), workdir,
+                                 timeout)
     # the launcher killed by a signal (SIGXCPU while translating): 256 - signal, the exit code
     # the driver gives when its translator is
-    return process.returncode & 0xFF, output.decode("utf-8", "replace")
+    return (None if code is None else code & 0xFF), output
 
 
 def read_plan_file(path: Path) -> tuple[tuple[str, ...], float | None]:
