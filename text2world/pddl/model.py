@@ -356,14 +356,14 @@ def iter_effects(effects: Iterable[Effect]) -> Iterator[tuple[Effect, tuple[Form
             stack.extend((inner, conditions) for inner in reversed(effect.effects))
 
 
-_VARIABLE = re.compile(r"\?[^\s()]+")
+VARIABLE = re.compile(r"\?[^\s()]+")  # a variable in printed PDDL
 
 
 def _canonical_variables(text: str) -> str:
     """One printed predicate or action with its variables renamed ``?v0``, ``?v1``, ... in
     order of first appearance (a bijection: scopes and shadowing are kept)."""
     names: dict[str, str] = {}
-    return _VARIABLE.sub(lambda m: names.setdefault(m.group(0), f"?v{len(names)}"), text)
+    return VARIABLE.sub(lambda m: names.setdefault(m.group(0), f"?v{len(names)}"), text)
 
 
 @dataclass(frozen=True)

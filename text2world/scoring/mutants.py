@@ -8,11 +8,11 @@ the reachable states, bounded), independently of the scorer's sampling.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from dataclasses import dataclass, replace
 
 from text2world.pddl.model import (
+    VARIABLE,
     Action,
     AddEffect,
     And,
@@ -127,7 +127,7 @@ def _map_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments
         return ForallEffect(tuple(TypedName(term(v.name), kind(v.type)) for v in effect.variables),
                             tuple(inner(e) for e in effect.effects))
     if isinstance(effect, FunctionEffect):
-        value = re.sub(r"\?[^\s()]+", lambda m: term(m.group(0)), effect.value)
+        value = VARIABLE.sub(lambda m: term(m.group(0)), effect.value)
         return FunctionEffect(effect.operation, effect.term, value)
     return effect
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-import re
 import threading
 from dataclasses import dataclass
 from itertools import product
 from typing import Sequence
 
 from text2world.pddl.model import (
+    VARIABLE,
     Action,
     AddEffect,
     DeleteEffect,
@@ -90,7 +90,7 @@ class Simulator:
         self._actions = {a.name: self._compile(a) for a in domain.actions}
         self._call = _CallState()
         self._conditions = ConditionCompiler(self.objects_of_type, self._state_index,
-                                             self._lookup, self._tick_many, max_work)
+                                             self._lookup, self._tick, max_work)
         self._enumerators = [
             (name, compile_enumerator(compiled.steps, compiled.arity, compiled.slots,
                                       self._conditions, max_work))
@@ -224,14 +224,7 @@ class Simulator:
 
     # -- evaluation ----------------------------------------------------------------------
 
-    def _tick(self) -> None:
-        call = self._call
-        call.work += 1
-        if call.work > self.max_work:
-            raise WorkLimitExceeded(
-                f"grounding needed more than {self.max_work:,} search steps in one call")
-
-    def _tick_many(self, count: int) -> None:
+    def _tick(self, count: int = 1) -> None:
         call = self._call
         call.work += count
         if call.work > self.max_work:
@@ -477,7 +470,7 @@ class _CallState(threading.local):
 def _ground_text(literal: Formula, mapping: dict[str, str]) -> str:
     """A lifted literal printed with its parameters replaced by their objects."""
     text = literal.to_pddl()
-    return re.sub(r"\?[^\s()]+", lambda m: mapping.get(m.group(0), m.group(0)), text)
+    return VARIABLE.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
 
 
 def simulator_from_text(domain_text: str, problem_text: str, **kwargs) -> Simulator:
