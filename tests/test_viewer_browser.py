@@ -43,8 +43,6 @@ pytestmark = pytest.mark.skipif(
     "does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
 
 
-
-
 @pytest.fixture(scope="module")
 def kinds(tmp_path_factory):
     """Runs of every kind in one folder (tests/run_kinds.py): 5 noisy-oracle and 3 oracle
@@ -86,7 +84,9 @@ def server(runs, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(kinds):
+    # ``kinds`` first: the runs are made with asyncio.run, which refuses to start inside the
+    # event loop that Playwright's sync API keeps running on this thread.
     with sync_api.sync_playwright() as playwright:
         # small /dev/shm in containers crashes Chromium's renderer otherwise
         instance = playwright.chromium.launch(executable_path=CHROMIUM,
