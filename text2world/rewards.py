@@ -1,0 +1,292 @@
+"""Verifiable rewards for reinforcement learning: a generated domain in, a number in [0, 1] out.
+
+Two contracts of the training ecosystem, both thin over ``reward_for`` (one answer, one gold):
+
+* ``domain_reward(completions, gold_id, **kwargs) -> list[float]``: a reward function for TRL's
+  ``GRPOTrainer(reward_funcs=...)``. TRL calls it as ``reward_func(prompts=..., completions=...,
+  completion_ids=..., **reward_kwargs)`` where every other dataset column arrives as a keyword
+  list aligned with ``completions`` (and ``trainer_state``); completions are strings, or, for a
+  conversational dataset, lists of chat messages (``[{"role": "assistant", "content": ...}]``)
+  (https://huggingface.co/docs/trl/grpo_trainer, "Using a custom reward function").
+* ``compute_score(data_source, solution_str, ground_truth, extra_info=None) -> float``: veRL's
+  custom reward function (``custom_reward_function.path`` / ``.name``; the reward manager calls
+  it with those keywords, https://verl.readthedocs.io/en/latest/preparation/reward_function.html),
+  the signature verifiers-style rubrics wrap too. ``ground_truth`` is a store id or gold PDDL.
+
+Metrics (``METRICS``): ``executable`` (1 when the extracted domain validates), ``paper_f1`` and
+``canonical_f1`` (the mean of the four component F1s of that scoring mode), ``semantic`` (the
+default): 1.0 exactly for the verdict ``equivalent``; otherwise the mean of the four semantic
+metrics (plan validity, gold plan acceptance, applicability F1, transition accuracy), at most
+``NOT_EQUIVALENT_CAP``, so that only an equivalent domain earns the full reward. Every metric is
+0 for an answer that does not validate.
+
+Guarantees: deterministic (seeded sampling; the same answer and gold give the same reward),
+bounded (``limit`` CPU seconds per answer, the planner's included; past it the reward is 0 and
+``RewardDetail.reason`` says so), safe on any text (model output never raises: a reward of 0
+with a reason), and importable without the API's extras (no FastAPI, uvicorn or MCP).
+The reasons are the side channel: ``domain_reward.last_details`` holds a ``RewardDetail`` per
+completion of the latest call; ``reward_for`` returns one.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from text2world.errors import Text2WorldError
+
+METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
+DEFAULT_METRIC = "semantic"
+DEFAULT_LIMIT = 10.0  # CPU seconds per answer (real answers take well under one)
+NOT_EQUIVALENT_CAP = 0.99  # the most a domain that is not equivalent can earn (semantic)
+_F1S = ("f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
+
+
+class RewardInputError(Text2WorldError, ValueError):
+    """A gold or option the reward cannot use (unknown store id, unknown metric): the caller's
+    configuration, never the model's output, so it is raised rather than scored 0."""
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A gold domain with the problems semantic scoring runs on (``id``: the store id, or
+    ``"pddl:<hash>"`` for a gold given as text)."""
+
+    id: str
+    domain: str
+    problems: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RewardDetail:
+    """One answer's reward and why: ``scores`` holds every metric computed (the chosen one and
+    what it rests on), ``verdict`` the semantic verdict when it was computed, ``reason`` why the
+    reward is below 1 (empty when it is 1)."""
+
+    reward: float
+    metric: str
+    executable: bool
+    verdict: str | None = None
+    reason: str = ""
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------------------------
+# Golds
+
+
+@functools.lru_cache(maxsize=16)
+def _store(dataset: str):
+    from text2world.store.datasets import DatasetError, load_dataset
+
+    try:
+        return load_dataset(dataset)
+    except DatasetError as err:
+        raise RewardInputError(f"dataset {dataset!r}: {err}") from None
+
+
+@functools.lru_cache(maxsize=4096)
+def resolve_gold(reference: str, dataset: str = "text2world") -> Gold:
+    """A gold from a store id of ``dataset`` or from gold PDDL text (``(define ...``). A PDDL
+    gold that is a store gold, byte for byte, gets that record's problems; another has none
+    (then ``semantic`` falls back to ``canonical_f1``, with a note)."""
+    if not isinstance(reference, str) or not reference.strip():
+        raise RewardInputError(f"the gold must be a store id or PDDL text, not {reference!r:.80}")
+    store = _store(dataset)
+    if "(define" in reference.lower():
+        import hashlib
+
+        text = reference.strip()
+        for record in store:
+            if record.domain.strip() == text:
+                return _gold_of(record)
+        return Gold("pddl:" + hashlib.sha256(text.encode()).hexdigest()[:12], reference)
+    try:
+        return _gold_of(store.get(reference.strip()))
+    except KeyError:
+        raise RewardInputError(f"{reference!r:.80} is neither PDDL text nor a domain id of dataset "
+                               f"{dataset!r} (t2w data list shows the ids)") from None
+
+
+def _gold_of(record) -> Gold:
+    return Gold(record.id, record.domain, tuple((p.name, p.pddl) for p in record.problems))
+
+
+def check_metric(metric: str) -> str:
+    if metric not in METRICS:
+        raise RewardInputError(f"unknown reward metric {metric!r}; choose one of {', '.join(METRICS)}")
+    return metric
+
+
+# --------------------------------------------------------------------------------------------
+# One answer
+
+
+def answer_text(completion: Any) -> str:
+    """The text of a completion: a string, or the content of the last assistant message of a
+    chat completion (content given as text parts is joined). Anything else is no text."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        completion = [completion]
+    if isinstance(completion, (list, tuple)):
+        for message in reversed(completion):
+            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
+                content = message.get("content")
+                if isinstance(content, list):
+                    return "".join(part.get("text", "") for part in content
+                                   if isinstance(part, dict) and isinstance(part.get("text"), str))
+                return content if isinstance(content, str) else ""
+    return ""
+
+
+def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
+               limit: float = DEFAULT_LIMIT, every_score: bool = False) -> RewardDetail:
+    """The reward of one answer (a string or chat messages) against ``gold``; never raises for
+    the answer. ``every_score`` computes all metrics (what batch scoring writes), not only the
+    one rewarded."""
+    check_metric(metric)
+    try:
+        return _reward(gold, answer_text(answer), metric, limit, every_score)
+    except Exception as err:  # noqa: BLE001 - no model output may stop a training step
+        return RewardDetail(0.0, metric, False, reason=f"scoring failed: {type(err).__name__}: {err}"[:500])
+
+
+def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool) -> RewardDetail:
+    from text2world.pddl.extract import NoDomainFound, extract_domain
+    from text2world.pddl.validation import validate
+
+    try:
+        domain = extract_domain(text, "canonical")
+    except NoDomainFound as err:
+        return RewardDetail(0.0, metric, False, reason=f"no domain: {err}",
+                            scores={"executable": 0.0})
+    checked = validate(domain)
+    if not checked.ok:
+        first = checked.errors[0]
+        where = f" (line {first.line})" if first.line is not None else ""
+        return RewardDetail(0.0, metric, False, reason=f"does not validate{where}: {first.message}"[:500],
+                            scores={"executable": 0.0})
+    scores: dict[str, Any] = {"executable": 1.0}
+    wanted = METRICS if every_score else (metric,)
+    verdict, reasons = None, []
+    if "semantic" in wanted and not gold.problems:
+        reasons.append("the gold has no problems: semantic scoring is replaced by canonical_f1")
+        wanted = tuple(dict.fromkeys([*wanted, "canonical_f1"]))
+    for mode in ("paper", "canonical"):
+        if f"{mode}_f1" in wanted:
+            scores[f"{mode}_f1"], why = _f1(gold.domain, domain, mode)
+            if why:
+                reasons.append(why)
+    if "semantic" in wanted and gold.problems:
+        scores["semantic"], verdict, why = _semantic(gold, domain, limit)
+        if why:
+            reasons.append(why)
+    chosen = metric if metric != "semantic" or gold.problems else "canonical_f1"
+    reward = float(scores[chosen])
+    if reward < 1.0 and not reasons:
+        reasons.append(f"{chosen} {reward:.4f}")
+    return RewardDetail(reward, metric, True, verdict, "; ".join(reasons)[:1000] if reward < 1.0 else "",
+                        scores)
+
+
+def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
+    from text2world.scoring.metrics import ScoringError, score
+
+    try:
+        result = score(gold, domain, mode)  # type: ignore[arg-type]
+    except ScoringError as err:
+        return 0.0, f"{mode} scoring: {err}"
+    if not result.gold_executable:
+        return 0.0, f"the gold does not parse in {mode} mode"
+    return sum(getattr(result, name) for name in _F1S) / len(_F1S), ""
+
+
+def _semantic(gold: Gold, domain: str, limit: float) -> tuple[float, str, str]:
+    from text2world.scoring.semantic import SemanticSettings, semantic_score
+
+    settings = SemanticSettings(time_limit=limit, planner_timeout=min(10.0, limit), cpu_clock=True)
+    result = semantic_score(gold.domain, domain, gold.problems, settings=settings)
+    if not result.ok:
+        reason = result.reason
+        if "time limit" in reason:
+            reason = f"past the limit of {limit:g} CPU seconds per answer: {reason}"
+        return 0.0, result.verdict, reason
+    if result.verdict == "equivalent":
+        return 1.0, result.verdict, ""
+    values = [value for value in result.metrics().values() if value is not None]
+    value = min(NOT_EQUIVALENT_CAP, sum(values) / len(values)) if values else 0.0
+    why = "; ".join([*result.unmatched[:3], *(d.message for d in result.diagnoses[:2])])
+    return value, result.verdict, f"semantic verdict {result.verdict}" + (f": {why}" if why else "")
+
+
+# --------------------------------------------------------------------------------------------
+# The ecosystem's contracts
+
+
+def _column(value: Any, size: int, name: str) -> list:
+    """A dataset column as TRL passes it (a list aligned with the completions), or one value
+    for every completion."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != size:
+            raise RewardInputError(f"{name} has {len(value)} values for {size} completions; "
+                                   "TRL passes one per completion")
+        return list(value)
+    return [value] * size
+
+
+class DomainReward:
+    """``domain_reward``: TRL's reward function contract (see the module docstring).
+
+    ``gold_id`` (a store id or gold PDDL per completion; ``gold_pddl`` is accepted as the column
+    name too), ``metric`` (one of ``METRICS``, a string or a column), ``dataset`` and ``limit``
+    (CPU seconds per answer). Every other keyword (``prompts``, ``completion_ids``,
+    ``trainer_state``, other columns) is accepted and ignored. ``last_details``: the
+    ``RewardDetail`` of each completion of the latest call (the reasons)."""
+
+    def __init__(self, metric: str = DEFAULT_METRIC, limit: float = DEFAULT_LIMIT,
+                 name: str = "domain_reward") -> None:
+        self.metric = check_metric(metric)
+        self.limit = limit
+        self.__name__ = name  # TRL names each reward function's logged column by __name__
+        self.last_details: list[RewardDetail] = []
+
+    def __call__(self, completions: Sequence[Any], gold_id: Any = None, *, metric: Any = None,
+                 gold_pddl: Any = None, dataset: Any = None, limit: float | None = None,
+                 **kwargs: Any) -> list[float]:
+        size = len(completions)
+        golds = gold_id if gold_id is not None else gold_pddl
+        if golds is None:
+            raise RewardInputError("domain_reward needs a 'gold_id' (or 'gold_pddl') dataset column: "
+                                   "the store id or gold PDDL of each prompt")
+        metrics = _column(metric if metric is not None else self.metric, size, "metric")
+        datasets = _column(dataset if dataset is not None else "text2world", size, "dataset")
+        details = [reward_for(resolve_gold(reference, data), completion, check_metric(chosen),
+                              self.limit if limit is None else limit)
+                   for completion, reference, chosen, data in
+                   zip(completions, _column(golds, size, "gold_id"), metrics, datasets)]
+        self.last_details = details
+        return [detail.reward for detail in details]
+
+
+domain_reward = DomainReward()
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: str,
+                  extra_info: dict | None = None) -> float:
+    """veRL's reward contract: the reward of ``solution_str`` against ``ground_truth`` (a store
+    id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset`` and ``limit``;
+    ``data_source`` is not used (veRL routes by it before calling)."""
+    info = extra_info if isinstance(extra_info, dict) else {}
+    metric = check_metric(info.get("metric") or DEFAULT_METRIC)
+    gold = resolve_gold(ground_truth, info.get("dataset") or "text2world")
+    return reward_for(gold, solution_str, metric, float(info.get("limit") or DEFAULT_LIMIT)).reward
+
+
+__all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "METRICS", "NOT_EQUIVALENT_CAP", "DomainReward", "Gold",
+           "RewardDetail", "RewardInputError", "answer_text", "check_metric", "compute_score",
+           "domain_reward", "resolve_gold", "reward_for"]
