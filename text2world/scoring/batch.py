@@ -1,0 +1,208 @@
+"""Batch scoring: many answers against store or PDDL golds, with every score, verdict and reason
+per line (``t2w score-batch``, ``POST /v1/score/batch``).
+
+Input lines are ``{"id", "gold_id" or "gold_pddl", "response"}`` (optionally ``"dataset"``);
+output lines are ``{"id", "gold", "metric", "reward", "executable", "verdict", "reason",
+"scores"}`` (``text2world.rewards.reward_for`` with every metric), in the input's order.
+
+Lines are scored in chunks (``score_chunk``: plain data in and out, so a chunk runs the same in
+this process, in a process pool, on Ray or in the API's scoring processes). Chunks are cut after
+sorting the lines by gold, so that a worker prepares a gold once for all of its lines (the gold
+caches are per process). A run is resumable: lines whose id is already in the output are not
+scored again; the output is rewritten in the input's order once every line is there, so a run
+on Ray and a run here write the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from text2world.errors import Text2WorldError
+from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
+
+CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines
+MAX_ID_CHARS = 200
+
+
+class BatchInputError(Text2WorldError, ValueError):
+    """An input file or line that cannot be scored; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class BatchLine:
+    """One line to score: ``gold`` is the store id or the gold PDDL."""
+
+    id: str
+    gold: str
+    response: str
+    dataset: str = "text2world"
+
+    def task(self) -> dict[str, str]:
+        return {"id": self.id, "gold": self.gold, "response": self.response, "dataset": self.dataset}
+
+
+def parse_line(raw: Any, where: str) -> BatchLine:
+    """A batch line from its JSON value; ``BatchInputError`` says what is wrong and ``where``."""
+    if not isinstance(raw, dict):
+        raise BatchInputError(f"{where}: a line must be a JSON object, not {type(raw).__name__}")
+    unknown = set(raw) - {"id", "gold_id", "gold_pddl", "response", "dataset"}
+    if unknown:
+        raise BatchInputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} "
+                              "(a line has id, gold_id or gold_pddl, response, dataset)")
+    item = raw.get("id")
+    if isinstance(item, int) and not isinstance(item, bool):
+        item = str(item)
+    if not isinstance(item, str) or not item or len(item) > MAX_ID_CHARS:
+        raise BatchInputError(f"{where}: 'id' must be a non-empty string of at most "
+                              f"{MAX_ID_CHARS} characters")
+    if ("gold_id" in raw) == ("gold_pddl" in raw):
+        raise BatchInputError(f"{where} (id {item!r}): give exactly one of 'gold_id' and 'gold_pddl'")
+    gold = raw.get("gold_id", raw.get("gold_pddl"))
+    dataset = raw.get("dataset", "text2world")
+    for name, value in (("gold", gold), ("response", raw.get("response")), ("dataset", dataset)):
+        if not isinstance(value, str):
+            raise BatchInputError(f"{where} (id {item!r}): {name!r} must be a string")
+    try:
+        resolve_gold(gold, dataset)
+    except RewardInputError as err:
+        raise BatchInputError(f"{where} (id {item!r}): {err}") from None
+    return BatchLine(item, gold, raw["response"], dataset)
+
+
+def read_batch(path: Path) -> list[BatchLine]:
+    """Every line of a JSONL file, checked before anything is scored (ids unique)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BatchInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise BatchInputError(f"{path}: cannot read it as UTF-8 text ({err})") from None
+    lines, seen = [], set()
+    for number, row in enumerate(text.splitlines(), 1):
+        if not row.strip():
+            continue
+        where = f"{path} line {number}"
+        try:
+            raw = json.loads(row)
+        except ValueError as err:
+            raise BatchInputError(f"{where}: not JSON ({err})") from None
+        line = parse_line(raw, where)
+        if line.id in seen:
+            raise BatchInputError(f"{where}: id {line.id!r} appears twice (ids name the lines "
+                                  "for resuming)")
+        seen.add(line.id)
+        lines.append(line)
+    return lines
+
+
+def score_task(task: dict[str, str], metric: str = DEFAULT_METRIC, limit: float = DEFAULT_LIMIT) -> dict:
+    """The output line of one task (``BatchLine.task``); never raises for the response."""
+    gold = resolve_gold(task["gold"], task.get("dataset", "text2world"))
+    detail = reward_for(gold, task["response"], metric, limit, every_score=True)
+    return {"id": task["id"], "gold": gold.id, "metric": metric, "reward": detail.reward,
+            "executable": detail.executable, "verdict": detail.verdict, "reason": detail.reason,
+            "scores": detail.scores}
+
+
+def score_chunk(tasks: list[dict[str, str]], metric: str = DEFAULT_METRIC,
+                limit: float = DEFAULT_LIMIT) -> list[dict]:
+    """Output lines of a chunk of tasks (run in any process: plain data in and out)."""
+    return [score_task(task, metric, limit) for task in tasks]
+
+
+def chunks(lines: list[BatchLine], size: int = CHUNK_LINES) -> list[list[dict[str, str]]]:
+    """Tasks cut into chunks after grouping them by gold (stable within a gold)."""
+    ordered = sorted(lines, key=lambda line: (line.dataset, line.gold))
+    return [[line.task() for line in ordered[start:start + size]]
+            for start in range(0, len(ordered), size)]
+
+
+ChunkRunner = Callable[[list[list[dict[str, str]]], str, float], Iterator[list[dict]]]
+
+
+def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
+             workers: int = 1) -> Iterator[list[dict]]:
+    """Chunks scored in this process (``workers`` 1) or in a local process pool, as they end."""
+    if workers <= 1:
+        for part in parts:
+            yield score_chunk(part, metric, limit)
+        return
+    from concurrent.futures import as_completed
+
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(score_chunk, part, metric, limit) for part in parts]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def done_ids(out: Path) -> dict[str, dict]:
+    """Lines already in an output file, by id (a torn last line is dropped)."""
+    if not out.is_file():
+        return {}
+    found: dict[str, dict] = {}
+    with out.open(encoding="utf-8") as stream:
+        for row in stream:
+            try:
+                record = json.loads(row)
+            except ValueError:
+                continue  # a line cut by a kill: scored again
+            if isinstance(record, dict) and isinstance(record.get("id"), str):
+                found[record["id"]] = record
+    return found
+
+
+def score_batch(lines: list[BatchLine], out: Path, metric: str = DEFAULT_METRIC,
+                limit: float = DEFAULT_LIMIT, runner: ChunkRunner | None = None,
+                progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+    """Score ``lines`` into ``out`` (JSONL), resuming: ids already there are kept. Returns
+    ``{"lines", "scored", "resumed"}``."""
+    check_metric(metric)
+    previous = done_ids(out)
+    wanted = {line.id for line in lines}
+    if previous and not set(previous) & wanted:
+        raise BatchInputError(f"{out} holds {len(previous)} lines of another input (no id in "
+                              "common): choose another --out, or delete it to start again")
+    pending = [line for line in lines if line.id not in previous]
+    total, done = len(lines), len(lines) - len(pending)
+    if progress is not None:
+        progress(done, total)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _drop_torn_tail(out)
+    with out.open("a", encoding="utf-8") as stream:
+        for part in (runner or run_here)(chunks(pending), metric, limit):
+            for record in part:
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+                previous[record["id"]] = record
+            stream.flush()
+            done += len(part)
+            if progress is not None:
+                progress(done, total)
+    _write_in_order(out, [line.id for line in lines], previous)
+    return {"lines": total, "scored": len(pending), "resumed": total - len(pending)}
+
+
+def _drop_torn_tail(path: Path) -> None:
+    if path.is_file():
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            path.write_bytes(data[:data.rfind(b"\n") + 1])
+
+
+def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -> None:
+    """The output in the input's order (lines of ids not in the input last), atomically."""
+    order = list(order)
+    known = set(order)
+    rows = [records[item] for item in order if item in records]
+    rows += [record for item, record in records.items() if item not in known]
+    temporary = out.with_name(out.name + ".tmp")
+    temporary.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    os.replace(temporary, out)
+
+
+__all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "chunks", "done_ids", "parse_line",
+           "read_batch", "run_here", "score_batch", "score_chunk", "score_task"]
