@@ -160,17 +160,17 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool)
     from text2world.pddl.extract import NoDomainFound, extract_domain
     from text2world.pddl.validation import validate
 
+    zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
     try:
         domain = extract_domain(text, "canonical")
     except NoDomainFound as err:
-        return RewardDetail(0.0, metric, False, reason=f"no domain: {err}",
-                            scores={"executable": 0.0})
+        return RewardDetail(0.0, metric, False, reason=f"no domain: {err}", scores=zeros)
     checked = validate(domain)
     if not checked.ok:
         first = checked.errors[0]
         where = f" (line {first.line})" if first.line is not None else ""
         return RewardDetail(0.0, metric, False, reason=f"does not validate{where}: {first.message}"[:500],
-                            scores={"executable": 0.0})
+                            scores=zeros)
     scores: dict[str, Any] = {"executable": 1.0}
     wanted = METRICS if every_score else (metric,)
     verdict, reasons = None, []

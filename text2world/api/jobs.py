@@ -73,6 +73,14 @@ def score_job(task: dict) -> dict:
             "semantic": semantic}
 
 
+def batch_item_job(task: dict) -> dict:
+    """One line of ``POST /v1/score/batch``: ``scoring.batch.score_task`` (every score, the reward
+    of ``task["metric"]``, the verdict and the reason)."""
+    from text2world.scoring.batch import score_task
+
+    return score_task(task["line"], task["metric"], task["limit"])
+
+
 _TINY_DOMAIN = ("(define (domain ready) (:requirements :strips) (:predicates (p))\n"
                 "  (:action flip :parameters () :precondition (p) :effect (not (p))))")
 

@@ -75,6 +75,52 @@ class ScoreRequest(_Strict):
         return self
 
 
+MAX_BATCH_ITEMS = 512  # lines per POST /v1/score/batch (a GRPO step of 2,048 is four requests)
+
+
+class BatchItem(_Strict):
+    """One answer of a batch: its ``id``, its gold (``gold_id`` or ``gold_pddl``) and the raw
+    model answer (``response``)."""
+
+    model_config = ConfigDict(json_schema_extra=_ONE_GOLD)
+
+    id: Text = Field(..., min_length=1, max_length=200)
+    gold_id: Text | None = None
+    gold_pddl: Text | None = None
+    response: Text
+    dataset: Text = BUILTIN
+
+    @model_validator(mode="after")
+    def _one_gold(self) -> BatchItem:
+        if (self.gold_id is None) == (self.gold_pddl is None):
+            raise ValueError("give exactly one of 'gold_id' (a store id) and 'gold_pddl' (PDDL text)")
+        return self
+
+
+class BatchScoreRequest(_Strict):
+    """Answers to score as rewards (``text2world.rewards``), each line as ``t2w score-batch``
+    writes it."""
+
+    items: list[BatchItem] = Field(..., min_length=1, max_length=MAX_BATCH_ITEMS)
+    metric: Literal["executable", "paper_f1", "canonical_f1", "semantic"] = Field(
+        "semantic", description="The metric in each result's `reward` (every score is returned).")
+
+
+class BatchResult(BaseModel):
+    id: str
+    gold: str | None
+    metric: str
+    reward: float
+    executable: bool | None
+    verdict: str | None
+    reason: str
+    scores: dict[str, float]
+
+
+class BatchScoreResponse(BaseModel):
+    results: list[BatchResult]
+
+
 class ValidateRequest(_Strict):
     """A domain (``pddl``) or a raw model answer (``response``): exactly one of them."""
 

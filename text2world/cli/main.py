@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from text2world.cli import contamination, data, evaluate, inspect_log, mcp, report, scoring, serve, view, wm
+from text2world.cli import contamination, data, evaluate, inspect_log, mcp, report, rewards, scoring, serve, view, wm
 from text2world.cli.help import ConventionalGroup
 
 app = typer.Typer(
@@ -44,6 +44,8 @@ app.command("report")(report.report_command)
 app.command("compare")(report.compare_command)
 app.command("score-run")(evaluate.score_run_command)
 app.command("import-inspect")(inspect_log.import_inspect_command)
+app.command("score-batch")(rewards.score_batch_command)
+app.command("export-trajectories")(rewards.export_trajectories_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")
 app.add_typer(wm.app, name="wm")

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import anyio
 from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
-from text2world.api.jobs import score_job, validate_job
+from text2world.api.jobs import ApiError, batch_item_job, score_job, validate_job
 from text2world.api.schemas import (
     SCORING_ERRORS,
+    BatchScoreRequest,
+    BatchScoreResponse,
     ScoreRequest,
     ScoreResponse,
     ValidateRequest,
@@ -45,3 +50,47 @@ async def validate_domain(request: ValidateRequest, run_job: JobRunnerDep) -> di
     """Every error in one pass, each with its category, kind and line, plus warnings; a raw
     model answer (`response`) has its domain extracted first."""
     return await run_job(validate_job, request.model_dump())
+
+
+def _batch_lines(request: BatchScoreRequest) -> list[dict]:
+    """The items as ``scoring.batch`` tasks, every gold resolved first (422 naming the item)."""
+    from text2world.scoring.batch import BatchInputError, parse_line
+
+    try:
+        return [parse_line(item.model_dump(exclude_none=True), f"items[{index}]").task()
+                for index, item in enumerate(request.items)]
+    except BatchInputError as err:
+        raise ApiError(422, "invalid_item", str(err)) from None
+
+
+@router.post("/score/batch", response_model=BatchScoreResponse, responses=SCORING_ERRORS,
+             summary="Score many answers as rewards")
+async def score_batch(request: BatchScoreRequest, run_job: JobRunnerDep) -> dict:
+    """Each item's reward (`metric`: semantic by default, 0 for an answer that does not
+    validate), every score, the semantic verdict and the reason, as `t2w score-batch` writes
+    them. Each item is one scoring job, bounded like `/v1/score`; an item past the time limit
+    gets reward 0 and says so. At most the client's concurrency of items score at once."""
+    from text2world.rewards import DEFAULT_LIMIT
+
+    lines = await anyio.to_thread.run_sync(_batch_lines, request)
+    settings = run_job.settings
+    limit = min(DEFAULT_LIMIT, settings.score_timeout)
+    gate = asyncio.Semaphore(max(1, settings.per_client_concurrency))
+
+    async def one(line: dict) -> dict:
+        async with gate:
+            try:
+                return await run_job(batch_item_job, {"line": line, "metric": request.metric, "limit": limit})
+            except ApiError as err:
+                if err.code != "scoring_timeout":
+                    raise
+                return {"id": line["id"], "gold": None, "metric": request.metric, "reward": 0.0,
+                        "executable": None, "verdict": None, "reason": err.message, "scores": {}}
+
+    tasks = [asyncio.ensure_future(one(line)) for line in lines]
+    try:
+        return {"results": await asyncio.gather(*tasks)}
+    except BaseException:  # an error answers the request: the other items stop scoring
+        for task in tasks:
+            task.cancel()
+        raise

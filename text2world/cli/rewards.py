@@ -1,0 +1,76 @@
+"""``t2w score-batch`` and ``t2w export-trajectories``: the training side (rewards in bulk,
+conversations for fine-tuning). The logic is in ``scoring.batch`` and ``engine.trajectories``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from text2world.cli.common import choices, console, err_console, fail
+from text2world.cli.runs import run_paths, runs_dir_option
+from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, METRICS
+
+Metric = choices("Metric", METRICS)
+
+
+def score_batch_command(
+    source: Path = typer.Argument(..., help='JSONL input: lines {"id", "gold_id" or "gold_pddl", "response"}.'),
+    out: Path = typer.Option(..., "--out", "-o", help="JSONL output (resumed when it exists)."),
+    metric: Metric = typer.Option(DEFAULT_METRIC, "--metric",  # type: ignore[valid-type]
+                                  help="The metric in each line's 'reward' (every score is written)."),
+    limit: float = typer.Option(DEFAULT_LIMIT, "--limit", min=0.1,
+                                help="CPU seconds per answer; past it the reward is 0, with the reason."),
+    workers: int = typer.Option(1, "--workers", "-j", min=1,
+                                help="Local worker processes (with --ray: the local Ray's CPUs)."),
+    ray: bool = typer.Option(False, "--ray", help="Run on Ray (a local cluster unless --ray-address)."),
+    ray_address: str | None = typer.Option(None, "--ray-address",
+                                           help="Address of a running Ray cluster (implies --ray)."),
+) -> None:
+    """Score many answers: every score, verdict and reason per line, resumable by id."""
+    from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
+    from text2world.scoring.batch import BatchInputError, read_batch, run_here, score_batch
+
+    try:
+        lines = read_batch(source)
+    except BatchInputError as err:
+        fail(str(err), 2)
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= 2.0:
+            last[0] = now
+            err_console.print(f"scored {done}/{total} lines", highlight=False)
+
+    if ray or ray_address:
+        runner = run_on_ray(ray_address, workers)
+    else:
+        def runner(parts, chosen, seconds):
+            return run_here(parts, chosen, seconds, workers)
+    try:
+        result = score_batch(lines, out, str(metric), limit, runner, progress)
+    except (BatchInputError, RayUnavailable) as err:
+        fail(str(err))
+    console.print(f"{out}: {result['lines']} lines ({result['scored']} scored, "
+                  f"{result['resumed']} already there)", highlight=False, soft_wrap=True)
+
+
+def export_trajectories_command(
+    runs: list[Path] = typer.Argument(..., help="Run folders, or run ids of the runs folder."),
+    out: Path = typer.Option(..., "--out", "-o", help="JSONL output (chat messages + scores)."),
+    where: str | None = typer.Option(
+        None, "--where", help="Keep only: semantic_equivalent, valid, correct, or a score "
+                              "comparison such as 'canonical.similarity>=0.9'."),
+    runs_dir: Path = runs_dir_option(),
+) -> None:
+    """Write each logged sample's conversation with its scores, for SFT (TRL, datasets)."""
+    from text2world.engine.run_store import RunError
+    from text2world.engine.trajectories import TrajectoryError, export_trajectories
+
+    try:
+        count = export_trajectories(run_paths(runs, runs_dir), out, where)
+    except (RunError, TrajectoryError) as err:
+        fail(str(err))
+    console.print(f"{out}: {count} trajectories", highlight=False, soft_wrap=True)
