@@ -1,0 +1,130 @@
+"""Reward throughput: ``text2world.rewards`` on the store's golds (the released Text2World domains
+with their problems) and answers of mixed quality (the noisy reference model's first rounds,
+broken by ``pddl.perturb``, its repaired later rounds, actions dropped, the oracle).
+
+Prints, all measured in this run (machine and load printed; compare ratios, not seconds):
+
+1. rewards per CPU-second (semantic metric) with the golds prepared (a training run's steady
+   state: each gold is prepared once per process), and including the preparation; target >= 20;
+2. the floor: the mean reward of trivial answers on the same golds (an empty domain, no PDDL);
+3. ``score-batch`` on a local Ray with 2 workers vs 1 on the same 400 lines (wall, each on a
+   fresh Ray whose start is not counted); target >= 1.7x;
+4. the start-up of ``domain_reward``'s first call in a fresh process (imports, the store, the
+   batch's gold prepared), 8 completions of one gold; target < 3 s.
+
+    python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from text2world.model.reference import reference_answer
+from text2world.pddl import perturb
+from text2world.rewards import domain_reward, resolve_gold, reward_for
+from text2world.scoring.batch import BatchLine, score_batch
+from text2world.store.datasets import load_dataset
+
+
+def mixed_answers(records, per_gold: int) -> list[tuple[str, str]]:
+    """(gold id, answer) pairs: for each gold, noisy reference rounds 0..3, a dropped action,
+    the oracle, in turn (seeded)."""
+    pairs = []
+    for record in records:
+        makers = [lambda r, k: reference_answer("noisy-oracle", r.domain, r.id, k % 4, seed=k),
+                  lambda r, k: f"```pddl\n{perturb.drop_action(r.domain, seed=k)}\n```",
+                  lambda r, k: reference_answer("oracle", r.domain, r.id, 0)]
+        for k in range(per_gold):
+            pairs.append((record.id, makers[k % len(makers)](record, k)))
+    return pairs
+
+
+def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
+    golds = sorted({gold for gold, _ in pairs})
+    started = time.process_time()
+    first = domain_reward([answer for _, answer in pairs], gold_id=[gold for gold, _ in pairs])
+    cold = time.process_time() - started
+    started = time.process_time()
+    again = domain_reward([answer for _, answer in pairs], gold_id=[gold for gold, _ in pairs])
+    warm = time.process_time() - started
+    assert first == again, "rewards must be deterministic"
+    verdicts: dict[str, int] = {}
+    for detail in domain_reward.last_details:
+        verdicts[detail.verdict or ("not executable" if not detail.executable else "-")] = \
+            verdicts.get(detail.verdict or ("not executable" if not detail.executable else "-"), 0) + 1
+    print(f"answers: {len(pairs)} on {len(golds)} golds; mean reward {sum(first) / len(first):.3f}; "
+          f"verdicts {json.dumps(verdicts, sort_keys=True)}")
+    print(f"rewards per CPU-second, golds prepared: {len(pairs) / warm:.1f} "
+          f"({warm:.2f} CPU-s)  [target >= 20]")
+    print(f"rewards per CPU-second, golds prepared in the run: {len(pairs) / cold:.1f} ({cold:.2f} CPU-s)")
+    trivial = {"empty domain": "(define (domain d) (:requirements :strips))", "no PDDL": "I do not know."}
+    for name, answer in trivial.items():
+        values = [reward_for(resolve_gold(gold), answer).reward for gold in golds]
+        print(f"floor ({name}): mean reward {sum(values) / len(values):.3f}")
+
+
+def ray_speedup(pairs: list[tuple[str, str]], lines: int) -> None:
+    import ray
+
+    from text2world.integrations.ray_batch import run_on_ray
+
+    batch = [BatchLine(f"line-{i}", gold, answer) for i, (gold, answer) in enumerate(pairs[:lines])]
+    outputs, seconds = [], {}
+    for workers in (1, 2):
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        try:
+            out = Path(tempfile.mkdtemp()) / "out.jsonl"
+            started = time.perf_counter()
+            score_batch(batch, out, runner=run_on_ray(workers=workers))
+            seconds[workers] = time.perf_counter() - started
+            outputs.append(out.read_text(encoding="utf-8"))
+        finally:
+            ray.shutdown()
+    assert outputs[0] == outputs[1], "Ray with 1 and 2 workers must write the same lines"
+    print(f"score-batch on Ray, {len(batch)} lines: 1 worker {seconds[1]:.1f} s, 2 workers "
+          f"{seconds[2]:.1f} s: {seconds[1] / seconds[2]:.2f}x  [target >= 1.7x]; identical lines")
+
+
+def first_call_startup(gold: str) -> None:
+    script = (
+        "import time; started = time.perf_counter()\n"
+        "from text2world.rewards import domain_reward\n"
+        "from text2world.store.datasets import load_dataset\n"
+        f"answer = load_dataset().get({gold!r}).domain\n"
+        f"domain_reward([answer] * 8, gold_id=[{gold!r}] * 8)\n"
+        "print(time.perf_counter() - started, time.process_time())\n")
+    runs = sorted(tuple(map(float, subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                                  text=True, check=True).stdout.split()))
+                  for _ in range(3))
+    print(f"first domain_reward call in a fresh process ({gold}, 8 completions): median "
+          f"{runs[1][0]:.2f} s wall, {runs[1][1]:.2f} CPU-s (of {', '.join(f'{r[0]:.2f}' for r in runs)} s)"
+          "  [target < 3 s]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--golds", type=int, default=None, help="golds used (default: all)")
+    parser.add_argument("--per-gold", type=int, default=4, help="answers per gold")
+    parser.add_argument("--lines", type=int, default=400, help="lines for the Ray comparison")
+    parser.add_argument("--skip-ray", action="store_true")
+    args = parser.parse_args()
+    records = [r for r in load_dataset() if r.problems][:args.golds]
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}")
+    pairs = mixed_answers(records, args.per_gold)
+    rewards_per_cpu_second(pairs)
+    first_call_startup(records[0].id)
+    if not args.skip_ray:
+        ray_pairs = pairs if len(pairs) >= args.lines else mixed_answers(records, -(-args.lines // len(records)))
+        ray_speedup(ray_pairs, args.lines)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
