@@ -74,7 +74,7 @@ def _scores_and_verdict(kind: str, item: dict) -> tuple[dict[str, float | None],
             scores.update({f"semantic.{m}": _number(semantic.get(m)) for m in METRICS})
             return scores, verdict_of(semantic)
         return scores, "valid" if item.get("valid") else "invalid"
-    metrics = item.get("metrics") if isinstance(item.get("metrics"), dict) else {}
+    metrics: dict = item["metrics"] if isinstance(item.get("metrics"), dict) else {}
     scores = {name: _number(value) for name, value in metrics.items()
               if _number(value) is not None or value is None}
     if "correct" in metrics:
@@ -109,23 +109,24 @@ def trajectories(runs: Iterable[Path], where: str | None = None) -> list[dict]:
     """The lines of every logged sample of ``runs`` that passes ``where``; the score keys are
     made the same on every line (missing ones null)."""
     check_filter(where)
-    lines = []
+    lines: list[dict[str, Any]] = []
     for path in runs:
         run = open_run(path)  # RunError says why a run cannot be read
         for item in run.items():
-            calls = [call for call in item.get("rounds") or item.get("calls") or []
+            logged: list = item.get("rounds") or item.get("calls") or []
+            calls = [call for call in logged
                      if isinstance(call, dict) and call.get("messages")]
             if not calls and item.get("messages"):  # one-call records (the contamination probe)
                 calls = [item]
             if not calls:
                 continue
             scores, verdict = _scores_and_verdict(run.kind, item)
-            line = {"messages": conversation(calls), "run": run.run_id, "kind": run.kind,
+            line: dict[str, Any] = {"messages": conversation(calls), "run": run.run_id, "kind": run.kind,
                     "item": str(item.get("item")), "epoch": int(item.get("epoch") or 0),
                     "verdict": verdict, "scores": scores}
             if _matches(line, where):
                 lines.append(line)
-    keys = sorted({key for line in lines for key in line["scores"]})
+    keys = sorted({key for line in lines for key in line["scores"]})  # one table: the same keys
     for line in lines:
         line["scores"] = {key: line["scores"].get(key) for key in keys}
     return lines

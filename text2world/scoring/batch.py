@@ -62,16 +62,17 @@ def parse_line(raw: Any, where: str) -> BatchLine:
                               f"{MAX_ID_CHARS} characters")
     if ("gold_id" in raw) == ("gold_pddl" in raw):
         raise BatchInputError(f"{where} (id {item!r}): give exactly one of 'gold_id' and 'gold_pddl'")
-    gold = raw.get("gold_id", raw.get("gold_pddl"))
-    dataset = raw.get("dataset", "text2world")
-    for name, value in (("gold", gold), ("response", raw.get("response")), ("dataset", dataset)):
+    gold, response, dataset = (raw.get("gold_id", raw.get("gold_pddl")), raw.get("response"),
+                               raw.get("dataset", "text2world"))
+    for name, value in (("gold", gold), ("response", response), ("dataset", dataset)):
         if not isinstance(value, str):
             raise BatchInputError(f"{where} (id {item!r}): {name!r} must be a string")
+    assert isinstance(gold, str) and isinstance(response, str) and isinstance(dataset, str)
     try:
         resolve_gold(gold, dataset)
     except RewardInputError as err:
         raise BatchInputError(f"{where} (id {item!r}): {err}") from None
-    return BatchLine(item, gold, raw["response"], dataset)
+    return BatchLine(item, gold, response, dataset)
 
 
 def read_batch(path: Path) -> list[BatchLine]:
