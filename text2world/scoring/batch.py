@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from text2world.engine.run_store import _drop_torn_tail
 from text2world.errors import Text2WorldError
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
 
@@ -185,13 +186,6 @@ def score_batch(lines: list[BatchLine], out: Path, metric: str = DEFAULT_METRIC,
                 progress(done, total)
     _write_in_order(out, [line.id for line in lines], previous)
     return {"lines": total, "scored": len(pending), "resumed": total - len(pending)}
-
-
-def _drop_torn_tail(path: Path) -> None:
-    if path.is_file():
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            path.write_bytes(data[:data.rfind(b"\n") + 1])
 
 
 def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -> None:
