@@ -55,3 +55,24 @@ def test_wide_unconstrained_action_stops_at_the_work_bound() -> None:
                               max_work=10_000)
     with pytest.raises(WorkLimitExceeded):
         sim.applicable(sim.initial_state)
+
+
+@pytest.mark.parametrize("width", [MAX_LOOP_DEPTH + 4, 2 * MAX_LOOP_DEPTH + 3])
+def test_wide_quantifiers_are_evaluated(width: int) -> None:
+    """``exists``/``forall`` over more variables than one function may nest loops."""
+    ys = " ".join(f"?y{i} - n" for i in range(width))
+    domain = ("(define (domain q) (:requirements :strips :typing :negative-preconditions"
+              " :existential-preconditions :universal-preconditions) (:types n)"
+              " (:predicates (mark ?a - n) (done))"
+              f" (:action some :parameters () :precondition (exists ({ys}) (not (mark ?y{width - 1})))"
+              "  :effect (done))"
+              f" (:action every :parameters () :precondition (forall ({ys}) (not (mark ?y{width - 1})))"
+              "  :effect (done)))")
+    problem = "(define (problem p) (:domain q) (:objects {objects} - n) (:init {init}) (:goal (done)))"
+    # one object: a single binding each; two with b marked: each search stops at its first binding
+    nothing = simulator_from_text(domain, problem.format(objects="a", init=""), max_work=1_000)
+    assert {a.name for a in nothing.applicable(nothing.initial_state)} == {"some", "every"}
+    one = simulator_from_text(domain, problem.format(objects="a b", init="(mark b)"), max_work=1_000)
+    assert {a.name for a in one.applicable(one.initial_state)} == {"some"}
+    marked = simulator_from_text(domain, problem.format(objects="a", init="(mark a)"), max_work=1_000)
+    assert marked.applicable(marked.initial_state) == ()
