@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import err_console, fail
+from text2world.cli.common import err_console, fail, warn
 
 
 def mcp_command(
@@ -29,6 +29,11 @@ def mcp_command(
                                         help="Scoring processes."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
                                   help="Built-in store folder (default: the repository's data/)."),
+    allowed_hosts: str = typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
+                                      show_default="the loopback names when bound to loopback, else any",
+                                      help="With --http: Host header names served (a,b); others get 421."),
+    token: str = typer.Option(None, "--token", envvar="T2W_API_TOKEN",
+                              help="With --http: bearer token every request must carry."),
     call: str = typer.Option(None, "--call", metavar="TOOL", help="Instead of serving: start "
                              "the server, call TOOL through the MCP client over stdio, print "
                              "its JSON answer (a check of the whole path, as an agent uses it)."),
@@ -80,7 +85,12 @@ def mcp_command(
         if not 0 < port < 65536:
             fail(f"--port {port}: a TCP port is between 1 and 65535")
         _check_port_free(host, port)
+        from text2world.api.guard import exposure_warning, parse_hosts
+
+        warning = exposure_warning(host, token, "the MCP server")
+        if warning:
+            warn(warning)
         err_console.print(f"text2world MCP server: http://{host}:{port}/mcp", highlight=False)
-        serve(settings, "http", host, port)
+        serve(settings, "http", host, port, parse_hosts(allowed_hosts), token or None)
     else:
         serve(settings, "stdio")
