@@ -168,13 +168,15 @@ def _oversized() -> dict:
 def test_mcp_oversized_call_is_the_same_tool_error_on_both_transports() -> None:
     pytest.importorskip("mcp")
     from mcp import Client, StdioServerParameters
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
     mcp = Service(["mcp", "--http", "--token", "tok"], ready=None)
     try:
         async def over_http(arguments: dict, host: str = "127.0.0.1") -> tuple[bool, str]:
             headers = {"Authorization": "Bearer tok", "Host": f"{host}:{mcp.port}"}
-            async with Client(f"http://127.0.0.1:{mcp.port}/mcp", read_timeout_seconds=60,
-                              headers=headers) as client:
+            transport = streamable_http_client(f"http://127.0.0.1:{mcp.port}/mcp",
+                                               http_client=create_mcp_http_client(headers=headers))
+            async with Client(transport, read_timeout_seconds=60) as client:
                 result = await client.call_tool("validate_domain", arguments)
                 return result.is_error, result.content[0].text
 

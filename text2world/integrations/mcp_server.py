@@ -360,7 +360,10 @@ class _CallSizeLimit(BodyLimitMiddleware):
         request_id = json.loads(found.group(1)) if found else None
         text = (f"payload_too_large: the arguments hold more than {self.tool_limit:,} bytes of text; "
                 f"the limit is {self.tool_limit:,} (t2w mcp --max-body)")
-        result = {"content": [{"type": "text", "text": text}], "isError": True}
+        from mcp.types import CallToolResult, TextContent
+
+        result = CallToolResult(content=[TextContent(type="text", text=text)], is_error=True).model_dump(
+            by_alias=True, mode="json", exclude_none=True)
         return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": result},
                             headers={"Connection": "close"})
 
