@@ -200,3 +200,81 @@ def test_mcp_oversized_call_is_the_same_tool_error_on_both_transports() -> None:
     finally:
         output = mcp.stop()
     assert "Traceback" not in output, output
+
+
+# ---- fuzz: generated domains of growing arity, depth and size, every entry point
+
+
+def _generated(arity: int, depth: int, actions: int) -> tuple[str, str, str]:
+    """A domain whose first action has ``arity`` parameters chained by ``next`` and a
+    precondition nested ``depth`` levels of and/or/not; ``actions`` actions in all; a problem
+    and a one-step plan."""
+    params = " ".join(f"?x{i} - n" for i in range(arity))
+    chain = " ".join(f"(next ?x{i} ?x{i + 1})" for i in range(arity - 1)) or "(mark ?x0)"
+    nested = "(mark ?x0)"
+    for level in range(depth):
+        nested = ("(not (not {}))", "(or {} (mark ?x0))", "(and {} (next ?x0 ?x0))")[level % 3].format(nested)
+    extra = "".join(f"(:action a{i} :parameters (?y - n) :precondition (mark ?y) :effect (not (mark ?y)))"
+                    for i in range(actions - 1))
+    domain = ("(define (domain fuzz) (:requirements :strips :typing :negative-preconditions"
+              " :disjunctive-preconditions) (:types n) (:predicates (next ?a - n ?b - n) (mark ?a - n))"
+              f" (:action walk :parameters ({params}) :precondition (and {chain} (or {nested} (not (mark ?x0))))"
+              f"  :effect (mark ?x{arity - 1})) {extra})")
+    nodes = " ".join(f"n{i}" for i in range(4))
+    init = " ".join(f"(next n{i} n{(i + 1) % 4})" for i in range(4))
+    problem = f"(define (problem p) (:domain fuzz) (:objects {nodes} - n) (:init {init}) (:goal (mark n3)))"
+    step = "(walk " + " ".join(f"n{i % 4}" for i in range(arity)) + ")"
+    return domain, problem, step
+
+
+FUZZ = [(1, 0, 1), (8, 4, 5), (19, 10, 20), (21, 20, 40), (30, 30, 80), (45, 40, 150)]
+
+
+@pytest.mark.slow
+def test_fuzz_generated_domains_reach_no_500_no_traceback() -> None:
+    pytest.importorskip("mcp")
+    from mcp import Client, StdioServerParameters
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+    cases = [_generated(*shape) for shape in FUZZ]
+    api = Service(["serve", "--executor", "process", "--score-processes", "1"])
+    mcp = Service(["mcp", "--http"], ready=None)
+    try:
+        with httpx.Client(base_url=api.url, timeout=120) as client:
+            for domain, problem, _ in cases:
+                answer = client.post("/v1/score", json={
+                    "pddl": domain, "gold_pddl": domain, "semantic": True,
+                    "problems": [{"name": "p", "pddl": problem}]})
+                assert answer.status_code < 500, answer.text[:500]
+                if answer.status_code == 200:
+                    assert "SyntaxError" not in answer.text and "nested" not in answer.text, answer.text[:500]
+
+        async def tools(client) -> None:
+            for domain, problem, step in cases:
+                calls = {"validate_domain": {"pddl": domain},
+                         "score_domain": {"pddl": domain, "gold_pddl": domain, "semantic": True,
+                                          "problems": [{"name": "p", "pddl": problem}]},
+                         "simulate": {"domain": domain, "problem": problem, "action": step},
+                         "validate_plan": {"domain": domain, "problem": problem, "plan": step},
+                         "plan": {"domain": domain, "problem": problem, "timeout": 5}}
+                for tool, arguments in calls.items():
+                    result = await client.call_tool(tool, arguments)
+                    text = json.dumps(result.structured_content) if not result.is_error else result.content[0].text
+                    assert "Traceback" not in text and "SyntaxError" not in text, (tool, text[:500])
+                    if result.is_error:  # a documented error: a code, a colon, a message
+                        assert text.split(":", 1)[0].replace("Error executing tool ", "").strip(), text
+
+        async def both() -> None:
+            parameters = StdioServerParameters(command=sys.executable, args=["-m", "text2world.cli", "mcp"],
+                                               env={"PYTHONPATH": str(REPO), "T2W_HOME": os.environ["T2W_HOME"]})
+            async with Client(parameters, read_timeout_seconds=120) as client:
+                await tools(client)
+            transport = streamable_http_client(f"http://127.0.0.1:{mcp.port}/mcp",
+                                               http_client=create_mcp_http_client())
+            async with Client(transport, read_timeout_seconds=120) as client:
+                await tools(client)
+
+        asyncio.run(both())
+    finally:
+        outputs = api.stop() + mcp.stop()
+    assert "Traceback" not in outputs, outputs[-3000:]
