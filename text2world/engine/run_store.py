@@ -17,6 +17,11 @@ Files, each holding typed records that carry the task's ``kind`` and the format 
 * ``paid.jsonl`` (``PaidCall``) - append-only, one line per call paid for (answered by the
   model, not the cache), written as soon as the answer arrives: ``cost_paid`` counts the
   calls of an attempt that was killed before its sample was logged, and counts each once.
+* ``sent.jsonl`` - append-only, one line per request sent to a model (each attempt of a call,
+  not cache hits), written before the request goes out; its ``call`` id is on the ``paid.jsonl``
+  line of the attempt that was answered. Sent lines without a paid one (``calls_sent_unanswered``
+  in the summary: killed in flight, timed out, failed) bound what a provider may bill beyond
+  ``cost_paid``.
 * ``summary.json`` (``RunSummary``) - the task's summary, rewritten atomically at checkpoints.
 
 Reading (the public interface for reports, the viewer and the API; ``engine.run_reader``,
@@ -131,6 +136,18 @@ class PaidCall(TypedDict, total=False):
     prompt_tokens: int
     completion_tokens: int
     at: str
+    call: str  # the id of its sent.jsonl line (runs since sent.jsonl)
+
+
+class SentCall(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    round: int
+    attempt: int
+    call: str
+    at: str
 
 
 class RunSummary(TypedDict, total=False):
@@ -147,6 +164,8 @@ class RunSummary(TypedDict, total=False):
     completion_tokens: int
     cost: float
     cost_paid: float
+    calls_sent: int | None  # requests sent to a model (None: a run made before they were recorded)
+    calls_sent_unanswered: int | None  # of them, never answered: in flight at a kill, timed out
     epochs: int
     per_epoch: list[dict]
     spread: dict
@@ -268,6 +287,10 @@ class Run:
     def paid_path(self) -> Path:
         return self.path / "paid.jsonl"
 
+    @property
+    def sent_path(self) -> Path:
+        return self.path / "sent.jsonl"
+
     # ---- creation and opening
 
     @classmethod
@@ -353,7 +376,7 @@ class Run:
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
         register_fd(fd)
-        for path in (self.log_path, self.errors_path, self.paid_path):
+        for path in (self.log_path, self.errors_path, self.paid_path, self.sent_path):
             _drop_torn_tail(path)
         if not self.paid_path.is_file():
             # A new run starts an empty ledger; a run begun before the ledger existed starts
@@ -398,14 +421,23 @@ class Run:
         """An infrastructure error; its message may quote a URL or header: redacted."""
         self._append(self.errors_path, redact(self._stamp(record)))
 
-    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0) -> None:
+    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0,
+                    call: str | None = None) -> None:
         """A call the model answered (not the cache): written on receipt, before the sample is
         logged. Not fsynced: a killed process loses nothing written; only a machine crash
-        could drop the line (the cache entry of the call has the same exposure)."""
+        could drop the line (the cache entry of the call has the same exposure). ``call``: the
+        id of its ``sent.jsonl`` line."""
         self._append(self.paid_path, self._stamp({
             "item": item, "epoch": epoch, "round": round_index, "cost": completion.cost,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
+            "at": utc_now(), **({"call": call} if call else {})}), sync=False)
+
+    def append_sent(self, item: str, round_index: int, epoch: int, attempt: int, call: str) -> None:
+        """A request about to go out to the model; written (not fsynced, as ``append_paid``)
+        before it is sent, so a kill in flight leaves it recorded."""
+        self._append(self.sent_path, self._stamp({
+            "item": item, "epoch": epoch, "round": round_index, "attempt": attempt, "call": call,
             "at": utc_now()}), sync=False)
 
     def write_summary(self, summary: dict) -> None:
@@ -441,6 +473,10 @@ class Run:
         """Every call this run paid for, in any attempt; None for a run made before the
         ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
         return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
+
+    def sent_calls(self) -> list[dict] | None:
+        """Every request this run sent to a model; None for a run made before the record."""
+        return read_jsonl(self.sent_path) if self.sent_path.is_file() else None
 
     def stored_summary(self) -> dict | None:
         """``summary.json`` as last written, or None if there is none (or it is unreadable)."""

@@ -25,6 +25,7 @@ import asyncio
 import statistics
 import threading
 import time
+import uuid
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,11 +215,20 @@ class _Context:
     async def complete(self, messages: list[dict], round_index: int = 0,
                        reference_context: dict | None = None) -> Completion:
         engine = self.engine
+        calls: list[str] = []
+
+        def sending(attempt: int) -> None:  # before each request goes out
+            call = uuid.uuid4().hex
+            calls.append(call)
+            engine.run.append_sent(self.item, round_index, self.epoch, attempt, call)
+            engine.sent.append({"call": call})
+
         completion = await engine.client.complete(messages, round_index, reference_context,
-                                                   epoch=self.epoch)
+                                                   epoch=self.epoch, on_send=sending)
         if not completion.cached:  # paid: into the ledger before anything else can fail
-            engine.run.append_paid(self.item, round_index, completion, self.epoch)
-            engine.paid.append({"cost": completion.cost})
+            call = calls[-1] if calls else None
+            engine.run.append_paid(self.item, round_index, completion, self.epoch, call)
+            engine.paid.append({"cost": completion.cost, "call": call})
         engine.observer.call_done(completion)
         return completion
 
@@ -249,6 +259,8 @@ class _Engine:
         self.finished: dict[tuple[str, int], dict] = {sample_key(r): r for r in run.items()}
         self.errors: dict[tuple[str, int], dict] = {sample_key(e): e for e in run.open_errors()}
         self.paid: list[dict] = run.paid_calls() or []
+        # a run begun before sent.jsonl existed counts the requests of this attempt on
+        self.sent: list[dict] = run.sent_calls() or []
 
     async def worker(self, queue: asyncio.Queue) -> None:
         while True:
@@ -290,7 +302,7 @@ class _Engine:
         self._last_summary = time.monotonic()
         errors = [e for key, e in self.errors.items() if key not in self.finished]
         summary = summarize(self.task, self.run, list(self.finished.values()), errors,
-                            self.paid)
+                            self.paid, self.sent)
         self.run.write_summary(summary)
         return summary
 
@@ -384,10 +396,15 @@ def _calls(item: dict) -> list[dict]:
 
 
 def common_summary(config: dict, items: list[dict], open_errors: list[dict],
-                   paid: list[dict] | None) -> dict:
+                   paid: list[dict] | None, sent: list[dict] | None = None) -> dict:
     """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
-    is always the prompts' token usage), costs and the paid ledger's total."""
+    is always the prompts' token usage), costs, the paid ledger's total and the requests
+    sent but never answered (None: a run made before they were recorded)."""
+    answered = {call.get("call") for call in paid or ()}
     return {
+        "calls_sent": len(sent) if sent else None,
+        "calls_sent_unanswered": (sum(1 for call in sent if call.get("call") not in answered)
+                                  if sent else None),
         "run_id": config.get("run_id"),
         "model": config.get("model"),
         "dataset": config.get("dataset"),
@@ -414,16 +431,18 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
 
 
 def summarize(task: Task, run: Run, items: list[dict] | None = None,
-              errors: list[dict] | None = None, paid: list[dict] | None = None) -> dict:
+              errors: list[dict] | None = None, paid: list[dict] | None = None,
+              sent: list[dict] | None = None) -> dict:
     """The run's summary now: the task's, the common counts, and per-epoch headline values
     with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
     the run's, when the caller has them in memory (else read from the run)."""
     items = run.items() if items is None else items
     errors = run.open_errors() if errors is None else errors
     paid = run.paid_calls() if paid is None else paid
+    sent = run.sent_calls() if sent is None else sent
     config = run.config
     summary = {**task.summarize(config, items, errors),
-               **common_summary(config, items, errors, paid)}
+               **common_summary(config, items, errors, paid, sent)}
     epochs = int(config.get("epochs") or 1)
     summary["epochs"] = epochs
     if epochs > 1:
