@@ -73,3 +73,41 @@ def test_calls_in_flight_at_a_kill_are_counted_as_sent_unanswered(task: str, set
     assert summary["calls_sent_unanswered"] == unanswered_at_kill >= len(in_flight) > 0
     assert summary["calls_sent"] == len(read_jsonl(run / "sent.jsonl")) >= len(server.requests)
     assert summary["paid_calls"] == len(read_jsonl(run / "paid.jsonl"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_FSIZE with SIGXFSZ ignored (Linux)")
+def test_a_full_disk_is_one_error_line_and_resume_drops_a_torn_line(tmp_path: Path) -> None:
+    """The kernel refuses writes past a file size limit (EFBIG) as a full disk does (ENOSPC):
+    the run stops with one line naming the folder and the cause, its log without a partial line;
+    a torn line (a crash mid-write) is dropped on resume with a note; the resumed run finishes."""
+    import resource
+
+    env = {**os.environ, "T2W_HOME": str(tmp_path / "home"), "T2W_RUNS_DIR": str(tmp_path / "runs"),
+           "PYTHONPATH": str(REPO)}
+    run = tmp_path / "runs" / "full"
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (25_000, 25_000))
+
+    command = [sys.executable, "-m", "text2world.cli", "eval", "--model", "reference/oracle", "--limit", "6",
+               "--ec", "0", "--workers", "0", "--run-id", "full", "--no-progress"]
+    full = subprocess.run(command, preexec_fn=small_files, env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert full.returncode == 1, full.stdout + full.stderr
+    lines = [line for line in full.stderr.splitlines() if line.strip()]
+    assert "Traceback" not in full.stderr and "cannot write the run folder" in full.stderr, full.stderr
+    assert str(run) in full.stderr.replace("\n", "") and "File too large" in full.stderr.replace("\n", "")
+    assert len(lines) <= 2, full.stderr  # one error (soft-wrapped at most once)
+    logged = (run / "log.jsonl").read_bytes()
+    assert logged.endswith(b"\n") and 0 < len(read_jsonl(run / "log.jsonl")) < 6
+
+    with (run / "log.jsonl").open("ab") as log:  # what a crash mid-write leaves
+        log.write(b'{"item": "torn')
+    resumed = subprocess.run([sys.executable, "-m", "text2world.cli", "eval", "--resume", str(run),
+                              "--no-progress"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "dropped an unfinished last line" in resumed.stderr.replace("\n", " ")
+    items = [record["item"] for record in read_jsonl(run / "log.jsonl")]
+    assert len(items) == len(set(items)) == 6

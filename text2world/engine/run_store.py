@@ -66,7 +66,7 @@ from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
-           "RunConfig", "RunError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
            "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
@@ -96,6 +96,11 @@ IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash"
 
 class RunError(Text2WorldError, ValueError):
     """A run directory that cannot be created, opened or resumed; the message says why."""
+
+
+class RunWriteError(RunError):
+    """A run folder that cannot be written (a full disk, a quota, a file size limit); what was
+    written before is kept, without a partial line."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,6 +263,7 @@ class Run:
     config: dict
     _fds: dict = field(default_factory=dict, repr=False)
     _lock_fd: int | None = field(default=None, repr=False)
+    notes: list[str] = field(default_factory=list, repr=False)  # repairs lock() made, to tell the user
 
     @property
     def run_id(self) -> str:
@@ -377,7 +383,10 @@ class Run:
         self._lock_fd = fd
         register_fd(fd)
         for path in (self.log_path, self.errors_path, self.paid_path, self.sent_path):
-            _drop_torn_tail(path)
+            dropped = _drop_torn_tail(path)
+            if dropped:
+                self.notes.append(f"{path}: dropped an unfinished last line ({dropped:,} bytes) left by "
+                                  "an interrupted write")
         if not self.paid_path.is_file():
             # A new run starts an empty ledger; a run begun before the ledger existed starts
             # it with the calls its log records as paid.
@@ -408,11 +417,19 @@ class Run:
                          0o644)
             self._fds[path] = fd
             register_fd(fd)
-        written = os.write(fd, data)  # one write: the line lands whole or not at all
-        while written < len(data):  # regular files write everything; be safe anyway
-            written += os.write(fd, data[written:])
-        if sync:
-            os.fsync(fd)
+        size = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, data)  # one write: the line lands whole or not at all
+            while written < len(data):  # a full disk or a size limit may cut it: finish or fail
+                written += os.write(fd, data[written:])
+            if sync:
+                os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, size)  # no partial line (truncating needs no space)
+            except OSError:
+                pass  # the next lock() drops a torn tail
+            raise self._write_failed(path, err) from None
 
     def append_item(self, record: dict) -> None:
         self._append(self.log_path, self._stamp(record))
@@ -442,7 +459,15 @@ class Run:
 
     def write_summary(self, summary: dict) -> None:
         summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
-        atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+        try:
+            atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+        except OSError as err:
+            raise self._write_failed(self.summary_path, err) from None
+
+    def _write_failed(self, path: Path, err: OSError) -> RunWriteError:
+        return RunWriteError(f"cannot write the run folder {self.path} ({path.name}): "
+                             f"{err.strerror or err}; finished items are kept: free space, then "
+                             "resume")
 
     # ---- reading
 
@@ -507,10 +532,11 @@ def _lock_holder(path: Path) -> str | None:
     return text if text.isdigit() else None
 
 
-def _drop_torn_tail(path: Path) -> None:
-    """A writer killed mid-line leaves an unfinished last line: cut it before appending."""
+def _drop_torn_tail(path: Path) -> int:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
+    Returns the bytes dropped."""
     if not path.is_file():
-        return
+        return 0
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
@@ -518,3 +544,5 @@ def _drop_torn_tail(path: Path) -> None:
             stream.truncate(cut)
             stream.flush()
             os.fsync(stream.fileno())
+        return len(data) - cut
+    return 0

@@ -34,7 +34,7 @@ from typing import Any, Awaitable, Callable, Protocol
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
-from text2world.engine.run_store import Run, RunError, code_version, runs_dir, sample_key, utc_now
+from text2world.engine.run_store import Run, RunError, RunWriteError, code_version, runs_dir, sample_key, utc_now
 from text2world.engine.task import Sample, Task
 from text2world.model.client import (
     Completion,
@@ -261,9 +261,10 @@ class _Engine:
         self.paid: list[dict] = run.paid_calls() or []
         # a run begun before sent.jsonl existed counts the requests of this attempt on
         self.sent: list[dict] = run.sent_calls() or []
+        self.failures: list[BaseException] = []  # of logging samples
 
     async def worker(self, queue: asyncio.Queue) -> None:
-        while True:
+        while not self.failures:  # a sample that cannot be logged (a full disk) stops the run
             try:
                 sample, epoch = queue.get_nowait()
             except asyncio.QueueEmpty:
@@ -284,7 +285,12 @@ class _Engine:
             # The calls are done: take the next sample while this one's scoring finishes.
             task = asyncio.ensure_future(self._log(sample, epoch, outcome))
             self.logging.add(task)
-            task.add_done_callback(self.logging.discard)
+            task.add_done_callback(self._logged)
+
+    def _logged(self, task: asyncio.Task) -> None:
+        self.logging.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # retrieved: told once, by _run_all
+            self.failures.append(task.exception())  # type: ignore[arg-type]
 
     async def _log(self, sample: Sample, epoch: int, outcome: dict | Awaitable[dict]) -> None:
         record = outcome if isinstance(outcome, dict) else await outcome
@@ -313,18 +319,35 @@ async def _run_all(engine: _Engine, pending: list[tuple[Sample, int]]) -> None:
         queue.put_nowait(entry)
     workers = [asyncio.create_task(engine.worker(queue))
                for _ in range(min(engine.task.options.max_concurrency, len(pending)) or 1)]
+    stopping = False
     try:
         await asyncio.gather(*workers)
     except FatalModelError:
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+    except BaseException:
+        stopping = True
+        raise
     finally:
         for task in workers:
             task.cancel()
+        # Every worker's outcome is retrieved: a full disk fails them all, and one error is told.
+        await asyncio.gather(*workers, return_exceptions=True)
         # Samples whose calls all finished are logged even when the run stops.
         while engine.logging:
-            await asyncio.gather(*list(engine.logging))
+            await asyncio.gather(*list(engine.logging), return_exceptions=True)  # failures: _logged
+        if engine.failures and not stopping:
+            raise engine.failures[0]
+
+
+def _write_summary_after_failure(task: Task, run: Run) -> None:
+    """The summary of a run that stopped; a folder that cannot be written any more (the
+    failure may be a full disk) must not hide why it stopped."""
+    try:
+        run.write_summary(task.finish(run, summarize(task, run)))
+    except RunWriteError:
+        pass
 
 
 def execute(prepared: Prepared, observer: Observer | None = None) -> RunResult:
@@ -374,11 +397,14 @@ def _execute(prepared: Prepared, observer: Observer, started: float) -> RunResul
         try:
             if pending:
                 run_stoppable(lambda: _run_all(engine, pending))
+        except BaseException:
+            _write_summary_after_failure(task, run)
+            raise
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
-            summary = task.finish(run, summarize(task, run))
-            run.write_summary(summary)
+        summary = task.finish(run, summarize(task, run))
+        run.write_summary(summary)
         if engine.fatal is not None:
             raise engine.fatal
         return RunResult(run, summary, resumed, engine.new_items, engine.failed_items,
