@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from processes import free_port
+from processes import free_port, stop_group
 
 from text2world.api.guard import host_allowed, host_name, hosts_for_bind
 
@@ -50,14 +49,7 @@ class Service:
             time.sleep(0.2)
 
     def stop(self) -> str:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        return self.process.stdout.read().decode(errors="replace")
+        return stop_group(self.process)
 
 
 def test_host_names() -> None:

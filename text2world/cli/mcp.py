@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import err_console, fail, warn
+from text2world.cli.serve import allowed_hosts_option, token_option
 
 
 def mcp_command(
@@ -29,11 +30,8 @@ def mcp_command(
                                         help="Scoring processes."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
                                   help="Built-in store folder (default: the repository's data/)."),
-    allowed_hosts: str = typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
-                                      show_default="the loopback names when bound to loopback, else any",
-                                      help="With --http: Host header names served (a,b); others get 421."),
-    token: str = typer.Option(None, "--token", envvar="T2W_API_TOKEN",
-                              help="With --http: bearer token every request must carry."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("With --http: bearer token every request must carry."),
     call: str = typer.Option(None, "--call", metavar="TOOL", help="Instead of serving: start "
                              "the server, call TOOL through the MCP client over stdio, print "
                              "its JSON answer (a check of the whole path, as an agent uses it)."),

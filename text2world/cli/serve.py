@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -13,6 +14,18 @@ from text2world.cli.common import fail, warn
 # Not 8000, the default port of vLLM (and of the local model aliases in models.toml): a
 # scoring server there would answer `t2w eval --model llama-3.1-8b` with 404s.
 SERVE_PORT = 8765
+
+
+def allowed_hosts_option() -> Any:
+    """``--allowed-hosts``, alike in t2w serve, t2w view and t2w mcp --http (``api.guard``)."""
+    return typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
+                        show_default="the loopback names when bound to loopback, else any",
+                        help="Host header names served (a,b; *.example.com); others get 421.")
+
+
+def token_option(help_text: str) -> Any:
+    """``--token`` (``T2W_API_TOKEN``) of the services."""
+    return typer.Option(None, "--token", envvar="T2W_API_TOKEN", help=help_text)
 
 
 def serve_command(
@@ -73,11 +86,8 @@ def serve_command(
     body_timeout: float = typer.Option(None, "--body-timeout", envvar="T2W_API_BODY_TIMEOUT",
                                        show_default="30",
                                        help="Seconds a request body may take to arrive; past it, 408 and closed."),
-    allowed_hosts: str = typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
-                                      show_default="the loopback names when bound to loopback, else any",
-                                      help="Host header names served (a,b; *.example.com); others get 421."),
-    token: str = typer.Option(None, "--token", envvar="T2W_API_TOKEN",
-                              help="Bearer token every request must carry (Authorization: Bearer TOKEN)."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("Bearer token every request must carry (Authorization: Bearer TOKEN)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Serve the scoring API (POST /v1/score, /v1/validate, GET /v1/domains, ...; docs at /docs)."""

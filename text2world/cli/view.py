@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import console, fail, warn
-from text2world.cli.serve import SERVE_PORT, _check_port_free
+from text2world.cli.serve import SERVE_PORT, _check_port_free, allowed_hosts_option, token_option
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -26,11 +26,8 @@ def view_command(
     warm: bool = typer.Option(True, "--warm/--no-warm",
                               help="Read the newest runs' logs at start (in the background), "
                                    "so that their pages open at once."),
-    allowed_hosts: str = typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
-                                      show_default="the loopback names when bound to loopback, else any",
-                                      help="Host header names served (a,b; *.example.com); others get 421."),
-    token: str = typer.Option(None, "--token", envvar="T2W_API_TOKEN",
-                              help="Token the viewer asks for (open /view/?token=TOKEN once)."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("Token the viewer asks for (open /view/?token=TOKEN once)."),
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level."),
     runs_dir_flag: Path = typer.Option(None, "--runs-dir",
                                        help="Folder of runs (the same as RUNS_DIR)."),
