@@ -89,6 +89,11 @@ def mcp_command(
         if warning:
             warn(warning)
         err_console.print(f"text2world MCP server: http://{host}:{port}/mcp", highlight=False)
-        serve(settings, "http", host, port, parse_hosts(allowed_hosts), token or None)
+        from text2world.api.settings import SettingsError
+
+        try:
+            serve(settings, "http", host, port, parse_hosts(allowed_hosts), token or None)
+        except SettingsError as err:  # a T2W_API_* variable (the body and header deadlines)
+            fail(str(err))
     else:
         serve(settings, "stdio")
