@@ -86,3 +86,19 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def stop_group(process) -> str:
+    """SIGTERM the process group a ``start_new_session`` Popen leads (SIGKILL after 20 s);
+    its captured standard output."""
+    import signal
+    import subprocess
+
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return process.stdout.read().decode(errors="replace")

@@ -11,7 +11,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +24,7 @@ import pytest
 from api_helpers import assert_error, huge_domain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from processes import descendants, free_port, survivors
+from processes import descendants, free_port, stop_group, survivors
 from typer.testing import CliRunner
 
 from text2world import score, validate
@@ -98,14 +97,7 @@ class Server:
 
     def stop(self) -> str:
         self.client.close()
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        return self.process.stdout.read().decode(errors="replace")
+        return stop_group(self.process)
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from text2world.api import viewer
 from text2world.api.admission import Admission
 from text2world.api.dependencies import RecentRecords
 from text2world.api.errors import install_handlers
+from text2world.api.guard import GuardMiddleware
 from text2world.api.limits import (
     BodyLimitMiddleware,
     ClientRateLimiter,
@@ -80,11 +81,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.executor = None
     app.state.records = RecentRecords()
-    app.add_middleware(BodyLimitMiddleware, max_body=settings.max_body)
-    if settings.per_client_rate > 0:  # added last: runs first, before the body is read
+    app.add_middleware(BodyLimitMiddleware, max_body=settings.max_body, body_timeout=settings.body_timeout)
+    if settings.per_client_rate > 0:  # added late: runs early, before the body is read
         app.add_middleware(ClientRateMiddleware, limiter=ClientRateLimiter(
             settings.per_client_rate, settings.per_client_burst, MAX_RATE_DELAY,
             settings.per_client_limit))
+    # added last: runs first, a foreign or unauthorised request costs nothing else
+    app.add_middleware(GuardMiddleware, allowed_hosts=settings.allowed_hosts, token=settings.token)
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

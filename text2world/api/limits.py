@@ -12,13 +12,17 @@ from text2world.api.errors import error_response
 
 
 class BodyLimitMiddleware:
-    """Answer 413 to bodies over ``max_body`` bytes, declared or streamed (chunked)."""
+    """Answer 413 to bodies over ``max_body`` bytes, declared or streamed (chunked), and 408
+    (closing the connection) to a body not complete ``body_timeout`` seconds after its headers."""
 
-    def __init__(self, app, max_body: int) -> None:
+    def __init__(self, app, max_body: int, body_timeout: float | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_timeout = body_timeout
 
-    def _too_large(self, size: str) -> JSONResponse:
+    trust_declared = True  # refuse on Content-Length alone (a subclass may need the body's head)
+
+    def _too_large(self, size: str, head: bytes = b"") -> JSONResponse:
         # Connection: close: the server stops here instead of reading (and discarding) the
         # rest of a body it has refused.
         return error_response(
@@ -32,7 +36,7 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or ()).get(b"content-length")
-        if declared is not None:
+        if declared is not None and self.trust_declared:
             try:
                 length = int(declared)
             except ValueError:
@@ -43,19 +47,22 @@ class BodyLimitMiddleware:
                 return
         # Read the whole body first (it is at most max_body) so a streamed body that grows past
         # the limit is refused before the application sees any of it.
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                await self._too_large(f"over {self.max_body:,}")(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        chunks: list[bytes] = []
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                complete = await self._read(receive, chunks)
+        except TimeoutError:
+            await error_response(
+                408, "request_timeout",
+                f"the request body did not arrive within {self.body_timeout:g} s "
+                "(T2W_API_BODY_TIMEOUT); the connection is closed",
+                headers={"Connection": "close"})(scope, receive, send)
+            return
+        if complete is None:
+            return
+        if not complete:
+            await self._too_large(f"over {self.max_body:,}", b"".join(chunks))(scope, receive, send)
+            return
         body = b"".join(chunks)
         sent = False
 
@@ -67,6 +74,23 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+    async def _read(self, receive, chunks: list[bytes]) -> bool | None:
+        """Read the body into ``chunks``: True when whole, False past ``max_body``, None when
+        the client went away."""
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return False
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return True
 
 
 class ClientRateLimiter:

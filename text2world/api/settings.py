@@ -17,6 +17,7 @@ from text2world.errors import Text2WorldError
 DEFAULT_MAX_BODY = 1024 * 1024  # bytes
 DEFAULT_SCORE_TIMEOUT = 10.0  # seconds
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds
+DEFAULT_BODY_TIMEOUT = 30.0  # seconds for a whole request body (gunicorn's worker timeout)
 DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds
 DEFAULT_CLIENT_RATE_PER_PROCESS = 50.0  # requests per second per client, per scoring process
 DEFAULT_DEMOTE_AFTER = 0.1  # seconds
@@ -41,6 +42,9 @@ ENV_VARS = {
     "T2W_API_CLIENT_RATE": "client_rate",
     "T2W_API_CLIENT_BURST": "client_burst",
     "T2W_API_DEMOTE_AFTER": "demote_after",
+    "T2W_API_BODY_TIMEOUT": "body_timeout",
+    "T2W_API_ALLOWED_HOSTS": "allowed_hosts",
+    "T2W_API_TOKEN": "token",
 }
 
 
@@ -97,6 +101,17 @@ class Settings:
     """Seconds after which a running scoring job yields to shorter ones: its process runs at a
     lower CPU priority and its slot goes to the next request (``api.scoring``); 0: never."""
 
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    """Seconds a request body may take to arrive once its headers have; past it, 408 and the
+    connection is closed (a body that trickles in holds a connection otherwise)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """Host header names served (``api.guard``; ``*.example.com`` matches subdomains); others
+    get 421, as DNS rebinding sends a foreign name to a loopback service. None: any (``t2w
+    serve``/``t2w view`` set the loopback names when they bind to loopback)."""
+    token: str | None = None
+    """Bearer token every request but the health probes must carry (``Authorization: Bearer``,
+    or once ``?token=`` in a browser, kept in a cookie); None: none needed."""
+
     def __post_init__(self) -> None:
         if self.max_body < 1:
             raise SettingsError("max body size (T2W_API_MAX_BODY, --max-body) must be a "
@@ -121,7 +136,8 @@ class Settings:
                 raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be at least "
                                     f"{0 if name == 'max_queue' else 1}, not {value}")
         for name, variable in (("queue_timeout", "T2W_API_QUEUE_TIMEOUT"),
-                               ("header_timeout", "T2W_API_HEADER_TIMEOUT")):
+                               ("header_timeout", "T2W_API_HEADER_TIMEOUT"),
+                               ("body_timeout", "T2W_API_BODY_TIMEOUT")):
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be positive "
                                     f"seconds, not {getattr(self, name)}")
@@ -205,6 +221,9 @@ class Settings:
             "T2W_API_CLIENT_RATE": "" if self.client_rate is None else repr(float(self.client_rate)),
             "T2W_API_CLIENT_BURST": _optional(self.client_burst),
             "T2W_API_DEMOTE_AFTER": repr(float(self.demote_after)),
+            "T2W_API_BODY_TIMEOUT": repr(float(self.body_timeout)),
+            "T2W_API_ALLOWED_HOSTS": "" if self.allowed_hosts is None else ",".join(self.allowed_hosts),
+            "T2W_API_TOKEN": self.token or "",
         }
 
 
@@ -229,6 +248,9 @@ _EXPECTED = {
     "client_rate": "expected requests per second, e.g. 100 (0: no limit)",
     "client_burst": "expected a whole number of requests, e.g. 100",
     "demote_after": "expected a number of seconds, e.g. 0.1 (0: never)",
+    "body_timeout": "expected a number of seconds, e.g. 30",
+    "allowed_hosts": "expected host names separated by commas, e.g. localhost,127.0.0.1",
+    "token": "expected a token",
 }
 
 
@@ -237,7 +259,7 @@ def _convert(name: str, raw: str):
                 "max_queue", "gold_cache_bytes", "client_burst"):
         return int(raw)
     if name in ("score_timeout", "queue_timeout", "header_timeout", "client_rate",
-                "demote_after"):
+                "demote_after", "body_timeout"):
         value = float(raw)
         if value != value:  # NaN passes every comparison check otherwise
             raise ValueError(raw)
@@ -251,4 +273,6 @@ def _convert(name: str, raw: str):
         raise ValueError(raw)
     if name == "runs_dir":
         return Path(raw)
+    if name == "allowed_hosts":
+        return tuple(host.strip().lower() for host in raw.split(",") if host.strip()) or None
     return raw

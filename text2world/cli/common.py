@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from typer.models import OptionInfo
 
+from text2world.files import MAX_INPUT_FILE_BYTES, InputFileError, read_input_bytes
 from text2world.pddl.model import DomainInputError, decode_domain_bytes
 from text2world.scoring.metrics import MODES
 
@@ -74,20 +75,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
 def read_text_file(path: Path, what: str = "file") -> str:
     """Read a PDDL or answer file as text, with clear errors for missing, binary or huge files."""
     if str(path) == "-":
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_INPUT_FILE_BYTES + 1)
+        if len(data) > MAX_INPUT_FILE_BYTES:
+            fail(f"{what} on standard input is larger than {MAX_INPUT_FILE_BYTES:,} bytes: too large")
         path_name = "standard input"
     else:
-        if not path.exists():
-            fail(f"{what} {path}: no such file")
-        if path.is_dir():
-            fail(f"{what} {path}: is a folder, not a file")
         try:
-            size = path.stat().st_size
-            if size > 4 * 1024 * 1024:
-                fail(f"{what} {path} is {size:,} bytes: too large for a PDDL domain")
-            data = path.read_bytes()
-        except OSError as err:
-            fail(f"{what} {path}: cannot be read ({err.strerror})")
+            data = read_input_bytes(path, what)
+        except InputFileError as err:
+            fail(str(err))
         path_name = str(path)
     try:
         return decode_domain_bytes(data, f"{what} {path_name}")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import err_console, fail
+from text2world.cli.common import err_console, fail, warn
+from text2world.cli.serve import allowed_hosts_option, token_option
 
 
 def mcp_command(
@@ -29,6 +30,8 @@ def mcp_command(
                                         help="Scoring processes."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
                                   help="Built-in store folder (default: the repository's data/)."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("With --http: bearer token every request must carry."),
     call: str = typer.Option(None, "--call", metavar="TOOL", help="Instead of serving: start "
                              "the server, call TOOL through the MCP client over stdio, print "
                              "its JSON answer (a check of the whole path, as an agent uses it)."),
@@ -80,7 +83,17 @@ def mcp_command(
         if not 0 < port < 65536:
             fail(f"--port {port}: a TCP port is between 1 and 65535")
         _check_port_free(host, port)
+        from text2world.api.guard import exposure_warning, parse_hosts
+
+        warning = exposure_warning(host, token, "the MCP server")
+        if warning:
+            warn(warning)
         err_console.print(f"text2world MCP server: http://{host}:{port}/mcp", highlight=False)
-        serve(settings, "http", host, port)
+        from text2world.api.settings import SettingsError
+
+        try:
+            serve(settings, "http", host, port, parse_hosts(allowed_hosts), token or None)
+        except SettingsError as err:  # a T2W_API_* variable (the body and header deadlines)
+            fail(str(err))
     else:
         serve(settings, "stdio")

@@ -15,7 +15,7 @@ from typing import Any, Callable, NoReturn
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from text2world.cli.common import console, err_console, fail
+from text2world.cli.common import console, err_console, fail, warn
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume
 from text2world.engine.process import Stopped
 from text2world.errors import Text2WorldError
@@ -174,6 +174,8 @@ class ProgressObserver:
 
     def start(self, total: int, done: int, run) -> None:
         self.total, self.done = total, done
+        for note in getattr(run, "notes", ()):  # repairs made on opening it (a torn last line)
+            warn(note)
         if done and not self.quiet:
             # A run covers every item it was ever asked for: say so when this selection is a
             # part of it (never "3/1 done").

@@ -5,14 +5,27 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from text2world.cli.common import fail
+from text2world.cli.common import fail, warn
 
 # Not 8000, the default port of vLLM (and of the local model aliases in models.toml): a
 # scoring server there would answer `t2w eval --model llama-3.1-8b` with 404s.
 SERVE_PORT = 8765
+
+
+def allowed_hosts_option() -> Any:
+    """``--allowed-hosts``, alike in t2w serve, t2w view and t2w mcp --http (``api.guard``)."""
+    return typer.Option(None, "--allowed-hosts", envvar="T2W_API_ALLOWED_HOSTS",
+                        show_default="the loopback names when bound to loopback, else any",
+                        help="Host header names served (a,b; *.example.com); others get 421.")
+
+
+def token_option(help_text: str) -> Any:
+    """``--token`` (``T2W_API_TOKEN``) of the services."""
+    return typer.Option(None, "--token", envvar="T2W_API_TOKEN", help=help_text)
 
 
 def serve_command(
@@ -70,11 +83,17 @@ def serve_command(
                                   help="Folder of evaluation runs served by /v1/runs."),
     data_dir: Path = typer.Option(None, "--data-dir", envvar="T2W_DATA_DIR",
                                   help="Built-in store folder (default: the repository's data/)."),
+    body_timeout: float = typer.Option(None, "--body-timeout", envvar="T2W_API_BODY_TIMEOUT",
+                                       show_default="30",
+                                       help="Seconds a request body may take to arrive; past it, 408 and closed."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("Bearer token every request must carry (Authorization: Bearer TOKEN)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Serve the scoring API (POST /v1/score, /v1/validate, GET /v1/domains, ...; docs at /docs)."""
     import uvicorn
 
+    from text2world.api.guard import exposure_warning, hosts_for_bind, parse_hosts
     from text2world.api.server import HTTP_PROTOCOL
     from text2world.api.settings import Settings, SettingsError
 
@@ -90,11 +109,15 @@ def serve_command(
              "client_limit": client_limit, "max_queue": max_queue,
              "queue_timeout": queue_timeout, "header_timeout": header_timeout,
              "client_rate": client_rate, "client_burst": client_burst,
-             "demote_after": demote_after}
+             "demote_after": demote_after, "body_timeout": body_timeout,
+             "allowed_hosts": hosts_for_bind(host, parse_hosts(allowed_hosts)), "token": token or None}
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
     except SettingsError as err:
         fail(str(err))
+    warning = exposure_warning(host, settings.token)
+    if warning:
+        warn(warning)
     # Worker processes import "text2world.api.app:app" on their own and read these variables.
     os.environ.update(settings.to_env())
     if data_dir is not None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import console, fail
-from text2world.cli.serve import SERVE_PORT, _check_port_free
+from text2world.cli.common import console, fail, warn
+from text2world.cli.serve import SERVE_PORT, _check_port_free, allowed_hosts_option, token_option
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -26,6 +26,8 @@ def view_command(
     warm: bool = typer.Option(True, "--warm/--no-warm",
                               help="Read the newest runs' logs at start (in the background), "
                                    "so that their pages open at once."),
+    allowed_hosts: str = allowed_hosts_option(),
+    token: str = token_option("Token the viewer asks for (open /view/?token=TOKEN once)."),
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn log level."),
     runs_dir_flag: Path = typer.Option(None, "--runs-dir",
                                        help="Folder of runs (the same as RUNS_DIR)."),
@@ -50,14 +52,19 @@ def view_command(
     import uvicorn
 
     from text2world.api.app import create_app
+    from text2world.api.guard import exposure_warning, hosts_for_bind, parse_hosts
     from text2world.api.settings import Settings
 
     if not 0 < port < 65536:
         fail(f"--port {port}: a TCP port is between 1 and 65535")
     _check_port_free(host, port)
     # The viewer scores nothing itself: one scoring thread keeps /v1/score usable and light.
-    app = create_app(Settings(runs_dir=runs_dir.resolve(), executor="thread",
-                              score_processes=1))
+    app = create_app(Settings(runs_dir=runs_dir.resolve(), executor="thread", score_processes=1,
+                              allowed_hosts=hosts_for_bind(host, parse_hosts(allowed_hosts)),
+                              token=token or None))
+    warning = exposure_warning(host, token, "the viewer")
+    if warning:
+        warn(warning)
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/view/"
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)

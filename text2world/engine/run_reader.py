@@ -96,7 +96,24 @@ def read_run_info(folder: Path, root: Path | None = None) -> RunInfo:
     if config is not None and not isinstance(config, dict):
         problems.append("config.json is not a JSON object")
         config = None
+    if root is not None:
+        escaped = [name for name in RUN_DATA_FILES if _outside(folder / name, root)]
+        if escaped:  # refused like a config or summary that points out: the run cannot be opened
+            problems.extend(f"{name} points outside the runs directory" for name in escaped)
+            config = None
     return RunInfo(folder, folder.name, config, summary, problems, modified)
+
+
+# The append-only files a run's pages read (config and summary go through read_record_file).
+RUN_DATA_FILES = ("log.jsonl", "scores.jsonl", "errors.jsonl", "paid.jsonl", "sent.jsonl")
+
+
+def _outside(path: Path, root: Path) -> bool:
+    """Whether ``path`` exists (a dangling link counts) and resolves outside ``root``."""
+    try:
+        return (path.is_symlink() or path.exists()) and not path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a symlink loop: not something to read
+        return True
 
 
 def read_record_file(path: Path, problems: list[str], root: Path | None = None) -> Any:

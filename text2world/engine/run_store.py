@@ -17,6 +17,11 @@ Files, each holding typed records that carry the task's ``kind`` and the format 
 * ``paid.jsonl`` (``PaidCall``) - append-only, one line per call paid for (answered by the
   model, not the cache), written as soon as the answer arrives: ``cost_paid`` counts the
   calls of an attempt that was killed before its sample was logged, and counts each once.
+* ``sent.jsonl`` - append-only, one line per request sent to a model (each attempt of a call,
+  not cache hits), written before the request goes out; its ``call`` id is on the ``paid.jsonl``
+  line of the attempt that was answered. Sent lines without a paid one (``calls_sent_unanswered``
+  in the summary: killed in flight, timed out, failed) bound what a provider may bill beyond
+  ``cost_paid``.
 * ``summary.json`` (``RunSummary``) - the task's summary, rewritten atomically at checkpoints.
 
 Reading (the public interface for reports, the viewer and the API; ``engine.run_reader``,
@@ -61,7 +66,7 @@ from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
-           "RunConfig", "RunError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
            "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
@@ -91,6 +96,11 @@ IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash"
 
 class RunError(Text2WorldError, ValueError):
     """A run directory that cannot be created, opened or resumed; the message says why."""
+
+
+class RunWriteError(RunError):
+    """A run folder that cannot be written (a full disk, a quota, a file size limit); what was
+    written before is kept, without a partial line."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,6 +141,18 @@ class PaidCall(TypedDict, total=False):
     prompt_tokens: int
     completion_tokens: int
     at: str
+    call: str  # the id of its sent.jsonl line (runs since sent.jsonl)
+
+
+class SentCall(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    round: int
+    attempt: int
+    call: str
+    at: str
 
 
 class RunSummary(TypedDict, total=False):
@@ -147,6 +169,8 @@ class RunSummary(TypedDict, total=False):
     completion_tokens: int
     cost: float
     cost_paid: float
+    calls_sent: int | None  # requests sent to a model (None: a run made before they were recorded)
+    calls_sent_unanswered: int | None  # of them, never answered: in flight at a kill, timed out
     epochs: int
     per_epoch: list[dict]
     spread: dict
@@ -239,6 +263,7 @@ class Run:
     config: dict
     _fds: dict = field(default_factory=dict, repr=False)
     _lock_fd: int | None = field(default=None, repr=False)
+    notes: list[str] = field(default_factory=list, repr=False)  # repairs lock() made, to tell the user
 
     @property
     def run_id(self) -> str:
@@ -267,6 +292,10 @@ class Run:
     @property
     def paid_path(self) -> Path:
         return self.path / "paid.jsonl"
+
+    @property
+    def sent_path(self) -> Path:
+        return self.path / "sent.jsonl"
 
     # ---- creation and opening
 
@@ -353,8 +382,11 @@ class Run:
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
         register_fd(fd)
-        for path in (self.log_path, self.errors_path, self.paid_path):
-            _drop_torn_tail(path)
+        for path in (self.log_path, self.errors_path, self.paid_path, self.sent_path):
+            dropped = _drop_torn_tail(path)
+            if dropped:
+                self.notes.append(f"{path}: dropped an unfinished last line ({dropped:,} bytes) left by "
+                                  "an interrupted write")
         if not self.paid_path.is_file():
             # A new run starts an empty ledger; a run begun before the ledger existed starts
             # it with the calls its log records as paid.
@@ -385,11 +417,19 @@ class Run:
                          0o644)
             self._fds[path] = fd
             register_fd(fd)
-        written = os.write(fd, data)  # one write: the line lands whole or not at all
-        while written < len(data):  # regular files write everything; be safe anyway
-            written += os.write(fd, data[written:])
-        if sync:
-            os.fsync(fd)
+        size = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, data)  # one write: the line lands whole or not at all
+            while written < len(data):  # a full disk or a size limit may cut it: finish or fail
+                written += os.write(fd, data[written:])
+            if sync:
+                os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, size)  # no partial line (truncating needs no space)
+            except OSError:
+                pass  # the next lock() drops a torn tail
+            raise self._write_failed(path, err) from None
 
     def append_item(self, record: dict) -> None:
         self._append(self.log_path, self._stamp(record))
@@ -398,19 +438,36 @@ class Run:
         """An infrastructure error; its message may quote a URL or header: redacted."""
         self._append(self.errors_path, redact(self._stamp(record)))
 
-    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0) -> None:
+    def append_paid(self, item: str, round_index: int, completion: Any, epoch: int = 0,
+                    call: str | None = None) -> None:
         """A call the model answered (not the cache): written on receipt, before the sample is
         logged. Not fsynced: a killed process loses nothing written; only a machine crash
-        could drop the line (the cache entry of the call has the same exposure)."""
+        could drop the line (the cache entry of the call has the same exposure). ``call``: the
+        id of its ``sent.jsonl`` line."""
         self._append(self.paid_path, self._stamp({
             "item": item, "epoch": epoch, "round": round_index, "cost": completion.cost,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
+            "at": utc_now(), **({"call": call} if call else {})}), sync=False)
+
+    def append_sent(self, item: str, round_index: int, epoch: int, attempt: int, call: str) -> None:
+        """A request about to go out to the model; written (not fsynced, as ``append_paid``)
+        before it is sent, so a kill in flight leaves it recorded."""
+        self._append(self.sent_path, self._stamp({
+            "item": item, "epoch": epoch, "round": round_index, "attempt": attempt, "call": call,
             "at": utc_now()}), sync=False)
 
     def write_summary(self, summary: dict) -> None:
         summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
-        atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+        try:
+            atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+        except OSError as err:
+            raise self._write_failed(self.summary_path, err) from None
+
+    def _write_failed(self, path: Path, err: OSError) -> RunWriteError:
+        return RunWriteError(f"cannot write the run folder {self.path} ({path.name}): "
+                             f"{err.strerror or err}; finished items are kept: free space, then "
+                             "resume")
 
     # ---- reading
 
@@ -442,6 +499,10 @@ class Run:
         ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
         return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
 
+    def sent_calls(self) -> list[dict] | None:
+        """Every request this run sent to a model; None for a run made before the record."""
+        return read_jsonl(self.sent_path) if self.sent_path.is_file() else None
+
     def stored_summary(self) -> dict | None:
         """``summary.json`` as last written, or None if there is none (or it is unreadable)."""
         try:
@@ -471,10 +532,11 @@ def _lock_holder(path: Path) -> str | None:
     return text if text.isdigit() else None
 
 
-def _drop_torn_tail(path: Path) -> None:
-    """A writer killed mid-line leaves an unfinished last line: cut it before appending."""
+def _drop_torn_tail(path: Path) -> int:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
+    Returns the bytes dropped."""
     if not path.is_file():
-        return
+        return 0
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
@@ -482,3 +544,5 @@ def _drop_torn_tail(path: Path) -> None:
             stream.truncate(cut)
             stream.flush()
             os.fsync(stream.fileno())
+        return len(data) - cut
+    return 0

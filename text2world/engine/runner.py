@@ -25,6 +25,7 @@ import asyncio
 import statistics
 import threading
 import time
+import uuid
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from typing import Any, Awaitable, Callable, Protocol
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
-from text2world.engine.run_store import Run, RunError, code_version, runs_dir, sample_key, utc_now
+from text2world.engine.run_store import Run, RunError, RunWriteError, code_version, runs_dir, sample_key, utc_now
 from text2world.engine.task import Sample, Task
 from text2world.model.client import (
     Completion,
@@ -214,11 +215,20 @@ class _Context:
     async def complete(self, messages: list[dict], round_index: int = 0,
                        reference_context: dict | None = None) -> Completion:
         engine = self.engine
+        calls: list[str] = []
+
+        def sending(attempt: int) -> None:  # before each request goes out
+            call = uuid.uuid4().hex
+            calls.append(call)
+            engine.run.append_sent(self.item, round_index, self.epoch, attempt, call)
+            engine.sent.append({"call": call})
+
         completion = await engine.client.complete(messages, round_index, reference_context,
-                                                   epoch=self.epoch)
+                                                   epoch=self.epoch, on_send=sending)
         if not completion.cached:  # paid: into the ledger before anything else can fail
-            engine.run.append_paid(self.item, round_index, completion, self.epoch)
-            engine.paid.append({"cost": completion.cost})
+            call = calls[-1] if calls else None
+            engine.run.append_paid(self.item, round_index, completion, self.epoch, call)
+            engine.paid.append({"cost": completion.cost, "call": call})
         engine.observer.call_done(completion)
         return completion
 
@@ -249,9 +259,12 @@ class _Engine:
         self.finished: dict[tuple[str, int], dict] = {sample_key(r): r for r in run.items()}
         self.errors: dict[tuple[str, int], dict] = {sample_key(e): e for e in run.open_errors()}
         self.paid: list[dict] = run.paid_calls() or []
+        # a run begun before sent.jsonl existed counts the requests of this attempt on
+        self.sent: list[dict] = run.sent_calls() or []
+        self.failures: list[BaseException] = []  # of logging samples
 
     async def worker(self, queue: asyncio.Queue) -> None:
-        while True:
+        while not self.failures:  # a sample that cannot be logged (a full disk) stops the run
             try:
                 sample, epoch = queue.get_nowait()
             except asyncio.QueueEmpty:
@@ -272,7 +285,12 @@ class _Engine:
             # The calls are done: take the next sample while this one's scoring finishes.
             task = asyncio.ensure_future(self._log(sample, epoch, outcome))
             self.logging.add(task)
-            task.add_done_callback(self.logging.discard)
+            task.add_done_callback(self._logged)
+
+    def _logged(self, task: asyncio.Task) -> None:
+        self.logging.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # retrieved: told once, by _run_all
+            self.failures.append(task.exception())  # type: ignore[arg-type]
 
     async def _log(self, sample: Sample, epoch: int, outcome: dict | Awaitable[dict]) -> None:
         record = outcome if isinstance(outcome, dict) else await outcome
@@ -290,7 +308,7 @@ class _Engine:
         self._last_summary = time.monotonic()
         errors = [e for key, e in self.errors.items() if key not in self.finished]
         summary = summarize(self.task, self.run, list(self.finished.values()), errors,
-                            self.paid)
+                            self.paid, self.sent)
         self.run.write_summary(summary)
         return summary
 
@@ -301,18 +319,35 @@ async def _run_all(engine: _Engine, pending: list[tuple[Sample, int]]) -> None:
         queue.put_nowait(entry)
     workers = [asyncio.create_task(engine.worker(queue))
                for _ in range(min(engine.task.options.max_concurrency, len(pending)) or 1)]
+    stopping = False
     try:
         await asyncio.gather(*workers)
     except FatalModelError:
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+    except BaseException:
+        stopping = True
+        raise
     finally:
         for task in workers:
             task.cancel()
+        # Every worker's outcome is retrieved: a full disk fails them all, and one error is told.
+        await asyncio.gather(*workers, return_exceptions=True)
         # Samples whose calls all finished are logged even when the run stops.
         while engine.logging:
-            await asyncio.gather(*list(engine.logging))
+            await asyncio.gather(*list(engine.logging), return_exceptions=True)  # failures: _logged
+        if engine.failures and not stopping:
+            raise engine.failures[0]
+
+
+def _write_summary_after_failure(task: Task, run: Run) -> None:
+    """The summary of a run that stopped; a folder that cannot be written any more (the
+    failure may be a full disk) must not hide why it stopped."""
+    try:
+        run.write_summary(task.finish(run, summarize(task, run)))
+    except RunWriteError:
+        pass
 
 
 def execute(prepared: Prepared, observer: Observer | None = None) -> RunResult:
@@ -362,11 +397,14 @@ def _execute(prepared: Prepared, observer: Observer, started: float) -> RunResul
         try:
             if pending:
                 run_stoppable(lambda: _run_all(engine, pending))
+        except BaseException:
+            _write_summary_after_failure(task, run)
+            raise
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
-            summary = task.finish(run, summarize(task, run))
-            run.write_summary(summary)
+        summary = task.finish(run, summarize(task, run))
+        run.write_summary(summary)
         if engine.fatal is not None:
             raise engine.fatal
         return RunResult(run, summary, resumed, engine.new_items, engine.failed_items,
@@ -384,10 +422,15 @@ def _calls(item: dict) -> list[dict]:
 
 
 def common_summary(config: dict, items: list[dict], open_errors: list[dict],
-                   paid: list[dict] | None) -> dict:
+                   paid: list[dict] | None, sent: list[dict] | None = None) -> dict:
     """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
-    is always the prompts' token usage), costs and the paid ledger's total."""
+    is always the prompts' token usage), costs, the paid ledger's total and the requests
+    sent but never answered (None: a run made before they were recorded)."""
+    answered = {call.get("call") for call in paid or ()}
     return {
+        "calls_sent": len(sent) if sent else None,
+        "calls_sent_unanswered": (sum(1 for call in sent if call.get("call") not in answered)
+                                  if sent else None),
         "run_id": config.get("run_id"),
         "model": config.get("model"),
         "dataset": config.get("dataset"),
@@ -414,16 +457,18 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
 
 
 def summarize(task: Task, run: Run, items: list[dict] | None = None,
-              errors: list[dict] | None = None, paid: list[dict] | None = None) -> dict:
+              errors: list[dict] | None = None, paid: list[dict] | None = None,
+              sent: list[dict] | None = None) -> dict:
     """The run's summary now: the task's, the common counts, and per-epoch headline values
     with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
     the run's, when the caller has them in memory (else read from the run)."""
     items = run.items() if items is None else items
     errors = run.open_errors() if errors is None else errors
     paid = run.paid_calls() if paid is None else paid
+    sent = run.sent_calls() if sent is None else sent
     config = run.config
     summary = {**task.summarize(config, items, errors),
-               **common_summary(config, items, errors, paid)}
+               **common_summary(config, items, errors, paid, sent)}
     epochs = int(config.get("epochs") or 1)
     summary["epochs"] = epochs
     if epochs > 1:

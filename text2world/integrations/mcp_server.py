@@ -18,12 +18,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from fastapi.responses import JSONResponse
+
 from text2world.api.jobs import ApiError, score_job, validate_job
+from text2world.api.limits import BodyLimitMiddleware
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 from text2world.integrations import mcp_jobs
 from text2world.store.datasets import BUILTIN, DatasetError, list_datasets, load_dataset
@@ -331,15 +335,75 @@ def _signature(method):
 Transport = Literal["stdio", "http"]
 
 
+# JSON escapes one byte of text as at most 6 (\u0001): a call whose text is within max_body
+# fits in this many bytes, so the tool's own check (_check_size) answers it, as over stdio.
+def _http_body_limit(settings: McpSettings) -> int:
+    return 6 * settings.max_body + 64 * 1024
+
+
+_REQUEST_ID = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})')
+
+
+class _CallSizeLimit(BodyLimitMiddleware):
+    """A body past the transport's limit answered as the tool answers an oversized call over
+    stdio (a tool result with ``payload_too_large``), not as a transport error; and the REST
+    API's body deadline."""
+
+    trust_declared = False  # the answer needs the request's id, at the head of the body
+
+    def __init__(self, app, settings: McpSettings, body_timeout: float) -> None:
+        super().__init__(app, _http_body_limit(settings), body_timeout)
+        self.tool_limit = settings.max_body
+
+    def _too_large(self, size: str, head: bytes = b"") -> JSONResponse:
+        found = _REQUEST_ID.search(head[:4096])
+        request_id = json.loads(found.group(1)) if found else None
+        text = (f"payload_too_large: the arguments hold more than {self.tool_limit:,} bytes of text; "
+                f"the limit is {self.tool_limit:,} (t2w mcp --max-body)")
+        from mcp.types import CallToolResult, TextContent
+
+        result = CallToolResult(content=[TextContent(type="text", text=text)], is_error=True).model_dump(
+            by_alias=True, mode="json", exclude_none=True)
+        return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": result},
+                            headers={"Connection": "close"})
+
+
+def http_app(settings: McpSettings, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] | None = None,
+             token: str | None = None):
+    """The streamable HTTP app (at /mcp): the SDK's, with the REST API's guard (Host names,
+    token), an oversized call answered as over stdio and a deadline for request bodies."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from text2world.api.guard import GuardMiddleware, hosts_for_bind
+    from text2world.api.settings import Settings
+
+    hosts = hosts_for_bind(host, allowed_hosts)
+    # The SDK checks Host (and Origin) itself where it is given names; the guard answers the same 421.
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=hosts is not None,
+        allowed_hosts=[h for name in hosts or () for h in (name, f"{name}:*")],
+        allowed_origins=[o for name in hosts or () for o in (f"http://{name}", f"http://{name}:*")])
+    app = build_server(settings).streamable_http_app(
+        max_request_body_size=_http_body_limit(settings) + 1, transport_security=security, host=host)
+    limited = _CallSizeLimit(app, settings, Settings.from_env().body_timeout)
+    return GuardMiddleware(limited, allowed_hosts=hosts, token=token), app
+
+
 def serve(settings: McpSettings, transport: Transport = "stdio", host: str = "127.0.0.1",
-          port: int = DEFAULT_HTTP_PORT) -> None:
+          port: int = DEFAULT_HTTP_PORT, allowed_hosts: tuple[str, ...] | None = None,
+          token: str | None = None) -> None:
     """Run the server until its client goes away (stdio) or it is interrupted (HTTP)."""
-    server = build_server(settings)
     if transport == "stdio":
-        server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port,
-                   max_request_body_size=settings.max_body + 64 * 1024)
+        build_server(settings).run("stdio")
+        return
+    import uvicorn
+
+    from text2world.api.server import HTTP_PROTOCOL
+
+    guarded, _ = http_app(settings, host, allowed_hosts, token)
+    # lifespan events pass through the middleware to the SDK's app (its session manager)
+    uvicorn.run(guarded, host=host, port=port, log_level="warning", proxy_headers=False,
+                server_header=False, http=HTTP_PROTOCOL, lifespan="on")
 
 
 def default_processes() -> int:

@@ -81,7 +81,10 @@ class ResponseCache:
     def put(self, key: str, completion: Completion, model: str, round_index: int) -> None:
         record = {"key": key, "model": model, "round": round_index, "created": time.time(),
                   "completion": completion.to_dict()}
-        atomic_write_text(self._path(key), json.dumps(record, ensure_ascii=False))
+        try:
+            atomic_write_text(self._path(key), json.dumps(record, ensure_ascii=False))
+        except OSError:
+            pass  # a full disk: the answer is still used and paid for; only the cache misses it
 
     def entries(self):
         if not self.root.is_dir():

@@ -13,7 +13,7 @@ import os
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from text2world.errors import Text2WorldError
 from text2world.model.aliases import (
@@ -255,7 +255,10 @@ class LLMClient:
         return kwargs
 
     async def complete(self, messages: list[dict], round_index: int = 0,
-                       reference_context: dict | None = None, epoch: int = 0) -> Completion:
+                       reference_context: dict | None = None, epoch: int = 0,
+                       on_send: Callable[[int], None] | None = None) -> Completion:
+        """The model's answer (or the cache's). ``on_send(attempt)`` runs before each request
+        goes out (not for a cache hit): the run records it, so a kill in flight is counted."""
         key = request_key(self.spec.litellm_model, self.spec.api_base, messages, self.settings,
                           round_index, epoch)
         if self.cache is not None and self.read_cache:
@@ -274,6 +277,8 @@ class LLMClient:
         while True:
             attempt += 1
             started = time.monotonic()
+            if on_send is not None:
+                on_send(attempt)
             try:
                 # litellm enforces the timeout for HTTP providers; this guard covers the rest.
                 response = await asyncio.wait_for(litellm.acompletion(**kwargs),

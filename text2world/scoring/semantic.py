@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Sequence
 
 from text2world.errors import Text2WorldError
+from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
@@ -613,9 +614,9 @@ def problems_from_dir(path) -> list[tuple[str, str]]:
     problems = []
     for file in files:
         try:
-            problems.append((file.stem, file.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as err:
-            raise SemanticInputError(f"problem file {file}: cannot read it: {err}") from None
+            problems.append((file.stem, read_input_text(file, "problem file")))
+        except InputFileError as err:
+            raise SemanticInputError(str(err)) from None
     return problems
 
 
@@ -627,9 +628,9 @@ def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
     path = Path(gold)
     if path.is_file():
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SemanticInputError(f"gold domain {path}: cannot read it: {err}") from None
+            text = read_input_text(path, "gold domain")
+        except InputFileError as err:
+            raise SemanticInputError(str(err)) from None
         if problems_dir is None:
             raise SemanticInputError(
                 f"semantic scoring of {path} needs problems: pass --problems DIR, or give "

@@ -19,6 +19,9 @@ from text2world.simulation.problem import WorkLimitExceeded
 if TYPE_CHECKING:
     from text2world.simulation.conditions import ConditionCompiler
 
+# Loops one generated function nests at most; CPython stops at 20 nested blocks per function.
+MAX_LOOP_DEPTH = 16
+
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
 
@@ -56,6 +59,8 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
     residual = any(_needs_binding(check) for step in steps for check in step[-1])
     if residual:
         lines.append(f"    b = [None] * {max(slots, 1)}")
+    main = lines
+    parts: list[list[str]] = []  # continuation functions, when the loops nest too deep for one
     depth = 1
     bound: list[int] = []
 
@@ -63,7 +68,25 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
         lines.append("    " * depth + text)
 
     def skip() -> str:
-        return "continue" if depth > 1 else "return found, work"
+        if depth > 1:
+            return "continue"
+        return "return work" if parts else "return found, work"
+
+    def open_loop() -> None:
+        """Before a ``for``: past ``MAX_LOOP_DEPTH`` loops, the rest of the nest continues in
+        a new function called from here (CPython refuses 20 nested blocks in one function)."""
+        nonlocal lines, depth
+        if depth <= MAX_LOOP_DEPTH:
+            return
+        name = f"_part{len(parts) + 1}"
+        arguments = "".join(f", v{slot}" for slot in sorted(set(bound)))
+        extra = ", b" if residual else ""
+        emit(f"work = {name}(state, by_pred, lookup, work, found{extra}{arguments})")
+        if parts:  # nothing follows the call in this continuation
+            lines.append("    return work")
+        lines = [f"def {name}(state, by_pred, lookup, work, found{extra}{arguments}):"]
+        parts.append(lines)
+        depth = 1
 
     def checks(nodes) -> None:
         for node in nodes:
@@ -80,6 +103,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
         if step[0] == "enum":
             slot, objects, tests = step[1], step[2], step[3]
             if slot is not None:
+                open_loop()
                 name = f"O{len(constants)}"
                 constants[name] = objects
                 emit(f"for v{slot} in {name}:")
@@ -91,6 +115,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
             continue
         _, pred, ops, tests = step
         lookup_at = next((i for i, op in enumerate(ops) if op[0] != 2), None)
+        open_loop()
         if lookup_at is None:
             emit(f"for atom in by_pred.get({pred!r}, ()):")
         else:
@@ -117,10 +142,13 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
                 bound.append(slot)
         checks(tests)
     emit("found.append((" + "".join(f"v{slot}, " for slot in range(arity)) + "))")
-    lines.append("    return found, work")
+    if parts:
+        lines.append("    return work")
+    main.append("    return found, work")
+    source = "\n".join(line for function in (main, *parts) for line in function)
     namespace = dict(conditions.namespace) if conditions is not None else {}
     namespace.update(constants)
-    exec(_compiled("\n".join(lines), "<applicable>"), namespace)  # noqa: S102
+    exec(_compiled(source, "<applicable>"), namespace)  # noqa: S102
     return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from text2world.simulation.codegen import _compiled, _limit
+from text2world.simulation.codegen import MAX_LOOP_DEPTH, _compiled, _limit
 
 
 def _value(term) -> str:
@@ -140,9 +140,13 @@ class ConditionCompiler:
                     assigned.add(term)
                 else:
                     emit(f"if {value} != {_value(term)}: continue")
-        for slot, kind in variables:
-            if slot in assigned:
-                continue
+        free = [(slot, kind) for slot, kind in variables if slot not in assigned]
+        if len(free) > MAX_LOOP_DEPTH:
+            # exists x y: body == exists x: exists y: body; the inner one is its own function,
+            # as CPython stops at 20 nested blocks in one
+            inner = ("exists", tuple(free[MAX_LOOP_DEPTH:]), ("and", tuple(rest)))
+            free, rest = free[:MAX_LOOP_DEPTH], [inner]
+        for slot, kind in free:
             objects = self._constant(self._objects_of_type(kind))
             emit(f"for b[{slot}] in {objects}:")
             depth += 1

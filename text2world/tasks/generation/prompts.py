@@ -9,6 +9,7 @@ from pathlib import Path
 
 from text2world.engine.run_store import text_hash
 from text2world.errors import Text2WorldError
+from text2world.files import InputFileError, read_input_text
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import Record
 
@@ -47,11 +48,9 @@ def load_template(name_or_path: str, required: tuple[str, ...], what: str) -> Te
     if path.is_dir():
         raise EvalError(f"{what} template {path}: is a folder, not a file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise EvalError(f"{what} template {path}: not UTF-8 text") from None
-    except OSError as err:
-        raise EvalError(f"{what} template {path}: cannot be read ({err.strerror})") from None
+        text = read_input_text(path, f"{what} template")
+    except InputFileError as err:
+        raise EvalError(str(err)) from None
     missing = [f"{{{name}}}" for name in required if f"{{{name}}}" not in text]
     if missing:
         raise EvalError(f"{what} template {path} lacks the placeholder(s) {', '.join(missing)}")

@@ -1,0 +1,73 @@
+"""The one bounded reader for every file a user names (domains, answers, problems, templates).
+
+A size check alone is not a bound: a device (``/dev/zero``) reports size 0 and reads forever,
+and a FIFO with no writer blocks ``open``. Here the path must be a regular file (checked before
+it is opened, so a device is never opened, and again on the open descriptor), it is opened
+without blocking, and at most ``limit + 1`` bytes are read whatever the size says.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from text2world.errors import Text2WorldError
+
+MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024  # one domain, answer or problem file
+
+
+class InputFileError(Text2WorldError, ValueError):
+    """A named input file cannot be read: missing, a folder, not a regular file, too large."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "is a FIFO (named pipe), not a regular file; pass its text on standard input with '-'"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a regular file"
+    return "is not a regular file"
+
+
+def read_input_bytes(path: str | os.PathLike, what: str = "file",
+                     limit: int = MAX_INPUT_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``; ``InputFileError`` (naming ``what`` and the path)
+    for anything else or for more than ``limit`` bytes. Never blocks on a FIFO or reads a device."""
+    name = f"{what} {path}"
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputFileError(f"{name}: {_kind(mode)}")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise InputFileError(f"{name}: no such file") from None
+    except OSError as err:
+        raise InputFileError(f"{name}: cannot be read ({err.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            mode = os.fstat(fd).st_mode  # the path may have been swapped since the check
+            if not stat.S_ISREG(mode):
+                raise InputFileError(f"{name}: {_kind(mode)}")
+            data = handle.read(limit + 1)
+        except OSError as err:
+            raise InputFileError(f"{name}: cannot be read ({err.strerror})") from None
+    if len(data) > limit:
+        raise InputFileError(f"{name} is larger than {limit:,} bytes: too large for this input")
+    return data
+
+
+def read_input_text(path: str | os.PathLike, what: str = "file",
+                    limit: int = MAX_INPUT_FILE_BYTES) -> str:
+    """``read_input_bytes`` decoded as UTF-8 (a clear error when it is not)."""
+    data = read_input_bytes(path, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputFileError(f"{what} {Path(path)}: not UTF-8 text (byte {err.start:,})") from None
+
+
+__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "read_input_bytes", "read_input_text"]
