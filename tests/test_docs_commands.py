@@ -203,7 +203,7 @@ def _run_block(block: Block, work: Path, env: dict[str, str], checker: Path) -> 
 
     script = preamble + block.script()
     try:
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=work, env=env,
+        done = subprocess.run(["bash", "-e", "-c", script], cwd=work, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=BLOCK_TIMEOUT_S)
     except subprocess.TimeoutExpired as stopped:
