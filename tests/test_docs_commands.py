@@ -260,7 +260,7 @@ def test_directives_are_parsed(tmp_path: Path) -> None:
         "```console\n$ echo hello \\\n  world\nhello world\n$ true\n```\n\n"
         "<!-- docs-test: skip -->\n```sh\nfalse\n```\n\n```\nuntagged\n```\n", encoding="utf-8")
     blocks, errors = parse_blocks(page, "page.md")
-    assert [block.line for block in blocks] == [2, 8, 15]
+    assert [block.line for block in blocks] == [2, 8, 16]
     assert blocks[0].skip == "needs an API key"
     assert blocks[1].expect == ["hello"] and blocks[1].slow == "the whole store"
     assert blocks[1].script() == "echo hello \\\n  world\ntrue\n"
