@@ -217,8 +217,17 @@ def _failure(block: Block, reason: str, output: str) -> str:
     return f"{block.page}, block at line {block.line}: {reason}\n--- block ---\n{block.script()}--- output ---\n{tail}"
 
 
+@pytest.fixture(scope="module")
+def docs_seconds():
+    """Seconds spent in the pages' blocks, printed at the end (pytest -s) to keep the docs test's CI time in view."""
+    spent: list[float] = []
+    yield spent
+    if spent:
+        print(f"\ndocs blocks: {len(spent)} pages in {sum(spent):.1f} s")
+
+
 @pytest.mark.parametrize("path", _page_params())
-def test_page_commands(path: Path, tmp_path: Path) -> None:
+def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) -> None:
     """The page's shell blocks, in order, in one fresh working folder: each exits 0 and prints what it expects."""
     blocks, errors = parse_blocks(path)
     assert not errors, "\n".join(errors)
@@ -238,7 +247,8 @@ def test_page_commands(path: Path, tmp_path: Path) -> None:
         assert code == 0, _failure(block, f"exit code {code}", output)
         for text in block.expect:
             assert text in output, _failure(block, f"the output does not contain {text!r}", output)
-    print(f"{page_name(path)}: {len(runnable)} blocks in {time.monotonic() - started:.1f} s")
+    docs_seconds.append(time.monotonic() - started)
+    print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
 
 
 def test_pip_check_refuses_an_unknown_extra(tmp_path: Path) -> None:
