@@ -165,6 +165,15 @@ def report_command(
     if kind == "wm":
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
+    if kind == "judge":
+        from text2world.cli.judge import print_judge
+        from text2world.engine.run_reader import open_run
+        from text2world.tasks.registry import summarize_run
+
+        for path in runs:
+            summary = summarize_run(open_run(path))
+            print_json(summary) if as_json else print_judge(summary)
+        return
     if kind == "contamination":
         for path in runs:  # each probe's report in its own folder
             _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
