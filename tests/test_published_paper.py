@@ -117,3 +117,45 @@ def test_unknown_table_is_a_clear_error(runs):
                                       "--against", "tabel-1"])
     assert result.exit_code != 0
     assert "no published table 'tabel-1'" in result.output and "paper" in result.output
+
+
+def test_api_lists_the_tables_and_a_run_carries_its_row(runs):
+    from fastapi.testclient import TestClient
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+
+    runs_dir = runs["deepseek-r1/abstract"].parent
+    with TestClient(create_app(Settings(runs_dir=runs_dir, executor="thread",
+                                        score_processes=1))) as client:
+        listing = client.get("/v1/published").json()
+        assert listing["families"] == ["paper"]
+        names = {t["name"]: t for t in listing["tables"]}
+        assert names["text2world-table6-concrete"]["conditions"]["description"] == "concrete"
+        assert "deepseek-r1" in names["text2world-table1"]["models"]
+        table = client.get("/v1/published/text2world-table1").json()
+        assert len(table["rows"]) == 192 and "path" not in table
+        assert client.get("/v1/published/nope").status_code == 404
+        assert client.get("/v1/published/..%2Fx").status_code == 404
+        run = client.get(f"/v1/runs/{runs['deepseek-r1/abstract'].name}").json()
+        published = run["published"]
+        assert published["table"] == "text2world-table1" and published["matched"] == "deepseek-r1"
+        executable = {r["setting"]: r["published"] for r in published["rows"]
+                      if r["metric"] == "executable"}
+        assert executable == pytest.approx({"EC_0": 0.723, "EC_3": 0.891})
+        concrete = client.get(f"/v1/runs/{runs['deepseek-r1/concrete'].name}").json()
+        assert concrete["published"]["matched"] is None
+        assert "Table 6 has no row for 'deepseek-r1'" in concrete["published"]["reason"]
+        # the viewer's panel: our interval beside the published value, flagged when outside
+        panel = client.get(f"/v1/runs/{runs['deepseek-r1/abstract'].name}/against/paper").json()
+        assert panel["chosen"].startswith("Table 1") and panel["outside"] >= 1
+
+
+def test_mcp_lists_the_tables():
+    import asyncio
+
+    from text2world.integrations.mcp_server import McpSettings, Tools
+
+    listing = asyncio.run(Tools(McpSettings()).list_published())
+    assert {t["name"] for t in listing["tables"]} >= {"text2world-table1",
+                                                     "text2world-table6-concrete"}

@@ -75,6 +75,11 @@ def list_tables() -> list[dict]:
     return listed
 
 
+def published_index() -> dict:
+    """The families and every table without its rows (``GET /v1/published``, MCP)."""
+    return {"families": family_names(), "tables": list_tables()}
+
+
 def choose_table(name: str, config: dict) -> tuple[dict, str]:
     """The table ``name`` names for a run of ``config``, and a line saying which and why.
 
@@ -207,4 +212,28 @@ def against(path: Path, name: str = "paper") -> dict:
                                "outside" if interval.excludes(entry["published"]) else "within")
         result["rows"].append(entry)
     result["outside"] = sum(1 for r in result["rows"] if r["status"] == "outside")
+    return result
+
+
+def published_row(config: dict, name: str = "paper") -> dict | None:
+    """The published figures of a generation run's model (no scores read: what a run's JSON
+    carries): the table chosen for its conditions, and its rows of the run's model, or why
+    there are none. None for runs of other tasks."""
+    if config.get("kind") not in (None, "eval", "generation"):
+        return None
+    table, chosen = choose_table(name, config)
+    source = table.get("source") or {}
+    model = matching_model(config, table)
+    result: dict = {"table": table.get("name"), "source": source, "chosen": chosen,
+                    "matched": model}
+    if model is None:
+        result["reason"] = ("reference models are never matched to a published row"
+                            if config.get("reference_model") else
+                            f"{source.get('table') or table.get('name')} has no row for "
+                            f"{config.get('model')!r}")
+        return result
+    scale = 100.0 if table.get("scale", "percent") == "percent" else 1.0
+    result["rows"] = [{"setting": r["setting"], "metric": r["metric"],
+                       "published": float(r["value"]) / scale}
+                      for r in table["rows"] if r["model"] == model]
     return result
