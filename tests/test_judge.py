@@ -141,3 +141,28 @@ def test_bad_input_is_a_clear_error(judged, tmp_path):
     result = runner.invoke(cli, ["eval", "--model", "reference/judge-yes", "--limit", "1",
                                  "--runs-dir", str(tmp_path / "runs"), "--quiet"])
     assert result.exit_code != 0 and "only inside t2w judge" in result.output
+
+
+def test_the_viewer_shows_a_judge_run(judged):
+    from fastapi.testclient import TestClient
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+
+    made = judge(JudgeOptions(model="reference/judge-yes", source=judged,
+                              runs_root=judged.parent))
+    with TestClient(create_app(Settings(runs_dir=judged.parent, executor="thread",
+                                        score_processes=1))) as client:
+        data = client.get(f"/v1/runs/{made.run.path.name}/overview").json()
+        assert data["kind"] == "judge" and data["judge"]["kappa"]["mean"] == pytest.approx(0.0)
+        assert data["judge"]["reference"]["reference/judge-oracle"]["kappa"]["mean"] == 1.0
+        assert len(data["items"]) == data["judge"]["judged"]
+        wrong = data["judge"]["disagreements"][0]
+        item = client.get(f"/v1/runs/{made.run.path.name}/items/{wrong['item']}").json()
+        assert item["kind"] == "judge" and item["counterexample"] == wrong["counterexample"]
+        assert "Rating: [[5]]" in item["response"]
+        listing = client.get("/v1/runs").json()
+        entry = next(r for r in listing["items"] if r["id"] == made.run.path.name)
+        assert entry["summary"]["kappa"]["mean"] == pytest.approx(0.0)
+        assert client.get(f"/v1/runs/{made.run.path.name}").json()["published"] is None
+        assert "judgeRunPage" in client.get("/view/assets/viewer.js").text
