@@ -167,6 +167,15 @@ def prepare(task: Task) -> Prepared:
     return Prepared(task, spec, api_key, samples, config, run_path(options, task, config))
 
 
+def plan_task(task: Task, error: Callable[[str], Exception]) -> TaskPlan:
+    """``prepare(task)`` as a plan, a model that cannot be used reported as the task's
+    ``error`` (its commands print it as a clear message)."""
+    try:
+        return TaskPlan(task, prepare(task))
+    except ModelConfigError as err:
+        raise error(str(err)) from None
+
+
 def check_reference_role(spec: ModelSpec, task: Task) -> None:
     """The reference judges answer only ``t2w judge``, and only they answer it offline."""
     if not spec.is_reference:

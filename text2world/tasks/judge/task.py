@@ -17,11 +17,11 @@ from typing import Any, ClassVar
 
 from text2world.engine.options import RunOptions
 from text2world.engine.run_store import Run, RunError, identity_hash, make_run_id, text_hash
-from text2world.engine.runner import RunResult, TaskPlan, execute, prepare
+from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.errors import Text2WorldError
-from text2world.model.client import ModelConfigError, ModelSpec
+from text2world.model.client import ModelSpec
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.tasks.judge.agreement import (
@@ -257,25 +257,16 @@ class JudgeTask:
 # The entry points ``t2w judge`` and the library use
 
 
-class JudgePlan(TaskPlan):
-    task: JudgeTask
-
-
-def plan_judge(options: JudgeOptions) -> JudgePlan:
+def plan_judge(options: JudgeOptions) -> TaskPlan:
     """Check everything before any call (``JudgeError`` for bad input)."""
-    task = JudgeTask(options)
-    try:
-        return JudgePlan(task, prepare(task))
-    except ModelConfigError as err:
-        raise JudgeError(str(err)) from None
+    return plan_task(JudgeTask(options), JudgeError)
 
 
-def judge(options: JudgeOptions, observer=None, judge_plan: JudgePlan | None = None
+def judge(options: JudgeOptions, observer=None, judge_plan: TaskPlan | None = None
           ) -> RunResult:
-    """Judge a generation run's final domains (``engine.runner.execute`` says what it
-    raises and what a stopped run keeps)."""
-    judge_plan = judge_plan or plan_judge(options)
-    return execute(judge_plan.prepared, observer)
+    """Judge a generation run's final domains; ``engine.runner.execute`` says what it raises
+    and what a stopped run keeps."""
+    return execute((judge_plan or plan_judge(options)).prepared, observer)
 
 
 def judge_options_from_run(path: str | Path, runs_root: Path | None = None,
