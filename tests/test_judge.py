@@ -115,6 +115,9 @@ def test_cli_and_report(judged):
     assert result.exit_code == 0, result.output
     assert "1.00 [1.00, 1.00]" in result.output and "Confusion matrix" in result.output
     run_path = result.output.split("run: ")[-1].split(" (")[0].strip()
+    again = runner.invoke(cli, ["judge", "--resume", run_path, "--epochs", "2",
+                                "--runs-dir", str(judged.parent)])
+    assert again.exit_code == 0 and "resumed" in again.output and "over 2 epochs" in again.output
     report = runner.invoke(cli, ["report", run_path, "--json"])
     assert report.exit_code == 0, report.output
     assert json.loads(report.output)["kappa"]["mean"] == pytest.approx(1.0)

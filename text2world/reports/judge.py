@@ -45,6 +45,10 @@ def judge_tables(summary: dict) -> list[Table | str]:
         row = matrix.get(ours) or {}
         confusion.add_row(ours, str(row.get("same", 0)), str(row.get("different", 0)))
     out.append(confusion)
+    spread = (summary.get("spread") or {}).get("kappa")
+    if spread:
+        out.append(f"over {spread['epochs']} epochs: kappa {spread['mean']:.2f} (sd "
+                   f"{spread['std']:.2f}, {spread['min']:.2f} to {spread['max']:.2f})")
     paper = summary.get("paper_kappa") or {}
     out.append(f"the paper ({paper.get('source')}): kappa {paper.get('value')} between "
                f"{paper.get('between')}; our side here is the semantic verdict "
