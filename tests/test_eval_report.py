@@ -175,8 +175,9 @@ def test_against_a_published_table(two_runs, tmp_path, monkeypatch):
 def test_shipped_paper_table_and_reference_runs(two_runs):
     from text2world.reports.published import load_table, matching_model
 
-    table = load_table("paper")
+    table = load_table("text2world-table1")
     assert table["source"]["arxiv"] == "2502.13092" and table["source"]["table"] == "Table 1"
+    assert table["family"] == "paper" and table["rows"]
     for row in table["rows"]:  # every shipped row names its model, round, metric and value
         assert row["setting"] in ("EC_0", "EC_3") and 0 <= row["value"] <= 100
     rows_table = {**table, "rows": [{"model": "reference/oracle", "setting": "EC_0",

@@ -27,7 +27,7 @@ from text2world.store.datasets import load_dataset
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
-         "list_domains", "get_domain"}
+         "list_domains", "get_domain", "list_published"}
 BROKEN = ("(define (domain broken) (:requirements :strips)\n  (:predicates (p))\n"
           "  (:action a :parameters ()\n    :precondition (q)\n    :effect (p)))")
 

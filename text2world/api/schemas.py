@@ -283,6 +283,9 @@ class RunPage(BaseModel):
 class RunDetail(RunSummary):
     config: Any = None
     logged_items: int | None = Field(None, description="Lines in log.jsonl, if present.")
+    published: Any = Field(None, description="Generation runs: the published table chosen for "
+                           "the run's description and prompt (GET /v1/published) and its rows "
+                           "of the run's model, or why there are none.")
 
 
 class Health(BaseModel):

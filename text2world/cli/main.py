@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import typer
 
-from text2world.cli import contamination, data, evaluate, inspect_log, mcp, report, rewards, scoring, serve, view, wm
+from text2world.cli import (
+    contamination,
+    data,
+    evaluate,
+    inspect_log,
+    judge,
+    mcp,
+    report,
+    rewards,
+    scoring,
+    serve,
+    view,
+    wm,
+)
 from text2world.cli.help import ConventionalGroup
 
 app = typer.Typer(
@@ -39,6 +52,7 @@ app.command("serve")(serve.serve_command)
 app.command("view")(view.view_command)
 app.command("mcp")(mcp.mcp_command)
 app.command("contamination")(contamination.contamination_command)
+app.command("judge")(judge.judge_command)
 app.command("eval")(evaluate.eval_command)
 app.command("report")(report.report_command)
 app.command("compare")(report.compare_command)

@@ -144,10 +144,13 @@ def report_command(
                                        "the per-domain table) instead of terminal tables."),
     runs_dir: Path = runs_dir_option(),
     against: str | None = typer.Option(None, "--against", metavar="TABLE",
-                                       help="Only the run's paper-mode figures beside a "
+                                       help="The run's paper-mode figures beside a "
                                             "published table's row of the same model: paper "
-                                            "(Text2World Table 1), a table in "
-                                            "$T2W_HOME/published/, or a JSON file."),
+                                            "(the Text2World table of the run's description "
+                                            "and prompt: Table 1, 6 or 2), a table name "
+                                            "(GET /v1/published), a table in "
+                                            "$T2W_HOME/published/, or a JSON file. A run the "
+                                            "table has no row for gets the normal report."),
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
@@ -162,6 +165,15 @@ def report_command(
     if kind == "wm":
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
+    if kind == "judge":
+        from text2world.cli.judge import print_judge
+        from text2world.engine.run_reader import open_run
+        from text2world.tasks.registry import summarize_run
+
+        for path in runs:
+            summary = summarize_run(open_run(path))
+            print_json(summary) if as_json else print_judge(summary)
+        return
     if kind == "contamination":
         for path in runs:  # each probe's report in its own folder
             _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
@@ -170,9 +182,12 @@ def report_command(
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json, markdown)
         return
+    unmatched_lines: list[str] = []
     if against is not None:
-        _against_report(runs, against, as_json)
-        return
+        # A run the table has no row for gets the normal report and one line saying so.
+        runs, unmatched_lines = _against_report(runs, against, as_json)
+        if not runs:
+            return
     try:
         report = build_report(runs, out_dir=out, mode=str(mode), all_items=all_items)
     except ReportError as err:
@@ -194,6 +209,8 @@ def report_command(
     console.print("files: " + ", ".join(sorted(p.name for p in report.files))
                   + " (report.md holds every table, the per-domain one included)",
                   highlight=False)
+    for line in unmatched_lines:
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 def _kind(path: Path) -> str:
@@ -300,7 +317,9 @@ def _signed(interval: dict) -> str:
             f"{100 * interval['high']:+.1f}]")
 
 
-def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
+def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[Path], list[str]]:
+    """Each run's figures beside its row of the published table; returns the runs the table
+    has no row for, with a line for each (printed under their normal report)."""
     from text2world.reports.published import PublishedError, against
     from text2world.reports.statistics import format_interval
 
@@ -312,15 +331,19 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
             fail(str(err))
     if as_json:
         print_json(results if len(results) > 1 else results[0])
-        return
-    for data in results:
+        return [], []
+    unmatched: list[Path] = []
+    lines: list[str] = []
+    for run, data in zip(runs, results):
         source = data["table"].get("source") or {}
         for note in data["notes"]:
             warn(f"conditions differ: {note}")
         if data["matched"] is None:
-            console.print(f"{data['run_id']}: no comparison with "
-                          f"{data['table'].get('name')}: {data['reason']}", highlight=False)
+            unmatched.append(run)
+            lines.append(f"{data['run_id']}: no comparison with {table} ({data['chosen']}): "
+                         f"{data['reason']}")
             continue
+        console.print(f"published table: {data['chosen']}", highlight=False, soft_wrap=True)
         title = (f"{data['model']} beside {data['matched']} in {source.get('table', '')} of "
                  f"arXiv {source.get('arxiv', '')} {source.get('version', '')} "
                  f"({data['mode']} mode, %)")
@@ -336,6 +359,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> None:
         console.print(output)
         console.print(f"{data['outside']} of {len(data['rows'])} published figures lie outside "
                       "our 95% interval", highlight=False)
+    return unmatched, lines
 
 
 def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) -> None:

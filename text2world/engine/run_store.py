@@ -70,8 +70,9 @@ __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall",
            "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
-KINDS = ("generation", "wm", "contamination")  # the tasks (``Run.kind``)
-COMMANDS = {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination"}
+KINDS = ("generation", "wm", "contamination", "judge")  # the tasks (``Run.kind``)
+COMMANDS = {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination",
+            "judge": "t2w judge"}
 
 # The generation task's score names (here for the modules that have always imported them).
 METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",

@@ -49,6 +49,7 @@ from text2world.model.client import (
     resolve_model,
 )
 from text2world.model.credentials import lost_credentials_message
+from text2world.model.environment import REFERENCE_JUDGES
 
 
 class Observer(Protocol):
@@ -139,6 +140,7 @@ def prepare(task: Task) -> Prepared:
     try:
         spec = resolve_model(options.model, options.api_base, options.model_args)
         api_key = api_key_for(spec)
+        check_reference_role(spec, task)
     except ModelConfigError:
         task.after_run()
         raise
@@ -164,6 +166,28 @@ def prepare(task: Task) -> Prepared:
         "code_version": code_version(),
     }
     return Prepared(task, spec, api_key, samples, config, run_path(options, task, config))
+
+
+def plan_task(task: Task, error: Callable[[str], Exception]) -> TaskPlan:
+    """``prepare(task)`` as a plan, a model that cannot be used reported as the task's
+    ``error`` (its commands print it as a clear message)."""
+    try:
+        return TaskPlan(task, prepare(task))
+    except ModelConfigError as err:
+        raise error(str(err)) from None
+
+
+def check_reference_role(spec: ModelSpec, task: Task) -> None:
+    """The reference judges answer only ``t2w judge``, and only they answer it offline."""
+    if not spec.is_reference:
+        return
+    judge = spec.litellm_model.split("/", 1)[-1] in REFERENCE_JUDGES
+    if judge and task.kind != "judge":
+        raise ModelConfigError(f"{spec.name} is a reference judge: it answers only inside "
+                               "t2w judge")
+    if task.kind == "judge" and not judge:
+        raise ModelConfigError(f"{spec.name} cannot judge: the reference judges are "
+                               + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES))
 
 
 def run_path(options: RunOptions, task: Task, config: dict) -> Path:

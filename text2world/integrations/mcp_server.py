@@ -241,6 +241,15 @@ class Tools:
                 "concrete": record.concrete,
                 "problems": [{"name": p.name, "pddl": p.pddl} for p in record.problems]}
 
+    async def list_published(self) -> dict:
+        """The published tables (as ``GET /v1/published``)."""
+        from text2world.reports.published import PublishedError, published_index
+
+        try:
+            return await asyncio.to_thread(published_index)
+        except PublishedError as err:
+            raise ApiError(503, "published_unavailable", str(err)) from None
+
 
 def _problem_pairs(problems: list[dict] | None) -> list[tuple[str, str]]:
     if not problems:
@@ -281,6 +290,9 @@ _DESCRIPTIONS = {
                 "unsatisfied preconditions, the next state, what it added and deleted, cost.",
     "list_domains": "The domains of a dataset (default: the built-in store), a page at a time.",
     "get_domain": "One stored domain: gold PDDL, abstract and concrete descriptions, problems.",
+    "list_published": "The published result tables (the Text2World paper's Tables 1, 6 and 2's "
+                      "in-context rows, and the user's): name, family, source (paper, arXiv "
+                      "id, table), conditions (description, prompt), metrics, models.",
 }
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 
 REFERENCE_PROVIDER = "reference"
-REFERENCE_MODELS = ("oracle", "noisy-oracle")
+REFERENCE_MODELS = ("oracle", "noisy-oracle", "judge-yes", "judge-random", "judge-oracle")
+REFERENCE_JUDGES = ("judge-yes", "judge-random", "judge-oracle")  # answer only in t2w judge
 SYSTEM_MESSAGE = "You are a helpful assistant."
 
 

@@ -9,7 +9,12 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
+from text2world.model.environment import (
+    REFERENCE_JUDGES,
+    REFERENCE_MODELS,
+    REFERENCE_PROVIDER,
+    prepare_litellm_environment,
+)
 
 
 def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0) -> str:
@@ -63,7 +68,16 @@ def reference_handler():
 
     def answer(model: str, messages: list, litellm_params: dict | None) -> Any:
         context = ((litellm_params or {}).get("metadata") or {}).get("t2w")
-        if context and context.get("task") == "wm" and model in REFERENCE_MODELS:
+        judging = bool(context) and context.get("task") == "judge"
+        if judging != (model in REFERENCE_JUDGES):
+            raise CustomLLMError(status_code=400, message=(
+                f"reference/{model} answers only inside t2w judge" if not judging else
+                f"reference/{model} cannot judge: the reference judges are "
+                + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES)))
+        if judging:
+            from text2world.tasks.judge.agreement import reference_judge_answer
+            context = {**context, "wm_answer": reference_judge_answer(model, context)}
+        elif context and context.get("task") == "wm" and model in REFERENCE_MODELS:
             from text2world.tasks.wm.reference import reference_wm_answer  # the world-model tasks
             context = {**context, "wm_answer": reference_wm_answer(model, context,
                                                                    int(context.get("round", 0)))}

@@ -41,7 +41,7 @@ class _Side:
 def run_kind(config: dict) -> str:
     """generation (t2w eval), wm (t2w wm) or contamination (t2w contamination --model)."""
     kind = config.get("kind")
-    if kind in ("wm", "contamination"):
+    if kind in ("wm", "contamination", "judge"):
         return str(kind)
     if kind in (None, "eval", "generation"):
         return "generation"

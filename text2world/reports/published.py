@@ -3,11 +3,17 @@
 A table is one JSON file (``text2world/reports/published/NAME.json`` in the package, or
 ``$T2W_HOME/published/NAME.json``, or any path), documented in the README:
 
-    {"name": ..., "title": ..., "source": {"paper", "arxiv", "version", "table", "url"},
+    {"name": ..., "family": "paper"?, "title": ...,
+     "source": {"paper", "arxiv", "version"?, "table", "url"},
      "conditions": {"mode": "paper", "description": "abstract", "prompt": "zero-shot"},
      "scale": "percent" | "fraction",
      "settings": {"EC_0": 0, "EC_3": 3},        # setting -> correction round of a run
      "rows": [{"model", "setting", "metric", "value", "source"?}, ...]}
+
+The package ships the Text2World paper's tables (arXiv 2502.13092: Table 1, abstract zero-shot;
+Table 6, concrete; Table 2's in-context rows, 2-shot), all of family ``paper``. Asked for a
+family (``--against paper``), the table whose conditions (description, prompt) are the run's
+is used, and the result says which and why.
 
 A row is matched to a run through the model aliases: the run's ``--model`` (an alias such as
 ``deepseek-r1``) or its litellm model is the row's model or resolves to the same litellm
@@ -21,6 +27,7 @@ import json
 from pathlib import Path
 
 from text2world.engine.run_store import Run, RunError
+from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_samples
 from text2world.reports.statistics import bootstrap_mean
 
@@ -28,7 +35,7 @@ PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")
 
 
-class PublishedError(ValueError):
+class PublishedError(Text2WorldError, ValueError):
     """A table that cannot be found or read, or a run that cannot be set beside it."""
 
 
@@ -38,11 +45,71 @@ def user_tables_dir() -> Path:
     return home_dir() / "published"
 
 
-def table_names() -> list[str]:
-    names = {p.stem for p in PACKAGE_TABLES.glob("*.json")}
+def _table_paths() -> dict[str, Path]:
+    """Every table file by name; the user's folder hides a package table of the same name."""
+    paths = {p.stem: p for p in PACKAGE_TABLES.glob("*.json")}
     if user_tables_dir().is_dir():
-        names |= {p.stem for p in user_tables_dir().glob("*.json")}
-    return sorted(names)
+        paths.update({p.stem: p for p in user_tables_dir().glob("*.json")})
+    return dict(sorted(paths.items()))
+
+
+def table_names() -> list[str]:
+    return list(_table_paths())
+
+
+def family_names() -> list[str]:
+    """The families of the tables (``paper``), each a name ``--against`` accepts."""
+    return sorted({str(t["family"]) for t in list_tables() if t.get("family")})
+
+
+def list_tables() -> list[dict]:
+    """Every table, without its rows: name, family, title, source, conditions, settings,
+    metrics, the models it has rows for and its row count (``GET /v1/published``)."""
+    listed = []
+    for name in table_names():
+        table = load_table(name)
+        listed.append({**{key: table.get(key) for key in (
+            "name", "family", "title", "source", "conditions", "scale", "settings", "metrics")},
+            "models": list(dict.fromkeys(row["model"] for row in table["rows"])),
+            "rows": len(table["rows"])})
+    return listed
+
+
+def published_index() -> dict:
+    """The families and every table without its rows (``GET /v1/published``, MCP)."""
+    return {"families": family_names(), "tables": list_tables()}
+
+
+def choose_table(name: str, config: dict) -> tuple[dict, str]:
+    """The table ``name`` names for a run of ``config``, and a line saying which and why.
+
+    ``name`` is a table, a path, or a family: of a family's tables, the one whose conditions
+    (description, prompt) are all the run's; else the one with most of them, the family's
+    first by name on a tie (Text2World's Table 1)."""
+    if name.endswith(".json") or name in _table_paths():
+        table = load_table(name)
+        return table, f"{table.get('name') or name}, as asked"
+    members = [load_table(n) for n in table_names()
+               if not n.endswith(".json") and load_table(n).get("family") == name]
+    if not members:
+        return load_table(name), ""  # raises: no such table or family
+
+    def agreeing(table: dict) -> list[str]:
+        return [f"{key}={value}" for key, value in (table.get("conditions") or {}).items()
+                if key != "mode" and run_condition(config, key) == value]
+
+    best = max(members, key=lambda t: len(agreeing(t)))  # max keeps the first on a tie
+    wanted = [k for k in (best.get("conditions") or {}) if k != "mode"]
+    source = best.get("source") or {}
+    how = (f"the run's {', '.join(agreeing(best))}" if len(agreeing(best)) == len(wanted)
+           else "no table of the family has the run's conditions: the closest")
+    return best, f"{source.get('table') or best.get('name')} ({best.get('name')}): {how}"
+
+
+def run_condition(config: dict, key: str) -> object:
+    """A run's value of a table condition; runs made before prompts were recorded were
+    zero-shot on abstract descriptions."""
+    return config.get(key) or {"description": "abstract", "prompt": "zero-shot"}.get(key)
 
 
 def load_table(name_or_path: str) -> dict:
@@ -52,7 +119,7 @@ def load_table(name_or_path: str) -> dict:
     path = next((c for c in candidates if c.is_file()), None)
     if path is None:
         raise PublishedError(f"no published table {name_or_path!r} (known: "
-                             f"{', '.join(table_names()) or 'none'}; add one as "
+                             f"{', '.join(family_names() + table_names()) or 'none'}; add one as "
                              f"{user_tables_dir()}/NAME.json)")
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
@@ -101,12 +168,12 @@ def against(path: Path, name: str = "paper") -> dict:
     """The run's figures beside the published row of its model."""
     from text2world.tasks.generation.rescore import load_run_items
 
-    table = load_table(name)
     try:
         run = Run.open(Path(path))
         items = load_run_items(run)
     except RunError as err:
         raise PublishedError(str(err)) from None
+    table, chosen = choose_table(name, run.config)
     if run.config.get("kind") not in (None, "eval", "generation"):
         raise PublishedError(f"{path} is a {run.config.get('kind')} run; published tables hold "
                              "generation (t2w eval) figures")
@@ -114,17 +181,18 @@ def against(path: Path, name: str = "paper") -> dict:
     mode = conditions.get("mode", "paper")
     notes = [f"{key}: the table's is {value!r}, the run's {run.config.get(key)!r}"
              for key, value in conditions.items()
-             if key != "mode" and run.config.get(key) not in (None, value)]
+             if key != "mode" and run_condition(run.config, key) != value]
     scale = 100.0 if table.get("scale", "percent") == "percent" else 1.0
     model = matching_model(run.config, table)
-    result = {"table": {k: table.get(k) for k in ("name", "title", "source", "conditions",
-                                                  "missing", "path")},
-              "run_id": run.run_id, "model": run.config.get("model"), "matched": model,
+    result = {"table": {k: table.get(k) for k in ("name", "family", "title", "source",
+                                                  "conditions", "missing", "path")},
+              "asked": name, "chosen": chosen, "run_id": run.run_id, "model": run.config.get("model"), "matched": model,
               "mode": mode, "notes": notes, "rows": []}
     if model is None:
         result["reason"] = ("reference models are never matched to a published row"
                             if run.config.get("reference_model") else
-                            f"the table has no row for {run.config.get('model')!r}"
+                            f"{(table.get('source') or {}).get('table') or table.get('name')} "
+                            f"has no row for {run.config.get('model')!r}"
                             + (f" ({len(table['rows'])} rows)" if table["rows"] else
                                " (it holds no published value yet: "
                                + str(table.get("missing") or "") + ")"))
@@ -144,4 +212,28 @@ def against(path: Path, name: str = "paper") -> dict:
                                "outside" if interval.excludes(entry["published"]) else "within")
         result["rows"].append(entry)
     result["outside"] = sum(1 for r in result["rows"] if r["status"] == "outside")
+    return result
+
+
+def published_row(config: dict, name: str = "paper") -> dict | None:
+    """The published figures of a generation run's model (no scores read: what a run's JSON
+    carries): the table chosen for its conditions, and its rows of the run's model, or why
+    there are none. None for runs of other tasks."""
+    if config.get("kind") not in (None, "eval", "generation"):
+        return None
+    table, chosen = choose_table(name, config)
+    source = table.get("source") or {}
+    model = matching_model(config, table)
+    result: dict = {"table": table.get("name"), "source": source, "chosen": chosen,
+                    "matched": model}
+    if model is None:
+        result["reason"] = ("reference models are never matched to a published row"
+                            if config.get("reference_model") else
+                            f"{source.get('table') or table.get('name')} has no row for "
+                            f"{config.get('model')!r}")
+        return result
+    scale = 100.0 if table.get("scale", "percent") == "percent" else 1.0
+    result["rows"] = [{"setting": r["setting"], "metric": r["metric"],
+                       "published": float(r["value"]) / scale}
+                      for r in table["rows"] if r["model"] == model]
     return result

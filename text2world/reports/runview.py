@@ -75,9 +75,12 @@ def overview(run: Run, items: list[dict]) -> dict:
         return wm_overview(run, items)
     if kind == "contamination":
         return probe_overview(run, items)
+    if kind == "judge":
+        return judge_overview(run, items)
     if kind != "generation":
         raise ViewError(f"run {run.run_id!r} is of an unknown kind {kind!r}: the viewer shows "
-                        "generation (t2w eval), world-model (t2w wm) and contamination runs")
+                        "generation (t2w eval), world-model (t2w wm), contamination and judge "
+                        "runs")
     return {**generation_overview(run, items), "kind": "generation"}
 
 
@@ -306,3 +309,18 @@ def probe_overview(run: Run, items: list[dict]) -> dict:
                          "prefix_tokens": run.config.get("prefix_tokens")
                          or run.config.get("prompt_tokens")},
             "rates": rates, "items": sorted(rows, key=lambda r: -(r["rate"] or 0.0))}
+
+
+def judge_overview(run: Run, items: list[dict]) -> dict:
+    """A judge run (``t2w judge``): the judge's agreement with our semantic verdicts (kappa
+    with its interval, confusion matrix, accuracy), the reference judges' on the same items,
+    the disagreements with our counterexample, one row per judged item."""
+    from text2world.tasks.judge.task import task_from_run
+
+    judged = task_from_run(run).summarize(run.config, items, run.open_errors())
+    rows = [{"item": str(i.get("item")), "name": i.get("name"), "epoch": i.get("epoch", 0),
+             "verdict": i.get("verdict"), "ours": i.get("ours"), "judge": i.get("judge"),
+             "rating": i.get("rating")} for i in items]
+    return {"kind": "judge", "run_id": run.run_id, "config": run.config,
+            "summary": _counts(run, items), "judge": judged,
+            "items": sorted(rows, key=lambda r: (r["item"], r["epoch"]))}

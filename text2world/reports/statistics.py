@@ -278,3 +278,49 @@ def format_interval(interval: Interval | dict | None, scale: float = 100.0,
     if data.get("low") is None or data.get("high") is None:
         return mean
     return f"{mean} [{scale * data['low']:.{digits}f}, {scale * data['high']:.{digits}f}]"
+
+
+def cohen_kappa(pairs: Sequence[tuple[bool, bool]]) -> float | None:
+    """Cohen's kappa of two raters' yes/no answers, ``(a, b)`` per rated unit; None when it
+    is undefined (no pair, or both raters gave one same answer throughout: chance agreement 1)."""
+    if not pairs:
+        return None
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    a_yes = sum(a for a, _ in pairs) / n
+    b_yes = sum(b for _, b in pairs) / n
+    chance = a_yes * b_yes + (1 - a_yes) * (1 - b_yes)
+    if chance >= 1.0 - 1e-12:
+        return None
+    return (observed - chance) / (1 - chance)
+
+
+def bootstrap_kappa(units: Sequence[Sequence[tuple[bool, bool]]], seed: int = SEED,
+                    resamples: int = RESAMPLES) -> Interval:
+    """Cohen's kappa over all pairs with a 95% percentile-bootstrap interval: ``units`` are
+    the rated items, each with its pairs (one per epoch), resampled whole. Resamples where
+    kappa is undefined are left out (``resamples`` says how many were kept)."""
+    pooled = [pair for unit in units for pair in unit]
+    value = cohen_kappa(pooled)
+    if value is None:
+        return Interval(None, None, None, len(units), len(units), "none", seed, 0)
+    # Per unit: counts of (a, b) = (yes, yes), (yes, no), (no, yes), (no, no).
+    cells = np.array([[sum(1 for a, b in unit if (a, b) == key) for key in
+                       ((True, True), (True, False), (False, True), (False, False))]
+                      for unit in units], dtype=float)
+    count = _resample_count(len(units), resamples)
+    draws = _counts(len(units), count, seed)  # how often each unit is drawn, per resample
+    totals = draws @ cells  # (resamples, 4)
+    n = totals.sum(axis=1)
+    observed = (totals[:, 0] + totals[:, 3]) / n
+    a_yes = (totals[:, 0] + totals[:, 1]) / n
+    b_yes = (totals[:, 0] + totals[:, 2]) / n
+    chance = a_yes * b_yes + (1 - a_yes) * (1 - b_yes)
+    defined = chance < 1.0 - 1e-12
+    kappas = (observed[defined] - chance[defined]) / (1 - chance[defined])
+    low, high = (np.quantile(kappas, [(1 - LEVEL) / 2, 1 - (1 - LEVEL) / 2]) if len(kappas)
+                 else (None, None))
+    method = "items+epochs" if any(len(unit) > 1 for unit in units) else "items"
+    return Interval(value, None if low is None else float(low),
+                    None if high is None else float(high), len(units), len(units), method,
+                    seed, int(defined.sum()))

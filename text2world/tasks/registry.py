@@ -16,6 +16,8 @@ def task_for_run(run: "Run") -> "Task":
         from text2world.tasks.wm.task import task_from_run
     elif run.kind == "contamination":
         from text2world.tasks.contamination.task import task_from_run
+    elif run.kind == "judge":
+        from text2world.tasks.judge.task import task_from_run
     else:
         from text2world.tasks.generation.task import task_from_run
     return task_from_run(run)

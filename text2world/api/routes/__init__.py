@@ -1,5 +1,5 @@
 """The service's endpoints, one router per resource (``create_app`` includes them)."""
 
-from text2world.api.routes import runs, scoring, service, store
+from text2world.api.routes import published, runs, scoring, service, store
 
-ROUTERS = (service.router, scoring.router, store.router, runs.router)
+ROUTERS = (service.router, scoring.router, store.router, runs.router, published.router)

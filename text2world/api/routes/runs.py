@@ -82,7 +82,20 @@ def _run_entry(info: RunInfo, detail: bool = False) -> dict:
     if detail:
         result["config"] = _redact(config)
         result["logged_items"] = info.logged_items()
+        result["published"] = _published(config)
     return result
+
+
+def _published(config: Any) -> dict | None:
+    """A generation run's published figures (the paper's row of its model), or None."""
+    from text2world.reports.published import PublishedError, published_row
+
+    if not isinstance(config, dict):
+        return None
+    try:
+        return published_row(config)
+    except PublishedError as err:  # a broken user table must not hide the run
+        return {"error": str(err)}
 
 
 def _runs(runs_dir: Path) -> list[RunInfo]:

@@ -308,7 +308,8 @@ async function leaderboard() {
   const runs = all.filter(r => (r.kind || "generation") === "generation" && r.status !== "damaged");
   const wmRuns = all.filter(r => r.kind === "wm" && r.status !== "damaged");
   const probes = all.filter(r => r.kind === "contamination" && r.status !== "damaged");
-  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", undefined].includes(r.kind));
+  const judges = all.filter(r => r.kind === "judge" && r.status !== "damaged");
+  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", "judge", undefined].includes(r.kind));
   const modes = lbModes(runs);
   const pairs = [];  // every (mode, metric) some generation run has
   for (const mode of modes) for (const run of runs) for (const m of metricsOf(((run.summary || {}).metrics || {})[mode])) {
@@ -356,6 +357,7 @@ async function leaderboard() {
     }
     if (wmRuns.length) html += wmTable(wmRuns.filter(match));
     if (probes.length) html += probeTable(probes.filter(match));
+    if (judges.length) html += judgeTable(judges.filter(match));
     if (broken.length) {
       html += `<h2>Runs that cannot be shown <span class="muted">(${broken.length})</span></h2><table id="broken-runs"><thead><tr><th>Run</th><th>Reason</th></tr></thead><tbody>
         ${broken.map(r => `<tr data-run="${esc(r.id)}"><td><a href="${runLink(r.id)}">${esc(r.id)}</a></td><td class="reason">${esc(r.reason || (r.problems || []).join("; ") || "unknown run kind " + r.kind)}</td></tr>`).join("")}</tbody></table>`;
@@ -415,6 +417,45 @@ function probeTable(runs) {
   return `<h2>Contamination probes <span class="muted">(t2w contamination --model: share of gold n-grams the model reproduces, %)</span></h2>
     <div class="table-wrap"><table id="probe-runs"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Dataset</th>${sortHeader("Domains", "items", state.lbSort, "num")}
     ${sortHeader("Mean rate", "rate", state.lbSort, "num")}${sortHeader("Median", "median", state.lbSort, "num")}${sortHeader("Domains > 50%", "above", state.lbSort, "num")}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function kappaText(k) {
+  // Cohen's kappa [95% interval], two decimals; undefined when one answer was given throughout.
+  if (!k || k.mean === null || k.mean === undefined) return "undefined";
+  return k.low === null || k.low === undefined ? k.mean.toFixed(2) : `${k.mean.toFixed(2)} [${k.low.toFixed(2)}, ${k.high.toFixed(2)}]`;
+}
+
+function judgeTable(runs) {
+  const rows = runs.map(r => {
+    const s = r.summary || {};
+    return `<tr data-run="${esc(r.id)}"><td></td>${modelCell(r)}<td>${esc(s.source_run || "")}</td><td class="num">${esc(s.judged ?? "–")}</td>
+      <td class="num">${kappaText(s.kappa)}</td><td class="num">${pct(s.accuracy)}</td></tr>`;
+  }).join("");
+  return `<h2>LLM judges <span class="muted">(t2w judge: agreement with our semantic verdicts, Cohen's kappa [95% interval], accuracy %)</span></h2>
+    <div class="table-wrap"><table id="judge-runs"><thead><tr><th></th><th>Judge</th><th>Run judged</th><th class="num">Judged</th><th class="num">Kappa</th><th class="num">Accuracy</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function judgeRunPage(runId, data) {
+  const c = data.config || {}, s = data.summary, j = data.judge;
+  const m = j.confusion || {};
+  const refRows = Object.entries(j.reference || {}).map(([name, f]) => `<tr><td>${esc(name)} <span class="muted">(same items)</span></td><td class="num">${kappaText(f.kappa)}</td><td class="num">${pct(f.accuracy)}</td></tr>`).join("");
+  const paper = j.paper_kappa || {};
+  const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
+    <td class="num">${esc(it.epoch)}</td><td>${esc(it.verdict)}</td><td class="${it.judge && it.judge !== it.ours ? "no" : ""}">${esc(it.judge || "no rating")}</td><td class="num">${esc(it.rating ?? "–")}</td></tr>`).join("");
+  app.innerHTML = runHeader(runId, c, [["kind", "LLM judge"], ["run judged", c.source_run], ["its model", c.source_model], ["judged", `${j.judged} (${j.items} items)`],
+      ["unparsed answers", j.unparsed], ["calls", s.calls], ["cost", money(s.cost)], ["created", c.created]]) +
+    `<h2>Agreement with our semantic verdicts</h2><table id="agreement"><thead><tr><th>Judge</th><th class="num">Cohen's kappa [95%]</th><th class="num">Accuracy %</th></tr></thead><tbody>
+      <tr><td>${esc(c.model)}</td><td class="num" id="kappa">${kappaText(j.kappa)}</td><td class="num">${pct(j.accuracy)}</td></tr>${refRows}</tbody></table>
+    <p class="muted">The paper (${esc(paper.source || "")}): kappa ${esc(paper.value)} between ${esc(paper.between || "")}. Ours: equivalent = same world; different or incomplete = different. The reference judges' rows are what a constant, a random and a perfect judge get on these items.</p>
+    <h2>Confusion matrix <span class="muted">(rows: our verdict, columns: the judge's)</span></h2><table id="confusion"><thead><tr><th></th><th class="num">same</th><th class="num">different</th></tr></thead><tbody>
+      ${["same", "different"].map(o => `<tr><th>${o}</th><td class="num">${(m[o] || {}).same ?? 0}</td><td class="num">${(m[o] || {}).different ?? 0}</td></tr>`).join("")}</tbody></table>
+    <h2>Disagreements <span class="muted">(${(j.disagreements || []).length}, with our counterexample)</span></h2>
+    <div class="table-wrap"><table id="disagreements"><thead><tr><th>Item</th><th>Ours</th><th>Judge</th><th>Counterexample</th></tr></thead><tbody>
+      ${(j.disagreements || []).map(d => `<tr><td><a href="${itemLink(runId, d.item)}">${esc(d.item)}</a></td><td>${esc(d.verdict)}</td><td>${esc(d.judge)} (${esc(d.rating)})</td><td>${esc(d.counterexample || "equivalent on every sampled state")}</td></tr>`).join("")}</tbody></table></div>
+    <h2>Items <span class="muted">(${data.items.length})</span></h2>
+    <div class="table-wrap"><table id="items"><thead><tr><th>Item</th><th>Name</th><th class="num">Epoch</th><th>Our verdict</th><th>Judge</th><th class="num">Rating</th></tr></thead><tbody>${itemRows}</tbody></table></div>`;
+  itemsTableKeys(runId);
+  ready("run");
 }
 
 // ---------------------------------------------------------------------------------- compare
@@ -539,6 +580,7 @@ async function runPage(runId) {
   setCrumbs([["runs", "#/"], [c.model || runId, null]]);
   if (data.kind === "wm") return wmRunPage(runId, data);
   if (data.kind === "contamination") return probeRunPage(runId, data);
+  if (data.kind === "judge") return judgeRunPage(runId, data);
   if (!state.runMode || !data.modes.includes(state.runMode)) state.runMode = data.modes[0] || "paper";
   const s = data.summary;
   function render() {
@@ -688,7 +730,7 @@ async function itemPage(runId, itemId, roundParam) {
   const base = `/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}`;
   const item = await getJSON(base);
   setCrumbs([["runs", "#/"], [runId.length > 40 ? runId.slice(0, 40) + "…" : runId, runLink(runId)], [itemId, null]]);
-  if (item.kind === "wm" || item.kind === "contamination") return otherItemPage(runId, itemId, item);
+  if (item.kind === "wm" || item.kind === "contamination" || item.kind === "judge") return otherItemPage(runId, itemId, item);
   const last = item.rounds.length - 1;
   const round = roundParam === undefined ? last : Math.max(0, Math.min(last, Number(roundParam)));
   const diffPromise = getJSON(`${base}/diff?round=${round}`);
@@ -747,15 +789,16 @@ async function itemPage(runId, itemId, roundParam) {
 }
 
 async function publishedPanel(runId) {
-  // The paper's Table 1 row of this run's model beside our figures (t2w report --against paper).
+  // The paper's row of this run's model, from the table of the run's description and prompt, beside our figures (t2w report --against paper).
   const box = document.getElementById("published");
   if (!box) return;
   let data;
   try { data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/against/paper`); } catch (err) { box.innerHTML = `<p class="muted">Published figures: ${esc(err.message)}</p>`; return; }
   const src = data.table.source || {};
   const where = `${esc(src.table || "")}, arXiv ${esc(src.arxiv || "")} ${esc(src.version || "")}`;
-  if (!data.matched) { box.innerHTML = `<h2>Published figures</h2><p class="muted" id="published-reason">${where}: ${esc(data.reason)}</p>`; return; }
-  box.innerHTML = `<h2>Published figures <span class="muted">(${where}, ${esc(data.matched)}, paper mode, %)</span></h2>
+  const chosen = `<p class="muted" id="published-chosen">table: ${esc(data.chosen || "")}</p>`;
+  if (!data.matched) { box.innerHTML = `<h2>Published figures</h2>${chosen}<p class="muted" id="published-reason">${where}: ${esc(data.reason)}</p>`; return; }
+  box.innerHTML = `<h2>Published figures <span class="muted">(${where}, ${esc(data.matched)}, paper mode, %)</span></h2>${chosen}
     ${data.notes.map(n => `<div class="note">conditions differ: ${esc(n)}</div>`).join("")}
     <table id="published-table"><thead><tr><th>Setting</th><th>Metric</th><th class="num">Published</th><th class="num">Ours [95%]</th><th></th></tr></thead><tbody>
     ${data.rows.map(r => `<tr><td>${esc(r.setting)}</td><td>${esc(label(r.metric))}</td><td class="num">${pct(r.published)}</td><td class="num">${ciText(r.ours)}</td>
@@ -840,6 +883,13 @@ function otherItemPage(runId, itemId, item) {
         <div><h2>Truth</h2>${item.truth ? jsonBlock(item.truth) : '<p class="muted">not in this log (runs made before the truth was logged)</p>'}</div></div>
       <h2>Verdict and scores</h2>${jsonBlock(item.metrics)}
       <h2>Calls</h2>${(item.calls || []).map((call, i) => `<h3>call ${i + 1}</h3>${messagesBlock(call.messages, "prompt-" + i)}<div class="msg"><div class="role">answer</div><pre>${esc(call.response)}</pre></div>`).join("")}`;
+  } else if (item.kind === "judge") {
+    body = `<h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span></h1>
+      <div class="card kv"><div><span>our verdict</span>${esc(item.verdict)}</div><div><span>judge</span>${esc(item.judge || "no rating")} (${esc(item.rating ?? "–")})</div>
+        <div><span>epoch</span>${esc(item.epoch)}</div><div><span>round judged</span>${esc(item.round)}</div><div><span>cost</span>${money(item.cost)}</div></div>
+      <h2>Our counterexample</h2><p id="counterexample">${esc(item.counterexample || "none: equivalent on every sampled state")}</p>
+      ${messagesBlock(item.messages, "prompt")}
+      <h2>Judge's answer</h2><div class="msg"><pre>${esc(item.response)}</pre></div>`;
   } else {
     body = `<h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span></h1>
       <div class="card kv"><div><span>rate</span>${pct(item.rate)}%</div><div><span>contaminated / counted</span>${esc(item.contaminated)} / ${esc(item.counted)}</div>

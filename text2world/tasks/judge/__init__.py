@@ -1,0 +1,2 @@
+"""``t2w judge``: the LLM-judge baseline of the paper (section 3.6), measured against our
+semantic verdicts."""
