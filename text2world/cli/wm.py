@@ -36,6 +36,7 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
+from text2world.reports.rendering import print_table
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -270,7 +271,7 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
     if args["as_json"]:
         print_json(summary)
     else:
-        console.print(summary_table(summary))
+        print_table(console, summary_table(summary))
         if wm_plan.built.skipped:
             console.print(f"{len(wm_plan.built.skipped)} problems skipped (see config.json "
                           "skipped_problems)", highlight=False)
@@ -371,7 +372,7 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
         typer.echo(report.markdown)
     else:
         for row in report.data["runs"]:
-            console.print(summary_table({
+            print_table(console, summary_table({
                 "task": row["task"], "model": row["model"], "rules": row["rules"],
                 "protocol": row.get("protocol"), "size": row.get("size"),
                 "mystery": row.get("mystery"), "metrics": {"all": {"all": row["all"]},
