@@ -72,6 +72,10 @@ def store(tmp_path: Path) -> Path:
 def scripted_model(table: dict[str, Script]):
     """mockllm answering each call as the loopback server answers it (same marker and round
     rules, ``llm_server.ScriptedLLMServer``), with a usage so Inspect counts no tokens itself."""
+    return get_model("mockllm/scripted", custom_outputs=scripted_answers(table))
+
+
+def scripted_answers(table: dict[str, Script]):
     server = ScriptedLLMServer(table)
 
     def answer(messages, tools, tool_choice, config) -> ModelOutput:
@@ -83,7 +87,7 @@ def scripted_model(table: dict[str, Script]):
                                   total_tokens=len(prompt) // 4 + len(content) // 4)
         return output
 
-    return get_model("mockllm/scripted", custom_outputs=answer)
+    return answer
 
 
 def _untimed(semantic: dict) -> dict:
@@ -231,6 +235,33 @@ def test_import_inspect_refuses_what_it_cannot_read(tmp_path, store):
         import_inspect_log(Path(log.location), out)
     result = CliRunner().invoke(cli, ["import-inspect", str(junk)])
     assert result.exit_code == 1 and "not a readable Inspect log" in result.output
+
+
+def test_import_inspect_shows_each_failed_sample_and_report_advises_a_retry_in_inspect(tmp_path,
+                                                                                      store):
+    """A sample whose model call failed: import-inspect names it with its error, and the
+    report's advice fits an imported run (retry in Inspect, import again), not t2w eval's."""
+    answers = scripted_answers(scripts())
+
+    def failing(messages, tools, tool_choice, config) -> ModelOutput:
+        if "t2wi-fix1" in "\n".join(message.text for message in messages):
+            raise RuntimeError("the provider answered 503: overloaded")
+        return answers(messages, tools, tool_choice, config)
+
+    log = inspect_eval(generation(ec=1, dataset=str(store), domains="t2wi-valid,t2wi-fix1"),
+                       model=get_model("mockllm/scripted", custom_outputs=failing),
+                       log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)[0]
+    out = tmp_path / "runs" / "imported"
+    result = CliRunner().invoke(cli, ["import-inspect", str(log.location), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 items (1 failed samples)" in result.output
+    assert "failed sample t2wi-fix1: RuntimeError('the provider answered 503: overloaded')" \
+        in " ".join(result.output.split())
+    report = CliRunner().invoke(cli, ["report", str(out)])
+    assert report.exit_code == 0, report.output
+    flat = " ".join(report.output.split())
+    assert "1 items failed" in flat and "inspect eval-retry" in flat, report.output
+    assert "t2w import-inspect" in flat and "t2w eval --resume" not in flat
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -7,8 +7,9 @@ The engine's ``GenerationTask`` (``tasks.generation.task``) builds the samples, 
 corrects (the validator's errors as the next user turn, up to ``ec`` times) and scores every
 round as ``t2w eval`` does (``inspect_engine``). The score's value holds the EC_k metrics of
 ``mode`` (``paper`` by default: ``t2w eval``'s headline, Table 1 as published), ``valid``, and
-the semantic metrics (``semantic_*``) when the items have problems, NaN where ``t2w eval`` has none (Inspect leaves NaN out of its means as the summary leaves
-None out); its metadata holds the item's whole log record (every round, both modes).
+the semantic metrics (``semantic_*``) when the items have problems, NaN where ``t2w eval`` has
+none (Inspect leaves NaN out of its means as the summary leaves None out); its metadata holds
+the item's whole log record (every round, both modes).
 """
 
 from __future__ import annotations
