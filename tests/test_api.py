@@ -282,6 +282,22 @@ def test_unparseable_bodies_are_422(client, body):
                      422, "invalid_request")
 
 
+@pytest.mark.parametrize("body, message, line, column", [
+    (b'{"gold_id": "blocksworld", "pddl": , "mode": "paper"}',
+     "invalid JSON at character 36: expected a value", 1, 36),  # counted from 1, as columns
+    (b'{"pddl": "x",}', "invalid JSON at character 14: expected property name enclosed in "
+     "double quotes", 1, 14),
+    (b'{\n  "gold_id": "blocksworld",\n  "pddl" "x"\n}',
+     "invalid JSON at character 40 (line 3, column 10): expected ':' delimiter", 3, 10),
+])
+def test_invalid_json_says_where_and_what(client, body, message, line, column):
+    error = assert_error(client.post("/v1/score", content=body,
+                                     headers={"content-type": "application/json"}),
+                         422, "invalid_request")
+    assert error["message"] == message
+    assert error["details"][0]["line"] == line and error["details"][0]["column"] == column
+
+
 @pytest.mark.parametrize("path, body, field", [
     ("/v1/score", {"gold_id": "blocksworld", "pddl": "x", "semantic": "yes"}, "semantic"),
     ("/v1/score", {"gold_id": "blocksworld", "pddl": "x", "semantic": 1}, "semantic"),

@@ -50,6 +50,32 @@ def _validation_message(details: list[dict]) -> str:
     return "malformed request: " + "; ".join(parts) + more
 
 
+def _json_syntax_error(exc: RequestValidationError) -> tuple[str, dict] | None:
+    """A body that is not JSON at all: where (character, and line and column when it has
+    several lines) and what, as ``invalid JSON at character 35: expected a value``."""
+    error = next((e for e in exc.errors() if e.get("type") == "json_invalid"), None)
+    if error is None:
+        return None
+    location = tuple(error.get("loc", ()))
+    offset = location[1] if len(location) > 1 and isinstance(location[1], int) else None
+    reason = str((error.get("ctx") or {}).get("error") or "not JSON")
+    # json's messages ("Expecting value", "Expecting ',' delimiter") as a person says them
+    if reason == "Expecting value":
+        reason = "expected a value"
+    elif reason.startswith("Expecting "):
+        reason = "expected " + reason.removeprefix("Expecting ")
+    else:
+        reason = reason[:1].lower() + reason[1:]
+    if offset is None:
+        return f"invalid JSON: {reason}", {}
+    body = exc.body if isinstance(exc.body, str) else ""
+    line = body.count("\n", 0, offset) + 1
+    column = offset - (body.rfind("\n", 0, offset) + 1) + 1
+    where = f"character {offset + 1}" + (f" (line {line}, column {column})" if "\n" in body else "")
+    return f"invalid JSON at {where}: {reason}", {"character": offset + 1, "line": line,
+                                                  "column": column}
+
+
 def _not_json(content_type: str | None) -> bool:
     """A Content-Type that FastAPI does not read as JSON (it reads a missing one as JSON)."""
     if not content_type:
@@ -78,6 +104,11 @@ def install_handlers(app: FastAPI) -> None:
                 415, "unsupported_media_type",
                 f"the request body must be a JSON object sent with 'Content-Type: "
                 f"application/json' (this request says {content_type!r})")
+        syntax = _json_syntax_error(exc)
+        if syntax is not None:
+            message, position = syntax
+            return error_response(422, "invalid_request", message, details=[
+                {"location": ["body"], "message": message, "type": "json_invalid", **position}])
         details = _validation_details(exc.errors())
         return error_response(422, "invalid_request", _validation_message(details), details=details)
 
