@@ -28,7 +28,7 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
-def _validation_details(errors: list) -> list[dict]:
+def validation_details(errors: list) -> list[dict]:
     """Pydantic errors without the echoed input (it may be a megabyte) or non-JSON context."""
     details = []
     for error in errors[:20]:
@@ -38,16 +38,22 @@ def _validation_details(errors: list) -> list[dict]:
     return details
 
 
-def _validation_message(details: list[dict]) -> str:
-    if not details:
-        return "the request is malformed"
+def validation_summary(details: list[dict]) -> str:
+    """``field: what is wrong`` for the first three errors (``validation_details``' form), the
+    text both the API's 422 and the MCP tools' ``invalid_request`` errors give."""
     parts = []
     for detail in details[:3]:
         where = ".".join(detail["location"][1:] if detail["location"][:1] == ["body"]
                          else detail["location"]) or "body"
         parts.append(f"{where}: {detail['message']}")
     more = f" (and {len(details) - 3} more)" if len(details) > 3 else ""
-    return "malformed request: " + "; ".join(parts) + more
+    return "; ".join(parts) + more
+
+
+def _validation_message(details: list[dict]) -> str:
+    if not details:
+        return "the request is malformed"
+    return "malformed request: " + validation_summary(details)
 
 
 def _json_syntax_error(exc: RequestValidationError) -> tuple[str, dict] | None:
@@ -109,7 +115,7 @@ def install_handlers(app: FastAPI) -> None:
             message, position = syntax
             return error_response(422, "invalid_request", message, details=[
                 {"location": ["body"], "message": message, "type": "json_invalid", **position}])
-        details = _validation_details(exc.errors())
+        details = validation_details(exc.errors())
         return error_response(422, "invalid_request", _validation_message(details), details=details)
 
     @app.exception_handler(StarletteHTTPException)
