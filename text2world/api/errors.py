@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from text2world.api.jobs import ApiError
+from text2world.pddl.bounds import line_column
 
 log = logging.getLogger("text2world.api")
 
@@ -75,8 +76,7 @@ def _json_syntax_error(exc: RequestValidationError) -> tuple[str, dict] | None:
     if offset is None:
         return f"invalid JSON: {reason}", {}
     body = exc.body if isinstance(exc.body, str) else ""
-    line = body.count("\n", 0, offset) + 1
-    column = offset - (body.rfind("\n", 0, offset) + 1) + 1
+    line, column = line_column(body, offset)
     where = f"character {offset + 1}" + (f" (line {line}, column {column})" if "\n" in body else "")
     return f"invalid JSON at {where}: {reason}", {"character": offset + 1, "line": line,
                                                   "column": column}
