@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import console, fail
-from text2world.cli.serve import SERVE_PORT, _check_port_free
+from text2world.cli.serve import SERVE_PORT, _check_port_free, server_url
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -58,7 +58,7 @@ def view_command(
     # The viewer scores nothing itself: one scoring thread keeps /v1/score usable and light.
     app = create_app(Settings(runs_dir=runs_dir.resolve(), executor="thread",
                               score_processes=1))
-    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/view/"
+    url = f"{server_url(host, port)}/view/"
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)
     if warm:
