@@ -324,7 +324,8 @@ def export_command(
     out: Path | None = typer.Option(None, "--out", "-o", help="File (folder for hf) to write "
                                     "(default stdout)."),
     plans: bool = typer.Option(False, "--plans", help="hf: add each problem's reference plan "
-                               "(Fast Downward, cached on disk; the first time takes minutes)."),
+                               "(the store's shipped plans; Fast Downward for any other "
+                               "problem, cached on disk)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="hf: replace an earlier export."),
 ) -> None:
     """Export a dataset as JSON lines, or (--format hf DIR) as a Hugging Face dataset folder."""
