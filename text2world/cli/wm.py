@@ -69,6 +69,19 @@ SHOWN = {
 }
 
 
+LIMIT_DOMAINS_HELP = ("Only the first N domains (each gives several items: its problems, "
+                      "rho levels and steps).")
+
+
+def domain_limit(limit_domains: int | None, limit: int | None) -> int | None:
+    """``--limit-domains``; ``--limit`` counts items in every other command, so here it is
+    refused with the flag to use instead of silently meaning domains."""
+    if limit is not None:
+        fail(f"--limit {limit}: t2w wm selects whole domains, each giving several items; use "
+             f"--limit-domains {limit}")
+    return limit_domains
+
+
 def parse_rhos(text: str) -> tuple[float, ...]:
     try:
         values = tuple(float(v) for v in text.split(",") if v.strip())
@@ -124,7 +137,7 @@ TASK_ONLY = {"form": ("next-state",), "illegal_share": ("next-state",),
              "slack": ("propose",), "per_k": ("propose",)}
 WM_FIELDS = {"problems": "problems_per_domain", "rho": "rhos", "no_cache": "use_cache",
              "retry_delay": "retry_base_delay", "model_arg": "model_args",
-             "runs_dir": "runs_root", "as_json": "json"}
+             "runs_dir": "runs_root", "as_json": "json", "limit_domains": "limit"}
 
 
 def _task_command(task: str):
@@ -179,7 +192,8 @@ def _task_command(task: str):
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
-        limit: int = typer.Option(None, "--limit", help="Only the first N domains."),
+        limit_domains: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
+        limit: int = typer.Option(None, "--limit", hidden=True),
         domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
         epochs: int = epochs_option(),
         api_base: str = api_base_option(),
@@ -231,7 +245,8 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
         static_share=args["static_share"], examples=args["examples"],
         problems_per_domain=args["problems"],
-        dataset=args["dataset"], split=args["split"], limit=args["limit"],
+        dataset=args["dataset"], split=args["split"],
+        limit=domain_limit(args["limit_domains"], args["limit"]),
         domains=split_ids(args["domains"]), epochs=args["epochs"],
         api_base=args["api_base"], temperature=args["temperature"],
         max_tokens=args["max_tokens"], model_args=parse_model_args(args["model_arg"]),
@@ -319,7 +334,8 @@ def build_command(
     problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
     dataset: str = typer.Option("text2world", "--dataset"),
     split: str = typer.Option("test", "--split"),
-    limit: int = typer.Option(None, "--limit"),
+    limit_domains: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
+    limit: int = typer.Option(None, "--limit", hidden=True),
     domains: str = typer.Option(None, "--domains"),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
@@ -336,7 +352,8 @@ def build_command(
                                 rhos=parse_rhos(rho), illegal_share=illegal_share,
                                 off_plan_share=off_plan_share,
                                 problems_per_domain=problems, dataset=dataset, split=split,
-                                limit=limit, domains=domain_ids, seed=seed)
+                                limit=domain_limit(limit_domains, limit), domains=domain_ids,
+                                seed=seed)
             try:
                 _, records, built = build(options)
             except WmError as err:
