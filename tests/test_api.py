@@ -117,6 +117,33 @@ def test_score_by_store_id_and_from_a_raw_answer(client, store):
     assert body["validation"]["extracted"] is True
 
 
+@pytest.mark.parametrize("mode", ["paper", "canonical"])
+def test_score_errors_and_validation_errors_agree(client, store, mode):
+    """An answer whose stray ')' dropped two actions: the error is in the score's errors and,
+    the same, in its validation block (a warning of /v1/validate only)."""
+    gold = store.get("blocksworld").domain
+    answer = "Here it is:\n```pddl\n" + gold.replace("(:action stack", ")\n(:action stack", 1) + "\n```"
+    body = client.post("/v1/score", json={"gold_id": "blocksworld", "response": answer,
+                                          "mode": mode}).json()
+    assert [e["kind"] for e in body["errors"]] == ["DroppedDefinitions"]
+    assert body["validation"]["errors"] == body["errors"] and body["validation"]["ok"] is False
+    assert not any(w["kind"] == "DroppedDefinitions" for w in body["validation"]["warnings"])
+    broken = gold.replace("(and (clear ?b)", "(and (clearer ?b)", 1)
+    body = client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": broken,
+                                          "mode": mode}).json()
+    assert body["errors"] and body["validation"]["errors"] == body["errors"]
+
+
+def test_a_domain_past_the_size_limit_says_where(client):
+    text = "(define (domain d)\n  (:predicates (p))\n" + " " * 128_000 + ")"
+    for path, request in (("/v1/validate", {"pddl": text}),
+                          ("/v1/score", {"gold_id": "blocksworld", "pddl": text})):
+        error = client.post(path, json=request).json()["errors"][0]
+        assert error["kind"] == "LimitExceeded" and "MAX_DOMAIN_CHARS" in error["message"]
+        before = len("(define (domain d)\n  (:predicates (p))\n")
+        assert (error["line"], error["column"]) == (3, 128_000 - before + 1)  # the first past it
+
+
 def test_score_against_an_imported_dataset(client, official_test):
     path = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official" / "test.json"
     import_dataset(path, "official")
@@ -280,6 +307,22 @@ def test_unparseable_bodies_are_422(client, body):
     for path in ("/v1/score", "/v1/validate"):
         assert_error(client.post(path, content=body, headers={"content-type": "application/json"}),
                      422, "invalid_request")
+
+
+@pytest.mark.parametrize("body, message, line, column", [
+    (b'{"gold_id": "blocksworld", "pddl": , "mode": "paper"}',
+     "invalid JSON at character 36: expected a value", 1, 36),  # counted from 1, as columns
+    (b'{"pddl": "x",}', "invalid JSON at character 14: expected property name enclosed in "
+     "double quotes", 1, 14),
+    (b'{\n  "gold_id": "blocksworld",\n  "pddl" "x"\n}',
+     "invalid JSON at character 40 (line 3, column 10): expected ':' delimiter", 3, 10),
+])
+def test_invalid_json_says_where_and_what(client, body, message, line, column):
+    error = assert_error(client.post("/v1/score", content=body,
+                                     headers={"content-type": "application/json"}),
+                         422, "invalid_request")
+    assert error["message"] == message
+    assert error["details"][0]["line"] == line and error["details"][0]["column"] == column
 
 
 @pytest.mark.parametrize("path, body, field", [

@@ -256,6 +256,17 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
     assert not survivors(children), "worker processes outlived the server"
 
 
+def test_serve_prints_its_url_and_docs(tmp_path):
+    """Where to go, as ``t2w view`` says it; on loopback, no word of authentication."""
+    port = free_port()
+    running = Server(t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                                      "--score-processes", "1"],
+                     {"T2W_HOME": str(tmp_path), "T2W_RUNS_DIR": str(tmp_path / "runs")}, port)
+    output = running.stop()
+    assert f"text2world API: http://127.0.0.1:{port}/  (docs: http://127.0.0.1:{port}/docs" in output
+    assert "no authentication" not in output and "Traceback" not in output, output
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--workers", "0"], "--workers 0"),
     (["--port", "70000"], "--port 70000"),

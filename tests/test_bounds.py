@@ -92,11 +92,14 @@ def test_structural_limits_name_the_limit_and_where(name, monkeypatch):
         check_domain_text(text)
     assert limit in caught.value.message and caught.value.kind == "LimitExceeded"
     assert f"{LIMITS[limit]:,}" in caught.value.message
-    if limit != "MAX_DOMAIN_CHARS":
-        assert caught.value.line == 1 and caught.value.column
+    # where it was exceeded (the size: the first character past the limit)
+    assert caught.value.line == 1 and caught.value.column
+    if limit == "MAX_DOMAIN_CHARS":
+        assert caught.value.column == MAX_DOMAIN_CHARS + 1
     result = validate(text)
     assert not result.ok and limit in result.errors[0].message
     assert result.errors[0].kind == "LimitExceeded"
+    assert result.errors[0].line and result.errors[0].column
     for mode in ("paper", "canonical"):
         scored = score(domain(), text, mode=mode)
         assert not scored.executable and limit in scored.errors[0].message

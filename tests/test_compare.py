@@ -59,7 +59,7 @@ def test_cli_compare(kinds):
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["common_items"] == 4
     result = CliRunner().invoke(cli, ["compare", str(kinds.oracle), str(kinds.noisy)])
-    assert result.exit_code == 0 and "executable@EC_0" in result.output
+    assert result.exit_code == 0 and "Exec@EC_0" in result.output and "W/T/L" in result.output
     assert "| executable@EC_0 |" in CliRunner().invoke(
         cli, ["compare", str(kinds.oracle), str(kinds.noisy), "--markdown"]).output
     result = CliRunner().invoke(cli, ["compare", str(kinds.oracle), str(kinds.propose)])

@@ -152,8 +152,9 @@ def test_limit_then_full_run_then_resume_finishes_every_item(task, setup):
     """``--limit 1``, then the same command without it (stopped by SIGTERM), then
     ``--resume RUN``: the run of the full command ends with every item done."""
     wider = ["--domains", "blocksworld,gripper"] if task.startswith("wm-") else []
+    limit = "--limit-domains" if task.startswith("wm-") else "--limit"  # wm: whole domains
     with answer_server() as server:
-        small = subprocess.run(command_for(task, setup, server, *wider, "--limit", "1"),
+        small = subprocess.run(command_for(task, setup, server, *wider, limit, "1"),
                                env=setup["env"], cwd=REPO, capture_output=True, text=True,
                                timeout=300)
         assert small.returncode == 0, small.stdout + small.stderr

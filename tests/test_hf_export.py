@@ -101,7 +101,14 @@ def test_imported_dataset_keeps_its_source_licence(tmp_path):
     assert card.startswith("---\nlicense: other\n") and "keep the licence of their source" in card
 
 
-def test_reference_plans_are_valid_plans(tmp_path):
+def test_reference_plans_are_the_shipped_valid_plans(tmp_path, monkeypatch):
+    from text2world.store.plans import shipped_plan
+    from text2world.tasks.wm import planner
+
+    def no_planning(*args, **kwargs):
+        raise AssertionError("the store ships these plans: nothing is planned")
+
+    monkeypatch.setattr(planner, "optimal_plan", no_planning)
     store = load_dataset()
     subset = Dataset("text2world", tuple(store.get(i) for i in ("blocksworld", "gripper")),
                      store.source)
@@ -115,3 +122,18 @@ def test_reference_plans_are_valid_plans(tmp_path):
                 problem["reference_plan"])
             assert verdict.valid, (row["id"], problem["name"], verdict.reason)
             assert problem["plan_cost"] == len(problem["reference_plan"])
+            shipped = shipped_plan(store.get(row["id"]), problem["name"], problem["pddl"])
+            assert shipped is not None and problem["reference_plan"] == list(shipped.plan)
+
+
+def test_a_problem_without_a_shipped_plan_is_planned(tmp_path):
+    import dataclasses
+
+    record = load_dataset().get("blocksworld")
+    changed = dataclasses.replace(record.problems[0], pddl=record.problems[0].pddl + "\n\n")
+    subset = Dataset("text2world", (dataclasses.replace(record, problems=(changed,)),), "")
+    result = export_hf(subset, tmp_path / "planned", plans=True)
+    problem = datasets.load_from_disk(str(tmp_path / "planned"))["train"][0]["problems"][0]
+    assert result.plans == 1 and problem["plan_status"] == "solved"
+    assert simulator_from_text(record.domain, changed.pddl).validate_plan(
+        problem["reference_plan"]).valid

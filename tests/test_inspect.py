@@ -72,6 +72,10 @@ def store(tmp_path: Path) -> Path:
 def scripted_model(table: dict[str, Script]):
     """mockllm answering each call as the loopback server answers it (same marker and round
     rules, ``llm_server.ScriptedLLMServer``), with a usage so Inspect counts no tokens itself."""
+    return get_model("mockllm/scripted", custom_outputs=scripted_answers(table))
+
+
+def scripted_answers(table: dict[str, Script]):
     server = ScriptedLLMServer(table)
 
     def answer(messages, tools, tool_choice, config) -> ModelOutput:
@@ -83,7 +87,7 @@ def scripted_model(table: dict[str, Script]):
                                   total_tokens=len(prompt) // 4 + len(content) // 4)
         return output
 
-    return get_model("mockllm/scripted", custom_outputs=answer)
+    return answer
 
 
 def _untimed(semantic: dict) -> dict:
@@ -137,8 +141,10 @@ def test_generation_task_scores_exactly_as_t2w_eval(store, tmp_path):
                         "category", "error_text", "scores"):
                 assert mine.get(key) == other.get(key), (name, mine["round"], key)
             assert _untimed(mine["semantic"]) == _untimed(other["semantic"]), name
-    # Inspect's own means of the headline scores are t2w eval's EC_k means
+    # Inspect's own means of the headline scores are t2w eval's EC_k means, in its headline
+    # (paper) mode by default
     summary = result.summary["metrics"]
+    assert log.eval.metadata["text2world"]["mode"] == "paper"
     for entry in log.results.scores:
         value = entry.metrics["mean"].value
         if entry.name == "valid":
@@ -147,7 +153,7 @@ def test_generation_task_scores_exactly_as_t2w_eval(store, tmp_path):
             key = entry.name.removeprefix("semantic_")
             assert value == pytest.approx(summary["semantic"][ec][key], rel=1e-12), entry.name
         else:
-            assert value == pytest.approx(summary["canonical"][ec][entry.name], rel=1e-12), \
+            assert value == pytest.approx(summary["paper"][ec][entry.name], rel=1e-12), \
                 entry.name
 
     # import-inspect: the same summary as t2w eval's, readable by t2w report and the viewer
@@ -229,6 +235,33 @@ def test_import_inspect_refuses_what_it_cannot_read(tmp_path, store):
         import_inspect_log(Path(log.location), out)
     result = CliRunner().invoke(cli, ["import-inspect", str(junk)])
     assert result.exit_code == 1 and "not a readable Inspect log" in result.output
+
+
+def test_import_inspect_shows_each_failed_sample_and_report_advises_a_retry_in_inspect(tmp_path,
+                                                                                      store):
+    """A sample whose model call failed: import-inspect names it with its error, and the
+    report's advice fits an imported run (retry in Inspect, import again), not t2w eval's."""
+    answers = scripted_answers(scripts())
+
+    def failing(messages, tools, tool_choice, config) -> ModelOutput:
+        if "t2wi-fix1" in "\n".join(message.text for message in messages):
+            raise RuntimeError("the provider answered 503: overloaded")
+        return answers(messages, tools, tool_choice, config)
+
+    log = inspect_eval(generation(ec=1, dataset=str(store), domains="t2wi-valid,t2wi-fix1"),
+                       model=get_model("mockllm/scripted", custom_outputs=failing),
+                       log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)[0]
+    out = tmp_path / "runs" / "imported"
+    result = CliRunner().invoke(cli, ["import-inspect", str(log.location), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 items (1 failed samples)" in result.output
+    assert "failed sample t2wi-fix1: RuntimeError('the provider answered 503: overloaded')" \
+        in " ".join(result.output.split())
+    report = CliRunner().invoke(cli, ["report", str(out)])
+    assert report.exit_code == 0, report.output
+    flat = " ".join(report.output.split())
+    assert "1 items failed" in flat and "inspect eval-retry" in flat, report.output
+    assert "t2w import-inspect" in flat and "t2w eval --resume" not in flat
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -245,6 +245,23 @@ def test_in_process_client_sees_tool_errors_with_their_code():
     assert '"line": 4' in text  # every error, with its line, in the details
 
 
+@pytest.mark.parametrize("tool, arguments, message", [
+    ("validate_domain", {"pddl": 7}, "invalid_request: pddl: Input should be a valid string"),
+    ("get_domain", {}, "invalid_request: domain_id: Field required"),
+    ("list_domains", {"limit": "many"}, "invalid_request: limit: Input should be a valid integer"),
+])
+def test_argument_errors_carry_the_code_prefix(tool, arguments, message):
+    """Arguments the SDK rejects against the schema, before the tool runs, read like every
+    other tool error: the code, the argument, what is wrong."""
+    async def session():
+        async with Client(build_server(McpSettings())) as client:
+            return await client.call_tool(tool, arguments)
+
+    text = _error(asyncio.run(session()))
+    assert text.startswith(message), text
+    assert "validation error for" not in text and "pydantic" not in text
+
+
 def test_call_option_runs_one_tool_through_the_client():
     command = [sys.executable, "-m", "text2world.cli", "mcp", "--call", "get_domain"]
     env = {**os.environ, **_env()}

@@ -350,3 +350,61 @@ def test_bundle_opens_from_file_without_a_server(kinds, browser, tmp_path):
     assert "not in this bundle" in page.locator(".error-box").inner_text()
     context.close()
     assert errors == [] and remote == []
+
+
+def test_ec_curves_stay_apart_inside_the_axes_and_rounds_say_what_they_were(page, server, runs,
+                                                                            tmp_path):
+    """Two runs whose curves coincide (both at 100 % in places): each series has its own dash
+    pattern and marker shape, no two markers of a round sit on one spot, and every marker and
+    error bar lies inside the plot area. An item's correction round says so in words."""
+    _, noisy, oracle = runs
+    page.goto(f"{server}/view/#/compare/{noisy.run_id},{oracle.run_id}")
+    wait_ready(page, "compare")
+    chart = page.locator("#cmp-body svg.chart").first
+    dashes = chart.locator("polyline.series").evaluate_all(
+        "lines => lines.map(l => l.getAttribute('stroke-dasharray') || '')")
+    assert len(dashes) == 2 and len(set(dashes)) == 2, dashes
+    shapes = chart.locator("g.s").evaluate_all(
+        "groups => groups.map(g => g.querySelector('.pt').tagName)")
+    assert len(set(shapes)) == 2, shapes
+    geometry = chart.evaluate("""svg => {
+        const box = svg.viewBox.baseVal, L = 44, T = 24, B = 34, R = 12;
+        const inside = (x, y) => x > L && x < box.width - R && y >= T && y <= box.height - B;
+        const centre = el => { const b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+        const points = [...svg.querySelectorAll('g.s')].map(g => [...g.querySelectorAll('.pt')].map(centre));
+        const bars = [...svg.querySelectorAll('.errbar')].map(
+            l => [l.x1, l.y1, l.x2, l.y2].map(v => v.baseVal.value));
+        return {points, outside: points.flat().filter(p => !inside(...p)).length
+                + bars.filter(([x1, y1, x2, y2]) => !inside(x1, y1) || !inside(x2, y2)).length};
+    }""")
+    assert geometry["outside"] == 0, geometry
+    first, second = geometry["points"]
+    assert all(abs(a[0] - b[0]) >= 2 for a, b in zip(first, second))  # never on one spot
+    screenshot(page, "compare-curves", tmp_path)
+
+    items = load_run_items(Run.open(noisy.path))
+    corrected = next(i for i in items if len(i["rounds"]) > 1)
+    page.goto(f"{server}/view/#/run/{noisy.run_id}/item/{corrected['item']}/round/1")
+    wait_ready(page, "item")
+    card = page.locator(".kv").first.inner_text()
+    assert "correction round" in card and "(correct)" not in card, card
+    page.goto(f"{server}/view/#/run/{noisy.run_id}/item/{corrected['item']}/round/0")
+    wait_ready(page, "item")
+    assert "first answer" in page.locator(".kv").first.inner_text()
+
+
+def test_every_leaderboard_score_has_its_interval(page, server, kinds):
+    page.goto(server + "/view/")
+    wait_ready(page, "leaderboard")
+    for box in page.locator("[data-column]").all():  # every generation column shown
+        if not box.is_checked():
+            box.check()
+            wait_ready(page, "leaderboard")
+    row = page.locator(f'#leaderboard tr[data-run="{kinds.noisy.name}"]')
+    scores = row.locator("td.num").all_inner_texts()[3:]  # after EC, items and cost
+    assert scores and all("±" in text for text in scores), scores
+    for table in page.locator("table.wm-runs").all():
+        cells = table.locator("tbody tr").first.locator("td.num").all_inner_texts()[1:]
+        assert all("±" in text or text == "–" for text in cells), cells
+    above = page.locator("#probe-runs tbody tr td.num").last.inner_text()
+    assert "±" in above, above

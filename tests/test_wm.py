@@ -372,3 +372,20 @@ def test_plan_and_next_state_over_a_loopback_server():
     assert all(r["answer"]["added"] == ["(holding b)"] for r in records if r["answer"])
     legal = [r for r in records if r["metrics"]["kind"] == "legal"]
     assert legal and all(0.0 <= r["metrics"]["dynamic"]["f1"] < 1.0 for r in legal)
+
+
+
+@pytest.mark.parametrize("task", ["next-state", "build"])
+def test_wm_limits_whole_domains_by_a_flag_that_says_so(task, tmp_path):
+    """--limit counts items everywhere else; the world-model tasks select whole domains, so
+    their flag says domains, and --limit is refused with the flag to use."""
+    out = tmp_path / "items.jsonl"
+    command = (["wm", "build", "--out", str(out)] if task == "build" else
+               ["wm", task, "--model", "reference/oracle", "--runs-dir", str(tmp_path / "runs")])
+    refused = CliRunner().invoke(app, [*command, "--limit", "2"])
+    assert refused.exit_code == 1
+    assert "use --limit-domains 2" in " ".join(refused.output.split())
+    done = CliRunner().invoke(app, [*command, "--limit-domains", "1", "--problems", "1"])
+    assert done.exit_code == 0, done.output
+    written = out if task == "build" else next((tmp_path / "runs").iterdir()) / "log.jsonl"
+    assert len({json.loads(line)["domain"] for line in written.read_text().splitlines()}) == 1

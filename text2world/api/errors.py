@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from text2world.api.jobs import ApiError
+from text2world.pddl.bounds import line_column
 
 log = logging.getLogger("text2world.api")
 
@@ -28,7 +29,7 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
-def _validation_details(errors: list) -> list[dict]:
+def validation_details(errors: list) -> list[dict]:
     """Pydantic errors without the echoed input (it may be a megabyte) or non-JSON context."""
     details = []
     for error in errors[:20]:
@@ -38,16 +39,47 @@ def _validation_details(errors: list) -> list[dict]:
     return details
 
 
-def _validation_message(details: list[dict]) -> str:
-    if not details:
-        return "the request is malformed"
+def validation_summary(details: list[dict]) -> str:
+    """``field: what is wrong`` for the first three errors (``validation_details``' form), the
+    text both the API's 422 and the MCP tools' ``invalid_request`` errors give."""
     parts = []
     for detail in details[:3]:
         where = ".".join(detail["location"][1:] if detail["location"][:1] == ["body"]
                          else detail["location"]) or "body"
         parts.append(f"{where}: {detail['message']}")
     more = f" (and {len(details) - 3} more)" if len(details) > 3 else ""
-    return "malformed request: " + "; ".join(parts) + more
+    return "; ".join(parts) + more
+
+
+def _validation_message(details: list[dict]) -> str:
+    if not details:
+        return "the request is malformed"
+    return "malformed request: " + validation_summary(details)
+
+
+def _json_syntax_error(exc: RequestValidationError) -> tuple[str, dict] | None:
+    """A body that is not JSON at all: where (character, and line and column when it has
+    several lines) and what, as ``invalid JSON at character 35: expected a value``."""
+    error = next((e for e in exc.errors() if e.get("type") == "json_invalid"), None)
+    if error is None:
+        return None
+    location = tuple(error.get("loc", ()))
+    offset = location[1] if len(location) > 1 and isinstance(location[1], int) else None
+    reason = str((error.get("ctx") or {}).get("error") or "not JSON")
+    # json's messages ("Expecting value", "Expecting ',' delimiter") as a person says them
+    if reason == "Expecting value":
+        reason = "expected a value"
+    elif reason.startswith("Expecting "):
+        reason = "expected " + reason.removeprefix("Expecting ")
+    else:
+        reason = reason[:1].lower() + reason[1:]
+    if offset is None:
+        return f"invalid JSON: {reason}", {}
+    body = exc.body if isinstance(exc.body, str) else ""
+    line, column = line_column(body, offset)
+    where = f"character {offset + 1}" + (f" (line {line}, column {column})" if "\n" in body else "")
+    return f"invalid JSON at {where}: {reason}", {"character": offset + 1, "line": line,
+                                                  "column": column}
 
 
 def _not_json(content_type: str | None) -> bool:
@@ -78,7 +110,12 @@ def install_handlers(app: FastAPI) -> None:
                 415, "unsupported_media_type",
                 f"the request body must be a JSON object sent with 'Content-Type: "
                 f"application/json' (this request says {content_type!r})")
-        details = _validation_details(exc.errors())
+        syntax = _json_syntax_error(exc)
+        if syntax is not None:
+            message, position = syntax
+            return error_response(422, "invalid_request", message, details=[
+                {"location": ["body"], "message": message, "type": "json_invalid", **position}])
+        details = validation_details(exc.errors())
         return error_response(422, "invalid_request", _validation_message(details), details=details)
 
     @app.exception_handler(StarletteHTTPException)

@@ -69,8 +69,16 @@ def score_job(task: dict) -> dict:
     if task.get("semantic"):
         from text2world.scoring.semantic import semantic_score
         semantic = semantic_score(task["gold"], text, task.get("problems") or ()).to_dict()
-    return {**result.to_dict(details=True), "validation": {**checked.to_dict(), "extracted": extracted},
-            "semantic": semantic}
+    scored = result.to_dict(details=True)
+    validation = {**checked.to_dict(), "extracted": extracted}
+    if validation["errors"] != scored["errors"]:
+        # One list of errors per answer: definitions a stray ')' cut off are an error of every
+        # score (a warning of /v1/validate), so the validation block lists them as errors too.
+        listed = {(e["kind"], e["message"]) for e in scored["errors"]}
+        validation.update(ok=not scored["errors"], errors=scored["errors"],
+                          warnings=[w for w in validation["warnings"]
+                                    if (w["kind"], w["message"]) not in listed])
+    return {**scored, "validation": validation, "semantic": semantic}
 
 
 def batch_item_job(task: dict) -> dict:

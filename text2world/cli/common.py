@@ -36,7 +36,7 @@ MODE_HELP = ("paper: the released evaluator, quirks included; canonical: rename-
 # Short metric headers for terminal tables: a round's scores must fit 80 columns.
 METRIC_HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
                   "f1_parameters": "F1 param", "f1_preconditions": "F1 pre",
-                  "f1_effects": "F1 eff", "f1_types": "F1 types"}
+                  "f1_effects": "F1 eff", "f1_types": "F1 types", "f1_mean": "F1 mean"}
 
 
 def mode_option(default, *names: str, **extra) -> OptionInfo:
@@ -93,3 +93,4 @@ def read_text_file(path: Path, what: str = "file") -> str:
 
 def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+

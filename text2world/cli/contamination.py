@@ -35,6 +35,7 @@ from text2world.cli.runs import (
     timeout_option,
 )
 from text2world.errors import Text2WorldError
+from text2world.reports.rendering import print_table
 from text2world.store.datasets import SPLITS, DatasetError, load_dataset
 from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
 from text2world.tasks.contamination.overlap import (
@@ -209,7 +210,7 @@ def _rates_table(summary: dict, top: int) -> None:
         table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
                       f"{row['contaminated']}/{row['counted']}")
     if top and summary["per_domain"]:
-        console.print(table)
+        print_table(console, table, keep=2)
     mean = summary["mean_rate"]
     console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
                   f"{summary['planned_items']} domains" if mean is not None else
@@ -280,7 +281,7 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
         table.add_row(str(rank), escape(overlap.item), escape(overlap.domain),
                       f"{result.rate:.3f}", f"{result.contaminated}/{result.counted}")
     if listed:
-        console.print(table)
+        print_table(console, table, keep=2)
     console.print(f"{len(corpus)} corpus items x {len(references)} gold domains = "
                   f"{comparison.pairs:,} pairs in {seconds:.2f}s; {len(best)} items overlap "
                   f"some domain" + ("" if listed else " (no overlaps found)"), highlight=False)

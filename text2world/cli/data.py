@@ -12,6 +12,7 @@ from rich import box
 from rich.table import Table
 
 from text2world.cli.common import console, err_console, fail, print_json
+from text2world.reports.rendering import print_table
 from text2world.store.curation import CurationError, CurationReport, curate_dir
 from text2world.store.datasets import (
     BUILTIN,
@@ -69,7 +70,7 @@ def list_command(
     if as_json:
         print_json(rows)
         return
-    console.print(_list_table(f"{data.name}: {len(rows)} domains ({split})", rows,
+    print_table(console, _list_table(f"{data.name}: {len(rows)} domains ({split})", rows,
                               console.width))
     console.print("preds: predicates, acts: actions, probs: problems; t2w data show ID for one "
                   "domain", highlight=False)
@@ -198,14 +199,14 @@ def stats_command(
         counts.add_row(f"split {split}", str(number))
     counts.add_row("problems", str(stats["problems"]))
     counts.add_row("not parsable by tarski", str(len(stats["unparsable"])))
-    console.print(counts)
+    print_table(console, counts)
     if any(k != "-" for k in stats["categories"]):
         categories = Table(title="categories")
         categories.add_column("category")
         categories.add_column("domains", justify="right")
         for name, number in sorted(stats["categories"].items(), key=lambda kv: -kv[1]):
             categories.add_row(name, str(number))
-        console.print(categories)
+        print_table(console, categories)
     parsed = stats["domains"] - len(stats["unparsable"])
     requirements = Table(title="requirements")
     requirements.add_column("requirement")
@@ -213,7 +214,7 @@ def stats_command(
     requirements.add_column("share", justify="right")
     for name, number in stats["requirements"].items():
         requirements.add_row(name, str(number), f"{number / max(parsed, 1):.0%}")
-    console.print(requirements)
+    print_table(console, requirements)
     sizes = Table(title="sizes and GPT-2 token lengths")
     for column in ("", "min", "mean", "median", "max"):
         sizes.add_column(column, justify="right" if column else "left")
@@ -221,7 +222,7 @@ def stats_command(
         sizes.add_row(key, *_spread(values))
     for key, values in stats["tokens"].items():
         sizes.add_row(f"tokens {key}", *_spread(values))
-    console.print(sizes)
+    print_table(console, sizes)
 
 
 def _audit(dataset: str, released: Path | None, solve: bool, as_json: bool) -> None:
@@ -252,7 +253,7 @@ def print_curation_report(report: CurationReport) -> None:
         table.add_row(item.file, item.step, item.reason)
     counts = ", ".join(f"{step} {number}" for step, number in report.counts().items())
     if report.dropped:
-        console.print(table)
+        print_table(console, table)
     else:
         console.print(f"curation of {report.source}: all {report.files} files kept")
     console.print(f"dropped per step: {counts}", highlight=False)
@@ -323,7 +324,8 @@ def export_command(
     out: Path | None = typer.Option(None, "--out", "-o", help="File (folder for hf) to write "
                                     "(default stdout)."),
     plans: bool = typer.Option(False, "--plans", help="hf: add each problem's reference plan "
-                               "(Fast Downward, cached on disk; the first time takes minutes)."),
+                               "(the store's shipped plans; Fast Downward for any other "
+                               "problem, cached on disk)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="hf: replace an earlier export."),
 ) -> None:
     """Export a dataset as JSON lines, or (--format hf DIR) as a Hugging Face dataset folder."""

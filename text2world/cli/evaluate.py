@@ -38,6 +38,7 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.model.client import prepare_litellm_environment
+from text2world.reports.rendering import print_table
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -45,35 +46,56 @@ cache_app = typer.Typer(help="Inspect or clear the response cache ($T2W_HOME/cac
                         no_args_is_help=True)
 
 
-def summary_table(summary: dict, mode: str = "paper") -> Table | None:
-    """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode."""
+def summary_table(summary: dict, mode: str = "paper", items: list[dict] | None = None) -> Table | None:
+    """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode; with the
+    run's finished ``items``, each mean with its 95% interval (as ``t2w report`` gives it)."""
     from text2world.engine.run_store import mode_metrics
+    from text2world.reports.intervals import generation_intervals
+    from text2world.reports.statistics import format_interval
 
     rounds = summary["metrics"].get(mode)
     if not rounds or not summary["finished_items"]:
         return None
     metrics = mode_metrics(mode)
+    intervals = generation_intervals(items, mode, metrics, len(rounds)) if items else None
     title = (f"{summary['model']} on {summary['dataset']}: {mode} mode "
-             f"({summary['finished_items']} items, %)")
+             f"({summary['finished_items']} items, %"
+             + (", mean [95% interval])" if intervals else ")"))
     table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("round", no_wrap=True)
     for name in metrics:
         table.add_column(METRIC_HEADERS[name], justify="right")
-    for row in rounds:
-        table.add_row(f"EC_{row['round']}", *("-" if row.get(m) is None else
-                                             f"{100 * row[m]:.1f}" for m in metrics))
+    for index, row in enumerate(rounds):
+        table.add_row(f"EC_{row['round']}", *(
+            format_interval(intervals[index][m]) if intervals and row.get(m) is not None
+            else "-" if row.get(m) is None else f"{100 * row[m]:.1f}" for m in metrics))
     return table
 
 
-def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = True) -> None:
-    table = summary_table(summary, mode)
+def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = True,
+                   run: Path | None = None) -> None:
+    """The end-of-run tables; with the ``run`` folder, every mean with its 95% interval."""
+    items = None
+    if run is not None:
+        from text2world.engine.run_reader import open_run
+        from text2world.tasks.generation.rescore import load_run_items
+
+        items = load_run_items(open_run(run))
+    table = summary_table(summary, mode, items)
     if table is not None:
-        console.print(table)
+        print_table(console, table)
     semantic = with_semantic and (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
         from text2world.cli.report import semantic_tables
-        for semantic_table in semantic_tables({"per_round": {summary.get("model") or "run": semantic}}):
-            console.print(semantic_table)
+        from text2world.reports.intervals import generation_intervals
+        from text2world.scoring.semantic import METRICS
+
+        label = summary.get("model") or "run"
+        data = {"per_round": {label: semantic}}
+        if items:
+            data["intervals"] = {label: generation_intervals(items, "semantic", METRICS, len(semantic))}
+        for semantic_table in semantic_tables(data):
+            print_table(console, semantic_table)
 
 
 def model_aliases_table(aliases: dict[str, dict]) -> Table:
@@ -176,7 +198,7 @@ def eval_command(
             aliases = load_model_aliases()
         except ModelConfigError as err:
             fail(str(err))
-        console.print(model_aliases_table(aliases))
+        print_table(console, model_aliases_table(aliases))
         return
     given = EvalOptions(
         model=model or "", ec=ec, prompt=prompt, correction_prompt=correction_prompt,
@@ -206,7 +228,7 @@ def eval_command(
     result = run_guarded("t2w eval", evaluation_plan.run_path, observer,
                          lambda: evaluate(options, observer, evaluation_plan))
     summary = result.summary
-    _print_summary(summary)
+    _print_summary(summary, run=result.run.path)
     finished, planned = summary["finished_items"], summary["planned_items"]
     done = f"{finished}/{planned * summary.get('epochs', 1)} done"
     console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
@@ -243,7 +265,7 @@ def score_run_command(
         print_json(summary)
         return
     for index, name in enumerate(modes):  # the semantic table once, after the last mode's
-        _print_summary(summary, name, with_semantic=index == len(modes) - 1)
+        _print_summary(summary, name, with_semantic=index == len(modes) - 1, run=run)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
                   f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
 
@@ -266,7 +288,7 @@ def cache_inspect(as_json: bool = typer.Option(False, "--json")) -> None:
         for name, slot in sorted(stats["models"].items()):
             table.add_row(name, str(slot["entries"]), f"{slot['bytes'] / 1024:.1f}",
                           f"{slot['cost']:.4f}")
-        console.print(table)
+        print_table(console, table)
 
 
 @cache_app.command("clear")

@@ -25,4 +25,9 @@ def import_inspect_command(
         fail(str(err))
     err_console.print(f"{imported.items} items ({imported.errors} failed samples) written to "
                       f"{imported.path}", highlight=False)
+    for item, message in imported.failures:  # what failed, as Inspect logged it (first line)
+        lines = message.strip().splitlines() or ["(no message)"]
+        more = f" (+{len(lines) - 1} lines in errors.jsonl)" if len(lines) > 1 else ""
+        err_console.print(f"failed sample {item}: {lines[0][:300]}{more}", markup=False,
+                          highlight=False)
     console.print(f"report: t2w report {imported.path}", highlight=False, soft_wrap=True)

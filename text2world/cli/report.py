@@ -9,6 +9,7 @@ from rich.table import Table
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
 from text2world.cli.runs import run_paths, runs_dir_option
+from text2world.reports.rendering import print_table
 
 
 def _pct(value) -> str:
@@ -201,7 +202,7 @@ def report_command(
         typer.echo(report.markdown)
     else:
         for table in report_tables(report.data):
-            console.print(table)
+            print_table(console, table)
         for note in report.data["notes"]:
             console.print(f"note: {note}", highlight=False)
     console.print(f"{report.data['mode']} report written to {report.out_dir}/", highlight=False,
@@ -258,7 +259,7 @@ def _stratified_report(runs: list[Path], by: str, mode: str, as_json: bool,
     elif markdown:
         typer.echo(stratified_markdown(rows, by))
     else:
-        console.print(stratified_table(rows, by, mode))
+        print_table(console, stratified_table(rows, by, mode), keep=2)
 
 
 def compare_command(
@@ -287,16 +288,18 @@ def compare_command(
         warn(note)
     table = Table(title=f"{data['b']['model']} (B) vs {data['a']['model']} (A): "
                         f"{data['common_items']} common items, B - A in points "
-                        f"[95% paired interval], seed {data['seed']}")
-    for column in ("metric", "A", "B", "B - A", "p", "B wins", "ties", "B loses"):
+                        f"[95% paired interval], seed {data['seed']}",
+                  caption="W/T/L: items where B wins / ties / loses; metrics named as in "
+                          "t2w report (--json and --markdown: full names)")
+    for column in ("metric", "A", "B", "B - A", "p", "W/T/L"):
         table.add_column(column, justify="left" if column == "metric" else "right",
                          no_wrap=column in ("metric", "B - A"))
     for row in data["metrics"]:
-        table.add_row(row["metric"], _pct(row["mean_a"]), _pct(row["mean_b"]),
+        table.add_row(_metric_label(row["metric"]), _pct(row["mean_a"]), _pct(row["mean_b"]),
                       _signed(row["difference"]),
                       "-" if row["p_value"] is None else f"{row['p_value']:.3g}",
-                      str(row["wins"]), str(row["ties"]), str(row["losses"]))
-    console.print(table)
+                      f"{row['wins']}/{row['ties']}/{row['losses']}")
+    print_table(console, table)
     tally = data["domains"]
     console.print(f"per domain ({data['headline']}): B better in {tally['wins']}, equal in "
                   f"{tally['ties']}, worse in {tally['losses']}", highlight=False)
@@ -307,7 +310,13 @@ def compare_command(
         for row in data["differ_most"]:
             table.add_row(row["domain"], str(row["items"]), _pct(row["a"]), _pct(row["b"]),
                           f"{100 * row['difference']:+.1f}")
-        console.print(table)
+        print_table(console, table)
+
+
+def _metric_label(column: str) -> str:
+    """A compared column's short name: "executable@EC_0" as "Exec@EC_0", as the report heads it."""
+    metric, at, rest = column.partition("@")
+    return METRIC_HEADERS.get(metric, metric) + at + rest
 
 
 def _signed(interval: dict) -> str:
@@ -356,7 +365,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[P
                     "no figure": "no figure"}.get(row["status"], row.get("note", ""))
             output.add_row(row["setting"], row["metric"], f"{100 * row['published']:.1f}",
                            format_interval(row.get("ours")), flag)
-        console.print(output)
+        print_table(console, output, keep=2)
         console.print(f"{data['outside']} of {len(data['rows'])} published figures lie outside "
                       "our 95% interval", highlight=False)
     return unmatched, lines
@@ -389,6 +398,6 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
         table.add_row("median rate", _pct(measures["median_rate"]))
         table.add_row("domains above 50%",
                       f"{measures['domains_above_half']} of {measures['domains']}")
-        console.print(table)
+        print_table(console, table)
     console.print(f"contamination report written to {out_dir}/", highlight=False,
                   soft_wrap=True)

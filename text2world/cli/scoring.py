@@ -21,6 +21,7 @@ from text2world.cli.common import (
 from text2world.pddl.extract import NoDomainFound, domain_from_answer
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
+from text2world.reports.rendering import print_table
 from text2world.scoring.metrics import Score, ScoringError, score, truncation_issue, with_truncation
 
 
@@ -133,7 +134,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
         if key in ("mode", "errors"):
             continue
         table.add_row(key, str(value) if isinstance(value, bool) else f"{value:.4f}")
-    console.print(table)
+    print_table(console, table)
     if result.per_action:
         actions = Table(title="per action" + (" (extra actions do not count in paper mode)"
                                               if mode == "paper" else ""))
@@ -145,7 +146,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
             label = name if written in (None, name) else f"{name} (as {written})"
             actions.add_row(label, values["status"], *(f"{values[k]:.4f}" for k in
                                                        ("parameters", "preconditions", "effects")))
-        console.print(actions)
+        print_table(console, actions)
         if result.alignment is not None and not result.alignment.is_identity:
             renamed = [f"{kind[:-1]} {p} -> {g}" for kind in ("types", "predicates", "actions",
                                                                "constants")

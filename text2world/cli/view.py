@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import console, fail, warn
-from text2world.cli.serve import SERVE_PORT, _check_port_free, allowed_hosts_option, token_option
+from text2world.cli.serve import SERVE_PORT, _check_port_free, allowed_hosts_option, server_url, token_option
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -65,7 +65,7 @@ def view_command(
     warning = exposure_warning(host, token, "the viewer")
     if warning:
         warn(warning)
-    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/view/"
+    url = f"{server_url(host, port)}/view/"
     console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
                   highlight=False, soft_wrap=True)
     if warm:

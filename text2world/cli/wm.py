@@ -36,6 +36,7 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
+from text2world.reports.rendering import print_table
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -66,6 +67,19 @@ SHOWN = {
     "plan": [("success", "success"), ("declared_done", "done"),
              ("state_accuracy", "state acc"), ("cost_ratio", "cost/opt")],
 }
+
+
+LIMIT_DOMAINS_HELP = ("Only the first N domains (each gives several items: its problems, "
+                      "rho levels and steps).")
+
+
+def domain_limit(limit_domains: int | None, limit: int | None) -> int | None:
+    """``--limit-domains``; ``--limit`` counts items in every other command, so here it is
+    refused with the flag to use instead of silently meaning domains."""
+    if limit is not None:
+        fail(f"--limit {limit}: t2w wm selects whole domains, each giving several items; use "
+             f"--limit-domains {limit}")
+    return limit_domains
 
 
 def parse_rhos(text: str) -> tuple[float, ...]:
@@ -123,7 +137,7 @@ TASK_ONLY = {"form": ("next-state",), "illegal_share": ("next-state",),
              "slack": ("propose",), "per_k": ("propose",)}
 WM_FIELDS = {"problems": "problems_per_domain", "rho": "rhos", "no_cache": "use_cache",
              "retry_delay": "retry_base_delay", "model_arg": "model_args",
-             "runs_dir": "runs_root", "as_json": "json"}
+             "runs_dir": "runs_root", "as_json": "json", "limit_domains": "limit"}
 
 
 def _task_command(task: str):
@@ -178,7 +192,8 @@ def _task_command(task: str):
         problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
-        limit: int = typer.Option(None, "--limit", help="Only the first N domains."),
+        limit_domains: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
+        limit: int = typer.Option(None, "--limit", hidden=True),
         domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
         epochs: int = epochs_option(),
         api_base: str = api_base_option(),
@@ -230,7 +245,8 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
         static_share=args["static_share"], examples=args["examples"],
         problems_per_domain=args["problems"],
-        dataset=args["dataset"], split=args["split"], limit=args["limit"],
+        dataset=args["dataset"], split=args["split"],
+        limit=domain_limit(args["limit_domains"], args["limit"]),
         domains=split_ids(args["domains"]), epochs=args["epochs"],
         api_base=args["api_base"], temperature=args["temperature"],
         max_tokens=args["max_tokens"], model_args=parse_model_args(args["model_arg"]),
@@ -270,7 +286,7 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
     if args["as_json"]:
         print_json(summary)
     else:
-        console.print(summary_table(summary))
+        print_table(console, summary_table(summary))
         if wm_plan.built.skipped:
             console.print(f"{len(wm_plan.built.skipped)} problems skipped (see config.json "
                           "skipped_problems)", highlight=False)
@@ -318,7 +334,8 @@ def build_command(
     problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
     dataset: str = typer.Option("text2world", "--dataset"),
     split: str = typer.Option("test", "--split"),
-    limit: int = typer.Option(None, "--limit"),
+    limit_domains: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
+    limit: int = typer.Option(None, "--limit", hidden=True),
     domains: str = typer.Option(None, "--domains"),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
@@ -335,7 +352,8 @@ def build_command(
                                 rhos=parse_rhos(rho), illegal_share=illegal_share,
                                 off_plan_share=off_plan_share,
                                 problems_per_domain=problems, dataset=dataset, split=split,
-                                limit=limit, domains=domain_ids, seed=seed)
+                                limit=domain_limit(limit_domains, limit), domains=domain_ids,
+                                seed=seed)
             try:
                 _, records, built = build(options)
             except WmError as err:
@@ -371,7 +389,7 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
         typer.echo(report.markdown)
     else:
         for row in report.data["runs"]:
-            console.print(summary_table({
+            print_table(console, summary_table({
                 "task": row["task"], "model": row["model"], "rules": row["rules"],
                 "protocol": row.get("protocol"), "size": row.get("size"),
                 "mystery": row.get("mystery"), "metrics": {"all": {"all": row["all"]},

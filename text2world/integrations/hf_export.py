@@ -10,9 +10,10 @@ and ``README.md``, the dataset card: a YAML header (licence, splits, features) f
 datasheet (``data/DATASHEET.md`` for the built-in store) and a table of the fields.
 
 One row per domain, split by the record's split. Reference plans are included when asked for
-(``plans=True``: Fast Downward through ``text2world.tasks.wm.planner.optimal_plan``, cached
-on disk by content, so a second export plans nothing); otherwise each ``reference_plan`` is
-null.
+(``plans=True``): the plans shipped with the store (``data/plans``, ``store.plans``) where one
+matches the domain and problem texts, else Fast Downward through
+``text2world.tasks.wm.planner.optimal_plan`` (cached on disk by content, so a second export
+plans nothing); otherwise each ``reference_plan`` is null.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from text2world.store.datasets import BUILTIN, Dataset, Record, data_dir
+from text2world.store.datasets import BUILTIN, Dataset, Problem, Record, data_dir
 
 BUILTIN_LICENSE = "mit"
 # Manifest fields that become columns of their own (strata for analyses); the whole manifest
@@ -84,7 +85,8 @@ def _strata(record: Record) -> dict:
     }
 
 
-PlanFunction = Callable[[str, str], Any]  # (domain, problem) -> tasks.wm.planner.OptimalPlan
+# (record, problem) -> (status, plan steps or None, cost)
+PlanFunction = Callable[[Record, Problem], tuple[str, list[str] | None, float | None]]
 
 
 def row(record: Record, plan: PlanFunction | None = None) -> dict:
@@ -94,10 +96,8 @@ def row(record: Record, plan: PlanFunction | None = None) -> dict:
         entry: dict[str, Any] = {"name": problem.name, "pddl": problem.pddl, "reference_plan": None,
                  "plan_cost": None, "plan_status": None}
         if plan is not None:
-            found = plan(record.domain, problem.pddl)
-            entry.update(plan_status=found.status,
-                         reference_plan=list(found.plan) if found.plan is not None else None,
-                         plan_cost=found.cost)
+            status, steps, cost = plan(record, problem)
+            entry.update(plan_status=status, reference_plan=steps, plan_cost=cost)
         problems.append(entry)
     return {"id": record.id, "name": record.name, "domain": record.domain,
             "abstract_description": record.abstract, "concrete_description": record.concrete,
@@ -133,7 +133,8 @@ def _card(dataset: Dataset, splits: dict[str, int], plans: bool) -> str:
         "| `domain` | the gold PDDL domain |",
         "| `abstract_description`, `concrete_description` | the descriptions (null when absent) |",
         "| `problems` | name and PDDL of each problem; `reference_plan` (steps), `plan_cost`, "
-        "`plan_status` from Fast Downward (optimal search, LAMA past its bound)"
+        "`plan_status`: the plans shipped with the store, from Fast Downward (optimal search, "
+        "LAMA past its bound)"
         + ("" if plans else ": null in this export (export with `--plans`)") + " |",
         "| `category`, `size_band`, `features`, `requirements`, `tokens`, `provenance` | the "
         "manifest's strata (null for datasets without a manifest) |",
@@ -141,6 +142,30 @@ def _card(dataset: Dataset, splits: dict[str, int], plans: bool) -> str:
         "Load: `datasets.load_from_disk(DIR)`, `datasets.load_dataset(\"parquet\", "
         "data_dir=DIR + \"/data\")` or `datasets.load_dataset(DIR)`.", ""]
     return "\n".join(header) + "\n" + body.rstrip() + "\n" + "\n".join(fields)
+
+
+def _reference_plans(dataset: Dataset, timeout: float) -> PlanFunction:
+    """Each problem's shipped plan (``data/plans``, or the dataset folder's ``plans/``) where
+    one matches the texts, else Fast Downward's, as the world-model tasks plan: optimal first,
+    LAMA past the bound."""
+    from text2world.store.plans import PLANS_FOLDER, shipped_plan
+
+    source = Path(dataset.source) if dataset.source else None
+    root = source if source is not None and (source / PLANS_FOLDER).is_dir() else None
+
+    def plan(record: Record, problem: Problem) -> tuple[str, list[str] | None, float | None]:
+        shipped = shipped_plan(record, problem.name, problem.pddl, root)
+        if shipped is not None:
+            return (shipped.status, list(shipped.plan) if shipped.status == "solved" else None,
+                    shipped.cost)
+        from text2world.tasks.wm.planner import optimal_plan
+
+        found = optimal_plan(record.domain, problem.pddl, timeout=timeout)
+        if found.status == "timeout":
+            found = optimal_plan(record.domain, problem.pddl, timeout=timeout, optimal=False)
+        return found.status, list(found.plan) if found.plan is not None else None, found.cost
+
+    return plan
 
 
 def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout: float = 30.0,
@@ -162,16 +187,7 @@ def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout:
             raise ExportError(f"{out} is not empty" + (
                 "; pass --overwrite to replace this earlier export" if earlier else
                 "; choose a new or empty folder"))
-    plan = None
-    if plans:
-        from text2world.tasks.wm.planner import optimal_plan
-
-        def plan(domain: str, problem: str):
-            found = optimal_plan(domain, problem, timeout=plan_timeout)
-            if found.status == "timeout":  # as the world-model tasks: LAMA past the bound
-                found = optimal_plan(domain, problem, timeout=plan_timeout, optimal=False)
-            return found
-
+    plan = _reference_plans(dataset, plan_timeout) if plans else None
     rows: dict[str, list[dict]] = {}
     for record in dataset.records:
         if progress is not None:

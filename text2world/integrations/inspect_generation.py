@@ -1,14 +1,15 @@
 """The Inspect task ``text2world/generation``: ``t2w eval``'s task on Inspect's harness.
 
     inspect eval text2world/generation --model anthropic/claude-sonnet-4-0 -T ec=3 \
-        -T description=abstract -T mode=canonical -T prompt=zero-shot
+        -T description=abstract -T mode=paper -T prompt=zero-shot
 
 The engine's ``GenerationTask`` (``tasks.generation.task``) builds the samples, prompts and
 corrects (the validator's errors as the next user turn, up to ``ec`` times) and scores every
 round as ``t2w eval`` does (``inspect_engine``). The score's value holds the EC_k metrics of
-``mode``, ``valid``, and the semantic metrics (``semantic_*``) when the items have problems,
-NaN where ``t2w eval`` has none (Inspect leaves NaN out of its means as the summary leaves
-None out); its metadata holds the item's whole log record (every round, both modes).
+``mode`` (``paper`` by default: ``t2w eval``'s headline, Table 1 as published), ``valid``, and
+the semantic metrics (``semantic_*``) when the items have problems, NaN where ``t2w eval`` has
+none (Inspect leaves NaN out of its means as the summary leaves None out); its metadata holds
+the item's whole log record (every round, both modes).
 """
 
 from __future__ import annotations
@@ -63,12 +64,13 @@ def _explain(item: dict) -> str:
 
 
 @task
-def generation(ec: int = 3, description: str = "abstract", mode: str = "canonical",
+def generation(ec: int = 3, description: str = "abstract", mode: str = "paper",
                prompt: str = "zero-shot", correction_prompt: str | None = None,
                dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
                semantic: bool | None = None, mystery: bool = False) -> Task:
     """Write a PDDL domain from its description, with up to ``ec`` validator-driven corrections
-    (text2world's Table 1: paper or canonical ``mode``; semantic scores on the items' problems)."""
+    (text2world's Table 1: ``mode`` paper, the default and ``t2w eval``'s headline, or
+    canonical; semantic scores on the items' problems)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if not isinstance(ec, int):

@@ -30,6 +30,7 @@ class Imported:
     items: int
     errors: int
     summary: dict
+    failures: tuple[tuple[str, str], ...] = ()  # (sample id, error message) of each failed sample
 
 
 def _read_log(path: Path):
@@ -109,4 +110,5 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
         run.write_summary(summary)
     finally:
         run.close()
-    return Imported(out, len(items), len(errors), summary)
+    return Imported(out, len(items), len(errors), summary,
+                    tuple((e["item"], e["error"]["message"]) for e in errors))

@@ -298,9 +298,9 @@ _DESCRIPTIONS = {
 
 def build_server(settings: McpSettings | None = None):
     """The MCP server (``mcp.server.MCPServer``) with the tools registered."""
-    from mcp.server import MCPServer
-
     import text2world
+
+    _Server = _server_class()
 
     tools = Tools(settings or McpSettings())
 
@@ -312,7 +312,7 @@ def build_server(settings: McpSettings | None = None):
         finally:
             tools.close()
 
-    server = MCPServer("text2world", version=text2world.__version__, lifespan=lifespan,
+    server = _Server("text2world", version=text2world.__version__, lifespan=lifespan,
                        instructions="Validate, score, plan and simulate PDDL domains; the "
                                     "text2world store's domains are listed by list_domains.",
                        log_level="WARNING")
@@ -331,6 +331,30 @@ def build_server(settings: McpSettings | None = None):
     for name in _DESCRIPTIONS:
         register(name, getattr(tools, name))
     return server
+
+
+def _server_class():
+    """``MCPServer`` whose argument errors (wrong type, missing argument: the SDK checks them
+    against the schema before a tool runs) carry the documented code prefix, as every other
+    tool error does: ``invalid_request: pddl: Input should be a valid string``."""
+    from mcp.server import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
+
+    from text2world.api.errors import validation_details, validation_summary
+
+    class Server(MCPServer):
+        async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as err:
+                if not isinstance(err.__cause__, ValidationError):
+                    raise
+                summary = validation_summary(validation_details(err.__cause__.errors()))
+                raise ToolError(f"Error executing tool {name}: invalid_request: {summary}") \
+                    from err.__cause__
+
+    return Server
 
 
 def _signature(method):

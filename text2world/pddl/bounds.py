@@ -93,10 +93,9 @@ def check_domain_text(text: str) -> None:
     if not text.strip():
         raise DomainInputError("no PDDL domain: the text is empty", category="UndefinedDomainName",
                                kind="NoDomainFound")
-    if len(text) > MAX_DOMAIN_CHARS:
-        raise DomainInputError(
-            f"the domain text has {len(text):,} characters; the limit is "
-            f"{MAX_DOMAIN_CHARS:,} (MAX_DOMAIN_CHARS)", kind="LimitExceeded")
+    if len(text) > MAX_DOMAIN_CHARS:  # where: the first character past the limit
+        raise _limit(text, MAX_DOMAIN_CHARS, f"the domain text has {len(text):,} characters",
+                     "MAX_DOMAIN_CHARS")
     nul = text.find("\x00")
     if nul >= 0:
         line, column = line_column(text, nul)

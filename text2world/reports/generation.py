@@ -61,6 +61,17 @@ class _LoadedRun:
         return int(self.config.get("ec", 0))
 
 
+def retry_advice(config: dict) -> str:
+    """How to get a run's missing items: an imported Inspect run is retried in Inspect (its
+    log re-imported), any other by resuming it."""
+    imported = config.get("imported_from") or {}
+    if imported.get("inspect_log"):
+        return (f"retry them in Inspect (inspect eval-retry {imported['inspect_log']}) and import "
+                "the new log with t2w import-inspect; each sample's error is in the run's "
+                "errors.jsonl")
+    return "resume the run to retry them: t2w eval --resume RUN"
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
@@ -78,7 +89,9 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
         except RunError as err:
             raise ReportError(str(err)) from None
         if not items:
-            raise ReportError(f"{path}: no finished item yet (run t2w eval first, or resume it)")
+            why = (f"every sample of its Inspect log failed: {retry_advice(run.config)}"
+                   if run.config.get("imported_from") else "run t2w eval first, or resume it")
+            raise ReportError(f"{path}: no finished item yet ({why})")
         loaded.append(_LoadedRun(run, items, ""))
     # Labels: the model, plus whatever else differs between the runs compared.
     keys = ("description", "prompt", "dataset", "ec", "temperature")
@@ -270,6 +283,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             "reference_model": bool(loaded.config.get("reference_model")),
             "items": len(loaded.items), "ec": loaded.ec,
             "infrastructure_errors": len(loaded.run.open_errors()),
+            "retry": retry_advice(loaded.config),
             **{f"{m}_ec0": rows[0][m] for m in metrics},
             **{f"{m}_eck": rows[-1][m] for m in metrics},
         })
@@ -437,7 +451,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         notes.append("Runs marked (reference) come from built-in reference models built from "
                      "the gold domains: they check the pipeline and are not LLM results.")
     notes += [f"{row['run']}: {row['infrastructure_errors']} items failed with infrastructure "
-              "errors and are not scored (resume the run to retry them)."
+              f"errors and are not scored ({row['retry']})."
               for row in table_rows if row["infrastructure_errors"]]
     notes_md = "".join(f"\n> {note}\n" for note in notes)
     warnings_md = "".join(f"\n> **Warning:** {warning}\n" for warning in report_warnings)

@@ -14,12 +14,17 @@ from __future__ import annotations
 from text2world.reports.statistics import RESAMPLES, SEED, bootstrap_mean
 from text2world.tasks.wm.metrics import PROPOSE_KS
 
+CONDITIONAL = "_simulated"  # suffix of a semantic metric's mean over the simulated items alone
+
 
 def generation_samples(items: list[dict], mode: str, round_index: int,
                        metric: str) -> dict[str, list[float]]:
     """Item id -> the metric at EC_round in each epoch of the item (executable as 0/1);
     items without it left out. A semantic round that could not be simulated counts 0 (the
-    headline, as the semantic tables give it)."""
+    headline, as the semantic tables give it), except in ``METRIC_simulated``, the mean over
+    the simulated rounds alone, which leaves it out."""
+    simulated_only = mode == "semantic" and metric.endswith(CONDITIONAL)
+    metric = metric.removesuffix(CONDITIONAL) if simulated_only else metric
     values: dict[str, list[float]] = {}
     for item in items:
         scores = (item.get("ec") or {}).get(mode) or []
@@ -27,7 +32,7 @@ def generation_samples(items: list[dict], mode: str, round_index: int,
             score = scores[round_index]
             value = score.get(metric)
             if mode == "semantic" and not score.get("ok"):
-                value = 0.0
+                value = None if simulated_only else 0.0
             if isinstance(value, (int, float)):
                 values.setdefault(str(item.get("item")), []).append(float(value))
     return values
@@ -63,6 +68,8 @@ def summary_intervals(items: list[dict], ec: int, resamples: int = 1000) -> dict
         metrics = sorted({key for item in items for score in (item["ec"].get(mode) or [])
                           if isinstance(score, dict) for key, value in score.items()
                           if isinstance(value, (int, float)) and key != "ok"})
+        if mode == "semantic":  # each also over the simulated rounds alone, as the summary has it
+            metrics += [metric + CONDITIONAL for metric in metrics]
         out[mode] = {}
         for label, index in (("ec0", 0), ("eck", ec)):
             out[mode][label] = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from text2world.reports.intervals import CONDITIONAL
 from text2world.scoring.semantic import METRICS, VERDICTS
 
 LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
@@ -48,7 +49,6 @@ def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
             for k in range(ec + 1)]
 
 
-CONDITIONAL = "_simulated"  # suffix of the mean over the simulated items alone
 
 
 def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:

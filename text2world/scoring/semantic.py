@@ -689,6 +689,8 @@ def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> No
     """The semantic scores, per problem, and the diagnoses, as rich tables (CLI output)."""
     from rich.table import Table
 
+    from text2world.reports.rendering import print_table
+
     if not score.ok:
         console.print(f"semantic verdict: [red]not_simulated[/]: {score.reason}",
                       highlight=False)
@@ -706,7 +708,7 @@ def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> No
     table.add_column("value", justify="right")
     for name, value in score.metrics().items():
         table.add_row(name, "n/a" if value is None else f"{value:.4f}")
-    console.print(table)
+    print_table(console, table)
     problems = Table(title="per problem")
     for column in ("problem", "own plan valid in gold", "gold plan accepted", "states"):
         problems.add_column(column)
@@ -714,7 +716,7 @@ def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> No
         problems.add_row(p.name, f"{p.plan_valid} {'' if p.plan_valid else p.plan_reason}",
                          f"{p.gold_plan_accepted} "
                          f"{'' if p.gold_plan_accepted else p.gold_plan_reason}", str(p.states))
-    console.print(problems)
+    print_table(console, problems)
     for diagnosis in score.diagnoses[:max_diagnoses]:
         console.print(f"[yellow]diagnosis[/] {diagnosis.message}", highlight=False)
     for note in score.notes:

@@ -185,6 +185,8 @@ class ProbeTask:
             "mean_rate_interval": bootstrap_mean(rates).as_dict(),  # 95%, over domains
             "median_rate": float(np.median(rates)) if rates else None,
             "domains_above_half": sum(1 for r in rates if r > 0.5),
+            # their share, with its 95% interval (the viewer's column beside the count)
+            "above_half_interval": bootstrap_mean([float(r > 0.5) for r in rates]).as_dict(),
             "per_domain": [row(key) for key in ordered],
             "most_contaminated": [row(key) for key in ordered[:self.options.top]
                                   if rate[key] > 0],

@@ -143,12 +143,33 @@ function bindSort(root, sort, rerender) {
 
 // ---------------------------------------------------------------------------------- charts (SVG)
 
+// How a round was asked for, in words (a run's log says generate / correct).
+const ROUND_KINDS = { generate: "first answer", correct: "correction round" };
+// Series that coincide (equal runs, a metric at 100 %) must stay visible: each has its own
+// dash pattern and marker, and sits slightly apart from the others at every x.
+const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 5", "10 4"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "triangle-down", "cross"];
+function marker(kind, cx, cy, color) {
+  const r = 4.5;
+  const poly = pts => `<polygon class="pt" points="${pts.map(([dx, dy]) => `${cx + dx},${cy + dy}`).join(" ")}" fill="${color}"/>`;
+  if (kind === "square") return `<rect class="pt" x="${cx - r + 0.5}" y="${cy - r + 0.5}" width="${2 * r - 1}" height="${2 * r - 1}" fill="${color}"/>`;
+  if (kind === "triangle") return poly([[0, -r - 0.5], [r, r - 0.5], [-r, r - 0.5]]);
+  if (kind === "triangle-down") return poly([[0, r + 0.5], [r, -r + 0.5], [-r, -r + 0.5]]);
+  if (kind === "diamond") return poly([[0, -r - 1], [r + 1, 0], [0, r + 1], [-r - 1, 0]]);
+  if (kind === "cross") return `<path class="pt" d="M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx - r},${cy + r}L${cx + r},${cy - r}" stroke="${color}" stroke-width="2.5"/>`;
+  return `<circle class="pt" cx="${cx}" cy="${cy}" r="${r}" fill="${color}"/>`;
+}
 function lineChart(series, rounds, title, xlabels, xtitle) {
   // series: [{name, color, values[round] (0..1 or null), intervals[round] ({low, high} or null)}]
   const xl = r => xlabels ? xlabels[r] : `EC_${r}`;
   const W = 560, H = 280, L = 44, R = 12, T = 24, B = 34;
-  const x = r => L + (rounds <= 1 ? (W - L - R) / 2 : r * (W - L - R) / (rounds - 1));
-  const y = v => T + (1 - v) * (H - T - B);
+  // The first and last rounds sit inside the axes (error bars and markers clear of them), each
+  // series shifted a few pixels from the others.
+  const PAD = 18, spread = Math.min(4, 24 / Math.max(1, series.length));
+  const x = r => L + PAD + (rounds <= 1 ? (W - L - R - 2 * PAD) / 2 : r * (W - L - R - 2 * PAD) / (rounds - 1));
+  const xs = (r, i) => x(r) + (i - (series.length - 1) / 2) * spread;
+  const clamp = v => Math.max(0, Math.min(1, v));
+  const y = v => T + (1 - clamp(v)) * (H - T - B);
   let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}">`;
   svg += `<text x="${L}" y="15" font-weight="600">${esc(title)}</text>`;
   for (let g = 0; g <= 4; g++) {
@@ -159,16 +180,18 @@ function lineChart(series, rounds, title, xlabels, xtitle) {
   svg += `<line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>`;
   svg += `<text x="${(W + L) / 2}" y="${H - 4}" text-anchor="middle">${esc(xtitle || "correction rounds")}</text>`;
   series.forEach((s, i) => {
-    const pts = s.values.map((v, r) => v === null || v === undefined ? null : [x(r), y(v), v, r]).filter(Boolean);
+    const pts = s.values.map((v, r) => v === null || v === undefined ? null : [xs(r, i), y(v), v, r]).filter(Boolean);
     svg += `<g class="s" data-series="${i}">`;
     if (s.intervals) s.intervals.forEach((ci, r) => {
       if (ci && ci.low !== null && ci.low !== undefined && s.values[r] !== null && s.values[r] !== undefined) {
-        svg += `<line class="errbar" stroke="${s.color}" x1="${x(r)}" x2="${x(r)}" y1="${y(ci.low)}" y2="${y(ci.high)}"/>` +
-          `<line class="errbar" stroke="${s.color}" x1="${x(r) - 4}" x2="${x(r) + 4}" y1="${y(ci.low)}" y2="${y(ci.low)}"/><line class="errbar" stroke="${s.color}" x1="${x(r) - 4}" x2="${x(r) + 4}" y1="${y(ci.high)}" y2="${y(ci.high)}"/>`;
+        const cx = xs(r, i);
+        svg += `<line class="errbar" stroke="${s.color}" x1="${cx}" x2="${cx}" y1="${y(ci.low)}" y2="${y(ci.high)}"/>` +
+          `<line class="errbar" stroke="${s.color}" x1="${cx - 4}" x2="${cx + 4}" y1="${y(ci.low)}" y2="${y(ci.low)}"/><line class="errbar" stroke="${s.color}" x1="${cx - 4}" x2="${cx + 4}" y1="${y(ci.high)}" y2="${y(ci.high)}"/>`;
       }
     });
-    if (pts.length > 1) svg += `<polyline class="series" stroke="${s.color}" points="${pts.map(p => p[0] + "," + p[1]).join(" ")}"/>`;
-    for (const p of pts) svg += `<circle class="pt" cx="${p[0]}" cy="${p[1]}" r="4" fill="${s.color}"/>`;
+    const dash = DASHES[i % DASHES.length];
+    if (pts.length > 1) svg += `<polyline class="series" stroke="${s.color}"${dash ? ` stroke-dasharray="${dash}"` : ""} points="${pts.map(p => p[0] + "," + p[1]).join(" ")}"/>`;
+    for (const p of pts) svg += marker(MARKERS[i % MARKERS.length], p[0], p[1], s.color);
     svg += "</g>";
   });
   // One hover band per round: its tooltip lists every series there (points often coincide).
@@ -178,7 +201,8 @@ function lineChart(series, rounds, title, xlabels, xtitle) {
     svg += `<rect class="band" x="${Math.max(L, x(r) - half)}" y="${T}" width="${Math.min(x(r) + half, W - R) - Math.max(L, x(r) - half)}" height="${H - T - B}" fill="transparent" data-tip="${esc(tip)}"/>`;
   }
   svg += "</svg>";
-  const legend = `<div class="legend">${series.map((s, i) => `<span data-toggle="${i}"><i style="background:${s.color}"></i>${esc(s.name)}</span>`).join("")}</div>`;
+  const key = i => `<svg class="key" width="30" height="12" viewBox="0 0 30 12" aria-hidden="true"><line x1="1" x2="29" y1="6" y2="6" stroke="${series[i].color}" stroke-width="2"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ""}/>${marker(MARKERS[i % MARKERS.length], 15, 6, series[i].color)}</svg>`;
+  const legend = `<div class="legend">${series.map((s, i) => `<span data-toggle="${i}">${key(i)}${esc(s.name)}</span>`).join("")}</div>`;
   return `<div class="chart-box">${svg}${legend}</div>`;
 }
 function barChart(rows, title) {
@@ -273,6 +297,20 @@ function lbInterval(run, mode, metric, last) {
   // summary.intervals[mode][ec0|eck][metric] = [low, high] (runs made before have none)
   const cell = ((((run.summary || {}).intervals || {})[mode] || {})[last ? "eck" : "ec0"] || {})[metric];
   return Array.isArray(cell) ? { low: cell[0], high: cell[1] } : null;
+}
+function ratioCell(mean, interval) {
+  // A ratio (cost / optimal cost): "1.05 ±0.03", the larger half-width of its 95% interval.
+  if (mean === null || mean === undefined) return "–";
+  if (!interval || interval.low === null || interval.low === undefined) return esc(mean.toFixed(2));
+  const half = Math.max(mean - interval.low, interval.high - mean);
+  return `<span title="95% interval ${interval.low.toFixed(2)} – ${interval.high.toFixed(2)}">${mean.toFixed(2)}<span class="ci"> ±${half.toFixed(2)}</span></span>`;
+}
+function aboveHalfCell(s) {
+  // The count of domains above 50 %, then their share with its interval (probes made before
+  // the share was summarised show the count alone).
+  if (s.domains_above_half === null || s.domains_above_half === undefined) return "–";
+  const share = s.above_half_interval;
+  return esc(s.domains_above_half) + (share && share.mean !== null && share.mean !== undefined ? ` <span class="muted">(${ciCell(share.mean, share)}%)</span>` : "");
 }
 function ciCell(mean, interval) {
   // "62.4 ±7": the mean and the larger half-width of its 95% interval; exact bounds on hover.
@@ -400,7 +438,7 @@ function wmTable(runs) {
       const all = ((s.metrics || {}).all || {}).all || {};
       const ci = s.intervals || {};
       return `<tr data-run="${esc(r.id)}" class="${r.status === "failed" ? "failed-run" : ""}"><td><input type="checkbox" data-select="${esc(r.id)}" ${state.lbSelected.has(r.id) ? "checked" : ""} aria-label="select ${esc(r.id)}"></td>${modelCell(r)}<td>${esc(s.rules || "")}${s.form && task === "next-state" ? ", " + esc(s.form) : ""}</td>${itemsCell(s)}
-        ${metrics.map(m => `<td class="num">${m.includes("ratio") || m.startsWith("mean_") ? esc((all[m] ?? "–").toString().slice(0, 5)) : ciCell(all[m], ci[m])}</td>`).join("")}</tr>`;
+        ${metrics.map(m => `<td class="num">${m.includes("ratio") || m.startsWith("mean_") ? ratioCell(all[m], ci[m]) : ciCell(all[m], ci[m])}</td>`).join("")}</tr>`;
     }).join("");
     html += `<h3>${esc(task)}</h3><div class="table-wrap"><table class="wm-runs" data-task="${esc(task)}"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Rules</th>${sortHeader("Items", "items", state.lbSort, "num")}
       ${metrics.map(m => sortHeader(label(m), "w:" + m, state.lbSort, "num")).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -412,7 +450,7 @@ function probeTable(runs) {
   const rows = sortRows(runs, state.lbSort, lbValue).map(r => {
     const s = r.summary || {};
     return `<tr data-run="${esc(r.id)}" class="${r.status === "failed" ? "failed-run" : ""}"><td></td>${modelCell(r)}<td>${esc(s.dataset || "")}</td>${itemsCell(s)}
-      <td class="num">${ciCell(s.mean_rate, s.mean_rate_interval)}</td><td class="num">${pct(s.median_rate)}</td><td class="num">${esc(s.domains_above_half ?? "–")}</td></tr>`;
+      <td class="num">${ciCell(s.mean_rate, s.mean_rate_interval)}</td><td class="num">${pct(s.median_rate)}</td><td class="num">${aboveHalfCell(s)}</td></tr>`;
   }).join("");
   return `<h2>Contamination probes <span class="muted">(t2w contamination --model: share of gold n-grams the model reproduces, %)</span></h2>
     <div class="table-wrap"><table id="probe-runs"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Dataset</th>${sortHeader("Domains", "items", state.lbSort, "num")}
@@ -747,7 +785,7 @@ async function itemPage(runId, itemId, roundParam) {
     <h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span>
       ${item.valid ? `<span class="badge valid">valid at EC_${item.valid_round}</span>` : '<span class="badge invalid">never valid</span>'}</h1>
     <div class="tabs" id="rounds">${item.rounds.map(r => `<a href="${itemLink(runId, itemId, r.round)}" class="${r.round === round ? "active" : ""}">EC_${r.round} ${r.valid ? "✓" : "✗"}</a>`).join("")}</div>
-    <div class="card"><div class="kv"><div><span>round</span>EC_${round} (${esc(rnd.kind || "")})</div><div><span>valid</span>${yesno(rnd.valid)}</div>
+    <div class="card"><div class="kv"><div><span>round</span>EC_${round} (${esc(ROUND_KINDS[rnd.kind] || rnd.kind || "")})</div><div><span>valid</span>${yesno(rnd.valid)}</div>
       <div><span>extracted</span>${yesno(rnd.extracted)}</div><div><span>tokens</span>${esc(rnd.prompt_tokens)} in, ${esc(rnd.completion_tokens)} out</div>
       <div><span>cost</span>${money(rnd.cost)}${rnd.cached ? " (cached)" : ""}</div><div><span>latency</span>${esc(rnd.latency)} s</div></div>
       <h3>Scores of this round (%)</h3>${scoresTable(rnd.scores)}${diagnoses(rnd.scores)}</div>
