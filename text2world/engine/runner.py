@@ -212,10 +212,11 @@ class _Context:
         self.spec = engine.prepared.spec
 
     async def complete(self, messages: list[dict], round_index: int = 0,
-                       reference_context: dict | None = None) -> Completion:
+                       reference_context: dict | None = None,
+                       tools: list[dict] | None = None) -> Completion:
         engine = self.engine
         completion = await engine.client.complete(messages, round_index, reference_context,
-                                                   epoch=self.epoch)
+                                                   epoch=self.epoch, tools=tools)
         if not completion.cached:  # paid: into the ledger before anything else can fail
             engine.run.append_paid(self.item, round_index, completion, self.epoch)
             engine.paid.append({"cost": completion.cost})

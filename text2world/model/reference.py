@@ -5,6 +5,7 @@ passes in the call's metadata."""
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from typing import Any
@@ -12,7 +13,8 @@ from typing import Any
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
 
 
-def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0) -> str:
+def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0,
+                     feedback: dict | None = None) -> str:
     """The answer of a reference model for one round of one item.
 
     ``oracle`` answers the gold domain. ``noisy-oracle`` draws, per (seed, item), how many
@@ -30,6 +32,11 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     if rng.random() < 0.3 and len(perturb.action_spans(gold)) > 1:
         final = perturb.drop_action(gold, seed=rng.randrange(1000))
     think = rng.random() < 0.3
+    if feedback and feedback.get("open"):
+        uses = feedback.get("kind") == "behavior" or \
+            random.Random(f"{seed}:{item}:plans").random() < 0.5
+        if uses:
+            final = gold
     if round_index >= needed:
         body = final
         preface = "I fixed the errors." if round_index else "Here is the domain."
@@ -73,17 +80,47 @@ def reference_handler():
                 "gold domain or world)"))
         if model not in REFERENCE_MODELS:
             raise CustomLLMError(status_code=404, message=f"unknown reference model {model!r}")
+        if context.get("agent"):
+            return agent_answer(model, context, messages)
         text = context.get("wm_answer") or reference_answer(
             model, context["gold"], str(context.get("item", "")),
-            int(context.get("round", 0)), int(context.get("seed", 0)))
-        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content", ""))) for m in messages)
-        completion_tokens = count_gpt2_tokens(text)
+            int(context.get("round", 0)), int(context.get("seed", 0)), context.get("feedback"))
+        return response(model, messages, text)
+
+    def response(model: str, messages: list, text: str | None,
+                 tool_call: dict | None = None) -> Any:
+        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content") or "")) for m in messages)
+        completion_tokens = count_gpt2_tokens(text or json.dumps(tool_call))
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if tool_call is not None:
+            message["tool_calls"] = [tool_call]
         return litellm.ModelResponse(
             model=f"{REFERENCE_PROVIDER}/{model}",
-            choices=[{"index": 0, "finish_reason": "stop",
-                      "message": {"role": "assistant", "content": text}}],
+            choices=[{"index": 0, "finish_reason": "tool_calls" if tool_call else "stop",
+                      "message": message}],
             usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                    "total_tokens": prompt_tokens + completion_tokens})
+
+    def agent_answer(model: str, context: dict, messages: list) -> Any:
+        """The agent protocol: validate the round's domain with the ``validate_domain`` tool,
+        one round per call, until it validates (or the tools run out); then submit it."""
+        results = [m for m in messages if m.get("role") == "tool"]
+        last_ok = bool(results) and '"ok": true' in str(results[-1].get("content"))
+        round_index = max(0, len(results) - 1) if last_ok or not context.get("tools_offered") \
+            else len(results)
+        text = reference_answer(model, context["gold"], str(context.get("item", "")),
+                                round_index, int(context.get("seed", 0)))
+        if last_ok or not context.get("tools_offered"):
+            return response(model, messages, text)
+        from text2world.pddl.extract import NoDomainFound, extract_domain
+
+        try:
+            domain = extract_domain(text)
+        except NoDomainFound:
+            domain = text
+        return response(model, messages, None, {
+            "id": f"call_{len(results)}", "type": "function",
+            "function": {"name": "validate_domain", "arguments": json.dumps({"pddl": domain})}})
 
     class ReferenceLLM(CustomLLM):
         def completion(self, model, messages, *args, litellm_params=None, **kwargs):
