@@ -28,6 +28,7 @@ from text2world.reports.generation_figures import (
 from text2world.reports.rendering import LABELS, NO_PDDL, csv_text, md_table, round_label
 from text2world.reports.statistics import format_interval
 from text2world.store.datasets import atomic_write_text
+from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.summary import summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
@@ -81,10 +82,14 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
             raise ReportError(f"{path}: no finished item yet (run t2w eval first, or resume it)")
         loaded.append(_LoadedRun(run, items, ""))
     # Labels: the model, plus whatever else differs between the runs compared.
-    keys = ("description", "prompt", "dataset", "ec", "temperature")
-    varying = [k for k in keys if len({str(r.config.get(k)) for r in loaded}) > 1]
+    keys = ("description", "prompt", "dataset", "ec", "temperature", "protocol")
+
+    def value(run: Run, key: str) -> str:
+        return config_protocol(run.config) if key == "protocol" else str(run.config.get(key))
+
+    varying = [k for k in keys if len({value(r.run, k) for r in loaded}) > 1]
     for r in loaded:
-        extra = ", ".join(f"{r.config.get(k)}" if k != "ec" else f"k={r.config.get(k)}"
+        extra = ", ".join(value(r.run, k) if k != "ec" else f"k={r.config.get(k)}"
                           for k in varying)
         r.label = f"{r.config.get('model')}" + (f" ({extra})" if extra else "")
     seen: Counter = Counter(r.label for r in loaded)
@@ -445,14 +450,18 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     semantic_md, semantic_data, semantic_files = semantic_section(
         [(r.label, r.items, r.ec) for r in loaded_runs], out_dir, plots)
     files += semantic_files
+    from text2world.reports.scaling import scaling_section
+    scaling_md, scaling_data = scaling_section(
+        [(r.label, r.items, r.config) for r in loaded_runs], mode)
     summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
-                            *error_lines, *anova_lines, "", *ac_lines, semantic_md])
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md, scaling_md])
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
             "warnings": report_warnings, "notes": notes, "per_round": curves,
             "error_categories": categories, "rounds_test": anova, "intervals": intervals,
             "interval_method": method_note(), "abstract_vs_concrete": pairs,
-            "per_domain": per_domain, "semantic": semantic_data,
+            "per_domain": per_domain, "semantic": semantic_data, "scaling": scaling_data,
+            "protocols": {r.label: config_protocol(r.config) for r in loaded_runs},
             "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
     return Report(data, summary_md, out_dir, files, report_warnings)

@@ -328,7 +328,8 @@ class GenerationTask:
                     break
                 report = await self._feedback(context, rnd, scoring[-1], record)
                 if loop_ends(report, rnd["domain"], previous_round):
-                    rnd["feedback_end"] = report["text"]
+                    rnd["feedback_end"] = {"kind": report["kind"], "open": report["open"],
+                                           "findings": report["findings"]}
                     break
                 rnd["feedback"] = report
                 rnd["error_text"] = report["text"]
