@@ -268,7 +268,8 @@ def compare_command(
         return
     for note in data["notes"]:
         warn(note)
-    table = Table(title=f"{data['b']['model']} (B) vs {data['a']['model']} (A): "
+    table = Table(title=f"{data['b']['model']} [{data['b']['protocol']}] (B) vs "
+                        f"{data['a']['model']} [{data['a']['protocol']}] (A): "
                         f"{data['common_items']} common items, B - A in points "
                         f"[95% paired interval], seed {data['seed']}")
     for column in ("metric", "A", "B", "B - A", "p", "B wins", "ties", "B loses"):
