@@ -66,7 +66,8 @@ def _explain(item: dict) -> str:
 def generation(ec: int = 3, description: str = "abstract", mode: str = "canonical",
                prompt: str = "zero-shot", correction_prompt: str | None = None,
                dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
-               semantic: bool | None = None, mystery: bool = False) -> Task:
+               semantic: bool | None = None, mystery: bool = False, feedback: str = "syntax",
+               agent: bool = False, tool_budget: int = 10) -> Task:
     """Write a PDDL domain from its description, with up to ``ec`` validator-driven corrections
     (text2world's Table 1: paper or canonical ``mode``; semantic scores on the items' problems)."""
     if mode not in MODES:
@@ -76,7 +77,8 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
     engine_task = GenerationTask(EvalOptions(
         model="inspect", dataset=dataset, split=split, ec=ec, prompt=prompt,
         correction_prompt=correction_prompt, description=description, semantic=semantic,
-        mystery=mystery, domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None))
+        mystery=mystery, domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None,
+        feedback=feedback, agent=agent, tool_budget=tool_budget))
     samples = load_samples(engine_task)
     prompts = engine_task.prompts
     assert prompts is not None
@@ -89,5 +91,6 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "canonica
     metadata["text2world"]["mode"] = mode
     return Task(dataset=MemoryDataset(inspect_samples, name=dataset),
                 solver=engine_solver(engine_task, {s.id: s for s in samples}),
-                scorer=engine_scorer(lambda item: score_value(item, mode, ec), _explain),
+                scorer=engine_scorer(lambda item: score_value(item, mode, engine_task.options.ec),
+                                     _explain),
                 config=GenerateConfig(temperature=0.0), metadata=metadata, version=2)

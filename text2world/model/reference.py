@@ -58,6 +58,28 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     return text
 
 
+def reference_agent_step(model: str, context: dict, tool_results: list[str]
+                         ) -> tuple[str, dict | None]:
+    """The agent protocol (``t2w eval --agent``): (final answer, None), or (``""``, the
+    arguments of a ``validate_domain`` call). A reference model validates round i's domain with
+    its i-th call until one validates (or no tool is offered any more), then submits it."""
+    last_ok = bool(tool_results) and '"ok": true' in tool_results[-1]
+    offered = bool(context.get("tools_offered"))
+    round_index = len(tool_results) - 1 if (last_ok or not offered) and tool_results \
+        else len(tool_results)
+    text = reference_answer(model, context["gold"], str(context.get("item", "")), round_index,
+                            int(context.get("seed", 0)))
+    if last_ok or not offered:
+        return text, None
+    from text2world.pddl.extract import NoDomainFound, extract_domain
+
+    try:
+        domain = extract_domain(text)
+    except NoDomainFound:
+        domain = text
+    return "", {"pddl": domain}
+
+
 @lru_cache(maxsize=1)
 def reference_handler():
     """A litellm CustomLLM so reference models take the same client path as hosted ones."""
@@ -102,25 +124,13 @@ def reference_handler():
                    "total_tokens": prompt_tokens + completion_tokens})
 
     def agent_answer(model: str, context: dict, messages: list) -> Any:
-        """The agent protocol: validate the round's domain with the ``validate_domain`` tool,
-        one round per call, until it validates (or the tools run out); then submit it."""
-        results = [m for m in messages if m.get("role") == "tool"]
-        last_ok = bool(results) and '"ok": true' in str(results[-1].get("content"))
-        round_index = max(0, len(results) - 1) if last_ok or not context.get("tools_offered") \
-            else len(results)
-        text = reference_answer(model, context["gold"], str(context.get("item", "")),
-                                round_index, int(context.get("seed", 0)))
-        if last_ok or not context.get("tools_offered"):
+        results = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
+        text, arguments = reference_agent_step(model, context, results)
+        if arguments is None:
             return response(model, messages, text)
-        from text2world.pddl.extract import NoDomainFound, extract_domain
-
-        try:
-            domain = extract_domain(text)
-        except NoDomainFound:
-            domain = text
         return response(model, messages, None, {
             "id": f"call_{len(results)}", "type": "function",
-            "function": {"name": "validate_domain", "arguments": json.dumps({"pddl": domain})}})
+            "function": {"name": "validate_domain", "arguments": json.dumps(arguments)}})
 
     class ReferenceLLM(CustomLLM):
         def completion(self, model, messages, *args, litellm_params=None, **kwargs):

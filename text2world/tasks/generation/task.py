@@ -245,13 +245,15 @@ class GenerationTask:
             self.tools.close()
             self.tools = None
 
-    def _tools(self) -> Any:
+    def _tools(self, context: SampleContext) -> Any:
         """The MCP server's tools (same checks and limits as ``t2w mcp``), started on first
-        use, one scoring process for the run."""
+        use: one scoring process for an engine run; threads under Inspect (no run, so no
+        ``after_run`` to stop a process)."""
         if self.tools is None:
             from text2world.integrations.mcp_server import McpSettings, Tools
 
-            self.tools = Tools(McpSettings(processes=1))
+            kind = "process" if getattr(context, "run", None) is not None else "thread"
+            self.tools = Tools(McpSettings(processes=1, executor=kind))
         return self.tools
 
     # ---- the solver and scorer
@@ -294,7 +296,7 @@ class GenerationTask:
         problems = tuple((p.name, p.pddl) for p in record.problems) if self.semantic else ()
         try:
             if options.agent:
-                episode = await run_agent(context, self._tools(), messages,
+                episode = await run_agent(context, self._tools(context), messages,
                                           tuple((p.name, p.pddl) for p in record.problems),
                                           options.tool_budget, reference)
                 rnd = await self._round(context, 0, episode["transcript"][:len(messages)],
@@ -375,7 +377,7 @@ class GenerationTask:
                         record: Record) -> dict:
         """The protocol's report on a valid round (``feedback``)."""
         if self.options.feedback == "plans":
-            return await plans_report(self._tools(), rnd["domain"],
+            return await plans_report(self._tools(context), rnd["domain"],
                                       tuple((p.name, p.pddl) for p in record.problems))
         # the oracle: the round's own semantic comparison with the gold
         result = await asyncio.shield(scored)
