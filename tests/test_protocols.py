@@ -214,3 +214,26 @@ def test_epochs_give_scaling_curves_in_the_report(tmp_path):
     assert curves["pass_at_k"]["executable"] == sorted(curves["pass_at_k"]["executable"])
     assert "Test-time scaling" in report.markdown and "pass@k executable" in report.markdown
     assert len(Run.open(run.path).items()) == 6
+
+
+# ---- Inspect
+
+
+def test_inspect_agent_task_calls_the_same_tools(tmp_path):
+    pytest.importorskip("inspect_ai")
+    from inspect_ai import eval as inspect_eval
+
+    import text2world.integrations.inspect_reference  # noqa: F401  (the t2w/ provider)
+    from text2world.integrations.inspect_engine import ITEM_KEY
+    from text2world.integrations.inspect_generation import generation
+
+    log = inspect_eval(generation(domains="brewery", agent=True, tool_budget=5, semantic=False),
+                       model="t2w/noisy-oracle", log_dir=str(tmp_path / "logs"),
+                       display="none")[0]
+    assert log.status == "success", log.error
+    item = log.samples[0].scores["engine_scorer"].metadata[ITEM_KEY]
+    calls = item["rounds"][0]["tool_calls"]
+    assert item["protocol"] == "agent" and calls and calls[0]["name"] == "validate_domain"
+    assert json.loads(calls[-1]["answer"])["ok"] is True and item["valid"]
+    with pytest.raises(ValueError, match="unknown feedback kind"):
+        generation(feedback="unit-tests")
