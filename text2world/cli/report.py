@@ -16,7 +16,10 @@ def _pct(value) -> str:
 
 
 def _run_title(row: dict) -> str:
-    return row["run"] + (" (reference)" if row["reference_model"] else "")
+    from text2world.reports.generation import protocol_label
+
+    return (row["run"] + (" (reference)" if row["reference_model"] else "")
+            + f", protocol {protocol_label(row)}")
 
 
 def report_tables(data: dict) -> list[Table]:
@@ -40,6 +43,7 @@ def report_tables(data: dict) -> list[Table]:
             table.add_row(round_label(rnd["round"]), str(rnd["items"]),
                           *(format_interval(ci[m]) for m in metrics))
         tables.append(table)
+    tables += scaling_tables(data.get("scaling") or {})
     for pair in data["abstract_vs_concrete"]:
         table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
                             f"{round_label(pair['ec'])}, {mode} mode, %")
@@ -79,6 +83,29 @@ def report_tables(data: dict) -> list[Table]:
                           entry.get("note", ""))
         tables.append(table)
     tables += semantic_tables(data.get("semantic"))
+    return tables
+
+
+def scaling_tables(scaling: dict) -> list[Table]:
+    """Test-time scaling (``--epochs``): pass@k and best-of-N against N, and the correction
+    budget beside them."""
+    tables = []
+    for label, curves in scaling.items():
+        table = Table(title=f"Test-time scaling: {label} ({curves['items']} items, "
+                            f"{curves['epochs']} samples each, protocol {curves['protocol']}, %; "
+                            "best-of-N chosen without the gold)")
+        table.add_column("curve")
+        for n in range(1, curves["epochs"] + 1):
+            table.add_column(str(n), justify="right")
+        for kind in ("pass_at_k", "best_of_n"):
+            for name, values in curves[kind].items():
+                table.add_row(f"{'pass@k' if kind == 'pass_at_k' else 'best-of-N'} {name}",
+                              *(_pct(v) for v in values))
+        budget = curves["correction_budget"]["executable"]
+        table.caption = ("columns: k (pass@k) or N (best-of-N); beside them, the correction "
+                         "budget (first sample, executable): "
+                         + ", ".join(f"EC_{r} {_pct(v)}" for r, v in enumerate(budget)))
+        tables.append(table)
     return tables
 
 

@@ -62,6 +62,12 @@ class _LoadedRun:
         return int(self.config.get("ec", 0))
 
 
+def protocol_label(row: dict) -> str:
+    """A report row's protocol as titles show it: oracle feedback and tool calls said."""
+    return (row["protocol"] + (", oracle feedback" if row.get("oracle_feedback") else "")
+            + (f", {row['tool_calls']} tool calls" if row.get("tool_calls") else ""))
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
@@ -274,6 +280,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             "run": loaded.label, "run_id": loaded.run.run_id, "model": loaded.config.get("model"),
             "reference_model": bool(loaded.config.get("reference_model")),
             "items": len(loaded.items), "ec": loaded.ec,
+            "protocol": config_protocol(loaded.config),
+            "oracle_feedback": bool(loaded.config.get("oracle_feedback")),
+            "tool_calls": sum(int(item.get("tool_calls") or 0) for item in loaded.items),
             "infrastructure_errors": len(loaded.run.open_errors()),
             **{f"{m}_ec0": rows[0][m] for m in metrics},
             **{f"{m}_eck": rows[-1][m] for m in metrics},
@@ -295,7 +304,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     # Table 1
     header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
         [f"{LABELS[m]} EC_k" for m in metrics]
-    md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else ""), row["items"]]
+    md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else "")
+                + ("" if row["protocol"] == "syntax" else f" [{protocol_label(row)}]"), row["items"]]
                + [format_interval(intervals[row["run"]][0][m]) for m in metrics]
                + [format_interval(intervals[row["run"]][-1][m]) for m in metrics]
                for row in table_rows]
