@@ -140,6 +140,7 @@ def test_reference_agent_validates_before_submitting(tmp_path):
     assert {call["name"] for call in rnd["tool_calls"]} == {"validate_domain"}
     assert json.loads(rnd["tool_calls"][-1]["answer"])["ok"] is True  # validated, then submitted
     assert rnd["valid"] and result.summary["tool_calls"] == item["tool_calls"]
+    assert result.summary["calls"] == rnd["turns"] == item["tool_calls"] + 1  # one per turn
     assert rnd["transcript"][0]["role"] == "assistant" and rnd["transcript"][1]["role"] == "tool"
 
 

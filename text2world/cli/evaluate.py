@@ -222,6 +222,8 @@ def eval_command(
     done = f"{finished}/{planned * summary.get('epochs', 1)} done"
     console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
+                  + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
+                  + f"protocol {summary.get('protocol', 'syntax')}, "
                   f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
                   f"{result.wall_time:.1f}s)", highlight=False,
                   soft_wrap=True)

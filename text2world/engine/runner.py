@@ -396,7 +396,8 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
         "finished_items": len(items),
         "infrastructure_errors": len(open_errors),
         "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
-        "calls": sum(len(_calls(item)) for item in items),
+        # a call with turns (an agent's round) made one request per turn
+        "calls": sum(int(call.get("turns") or 1) for item in items for call in _calls(item)),
         "cached_calls": sum(1 for item in items for call in _calls(item) if call.get("cached")),
         "prompt_tokens": sum((item.get("usage") or {}).get("prompt_tokens", 0) for item in items),
         "completion_tokens": sum((item.get("usage") or {}).get("completion_tokens", 0)
