@@ -19,36 +19,32 @@ DEFAULT_TOOL_BUDGET = 10
 MAX_TOOL_ANSWER = 6000  # characters of one tool answer shown to the model (the log keeps more)
 MAX_LOGGED_ANSWER = 20000
 
+_DOMAIN = {"pddl": {"type": "string", "description": "the domain, PDDL text"}}
+_PROBLEM = {"problem": {"type": "string", "description": "a problem name of this task"}}
+
+
+def _function(name: str, description: str, properties: dict) -> dict:
+    """An OpenAI function definition; every parameter but a state is required."""
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties,
+                       "required": [key for key in properties if key != "state"]}}}
+
+
 TOOL_SPECS: list[dict] = [
-    {"type": "function", "function": {
-        "name": "validate_domain",
-        "description": "Validate a PDDL domain: ok, and every error and warning with its "
-                       "category, line and column.",
-        "parameters": {"type": "object", "properties": {
-            "pddl": {"type": "string", "description": "the domain, PDDL text"}},
-            "required": ["pddl"]}}},
-    {"type": "function", "function": {
-        "name": "plan",
-        "description": "Run the planner on one of this task's problems under a domain: the "
-                       "plan, or why there is none (unsolvable, timeout, the problem does not "
-                       "parse under the domain).",
-        "parameters": {"type": "object", "properties": {
-            "pddl": {"type": "string", "description": "the domain, PDDL text"},
-            "problem": {"type": "string", "description": "a problem name of this task"}},
-            "required": ["pddl", "problem"]}}},
-    {"type": "function", "function": {
-        "name": "simulate",
-        "description": "Apply one ground action, such as \"(stack a b)\", in a state of one of "
-                       "this task's problems (default: its initial state) under a domain: "
-                       "applicable, unsatisfied preconditions, the next state.",
-        "parameters": {"type": "object", "properties": {
-            "pddl": {"type": "string", "description": "the domain, PDDL text"},
-            "problem": {"type": "string", "description": "a problem name of this task"},
-            "action": {"type": "string", "description": "a ground action, \"(name arg ...)\""},
-            "state": {"type": "array", "items": {"type": "string"},
-                      "description": "ground atoms such as \"(on a b)\"; default: the "
-                                     "problem's initial state"}},
-            "required": ["pddl", "problem", "action"]}}},
+    _function("validate_domain", "Validate a PDDL domain: ok, and every error and warning with "
+              "its category, line and column.", _DOMAIN),
+    _function("plan", "Run the planner on one of this task's problems under a domain: the plan, "
+              "or why there is none (unsolvable, timeout, the problem does not parse under the "
+              "domain).", {**_DOMAIN, **_PROBLEM}),
+    _function("simulate", "Apply one ground action, such as \"(stack a b)\", in a state of one "
+              "of this task's problems (default: its initial state) under a domain: applicable, "
+              "unsatisfied preconditions, the next state.",
+              {**_DOMAIN, **_PROBLEM,
+               "action": {"type": "string", "description": "a ground action, \"(name arg ...)\""},
+               "state": {"type": "array", "items": {"type": "string"},
+                         "description": "ground atoms such as \"(on a b)\"; default: the "
+                                        "problem's initial state"}}),
 ]
 TOOL_NAMES = tuple(spec["function"]["name"] for spec in TOOL_SPECS)
 
