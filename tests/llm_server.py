@@ -34,6 +34,10 @@ class Script:
     answers: list[str]  # answer content for round 0, 1, ... (the last one repeats)
     faults: list[str] = field(default_factory=list)  # "429", "500", "401", "slow" per request
     reasoning: str | None = None  # sent as reasoning_content (reasoning models)
+    # agent requests (with ``tools``): the tool calls of step 0, 1, ... (a step is a request;
+    # its index is the number of tool answers in it), each {"name", "arguments": {...}};
+    # past the last step, or without tools offered, the scripted answer
+    tool_calls: list[list[dict]] = field(default_factory=list)
 
 
 @dataclass
@@ -209,13 +213,21 @@ class ScriptedLLMServer:
         if fault == "slow":
             time.sleep(self.slow_seconds)
         content = script.answers[min(round_index, len(script.answers) - 1)]
-        message = {"role": "assistant", "content": content}
+        message: dict = {"role": "assistant", "content": content}
+        step = sum(1 for m in messages if m.get("role") == "tool")
+        if body.get("tools") and step < len(script.tool_calls):
+            message = {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{step}_{index}", "type": "function",
+                 "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+                for index, call in enumerate(script.tool_calls[step])]}
+            content = json.dumps(message["tool_calls"])
         if script.reasoning is not None:
             message["reasoning_content"] = script.reasoning
         reply = {
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "test-model"),
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
             "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
                       "total_tokens": len(prompt) // 4 + len(content) // 4},
         }

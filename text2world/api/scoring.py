@@ -237,7 +237,10 @@ class ScoringExecutor:
                 asyncio.get_running_loop().remove_reader(scorer.process.sentinel)
             except (RuntimeError, ValueError, OSError):
                 pass
-            scorer.writer.close()  # an idle process ends on its own; a busy one is killed
+            try:
+                scorer.writer.close()  # an idle process ends on its own; a busy one is killed
+            except RuntimeError:  # closed after its event loop ended (an eval's tools)
+                pass
             try:
                 scorer.process.kill()
             except (OSError, ValueError, AttributeError):

@@ -180,6 +180,16 @@ def eval_command(
     semantic: bool = typer.Option(None, "--semantic/--no-semantic",
                                   help="Score each round's behaviour on the gold's problems "
                                        "(default: on when the dataset has problems)."),
+    feedback: str = typer.Option(
+        "syntax", "--feedback",
+        help="What the model is told between rounds: syntax (the validator's errors, the "
+             "paper's EC_k), plans (the planner on the item's problems under its domain) or "
+             "behavior (an oracle tester's counterexamples from the gold). See docs/protocols.md."),
+    agent: bool = typer.Option(False, "--agent",
+                               help="Agent protocol: the model calls validate_domain, plan and "
+                                    "simulate on its own domain, then submits it (one round)."),
+    tool_budget: int = typer.Option(10, "--tool-budget",
+                                    help="With --agent: tool calls per item at most."),
     allow_exemplar_items: bool = typer.Option(
         False, "--allow-exemplar-items",
         help="With few-shot prompts: also evaluate the exemplars (their gold is in the prompt)."),
@@ -208,7 +218,8 @@ def eval_command(
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
         retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
         run_id=run_id, semantic=semantic, mystery=mystery, runs_root=runs_dir,
-        allow_exemplar_items=allow_exemplar_items)
+        allow_exemplar_items=allow_exemplar_items, feedback=feedback, agent=agent,
+        tool_budget=tool_budget)
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give
@@ -233,6 +244,8 @@ def eval_command(
     done = f"{finished}/{planned * summary.get('epochs', 1)} done"
     console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
+                  + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
+                  + f"protocol {summary.get('protocol', 'syntax')}, "
                   f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
                   f"{result.wall_time:.1f}s)", highlight=False,
                   soft_wrap=True)

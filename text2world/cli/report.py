@@ -17,7 +17,10 @@ def _pct(value) -> str:
 
 
 def _run_title(row: dict) -> str:
-    return row["run"] + (" (reference)" if row["reference_model"] else "")
+    from text2world.reports.generation import protocol_label
+
+    return (row["run"] + (" (reference)" if row["reference_model"] else "")
+            + f", protocol {protocol_label(row)}")
 
 
 def report_tables(data: dict) -> list[Table]:
@@ -41,6 +44,7 @@ def report_tables(data: dict) -> list[Table]:
             table.add_row(round_label(rnd["round"]), str(rnd["items"]),
                           *(format_interval(ci[m]) for m in metrics))
         tables.append(table)
+    tables += scaling_tables(data.get("scaling") or {})
     for pair in data["abstract_vs_concrete"]:
         table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
                             f"{round_label(pair['ec'])}, {mode} mode, %")
@@ -80,6 +84,29 @@ def report_tables(data: dict) -> list[Table]:
                           entry.get("note", ""))
         tables.append(table)
     tables += semantic_tables(data.get("semantic"))
+    return tables
+
+
+def scaling_tables(scaling: dict) -> list[Table]:
+    """Test-time scaling (``--epochs``): pass@k and best-of-N against N, and the correction
+    budget beside them."""
+    tables = []
+    for label, curves in scaling.items():
+        table = Table(title=f"Test-time scaling: {label} ({curves['items']} items, "
+                            f"{curves['epochs']} samples each, protocol {curves['protocol']}, %; "
+                            "best-of-N chosen without the gold)")
+        table.add_column("curve")
+        for n in range(1, curves["epochs"] + 1):
+            table.add_column(str(n), justify="right")
+        for kind in ("pass_at_k", "best_of_n"):
+            for name, values in curves[kind].items():
+                table.add_row(f"{'pass@k' if kind == 'pass_at_k' else 'best-of-N'} {name}",
+                              *(_pct(v) for v in values))
+        budget = curves["correction_budget"]["executable"]
+        table.caption = ("columns: k (pass@k) or N (best-of-N); beside them, the correction "
+                         "budget (first sample, executable): "
+                         + ", ".join(f"EC_{r} {_pct(v)}" for r, v in enumerate(budget)))
+        tables.append(table)
     return tables
 
 
@@ -286,7 +313,8 @@ def compare_command(
         return
     for note in data["notes"]:
         warn(note)
-    table = Table(title=f"{data['b']['model']} (B) vs {data['a']['model']} (A): "
+    table = Table(title=f"{data['b']['model']} [{data['b']['protocol']}] (B) vs "
+                        f"{data['a']['model']} [{data['a']['protocol']}] (A): "
                         f"{data['common_items']} common items, B - A in points "
                         f"[95% paired interval], seed {data['seed']}",
                   caption="W/T/L: items where B wins / ties / loses; metrics named as in "

@@ -237,7 +237,8 @@ class _Context:
         self.spec = engine.prepared.spec
 
     async def complete(self, messages: list[dict], round_index: int = 0,
-                       reference_context: dict | None = None) -> Completion:
+                       reference_context: dict | None = None,
+                       tools: list[dict] | None = None) -> Completion:
         engine = self.engine
         calls: list[str] = []
 
@@ -248,7 +249,7 @@ class _Context:
             engine.sent.append({"call": call})
 
         completion = await engine.client.complete(messages, round_index, reference_context,
-                                                   epoch=self.epoch, on_send=sending)
+                                                   epoch=self.epoch, on_send=sending, tools=tools)
         if not completion.cached:  # paid: into the ledger before anything else can fail
             call = calls[-1] if calls else None
             engine.run.append_paid(self.item, round_index, completion, self.epoch, call)
@@ -462,7 +463,8 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
         "finished_items": len(items),
         "infrastructure_errors": len(open_errors),
         "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
-        "calls": sum(len(_calls(item)) for item in items),
+        # a call with turns (an agent's round) made one request per turn
+        "calls": sum(int(call.get("turns") or 1) for item in items for call in _calls(item)),
         "cached_calls": sum(1 for item in items for call in _calls(item) if call.get("cached")),
         "prompt_tokens": sum((item.get("usage") or {}).get("prompt_tokens", 0) for item in items),
         "completion_tokens": sum((item.get("usage") or {}).get("completion_tokens", 0)

@@ -37,8 +37,10 @@ class SampleContext(Protocol):
     spec: "ModelSpec"
 
     async def complete(self, messages: list[dict], round_index: int = 0,
-                       reference_context: dict | None = None) -> "Completion":
-        """Ask the model (or the response cache); paid calls go to the ledger at once."""
+                       reference_context: dict | None = None,
+                       tools: list[dict] | None = None) -> "Completion":
+        """Ask the model (or the response cache); paid calls go to the ledger at once.
+        ``tools``: functions the model may call (its answer's ``tool_calls``)."""
 
     async def cpu(self, urgent: bool, function: Callable, *args: Any,
                   affinity: str | None = None) -> Any:

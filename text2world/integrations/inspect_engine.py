@@ -14,14 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import inspect as pyinspect
+import json
 import math
 import time
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    GenerateConfig,
+    get_model,
+)
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.tool import ToolCall, ToolInfo
 
 from text2world.engine.task import Sample as EngineSample
 from text2world.integrations.inspect_reference import is_reference, reference_config
@@ -33,8 +42,28 @@ CONFIG_KEY = "text2world"  # the run config's task part, in the Inspect task's m
 
 
 def chat_messages(messages: list[dict]) -> list:
+    """The engine's (OpenAI-style) messages as Inspect's, tool calls and answers included."""
     kinds = {"system": ChatMessageSystem, "user": ChatMessageUser}
-    return [kinds[m["role"]](content=m["content"]) for m in messages]
+    chat: list = []
+    for m in messages:
+        if m["role"] == "assistant":
+            chat.append(ChatMessageAssistant(content=m.get("content") or "", tool_calls=[
+                ToolCall(id=c["id"], function=c["function"]["name"],
+                         arguments=_arguments(c["function"]["arguments"]))
+                for c in m.get("tool_calls") or []] or None))
+        elif m["role"] == "tool":
+            chat.append(ChatMessageTool(content=m["content"], tool_call_id=m["tool_call_id"]))
+        else:
+            chat.append(kinds[m["role"]](content=m["content"]))
+    return chat
+
+
+def _arguments(text: str) -> dict:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def nan_if_none(value: Any) -> float:
@@ -54,11 +83,16 @@ class InspectContext:
         self.last_output: Any = None
 
     async def complete(self, messages: list[dict], round_index: int = 0,
-                       reference_context: dict | None = None) -> Completion:
+                       reference_context: dict | None = None,
+                       tools: list[dict] | None = None) -> Completion:
         chat = chat_messages(messages)
         started = time.monotonic()
-        output = await get_model().generate(chat, config=GenerateConfig(
+        infos = [ToolInfo.model_validate(spec["function"]) for spec in tools or []]
+        output = await get_model().generate(chat, tools=infos, config=GenerateConfig(
             **reference_config(self.model_name, reference_context or {}, round_index)))
+        calls = [{"id": call.id, "name": call.function,
+                  "arguments": json.dumps(call.arguments)}
+                 for call in output.message.tool_calls or []] if output.choices else []
         usage = output.usage
         self.last_messages, self.last_output = [*chat, output.message], output
         return Completion(
@@ -68,7 +102,8 @@ class InspectContext:
             cost=usage.total_cost if usage else None,
             latency=round(output.time if output.time is not None
                           else time.monotonic() - started, 4),
-            finish_reason=output.stop_reason if output.choices else None, model=output.model)
+            finish_reason=output.stop_reason if output.choices else None, model=output.model,
+            tool_calls=calls or None)
 
     async def cpu(self, urgent: bool, function: Callable, *args: Any,
                   affinity: str | None = None) -> Any:

@@ -67,7 +67,8 @@ def _explain(item: dict) -> str:
 def generation(ec: int = 3, description: str = "abstract", mode: str = "paper",
                prompt: str = "zero-shot", correction_prompt: str | None = None,
                dataset: str = BUILTIN, split: str = "test", domains: str | None = None,
-               semantic: bool | None = None, mystery: bool = False) -> Task:
+               semantic: bool | None = None, mystery: bool = False, feedback: str = "syntax",
+               agent: bool = False, tool_budget: int = 10) -> Task:
     """Write a PDDL domain from its description, with up to ``ec`` validator-driven corrections
     (text2world's Table 1: ``mode`` paper, the default and ``t2w eval``'s headline, or
     canonical; semantic scores on the items' problems)."""
@@ -78,7 +79,8 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "paper",
     engine_task = GenerationTask(EvalOptions(
         model="inspect", dataset=dataset, split=split, ec=ec, prompt=prompt,
         correction_prompt=correction_prompt, description=description, semantic=semantic,
-        mystery=mystery, domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None))
+        mystery=mystery, domains=[d.strip() for d in domains.split(",") if d.strip()] if domains else None,
+        feedback=feedback, agent=agent, tool_budget=tool_budget))
     samples = load_samples(engine_task)
     prompts = engine_task.prompts
     assert prompts is not None
@@ -91,5 +93,6 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "paper",
     metadata["text2world"]["mode"] = mode
     return Task(dataset=MemoryDataset(inspect_samples, name=dataset),
                 solver=engine_solver(engine_task, {s.id: s for s in samples}),
-                scorer=engine_scorer(lambda item: score_value(item, mode, ec), _explain),
+                scorer=engine_scorer(lambda item: score_value(item, mode, engine_task.options.ec),
+                                     _explain),
                 config=GenerateConfig(temperature=0.0), metadata=metadata, version=2)

@@ -54,7 +54,16 @@ class ReferenceModelAPI(ModelAPI):
                              "(text2world/generation, next_state, verify, propose, plan): they "
                              "need the item's gold")
         round_index = int(context.get("round", 0))
-        if context.get("task") == "wm":
+        if context.get("agent"):  # the agent protocol: a validate_domain call, or the answer
+            from text2world.model.reference import reference_agent_step
+
+            results = [m.text for m in input if m.role == "tool"]
+            text, arguments = reference_agent_step(self.model_name, context, results)
+            if arguments is not None:
+                return ModelOutput.for_tool_call(f"{PROVIDER}/{self.model_name}",
+                                                 "validate_domain", arguments,
+                                                 tool_call_id=f"call_{len(results)}")
+        elif context.get("task") == "wm":
             from text2world.tasks.wm.reference import reference_wm_answer
 
             text = reference_wm_answer(self.model_name, context, round_index)

@@ -49,6 +49,9 @@ class McpSettings:
     """Seconds Fast Downward may search; the most a ``plan`` call may ask for."""
     processes: int = 1
     """Scoring processes (an agent's calls come one at a time)."""
+    executor: str = "process"
+    """"thread": jobs in threads of this process (past the time limit a job is reported as
+    stopped but runs on): for hosts that own no process pool (an Inspect task's solver)."""
 
     def __post_init__(self) -> None:
         for name in ("max_body", "score_timeout", "plan_timeout", "processes"):
@@ -121,7 +124,7 @@ class Tools:
     async def start(self) -> None:
         from text2world.api.scoring import ScoringExecutor
 
-        self.executor = ScoringExecutor("process", self.settings.processes,
+        self.executor = ScoringExecutor(self.settings.executor, self.settings.processes,
                                         self.settings.score_timeout)
         await self.executor.start(wait=False)
 

@@ -26,6 +26,8 @@ class Completion:
     cached: bool = False
     finish_reason: str | None = None
     model: str | None = None
+    # function calls the model asked for (agent protocol): [{id, name, arguments (JSON text)}]
+    tool_calls: list[dict] | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -256,10 +256,14 @@ class LLMClient:
 
     async def complete(self, messages: list[dict], round_index: int = 0,
                        reference_context: dict | None = None, epoch: int = 0,
-                       on_send: Callable[[int], None] | None = None) -> Completion:
+                       on_send: Callable[[int], None] | None = None,
+                       tools: list[dict] | None = None) -> Completion:
         """The model's answer (or the cache's). ``on_send(attempt)`` runs before each request
-        goes out (not for a cache hit): the run records it, so a kill in flight is counted."""
-        key = request_key(self.spec.litellm_model, self.spec.api_base, messages, self.settings,
+        goes out (not for a cache hit): the run records it, so a kill in flight is counted.
+        ``tools``: function definitions (OpenAI format) the model may call; part of the cache key
+        only when given, so calls without tools keep their keys."""
+        key_settings = {**self.settings, "tools": tools} if tools else self.settings
+        key = request_key(self.spec.litellm_model, self.spec.api_base, messages, key_settings,
                           round_index, epoch)
         if self.cache is not None and self.read_cache:
             hit = self.cache.get(key)
@@ -270,6 +274,8 @@ class LLMClient:
         kwargs: dict[str, Any] = dict(model=self.spec.litellm_model, messages=messages,
                                       timeout=self.timeout, num_retries=0, max_retries=0,
                                       **self.call_arguments())
+        if tools:
+            kwargs["tools"] = tools
         if self.spec.is_reference:
             kwargs["metadata"] = {"t2w": {**(reference_context or {}), "round": round_index}}
         attempt = 0
@@ -330,12 +336,17 @@ class LLMClient:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        calls = [{"id": getattr(call, "id", None) or f"call_{index}",
+                  "name": getattr(call.function, "name", None) or "",
+                  "arguments": getattr(call.function, "arguments", None) or "{}"}
+                 for index, call in enumerate(getattr(message, "tool_calls", None) or [])]
         return Completion(content=content, reasoning=reasoning, prompt_tokens=prompt_tokens,
                           completion_tokens=completion_tokens,
                           cost=self._cost(response, prompt_tokens, completion_tokens),
                           latency=round(latency, 4), attempts=attempts,
                           finish_reason=getattr(choice, "finish_reason", None),
-                          model=getattr(response, "model", None))
+                          model=getattr(response, "model", None),
+                          tool_calls=calls or None)
 
     def _cost(self, response, prompt_tokens: int, completion_tokens: int) -> float | None:
         spec = self.spec

@@ -5,6 +5,7 @@ passes in the call's metadata."""
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from typing import Any
@@ -17,7 +18,8 @@ from text2world.model.environment import (
 )
 
 
-def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0) -> str:
+def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0,
+                     feedback: dict | None = None) -> str:
     """The answer of a reference model for one round of one item.
 
     ``oracle`` answers the gold domain. ``noisy-oracle`` draws, per (seed, item), how many
@@ -35,6 +37,11 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     if rng.random() < 0.3 and len(perturb.action_spans(gold)) > 1:
         final = perturb.drop_action(gold, seed=rng.randrange(1000))
     think = rng.random() < 0.3
+    if feedback and feedback.get("open"):
+        uses = feedback.get("kind") == "behavior" or \
+            random.Random(f"{seed}:{item}:plans").random() < 0.5
+        if uses:
+            final = gold
     if round_index >= needed:
         body = final
         preface = "I fixed the errors." if round_index else "Here is the domain."
@@ -54,6 +61,28 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     if think:
         text = f"<think>\nTypes first, then predicates, then actions.\n</think>\n{text}"
     return text
+
+
+def reference_agent_step(model: str, context: dict, tool_results: list[str]
+                         ) -> tuple[str, dict | None]:
+    """The agent protocol (``t2w eval --agent``): (final answer, None), or (``""``, the
+    arguments of a ``validate_domain`` call). A reference model validates round i's domain with
+    its i-th call until one validates (or no tool is offered any more), then submits it."""
+    last_ok = bool(tool_results) and '"ok": true' in tool_results[-1]
+    offered = bool(context.get("tools_offered"))
+    round_index = len(tool_results) - 1 if (last_ok or not offered) and tool_results \
+        else len(tool_results)
+    text = reference_answer(model, context["gold"], str(context.get("item", "")), round_index,
+                            int(context.get("seed", 0)))
+    if last_ok or not offered:
+        return text, None
+    from text2world.pddl.extract import NoDomainFound, extract_domain
+
+    try:
+        domain = extract_domain(text)
+    except NoDomainFound:
+        domain = text
+    return "", {"pddl": domain}
 
 
 @lru_cache(maxsize=1)
@@ -87,17 +116,35 @@ def reference_handler():
                 "gold domain or world)"))
         if model not in REFERENCE_MODELS:
             raise CustomLLMError(status_code=404, message=f"unknown reference model {model!r}")
+        if context.get("agent"):
+            return agent_answer(model, context, messages)
         text = context.get("wm_answer") or reference_answer(
             model, context["gold"], str(context.get("item", "")),
-            int(context.get("round", 0)), int(context.get("seed", 0)))
-        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content", ""))) for m in messages)
-        completion_tokens = count_gpt2_tokens(text)
+            int(context.get("round", 0)), int(context.get("seed", 0)), context.get("feedback"))
+        return response(model, messages, text)
+
+    def response(model: str, messages: list, text: str | None,
+                 tool_call: dict | None = None) -> Any:
+        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content") or "")) for m in messages)
+        completion_tokens = count_gpt2_tokens(text or json.dumps(tool_call))
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if tool_call is not None:
+            message["tool_calls"] = [tool_call]
         return litellm.ModelResponse(
             model=f"{REFERENCE_PROVIDER}/{model}",
-            choices=[{"index": 0, "finish_reason": "stop",
-                      "message": {"role": "assistant", "content": text}}],
+            choices=[{"index": 0, "finish_reason": "tool_calls" if tool_call else "stop",
+                      "message": message}],
             usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                    "total_tokens": prompt_tokens + completion_tokens})
+
+    def agent_answer(model: str, context: dict, messages: list) -> Any:
+        results = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
+        text, arguments = reference_agent_step(model, context, results)
+        if arguments is None:
+            return response(model, messages, text)
+        return response(model, messages, None, {
+            "id": f"call_{len(results)}", "type": "function",
+            "function": {"name": "validate_domain", "arguments": json.dumps(arguments)}})
 
     class ReferenceLLM(CustomLLM):
         def completion(self, model, messages, *args, litellm_params=None, **kwargs):

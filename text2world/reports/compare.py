@@ -16,6 +16,7 @@ from pathlib import Path
 from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
 from text2world.reports.intervals import generation_values, wm_item_values
 from text2world.reports.statistics import SEED, format_interval, paired_difference
+from text2world.tasks.generation.feedback import config_protocol
 
 HEADLINE = {"generation": "f1_mean", "wm": None, "contamination": "rate"}
 WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
@@ -164,10 +165,15 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     tally = {"wins": sum(d["difference"] > 1e-9 for d in per_domain),
              "ties": sum(abs(d["difference"]) <= 1e-9 for d in per_domain),
              "losses": sum(d["difference"] < -1e-9 for d in per_domain)}
+    if a.kind == "generation" and config_protocol(a.run.config) != config_protocol(b.run.config):
+        notes.append(f"protocols differ: A ran {config_protocol(a.run.config)}, B ran "
+                     f"{config_protocol(b.run.config)} (docs/protocols.md)")
     return {"a": {"run_id": a.run.run_id, "model": a.run.config.get("model"),
-                  "items": len(ids_a)},
+                  "items": len(ids_a),
+                  "protocol": config_protocol(a.run.config) if a.kind == "generation" else "-"},
             "b": {"run_id": b.run.run_id, "model": b.run.config.get("model"),
-                  "items": len(ids_b)},
+                  "items": len(ids_b),
+                  "protocol": config_protocol(b.run.config) if b.kind == "generation" else "-"},
             "kind": a.kind, "task": a.run.config.get("task"), "mode": mode,
             "common_items": len(common), "seed": seed, "clustered_by_domain": a.kind == "wm",
             "metrics": metrics, "headline": headline, "per_domain": per_domain,

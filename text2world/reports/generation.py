@@ -28,6 +28,7 @@ from text2world.reports.generation_figures import (
 from text2world.reports.rendering import LABELS, NO_PDDL, csv_text, md_table, round_label
 from text2world.reports.statistics import format_interval
 from text2world.store.datasets import atomic_write_text
+from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.summary import summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
@@ -72,6 +73,12 @@ def retry_advice(config: dict) -> str:
     return "resume the run to retry them: t2w eval --resume RUN"
 
 
+def protocol_label(row: dict) -> str:
+    """A report row's protocol as titles show it: oracle feedback and tool calls said."""
+    return (row["protocol"] + (", oracle feedback" if row.get("oracle_feedback") else "")
+            + (f", {row['tool_calls']} tool calls" if row.get("tool_calls") else ""))
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
@@ -94,10 +101,14 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
             raise ReportError(f"{path}: no finished item yet ({why})")
         loaded.append(_LoadedRun(run, items, ""))
     # Labels: the model, plus whatever else differs between the runs compared.
-    keys = ("description", "prompt", "dataset", "ec", "temperature")
-    varying = [k for k in keys if len({str(r.config.get(k)) for r in loaded}) > 1]
+    keys = ("description", "prompt", "dataset", "ec", "temperature", "protocol")
+
+    def value(run: Run, key: str) -> str:
+        return config_protocol(run.config) if key == "protocol" else str(run.config.get(key))
+
+    varying = [k for k in keys if len({value(r.run, k) for r in loaded}) > 1]
     for r in loaded:
-        extra = ", ".join(f"{r.config.get(k)}" if k != "ec" else f"k={r.config.get(k)}"
+        extra = ", ".join(value(r.run, k) if k != "ec" else f"k={r.config.get(k)}"
                           for k in varying)
         r.label = f"{r.config.get('model')}" + (f" ({extra})" if extra else "")
     seen: Counter = Counter(r.label for r in loaded)
@@ -282,6 +293,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             "run": loaded.label, "run_id": loaded.run.run_id, "model": loaded.config.get("model"),
             "reference_model": bool(loaded.config.get("reference_model")),
             "items": len(loaded.items), "ec": loaded.ec,
+            "protocol": config_protocol(loaded.config),
+            "oracle_feedback": bool(loaded.config.get("oracle_feedback")),
+            "tool_calls": sum(int(item.get("tool_calls") or 0) for item in loaded.items),
             "infrastructure_errors": len(loaded.run.open_errors()),
             "retry": retry_advice(loaded.config),
             **{f"{m}_ec0": rows[0][m] for m in metrics},
@@ -304,7 +318,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     # Table 1
     header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
         [f"{LABELS[m]} EC_k" for m in metrics]
-    md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else ""), row["items"]]
+    md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else "")
+                + ("" if row["protocol"] == "syntax" else f" [{protocol_label(row)}]"), row["items"]]
                + [format_interval(intervals[row["run"]][0][m]) for m in metrics]
                + [format_interval(intervals[row["run"]][-1][m]) for m in metrics]
                for row in table_rows]
@@ -459,14 +474,18 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     semantic_md, semantic_data, semantic_files = semantic_section(
         [(r.label, r.items, r.ec) for r in loaded_runs], out_dir, plots)
     files += semantic_files
+    from text2world.reports.scaling import scaling_section
+    scaling_md, scaling_data = scaling_section(
+        [(r.label, r.items, r.config) for r in loaded_runs], mode)
     summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
-                            *error_lines, *anova_lines, "", *ac_lines, semantic_md])
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md, scaling_md])
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
             "warnings": report_warnings, "notes": notes, "per_round": curves,
             "error_categories": categories, "rounds_test": anova, "intervals": intervals,
             "interval_method": method_note(), "abstract_vs_concrete": pairs,
-            "per_domain": per_domain, "semantic": semantic_data,
+            "per_domain": per_domain, "semantic": semantic_data, "scaling": scaling_data,
+            "protocols": {r.label: config_protocol(r.config) for r in loaded_runs},
             "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))
     return Report(data, summary_md, out_dir, files, report_warnings)

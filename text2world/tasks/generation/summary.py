@@ -63,6 +63,12 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict],
                            if not rnd.get("cached"))),
         "cost_unknown_calls": sum(1 for item in items for rnd in item.get("rounds", [])
                                   if rnd.get("cost") is None),
+        # the protocol (tasks/generation/feedback.py); runs made before protocols: syntax
+        "protocol": config.get("protocol") or "syntax",
+        "oracle_feedback": bool(config.get("oracle_feedback")),
+        "tool_calls": sum(int(item.get("tool_calls") or 0) for item in items),
+        "feedback_rounds": sum(1 for item in items for rnd in item.get("rounds", [])
+                               if rnd.get("feedback")),
         "metrics": per_mode,
         "intervals": summary_intervals(items, ec),  # 95%, [low, high] at EC_0 and EC_k
         "updated": utc_now(),

@@ -25,13 +25,22 @@ from typing import Any, Awaitable, ClassVar
 
 from text2world.engine.options import RunOptions
 from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
-from text2world.engine.run_store import SCORE_MODES, Run, identity_hash, make_run_id
+from text2world.engine.run_store import SCORE_MODES, Run, identity_hash, make_run_id, text_hash
 from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm_up_in_background
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
+from text2world.tasks.generation.agent import DEFAULT_TOOL_BUDGET, run_agent
 from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
+from text2world.tasks.generation.feedback import (
+    behavior_report,
+    check_protocol,
+    is_oracle,
+    loop_ends,
+    plans_report,
+    protocol_name,
+)
 from text2world.tasks.generation.prompts import (
     BUILTIN_PROMPTS,
     DESCRIPTIONS,
@@ -65,13 +74,18 @@ class EvalOptions(RunOptions):
     semantic: bool | None = None  # semantic scoring per round; None: on when items have problems
     mystery: bool = False  # obfuscated copies of the domains (tasks/wm/mystery.py)
     allow_exemplar_items: bool = False  # evaluate few-shot exemplars too (their gold in the prompt)
+    feedback: str = "syntax"  # what the model is told between rounds (tasks/generation/feedback.py)
+    agent: bool = False  # one round written with tools (tasks/generation/agent.py)
+    tool_budget: int = DEFAULT_TOOL_BUDGET  # tool calls of one agent episode
 
     FIELDS: ClassVar[dict] = {
         "exemplars_evaluated": ("allow_exemplar_items", bool),
         "ec": ("ec", int), "prompt": ("prompt", str), "description": ("description", str),
         "correction_prompt": ("correction_prompt",
                               lambda value: None if value == "correction" else value),
-        "semantic": ("semantic", bool), "mystery": ("mystery", bool)}
+        "semantic": ("semantic", bool), "mystery": ("mystery", bool),
+        # runs made before protocols have none of these: the paper's protocol (syntax)
+        "feedback": ("feedback", str), "agent": ("agent", bool), "tool_budget": ("tool_budget", int)}
 
 
 class GenerationTask:
@@ -92,6 +106,11 @@ class GenerationTask:
         self.exemplars_evaluated: list[str] = []
         self.semantic = False
         self.memo: dict[str, dict] = {}
+        self.tools: Any = None  # the MCP tools (plans feedback, agent), started on first use
+
+    @property
+    def protocol(self) -> str:
+        return protocol_name(self.options.feedback, self.options.agent)
 
     # ---- before any call
 
@@ -102,6 +121,16 @@ class GenerationTask:
         if options.description not in DESCRIPTIONS:
             raise EvalError(f"unknown description kind {options.description!r}; choose "
                             "abstract or concrete")
+        check_protocol(options.feedback)
+        if options.agent:
+            if options.feedback != "syntax":
+                raise EvalError("--agent is a protocol of its own: give it without --feedback")
+            if options.tool_budget < 0:
+                raise EvalError("--tool-budget must be 0 or more")
+            options.ec = 0  # one episode: its final domain is the only round
+        if options.feedback == "behavior" and options.semantic is False:
+            raise EvalError("--feedback behavior reports the semantic comparison: it needs "
+                            "semantic scoring (drop --no-semantic)")
 
     def load(self) -> list[Sample]:
         options = self.options
@@ -123,6 +152,9 @@ class GenerationTask:
                                few_shot_examples(self.examples, options.description))
         self.semantic = (options.semantic if options.semantic is not None
                          else any(r.problems for r in selection))
+        if options.feedback == "behavior" and not self.semantic:
+            raise EvalError("--feedback behavior needs items with problems (the semantic "
+                            f"comparison runs on them); dataset {self.dataset.name!r} has none")
         # Golds prepared from the moment the items are known, before the model is resolved
         # (which may import litellm, seconds of CPU).
         if self.prefetch_at_load and options.resume is None:
@@ -174,14 +206,27 @@ class GenerationTask:
             "ec": options.ec,
             "semantic": self.semantic,
             "skipped_items": self.skipped,
+            # the protocol (tasks/generation/feedback.py): part of the run's identity
+            "protocol": self.protocol,
+            "feedback": options.feedback,
+            "oracle_feedback": is_oracle(self.protocol),
+            "agent": options.agent,
+            **({"tool_budget": options.tool_budget} if options.agent else {}),
         }
 
     def run_id(self, config: dict) -> str:
         # The names runs always had: the same command finds the runs made before the engine.
         prompt = "-".join(part for part in
                           "".join(c if c.isalnum() else " " for c in str(config["prompt"])).split())
-        return make_run_id((config["model"], config["dataset"], config["description"], prompt,
-                            f"ec{config['ec']}"), identity_hash(config))
+        digest = identity_hash(config)
+        protocol = str(config.get("protocol") or "syntax")
+        parts = [config["model"], config["dataset"], config["description"], prompt,
+                 f"ec{config['ec']}"]
+        if protocol != "syntax":  # the paper's protocol keeps the names its runs always had
+            tag = protocol + (f"{config['tool_budget']}" if config.get("agent") else "")
+            parts.append(tag)
+            digest = text_hash(f"{digest}:{tag}")
+        return make_run_id(parts, digest)
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
         if executor is not None or not pending:
@@ -196,6 +241,20 @@ class GenerationTask:
     def after_run(self) -> None:
         if self.prefetch is not None:  # nothing more to prepare for this run
             self.prefetch.cancel()
+        if self.tools is not None:
+            self.tools.close()
+            self.tools = None
+
+    def _tools(self, context: SampleContext) -> Any:
+        """The MCP server's tools (same checks and limits as ``t2w mcp``), started on first
+        use: one scoring process for an engine run; threads under Inspect (no run, so no
+        ``after_run`` to stop a process)."""
+        if self.tools is None:
+            from text2world.integrations.mcp_server import McpSettings, Tools
+
+            kind = "process" if getattr(context, "run", None) is not None else "thread"
+            self.tools = Tools(McpSettings(processes=1, executor=kind))
+        return self.tools
 
     # ---- the solver and scorer
 
@@ -227,55 +286,102 @@ class GenerationTask:
         options, prompts = self.options, self.prompts
         assert prompts is not None
         gold = record.domain
-        reference = {"gold": gold, "item": record.id, "seed": options.seed}
+        # later epochs are other samples of a reference model too (epoch 0 as always)
+        reference = {"gold": gold, "item": record.id,
+                     "seed": options.seed + 1000 * getattr(context, "epoch", 0)}
         rounds: list[dict] = []
         scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
         messages = prompts.generation_messages(record.description(options.description) or "")
         problems = tuple((p.name, p.pddl) for p in record.problems) if self.semantic else ()
         try:
+            if options.agent:
+                episode = await run_agent(context, self._tools(context), messages,
+                                          tuple((p.name, p.pddl) for p in record.problems),
+                                          options.tool_budget, reference)
+                rnd = await self._round(context, 0, episode["transcript"][:len(messages)],
+                                        episode["completion"], gold, problems, scoring)
+                rnd.update(kind="agent", tool_calls=episode["tool_calls"],
+                           turns=episode["turns"], transcript=episode["transcript"][len(messages):],
+                           **{key: episode[key] for key in ("prompt_tokens", "completion_tokens",
+                                                            "cost", "latency", "attempts",
+                                                            "cached")})
+                rounds.append(rnd)
+                return self._record(record, rounds, scoring)
             for round_index in range(options.ec + 1):
+                context_now = reference
                 if round_index > 0:
                     previous = rounds[-1]
                     messages = prompts.correction_messages(history, previous["domain"],
                                                            previous["error_text"], round_index)
                     history.append((previous["domain"], previous["error_text"]))
-                completion = await context.complete(messages, round_index, reference)
-                domain, extraction_error = extract_round_domain(completion.content)
-                # Only validation decides the next step; scoring runs beside the next call.
-                scoring.append(asyncio.ensure_future(self._score(
-                    context, gold, domain, problems, completion.content)))
-                validation = await self._validate(context, domain, extraction_error)
-                errors = validation.get("errors", [])
-                rounds.append({
-                    "round": round_index,
-                    "kind": "generate" if round_index == 0 else "correct",
-                    "messages": messages,
-                    "response": completion.content,
-                    "reasoning": completion.reasoning,
-                    "domain": domain,
-                    "extracted": extraction_error is None,
-                    "valid": bool(validation.get("ok")),
-                    "validation": validation,
-                    "category": errors[0]["category"] if errors else None,
-                    "error_text": "" if validation.get("ok") else error_text(validation),
-                    "scores": None,
-                    "score_errors": None,
-                    "prompt_tokens": completion.prompt_tokens,
-                    "completion_tokens": completion.completion_tokens,
-                    "cost": completion.cost,
-                    "latency": completion.latency,
-                    "attempts": completion.attempts,
-                    "cached": completion.cached,
-                    "finish_reason": completion.finish_reason,
-                })
-                if validation.get("ok"):
+                    if previous.get("feedback"):  # what a reference model may act on
+                        context_now = {**reference, "feedback": {
+                            "kind": previous["feedback"]["kind"],
+                            "open": previous["feedback"]["open"]}}
+                completion = await context.complete(messages, round_index, context_now)
+                rnd = await self._round(context, round_index, messages, completion, gold,
+                                        problems, scoring)
+                previous_round = rounds[-1] if rounds else None
+                rounds.append(rnd)
+                if not rnd["valid"]:
+                    continue
+                if options.feedback == "syntax" or round_index == options.ec:
                     break
+                report = await self._feedback(context, rnd, scoring[-1], record)
+                if loop_ends(report, rnd["domain"], previous_round):
+                    rnd["feedback_end"] = {"kind": report["kind"], "open": report["open"],
+                                           "findings": report["findings"]}
+                    break
+                rnd["feedback"] = report
+                rnd["error_text"] = report["text"]
         except BaseException:
             for future in scoring:
                 future.cancel()
             raise
         return self._record(record, rounds, scoring)
+
+    async def _round(self, context: SampleContext, round_index: int, messages: list[dict],
+                     completion: Any, gold: str, problems: tuple, scoring: list) -> dict:
+        """One answered round: its domain validated; its scoring started (into ``scoring``),
+        to finish beside the next call."""
+        domain, extraction_error = extract_round_domain(completion.content)
+        scoring.append(asyncio.ensure_future(self._score(
+            context, gold, domain, problems, completion.content)))
+        validation = await self._validate(context, domain, extraction_error)
+        errors = validation.get("errors", [])
+        return {
+            "round": round_index,
+            "kind": "generate" if round_index == 0 else "correct",
+            "messages": messages,
+            "response": completion.content,
+            "reasoning": completion.reasoning,
+            "domain": domain,
+            "extracted": extraction_error is None,
+            "valid": bool(validation.get("ok")),
+            "validation": validation,
+            "category": errors[0]["category"] if errors else None,
+            "error_text": "" if validation.get("ok") else error_text(validation),
+            "scores": None,
+            "score_errors": None,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens,
+            "cost": completion.cost,
+            "latency": completion.latency,
+            "attempts": completion.attempts,
+            "cached": completion.cached,
+            "finish_reason": completion.finish_reason,
+        }
+
+    async def _feedback(self, context: SampleContext, rnd: dict, scored: asyncio.Future,
+                        record: Record) -> dict:
+        """The protocol's report on a valid round (``feedback``)."""
+        if self.options.feedback == "plans":
+            return await plans_report(self._tools(context), rnd["domain"],
+                                      tuple((p.name, p.pddl) for p in record.problems))
+        # the oracle: the round's own semantic comparison with the gold
+        result = await asyncio.shield(scored)
+        return behavior_report(result.get("semantic"))
 
     async def _record(self, record: Record, rounds: list[dict], scoring: list) -> dict:
         """The item's log record, once the scoring of its rounds is done."""
@@ -285,7 +391,12 @@ class GenerationTask:
             rnd["score_errors"] = result["score_errors"]
             if "semantic" in result:
                 rnd["semantic"] = result["semantic"]
-        valid_round = next((r["round"] for r in rounds if r["valid"]), None)
+        # valid from this round on (a feedback round may break a domain that validated)
+        valid_round = None
+        for rnd in reversed(rounds):
+            if not rnd["valid"]:
+                break
+            valid_round = rnd["round"]
         ec_scores: dict[str, Any] = {
             mode: [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
                    for i in range(ec + 1)] for mode in SCORE_MODES}
@@ -296,6 +407,8 @@ class GenerationTask:
         return {
             "item": record.id,
             "name": record.name,
+            "protocol": self.protocol,
+            "tool_calls": sum(len(r.get("tool_calls") or ()) for r in rounds),
             "split": record.split,
             "valid": valid_round is not None,
             "valid_round": valid_round,

@@ -505,7 +505,7 @@ async function compare(ids) {
   if (runs.some(r => !r.missing && (r.kind || "generation") !== "generation")) return comparePaired(runs);
   const overviews = await Promise.all(runs.map(r => r.missing ? null : getJSON(`/v1/runs/${encodeURIComponent(r.id)}/overview`).catch(() => null)));
   const modes = lbModes(runs.filter(r => r.summary));
-  const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?"));
+  const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?") + " · " + ((r.summary || {}).protocol || "syntax"));
   let html = `<h1>Compare ${runs.length} runs</h1>`;
   const missing = runs.filter(r => r.missing);
   if (missing.length) html += `<div class="error-box">Unknown runs: ${missing.map(r => esc(r.id)).join(", ")}</div>`;
@@ -651,6 +651,7 @@ async function runPage(runId) {
     }).join("");
     app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
       <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
+        ["protocol", (c.protocol || "syntax") + (c.oracle_feedback ? " (oracle feedback)" : "") + (s.tool_calls ? `, ${s.tool_calls} tool calls` : "")],
         ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", `${s.calls} (${s.cached_calls} cached)`],
         ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`], ["cost", money(s.cost)],
         ["infrastructure errors", s.infrastructure_errors], ["created", c.created]]
@@ -802,6 +803,8 @@ async function itemPage(runId, itemId, roundParam) {
     <h2>Answer</h2>
     ${reasoning.length ? `<details id="reasoning"><summary>reasoning (${reasoning.reduce((n, t) => n + t.length, 0)} characters)</summary>${reasoning.map(t => `<div class="msg"><pre>${esc(t)}</pre></div>`).join("")}</details>` : ""}
     <div class="msg"><pre>${esc(answer.rest)}</pre></div>
+    ${rnd.feedback ? `<h2>Feedback for the next round (${esc(rnd.feedback.kind)}${rnd.feedback.oracle ? ", ORACLE: reveals the gold's behaviour" : ""})</h2><div class="msg" id="feedback"><pre>${esc(rnd.feedback.text)}</pre></div>` : ""}
+    ${(rnd.tool_calls || []).length ? `<h2>Tool calls (${rnd.tool_calls.length}, ${esc(rnd.turns)} turns)</h2><div id="tool-calls">${rnd.tool_calls.map((c, i) => `<details class="msg"><summary>${i + 1}. ${esc(c.name)}${c.ok ? "" : " (error)"}</summary><div class="role">arguments</div><pre>${esc(c.arguments)}</pre><div class="role">answer</div><pre>${esc(c.answer)}</pre></details>`).join("")}</div>` : ""}
     <details id="prompt"><summary>prompt (${(rnd.messages || []).length} messages)</summary>${(rnd.messages || []).map(m => `<div class="msg"><div class="role">${esc(m.role)}</div><pre>${esc(m.content)}</pre></div>`).join("")}</details>`;
   app.querySelectorAll("[data-goto]").forEach(a => a.addEventListener("click", () => {
     const line = app.querySelector(`#domain [data-line="${a.dataset.goto}"]`);
