@@ -372,7 +372,7 @@ def test_idle_connections_are_closed(guarded):
 def test_413_closes_the_connection_instead_of_reading_the_body(guarded):
     port = int(guarded.url.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
                      b"content-length: 50000000\r\n\r\n" + b" " * 65536)
         answer = _read_until_closed(sock)  # returns only once the server has closed
     head, _, body = answer.partition(b"\r\n\r\n")
@@ -437,7 +437,7 @@ def paced(tmp_path_factory):
 
 def _post_raw(port: int, body: bytes, source: str = "127.0.0.1") -> bytes:
     with socket.create_connection(("127.0.0.1", port), source_address=(source, 0)) as sock:
-        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json"
+        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json"
                      b"\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         return _read_until_closed(sock)
 
