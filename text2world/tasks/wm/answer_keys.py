@@ -42,7 +42,7 @@ from text2world.store.plans import plan_key
 
 KEYS_FOLDER = "keys"
 FORMAT = "t2w-answer-keys-1"
-EXPLORE_LIMIT = 200_000  # states expanded by one key search before the planner takes over
+EXPLORE_LIMIT = 5_000  # states expanded by one key search before the planner takes over
 _EPSILON = 1e-9
 
 
