@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from text2world.simulation import GroundAction, SimulationError, atom_to_pddl
+from text2world.simulation import SimulationError, atom_to_pddl
 from text2world.simulation.problem import WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
 from text2world.store.datasets import Record, atomic_write_text, data_dir
@@ -42,7 +42,7 @@ from text2world.store.plans import plan_key
 
 KEYS_FOLDER = "keys"
 FORMAT = "t2w-answer-keys-1"
-EXPLORE_LIMIT = 5_000  # states expanded by one key search before the planner takes over
+EXPLORE_LIMIT = 20_000  # states evaluated by one key search before the planner takes over
 _EPSILON = 1e-9
 
 
@@ -118,7 +118,7 @@ def _explore(world, state: frozenset, bound: float, limit: int) -> dict | None:
             if sim.goal_reached(node):
                 goals.append(node)
                 continue
-            if len(closed) > limit:
+            if len(h_known) > limit:
                 return None
             out = edges[node] = []
             for action in sim.applicable(node):
