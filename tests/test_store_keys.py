@@ -106,3 +106,28 @@ def test_proposals_the_key_knows_ask_no_planner(tmp_path, monkeypatch):
                               split="all", domains=[KEY_FILES[0].stem], max_concurrency=2))
     assert result.stats["planner_calls"] == 0
     assert result.new_items > 0
+
+
+def test_scores_with_the_key_equal_the_planners(tmp_path, monkeypatch):
+    """The same items scored from the key and (key hidden) by the planner: identical metrics."""
+    import text2world.tasks.wm.world as world_module
+    from text2world.tasks.wm import WmOptions, run_wm
+
+    def run(folder: str) -> list:
+        monkeypatch.setenv("T2W_RUNS_DIR", str(tmp_path / folder))
+        world_module._cached_world.cache_clear()  # fresh worlds: nothing remembered
+        result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", split="all",
+                                  domains=[KEY_FILES[0].stem], problems_per_domain=1,
+                                  rhos=(0.5,), max_concurrency=1))
+        items = [json.loads(line) for line in result.run.log_path.read_text().splitlines()]
+        return sorted((i["item"], json.dumps(i["metrics"], sort_keys=True),
+                       json.dumps(i["baselines"], sort_keys=True))
+                      for i in items if "metrics" in i), result
+
+    keyed, with_key = run("keyed")
+    monkeypatch.setattr(world_module, "shipped_key", lambda *args, **kwargs: {})
+    planned, with_planner = run("planned")
+    assert with_key.stats["planner_calls"] == 0
+    assert with_planner.stats["planner_calls"] > 0
+    assert with_key.summary["metrics"] == with_planner.summary["metrics"]
+    assert keyed == planned
