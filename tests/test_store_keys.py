@@ -21,23 +21,22 @@ from text2world.tasks.wm.answer_keys import (
     state_hash,
     state_key,
 )
-from text2world.tasks.wm.generators import sized_records
 from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.world import world_for
 
 STORE = load_dataset()
-HARD = {r.id: r for r in sized_records(list(STORE.records), "hard")
-        if "generator_error" not in r.meta}
-KEY_FILES = sorted(keys_path("x", generated=True).parent.glob("*.json"))
+RECORDS = {r.id: r for r in STORE.records}
+# the store's own problems (--size easy); keys of the generated ones are built the same way
+KEY_FILES = sorted(keys_path("x").parent.glob("*.json"))
 
 
 def test_keys_are_shipped():
-    assert KEY_FILES, f"no answer key under data/{KEYS_FOLDER}/generated/"
+    assert KEY_FILES, f"no answer key under data/{KEYS_FOLDER}/"
 
 
 @pytest.mark.parametrize("path", KEY_FILES, ids=lambda p: p.stem)
 def test_every_shipped_key_is_current_and_replays(path):
-    record = HARD[path.stem]
+    record = RECORDS[path.stem]
     data = json.loads(path.read_text())
     texts = {p.name: p.pddl for p in record.problems}
     for name, entry in data["problems"].items():
@@ -61,7 +60,7 @@ def test_every_shipped_key_is_current_and_replays(path):
 
 def test_a_sample_of_the_key_agrees_with_the_planner():
     path = next((p for p in KEY_FILES if p.stem == "blocksworld"), None) or KEY_FILES[0]
-    record = HARD[path.stem]
+    record = RECORDS[path.stem]
     name, entry = next(iter(json.loads(path.read_text())["problems"].items()))
     world = world_for(record, name)
     index = key_indices(world)[-1]
@@ -78,7 +77,7 @@ def test_a_sample_of_the_key_agrees_with_the_planner():
 
 def test_a_rebuilt_key_equals_the_shipped_one():
     path = KEY_FILES[0]
-    record = HARD[path.stem]
+    record = RECORDS[path.stem]
     name, entry = next(iter(json.loads(path.read_text())["problems"].items()))
     world = world_for(record, name)
     index = key_indices(world)[0]
@@ -87,7 +86,7 @@ def test_a_rebuilt_key_equals_the_shipped_one():
 
 
 def test_a_stale_key_is_ignored():
-    record = HARD[KEY_FILES[0].stem]
+    record = RECORDS[KEY_FILES[0].stem]
     problem = record.problems[0]
     assert shipped_key(record, problem.name, problem.pddl)
     assert shipped_key(record, problem.name, problem.pddl + "\n; edited\n") == {}
@@ -102,7 +101,7 @@ def test_proposals_the_key_knows_ask_no_planner(tmp_path, monkeypatch):
 
     monkeypatch.setattr(task_module, "optimal_plan", no_planner)
     monkeypatch.setenv("T2W_RUNS_DIR", str(tmp_path))
-    result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose",
+    result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", size="easy",
                               split="all", domains=[KEY_FILES[0].stem], max_concurrency=2))
     assert result.stats["planner_calls"] == 0
     assert result.new_items > 0
@@ -116,7 +115,7 @@ def test_scores_with_the_key_equal_the_planners(tmp_path, monkeypatch):
     def run(folder: str) -> list:
         monkeypatch.setenv("T2W_RUNS_DIR", str(tmp_path / folder))
         world_module._cached_world.cache_clear()  # fresh worlds: nothing remembered
-        result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", split="all",
+        result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", size="easy", split="all",
                                   domains=[KEY_FILES[0].stem], problems_per_domain=1,
                                   rhos=(0.5,), max_concurrency=1))
         items = [json.loads(line) for line in result.run.log_path.read_text().splitlines()]
