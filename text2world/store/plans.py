@@ -57,8 +57,9 @@ def plans_path(record_id: str, root: Path | None = None, generated: bool = False
 _loaded: dict[tuple[str, int], dict] = {}
 
 
-def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
-    path = plans_path(record_id, root, generated)
+def problem_entries(path: Path) -> dict:
+    """The ``problems`` of a shipped per-domain file (plans, answer keys), read once per
+    version of the file; empty when it is missing or unreadable (which only costs planning)."""
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
@@ -70,8 +71,12 @@ def _entries(record_id: str, root: Path | None = None, generated: bool = False) 
             problems = data.get("problems") if isinstance(data, dict) else None
             _loaded[key] = problems if isinstance(problems, dict) else {}
         except (OSError, ValueError):
-            _loaded[key] = {}  # an unreadable file only costs planning
+            _loaded[key] = {}
     return _loaded[key]
+
+
+def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
+    return problem_entries(plans_path(record_id, root, generated))
 
 
 def shipped_plan(record: Record, problem_name: str, problem_text: str,

@@ -38,7 +38,7 @@ from text2world.simulation import SimulationError, atom_to_pddl
 from text2world.simulation.problem import WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
 from text2world.store.datasets import Record, atomic_write_text, data_dir
-from text2world.store.plans import plan_key
+from text2world.store.plans import plan_key, problem_entries
 
 KEYS_FOLDER = "keys"
 FORMAT = "t2w-answer-keys-1"
@@ -57,32 +57,12 @@ def state_hash(state: frozenset) -> str:
                           .encode("utf-8")).hexdigest()[:32]
 
 
-_loaded: dict[tuple[str, int], dict] = {}
-
-
-def _entries(record_id: str, root: Path | None, generated: bool) -> dict:
-    path = keys_path(record_id, root, generated)
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError:
-        return {}
-    cache_key = (str(path), stamp)
-    if cache_key not in _loaded:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            problems = data.get("problems") if isinstance(data, dict) else None
-            _loaded[cache_key] = problems if isinstance(problems, dict) else {}
-        except (OSError, ValueError):
-            _loaded[cache_key] = {}  # an unreadable file only costs planning
-    return _loaded[cache_key]
-
-
 def shipped_key(record: Record, problem_name: str, problem_text: str,
                 root: Path | None = None) -> dict[str, dict[str, float | None]]:
     """The shipped key of a problem (state hash -> action -> cost-to-go); empty when there is
     none or it is stale."""
     for generated in (False, True):
-        entry = _entries(record.id, root, generated).get(problem_name)
+        entry = problem_entries(keys_path(record.id, root, generated)).get(problem_name)
         if isinstance(entry, dict) and entry.get("key") == plan_key(record.domain, problem_text):
             states = entry.get("states")
             return states if isinstance(states, dict) else {}
