@@ -20,6 +20,11 @@ and plan-validity reason, and it prints the p90 of the pair CPU less the planner
 
     python bench/semantic_bench.py [--domains 25] [--per-domain 4] [--seed 0] [--slowest 25]
     python bench/semantic_bench.py --all          # every mutant of every domain (long)
+    python bench/semantic_bench.py --jobs 16      # throughput: pairs per second per core
+
+With ``--jobs N`` it measures throughput instead: the same pairs (golds prepared in the parent
+first, so each worker inherits them), scored by N forked worker processes at once, printing
+pairs per second and pairs per second per core (N cores busy) with the machine and load.
 """
 
 from __future__ import annotations
@@ -61,6 +66,43 @@ def perfect(score) -> bool:
     return score.ok and all(v == 1.0 for v in score.metrics().values())
 
 
+_PAIRS: list[tuple[str, str, list]] = []  # (gold, prediction, problems), inherited by fork
+
+
+def _score_pair(index: int) -> bool:
+    gold, text, problems = _PAIRS[index]
+    return semantic_score(gold, text, problems).ok
+
+
+def throughput(args) -> None:
+    """``--jobs N``: pairs per second (and per core) with N forked scoring processes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    records = sorted(load_dataset().records, key=lambda r: r.id)
+    step = max(1, len(records) // args.domains)
+    rng = random.Random(args.seed)
+    for record in records[::step][: args.domains]:
+        gold_text, problems = store_problems(record.id)
+        cache = prepare_gold(gold_text, problems)  # in the parent: workers inherit it
+        candidates = mutants(cache.domain)
+        chosen = rng.sample(candidates, min(args.per_domain, len(candidates)))
+        _PAIRS.extend((gold_text, text, problems)
+                      for text in [gold_text] + [m.domain.to_pddl() for m in chosen])
+    work = range(len(_PAIRS))  # each pair once: a repeat would find its plans cached
+    load = os.getloadavg()[0]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
+        list(pool.map(abs, range(args.jobs)))  # every worker started before the clock
+        started = time.monotonic()
+        scored = sum(1 for _ in pool.map(_score_pair, work, chunksize=1))
+        wall = time.monotonic() - started
+    rate = scored / wall
+    print(f"{scored} pairs ({len(_PAIRS)} distinct) with {args.jobs} worker processes on "
+          f"{os.cpu_count()} cores: {rate:.1f} pairs/s, {rate / args.jobs:.1f} pairs/s per core "
+          f"(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domains", type=int, default=10, help="N store domains, spread over the store")
@@ -70,7 +112,12 @@ def main() -> None:
     parser.add_argument("--bfs-states", type=int, default=1500)
     parser.add_argument("--slowest", type=int, default=0,
                         help="list the N pairs that took the most CPU, with their planners")
+    parser.add_argument("--jobs", type=int, default=0,
+                        help="throughput with N worker processes (pairs/s/core) instead")
     args = parser.parse_args()
+    if args.jobs:
+        throughput(args)
+        return
 
     # The alignment's assignment solver loads scipy (0.3-0.4 s) the first time a pair needs it:
     # a once-per-process start-up cost (bench/startup_bench.py), not a pair's, so it is paid here

@@ -22,6 +22,13 @@
     python bench/wm_bench.py                         # the first 30 test domains
     python bench/wm_bench.py --all                   # the whole store
     python bench/wm_bench.py --tasks propose --model reference/noisy-oracle --limit 10
+    python bench/wm_bench.py --propose-ratio --all     # issue 32's figures (below)
+
+5. ``--propose-ratio`` (issue 32): ``t2w wm propose --model reference/oracle`` and ``t2w wm
+   next-state --model reference/oracle`` (baselines included, defaults) as commands, each in a
+   fresh runs folder, their CPU with children, and the ratio (target <= 2); then the check of
+   one proposal as a real model's (every applicable action of each propose item, one at a
+   time, through the task's own check): the median and p90 (target median < 10 ms).
 """
 
 from __future__ import annotations
@@ -57,7 +64,12 @@ def main() -> None:
                         help="run the oracle and the noisy oracle on every task")
     parser.add_argument("--up-check", action="store_true",
                         help="validate every verify item's plan with unified-planning too")
+    parser.add_argument("--propose-ratio", action="store_true",
+                        help="only issue 32's figures: propose vs next-state CPU, check time")
     args = parser.parse_args()
+    if args.propose_ratio:
+        propose_ratio(None if args.all else args.limit, args.planner_timeout)
+        return
 
     from text2world.reports.wm import HEADLINE
     from text2world.tasks.wm import WmOptions, build_items, run_wm
@@ -137,6 +149,63 @@ def main() -> None:
                 f"{name} {head} {row.get(head) if row.get(head) is None else round(row[head], 3)}"
                 for name, row in metrics["baselines"].items())
                 + (" (random-applicable target <= 0.2)" if task == "propose" else ""))
+
+
+def command_cpu(task: str, limit: int | None) -> float:
+    """CPU-s (children included) of ``t2w wm TASK --model reference/oracle`` in a fresh runs
+    folder."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="t2w-wm-bench-") as runs:
+        env = {**os.environ, "T2W_RUNS_DIR": runs,
+               "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        command = [sys.executable, "-m", "text2world.cli", "wm", task, "--model",
+                   "reference/oracle"] + ([] if limit is None else ["--limit", str(limit)])
+        cpu0 = children_cpu()
+        done = subprocess.run(command, env=env, cwd=runs, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        if done.returncode:
+            raise SystemExit(f"{' '.join(command[3:])} failed: {done.stderr[-1500:]}")
+        return children_cpu() - cpu0
+
+
+def propose_ratio(limit: int | None, planner_timeout: float) -> None:
+    """Issue 32: the propose command's CPU against next-state's, and one proposal's check."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from text2world.tasks.wm import WmOptions
+    from text2world.tasks.wm.baselines import applicable_actions
+    from text2world.tasks.wm.task import WmTask, _Solver, build
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    cpu = {task: command_cpu(task, limit) for task in ("next-state", "propose")}
+    print(f"t2w wm next-state: {cpu['next-state']:.1f} CPU-s; t2w wm propose: "
+          f"{cpu['propose']:.1f} CPU-s (reference/oracle, baselines, children included); "
+          f"ratio {cpu['propose'] / max(cpu['next-state'], 1e-9):.2f} (target <= 2); "
+          f"load {os.getloadavg()[0]:.1f}")
+    options = WmOptions(model="reference/oracle", task="propose", limit=limit,
+                        planner_timeout=planner_timeout)
+    task = WmTask(options)
+    _, records, built = build(options)
+    task.records = {r.id: r for r in records}
+    solver = _Solver(task, SimpleNamespace(spec=None))  # only its proposal check is used
+    times: list[float] = []
+
+    async def check_all() -> None:  # one event loop, each proposal timed alone
+        for item in built.items:
+            world = solver.world(item)
+            for action in applicable_actions(world, world.states[item["prefix"]]):
+                started = time.process_time()
+                await solver.check_proposals(item, world, [action])
+                times.append(time.process_time() - started)
+
+    asyncio.run(check_all())
+    times = times or [0.0]
+    print(f"one proposal checked: median {1000 * statistics.median(times):.2f} ms, p90 "
+          f"{1000 * percentile(times, 90):.2f} ms CPU over {len(times)} proposals "
+          f"({task.stats['planner_calls']} planner calls; target median < 10 ms); "
+          f"load {os.getloadavg()[0]:.1f}")
 
 
 def percentile(values: list, share: float) -> float:

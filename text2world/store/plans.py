@@ -9,6 +9,11 @@ is LAMA's first solution (satisficing) found after the optimal search ran out of
 An entry whose key does not match the current texts is stale and ignored (the planner runs
 as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``;
 ``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``).
+
+``data/plans/gold-front.json`` ships the answers of semantic scoring's planner front
+(``planning.front.cached_plan``) for every gold problem of the store, keyed as its disk cache is
+(the front's configuration and the printed texts), so a fresh ``T2W_HOME`` does not plan the
+golds again (``--gold-front`` regenerates it; an answer of another configuration never matches).
 """
 
 from __future__ import annotations
@@ -52,8 +57,9 @@ def plans_path(record_id: str, root: Path | None = None, generated: bool = False
 _loaded: dict[tuple[str, int], dict] = {}
 
 
-def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
-    path = plans_path(record_id, root, generated)
+def problem_entries(path: Path) -> dict:
+    """The ``problems`` of a shipped per-domain file (plans, answer keys), read once per
+    version of the file; empty when it is missing or unreadable (which only costs planning)."""
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
@@ -65,8 +71,12 @@ def _entries(record_id: str, root: Path | None = None, generated: bool = False) 
             problems = data.get("problems") if isinstance(data, dict) else None
             _loaded[key] = problems if isinstance(problems, dict) else {}
         except (OSError, ValueError):
-            _loaded[key] = {}  # an unreadable file only costs planning
+            _loaded[key] = {}
     return _loaded[key]
+
+
+def _entries(record_id: str, root: Path | None = None, generated: bool = False) -> dict:
+    return problem_entries(plans_path(record_id, root, generated))
 
 
 def shipped_plan(record: Record, problem_name: str, problem_text: str,
@@ -87,6 +97,61 @@ def shipped_plan(record: Record, problem_name: str, problem_text: str,
         return None
     return ShippedPlan(tuple(steps), entry.get("cost"), bool(entry.get("optimal")),
                        float(entry.get("bound_s") or 0.0))
+
+
+GOLD_FRONT_FILE = "gold-front.json"
+_gold_front: dict[tuple[str, int], dict] = {}
+
+
+def gold_front_answer(key: str, root: Path | None = None) -> dict | None:
+    """The shipped planner-front answer of a gold problem under its cache key, or None."""
+    path = (root or data_dir()) / PLANS_FOLDER / GOLD_FRONT_FILE
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    if (str(path), stamp) not in _gold_front:
+        try:
+            answers = json.loads(path.read_text(encoding="utf-8")).get("answers")
+        except (OSError, ValueError, AttributeError):
+            answers = None
+        _gold_front[(str(path), stamp)] = answers if isinstance(answers, dict) else {}
+    answer = _gold_front[(str(path), stamp)].get(key)
+    return answer if isinstance(answer, dict) else None
+
+
+def write_gold_front(records: list[Record], root: Path | None = None) -> int:
+    """Plan every gold problem as semantic scoring's gold preparation does (the same printed
+    texts and simulator) and write the answers; returns how many were written."""
+    from dataclasses import asdict
+
+    from text2world.pddl.model import parse_domain
+    from text2world.planning.fast_downward import PlanCache
+    from text2world.planning.front import FRONT, plan_problem
+    from text2world.scoring.semantic import SemanticSettings, _planner_inputs
+    from text2world.simulation import Simulator, parse_problem
+
+    settings = SemanticSettings()
+    answers = {}
+    for record in records:
+        try:
+            domain = parse_domain(record.domain)
+        except Exception:  # noqa: BLE001 - a gold tarski cannot read is scored without plans
+            continue
+        for problem in record.problems:
+            try:
+                parsed = parse_problem(record.domain, problem.pddl)
+                simulator = Simulator(domain, parsed, max_work=settings.max_work)
+            except Exception:  # noqa: BLE001 - as above: gold preparation reports these
+                continue
+            texts = _planner_inputs(domain, parsed)
+            result = plan_problem(*texts, settings.planner_timeout, simulator=simulator)
+            if result.status != "Timeout":  # as the disk cache: a timeout may not repeat
+                answers[PlanCache.key(FRONT, *texts)] = asdict(result)
+    atomic_write_text((root or data_dir()) / PLANS_FOLDER / GOLD_FRONT_FILE,
+                      json.dumps({"format": FORMAT, "planner": FRONT, "answers": answers},
+                                 indent=0, sort_keys=True) + "\n")
+    return len(answers)
 
 
 def plan_record(record: Record, timeout: float) -> dict:
@@ -138,9 +203,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="only domains with a missing or stale plan")
     parser.add_argument("--generated", action="store_true",
                         help="the generated problems (data/generated/) instead")
+    parser.add_argument("--gold-front", action="store_true",
+                        help="the planner front's answers for the golds (gold-front.json)")
     args = parser.parse_args(argv)
     dataset = load_dataset()
     records = dataset.select("all", args.domains.split(",") if args.domains else None)
+    if args.gold_front:
+        print(f"{write_gold_front(list(dataset.records))} gold answers written")
+        return
     if args.generated:
         from text2world.tasks.wm.generators import sized_records
 

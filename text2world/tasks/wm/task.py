@@ -324,17 +324,22 @@ class _Solver:
                       "cached": completion.cached, "attempts": completion.attempts})
         return completion.content
 
-    async def cost_to_go(self, world: World, state: frozenset) -> float | None:
-        known, cost = world.known_cost(state)
+    async def cost_to_go(self, world: World, state: frozenset, action: GroundAction,
+                         successor: frozenset) -> float | None:
+        """The optimal cost from ``successor`` (``action`` taken in ``state``): known to the
+        world, in the shipped answer key, else the planner's answer."""
+        known, cost = world.known_cost(successor)
+        if not known:
+            known, cost = world.keyed_cost(state, action, successor)
         if known:
             return cost
         self.task.stats["planner_calls"] += 1
         result = await asyncio.to_thread(optimal_plan, world.record.domain,
-                                         world.cost_problem(state),
+                                         world.cost_problem(successor),
                                          timeout=self.options.planner_timeout,
                                          models=(world.domain, world.simulator.problem),
-                                         start=state)
-        return world.record_cost(state, result)
+                                         start=successor)
+        return world.record_cost(successor, result)
 
     async def next_state(self, item: dict, record: Record, calls: list) -> dict:
         prompt = self.examples_text(item) + prompts.next_state_prompt(
@@ -455,7 +460,7 @@ class _Solver:
             entry = {"action": text, "applicable": applicable}
             if applicable:
                 first_applicable = first_applicable or rank
-                to_go = await self.cost_to_go(world, successor)
+                to_go = await self.cost_to_go(world, state, action, successor)
                 entry["cost_to_go"] = to_go
                 if to_go is None and not world.known_cost(successor)[0]:
                     unchecked = True  # the planner gave no answer in time

@@ -1,0 +1,43 @@
+"""The planner-front answers of the gold problems ship with the store (data/plans/gold-front.json):
+current for every gold problem, valid in the simulator, and used by semantic scoring's gold
+preparation on a fresh home without planning."""
+
+from __future__ import annotations
+
+import pytest
+
+from text2world.pddl.model import parse_domain
+from text2world.planning import front
+from text2world.planning.fast_downward import PlanCache
+from text2world.scoring.semantic import SemanticSettings, _planner_inputs, prepare_gold
+from text2world.simulation import GroundAction, Simulator, parse_problem
+from text2world.store.datasets import load_dataset
+from text2world.store.plans import gold_front_answer
+
+STORE = load_dataset()
+
+
+@pytest.mark.parametrize("record", [r for r in STORE.records if r.problems][::10],
+                         ids=lambda r: r.id)
+def test_gold_answers_are_current_and_replay(record):
+    domain = parse_domain(record.domain)
+    for problem in record.problems:
+        parsed = parse_problem(record.domain, problem.pddl)
+        answer = gold_front_answer(PlanCache.key(front.FRONT, *_planner_inputs(domain, parsed)))
+        assert answer is not None, f"{record.id}/{problem.name}: python -m text2world.store.plans --gold-front"
+        if answer["solved"]:
+            simulator = Simulator(domain, parsed, max_work=SemanticSettings().max_work)
+            assert simulator.validate_plan([GroundAction.parse(s) for s in answer["plan"]]).valid
+
+
+def test_a_fresh_home_prepares_golds_without_planning(tmp_path, monkeypatch):
+    def no_planner(*args, **kwargs):
+        raise AssertionError("a gold was planned although its answer ships")
+
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    monkeypatch.setattr(front, "plan_problem", no_planner)
+    front.clear_memory()
+    record = STORE.get("blocksworld")
+    cache = prepare_gold(record.domain, [(p.name, p.pddl) for p in record.problems],
+                         SemanticSettings(seed=12345))  # a settings key no other test built
+    assert all(p.plan for p in cache.problems)

@@ -1,0 +1,134 @@
+"""The answer keys shipped with the store (data/keys/) are current for the texts and replay in
+the simulator the way the shipped plans do: every keyed state is a state the items start from,
+every keyed action applies there, the plan's own action costs exactly the rest of the plan, no
+cost-to-go is below what the state's optimum allows, and a sample agrees with the planner.
+Scoring a proposal the key knows asks no planner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from text2world.simulation import GroundAction
+from text2world.store.datasets import load_dataset
+from text2world.store.plans import plan_key
+from text2world.tasks.wm.answer_keys import (
+    KEYS_FOLDER,
+    key_indices,
+    keys_path,
+    shipped_key,
+    state_hash,
+    state_key,
+)
+from text2world.tasks.wm.planner import optimal_plan
+from text2world.tasks.wm.world import world_for
+
+STORE = load_dataset()
+RECORDS = {r.id: r for r in STORE.records}
+# the store's own problems (--size easy); keys of the generated ones are built the same way
+KEY_FILES = sorted(keys_path("x").parent.glob("*.json"))
+
+
+def test_keys_are_shipped():
+    assert KEY_FILES, f"no answer key under data/{KEYS_FOLDER}/"
+
+
+@pytest.mark.parametrize("path", KEY_FILES, ids=lambda p: p.stem)
+def test_every_shipped_key_is_current_and_replays(path):
+    record = RECORDS[path.stem]
+    data = json.loads(path.read_text())
+    texts = {p.name: p.pddl for p in record.problems}
+    for name, entry in data["problems"].items():
+        assert entry["key"] == plan_key(record.domain, texts[name]), \
+            f"{record.id}/{name}: stale key; run python -m text2world.tasks.wm.answer_keys --missing"
+        world = world_for(record, name)
+        by_hash = {state_hash(world.states[i]): i for i in key_indices(world)}
+        assert set(entry["states"]) == set(by_hash), f"{record.id}/{name}: keyed states"
+        for digest, answers in entry["states"].items():
+            index = by_hash[digest]
+            state, rest = world.states[index], world.remaining_cost(index)
+            applicable = {str(a) for a in world.simulator.applicable(state)}
+            assert set(answers) <= applicable and answers, f"{record.id}/{name}"
+            for text, to_go in answers.items():
+                _, cost = world.step_cost(state, GroundAction.parse(text))
+                if to_go is not None:  # h*(s) <= c(a) + h*(s'): never below the optimum
+                    assert cost + to_go >= rest - 1e-9, f"{record.id}/{name} {text}"
+            plan_action = str(world.plan[index])
+            assert answers[plan_action] == pytest.approx(rest - world.step_costs[index])
+
+
+def test_a_sample_of_the_key_agrees_with_the_planner():
+    path = next((p for p in KEY_FILES if p.stem == "blocksworld"), None) or KEY_FILES[0]
+    record = RECORDS[path.stem]
+    name, entry = next(iter(json.loads(path.read_text())["problems"].items()))
+    world = world_for(record, name)
+    index = key_indices(world)[-1]
+    state = world.states[index]
+    answers = entry["states"][state_hash(state)]
+    for text in sorted(answers)[:6]:
+        successor, _ = world.step_cost(state, GroundAction.parse(text))
+        result = optimal_plan(record.domain, world.cost_problem(successor),
+                              models=(world.domain, world.simulator.problem), start=successor)
+        planned = world._plan_cost(successor, result) if result.solved else None
+        assert result.status in ("solved", "unsolvable")
+        assert answers[text] == planned, f"{record.id}/{name} {text}"
+
+
+def test_a_rebuilt_key_equals_the_shipped_one():
+    path = KEY_FILES[0]
+    record = RECORDS[path.stem]
+    name, entry = next(iter(json.loads(path.read_text())["problems"].items()))
+    world = world_for(record, name)
+    index = key_indices(world)[0]
+    answers, _ = state_key(world, index)
+    assert answers == entry["states"][state_hash(world.states[index])]
+
+
+def test_a_stale_key_is_ignored():
+    record = RECORDS[KEY_FILES[0].stem]
+    problem = record.problems[0]
+    assert shipped_key(record, problem.name, problem.pddl)
+    assert shipped_key(record, problem.name, problem.pddl + "\n; edited\n") == {}
+
+
+def test_proposals_the_key_knows_ask_no_planner(tmp_path, monkeypatch):
+    import text2world.tasks.wm.task as task_module
+    from text2world.tasks.wm import WmOptions, run_wm
+
+    def no_planner(*args, **kwargs):
+        raise AssertionError("the planner ran although the key knows the action")
+
+    monkeypatch.setattr(task_module, "optimal_plan", no_planner)
+    monkeypatch.setenv("T2W_RUNS_DIR", str(tmp_path))
+    result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", size="easy",
+                              split="all", domains=[KEY_FILES[0].stem], max_concurrency=2))
+    assert result.stats["planner_calls"] == 0
+    assert result.new_items > 0
+
+
+def test_scores_with_the_key_equal_the_planners(tmp_path, monkeypatch):
+    """The same items scored from the key and (key hidden) by the planner: identical metrics."""
+    import text2world.tasks.wm.world as world_module
+    from text2world.tasks.wm import WmOptions, run_wm
+
+    # a domain whose items leave the plan (its key answers what the planner would)
+    domain = "bakery-ovens" if keys_path("bakery-ovens").is_file() else KEY_FILES[0].stem
+
+    def run(folder: str) -> tuple:
+        monkeypatch.setenv("T2W_RUNS_DIR", str(tmp_path / folder))
+        world_module._cached_world.cache_clear()  # fresh worlds: nothing remembered
+        result = run_wm(WmOptions(model="reference/noisy-oracle", task="propose", size="easy", split="all",
+                                  domains=[domain], max_concurrency=1))
+        items = [json.loads(line) for line in result.run.log_path.read_text().splitlines()]
+        return sorted((i["item"], json.dumps(i["metrics"], sort_keys=True),
+                       json.dumps(i["baselines"], sort_keys=True))
+                      for i in items if "metrics" in i), result
+
+    keyed, with_key = run("keyed")
+    monkeypatch.setattr(world_module, "shipped_key", lambda *args, **kwargs: {})
+    planned, with_planner = run("planned")
+    assert with_key.stats["planner_calls"] == 0
+    assert with_planner.stats["planner_calls"] > 0
+    assert with_key.summary["metrics"] == with_planner.summary["metrics"]
+    assert keyed == planned
