@@ -88,3 +88,16 @@ def test_a_generated_problem_the_planner_cannot_solve_uses_the_generators_walk()
     assert not world.optimal
     assert [a.to_pddl() for a in world.plan] == list(record.meta[WITNESS_PLANS]["h02"])
     assert len(set(world.states)) == len(world.states)  # the walk's loops are cut out
+
+
+def test_a_problem_without_a_plan_is_a_clear_world_error():
+    """No plan (here: proved unsolvable) is a WorldError naming the problem and what answered,
+    which the task builders report as a skipped problem."""
+    from text2world.tasks.wm.world import WorldError
+
+    record = STORE.get("blocksworld")
+    text = record.problems[0].pddl.replace("(:goal (and (on a b) (on b c)))",
+                                           "(:goal (and (on a b) (on b a)))")
+    assert text != record.problems[0].pddl
+    with pytest.raises(WorldError, match=r"blocksworld/p01: no plan found \(in-process .*unsolvable"):
+        build_world(record, "p01", text, use_cache=False)
