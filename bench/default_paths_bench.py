@@ -34,7 +34,7 @@ STEPS: list[tuple[str, list[str]]] = [
       for task in ("next-state", "verify", "verify-rollout", "plan")],
     ("wm-propose-3", ["wm", "propose", "--model", "reference/oracle", "--run-id", "wm-propose-3",
                       "--limit", "3"]),
-    ("contamination", ["contamination"]),
+    ("contamination", ["contamination", "--model", "reference/oracle", "--run-id", "probe"]),
     ("report", ["report", "noisy"]),
     ("report-wm", ["report", "wm-next-state"]),
     ("compare", ["compare", "noisy", "oracle"]),
