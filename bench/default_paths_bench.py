@@ -37,7 +37,7 @@ STEPS: list[tuple[str, list[str]]] = [
     ("contamination", ["contamination", "--model", "reference/oracle", "--run-id", "probe"]),
     ("report", ["report", "noisy"]),
     ("report-wm", ["report", "wm-next-state"]),
-    ("compare", ["compare", "noisy", "oracle"]),
+    ("compare", ["compare", "runs/noisy", "runs/oracle"]),
     ("view-bundle", ["view", "--bundle", "bundle"]),
 ]
 PROPOSE_WHOLE = ("wm-propose", ["wm", "propose", "--model", "reference/oracle", "--run-id",

@@ -143,7 +143,7 @@ def test_report_compare_and_view_bundle_read_those_runs(space, generation_runs, 
     assert "EC_3" in report
     wm_report = space.t2w("report", "wm-next-state")
     assert "rho" in wm_report.lower()
-    compared = space.t2w("compare", "noisy", "oracle")
+    compared = space.t2w("compare", "runs/noisy", "runs/oracle")  # paths, not run ids
     assert "f1" in compared.lower()
     space.t2w("view", "--bundle", "bundle")
     assert (space.work / "bundle" / "index.html").is_file()
