@@ -17,7 +17,6 @@ from text2world.scoring.alignment import KINDS, UNMAPPED_PREFIX, align, name_key
 
 REPO = Path(__file__).resolve().parent.parent
 STORE = sorted((REPO / "data" / "domains").glob("*.pddl"))
-OFFICIAL_TRAIN = REPO.parent / "shared" / "text2world-official" / "train.json"
 F1S = ("f1_types", "f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 NOT_NAMES = {"and", "not", "or", "forall", "exists", "when", "object", "either", "number",
              "imply", "define", "domain"}
@@ -179,17 +178,8 @@ def test_released_golds_renamed(official_test):
     assert checked >= 12
 
 
-def released_blocksworld() -> str:
-    """The released few-shot exemplar: IPC blocksworld, untyped, with `pickup`/`putdown`."""
-    if not OFFICIAL_TRAIN.is_file():
-        pytest.skip(f"released Text2World data not found at {OFFICIAL_TRAIN}")
-    records = json.loads(OFFICIAL_TRAIN.read_text(encoding="utf-8"))
-    (text,) = [r["pddl_domain"] for r in records if "(domain blocksworld)" in r["pddl_domain"]]
-    return text
-
-
-def test_pick_up_for_pickup_is_one_matched_action():
-    gold = released_blocksworld()
+def test_pick_up_for_pickup_is_one_matched_action(released_blocksworld):
+    gold = released_blocksworld
     predicted = gold.replace("pickup", "pick-up").replace("putdown", "put-down")
     result = score(gold, predicted, mode="canonical")
     assert result.per_action["pickup"] == {"status": "matched", "predicted": "pick-up",

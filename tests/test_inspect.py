@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+from inspect_helpers import inspect_env  # noqa: E402
 from llm_server import (  # noqa: E402
     Script,
     ScriptedLLMServer,
@@ -283,45 +283,13 @@ def test_reference_models_answer_only_inside_text2world_tasks(tmp_path):
     assert log.status == "error" and "answer only text2world's tasks" in log.error.message
 
 
-def _entry_point_path(tmp_path: Path) -> str:
-    """The installed text2world may predate the entry point: declare it as pyproject does."""
-    from importlib.metadata import entry_points
-
-    if any(ep.value == "text2world.integrations.inspect_tasks"
-           for ep in entry_points(group="inspect_ai")):
-        return ""
-    dist = tmp_path / "ep" / "text2world_inspect_entry-0.0.0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: text2world-inspect-entry\n"
-                                   "Version: 0.0.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[inspect_ai]\ntext2world = text2world.integrations.inspect_tasks\n")
-    return str(tmp_path / "ep")
-
-
-def _installed_from_here() -> bool:
-    from importlib.metadata import PackageNotFoundError, distribution
-
-    try:
-        direct = json.loads(distribution("text2world").read_text("direct_url.json") or "{}")
-    except (PackageNotFoundError, ValueError):
-        return False
-    url = direct.get("url") or ""
-    return url.startswith("file://") and Path(url.removeprefix("file://")).resolve() == REPO
-
-
 def test_pyproject_registers_the_tasks_and_inspect_eval_finds_them(tmp_path):
     import tomllib
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["entry-points"]["inspect_ai"] == {
         "text2world": "text2world.integrations.inspect_tasks"}
-    # Only a checkout that is not the installed one goes on the path: a checkout's own
-    # text2world.egg-info (no direct_url.json) would hide the installed distribution, and
-    # Inspect names an extension's tasks after its installed package.
-    paths = [] if _installed_from_here() else [str(REPO)]
-    paths.append(_entry_point_path(tmp_path))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    env = inspect_env(tmp_path)
     inspect = [sys.executable, "-m", "inspect_ai"]
     listed = subprocess.run([*inspect, "list", "tasks", "text2world/integrations"], cwd=REPO,
                             env=env, capture_output=True, text=True, timeout=300)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -144,18 +142,9 @@ def test_released_domains_self_renamed_and_dropped(official_test):
 # --------------------------------------------------------------------------------------------
 # Scoring through the alignment of vocabularies
 
-OFFICIAL_TRAIN = Path(__file__).resolve().parent.parent.parent / "shared" / \
-    "text2world-official" / "train.json"
-
-
 @pytest.fixture(scope="module")
-def untyped_blocksworld() -> str:
-    """The released few-shot exemplar: IPC blocksworld, untyped, `pickup`/`putdown`."""
-    if not OFFICIAL_TRAIN.is_file():
-        pytest.skip(f"released Text2World data not found at {OFFICIAL_TRAIN}")
-    records = json.loads(OFFICIAL_TRAIN.read_text(encoding="utf-8"))
-    (text,) = [r["pddl_domain"] for r in records if "(domain blocksworld)" in r["pddl_domain"]]
-    return text
+def untyped_blocksworld(released_blocksworld) -> str:
+    return released_blocksworld
 
 
 def typed_version(untyped: str) -> str:

@@ -22,7 +22,6 @@ from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
 from text2world.store.datasets import load_dataset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-OFFICIAL = Path(__file__).resolve().parents[2] / "shared" / "text2world-official" / "test.json"
 
 ADL = """
 (define (domain adl)
@@ -237,11 +236,8 @@ def test_agrees_with_unified_planning_on_hand_written_adl() -> None:
     assert result.successors >= 10
 
 
-def test_synthetic_problems_for_released_golds() -> None:
-    if not OFFICIAL.exists():
-        pytest.skip("released Text2World data not present")
-    import json
-    records = {r["id"]: r for r in json.loads(OFFICIAL.read_text())}
+def test_synthetic_problems_for_released_golds(official_test) -> None:
+    records = {r["id"]: r for r in official_test}
     checked = 0
     for record in list(records.values())[:40:8]:
         domain = parse_domain(record["pddl_domain"])

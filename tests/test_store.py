@@ -2,17 +2,20 @@
 complete and well-formed, requirements are spread like the paper's, the manifest is current.
 
 Solving every problem with Fast Downward takes minutes on a busy machine, so verified
-(domain, problem, planner version) triples are remembered in pytest's cache by content hash:
-a changed domain or problem is always solved again. ``T2W_SOLVE_ALL=1`` ignores the cache.
+(domain, problem, planner version) triples are remembered by content hash in a file of the
+user's cache folder (``SOLVED_CACHE``; not pytest's cache plugin, which ``-p no:cacheprovider``
+turns off): a changed domain or problem is always solved again. ``T2W_SOLVE_ALL=1`` ignores it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +35,8 @@ BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must
                    "only if", "only when", "provided that", "as long as", "no longer",
                    "afterwards", "after the action", "as a result", "becomes", "it is required")
 SOLVE_TIMEOUT = 20.0
+SOLVED_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "text2world" / \
+    "test-store-solved-problems.json"
 
 
 @pytest.fixture(scope="module")
@@ -108,14 +113,11 @@ def _solve_key(domain: str, problem: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def solved(store, request) -> dict:
+def solved(store) -> dict:
     """(id, problem name) -> PlanResult for every store problem (pool of 2 processes): the
     problem must parse against its domain with tarski and with unified-planning, and Fast
     Downward must find a plan."""
-    cache = request.config.cache
-    known: list[str] = [] if os.environ.get("T2W_SOLVE_ALL") else cache.get(
-        "text2world/solved-problems", [])
-    known_set = set(known)
+    known_set = set() if os.environ.get("T2W_SOLVE_ALL") else _read_solved()
     jobs, results = [], {}
     for record in store:
         for problem in record.problems:
@@ -131,8 +133,26 @@ def solved(store, request) -> dict:
         results[(record_id, problem_name)] = result
         if result.solved:
             known_set.add(key)
-    cache.set("text2world/solved-problems", sorted(known_set))
+    _write_solved(known_set)
     return results
+
+
+def _read_solved() -> set[str]:
+    try:
+        keys = json.loads(SOLVED_CACHE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()  # no or unreadable cache: everything is solved again
+    return {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
+
+
+def _write_solved(keys: set[str]) -> None:
+    try:
+        SOLVED_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        partial = SOLVED_CACHE.with_name(f"{SOLVED_CACHE.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(sorted(keys)), encoding="utf-8")
+        partial.replace(SOLVED_CACHE)  # atomic: a parallel run reads the old or the new list
+    except OSError:
+        pass  # a read-only home only costs solving again next time
 
 
 @pytest.mark.parametrize("record_id", STORE_IDS)

@@ -51,9 +51,10 @@ def test_a_world_uses_the_shipped_plan_without_planning(monkeypatch):
         build_world(record, problem.name, problem.pddl + "\n; edited\n")
 
 
-def test_generated_problems_have_shipped_plans_or_shipped_failures():
-    """data/generated/ problems come with their plans (or the planner's shipped timeout), so
-    the default --size hard plans nothing on a fresh clone."""
+def test_every_generated_problem_has_a_shipped_plan_the_simulator_accepts():
+    """data/generated/ problems come with their plans (the generator's walk where the planner
+    finds none in its bound), so the default --size hard plans nothing on a fresh clone and
+    every generated problem is a world."""
     from text2world.tasks.wm.generators import sized_records
 
     hard = sized_records(list(STORE.records), "hard")
@@ -65,8 +66,38 @@ def test_generated_problems_have_shipped_plans_or_shipped_failures():
         for problem in record.problems:
             shipped = shipped_plan(record, problem.name, problem.pddl)
             assert shipped is not None, f"{record.id}/{problem.name}: no shipped plan"
-            if shipped.status == "solved":
-                solved += 1
-                simulator = Simulator(domain, parse_problem(record.domain, problem.pddl))
-                assert simulator.validate_plan(list(shipped.plan)).valid
+            assert shipped.status == "solved", f"{record.id}/{problem.name}: {shipped.status}"
+            simulator = Simulator(domain, parse_problem(record.domain, problem.pddl))
+            assert simulator.validate_plan(list(shipped.plan)).valid, problem.name
+            solved += 1
     assert solved >= 190
+
+
+def test_a_generated_problem_the_planner_cannot_solve_uses_the_generators_walk():
+    """water-jugs/h02 grows too big for Fast Downward to ground in a second: without a
+    shipped plan (another id) the world falls back to the generator's witness walk."""
+    from dataclasses import replace
+
+    from text2world.tasks.wm.generators import WITNESS_PLANS, sized_records
+
+    record = sized_records([STORE.get("water-jugs")], "hard", witnesses=True)[0]
+    unshipped = replace(record, id="water-jugs-unshipped")
+    problem = next(p for p in record.problems if p.name == "h02")
+    world = build_world(unshipped, problem.name, problem.pddl, planner_timeout=1,
+                        use_cache=False)
+    assert not world.optimal
+    assert [a.to_pddl() for a in world.plan] == list(record.meta[WITNESS_PLANS]["h02"])
+    assert len(set(world.states)) == len(world.states)  # the walk's loops are cut out
+
+
+def test_a_problem_without_a_plan_is_a_clear_world_error():
+    """No plan (here: proved unsolvable) is a WorldError naming the problem and what answered,
+    which the task builders report as a skipped problem."""
+    from text2world.tasks.wm.world import WorldError
+
+    record = STORE.get("blocksworld")
+    text = record.problems[0].pddl.replace("(:goal (and (on a b) (on b c)))",
+                                           "(:goal (and (on a b) (on b a)))")
+    assert text != record.problems[0].pddl
+    with pytest.raises(WorldError, match=r"blocksworld/p01: no plan found \(in-process .*unsolvable"):
+        build_world(record, "p01", text, use_cache=False)

@@ -5,7 +5,9 @@ One file per domain: ``{"planner": ..., "problems": {name: entry}}`` where an en
 ``{"key": sha256 of the domain and problem texts, "status": "solved" | "unsolvable",
 "plan": [steps], "cost": c, "optimal": bool, "bound_s": seconds}``. ``optimal`` is true when
 the optimal search (A* LM-cut) proved the plan optimal within ``bound_s``; otherwise the plan
-is LAMA's first solution (satisficing) found after the optimal search ran out of that bound.
+is LAMA's first solution (satisficing) found after the optimal search ran out of that bound,
+or, for a generated problem LAMA cannot plan in that bound either, the generator's own walk
+(``"planner": "generator walk"``, satisficing).
 An entry whose key does not match the current texts is stale and ignored (the planner runs
 as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``;
 ``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``).
@@ -156,18 +158,24 @@ def write_gold_front(records: list[Record], root: Path | None = None) -> int:
 
 def plan_record(record: Record, timeout: float) -> dict:
     """Plan every problem of ``record`` (optimal first, LAMA after a timeout)."""
-    from text2world.tasks.wm.planner import PLANNER_VERSION, optimal_plan
+    from text2world.tasks.wm.generators import WITNESS_PLANS
+    from text2world.tasks.wm.planner import PLANNER_VERSION, OptimalPlan, optimal_plan
 
     problems = {}
+    witnesses = record.meta.get(WITNESS_PLANS, {})  # generated problems: the generator's walk
     for problem in record.problems:
         result = optimal_plan(record.domain, problem.pddl, timeout=timeout)
         optimal = result.solved
         if result.status == "timeout":
             result = optimal_plan(record.domain, problem.pddl, timeout=timeout, optimal=False)
+        if not result.solved and witnesses.get(problem.name):
+            result = OptimalPlan("solved", tuple(witnesses[problem.name]), None,
+                                 planner="generator walk")
         problems[problem.name] = {
             "key": plan_key(record.domain, problem.pddl), "status": result.status,
             "plan": list(result.plan or []), "cost": result.cost, "optimal": optimal,
-            "bound_s": timeout, **({"message": result.message} if not result.solved else {})}
+            "bound_s": timeout, **({"message": result.message} if not result.solved else {}),
+            **({"planner": result.planner} if result.planner == "generator walk" else {})}
     return {"format": FORMAT, "planner": PLANNER_VERSION, "problems": problems}
 
 
@@ -214,7 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.generated:
         from text2world.tasks.wm.generators import sized_records
 
-        records = [r for r in sized_records(records, "hard") if "generator_error" not in r.meta]
+        records = [r for r in sized_records(records, "hard", witnesses=True)
+                   if "generator_error" not in r.meta]
     write_plans(records, args.timeout, only_missing=args.missing, generated=args.generated)
 
 

@@ -12,6 +12,10 @@ without domain-specific code:
 3. **a reachable goal**: a further seeded walk of ``goal_walk`` steps; the goal is a seeded
    sample of up to ``goal_facts`` atoms that walk made true (so a plan exists: the walk).
 
+The walk, cut where the goal first holds and without its loops, is the problem's witness plan:
+the reference plan where the planner finds none in its bound (a grown problem can be too big
+for Fast Downward to ground in time), so every generated problem has a world.
+
 ``copies`` grows from 1 until the median number of applicable ground actions along the
 warm-up walk reaches ``target_actions`` (or ``max_copies``). The problems are written to
 ``data/generated/<domain>/h<NN>.pddl`` (``python -m text2world.tasks.wm.generators``), their
@@ -30,12 +34,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from text2world.pddl.model import parse_domain
-from text2world.simulation import SimulationError, Simulator, atom_to_pddl, parse_problem
+from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl, parse_problem
 from text2world.store.datasets import Problem, Record, atomic_write_text, data_dir
 
 SIZES = ("hard", "easy")  # hard: generated problems; easy: the store's own
 GENERATED_FOLDER = "generated"
 PROBLEMS_PER_DOMAIN = 2
+WITNESS_PLANS = "witness_plans"  # Record.meta: {problem name: the generator's walk as PDDL steps}
 
 
 class GeneratorError(ValueError):
@@ -108,6 +113,29 @@ def _grow(record: Record, base: Problem, copies: int) -> _Grown:
 def generate_problem(record: Record, seed: int, name: str,
                      settings: GeneratorSettings = GeneratorSettings()) -> Problem:
     """One generated problem of ``record`` (deterministic for the seed)."""
+    return generate_with_witness(record, seed, name, settings)[0]
+
+
+def _witness(walk_actions: tuple[GroundAction, ...], states: tuple[frozenset, ...],
+             goal: set) -> tuple[str, ...]:
+    """The walk up to the first state where every goal atom holds, its loops cut out."""
+    kept_states, kept_actions = [states[0]], []
+    for action, state in zip(walk_actions, states[1:]):
+        if state in kept_states:  # back to an earlier state: the loop since then is no use
+            index = kept_states.index(state)
+            del kept_states[index + 1:], kept_actions[index:]
+        else:
+            kept_states.append(state)
+            kept_actions.append(action)
+        if goal <= state:
+            break
+    return tuple(a.to_pddl() for a in kept_actions)
+
+
+def generate_with_witness(record: Record, seed: int, name: str,
+                          settings: GeneratorSettings = GeneratorSettings()
+                          ) -> tuple[Problem, tuple[str, ...]]:
+    """One generated problem of ``record`` and its witness plan (PDDL steps; not optimal)."""
     if not record.problems:
         raise GeneratorError(f"{record.id}: no problem to grow")
     domain = parse_domain(record.domain)
@@ -136,7 +164,8 @@ def generate_problem(record: Record, seed: int, name: str,
         raise GeneratorError(f"{record.id}: cannot grow {base.name}: {err}") from None
     goal = rng.sample(made_true, min(settings.goal_facts, len(made_true)))
     goal_text = "(and " + " ".join(atom_to_pddl(a) for a in sorted(goal)) + ")"
-    return Problem(name, grown.text(name, start, goal_text))
+    return (Problem(name, grown.text(name, start, goal_text)),
+            _witness(walk.actions, walk.states, set(goal)))
 
 
 def generated_dir(root: Path | None = None) -> Path:
@@ -149,25 +178,35 @@ def shipped_generated(record: Record, root: Path | None = None) -> tuple[Problem
                  for p in sorted(folder.glob("*.pddl")))
 
 
-def sized_records(records: list[Record], size: str, seed: int = 0) -> list[Record]:
+def sized_records(records: list[Record], size: str, seed: int = 0,
+                  witnesses: bool = False) -> list[Record]:
     """The records with the problems of ``size``: ``easy`` the store's own; ``hard`` the
     generated ones (shipped for seed 0, generated for other seeds; a domain the generator
-    cannot scale keeps its own problems, its ``meta`` saying so)."""
+    cannot scale keeps its own problems, its ``meta`` saying so).
+
+    Generated problems carry their witness plans in ``meta[WITNESS_PLANS]``; shipped ones
+    only with ``witnesses`` (their shipped plans already hold the witness where needed)."""
     if size not in SIZES:
         raise GeneratorError(f"unknown size {size!r}; choose one of {', '.join(SIZES)}")
     if size == "easy":
         return records
     sized = []
     for record in records:
-        problems = shipped_generated(record) if seed == 0 else ()
-        if not problems:
-            try:
-                problems = tuple(generate_problem(record, seed * 1000 + n, f"h{n + 1:02d}")
-                                 for n in range(PROBLEMS_PER_DOMAIN))
-            except GeneratorError as err:
-                sized.append(replace(record, meta={**record.meta, "generator_error": str(err)}))
-                continue
-        sized.append(replace(record, problems=problems))
+        shipped = shipped_generated(record) if seed == 0 else ()
+        if shipped and not witnesses:
+            sized.append(replace(record, problems=shipped))
+            continue
+        try:
+            made = [generate_with_witness(record, seed * 1000 + n, f"h{n + 1:02d}")
+                    for n in range(PROBLEMS_PER_DOMAIN)]
+        except GeneratorError as err:
+            sized.append(replace(record, meta={**record.meta, "generator_error": str(err)}))
+            continue
+        # a shipped problem keeps its text; the witness only where the generator gives it again
+        problems = shipped or tuple(p for p, _ in made)
+        walks = {p.name: w for p, w in made if p in problems}
+        sized.append(replace(record, problems=problems,
+                             meta={**record.meta, WITNESS_PLANS: walks}))
     return sized
 
 

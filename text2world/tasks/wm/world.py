@@ -16,7 +16,7 @@ from text2world.simulation import GroundAction, SimulationError, Simulator, pars
 from text2world.store.datasets import Record
 from text2world.store.plans import shipped_plan
 from text2world.tasks.wm.answer_keys import shipped_key, state_hash
-from text2world.tasks.wm.generators import rename_tokens
+from text2world.tasks.wm.generators import WITNESS_PLANS, rename_tokens
 from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
 
 
@@ -155,6 +155,7 @@ class _Reference:
     plan: tuple[str, ...] | None
     optimal_proved: bool
     message: str = ""
+    planner: str = ""  # what answered: the shipped plans, the in-process search, Fast Downward
 
     @property
     def solved(self) -> bool:
@@ -175,19 +176,23 @@ def _reference_plan(record: Record, problem_name: str, problem_text: str,
             names = record.meta["mystery_names"]
             steps = None if found.plan is None else \
                 tuple(rename_tokens(step, names) for step in found.plan)
-            return _Reference(found.status, steps, found.optimal_proved, found.message)
+            return _Reference(found.status, steps, found.optimal_proved, found.message,
+                              found.planner)
     shipped = shipped_plan(record, problem_name, problem_text)
     if shipped is not None and (shipped.optimal or shipped.bound_s >= planner_timeout):
         return _Reference(shipped.status, shipped.plan or None, shipped.optimal,
                           "" if shipped.status == "solved" else
-                          f"no plan within {shipped.bound_s:g}s (shipped answer)")
+                          f"no plan within {shipped.bound_s:g}s", "shipped plans")
     result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
                           use_cache=use_cache)
     optimal = result.solved
     if result.status == "timeout":  # too big for optimal search: a satisficing plan
         result = optimal_plan(record.domain, problem_text, timeout=planner_timeout,
                               use_cache=use_cache, optimal=False)
-    return _Reference(result.status, result.plan, optimal, result.message)
+    witness = record.meta.get(WITNESS_PLANS, {}).get(problem_name)
+    if not result.solved and witness:  # a generated problem too big to plan: its walk
+        return _Reference("solved", tuple(witness), False, "", "generator walk")
+    return _Reference(result.status, result.plan, optimal, result.message, result.planner)
 
 
 @lru_cache(maxsize=512)
