@@ -25,7 +25,8 @@ gold give the same reward in any process, under any load and ``PYTHONHASHSEED``)
 (``limit`` CPU seconds per answer, the planner's included: a safety net; past it the reward is
 0 and ``RewardDetail.reason`` says "timeout:", as it does whenever a planner's clock shaped the
 reward, the one case where a reward may not repeat: ``RewardDetail.timed_out``), safe on any
-text (model output never raises: a reward of 0 with a reason), and importable without the API's extras (no FastAPI, uvicorn or MCP).
+text (model output never raises: a reward of 0 with a reason), and importable without the
+API's extras (no FastAPI, uvicorn or MCP).
 The reasons are the side channel: ``domain_reward.last_details`` holds a ``RewardDetail`` per
 completion of the latest call; ``reward_for`` returns one.
 """
