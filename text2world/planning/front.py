@@ -12,8 +12,8 @@ Answers are memoised in memory and on disk (``planning.PlanCache``) under a key 
 front configuration (search, bounds, fallback), so equal predictions, repeated runs and
 re-scoring plan once, and answers of other configurations never mix in. The search is
 deterministic (work bounds, stable tie-breaking), and so is Fast Downward's lama-first on the
-same texts. Two clocks remain, as safety nets only: the search's CPU seconds (far above what its
-work bounds allow) and Fast Downward's wall-clock ``timeout``. An answer either of them shaped
+same texts. Clocks remain as safety nets only: the search's CPU seconds (far above what its work
+bounds allow), Fast Downward's CPU seconds (``timeout``) and its wall clock. An answer either of them shaped
 is not deterministic: it is not cached, and ``timeout_of`` says what expired, so that a score
 resting on it can say so.
 """
@@ -81,7 +81,7 @@ def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
 def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                  simulator: Simulator | None = None) -> PlanResult:
     """A plan of (domain, problem): in-process first, then Fast Downward (``timeout`` bounds
-    its run). ``simulator``, when given, must simulate these texts (saves parsing them)."""
+    its CPU seconds). ``simulator``, when given, must simulate these texts (saves parsing them)."""
     if simulator is None:
         try:
             simulator = simulator_from_text(domain_text, problem_text, max_work=200_000)
