@@ -221,14 +221,15 @@ def _semantic(gold: Gold, domain: str, limit: float) -> tuple[float, str, str]:
 
     settings = SemanticSettings(time_limit=limit, planner_timeout=min(10.0, limit), cpu_clock=True)
     result = semantic_score(gold.domain, domain, gold.problems, settings=settings)
-    # a clock that fired (a safety net) makes the reward one that may not repeat: say so first
+    # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
+    # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
+    # which fire together on a hopeless search), so that only the reason tells them apart
     timeouts = f"{TIMEOUT}: " + "; ".join(result.timeouts[:2]) if result.timeouts else ""
+    if result.prediction_timed_out:
+        return 0.0, result.verdict, (f"{timeouts} (the limits: {limit:g} CPU seconds per answer, "
+                                     f"{settings.planner_timeout:g} per planner run)")
     if not result.ok:
-        reason = result.reason
-        if "time limit" in reason:
-            reason = f"{TIMEOUT}: past the limit of {limit:g} CPU seconds per answer: {reason}"
-        elif timeouts:
-            reason = f"{timeouts}; {reason}"
+        reason = f"{timeouts}; {result.reason}" if timeouts else result.reason
         return 0.0, result.verdict, reason
     if result.verdict == "equivalent":
         return 1.0, result.verdict, timeouts

@@ -141,6 +141,12 @@ class SemanticScore:
     def metrics(self) -> dict[str, float | None]:
         return {name: getattr(self, name) for name in METRICS}
 
+    @property
+    def prediction_timed_out(self) -> bool:
+        """A clock fired on the prediction's side (its plan, or the pair's time limit), not
+        only on the gold's plan."""
+        return any(not note.startswith(_GOLD_SIDE) for note in self.timeouts)
+
     def to_dict(self) -> dict:
         data = asdict(self)
         data["diagnoses"] = [d.to_dict() for d in self.diagnoses]
@@ -206,6 +212,7 @@ class GoldCache:
     planner_seconds: float
 
 
+_GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticScore.timeouts)
 _GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
 _GOLD_CACHE_SIZE = 32
 # ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
@@ -470,7 +477,7 @@ class _PairScorer:
         self.planner_seconds = 0.0  # wall seconds in the planners (reported)
         self.planner_cpu = 0.0      # CPU seconds of Fast Downward's processes (cpu_clock)
         self.notes: list[str] = []
-        self.timeouts: list[str] = [f"problem {p.name}, the gold's plan: {p.timeout}"
+        self.timeouts: list[str] = [f"{_GOLD_SIDE} of problem {p.name}: {p.timeout}"
                                     for p in cache.problems if p.timeout]
         self.gold_predicates = {p.name for p in cache.domain.predicates}
         self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
@@ -523,7 +530,7 @@ class _PairScorer:
         self.planner_cpu += _children_cpu() - children
         timeout = timeout_of(result)
         if timeout:
-            self.timeouts.append(f"problem {gold.name}, the prediction's plan: {timeout}")
+            self.timeouts.append(f"the prediction's plan of problem {gold.name}: {timeout}")
         if not result.solved:
             if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
                 if gold.plan is None and "UNSOLVABLE" in gold.plan_note:
