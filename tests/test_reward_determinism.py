@@ -20,6 +20,10 @@ from pathlib import Path
 
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action
+from text2world.planning import front as planner_front
+from text2world.planning.fast_downward import PlanCache, fast_downward_plan
+from text2world.simulation import simulator_from_text
+from text2world.simulation.search import BOUND, SearchLimits, greedy_search, optimal_search
 from text2world.store.datasets import load_dataset
 
 GOLDS = ("sudoku-fill", "lights-out")
@@ -70,3 +74,49 @@ def test_rewards_are_identical_across_processes_hash_seeds_and_speeds(tmp_path):
     # the answers are mutants: not all equivalent, and no clock decided any of them
     assert {detail["verdict"] for detail in first[0]} - {"equivalent"}
     assert not any("timeout:" in detail["reason"] for detail in first[0] + second[0])
+
+
+# Switches that are never both on and off: 2^n states and no plan, a search that only a bound ends.
+SWITCHES = """(define (domain switches)
+  (:requirements :strips :typing)
+  (:types switch)
+  (:predicates (on ?s - switch) (off ?s - switch))
+  (:action turn-on :parameters (?s - switch)
+    :precondition (off ?s) :effect (and (on ?s) (not (off ?s))))
+  (:action turn-off :parameters (?s - switch)
+    :precondition (on ?s) :effect (and (off ?s) (not (on ?s)))))"""
+HOPELESS = ("(define (problem many) (:domain switches) (:objects "
+            + " ".join(f"s{i}" for i in range(30)) + " - switch)\n  (:init "
+            + " ".join(f"(off s{i})" for i in range(30)) + ") (:goal (and (on s0) (off s0))))")
+
+
+def test_the_heuristics_work_bounds_a_search_without_a_clock():
+    sim = simulator_from_text(SWITCHES, HOPELESS)
+    limits = SearchLimits(max_expanded=10**9, max_evaluated=10**9, max_seconds=600,
+                          max_relaxed_work=3_000)
+    first, second = greedy_search(sim, limits=limits), greedy_search(sim, limits=limits)
+    assert first.status == BOUND and first.bound == "relaxed-work" and "3,000" in first.message
+    assert (first.expanded, first.evaluated) == (second.expanded, second.evaluated)
+    assert "relaxed-work<=3000" in limits.describe()
+    # the front: bounded by work only; its CPU seconds are a safety net far above them
+    assert planner_front.FRONT_LIMITS.max_relaxed_work and planner_front.FRONT_LIMITS.max_seconds >= 5
+
+
+def test_a_clock_that_fires_says_timeout():
+    sim = simulator_from_text(SWITCHES, HOPELESS)
+    clock = optimal_search(sim, heuristic="blind", limits=SearchLimits(10**9, 10**9, max_seconds=0.0))
+    assert clock.status == BOUND and clock.bound == "seconds" and clock.message.startswith("timeout:")
+    answer, why = planner_front.search_plan(sim, SearchLimits(10**9, 10**9, max_seconds=0.0))
+    assert answer is None and "timeout:" in why
+    # Fast Downward's limit counts CPU seconds; with none left it stops at once, as a timeout
+    stopped = fast_downward_plan(SWITCHES, HOPELESS, timeout=0)
+    assert stopped.status == "Timeout" and "CPU seconds" in stopped.message
+    assert planner_front.timeout_of(stopped).startswith("Fast Downward")
+
+
+def test_an_answer_a_clock_shaped_is_not_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    planner_front.clear_memory()
+    result = planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0)  # the front's bound, then FD
+    assert result.status == "Timeout" and planner_front.timeout_of(result)
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, SWITCHES, HOPELESS)) is None
