@@ -18,6 +18,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from planning_helpers import SWITCHES, switches_problem
+
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action
 from text2world.planning import front as planner_front
@@ -76,18 +78,7 @@ def test_rewards_are_identical_across_processes_hash_seeds_and_speeds(tmp_path):
     assert not any("timeout:" in detail["reason"] for detail in first[0] + second[0])
 
 
-# Switches that are never both on and off: 2^n states and no plan, a search that only a bound ends.
-SWITCHES = """(define (domain switches)
-  (:requirements :strips :typing)
-  (:types switch)
-  (:predicates (on ?s - switch) (off ?s - switch))
-  (:action turn-on :parameters (?s - switch)
-    :precondition (off ?s) :effect (and (on ?s) (not (off ?s))))
-  (:action turn-off :parameters (?s - switch)
-    :precondition (on ?s) :effect (and (off ?s) (not (on ?s)))))"""
-HOPELESS = ("(define (problem many) (:domain switches) (:objects "
-            + " ".join(f"s{i}" for i in range(30)) + " - switch)\n  (:init "
-            + " ".join(f"(off s{i})" for i in range(30)) + ") (:goal (and (on s0) (off s0))))")
+HOPELESS = switches_problem(30)  # 2^30 states, no plan: only a bound ends a search
 
 
 def test_the_heuristics_work_bounds_a_search_without_a_clock():
