@@ -39,7 +39,7 @@ class SearchLimits:
     short without a clock. ``max_seconds`` counts the CPU time of the searching thread; it is
     only a safety net, set well above what the work bounds allow, because it is not
     deterministic: a search it stops reports the bound ``seconds`` and a message starting
-    with ``TIMEOUT``, so that what depends on it can say so."""
+    with "timeout:" (``TIMEOUT``), so that what depends on it can say so."""
 
     max_expanded: int = 20_000
     max_evaluated: int = 50_000
