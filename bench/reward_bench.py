@@ -91,9 +91,12 @@ def across_processes(pairs: list[tuple[str, str]]) -> None:
         env = {**os.environ, "PYTHONHASHSEED": seed, "T2W_HOME": home}
         there = json.loads(subprocess.run([sys.executable, "-c", script], input=json.dumps(pairs),
                                           capture_output=True, text=True, check=True, env=env).stdout)
-    differing = [(gold, a["reward"], b["reward"]) for (gold, _), a, b in zip(pairs, here, there) if a != b]
+    differing = [(gold, a, b) for (gold, _), a, b in zip(pairs, here, there) if a != b]
+    rewards = [(gold, a["reward"], b["reward"]) for gold, a, b in differing if a["reward"] != b["reward"]]
+    unflagged = [gold for gold, a, b in differing if "timeout:" not in a["reason"] + b["reason"]]
     print(f"answers whose reward, verdict, reason or scores differ in a fresh process (PYTHONHASHSEED "
-          f"{seed}, empty T2W_HOME): {len(differing)} {differing[:5]}  [target 0]")
+          f"{seed}, empty T2W_HOME): {len(differing)}, of which not flagged 'timeout:' {len(unflagged)} "
+          f"{unflagged[:5]}  [target 0]; rewards that differ: {len(rewards)} {rewards[:5]}")
 
 
 def ray_speedup(pairs: list[tuple[str, str]], lines: int) -> None:
