@@ -7,12 +7,15 @@ Prints, all measured in this run (machine and load printed; compare ratios, not 
 1. rewards per CPU-second (semantic metric) with the golds prepared (a training run's steady
    state: each gold is prepared once per process), and including the preparation; target >= 20;
 2. the floor: the mean reward of trivial answers on the same golds (an empty domain, no PDDL);
+   determinism: answers whose reward differs between two passes in this process, and between
+   this process and a fresh one with another ``PYTHONHASHSEED`` and empty planner caches (its
+   own ``T2W_HOME``); rewards a clock shaped (reason "timeout:"), the only ones that may differ;
 3. ``score-batch`` on a local Ray with 2 workers vs 1 on the same 400 lines (wall, each on a
    fresh Ray whose start is not counted); target >= 1.7x;
 4. the start-up of ``domain_reward``'s first call in a fresh process (imports, the store, the
    batch's gold prepared), 8 completions of one gold; target < 3 s.
 
-    python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray]
+    python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray] [--skip-processes]
 """
 
 from __future__ import annotations
@@ -66,10 +69,34 @@ def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
     print(f"rewards per CPU-second, golds prepared: {len(pairs) / warm:.1f} "
           f"({warm:.2f} CPU-s)  [target >= 20]")
     print(f"rewards per CPU-second, golds prepared in the run: {len(pairs) / cold:.1f} ({cold:.2f} CPU-s)")
+    timed_out = [detail for detail in domain_reward.last_details if detail.timed_out]
+    print(f"rewards a clock shaped (reason 'timeout:'): {len(timed_out)} "
+          f"{[d.reason[:120] for d in timed_out[:3]]}")
     trivial = {"empty domain": "(define (domain d) (:requirements :strips))", "no PDDL": "I do not know."}
     for name, answer in trivial.items():
         values = [reward_for(resolve_gold(gold), answer).reward for gold in golds]
         print(f"floor ({name}): mean reward {sum(values) / len(values):.3f}")
+
+
+def across_processes(pairs: list[tuple[str, str]]) -> None:
+    """The rewards of a fresh process (another hash seed, empty caches) against this one's."""
+    here = [d.to_dict() for d in domain_reward.last_details]
+    script = ("import json, sys\n"
+              "from text2world.rewards import domain_reward\n"
+              "pairs = json.load(sys.stdin)\n"
+              "domain_reward([a for _, a in pairs], gold_id=[g for g, _ in pairs])\n"
+              "print(json.dumps([d.to_dict() for d in domain_reward.last_details]))\n")
+    seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "PYTHONHASHSEED": seed, "T2W_HOME": home}
+        there = json.loads(subprocess.run([sys.executable, "-c", script], input=json.dumps(pairs),
+                                          capture_output=True, text=True, check=True, env=env).stdout)
+    differing = [(gold, a, b) for (gold, _), a, b in zip(pairs, here, there) if a != b]
+    rewards = [(gold, a["reward"], b["reward"]) for gold, a, b in differing if a["reward"] != b["reward"]]
+    unflagged = [gold for gold, a, b in differing if "timeout:" not in a["reason"] + b["reason"]]
+    print(f"answers whose reward, verdict, reason or scores differ in a fresh process (PYTHONHASHSEED "
+          f"{seed}, empty T2W_HOME): {len(differing)}, of which not flagged 'timeout:' {len(unflagged)} "
+          f"{unflagged[:5]}  [target 0]; rewards that differ: {len(rewards)} {rewards[:5]}")
 
 
 def ray_speedup(pairs: list[tuple[str, str]], lines: int) -> None:
@@ -116,11 +143,14 @@ def main() -> None:
     parser.add_argument("--per-gold", type=int, default=4, help="answers per gold")
     parser.add_argument("--lines", type=int, default=400, help="lines for the Ray comparison")
     parser.add_argument("--skip-ray", action="store_true")
+    parser.add_argument("--skip-processes", action="store_true", help="no fresh-process comparison")
     args = parser.parse_args()
     records = [r for r in load_dataset() if r.problems][:args.golds]
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}")
     pairs = mixed_answers(records, args.per_gold)
     rewards_per_cpu_second(pairs)
+    if not args.skip_processes:
+        across_processes(pairs)
     first_call_startup(records[0].id)
     if not args.skip_ray:
         ray_pairs = pairs if len(pairs) >= args.lines else mixed_answers(records, -(-args.lines // len(records)))

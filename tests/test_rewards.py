@@ -115,6 +115,7 @@ def test_past_the_cpu_limit_the_reward_is_zero_with_the_reason(gold_text):
     tight = DomainReward(limit=1e-9)
     assert tight([drop_action(gold_text, seed=1)], gold_id=[GOLD]) == [0.0]
     assert "CPU seconds per answer" in tight.last_details[0].reason
+    assert tight.last_details[0].timed_out  # a clock decided it: the reason says "timeout:"
 
 
 NASTY = [None, 42, {"role": "assistant"}, [{"role": "user", "content": "x"}], b"\x00\xff", "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from planning_helpers import SWITCHES, switches_problem
 
 from text2world.pddl.model import parse_domain
 from text2world.planning import front as planner_front
@@ -31,24 +32,6 @@ from text2world.tasks.wm import planner as wm_planner
 # node bounds only (no clock), so the outcome is the same on any machine
 LIMITS = SearchLimits(max_expanded=3_000, max_evaluated=30_000, max_seconds=600)
 SAMPLE = [r.id for r in sorted(load_dataset().records, key=lambda r: r.id)[::13]]
-
-# n switches, each on or off; the goal wants switch s0 both on and off: the delete relaxation
-# reaches it (so no heuristic proves it unsolvable), the 2^n reachable states hold no plan.
-SWITCHES = """(define (domain switches)
-  (:requirements :strips :typing)
-  (:types switch)
-  (:predicates (on ?s - switch) (off ?s - switch))
-  (:action turn-on :parameters (?s - switch)
-    :precondition (off ?s) :effect (and (on ?s) (not (off ?s))))
-  (:action turn-off :parameters (?s - switch)
-    :precondition (on ?s) :effect (and (off ?s) (not (on ?s)))))"""
-
-
-def switches_problem(n: int) -> str:
-    names = " ".join(f"s{i}" for i in range(n))
-    init = " ".join(f"(off s{i})" for i in range(n))
-    return (f"(define (problem many) (:domain switches) (:objects {names} - switch)\n"
-            f"  (:init {init}) (:goal (and (on s0) (off s0))))")
 
 
 def store_problems(ids=SAMPLE):

@@ -20,10 +20,13 @@ metrics (plan validity, gold plan acceptance, applicability F1, transition accur
 ``NOT_EQUIVALENT_CAP``, so that only an equivalent domain earns the full reward. Every metric is
 0 for an answer that does not validate.
 
-Guarantees: deterministic (seeded sampling; the same answer and gold give the same reward),
-bounded (``limit`` CPU seconds per answer, the planner's included; past it the reward is 0 and
-``RewardDetail.reason`` says so), safe on any text (model output never raises: a reward of 0
-with a reason), and importable without the API's extras (no FastAPI, uvicorn or MCP).
+Guarantees: deterministic (seeded sampling and work bounds, never a clock: the same answer and
+gold give the same reward in any process, under any load and ``PYTHONHASHSEED``), bounded
+(``limit`` CPU seconds per answer, the planner's included: a safety net; past it the reward is
+0 and ``RewardDetail.reason`` says "timeout:", as it does whenever a planner's clock shaped the
+reward, the one case where a reward may not repeat: ``RewardDetail.timed_out``), safe on any
+text (model output never raises: a reward of 0 with a reason), and importable without the
+API's extras (no FastAPI, uvicorn or MCP).
 The reasons are the side channel: ``domain_reward.last_details`` holds a ``RewardDetail`` per
 completion of the latest call; ``reward_for`` returns one.
 """
@@ -40,6 +43,7 @@ METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
 DEFAULT_METRIC = "semantic"
 DEFAULT_LIMIT = 10.0  # CPU seconds per answer (real answers take well under one)
 NOT_EQUIVALENT_CAP = 0.99  # the most a domain that is not equivalent can earn (semantic)
+TIMEOUT = "timeout"  # starts the part of a reason where a clock (a safety net) fired
 _F1S = ("f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 
 
@@ -70,6 +74,11 @@ class RewardDetail:
     verdict: str | None = None
     reason: str = ""
     scores: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def timed_out(self) -> bool:
+        """A time-based safety net fired: this reward may not repeat (``reason`` says which)."""
+        return f"{TIMEOUT}:" in self.reason
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -190,8 +199,9 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool)
     reward = float(scores[chosen])
     if reward < 1.0 and not reasons:
         reasons.append(f"{chosen} {reward:.4f}")
-    return RewardDetail(reward, metric, True, verdict, "; ".join(reasons)[:1000] if reward < 1.0 else "",
-                        scores)
+    # a reward of 1 has no reason, unless a clock shaped it (then it may not repeat)
+    shown = reasons if reward < 1.0 else [r for r in reasons if r.startswith(TIMEOUT)]
+    return RewardDetail(reward, metric, True, verdict, "; ".join(shown)[:1000], scores)
 
 
 def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
@@ -211,17 +221,23 @@ def _semantic(gold: Gold, domain: str, limit: float) -> tuple[float, str, str]:
 
     settings = SemanticSettings(time_limit=limit, planner_timeout=min(10.0, limit), cpu_clock=True)
     result = semantic_score(gold.domain, domain, gold.problems, settings=settings)
+    # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
+    # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
+    # which fire together on a hopeless search), so that only the reason tells them apart
+    timeouts = f"{TIMEOUT}: " + "; ".join(result.timeouts[:2]) if result.timeouts else ""
+    if result.prediction_timed_out:
+        return 0.0, result.verdict, (f"{timeouts} (the limits: {limit:g} CPU seconds per answer, "
+                                     f"{settings.planner_timeout:g} per planner run)")
     if not result.ok:
-        reason = result.reason
-        if "time limit" in reason:
-            reason = f"past the limit of {limit:g} CPU seconds per answer: {reason}"
+        reason = f"{timeouts}; {result.reason}" if timeouts else result.reason
         return 0.0, result.verdict, reason
     if result.verdict == "equivalent":
-        return 1.0, result.verdict, ""
+        return 1.0, result.verdict, timeouts
     values = [value for value in result.metrics().values() if value is not None]
     value = min(NOT_EQUIVALENT_CAP, sum(values) / len(values)) if values else 0.0
     why = "; ".join([*result.unmatched[:3], *(d.message for d in result.diagnoses[:2])])
-    return value, result.verdict, f"semantic verdict {result.verdict}" + (f": {why}" if why else "")
+    verdict = f"semantic verdict {result.verdict}" + (f": {why}" if why else "")
+    return value, result.verdict, f"{timeouts}; {verdict}" if timeouts else verdict
 
 
 # --------------------------------------------------------------------------------------------

@@ -325,25 +325,38 @@ def read_plan_file(path: Path) -> tuple[tuple[str, ...], float | None]:
     return tuple(steps), cost
 
 
-# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes)
-_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 22: "MEMOUT",
-              23: "Timeout", 24: "Timeout"}
+# Fast Downward's exit codes (https://www.fast-downward.org/ExitCodes); 232 (256 - SIGXCPU): the
+# translator stopped by the CPU limit before the search began
+_FD_STATUS = {11: "UNSOLVABLE_PROVEN", 12: "UNSOLVABLE_INCOMPLETELY", 21: "Timeout", 22: "MEMOUT",
+              23: "Timeout", 24: "Timeout", 232: "Timeout"}
+# The wall-clock bound of a run, a safety net only: ``timeout`` CPU seconds take this many times
+# longer on a loaded machine (load 16 on 2 cores: about 8), plus the start-up.
+WALL_PER_CPU_SECOND = 10.0
+WALL_SLACK = 30.0
 
 
 def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
     """Solve with the same Fast Downward build and configuration (``lama-first``) as
     ``solve_problem``, but straight through its driver: no unified-planning parse and print,
-    about half the CPU time. Runs in a fresh temporary folder; ``timeout`` bounds the whole
-    run, after which the planner's process group is killed. The plan's steps are lower-case.
-    The driver's pipeline runs without the driver (``run_fast_downward_direct``)."""
+    about half the CPU time. Runs in a fresh temporary folder. ``timeout`` bounds the CPU
+    seconds of the run (translator and search, as the driver's ``--overall-time-limit``), so
+    that the answer does not depend on the machine's load: lama-first on the same texts is
+    deterministic, and only a search that needs about ``timeout`` CPU seconds may end either
+    way. The wall clock (``WALL_PER_CPU_SECOND`` times as long) is a safety net after which the
+    planner's process group is killed. Either bound ends in the status ``Timeout``. The plan's
+    steps are lower-case. The driver's pipeline runs without the driver
+    (``run_fast_downward_direct``)."""
     with fast_downward_folder(domain_text, problem_text) as workdir:
-        code, output = run_fast_downward_direct(workdir, timeout, alias="lama-first")
+        wall = timeout * WALL_PER_CPU_SECOND + WALL_SLACK
+        code, output = run_fast_downward_direct(workdir, wall, alias="lama-first", cpu_limit=timeout)
         if code is None:
-            return PlanResult(False, "Timeout", message=f"no plan within {timeout:g}s")
+            return PlanResult(False, "Timeout", message=f"no plan within {wall:g} wall-clock seconds")
         if code == 0 and (workdir / "plan").is_file():
             steps, _ = read_plan_file(workdir / "plan")
             return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
         status = _FD_STATUS.get(code, "Error")
+        if status == "Timeout":
+            return PlanResult(False, status, message=f"no plan within {timeout:g} CPU seconds")
         tail = output.strip().splitlines()[-3:]
         return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
                           + " | ".join(tail))

@@ -25,6 +25,11 @@ A prediction that cannot be simulated gets ``ok=False`` and a reason, never a ze
 Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
 search in-process on the compiled simulator, Fast Downward when that search reaches its bounds;
 each problem's score names the planner that produced each plan.
+
+Deterministic: every number rests on seeded sampling and work bounds (search nodes, the
+simulator's ``max_work``), never on a clock. The clocks (``time_limit``, ``planner_timeout``,
+the in-process search's CPU seconds) are safety nets; when one fires, the score's ``timeouts``
+says which, since that score may not repeat.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import resource
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -41,7 +47,7 @@ from typing import Sequence
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
-from text2world.planning.front import cached_plan
+from text2world.planning.front import cached_plan, timeout_of
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import (
     align_prediction,
@@ -57,7 +63,8 @@ METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transit
 
 
 class SemanticTimeout(SimulationError):
-    """Scoring one pair went past ``SemanticSettings.time_limit``."""
+    """Scoring one pair went past ``SemanticSettings.time_limit`` (a safety net: its reason
+    starts with "timeout")."""
 
 
 class GoldNotSimulated(SimulationError):
@@ -74,8 +81,8 @@ class SemanticSettings:
     walk_length: int = 20      # steps per walk
     seed: int = 0
     max_transitions: int = 25  # successors compared per state (seeded sample of common actions)
-    planner_timeout: float = 10.0   # seconds per Fast Downward run (the in-process search's
-    #                                 bounds are planner_front.FRONT_LIMITS)
+    planner_timeout: float = 10.0   # seconds per Fast Downward run, a safety net (the
+    #                                 in-process search's bounds are planner_front.FRONT_LIMITS)
     time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
     max_work: int = 200_000         # search nodes per simulator call
     exhaustive_states: int = 200    # a problem with at most this many reachable states is
@@ -130,9 +137,16 @@ class SemanticScore:
     verdict: str = "not_simulated"
     unmatched: tuple[str, ...] = ()  # gold parts without a counterpart (verdict incomplete)
     uncertain: tuple[str, ...] = ()  # mapped pairs of low confidence, in words
+    timeouts: tuple[str, ...] = ()   # safety nets (clocks) that fired: this score may not repeat
 
     def metrics(self) -> dict[str, float | None]:
         return {name: getattr(self, name) for name in METRICS}
+
+    @property
+    def prediction_timed_out(self) -> bool:
+        """A clock fired on the prediction's side (its plan, or the pair's time limit), not
+        only on the gold's plan."""
+        return any(not note.startswith(_GOLD_SIDE) for note in self.timeouts)
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -169,6 +183,7 @@ class GoldProblem:
     plan_note: str
     trajectories: tuple[_Trajectory, ...]
     planner: str = ""                                # what found the plan
+    timeout: str = ""                                # a clock that shaped the plan (timeout_of)
     applicable: dict = field(default_factory=dict)  # state -> tuple of ground actions
     changes: dict = field(default_factory=dict)     # (state, action) -> (added, deleted)
 
@@ -198,6 +213,7 @@ class GoldCache:
     planner_seconds: float
 
 
+_GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticScore.timeouts)
 _GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
 _GOLD_CACHE_SIZE = 32
 # ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
@@ -305,7 +321,7 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         w = simulator.random_walk(settings.walk_length, seed)
         trajectories.append(_Trajectory.path(w.states, w.actions))
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
-                       planner=result.planner), seconds
+                       planner=result.planner, timeout=timeout_of(result)), seconds
 
 
 def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
@@ -389,10 +405,13 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
     try:
         results = [scorer.problem(gold_problem) for gold_problem in cache.problems]
     except SimulationError as err:
+        if isinstance(err, SemanticTimeout):
+            scorer.timeouts.append(err.reason.removeprefix("timeout: "))
         return SemanticScore(False, f"the prediction cannot be simulated: {err.reason}",
                              settings=report, alignment=mapping,
                              seconds=time.perf_counter() - started,
-                             planner_seconds=scorer.planner_seconds)
+                             planner_seconds=scorer.planner_seconds,
+                             timeouts=tuple(scorer.timeouts))
     score = _aggregate(results, scorer, report, mapping,
                        tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
                        time.perf_counter() - started)
@@ -441,7 +460,7 @@ def _aggregate(results: list[ProblemScore], scorer: "_PairScorer", report: dict,
         mean(r.gold_plan_accepted for r in results), f1,
         agreeing / compared if compared else None, tuple(results),
         scorer.diagnoser.diagnoses(), report, notes + extra, mapping, seconds,
-        scorer.planner_seconds)
+        scorer.planner_seconds, timeouts=tuple(scorer.timeouts))
 
 
 class _PairScorer:
@@ -456,20 +475,23 @@ class _PairScorer:
         self.settings = cache.settings
         self.started = started
         self.cpu_started = time.thread_time()
-        self.planner_seconds = 0.0
+        self.planner_seconds = 0.0  # wall seconds in the planners (reported)
+        self.planner_cpu = 0.0      # CPU seconds of Fast Downward's processes (cpu_clock)
         self.notes: list[str] = []
+        self.timeouts: list[str] = [f"{_GOLD_SIDE} of problem {p.name}: {p.timeout}"
+                                    for p in cache.problems if p.timeout]
         self.gold_predicates = {p.name for p in cache.domain.predicates}
         self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
         self.diagnoser = Diagnoser(cache.domain, predicted)
 
     def _elapsed(self) -> float:
-        if self.settings.cpu_clock:
-            return time.thread_time() - self.cpu_started + self.planner_seconds
+        if self.settings.cpu_clock:  # the in-process search runs in this thread
+            return time.thread_time() - self.cpu_started + self.planner_cpu
         return time.perf_counter() - self.started
 
     def _clock(self) -> None:
         if self._elapsed() > self.settings.time_limit:
-            raise SemanticTimeout(f"scoring took more than {self.settings.time_limit:g}s "
+            raise SemanticTimeout(f"timeout: scoring took more than {self.settings.time_limit:g}s "
                                   f"(time limit per pair)")
 
     def problem(self, gold: GoldProblem) -> ProblemScore:
@@ -500,12 +522,16 @@ class _PairScorer:
         if missing:
             return False, ("the prediction cannot state the goal: no predicate "
                            + ", ".join(sorted(missing))), ""
-        remaining = self.settings.time_limit - self._elapsed()
-        start = time.perf_counter()
+        # the same planner timeout for every pair: cut to what is left of the pair's time, it
+        # made the answer depend on how fast the earlier problems went
+        start, children = time.perf_counter(), _children_cpu()
         result = cached_plan(*_planner_inputs(self.predicted, problem),
-                             max(1.0, min(self.settings.planner_timeout, remaining)),
-                             simulator=simulator)
+                             self.settings.planner_timeout, simulator=simulator)
         self.planner_seconds += time.perf_counter() - start
+        self.planner_cpu += _children_cpu() - children
+        timeout = timeout_of(result)
+        if timeout:
+            self.timeouts.append(f"the prediction's plan of problem {gold.name}: {timeout}")
         if not result.solved:
             if result.status in ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY"):
                 if gold.plan is None and "UNSOLVABLE" in gold.plan_note:
@@ -515,8 +541,8 @@ class _PairScorer:
             if result.status == "Timeout":
                 if gold.plan is None:  # nor on the gold: nothing to compare
                     return None, "no plan in time in either domain", result.planner
-                return (False, "Fast Downward found no plan on the prediction in time",
-                        result.planner)
+                return (False, "timeout: Fast Downward found no plan on the prediction in "
+                        f"{self.settings.planner_timeout:g}s", result.planner)
             return (False, f"Fast Downward fails on the prediction: {result.message[:300]}",
                     result.planner)
         check = gold.simulator.validate_plan(parse_plan(result.plan))
@@ -570,6 +596,12 @@ class _PairScorer:
                     counts["agree"] += 1
                 else:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (Fast Downward's runs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 _PLANNED = "planned"  # the domain name in the planners' inputs

@@ -112,8 +112,8 @@ class RelaxedTask:
             new_atoms: list = []
             for name, compiled, enumerate_ in enumerators:
                 if deadline is not None and time.thread_time() > deadline:
-                    raise RelaxationTooLarge("grounding the relaxed problem ran past the "
-                                             "search's CPU-time bound")
+                    raise RelaxationTooLarge("timeout: grounding the relaxed problem ran past "
+                                             "the search's CPU-time bound (the safety net)")
                 tuples, _ = enumerate_(reached, index.by_pred, index.lookup, 0)
                 for args in tuples:
                     if (name, args) in grounded:

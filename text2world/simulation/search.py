@@ -33,17 +33,26 @@ SOLVED, UNSOLVABLE, BOUND, UNSUPPORTED = "solved", "unsolvable", "bound", "unsup
 
 @dataclass(frozen=True)
 class SearchLimits:
-    """Bounds of one search. ``max_seconds`` counts the CPU time of the searching thread (a
-    loaded machine does not cut a search short); it is a safety net, not deterministic: the
-    node bounds decide in every ordinary case."""
+    """Bounds of one search. The work bounds decide the outcome: expanded and evaluated
+    states, and ``max_relaxed_work``, the heuristic's work (evaluations times the ground
+    actions of the relaxed problem; 0: no bound), which keeps a search on a huge relaxation
+    short without a clock. ``max_seconds`` counts the CPU time of the searching thread; it is
+    only a safety net, set well above what the work bounds allow, because it is not
+    deterministic: a search it stops reports the bound ``seconds`` and a message starting
+    with "timeout:" (``TIMEOUT``), so that what depends on it can say so."""
 
     max_expanded: int = 20_000
     max_evaluated: int = 50_000
     max_seconds: float = 5.0
+    max_relaxed_work: int = 0
 
     def describe(self) -> str:
-        return (f"expanded<={self.max_expanded},evaluated<={self.max_evaluated},"
+        work = f",relaxed-work<={self.max_relaxed_work}" if self.max_relaxed_work else ""
+        return (f"expanded<={self.max_expanded},evaluated<={self.max_evaluated}{work},"
                 f"seconds<={self.max_seconds:g}")
+
+
+TIMEOUT = "timeout"  # the word that starts a message of a time-based safety net that fired
 
 
 @dataclass(frozen=True)
@@ -94,17 +103,28 @@ class _Search:
         self.began = time.thread_time()
         self.deadline = self.began + limits.max_seconds
         self.parent: dict = {self.start: (None, None, 0.0)}
+        self.max_evaluated = limits.max_evaluated
+
+    def relaxation_size(self, actions: int) -> None:
+        """Bound the evaluations by the heuristic's work, ``actions`` per evaluation."""
+        if self.limits.max_relaxed_work:
+            self.max_evaluated = min(self.limits.max_evaluated,
+                                     self.limits.max_relaxed_work // max(1, actions))
 
     def count_expansion(self) -> None:
         self.expanded += 1
         if self.expanded > self.limits.max_expanded:
             raise _Bounded("expanded", f"more than {self.limits.max_expanded:,} states expanded")
         if not self.expanded % 64 and time.thread_time() > self.deadline:
-            raise _Bounded("seconds", f"more than {self.limits.max_seconds:g} CPU-s")
+            raise _Bounded("seconds", f"{TIMEOUT}: more than {self.limits.max_seconds:g} CPU-s "
+                           "(the safety net)")
 
     def count_evaluation(self) -> None:
         self.evaluated += 1
-        if self.evaluated > self.limits.max_evaluated:
+        if self.evaluated > self.max_evaluated:
+            if self.max_evaluated < self.limits.max_evaluated:
+                raise _Bounded("relaxed-work", f"more than {self.limits.max_relaxed_work:,} relaxed "
+                               f"actions visited ({self.max_evaluated:,} states evaluated)")
             raise _Bounded("evaluated",
                            f"more than {self.limits.max_evaluated:,} states evaluated")
 
@@ -163,6 +183,7 @@ def greedy_search(simulator: Simulator, *, start: frozenset | None = None,
     def body() -> SearchResult:
         relaxed = RelaxedTask(simulator, search.start, unit_costs=True,
                               deadline=search.deadline)
+        search.relaxation_size(len(relaxed.pre))
         search.count_evaluation()
         best, preferred = relaxed.evaluate(search.start, heuristic)
         if best == INFINITY:
@@ -229,6 +250,8 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
         relaxed = RelaxedTask(simulator, search.start, unit_costs=unit,
                               deadline=search.deadline) \
             if heuristic == "hmax" else None
+        if relaxed is not None:
+            search.relaxation_size(len(relaxed.pre))
         known_h: dict = {}
 
         def estimate(state: frozenset) -> float:
@@ -279,5 +302,5 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
     return search.run(body)
 
 
-__all__ = ["BOUND", "SOLVED", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult",
+__all__ = ["BOUND", "SOLVED", "TIMEOUT", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult",
            "greedy_search", "optimal_search"]
