@@ -99,5 +99,5 @@ def test_a_problem_without_a_plan_is_a_clear_world_error():
     text = record.problems[0].pddl.replace("(:goal (and (on a b) (on b c)))",
                                            "(:goal (and (on a b) (on b a)))")
     assert text != record.problems[0].pddl
-    with pytest.raises(WorldError, match=r"blocksworld/p01: no plan found \(in-process .*unsolvable"):
+    with pytest.raises(WorldError, match=r"blocksworld/p01: no plan found \(unsolvable: in-process "):
         build_world(record, "p01", text, use_cache=False)
