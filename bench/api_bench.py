@@ -112,7 +112,7 @@ def start_server(workers: int, processes: int | None, cores: list[int] | None,
         if process.poll() is not None:
             raise SystemExit(f"t2w serve exited: {process.stderr.read().decode(errors='replace')}")
         try:
-            status, _ = asyncio.run(_one_request(port, b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"))
+            status, _ = asyncio.run(_one_request(port, b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
             if status == 200:
                 return process, port, time.perf_counter() - started
         except OSError:
@@ -142,7 +142,7 @@ def _cpu_seconds(pid: int) -> float:
 
 def _request(path: str, body: dict) -> bytes:
     data = json.dumps(body).encode()
-    return (f"POST {path} HTTP/1.1\r\nHost: bench\r\ncontent-type: application/json\r\n"
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
             f"content-length: {len(data)}\r\n\r\n").encode() + data
 
 
