@@ -17,9 +17,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from text2world.api.viewer import STATIC
+from text2world.errors import Text2WorldError
 
 
-class BundleError(ValueError):
+class BundleError(Text2WorldError, ValueError):
     """Runs that cannot be bundled, or a folder that cannot be written."""
 
 

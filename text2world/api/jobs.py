@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.extract import NoDomainFound, extract_domain
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.scoring.metrics import ScoringError, score, with_truncation
 
 
-class ApiError(Exception):
+class ApiError(Text2WorldError):
     """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
 
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,

@@ -31,6 +31,7 @@ from text2world.api.admission import Admission, Grant
 from text2world.api.jobs import ApiError, warm_gold_cache
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 from text2world.api.settings import Settings
+from text2world.errors import Text2WorldError
 
 log = logging.getLogger("text2world.api")
 
@@ -38,11 +39,11 @@ _PRELOAD = ["text2world.api._forkserver_preload"]
 DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
 
 
-class ScoringTimeout(Exception):
+class ScoringTimeout(Text2WorldError):
     """The job ran past the time limit and was stopped."""
 
 
-class ScoringUnavailable(Exception):
+class ScoringUnavailable(Text2WorldError):
     """No scoring process could run the job (it died, or none has started in time)."""
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from text2world.errors import Text2WorldError
 from text2world.store.datasets import BUILTIN, Dataset, Problem, Record, data_dir
 
 BUILTIN_LICENSE = "mit"
@@ -34,7 +35,7 @@ BUILTIN_LICENSE = "mit"
 STRATA = ("category", "size_band", "features", "requirements", "tokens", "provenance")
 
 
-class ExportError(ValueError):
+class ExportError(Text2WorldError, ValueError):
     """The export cannot be written; the message says why and what to do."""
 
 

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
+from text2world.errors import Text2WorldError
 
 ITEM_KEY = "t2w_item"  # inspect_engine.ITEM_KEY (kept here: reading needs no task import)
 CONFIG_KEY = "text2world"  # inspect_engine.CONFIG_KEY
 
 
-class ImportError_(ValueError):
+class ImportError_(Text2WorldError, ValueError):
     """The log cannot be imported; the message says why."""
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 
 # An answer may be longer than a domain (reasoning, explanations); past this it is not scanned.
@@ -38,7 +39,7 @@ _FENCE = "```"
 _LEADING_COMMENTS = re.compile(r"(?:\s|;[^\n]*)*")
 
 
-class NoDomainFound(ValueError):
+class NoDomainFound(Text2WorldError, ValueError):
     """The answer contains no PDDL domain."""
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from text2world.errors import Text2WorldError
+
 PLANNER = "fast-downward"
 
 
@@ -125,7 +127,7 @@ class PlanCache:
             pass
 
 
-class PlannerMissing(RuntimeError):
+class PlannerMissing(Text2WorldError, RuntimeError):
     """Fast Downward (the ``up-fast-downward`` package) is not installed where expected."""
 
 

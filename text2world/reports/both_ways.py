@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_store import Run, RunError
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
 from text2world.scoring.alignment import align
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_problem
@@ -23,7 +24,7 @@ from text2world.store.datasets import load_dataset
 from text2world.tasks.wm.parse import parse_atom
 
 
-class BothWaysError(ValueError):
+class BothWaysError(Text2WorldError, ValueError):
     """Runs that cannot be compared (wrong kinds, different models, nothing in common)."""
 
 

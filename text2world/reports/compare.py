@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
+from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_values, wm_item_values
 from text2world.reports.statistics import SEED, format_interval, paired_difference
 from text2world.tasks.generation.feedback import config_protocol
@@ -24,7 +25,7 @@ WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1
 TOP_DOMAINS = 10
 
 
-class CompareError(ValueError):
+class CompareError(Text2WorldError, ValueError):
     """Runs that cannot be compared (missing, of different kinds, no common item)."""
 
 

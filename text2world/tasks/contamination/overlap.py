@@ -51,6 +51,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from text2world.errors import Text2WorldError
 from text2world.store.tokens import gpt2_encoding, gpt2_tokens
 
 DEFAULT_N = 10
@@ -210,7 +211,7 @@ def _block_keys(ids: np.ndarray, window_starts: np.ndarray, offset: int,
 MAX_VERIFIED_PAIRS = 2_000_000  # real corpora: at most 250,000 per 200,000-token batch
 
 
-class ComparisonTooLarge(ValueError):
+class ComparisonTooLarge(Text2WorldError, ValueError):
     """Two texts whose comparison would exceed ``MAX_VERIFIED_PAIRS`` window pairs."""
 
 

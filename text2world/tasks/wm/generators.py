@@ -33,6 +33,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import parse_domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl, parse_problem
 from text2world.store.datasets import Problem, Record, atomic_write_text, data_dir
@@ -43,7 +44,7 @@ PROBLEMS_PER_DOMAIN = 2
 WITNESS_PLANS = "witness_plans"  # Record.meta: {problem name: the generator's walk as PDDL steps}
 
 
-class GeneratorError(ValueError):
+class GeneratorError(Text2WorldError, ValueError):
     """A domain the generator cannot scale (no problem, no walk, no reachable change)."""
 
 
