@@ -109,7 +109,7 @@ def test_wm_build_writes_every_task_and_every_generated_world(space):
     # every generated problem is a world (the generator's walk where the planner has no plan);
     # only propose skips the worlds without a proved-optimal plan
     assert "no plan found" not in output
-    assert output.count("skipped:") == output.count("propose needs one") <= 3, output
+    assert output.count("skipped:") == output.count("propose needs one") <= 4, output
 
 
 @pytest.mark.parametrize("task", WM_TASKS)

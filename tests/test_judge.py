@@ -108,15 +108,17 @@ def test_an_llm_judge_through_the_loopback_server(judged):
     assert len(run.paid_calls()) == first_calls  # every answered call is in the ledger
 
 
-def test_cli_and_report(judged):
+def test_cli_and_report(judged, tmp_path):
+    # a runs folder of its own: resuming with --epochs 2 must not change the oracle run the
+    # other tests judge with (test order is random)
     runner = CliRunner()
     result = runner.invoke(cli, ["judge", str(judged), "--model", "reference/judge-oracle",
-                                 "--runs-dir", str(judged.parent)])
+                                 "--runs-dir", str(tmp_path / "runs")])
     assert result.exit_code == 0, result.output
     assert "1.00 [1.00, 1.00]" in result.output and "Confusion matrix" in result.output
     run_path = result.output.split("run: ")[-1].split(" (")[0].strip()
     again = runner.invoke(cli, ["judge", "--resume", run_path, "--epochs", "2",
-                                "--runs-dir", str(judged.parent)])
+                                "--runs-dir", str(tmp_path / "runs")])
     assert again.exit_code == 0 and "resumed" in again.output and "over 2 epochs" in again.output
     report = runner.invoke(cli, ["report", run_path, "--json"])
     assert report.exit_code == 0, report.output
