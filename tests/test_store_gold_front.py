@@ -9,7 +9,7 @@ import pytest
 from text2world.pddl.model import parse_domain
 from text2world.planning import front
 from text2world.planning.fast_downward import PlanCache
-from text2world.scoring.semantic import SemanticSettings, _planner_inputs, prepare_gold
+from text2world.scoring.semantic import SemanticSettings, planner_inputs, prepare_gold
 from text2world.simulation import GroundAction, Simulator, parse_problem
 from text2world.store.datasets import load_dataset
 from text2world.store.plans import gold_front_answer
@@ -23,7 +23,7 @@ def test_gold_answers_are_current_and_replay(record):
     domain = parse_domain(record.domain)
     for problem in record.problems:
         parsed = parse_problem(record.domain, problem.pddl)
-        answer = gold_front_answer(PlanCache.key(front.FRONT, *_planner_inputs(domain, parsed)))
+        answer = gold_front_answer(PlanCache.key(front.FRONT, *planner_inputs(domain, parsed)))
         assert answer is not None, f"{record.id}/{problem.name}: python -m text2world.store.plans --gold-front"
         if answer["solved"]:
             simulator = Simulator(domain, parsed, max_work=SemanticSettings().max_work)

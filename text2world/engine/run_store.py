@@ -66,7 +66,8 @@ from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
-           "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "follow_parent", "read_jsonl",
+           "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "drop_torn_tail", "follow_parent",
+           "read_jsonl",
            "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
@@ -384,7 +385,7 @@ class Run:
         self._lock_fd = fd
         register_fd(fd)
         for path in (self.log_path, self.errors_path, self.paid_path, self.sent_path):
-            dropped = _drop_torn_tail(path)
+            dropped = drop_torn_tail(path)
             if dropped:
                 self.notes.append(f"{path}: dropped an unfinished last line ({dropped:,} bytes) left by "
                                   "an interrupted write")
@@ -533,7 +534,7 @@ def _lock_holder(path: Path) -> str | None:
     return text if text.isdigit() else None
 
 
-def _drop_torn_tail(path: Path) -> int:
+def drop_torn_tail(path: Path) -> int:
     """A writer killed mid-line leaves an unfinished last line: cut it before appending.
     Returns the bytes dropped."""
     if not path.is_file():

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from text2world.engine.run_store import _drop_torn_tail
+from text2world.engine.run_store import drop_torn_tail
 from text2world.errors import Text2WorldError
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
 
@@ -174,7 +174,7 @@ def score_batch(lines: list[BatchLine], out: Path, metric: str = DEFAULT_METRIC,
     if progress is not None:
         progress(done, total)
     out.parent.mkdir(parents=True, exist_ok=True)
-    _drop_torn_tail(out)
+    drop_torn_tail(out)
     with out.open("a", encoding="utf-8") as stream:
         for part in (runner or run_here)(chunks(pending), metric, limit):
             for record in part:

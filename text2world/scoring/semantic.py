@@ -296,7 +296,7 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
     start = time.perf_counter()
     # planned from the same printed texts a prediction equal to the gold produces, so
     # that such a prediction finds its plan in the planner cache
-    result = cached_plan(*_planner_inputs(domain, problem), settings.planner_timeout,
+    result = cached_plan(*planner_inputs(domain, problem), settings.planner_timeout,
                          simulator=simulator)
     seconds = time.perf_counter() - start
     plan, plan_note = None, ""
@@ -525,7 +525,7 @@ class _PairScorer:
         # the same planner timeout for every pair: cut to what is left of the pair's time, it
         # made the answer depend on how fast the earlier problems went
         start, children = time.perf_counter(), _children_cpu()
-        result = cached_plan(*_planner_inputs(self.predicted, problem),
+        result = cached_plan(*planner_inputs(self.predicted, problem),
                              self.settings.planner_timeout, simulator=simulator)
         self.planner_seconds += time.perf_counter() - start
         self.planner_cpu += _children_cpu() - children
@@ -607,7 +607,7 @@ def _children_cpu() -> float:
 _PLANNED = "planned"  # the domain name in the planners' inputs
 
 
-def _planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
+def planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
     """Domain and problem texts for the planners (and the planner cache's key), printed from
     the models with a fixed domain name and canonical variable names: neither changes the
     planning problem, and a prediction equal to the gold up to them plans once (a faithful
@@ -713,7 +713,7 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
 __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
            "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
-           "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
+           "planner_inputs", "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
 
 

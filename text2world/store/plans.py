@@ -130,7 +130,7 @@ def write_gold_front(records: list[Record], root: Path | None = None) -> int:
     from text2world.pddl.model import parse_domain
     from text2world.planning.fast_downward import PlanCache
     from text2world.planning.front import FRONT, plan_problem
-    from text2world.scoring.semantic import SemanticSettings, _planner_inputs
+    from text2world.scoring.semantic import SemanticSettings, planner_inputs
     from text2world.simulation import Simulator, parse_problem
 
     settings = SemanticSettings()
@@ -146,7 +146,7 @@ def write_gold_front(records: list[Record], root: Path | None = None) -> int:
                 simulator = Simulator(domain, parsed, max_work=settings.max_work)
             except Exception:  # noqa: BLE001 - as above: gold preparation reports these
                 continue
-            texts = _planner_inputs(domain, parsed)
+            texts = planner_inputs(domain, parsed)
             result = plan_problem(*texts, settings.planner_timeout, simulator=simulator)
             if result.status != "Timeout":  # as the disk cache: a timeout may not repeat
                 answers[PlanCache.key(FRONT, *texts)] = asdict(result)
