@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
 
 def huge_domain(actions: int = 440) -> str:
     """A valid domain among the slowest the input limits accept (text2world/bounds.py: about
@@ -46,3 +50,17 @@ def wait_ready(client, alive: int = 1, seconds: float = 60.0) -> dict:
             return response.json()
         assert time.monotonic() < deadline, f"not ready after {seconds} s: {response.text}"
         time.sleep(0.05)
+
+
+@contextmanager
+def scoring_client(runs_dir: Path, score_processes: int) -> Iterator:
+    """An in-process client of the API (scoring in ``score_processes`` children, 60 s per job)
+    whose server errors come back as responses, as over HTTP."""
+    from fastapi.testclient import TestClient
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+
+    app = create_app(Settings(runs_dir=runs_dir, score_timeout=60, score_processes=score_processes))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client

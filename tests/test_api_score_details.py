@@ -4,19 +4,15 @@ and a raw answer extracted as `score_answer` does."""
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
+from api_helpers import scoring_client
 
 from text2world import load_dataset, score, score_answer
-from text2world.api.app import create_app
-from text2world.api.settings import Settings
 from text2world.pddl.perturb import drop_action
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(Settings(runs_dir=tmp_path_factory.mktemp("runs"), score_timeout=60,
-                              score_processes=1))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with scoring_client(tmp_path_factory.mktemp("runs"), score_processes=1) as test_client:
         yield test_client
 
 

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from api_helpers import assert_error
+from api_helpers import assert_error, scoring_client
 from typer.testing import CliRunner
 
 from text2world.cli import app as cli
@@ -127,14 +127,7 @@ def test_an_output_of_another_input_is_not_mixed_in(tmp_path, source):
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    from fastapi.testclient import TestClient
-
-    from text2world.api.app import create_app
-    from text2world.api.settings import Settings
-
-    app = create_app(Settings(runs_dir=tmp_path_factory.mktemp("runs"), score_timeout=60,
-                              score_processes=2))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with scoring_client(tmp_path_factory.mktemp("runs"), score_processes=2) as test_client:
         yield test_client
 
 
