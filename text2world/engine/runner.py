@@ -29,7 +29,7 @@ import uuid
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
@@ -168,11 +168,15 @@ def prepare(task: Task) -> Prepared:
     return Prepared(task, spec, api_key, samples, config, run_path(options, task, config))
 
 
-def plan_task(task: Task, error: Callable[[str], Exception]) -> TaskPlan:
-    """``prepare(task)`` as a plan, a model that cannot be used reported as the task's
-    ``error`` (its commands print it as a clear message)."""
+PlanT = TypeVar("PlanT", bound="TaskPlan")
+
+
+def plan_task(task: Task, error: Callable[[str], Exception],
+              plan_class: type[PlanT] = TaskPlan) -> PlanT:  # type: ignore[assignment]
+    """``prepare(task)`` as a plan (``plan_class``: a task's own subclass), a model that cannot
+    be used reported as the task's ``error`` (its commands print it as a clear message)."""
     try:
-        return TaskPlan(task, prepare(task))
+        return plan_class(task, prepare(task))
     except ModelConfigError as err:
         raise error(str(err)) from None
 

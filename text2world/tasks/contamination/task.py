@@ -19,10 +19,10 @@ import numpy as np
 
 from text2world.engine.options import RunOptions
 from text2world.engine.run_store import Run, identity_hash, make_run_id, text_hash
-from text2world.engine.runner import RunResult, TaskPlan, execute, prepare
+from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
-from text2world.model.client import ModelConfigError, ModelSpec
+from text2world.model.client import ModelSpec
 from text2world.store.datasets import DatasetError, Record, first, load_dataset
 from text2world.tasks.contamination.overlap import (
     DEFAULT_MAX_MISMATCHES,
@@ -242,11 +242,7 @@ class ProbePlan(TaskPlan):
 
 def plan_probe(options: ProbeOptions) -> ProbePlan:
     """Check everything before any call (``ProbeError`` for bad input)."""
-    task = ProbeTask(options)
-    try:
-        return ProbePlan(task, prepare(task))
-    except ModelConfigError as err:
-        raise ProbeError(str(err)) from None
+    return plan_task(ProbeTask(options), ProbeError, ProbePlan)
 
 
 def probe(options: ProbeOptions, observer=None, probe_plan: ProbePlan | None = None

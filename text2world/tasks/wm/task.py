@@ -18,11 +18,11 @@ from typing import Any, ClassVar
 
 from text2world.engine.options import RunOptions
 from text2world.engine.run_store import Run, make_run_id, text_hash
-from text2world.engine.runner import RunResult, TaskPlan, execute, prepare
+from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.errors import Text2WorldError
-from text2world.model.client import ModelConfigError, ModelSpec
+from text2world.model.client import ModelSpec
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
@@ -583,11 +583,7 @@ class WmPlan(TaskPlan):
 
 def plan(options: WmOptions) -> WmPlan:
     """Check everything, then build the items, before any call is made."""
-    task = WmTask(options)
-    try:
-        return WmPlan(task, prepare(task))
-    except ModelConfigError as err:
-        raise WmError(str(err)) from None
+    return plan_task(WmTask(options), WmError, WmPlan)
 
 
 def run_wm(options: WmOptions, observer=None, wm_plan: WmPlan | None = None) -> RunResult:
