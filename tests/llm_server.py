@@ -73,6 +73,7 @@ class ScriptedLLMServer:
         self._faults_used: dict[str, int] = {}
         self._lock = threading.Lock()
         self._hold_after: int | None = None
+        self._hold_at: tuple[str, int] | None = None
         self._released = threading.Event()
         self._released.set()
         self.held = threading.Event()  # set once a request is being held
@@ -129,9 +130,18 @@ class ScriptedLLMServer:
             self._hold_after = answered
             self._released.clear()
 
+    def hold_at(self, marker: str, round_index: int) -> None:
+        """Hold only the request of script ``marker`` at round ``round_index`` until
+        ``release()``; every other request is answered. A killed run then has exactly that item
+        in flight, with its earlier rounds answered (and cached), whatever the scheduling."""
+        with self._lock:
+            self._hold_at = (marker, round_index)
+            self._released.clear()
+
     def release(self) -> None:
         with self._lock:
             self._hold_after = None
+            self._hold_at = None
         self._released.set()
 
     def answered(self) -> list[Seen]:
@@ -187,8 +197,10 @@ class ScriptedLLMServer:
                 if used < len(script.faults):
                     fault = script.faults[used]
                     self._faults_used[marker or ""] = used + 1
-            hold = (self._hold_after is not None and fault is None
-                    and sum(1 for r in self.requests if r.answered) >= self._hold_after)
+            hold = fault is None and (
+                (self._hold_after is not None
+                 and sum(1 for r in self.requests if r.answered) >= self._hold_after)
+                or self._hold_at == (marker, round_index))
             record = Seen(marker, round_index, body_hash, 0, False, time.time(), fault,
                           headers={k.lower(): v for k, v in handler.headers.items()})
             self.requests.append(record)

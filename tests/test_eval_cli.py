@@ -226,11 +226,17 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
                    "--dataset", str(store), "--ec", "3", "--max-concurrency", "3",
                    "--no-progress", "--workers", "0", "--timeout", "30",
                    "--retry-delay", "0.01", "--run-id", "killed"]
-        server.hold_after(6)
+        # The third item (three rounds) is held at its second round: killed, it is the one item
+        # in flight, with a round answered before the kill, whatever the scheduling.
+        server.hold_at(KILL_NAMES[2], 1)
+        log = tmp_path / "runs" / "killed" / "log.jsonl"
         process = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT)
         try:
             assert server.held.wait(120), "the run never reached the held request"
+            assert server.wait_until(
+                lambda: log.exists() and len(read_jsonl(log)) == len(KILL_NAMES) - 1, 120), \
+                "the other items never finished"
             assert server.wait_until(server.settled, 30)
             answered = len(server.answered())
             # Kill only once every answered call is in the cache (written right on receipt).
@@ -243,7 +249,6 @@ def test_kill_mid_run_then_resume_logs_each_item_once_and_repays_nothing(tmp_pat
         answered_hashes = {r.body_hash for r in server.answered()}
         held_hashes = {r.body_hash for r in server.requests if not r.answered}
         seen_before = len(server.requests)
-        log = tmp_path / "runs" / "killed" / "log.jsonl"
         logged_before = len(read_jsonl(log))
         assert logged_before < len(KILL_NAMES)  # killed mid-run
         server.release()
