@@ -226,6 +226,18 @@ def test_errors_over_the_wire(server):
     assert client.get("/healthz").status_code == 200  # still serving after all that
 
 
+def small_job(client, path: str, body: dict, tries: int = 5):
+    """A small job under a 0.05 s limit: answered, or stopped by the limit on a loaded machine
+    (a fresh scoring process is slow at first) and then answered on a later try. Anything else
+    (a 500, a 503, a dead worker) fails."""
+    for _ in range(tries):
+        response = client.post(path, json=body)
+        if response.status_code == 200:
+            return response
+        assert_error(response, 422, "scoring_timeout")
+    raise AssertionError(f"{path}: {tries} tries all stopped by the 0.05 s limit")
+
+
 def test_two_workers_configured_by_flags_and_environment(tmp_path):
     port = free_port()
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
@@ -237,16 +249,16 @@ def test_two_workers_configured_by_flags_and_environment(tmp_path):
         # two uvicorn workers, each with its scoring process, under the supervisor
         children = descendants(running.process.pid)
         assert len(children) >= 4
-        ok = running.client.post("/v1/validate", json={"pddl": "(define (domain d))"})
-        assert ok.status_code == 200 and ok.json()["ok"]
+        ok = small_job(running.client, "/v1/validate", {"pddl": "(define (domain d))"})
+        assert ok.json()["ok"]
         assert_error(running.client.post("/v1/validate", json={"pddl": "x" * 100_001}), 413)
         huge = huge_domain()
         assert len(huge) < 100_000  # under the body limit, far longer than 0.05 s to parse
         error = assert_error(running.client.post("/v1/validate", json={"pddl": huge}), 422,
                              "scoring_timeout")
         assert error["timeout_seconds"] == 0.05
-        again = running.client.post("/v1/score", json={"gold_id": "blocksworld", "pddl": "(define (domain d))"})
-        assert again.status_code == 200
+        small_job(running.client, "/v1/score", {"gold_id": "blocksworld",
+                                                "pddl": "(define (domain d))"})
     finally:
         output = running.stop()
     assert "Traceback" not in output, output
