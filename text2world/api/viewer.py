@@ -64,6 +64,13 @@ class _ItemCache:
                                f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 
+    def computed(self, run: Run, key: str, compute):
+        """``compute(items)`` of the run, kept with its items while its files are unchanged."""
+        entry = self._entry(run)
+        if key not in entry[2]:
+            entry[2][key] = compute(entry[1])
+        return entry[2][key]
+
     def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
         key = str(run.path.resolve())
         with self.lock:
@@ -139,6 +146,16 @@ def _open_run(request: Request, run_id: str) -> Run:
     if info.run is None or info.error is not None:
         raise ApiError(422, "run_damaged", f"run {run_id!r} cannot be read: {info.error}")
     return info.run
+
+
+def open_run(request: Request, run_id: str) -> Run:
+    """The run ``run_id`` of the served runs directory (404 unknown, 422 damaged)."""
+    return _open_run(request, run_id)
+
+
+def computed(run: Run, key: str, compute):
+    """``compute(items)`` of ``run``'s finished items, cached with them (``api.routes.curves``)."""
+    return _items.computed(run, key, compute)
 
 
 def _view(name: str, *args):
@@ -249,7 +266,10 @@ def _install_docs(app: FastAPI) -> None:
 
 def install(app: FastAPI) -> None:
     """Add the viewer's endpoints and page, and serve the API docs offline."""
+    from text2world.api.routes import curves  # protocols side by side, test-time scaling
+
     app.include_router(router)
+    app.include_router(curves.router)
 
     @app.get("/view", include_in_schema=False)
     def view_redirect() -> RedirectResponse:

@@ -1,0 +1,126 @@
+"""Protocols of one model side by side: the EC curve (EC_0 .. EC_k) of each of its generation
+runs, labelled with the run's protocol (``t2w eval --feedback``, ``--agent``), for the viewer's
+protocol page (``GET /v1/protocols?model=...``) and the test-time scaling panel of a run with
+several epochs (``GET /v1/runs/{id}/scaling``).
+
+The values are the run's own per-round means, computed as ``t2w report`` computes them
+(``tasks.generation.summary.summarize``: every scoring mode, the semantic means over all items),
+plus ``semantic.equivalent``: the share of the round's items whose semantic verdict is
+``equivalent``. A protocol that reveals the gold (``behavior``) is labelled as oracle feedback.
+Nothing here calls a model or writes a file.
+"""
+
+from __future__ import annotations
+
+from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
+
+EXECUTABILITY = "paper.executable"
+# The semantic curve shown by default: the leaderboard's semantic column, else (runs scored
+# without semantic scores) the paper's similarity.
+SEMANTIC = ("semantic.plan_validity", "paper.similarity")
+ORDER = (*PROTOCOLS, "agent")
+_DISTINGUISH = ("dataset", "description", "prompt", "ec", "epochs", "temperature")
+
+
+def protocol_label(config: dict) -> str:
+    """The protocol as the viewer labels a curve: oracle feedback said, the agent's budget."""
+    protocol = config_protocol(config)
+    if is_oracle(protocol) or config.get("oracle_feedback"):
+        return f"{protocol} (oracle feedback)"
+    if protocol == "agent" and config.get("tool_budget") is not None:
+        return f"agent ({config['tool_budget']} tool calls)"
+    return protocol
+
+
+def round_curves(config: dict, items: list[dict]) -> dict[str, list[float | None]]:
+    """``mode.metric`` -> its mean per round (EC_0 .. EC_k), as the run's report has them."""
+    from text2world.tasks.generation.summary import summarize
+
+    metrics = summarize(config, items, [])["metrics"]
+    curves: dict[str, list[float | None]] = {}
+    for mode, rows in metrics.items():
+        for row in rows:
+            for key, value in row.items():
+                if key in ("round", "items") or isinstance(value, dict):
+                    continue
+                if value is None or (isinstance(value, (int, float))
+                                     and not isinstance(value, bool)):
+                    curves.setdefault(f"{mode}.{key}", []).append(value)
+            if mode == "semantic":
+                counted = row.get("items") or 0
+                equivalent = (row.get("verdicts") or {}).get("equivalent", 0)
+                curves.setdefault("semantic.equivalent", []).append(
+                    equivalent / counted if counted else None)
+    return {key: values for key, values in curves.items()
+            if any(value is not None for value in values)}
+
+
+def _order(series: dict) -> tuple:
+    protocol = series["protocol"]
+    return (ORDER.index(protocol) if protocol in ORDER else len(ORDER), protocol,
+            series["run_id"])
+
+
+def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict]]) -> dict:
+    """One series per generation run of ``model``: ``runs`` are (run id, config, finished
+    items, ``round_curves`` of them). Runs of one protocol that differ in something else are
+    told apart in their label (that setting, else the run id)."""
+    series = []
+    for run_id, config, items, curves in runs:
+        if not items:
+            continue
+        series.append({
+            "run_id": run_id, "protocol": config_protocol(config),
+            "label": protocol_label(config),
+            "oracle_feedback": is_oracle(config_protocol(config))
+            or bool(config.get("oracle_feedback")),
+            "agent": bool(config.get("agent")), "tool_budget": config.get("tool_budget"),
+            "dataset": config.get("dataset"), "ec": int(config.get("ec", 0)),
+            "epochs": int(config.get("epochs") or 1), "items": items,
+            "reference_model": bool(config.get("reference_model")),
+            "curves": curves, "_config": config})
+    series.sort(key=_order)
+    by_label: dict[str, list[dict]] = {}
+    for entry in series:
+        by_label.setdefault(entry["label"], []).append(entry)
+    for group in by_label.values():
+        if len(group) < 2:
+            continue
+        varying = [key for key in _DISTINGUISH
+                   if len({str(e["_config"].get(key)) for e in group}) > 1]
+        for entry in group:
+            extra = ", ".join(f"{key} {entry['_config'].get(key)}" for key in varying)
+            entry["label"] += f" · {extra}" if extra else f" · {entry['run_id']}"
+        if len({e["label"] for e in group}) < len(group):
+            for entry in group:
+                entry["label"] += f" · {entry['run_id']}"
+    for entry in series:
+        del entry["_config"]
+    metrics = sorted({key for entry in series for key in entry["curves"]})
+    semantic = next((key for key in SEMANTIC
+                     if any(key in entry["curves"] for entry in series)), None)
+    notes = []
+    datasets = sorted({str(entry["dataset"]) for entry in series})
+    if len(datasets) > 1:
+        notes.append(f"the runs are on different datasets ({', '.join(datasets)}): their curves "
+                     "are over different items")
+    if any(entry["oracle_feedback"] for entry in series):
+        notes.append("oracle feedback reveals the gold's behaviour to the model: an upper bound "
+                      "on what any testing agent could report (docs/protocols.md)")
+    return {"model": model, "protocols": list(dict.fromkeys(e["protocol"] for e in series)),
+            "headline": {"executability": EXECUTABILITY if any(
+                EXECUTABILITY in e["curves"] for e in series) else None, "semantic": semantic},
+            "metrics": metrics, "series": series, "notes": notes}
+
+
+def run_scaling(config: dict, items: list[dict], mode: str = "paper") -> dict | None:
+    """The test-time scaling curves of a run with several epochs (``reports.scaling``: pass@k,
+    best-of-N, the correction budget), or None with one epoch; labelled with its protocol."""
+    from text2world.reports.scaling import item_problems, scaling_curves
+
+    if int(config.get("epochs") or 1) < 2:
+        return None
+    curves = scaling_curves(items, config, item_problems(config), mode)
+    if curves is None:
+        return None
+    return {**curves, "label": protocol_label(config)}
