@@ -37,6 +37,15 @@ def _q(value: str) -> str:
     return quote(value, safe="")  # as the viewer's encodeURIComponent (ids are plain names)
 
 
+def _curves(get: Callable[[str], dict | None], base: str, config: dict) -> None:
+    """A generation run's curves panels: its model's protocols, its test-time scaling."""
+    if isinstance(config.get("model"), str):
+        get(f"/v1/protocols?model={_q(config['model'])}")
+    if int(config.get("epochs") or 1) > 1:
+        for mode in ("paper", "canonical"):
+            get(f"{base}/scaling?mode={mode}")
+
+
 def write_bundle(runs_dir: Path, out_dir: Path, run_ids: Iterable[str] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
     """Write the static site of ``run_ids`` (default: every run) to ``out_dir``."""
@@ -86,6 +95,7 @@ def write_bundle(runs_dir: Path, out_dir: Path, run_ids: Iterable[str] | None = 
                 continue
             if overview.get("kind") == "generation":
                 get(f"{base}/against/paper")
+                _curves(get, base, overview.get("config") or {})
             for row in overview.get("items", []):
                 item_url = f"{base}/items/{_q(row['item'])}"
                 item = get(item_url)

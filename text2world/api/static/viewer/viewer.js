@@ -507,6 +507,10 @@ async function compare(ids) {
   const modes = lbModes(runs.filter(r => r.summary));
   const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?") + " · " + ((r.summary || {}).protocol || "syntax"));
   let html = `<h1>Compare ${runs.length} runs</h1>`;
+  const models = [...new Set(runs.filter(r => !r.missing).map(r => r.model))];
+  if (models.length === 1 && models[0] && new Set(runs.map(r => (r.summary || {}).protocol || "syntax")).size > 1) {
+    html += `<p id="cmp-protocols">Runs of one model in different protocols: <a href="${protocolsLink(models[0])}">their EC curves per protocol side by side</a>.</p>`;
+  }
   const missing = runs.filter(r => r.missing);
   if (missing.length) html += `<div class="error-box">Unknown runs: ${missing.map(r => esc(r.id)).join(", ")}</div>`;
   html += `<div class="controls"><label>mode <select id="cmp-mode">${modes.map(m => `<option ${m === state.runMode ? "selected" : ""}>${esc(m)}</option>`).join("")}</select></label>
@@ -652,6 +656,7 @@ async function runPage(runId) {
     app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
       <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
         ["protocol", (c.protocol || "syntax") + (c.oracle_feedback ? " (oracle feedback)" : "") + (s.tool_calls ? `, ${s.tool_calls} tool calls` : "")],
+        ...(c.epochs > 1 ? [["epochs", c.epochs]] : []),
         ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", `${s.calls} (${s.cached_calls} cached)`],
         ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`], ["cost", money(s.cost)],
         ["infrastructure errors", s.infrastructure_errors], ["created", c.created]]
@@ -662,6 +667,7 @@ async function runPage(runId) {
       <div class="charts"><div class="card">${lineChart(series, rows.length, "EC curve (" + mode + ", %, bars: 95% intervals)")}</div>
         <div class="card">${barChart(data.error_categories, "Syntax error categories")}</div>
         ${f1s.length ? `<div class="card">${histogram(f1s, "Score distribution: mean F1 at EC_k (" + mode + ")", "mean F1 at EC_k (%)")}</div>` : ""}</div>
+      <div id="scaling"></div><div id="protocols-panel"></div>
       <div id="published"></div>
       <h2>Items <span class="muted">(${data.items.length})</span></h2>
       <div class="controls"><input type="search" id="run-filter" placeholder="filter items…" value="${esc(state.runFilter)}"></div>
@@ -672,6 +678,8 @@ async function runPage(runId) {
           : extra.map(k => sortHeader(label(k) + " EC_k", "e:" + k, state.runSort, "num")).join("")}${verdicts ? sortHeader("Verdict EC_k", "s:verdict_eck", state.runSort) : ""}</tr></thead><tbody>${itemRows}</tbody></table></div>`;
     app.querySelectorAll("[data-mode]").forEach(a => a.addEventListener("click", () => { state.runMode = a.dataset.mode; render(); }));
     publishedPanel(runId);
+    if (c.epochs > 1) scalingPanel(runId, mode);
+    protocolsPanel(c.model);
     const filter = document.getElementById("run-filter");
     filter.addEventListener("input", () => { state.runFilter = filter.value; render(); const f = document.getElementById("run-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); });
     app.querySelectorAll("tr[data-item]").forEach(tr => tr.addEventListener("click", e => { if (e.target.tagName !== "A") location.hash = itemLink(runId, tr.dataset.item); }));
@@ -846,6 +854,81 @@ async function publishedPanel(runId) {
       <td class="${r.status === "outside" ? "no" : ""}">${r.status === "outside" ? "outside our interval" : esc(r.note || r.status)}</td></tr>`).join("")}</tbody></table>`;
 }
 
+// ---------------------------------------------------------------------------------- protocols and test-time scaling
+
+function protocolsLink(model) { return "#/protocols/" + encodeURIComponent(model); }
+function curveLabel(key) {
+  // "paper.executable" -> "Exec (paper)"; "semantic.equivalent" -> "Equivalent (semantic)"
+  const [mode, ...rest] = key.split(".");
+  const metric = rest.join(".");
+  return (metric === "equivalent" ? "Equivalent" : label(metric)) + " (" + mode + ")";
+}
+function protocolCharts(data, semanticKey) {
+  // The EC curves of a model's runs side by side, one line per protocol (GET /v1/protocols).
+  const keys = [data.headline.executability, semanticKey || data.headline.semantic].filter(Boolean);
+  const rounds = Math.max(1, ...data.series.map(s => 1 + s.ec));
+  return `<div class="charts protocol-charts">${keys.map(key => `<div class="card" data-curve="${esc(key)}">${lineChart(
+    data.series.map((s, i) => ({ name: s.label, color: COLORS[i % COLORS.length], values: s.curves[key] || [] })),
+    rounds, curveLabel(key) + " per protocol, %")}</div>`).join("")}</div>`;
+}
+async function protocolsPage(model) {
+  setCrumbs([["runs", "#/"], [model, null], ["protocols", null]]);
+  const data = await getJSON(`/v1/protocols?model=${encodeURIComponent(model)}`);
+  const semantic = data.metrics.filter(k => k !== data.headline.executability);
+  if (!state.protocolCurve || !semantic.includes(state.protocolCurve)) state.protocolCurve = data.headline.semantic;
+  function render() {
+    const rows = data.series.map((s, i) => {
+      const cell = key => { const v = s.curves[key] || []; return `<td class="num">${pct(v[0])}</td><td class="num">${pct(v[v.length - 1])}</td>`; };
+      return `<tr data-run="${esc(s.run_id)}"><td><span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span> ${esc(s.label)}${s.oracle_feedback ? ' <span class="badge oracle">oracle</span>' : ""}</td>
+        <td><a href="${runLink(s.run_id)}">${esc(s.run_id)}</a></td><td>${esc(s.dataset || "")}</td><td class="num">${s.items}</td><td class="num">${s.ec}</td><td class="num">${s.epochs}</td>
+        ${[data.headline.executability, state.protocolCurve].filter(Boolean).map(cell).join("")}</tr>`;
+    }).join("");
+    const heads = [data.headline.executability, state.protocolCurve].filter(Boolean);
+    app.innerHTML = `<h1>${esc(model)} <span class="muted">protocols side by side (${data.series.length} runs)</span></h1>
+      ${data.notes.map(n => `<div class="note">${esc(n)}</div>`).join("")}
+      <div class="controls"><label>semantic curve <select id="protocol-curve">${semantic.map(k => `<option value="${esc(k)}" ${k === state.protocolCurve ? "selected" : ""}>${esc(curveLabel(k))}</option>`).join("")}</select></label></div>
+      ${protocolCharts(data, state.protocolCurve)}
+      <h2>Runs</h2><div class="table-wrap"><table id="protocol-runs"><thead><tr><th>Protocol</th><th>Run</th><th>Dataset</th><th class="num">Items</th><th class="num">EC</th><th class="num">Epochs</th>
+        ${heads.map(k => `<th class="num">${esc(curveLabel(k))} EC_0</th><th class="num">EC_k</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></div>
+      <p class="muted">Each line is one run's mean per correction round (EC_0 .. EC_k, all its samples), as <code>t2w report</code> gives it. What each protocol tells the model: docs/protocols.md.</p>`;
+    document.getElementById("protocol-curve").addEventListener("change", e => { state.protocolCurve = e.target.value; render(); });
+    bindCharts(app);
+    tableKeys(app.querySelector("#protocol-runs tbody"), tr => runLink(tr.dataset.run), "#/");
+  }
+  render();
+  ready("protocols");
+}
+async function protocolsPanel(model) {
+  // On a run page: the model's other protocols, when it has runs of more than one.
+  const box = document.getElementById("protocols-panel");
+  if (!box || !model) return;
+  let data;
+  try { data = await getJSON(`/v1/protocols?model=${encodeURIComponent(model)}`); } catch (err) { return; }
+  if (data.protocols.length < 2) return;
+  box.innerHTML = `<h2>Protocols of this model <span class="muted">(${data.series.length} runs: ${data.protocols.map(esc).join(", ")}; <a href="${protocolsLink(model)}">side by side</a>)</span></h2>${protocolCharts(data)}`;
+  bindCharts(box);
+}
+async function scalingPanel(runId, mode) {
+  // A run with --epochs N: pass@k and best-of-N against N, beside the correction-budget curve.
+  const box = document.getElementById("scaling");
+  if (!box) return;
+  let data;
+  try { data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/scaling?mode=${encodeURIComponent(mode === "canonical" ? "canonical" : "paper")}`); }
+  catch (err) { box.innerHTML = `<p class="muted">Test-time scaling: ${esc(err.message)}</p>`; return; }
+  const names = { executable: "executable", equivalent: "semantically equivalent" };
+  const series = [];
+  for (const [kind, curves] of [["pass@k", data.pass_at_k], ["best-of-N", data.best_of_n]]) {
+    for (const [name, values] of Object.entries(curves)) series.push({ name: `${kind} ${names[name] || name}`, color: COLORS[series.length % COLORS.length], values });
+  }
+  const ns = Array.from({ length: data.epochs }, (_, i) => String(i + 1));
+  const budget = data.correction_budget.executable || [];
+  box.innerHTML = `<h2>Test-time scaling <span class="muted">(${data.items} items, ${data.epochs} samples each, ${esc(data.label)}, ${esc(data.mode)} mode, %)</span></h2>
+    <div class="charts scaling-charts"><div class="card" id="scaling-chart">${lineChart(series, data.epochs, "pass@k and best-of-N", ns, "samples: k (pass@k) or N (best-of-N)")}</div>
+      <div class="card" id="budget-chart">${lineChart([{ name: "executable (first sample)", color: COLORS[0], values: budget }], budget.length, "Correction budget: EC_0 .. EC_k")}</div></div>
+    <p class="muted">pass@k: the unbiased estimator of Chen et al. (2021). Best-of-N selection (no gold): ${esc(data.selection_rule)}.</p>`;
+  bindCharts(box);
+}
+
 // ---------------------------------------------------------------------------------- world-model and probe runs
 
 function runHeader(runId, c, extra) {
@@ -958,6 +1041,7 @@ async function route() {
     if (parts.length === 0) await leaderboard();
     else if (parts[0] === "compare" && parts.length === 2) await compare(parts[1].split(",").filter(Boolean));
     else if (parts[0] === "run" && parts.length === 2) await runPage(parts[1]);
+    else if (parts[0] === "protocols" && parts.length === 2) await protocolsPage(parts[1]);
     else if (parts[0] === "run" && parts[2] === "item" && (parts.length === 4 || (parts.length === 6 && parts[4] === "round"))) {
       if (state.lastRun !== parts[1]) state.cursor = 0;
       state.lastRun = parts[1];
