@@ -96,6 +96,16 @@ def test_protocol_curves_are_the_runs_own_per_round_scores(client, runs, tmp_pat
             > by_run[runs.syntax.run_id]["curves"]["semantic.equivalent"][-1])
 
 
+def test_compare_names_the_protocols_and_the_oracle(runs):
+    from text2world.reports.compare import compare_markdown, compare_runs
+
+    data = compare_runs(runs.syntax.path, runs.behavior.path)
+    assert data["a"]["protocol"] == "syntax" and data["b"]["protocol"] == "behavior"
+    assert data["b"]["protocol_label"] == "behavior (oracle feedback)"
+    assert any("behavior (oracle feedback)" in note for note in data["notes"])
+    assert "(protocol behavior (oracle feedback))" in compare_markdown(data)
+
+
 def test_protocols_of_an_unknown_model(client):
     assert_error(client.get("/v1/protocols", params={"model": "openai/nobody"}), 404,
                  "unknown_model")

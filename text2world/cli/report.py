@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
@@ -313,10 +314,11 @@ def compare_command(
         return
     for note in data["notes"]:
         warn(note)
-    table = Table(title=f"{data['b']['model']} [{data['b']['protocol']}] (B) vs "
-                        f"{data['a']['model']} [{data['a']['protocol']}] (A): "
-                        f"{data['common_items']} common items, B - A in points "
-                        f"[95% paired interval], seed {data['seed']}",
+    # escaped: "[syntax]" would otherwise be read as rich markup and vanish from the title
+    table = Table(title=escape(f"{data['b']['model']} [{data['b']['protocol_label']}] (B) vs "
+                               f"{data['a']['model']} [{data['a']['protocol_label']}] (A): ")
+                  + f"{data['common_items']} common items, B - A in points "
+                    f"[95% paired interval], seed {data['seed']}",
                   caption="W/T/L: items where B wins / ties / loses; metrics named as in "
                           "t2w report (--json and --markdown: full names)")
     for column in ("metric", "A", "B", "B - A", "p", "W/T/L"):

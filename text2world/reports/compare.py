@@ -166,15 +166,21 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     tally = {"wins": sum(d["difference"] > 1e-9 for d in per_domain),
              "ties": sum(abs(d["difference"]) <= 1e-9 for d in per_domain),
              "losses": sum(d["difference"] < -1e-9 for d in per_domain)}
+    from text2world.reports.protocols import protocol_label
+
     if a.kind == "generation" and config_protocol(a.run.config) != config_protocol(b.run.config):
-        notes.append(f"protocols differ: A ran {config_protocol(a.run.config)}, B ran "
-                     f"{config_protocol(b.run.config)} (docs/protocols.md)")
+        notes.append(f"protocols differ: A ran {protocol_label(a.run.config)}, B ran "
+                     f"{protocol_label(b.run.config)} (docs/protocols.md)")
     return {"a": {"run_id": a.run.run_id, "model": a.run.config.get("model"),
                   "items": len(ids_a),
-                  "protocol": config_protocol(a.run.config) if a.kind == "generation" else "-"},
+                  "protocol": config_protocol(a.run.config) if a.kind == "generation" else "-",
+                  "protocol_label": protocol_label(a.run.config) if a.kind == "generation"
+                  else "-"},
             "b": {"run_id": b.run.run_id, "model": b.run.config.get("model"),
                   "items": len(ids_b),
-                  "protocol": config_protocol(b.run.config) if b.kind == "generation" else "-"},
+                  "protocol": config_protocol(b.run.config) if b.kind == "generation" else "-",
+                  "protocol_label": protocol_label(b.run.config) if b.kind == "generation"
+                  else "-"},
             "kind": a.kind, "task": a.run.config.get("task"), "mode": mode,
             "common_items": len(common), "seed": seed, "clustered_by_domain": a.kind == "wm",
             "metrics": metrics, "headline": headline, "per_domain": per_domain,
@@ -196,6 +202,11 @@ def _per_domain(a: dict[str, float], b: dict[str, float], common: list[str],
     return rows
 
 
+def _protocol_note(side: dict) -> str:
+    label = side.get("protocol_label") or side.get("protocol")
+    return f" (protocol {label})" if label and label != "-" else ""
+
+
 def compare_markdown(data: dict) -> str:
     """The comparison as markdown: paired differences, domains that differ most."""
     def pct(value):
@@ -204,7 +215,8 @@ def compare_markdown(data: dict) -> str:
     lines = [f"# {data['b']['model']} vs {data['a']['model']} ({data['kind']}"
              + (f" {data['task']}" if data.get("task") else "")
              + (f", {data['mode']} mode" if data["kind"] == "generation" else "") + ")", "",
-             f"A: {data['a']['run_id']}  ", f"B: {data['b']['run_id']}", "",
+             f"A: {data['a']['run_id']}{_protocol_note(data['a'])}  ",
+             f"B: {data['b']['run_id']}{_protocol_note(data['b'])}", "",
              f"{data['common_items']} common items; differences are B - A in points, with a "
              "95% paired bootstrap interval"
              + (" (domains resampled)" if data["clustered_by_domain"] else "")
