@@ -266,10 +266,7 @@ def _install_docs(app: FastAPI) -> None:
 
 def install(app: FastAPI) -> None:
     """Add the viewer's endpoints and page, and serve the API docs offline."""
-    from text2world.api.routes import curves  # protocols side by side, test-time scaling
-
     app.include_router(router)
-    app.include_router(curves.router)
 
     @app.get("/view", include_in_schema=False)
     def view_redirect() -> RedirectResponse:

@@ -1,5 +1,6 @@
 """The service's endpoints, one router per resource (``create_app`` includes them)."""
 
-from text2world.api.routes import published, runs, scoring, service, store
+from text2world.api.routes import curves, published, runs, scoring, service, store
 
-ROUTERS = (service.router, scoring.router, store.router, runs.router, published.router)
+ROUTERS = (service.router, scoring.router, store.router, runs.router, published.router,
+           curves.router)
