@@ -218,10 +218,14 @@ def open_page(browser, server, path: str):
 
 
 def test_the_pages_draw_the_protocol_and_scaling_charts(browser, server, runs):
-    context, page, errors, external = open_page(browser, server,
-                                                "#/protocols/" + quote(MODEL, safe=""))
+    context, page, errors, external = open_page(browser, server, "#/")
     try:
+        page.wait_for_selector("body[data-ready=leaderboard]", timeout=60_000)
+        badges = page.locator("#leaderboard a.badge.protocol")
+        assert sorted(badges.all_inner_texts()) == ["behavior (oracle)", "plans"]
+        badges.first.click()  # the badge leads to the model's protocols side by side
         page.wait_for_selector("body[data-ready=protocols]", timeout=60_000)
+        assert page.url.endswith("#/protocols/" + quote(MODEL, safe=""))
         charts = page.locator(".protocol-charts svg.chart")
         assert charts.count() == 2
         legend = page.locator(".protocol-charts .card").first.locator(".legend").inner_text()

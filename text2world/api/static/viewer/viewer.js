@@ -331,6 +331,10 @@ function modelCell(run) {
   const s = run.summary || {};
   let badges = "";
   if (run.reference_model) badges += ' <span class="badge ref" title="built-in reference model: checks the pipeline, not an LLM result">reference</span>';
+  if (s.protocol && s.protocol !== "syntax" && run.model) {
+    // a protocol beyond the paper's: its badge leads to the model's protocols side by side
+    badges += ` <a class="badge protocol${s.oracle_feedback ? " oracle" : ""}" href="${protocolsLink(run.model)}" title="EC curves of this model's protocols side by side">${esc(s.protocol)}${s.oracle_feedback ? " (oracle)" : ""}</a>`;
+  }
   if (run.status === "failed") badges += ` <span class="badge invalid failed" title="${esc(run.reason || "")}">failed</span>`;
   else if (!run.finished) badges += ' <span class="badge invalid">no summary</span>';
   return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${badges}</td>`;
