@@ -40,7 +40,11 @@ DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
 
 
 class ScoringTimeout(Text2WorldError):
-    """The job ran past the time limit and was stopped."""
+    """The job ran past the time limit (``seconds``) and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"the job ran past the {seconds:g} s limit and was stopped")
 
 
 class ScoringUnavailable(Text2WorldError):
@@ -342,7 +346,7 @@ class ScoringExecutor:
             reusable = True
         except TimeoutError:
             self.admission.penalize(grant.client)
-            raise ScoringTimeout from None
+            raise ScoringTimeout(self.timeout) from None
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             raise ScoringUnavailable("the scoring process stopped while running the job") from None
         finally:
@@ -383,4 +387,4 @@ class ScoringExecutor:
             return await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except asyncio.TimeoutError:
             self.admission.penalize(client)
-            raise ScoringTimeout from None
+            raise ScoringTimeout(self.timeout) from None

@@ -33,9 +33,9 @@ async def score_domain(request: ScoreRequest, run_job: JobRunnerDep, records: Re
     gold_ref = None
     problems = [(p.name, p.pddl) for p in request.problems or ()]
     if request.gold_id is not None:
-        record = await records.get(request.dataset, request.gold_id)
-        gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
-        problems = problems or [(p.name, p.pddl) for p in record.problems]
+        found = await records.get(request.dataset, request.gold_id)
+        gold, gold_ref = found.domain, found.ref()
+        problems = problems or list(found.problems)
     else:
         gold = request.gold_pddl
     task = {"gold": gold, "pddl": request.pddl, "response": request.response,
