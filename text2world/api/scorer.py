@@ -18,7 +18,8 @@ import pickle
 import socket
 import struct
 
-from text2world.api.jobs import ApiError, warm_gold_cache, warm_up_process
+from text2world.api.error_codes import ApiError
+from text2world.api.jobs import warm_gold_cache, warm_up_process
 from text2world.children import start_child
 
 _HEADER = struct.Struct("!Q")

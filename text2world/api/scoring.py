@@ -28,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from text2world.api.admission import Admission, Grant
-from text2world.api.jobs import ApiError, warm_gold_cache
+from text2world.api.error_codes import ApiError
+from text2world.api.jobs import warm_gold_cache
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 from text2world.api.settings import Settings
 from text2world.errors import Text2WorldError

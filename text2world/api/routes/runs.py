@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from text2world.api.dependencies import SettingsDep, check_plain
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
 from text2world.engine.run_store import KINDS, RunError

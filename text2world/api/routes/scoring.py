@@ -8,7 +8,8 @@ import anyio
 from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
-from text2world.api.jobs import ApiError, batch_item_job, score_job, validate_job
+from text2world.api.error_codes import ApiError
+from text2world.api.jobs import batch_item_job, score_job, validate_job
 from text2world.api.schemas import (
     SCORING_ERRORS,
     BatchScoreRequest,
