@@ -85,14 +85,14 @@ def _release_fork_server() -> None:
         pass
 
 
-def scorer_main(sock: socket.socket, cache_bytes: int | None) -> None:
-    """Serve jobs from ``sock`` until the server closes it (or dies)."""
+def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None = None) -> None:
+    """Serve jobs from ``sock`` until the server closes it (or dies). ``parent``: the fork
+    server's PID, as the server knows it (else this process's parent now)."""
     # The server owns shutdown: Ctrl-C or a SIGTERM to the process group must not stop a job
     # half way or print a traceback from every process; the server kills scoring processes.
-    # Linux: killed when the fork server exits, so no job outlives the server's time limit.
-    parent = os.getppid()
+    # Killed when the fork server exits, so no job outlives the server's time limit.
     _release_fork_server()
-    start_child(parent)
+    start_child(os.getppid() if parent is None else parent)
     if cache_bytes is not None:
         from text2world.scoring.caching import ALL_TEXT_CACHES
 

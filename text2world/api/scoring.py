@@ -68,10 +68,15 @@ class _Scorer:
 
 def _start_process(cache_bytes: int | None):
     """Fork one scoring process from the fork server (blocking: run in a thread)."""
+    from multiprocessing import forkserver
+
     context = multiprocessing.get_context("forkserver")
+    forkserver.ensure_running()
+    # the PID the process must die with (a fork server gone before it starts: it exits at once)
+    parent = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
     ours, theirs = socket.socketpair()
     try:
-        process = context.Process(target=scorer_main, args=(theirs, cache_bytes),
+        process = context.Process(target=scorer_main, args=(theirs, cache_bytes, parent),
                                   name="t2w-scorer", daemon=True)
         process.start()
     except BaseException:
