@@ -39,10 +39,11 @@ def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | N
 def _gold_text(gold: Path) -> str:
     """A gold domain file, or the gold domain of a store id (``blocksworld``), as --semantic."""
     if str(gold) != "-" and not gold.exists():
-        from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+        from text2world.scoring.score_domain import gold_from_store
+        from text2world.store.datasets import BUILTIN, DatasetError, UnknownDataset, UnknownDomain
         try:
-            return load_dataset(BUILTIN).get(str(gold)).domain
-        except (KeyError, DatasetError):
+            return gold_from_store(BUILTIN, str(gold)).domain
+        except (UnknownDataset, UnknownDomain, DatasetError):
             fail(f"gold domain {gold}: no such file, and not a domain id of the store "
                  "(t2w data list shows the ids)")
     return read_text_file(gold, "gold domain")

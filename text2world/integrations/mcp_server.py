@@ -176,7 +176,8 @@ class Tools:
         _check_size(self.settings, pddl=pddl, response=response, gold_pddl=gold_pddl,
                     problems=problems or [])
         pairs = _problem_pairs(problems)
-        gold_ref = None
+        gold_ref: dict[str, str] | None = None
+        gold: str | None
         if gold_id is not None:
             found = await asyncio.to_thread(_gold, dataset, gold_id)
             gold, gold_ref = found.domain, found.ref()

@@ -108,7 +108,7 @@ def _redact(value: Any, depth: int | None) -> Any:
     if isinstance(value, str):
         return redact_url(value)
     if isinstance(value, dict):
-        result = {}
+        result: dict[Any, Any] = {}
         for key, item in value.items():
             if key in HEADER_FIELDS and isinstance(item, dict):
                 result[key] = _redact_headers(item)
