@@ -617,6 +617,7 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
     from text2world.pddl.bounds import DomainInputError
     from text2world.pddl.extract import NoDomainFound
     from text2world.reports.published import PublishedError
+    from text2world.scoring.batch import BatchInputError
     from text2world.scoring.score_base import ScoringError
     from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain
 
@@ -628,7 +629,8 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
              (UnknownDomain("text2world", "nope"), 404, "unknown_domain"),
              (ScoringTimeout(2.5), 422, "scoring_timeout"),
              (ScoringUnavailable("it died"), 503, "scoring_unavailable"),
-             (PublishedError("torn table"), 503, "published_unavailable")]
+             (PublishedError("torn table"), 503, "published_unavailable"),
+             (BatchInputError("items[0]: no gold"), 422, "invalid_item")]
     for error, status, code in cases:
         rest, mcp = api_error(error, API), api_error(error, MCP)
         assert (rest.status, rest.code) == (mcp.status, mcp.code) == (status, code), error

@@ -80,6 +80,10 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
         return ApiError(422, "unscorable", f"the pair cannot be scored: {err}")
     if isinstance(err, DomainInputError):  # the gold: the prediction's are in the score
         return ApiError(422, "invalid_domain", f"gold domain: {err.message}")
+    from text2world.scoring.batch import BatchInputError
+
+    if isinstance(err, BatchInputError):  # an item of POST /v1/score/batch
+        return ApiError(422, "invalid_item", str(err))
     # The store
     from text2world.store.datasets import DatasetUnavailable, UnknownDataset, UnknownDomain
 

@@ -8,7 +8,7 @@ import anyio
 from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
-from text2world.api.error_codes import ApiError
+from text2world.api.error_codes import ApiError, api_error
 from text2world.api.jobs import batch_item_job, score_job, validate_job
 from text2world.api.schemas import (
     SCORING_ERRORS,
@@ -61,7 +61,7 @@ def _batch_lines(request: BatchScoreRequest) -> list[dict]:
         return [parse_line(item.model_dump(exclude_none=True), f"items[{index}]").task()
                 for index, item in enumerate(request.items)]
     except BatchInputError as err:
-        raise ApiError(422, "invalid_item", str(err)) from None
+        raise api_error(err) from None
 
 
 @router.post("/score/batch", response_model=BatchScoreResponse, responses=SCORING_ERRORS,
