@@ -619,6 +619,7 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
     from text2world.reports.published import PublishedError
     from text2world.scoring.batch import BatchInputError
     from text2world.scoring.score_base import ScoringError
+    from text2world.simulation import ProblemError, UnsupportedFeature
     from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain
 
     cases = [(NoDomainFound("none"), 422, "no_domain_found"),
@@ -630,7 +631,9 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
              (ScoringTimeout(2.5), 422, "scoring_timeout"),
              (ScoringUnavailable("it died"), 503, "scoring_unavailable"),
              (PublishedError("torn table"), 503, "published_unavailable"),
-             (BatchInputError("items[0]: no gold"), 422, "invalid_item")]
+             (BatchInputError("items[0]: no gold"), 422, "invalid_item"),
+             (UnsupportedFeature("derived predicates"), 422, "unsupported"),
+             (ProblemError("no :init"), 422, "invalid_problem")]
     for error, status, code in cases:
         rest, mcp = api_error(error, API), api_error(error, MCP)
         assert (rest.status, rest.code) == (mcp.status, mcp.code) == (status, code), error

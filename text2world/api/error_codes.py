@@ -80,6 +80,12 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
         return ApiError(422, "unscorable", f"the pair cannot be scored: {err}")
     if isinstance(err, DomainInputError):  # the gold: the prediction's are in the score
         return ApiError(422, "invalid_domain", f"gold domain: {err.message}")
+    from text2world.simulation import ProblemError, UnsupportedFeature
+
+    if isinstance(err, UnsupportedFeature):
+        return ApiError(422, "unsupported", f"the simulator does not support this: {err.reason}")
+    if isinstance(err, ProblemError):
+        return ApiError(422, "invalid_problem", f"problem: {err.reason}")
     from text2world.scoring.batch import BatchInputError
 
     if isinstance(err, BatchInputError):  # an item of POST /v1/score/batch
