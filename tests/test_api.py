@@ -607,3 +607,67 @@ def test_unexpected_errors_are_structured_json_too():
         assert "secret internal detail" not in error["message"]
     # Without its lifespan the service says it is not ready instead of failing.
     assert_error(TestClient(app).post("/v1/validate", json={"pddl": "x"}), 503, "not_ready")
+
+
+def test_library_errors_have_one_code_on_the_api_and_in_mcp():
+    """One mapping (``api.error_codes.api_error``): each library error has the same status
+    and code over REST and MCP; only where the message points the client differs."""
+    from text2world.api.error_codes import API, MCP, ApiError, api_error
+    from text2world.api.scoring import ScoringUnavailable
+    from text2world.pddl.bounds import DomainInputError
+    from text2world.pddl.extract import NoDomainFound
+    from text2world.reports.published import PublishedError
+    from text2world.scoring.batch import BatchInputError
+    from text2world.scoring.score_base import ScoringError
+    from text2world.simulation import ProblemError, UnsupportedFeature
+    from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain
+
+    cases = [(NoDomainFound("none"), 422, "no_domain_found"),
+             (ScoringError("no actions"), 422, "unscorable"),
+             (DomainInputError("empty"), 422, "invalid_domain"),
+             (UnknownDataset("nope", ["text2world"]), 404, "unknown_dataset"),
+             (DatasetUnavailable("mine", DatasetError("torn")), 503, "dataset_unavailable"),
+             (UnknownDomain("text2world", "nope"), 404, "unknown_domain"),
+             (ScoringTimeout(2.5), 422, "scoring_timeout"),
+             (ScoringUnavailable("it died"), 503, "scoring_unavailable"),
+             (PublishedError("torn table"), 503, "published_unavailable"),
+             (BatchInputError("items[0]: no gold"), 422, "invalid_item"),
+             (UnsupportedFeature("derived predicates"), 422, "unsupported"),
+             (ProblemError("no :init"), 422, "invalid_problem")]
+    for error, status, code in cases:
+        rest, mcp = api_error(error, API), api_error(error, MCP)
+        assert (rest.status, rest.code) == (mcp.status, mcp.code) == (status, code), error
+    assert "GET /v1/domains" in api_error(cases[5][0]).message
+    assert "list_domains" in api_error(cases[5][0], MCP).message
+    timeout = api_error(ScoringTimeout(2.5))
+    assert timeout.details == {"timeout_seconds": 2.5} and "2.5 s limit" in timeout.message
+    assert api_error(cases[7][0]).headers == {"Retry-After": "1"}
+    assert api_error(cases[7][0], MCP).headers == {}
+    already = ApiError(409, "conflict", "as it is")
+    assert api_error(already) is already
+    with pytest.raises(KeyError):  # not a library error: a bug, answered as one (500)
+        api_error(KeyError("x"))
+
+
+def test_the_cli_and_the_api_score_a_domain_through_one_function(client, tmp_path):
+    """``t2w score --json`` and ``POST /v1/score`` answer ``scoring.score_domain``'s result:
+    the same scores for an answer whose stray ')' cut off an action, the API adding the
+    validation block (whose errors are the score's) and the gold's reference."""
+    from typer.testing import CliRunner
+
+    from text2world.cli import app
+    from text2world.scoring.score_domain import gold_from_store, score_domain
+
+    gold = gold_from_store("text2world", "bakery-ovens")
+    cut = gold.domain.rfind("(:action")
+    answer = "Answer:\n```pddl\n" + gold.domain[:cut] + ")\n" + gold.domain[cut:] + "\n```\n"
+    expected = score_domain(gold.domain, answer, mode="canonical", answer="answer")
+    assert expected.extracted and [e.kind for e in expected.score.errors] == ["DroppedDefinitions"]
+    assert expected.validation_dict()["errors"] == [e.to_dict() for e in expected.score.errors]
+    body = client.post("/v1/score", json={"gold_id": "bakery-ovens", "response": answer,
+                                          "mode": "canonical"}).json()
+    assert body == {**json.loads(json.dumps(expected.to_dict())), "gold": gold.ref()}
+    path = tmp_path / "answer.md"
+    path.write_text(answer)
+    cli = CliRunner().invoke(app, ["score", "bakery-ovens", str(path), "-m", "canonical", "--json"])
+    assert json.loads(cli.stdout) == json.loads(json.dumps(expected.score.to_dict(details=True)))

@@ -79,6 +79,43 @@ def test_redaction_keeps_identity_apart_from_credentials():
     assert identity_hash(other_host) != identity_hash(config) and key(other_host) != key(config)
 
 
+def test_the_api_and_the_run_files_redact_by_one_rule(tmp_path):
+    """The API's run configs and summaries, the run files and the model arguments refused as
+    secrets follow one rule (``credentials.is_secret_name``): they once disagreed on
+    ``access_token`` (the API showed it) and ``api_key_env`` (the API hid a variable's name)."""
+    from fastapi.testclient import TestClient
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+    from text2world.model.aliases import ModelConfigError, resolve_model
+
+    config = {"model": "m", "api_key_env": "OPENAI_API_KEY", "access_token": "tok-Aa11-secret",
+              "api_base": f"http://alice:{PASSWORD}@host/v1",
+              "generation": {"max_tokens": 10, "client_secret": "cs-Bb22-secret",
+                             "extra_headers": {"Authorization": "Bearer abcdefabcdefabcdef",
+                                               "X-Route": "blue"},
+                             "api_key": 12345}}
+    summary = {"items": 1, "refresh_token": "rt-Cc33-secret", "tokens": 7}
+    run = tmp_path / "runs" / "with-secrets"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps(config))
+    (run / "summary.json").write_text(json.dumps(summary))
+    with TestClient(create_app(Settings(runs_dir=tmp_path / "runs", executor="thread",
+                                        score_processes=1))) as client:
+        body = client.get("/v1/runs/with-secrets").json()
+    assert body["config"] == redact(config) and body["summary"] == redact(summary)
+    assert body["config"]["access_token"] == MASK and body["config"]["api_key_env"] == "OPENAI_API_KEY"
+    assert body["config"]["generation"]["api_key"] == MASK and body["summary"]["tokens"] == 7
+    shown = json.dumps(body)
+    for secret in (PASSWORD, "tok-Aa11", "cs-Bb22", "rt-Cc33", "abcdefabcdef"):
+        assert secret not in shown, secret
+    # A model argument is refused as a secret by the same rule.
+    for name in ("access_token", "client_secret", "X-API-Key", "password"):
+        with pytest.raises(ModelConfigError, match="looks like a secret"):
+            resolve_model("reference/oracle", extra_params={name: "x"})
+    assert resolve_model("reference/oracle", extra_params={"max_tokens": 5}).params["max_tokens"] == 5
+
+
 def test_credentials_are_sent_but_never_written_and_a_rotated_key_resumes(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     names = ["t2wcr-a", "t2wcr-b"]

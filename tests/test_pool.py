@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import time
+
+import pytest
 
 from text2world.engine.pool import CpuQueue, WorkerPool
 
@@ -60,3 +63,47 @@ def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
         assert queue._next_for(0)[3] == "b"  # validations first, wherever they go
     finally:
         loop.close()
+
+
+_ORPHAN = """
+import os, sys, time
+from text2world.children import die_with_parent, start_child
+mode = sys.argv[1]
+parent = os.getpid()
+pid = os.fork()
+if pid == 0:
+    if mode == "start_child":
+        start_child(parent)
+    else:  # the watcher alone, as off Linux (no PR_SET_PDEATHSIG)
+        sys.platform = "other"
+        die_with_parent(parent, poll=0.1)
+    time.sleep(60)
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("mode", ["start_child", "watch"])
+def test_a_child_dies_with_its_parent_whatever_kills_it(mode):
+    """``children.die_with_parent`` (every scoring child's, the Fast Downward launcher's): a
+    parent killed with SIGKILL takes its child along, at once on Linux, else by the watcher."""
+    import signal
+    import subprocess
+    import sys
+
+    from processes import alive, wait_for
+
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN, mode], stdout=subprocess.PIPE,
+                              text=True, env=os.environ)
+    try:
+        child = int(parent.stdout.readline())
+        assert wait_for(lambda: alive(child), 10)
+        time.sleep(0.3)  # the child has told the kernel and started its watcher
+        assert alive(child)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        assert wait_for(lambda: not alive(child), 10), f"child {child} outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait(10)

@@ -205,10 +205,11 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool)
 
 
 def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
-    from text2world.scoring.metrics import ScoringError, score
+    from text2world.scoring.metrics import ScoringError
+    from text2world.scoring.score_domain import score_domain
 
-    try:
-        result = score(gold, domain, mode)  # type: ignore[arg-type]
+    try:  # the domain is extracted and validated already (``_reward``)
+        result = score_domain(gold, domain, mode=mode, validation=False).score
     except ScoringError as err:
         return 0.0, f"{mode} scoring: {err}"
     if not result.gold_executable:

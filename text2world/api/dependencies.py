@@ -10,11 +10,20 @@ from typing import Annotated, Any
 import anyio
 from fastapi import Depends, Request
 
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError, api_error
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import Settings
 from text2world.engine.run_reader import RUN_NAME
-from text2world.store.datasets import Dataset, DatasetError, list_datasets, load_dataset
+from text2world.scoring.score_domain import StoreGold, gold_from_store
+from text2world.store.datasets import (
+    Dataset,
+    DatasetUnavailable,
+    Record,
+    UnknownDataset,
+    UnknownDomain,
+    named_dataset,
+    named_record,
+)
 
 # Ids that may name a domain, dataset or run: a plain file name, never a path.
 PLAIN_NAME = RUN_NAME
@@ -43,42 +52,45 @@ def check_plain(value: str, what: str) -> None:
 def dataset_named(name: str) -> Dataset:
     """A dataset by name only: the built-in store or an imported dataset, never a path."""
     check_plain(name, "dataset")
-    known = [entry["name"] for entry in list_datasets()]
-    if name not in known:
-        raise ApiError(404, "unknown_dataset",
-                       f"dataset {name!r} does not exist; known datasets: {', '.join(known)} "
-                       "(GET /v1/datasets)")
     try:
-        return load_dataset(name)
-    except DatasetError as err:
-        raise ApiError(503, "dataset_unavailable", f"dataset {name!r} cannot be read: {err}") from None
+        return named_dataset(name)
+    except (UnknownDataset, DatasetUnavailable) as err:
+        raise api_error(err) from None
 
 
-def record_named(dataset_name: str, record_id: str):
+def record_named(dataset_name: str, record_id: str) -> Record:
     check_plain(record_id, "domain")
-    dataset = dataset_named(dataset_name)
+    check_plain(dataset_name, "dataset")
     try:
-        return dataset.get(record_id)
-    except KeyError:
-        raise ApiError(404, "unknown_domain",
-                       f"dataset {dataset_name!r} has no domain with id {record_id!r} "
-                       "(GET /v1/domains lists the ids)") from None
+        return named_record(dataset_name, record_id)
+    except (UnknownDataset, DatasetUnavailable, UnknownDomain) as err:
+        raise api_error(err) from None
+
+
+def gold_named(dataset_name: str, gold_id: str) -> StoreGold:
+    """The gold of ``POST /v1/score``'s ``gold_id`` (``scoring.score_domain.gold_from_store``)."""
+    check_plain(gold_id, "domain")
+    check_plain(dataset_name, "dataset")
+    try:
+        return gold_from_store(dataset_name, gold_id)
+    except (UnknownDataset, DatasetUnavailable, UnknownDomain) as err:
+        raise api_error(err) from None
 
 
 class RecentRecords:
-    """Store records found in the last second: a lookup reads folder listings and times, so it
+    """Store golds found in the last second: a lookup reads folder listings and times, so it
     runs in a thread; most requests name a gold looked up a moment ago and skip that hop."""
 
     def __init__(self) -> None:
         self.found: dict[tuple[str, str], tuple[float, Any]] = {}
 
-    async def get(self, dataset: str, record_id: str):
+    async def get(self, dataset: str, record_id: str) -> StoreGold:
         key = (dataset, record_id)
         found = self.found.get(key)
         now = time.monotonic()
         if found is not None and now - found[0] < _RECORD_TTL:
             return found[1]
-        record = await anyio.to_thread.run_sync(record_named, dataset, record_id)
+        record = await anyio.to_thread.run_sync(gold_named, dataset, record_id)
         if len(self.found) >= _RECENT_RECORDS:
             self.found.clear()
         self.found[key] = (now, record)
@@ -115,14 +127,8 @@ class JobRunner:
                            headers={"Retry-After": "1"}, retry_after=1)
         try:
             return await self.executor.run(job, task, self.client)
-        except ScoringTimeout:
-            raise ApiError(422, "scoring_timeout",
-                           f"scoring took longer than the {self.settings.score_timeout:g} s "
-                           "limit and was stopped; send a smaller or simpler domain",
-                           timeout_seconds=self.settings.score_timeout) from None
-        except ScoringUnavailable as err:
-            raise ApiError(503, "scoring_unavailable", f"{err}; retry the request",
-                           headers={"Retry-After": "1"}, retry_after=1) from None
+        except (ScoringTimeout, ScoringUnavailable) as err:
+            raise api_error(err) from None
 
 
 JobRunnerDep = Annotated[JobRunner, Depends(JobRunner)]

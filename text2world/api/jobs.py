@@ -6,34 +6,15 @@ framework.
 
 from __future__ import annotations
 
-from typing import Any
-
-from text2world.errors import Text2WorldError
+from text2world.api.error_codes import ApiError, api_error
 from text2world.pddl.extract import NoDomainFound, extract_domain
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
-from text2world.scoring.metrics import ScoringError, score, with_truncation
+from text2world.scoring.metrics import ScoringError, score
+from text2world.scoring.score_domain import score_domain
 
-
-class ApiError(Text2WorldError):
-    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-        self.headers = headers or {}
-
-    def __reduce__(self):
-        # Raised inside scoring processes: must survive pickling back to the server.
-        return (_api_error, (self.status, self.code, self.message, self.details))
-
-
-def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
-    return ApiError(status, code, message, **details)
+__all__ = ["ApiError", "batch_item_job", "gold_cache_info", "score_job", "validate_job",
+           "warm_gold_cache", "warm_up_process"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -45,7 +26,7 @@ def _domain_of(task: dict) -> tuple[str, bool]:
         try:
             return extract_domain(task["response"], task.get("mode", "canonical")), True
         except NoDomainFound as err:
-            raise ApiError(422, "no_domain_found", f"response: {err}") from None
+            raise api_error(err) from None
     return task["pddl"], False
 
 
@@ -56,30 +37,17 @@ def validate_job(task: dict) -> dict:
 
 
 def score_job(task: dict) -> dict:
-    text, extracted = _domain_of(task)
+    """``POST /v1/score`` and the MCP tool ``score_domain``: ``scoring.score_domain`` with the
+    validation and, when asked, the semantic score (without ``gold``, which the caller adds)."""
+    answer = task.get("response")
     try:
-        result = score(task["gold"], text, mode=task["mode"])
-    except ScoringError as err:
-        raise ApiError(422, "unscorable", f"the pair cannot be scored: {err}") from None
-    except DomainInputError as err:
-        raise ApiError(422, "invalid_domain", f"gold domain: {err.message}") from None
-    if extracted:  # definitions a stray ')' cut off from the answer are an error
-        result = with_truncation(result, task["response"], text)
-    checked = validate(text)
-    semantic = None
-    if task.get("semantic"):
-        from text2world.scoring.semantic import semantic_score
-        semantic = semantic_score(task["gold"], text, task.get("problems") or ()).to_dict()
-    scored = result.to_dict(details=True)
-    validation = {**checked.to_dict(), "extracted": extracted}
-    if validation["errors"] != scored["errors"]:
-        # One list of errors per answer: definitions a stray ')' cut off are an error of every
-        # score (a warning of /v1/validate), so the validation block lists them as errors too.
-        listed = {(e["kind"], e["message"]) for e in scored["errors"]}
-        validation.update(ok=not scored["errors"], errors=scored["errors"],
-                          warnings=[w for w in validation["warnings"]
-                                    if (w["kind"], w["message"]) not in listed])
-    return {**scored, "validation": validation, "semantic": semantic}
+        result = score_domain(task["gold"], task["pddl"] if answer is None else answer,
+                              mode=task["mode"], answer="domain" if answer is None else "answer",
+                              semantic=bool(task.get("semantic")),
+                              problems=task.get("problems") or ())
+    except (NoDomainFound, ScoringError, DomainInputError) as err:
+        raise api_error(err) from None
+    return result.to_dict()
 
 
 def batch_item_job(task: dict) -> dict:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 import socket
 import struct
 
-from text2world.api.jobs import ApiError, warm_gold_cache, warm_up_process
+from text2world.api.error_codes import ApiError
+from text2world.api.jobs import warm_gold_cache, warm_up_process
+from text2world.children import start_child
 
 _HEADER = struct.Struct("!Q")
 WARM_VARIABLE = "T2W_API_WARM"
@@ -69,10 +70,10 @@ def _answer(job, task) -> tuple[str, object]:
         return "error", f"{type(err).__name__}: {err}"
 
 
-def _die_with_parent() -> None:
-    """Linux: be killed when the fork server exits, so no job outlives the server's time limit
-    on it. The fork server exits once no process holds its "alive" pipe: the server and, as
-    the fork server hands it to every process it forks, this one, which must let go of it."""
+def _release_fork_server() -> None:
+    """The fork server exits once no process holds its "alive" pipe: the server and, as the
+    fork server hands it to every process it forks, this one, which must let go of it so
+    that it dies with the fork server (``children.start_child``)."""
     try:
         from multiprocessing import forkserver
 
@@ -82,24 +83,16 @@ def _die_with_parent() -> None:
             forkserver._forkserver._forkserver_alive_fd = None
     except (AttributeError, OSError):  # not forked by a fork server, or a future Python
         pass
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:  # the parent died before the call took effect
-        os._exit(0)
 
 
-def scorer_main(sock: socket.socket, cache_bytes: int | None) -> None:
-    """Serve jobs from ``sock`` until the server closes it (or dies)."""
+def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None = None) -> None:
+    """Serve jobs from ``sock`` until the server closes it (or dies). ``parent``: the fork
+    server's PID, as the server knows it (else this process's parent now)."""
     # The server owns shutdown: Ctrl-C or a SIGTERM to the process group must not stop a job
     # half way or print a traceback from every process; the server kills scoring processes.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _die_with_parent()
+    # Killed when the fork server exits, so no job outlives the server's time limit.
+    _release_fork_server()
+    start_child(os.getppid() if parent is None else parent)
     if cache_bytes is not None:
         from text2world.scoring.caching import ALL_TEXT_CACHES
 

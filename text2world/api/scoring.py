@@ -28,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from text2world.api.admission import Admission, Grant
-from text2world.api.jobs import ApiError, warm_gold_cache
+from text2world.api.error_codes import ApiError
+from text2world.api.jobs import warm_gold_cache
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 from text2world.api.settings import Settings
 from text2world.errors import Text2WorldError
@@ -40,7 +41,11 @@ DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
 
 
 class ScoringTimeout(Text2WorldError):
-    """The job ran past the time limit and was stopped."""
+    """The job ran past the time limit (``seconds``) and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"the job ran past the {seconds:g} s limit and was stopped")
 
 
 class ScoringUnavailable(Text2WorldError):
@@ -63,10 +68,15 @@ class _Scorer:
 
 def _start_process(cache_bytes: int | None):
     """Fork one scoring process from the fork server (blocking: run in a thread)."""
+    from multiprocessing import forkserver
+
     context = multiprocessing.get_context("forkserver")
+    forkserver.ensure_running()
+    # the PID the process must die with (a fork server gone before it starts: it exits at once)
+    parent = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
     ours, theirs = socket.socketpair()
     try:
-        process = context.Process(target=scorer_main, args=(theirs, cache_bytes),
+        process = context.Process(target=scorer_main, args=(theirs, cache_bytes, parent),
                                   name="t2w-scorer", daemon=True)
         process.start()
     except BaseException:
@@ -342,7 +352,7 @@ class ScoringExecutor:
             reusable = True
         except TimeoutError:
             self.admission.penalize(grant.client)
-            raise ScoringTimeout from None
+            raise ScoringTimeout(self.timeout) from None
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             raise ScoringUnavailable("the scoring process stopped while running the job") from None
         finally:
@@ -383,4 +393,4 @@ class ScoringExecutor:
             return await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except asyncio.TimeoutError:
             self.admission.penalize(client)
-            raise ScoringTimeout from None
+            raise ScoringTimeout(self.timeout) from None

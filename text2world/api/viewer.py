@@ -18,7 +18,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError
 from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
 from text2world.engine.run_store import Run, RunError
 

@@ -22,7 +22,8 @@ from text2world.pddl.extract import NoDomainFound, domain_from_answer
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.reports.rendering import print_table
-from text2world.scoring.metrics import Score, ScoringError, score, truncation_issue, with_truncation
+from text2world.scoring.metrics import Score, ScoringError, truncation_issue
+from text2world.scoring.score_domain import score_domain
 
 
 def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | None = None
@@ -38,10 +39,11 @@ def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | N
 def _gold_text(gold: Path) -> str:
     """A gold domain file, or the gold domain of a store id (``blocksworld``), as --semantic."""
     if str(gold) != "-" and not gold.exists():
-        from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+        from text2world.scoring.score_domain import gold_from_store
+        from text2world.store.datasets import BUILTIN, DatasetError, UnknownDataset, UnknownDomain
         try:
-            return load_dataset(BUILTIN).get(str(gold)).domain
-        except (KeyError, DatasetError):
+            return gold_from_store(BUILTIN, str(gold)).domain
+        except (UnknownDataset, UnknownDomain, DatasetError):
             fail(f"gold domain {gold}: no such file, and not a domain id of the store "
                  "(t2w data list shows the ids)")
     return read_text_file(gold, "gold domain")
@@ -100,7 +102,7 @@ def score_command(
 
 def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool,
            problems: Path | None) -> None:
-    semantic_result = None
+    problem_list: list[tuple[str, str]] = []
     if semantic:
         from text2world.scoring.semantic import SemanticInputError, resolve_gold
         try:
@@ -110,16 +112,15 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
     else:
         gold_text = _gold_text(gold)
     source = read_text_file(predicted, "predicted domain")
-    predicted_text = _domain_text(predicted, "predicted domain", mode, source=source)
     try:
-        result = score(gold_text, predicted_text, mode=mode)
+        scored = score_domain(gold_text, source, mode=mode, answer="either", validation=False,
+                              semantic=semantic, problems=problem_list)
+    except NoDomainFound as err:
+        fail(f"predicted domain {predicted}: {err}")
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
-    result = with_truncation(result, source, predicted_text)
+    result, semantic_result = scored.score, scored.semantic
     _report_gold(result, gold)
-    if semantic:
-        from text2world.scoring.semantic import semantic_score
-        semantic_result = semantic_score(gold_text, predicted_text, problem_list)
     if as_json:
         data = result.to_dict(details=True)
         if semantic_result is not None:

@@ -3,7 +3,15 @@ runs too small for a pool, the background preparation of their golds (``GoldPref
 
 Its workers are forked from the eval process (cheap: the modules are already imported), never
 hold the run's lock (``runs``), ignore the signals sent to the process group (the parent
-decides when they stop) and die with the parent whatever kills it (``runs.follow_parent``).
+decides when they stop) and die with the parent whatever kills it: ``children.start_child``,
+the start-up the API's scoring processes share.
+
+Why two pools (this one and ``api.scoring.ScoringExecutor``): this one scores a run's rounds in
+batches, forked from the eval process (the modules are already imported), with affinity (a
+gold's jobs go to the worker that prepared it) and validations first, and no time limit (a
+round's score is the run's record; nothing waits on it but the run). The API's executor runs
+one job per request from a warm fork server, each under a time limit that kills its process,
+with fair admission between clients. They share the child's start-up and die-with-parent.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
-from text2world.engine.process import follow_parent
+from text2world.children import start_child
 
 if TYPE_CHECKING:
     from text2world.store.datasets import Record
@@ -190,14 +198,10 @@ def make_executor(workers: int | None, pending: int) -> Executor | None:
 
 
 def worker_init(parent: int) -> None:
-    """A scoring worker: stops only when its parent says so, or dies with it."""
-    import signal
-
-    # Ctrl-C and SIGTERM sent to the process group are the parent's to handle: it still
-    # needs its workers to score the items whose calls are done before it stops.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_IGN)
-    follow_parent(parent)
+    """A scoring worker: stops only when its parent says so, or dies with it. (Ctrl-C and
+    SIGTERM sent to the process group are the parent's to handle: it still needs its workers
+    to score the items whose calls are done before it stops.)"""
+    start_child(parent)
 
 
 WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"

@@ -1,18 +1,21 @@
-"""The processes of a run: descriptors of open runs closed in forked children, pool workers
-that die with their parent whatever kills it, and SIGTERM/SIGHUP handled as Ctrl-C.
+"""The processes of a run: descriptors of open runs closed in forked children, and
+SIGTERM/SIGHUP handled as Ctrl-C.
 
 These are why a killed run never leaves a locked run folder or a stray worker behind: the run
 lock's descriptor is close-on-exec and closed in every forked child (``register_fd``), and a
-worker calls ``follow_parent`` first thing.
+worker dies with its parent (``text2world.children``, the package's one die-with-parent).
 """
 
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
+from text2world.children import die_with_parent
 from text2world.errors import Text2WorldError
+
+# The name this module gave the package's one die-with-parent (``text2world.children``).
+follow_parent = die_with_parent
 
 # Descriptors of open runs (lock and logs) in this process; a forked child closes its copies
 # (closing a copy does not release the parent's flock: that needs every copy closed or LOCK_UN).
@@ -30,35 +33,6 @@ def _close_run_fds_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_close_run_fds_in_child)
-
-
-def follow_parent(parent: int, poll: float = 0.5) -> None:
-    """Make this child process (a pool worker) die with its parent ``parent``, whatever kills
-    the parent (kill -9 of its PID alone, the OOM killer): on Linux the kernel sends SIGKILL
-    (PR_SET_PDEATHSIG), and a daemon thread that watches the parent's PID covers other
-    systems. Call it first thing in the child."""
-    import sys
-    import threading
-
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            import signal
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before this process could watch it
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(poll)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="t2w-follow-parent", daemon=True).start()
 
 
 class Stopped(Text2WorldError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError, api_error
 from text2world.pddl.validation import validate
 from text2world.simulation import (
     GroundAction,
@@ -50,12 +50,9 @@ def checked_simulator(domain: str, problem: str) -> Simulator:
     try:
         parsed = parse_domain(domain)
         return Simulator(parsed, parse_problem(domain, problem))
-    except UnsupportedFeature as err:
-        raise ApiError(422, "unsupported",
-                       f"the simulator does not support this: {err.reason}") from None
-    except ProblemError as err:
-        raise ApiError(422, "invalid_problem", f"problem: {err.reason}") from None
-    except SimulationError as err:
+    except (UnsupportedFeature, ProblemError) as err:
+        raise api_error(err) from None
+    except SimulationError as err:  # what else fails in a problem: said as it is
         raise ApiError(422, "invalid_problem", err.reason) from None
 
 

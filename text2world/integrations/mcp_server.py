@@ -26,11 +26,22 @@ from typing import Any, Literal
 
 from fastapi.responses import JSONResponse
 
-from text2world.api.jobs import ApiError, score_job, validate_job
+from text2world.api.error_codes import MCP, ApiError, api_error
+from text2world.api.jobs import score_job, validate_job
 from text2world.api.limits import BodyLimitMiddleware
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 from text2world.integrations import mcp_jobs
-from text2world.store.datasets import BUILTIN, DatasetError, list_datasets, load_dataset
+from text2world.scoring.score_domain import StoreGold, gold_from_store
+from text2world.store.datasets import (
+    BUILTIN,
+    Dataset,
+    DatasetUnavailable,
+    Record,
+    UnknownDataset,
+    UnknownDomain,
+    named_dataset,
+    named_record,
+)
 
 DEFAULT_PLAN_TIMEOUT = 20.0  # seconds; the world-model tasks' planner bound
 MAX_PROBLEMS = 20  # semantic problems of one call, as ``ScoreRequest.problems``
@@ -94,24 +105,25 @@ def _one_of(first: tuple[str, Any], second: tuple[str, Any], what: str) -> None:
                        f"give exactly one of '{first[0]}' and '{second[0]}' ({what})")
 
 
-def _dataset(name: str):
-    known = [entry["name"] for entry in list_datasets()]
-    if name not in known:
-        raise ApiError(404, "unknown_dataset",
-                       f"dataset {name!r} does not exist; known datasets: {', '.join(known)}")
+def _dataset(name: str) -> Dataset:
     try:
-        return load_dataset(name)
-    except DatasetError as err:
-        raise ApiError(503, "dataset_unavailable",
-                       f"dataset {name!r} cannot be read: {err}") from None
+        return named_dataset(name)
+    except (UnknownDataset, DatasetUnavailable) as err:
+        raise api_error(err, MCP) from None
 
 
-def _record(dataset: str, record_id: str):
+def _record(dataset: str, record_id: str) -> Record:
     try:
-        return _dataset(dataset).get(record_id)
-    except KeyError:
-        raise ApiError(404, "unknown_domain", f"dataset {dataset!r} has no domain with id "
-                       f"{record_id!r} (list_domains lists the ids)") from None
+        return named_record(dataset, record_id)
+    except (UnknownDataset, DatasetUnavailable, UnknownDomain) as err:
+        raise api_error(err, MCP) from None
+
+
+def _gold(dataset: str, gold_id: str) -> StoreGold:
+    try:
+        return gold_from_store(dataset, gold_id)
+    except (UnknownDataset, DatasetUnavailable, UnknownDomain) as err:
+        raise api_error(err, MCP) from None
 
 
 class Tools:
@@ -140,13 +152,8 @@ class Tools:
             await self.start()
         try:
             return await self.executor.run(job, task, "mcp")
-        except ScoringTimeout:
-            raise ApiError(422, "scoring_timeout",
-                           f"the job took longer than the {self.settings.score_timeout:g} s limit "
-                           "and was stopped; send a smaller or simpler input",
-                           timeout_seconds=self.settings.score_timeout) from None
-        except ScoringUnavailable as err:
-            raise ApiError(503, "scoring_unavailable", f"{err}; retry the call") from None
+        except (ScoringTimeout, ScoringUnavailable) as err:
+            raise api_error(err, MCP) from None
 
     # ---- the tools
 
@@ -169,11 +176,12 @@ class Tools:
         _check_size(self.settings, pddl=pddl, response=response, gold_pddl=gold_pddl,
                     problems=problems or [])
         pairs = _problem_pairs(problems)
-        gold_ref = None
+        gold_ref: dict[str, str] | None = None
+        gold: str | None
         if gold_id is not None:
-            record = await asyncio.to_thread(_record, dataset, gold_id)
-            gold, gold_ref = record.domain, {"dataset": dataset, "id": record.id}
-            pairs = pairs or [(p.name, p.pddl) for p in record.problems]
+            found = await asyncio.to_thread(_gold, dataset, gold_id)
+            gold, gold_ref = found.domain, found.ref()
+            pairs = pairs or list(found.problems)
         else:
             gold = gold_pddl
             if semantic and not pairs:
@@ -251,7 +259,7 @@ class Tools:
         try:
             return await asyncio.to_thread(published_index)
         except PublishedError as err:
-            raise ApiError(503, "published_unavailable", str(err)) from None
+            raise api_error(err, MCP) from None
 
 
 def _problem_pairs(problems: list[dict] | None) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from text2world.errors import Text2WorldError
+from text2world.model.credentials import is_secret_name
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
 from text2world.store.datasets import home_dir
 
@@ -170,8 +171,7 @@ def resolve_model(name: str, api_base: str | None = None,
                                f"{spec.litellm_model!r}")
     # Model arguments end up in run configs: refuse anything that looks like a secret.
     for key in spec.params:
-        lowered = key.lower()
-        if lowered.endswith("key") or lowered in ("token", "access_token", "authorization"):
+        if is_secret_name(key):
             raise ModelConfigError(
                 f"model argument {key!r} looks like a secret: pass API keys in environment "
                 "variables, never on the command line or in models.toml")

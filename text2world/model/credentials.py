@@ -42,7 +42,10 @@ _AUTH_VALUE = re.compile(r"\b(?P<scheme>Bearer|Basic)\s+[A-Za-z0-9._~+/=\-]{16,}
 
 def is_secret_name(name: str) -> bool:
     """Whether a header or field of this name holds a credential (Authorization, X-API-Key,
-    access_token, ...). ``max_tokens`` or ``api_key_env`` (a variable's name) are not."""
+    access_token, ...). ``max_tokens`` or ``api_key_env`` (a variable's name) are not.
+
+    The one rule of the package: what ``redact`` masks (run files, cache keys, the API's run
+    configs and summaries) and which model arguments are refused as secrets (``aliases``)."""
     normalized = str(name).strip().lower().replace("-", "_")
     return normalized in _SECRET_NAMES or normalized.endswith(_SECRET_SUFFIXES)
 
@@ -89,22 +92,33 @@ def _redact_headers(headers: dict) -> dict:
             for name, value in headers.items()}
 
 
-def redact(value: Any) -> Any:
-    """A copy of a config, settings or record that holds no credential (see the module)."""
+def redact(value: Any, max_depth: int | None = None) -> Any:
+    """A copy of a config, settings or record that holds no credential (see the module).
+
+    ``max_depth``: values nested deeper are dropped (None), for data read from files that may
+    nest without bound (the API's run configs and summaries)."""
+    return _redact(value, max_depth)
+
+
+def _redact(value: Any, depth: int | None) -> Any:
+    if depth is not None:
+        if depth < 0:
+            return None
+        depth -= 1
     if isinstance(value, str):
         return redact_url(value)
     if isinstance(value, dict):
-        result = {}
+        result: dict[Any, Any] = {}
         for key, item in value.items():
             if key in HEADER_FIELDS and isinstance(item, dict):
                 result[key] = _redact_headers(item)
             elif is_secret_name(key) and item not in (None, "", MASK):
                 result[key] = MASK
             else:
-                result[key] = redact(item)
+                result[key] = _redact(item, depth)
         return result
     if isinstance(value, (list, tuple)):
-        return [redact(item) for item in value]
+        return [_redact(item, depth) for item in value]
     return value
 
 

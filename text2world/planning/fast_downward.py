@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from text2world import children
 from text2world.errors import Text2WorldError
 
 PLANNER = "fast-downward"
@@ -169,28 +170,16 @@ def fast_downward_folder(domain_text: str, problem_text: str,
 
 # A launcher runs in its own process group (``start_new_session``), which it kills whole
 # (driver, translator, search) when the process that started it goes away, however it died: a
-# killed run leaves no planner behind. PR_SET_PDEATHSIG (Linux) says so at once (as SIGTERM), a
-# thread watching the parent's PID covers other systems. Plain Python, no text2world import.
-# Every launcher starts with this; its first argument is the parent's PID.
-_FOLLOW_PARENT = """
-import os, signal, sys, threading, time
+# killed run leaves no planner behind (``children.die_with_parent``: PR_SET_PDEATHSIG says so
+# at once, as SIGTERM, a thread watching the parent's PID covers other systems). The launcher
+# runs with ``-S -I`` (no text2world to import), so it carries that module's source. Every
+# launcher starts with this; its first argument is the parent's PID.
+_FOLLOW_PARENT = children.source() + """
 parent = int(sys.argv[1])
 def stop(*_):
     os.killpg(0, signal.SIGKILL)
 signal.signal(signal.SIGTERM, stop)
-if sys.platform.startswith("linux"):
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-def watch():
-    while True:
-        if os.getppid() != parent:
-            stop()
-        time.sleep(0.2)
-watch_thread = threading.Thread(target=watch, daemon=True)
-watch_thread.start()
+die_with_parent(parent, signal.SIGTERM, stop, poll=0.2)
 """
 
 # The driver, run as its own script would be. Arguments: parent PID, driver, its arguments.

@@ -155,6 +155,51 @@ def list_datasets() -> list[dict]:
     return found
 
 
+class UnknownDataset(Text2WorldError, LookupError):
+    """A dataset name that is neither the built-in store nor an imported dataset."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name, self.known = name, known
+        super().__init__(f"dataset {name!r} does not exist; known datasets: {', '.join(known)}")
+
+
+class DatasetUnavailable(DatasetError):
+    """A known dataset whose files cannot be read (``reason``: the ``DatasetError``)."""
+
+    def __init__(self, name: str, reason: DatasetError) -> None:
+        self.name, self.reason = name, reason
+        super().__init__(f"dataset {name!r} cannot be read: {reason}")
+
+
+class UnknownDomain(Text2WorldError, LookupError):
+    """A domain id that a dataset does not hold."""
+
+    def __init__(self, dataset: str, record_id: str) -> None:
+        self.dataset, self.record_id = dataset, record_id
+        super().__init__(f"dataset {dataset!r} has no domain with id {record_id!r}")
+
+
+def named_dataset(name: str) -> Dataset:
+    """A dataset by name only (the built-in store or an imported dataset, never a path), for
+    the services: ``UnknownDataset`` or ``DatasetUnavailable`` when there is none."""
+    known = [entry["name"] for entry in list_datasets()]
+    if name not in known:
+        raise UnknownDataset(name, known)
+    try:
+        return load_dataset(name)
+    except DatasetError as err:
+        raise DatasetUnavailable(name, err) from None
+
+
+def named_record(dataset: str, record_id: str) -> Record:
+    """A gold by store id (``named_dataset``'s errors, or ``UnknownDomain``): the one lookup of
+    a ``gold_id`` the REST API and the MCP tools make."""
+    try:
+        return named_dataset(dataset).get(record_id)
+    except KeyError:
+        raise UnknownDomain(dataset, record_id) from None
+
+
 # --------------------------------------------------------------------------------------------
 # Loading
 

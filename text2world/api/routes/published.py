@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from text2world.api.dependencies import check_plain
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError, api_error
 from text2world.api.schemas import ERRORS
 
 router = APIRouter(prefix="/v1", tags=["published"])
@@ -22,7 +22,7 @@ def list_published() -> dict:
     try:
         return published_index()
     except PublishedError as err:
-        raise ApiError(503, "published_unavailable", str(err)) from None
+        raise api_error(err) from None
 
 
 @router.get("/published/{name}", responses=ERRORS, summary="One published table, every row")
@@ -37,5 +37,5 @@ def get_published(name: str) -> dict:
     try:
         table = load_table(name)
     except PublishedError as err:
-        raise ApiError(503, "published_unavailable", str(err)) from None
+        raise api_error(err) from None
     return {key: value for key, value in table.items() if key != "path"}

@@ -5,34 +5,27 @@ The viewer (``api.viewer``) adds each run's overview and items under the same pr
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from text2world.api.dependencies import SettingsDep, check_plain
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
 from text2world.engine.run_store import KINDS, RunError
+from text2world.model.credentials import redact
 
 router = APIRouter(prefix="/v1", tags=["runs"])
 
-_SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|authorization|bearer)", re.IGNORECASE)
+MAX_DEPTH = 50  # levels of a run's config or summary shown; deeper values are dropped
 
 
-def _redact(value: Any, depth: int = 0) -> Any:
-    """Drop anything named like a credential; configs should hold none, but never echo one."""
-    if depth > 50:
-        return None
-    if isinstance(value, dict):
-        return {key: ("<redacted>" if isinstance(key, str) and _SECRET_KEY.search(key)
-                      and isinstance(item, str) else _redact(item, depth + 1))
-                for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redact(item, depth + 1) for item in value]
-    return value
+def _redact(value: Any) -> Any:
+    """A run's config or summary as shown: credentials masked by the package's one rule
+    (``model.credentials.redact``; configs hold none, but never echo one)."""
+    return redact(value, max_depth=MAX_DEPTH)
 
 
 def _field(config: Any, *names: str) -> str | None:

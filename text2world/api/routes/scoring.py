@@ -8,7 +8,8 @@ import anyio
 from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
-from text2world.api.jobs import ApiError, batch_item_job, score_job, validate_job
+from text2world.api.error_codes import ApiError, api_error
+from text2world.api.jobs import batch_item_job, score_job, validate_job
 from text2world.api.schemas import (
     SCORING_ERRORS,
     BatchScoreRequest,
@@ -33,9 +34,9 @@ async def score_domain(request: ScoreRequest, run_job: JobRunnerDep, records: Re
     gold_ref = None
     problems = [(p.name, p.pddl) for p in request.problems or ()]
     if request.gold_id is not None:
-        record = await records.get(request.dataset, request.gold_id)
-        gold, gold_ref = record.domain, {"dataset": request.dataset, "id": record.id}
-        problems = problems or [(p.name, p.pddl) for p in record.problems]
+        found = await records.get(request.dataset, request.gold_id)
+        gold, gold_ref = found.domain, found.ref()
+        problems = problems or list(found.problems)
     else:
         gold = request.gold_pddl
     task = {"gold": gold, "pddl": request.pddl, "response": request.response,
@@ -60,7 +61,7 @@ def _batch_lines(request: BatchScoreRequest) -> list[dict]:
         return [parse_line(item.model_dump(exclude_none=True), f"items[{index}]").task()
                 for index, item in enumerate(request.items)]
     except BatchInputError as err:
-        raise ApiError(422, "invalid_item", str(err)) from None
+        raise api_error(err) from None
 
 
 @router.post("/score/batch", response_model=BatchScoreResponse, responses=SCORING_ERRORS,

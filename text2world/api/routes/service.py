@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends
 
 import text2world
 from text2world.api.dependencies import SettingsDep, get_executor
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ErrorResponse, Health, Readiness
 from text2world.api.scoring import ScoringExecutor
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
