@@ -28,7 +28,7 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict],
             rounds.append(row)
         per_mode[mode] = rounds
     from text2world.reports.intervals import summary_intervals
-    from text2world.reports.semantic import semantic_rounds  # lazy: the simulator is not needed here
+    from text2world.scoring.semantic_record import semantic_rounds  # lazy: the simulator is not needed here
     semantic = semantic_rounds(items, ec)
     if semantic is not None:
         per_mode["semantic"] = semantic

@@ -400,7 +400,7 @@ class GenerationTask:
         ec_scores: dict[str, Any] = {
             mode: [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
                    for i in range(ec + 1)] for mode in SCORE_MODES}
-        from text2world.reports.semantic import ec_semantic
+        from text2world.scoring.semantic_record import ec_semantic
         semantic = ec_semantic(rounds, ec)
         if semantic is not None:
             ec_scores["semantic"] = semantic
