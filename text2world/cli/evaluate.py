@@ -78,9 +78,8 @@ def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = Tru
     items = None
     if run is not None:
         from text2world.engine.run_reader import open_run
-        from text2world.tasks.generation.rescore import load_run_items
 
-        items = load_run_items(open_run(run))
+        items = open_run(run).scored_items()
     table = summary_table(summary, mode, items)
     if table is not None:
         print_table(console, table)

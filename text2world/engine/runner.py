@@ -34,7 +34,16 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
-from text2world.engine.run_store import Run, RunError, RunWriteError, code_version, runs_dir, sample_key, utc_now
+from text2world.engine.run_store import (
+    CONFIG_FILE,
+    Run,
+    RunError,
+    RunWriteError,
+    code_version,
+    runs_dir,
+    sample_key,
+    utc_now,
+)
 from text2world.engine.task import Sample, Task
 from text2world.model.client import (
     Completion,
@@ -200,7 +209,7 @@ def run_path(options: RunOptions, task: Task, config: dict) -> Path:
     root = options.runs_root or runs_dir()
     if options.resume is not None:
         path = Path(options.resume)
-        if not (path / "config.json").is_file() and (root / path).is_dir():
+        if not (path / CONFIG_FILE).is_file() and (root / path).is_dir():
             path = root / path  # a run id instead of a folder
         return path
     return root / (options.run_id or task.run_id(config))
@@ -210,7 +219,7 @@ def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None
     """The run ``--resume`` names (a folder or a run id), which must be a run of ``kind``."""
     path = Path(path)
     root = root or runs_dir()
-    if not (path / "config.json").is_file() and (root / path / "config.json").is_file():
+    if not (path / CONFIG_FILE).is_file() and (root / path / CONFIG_FILE).is_file():
         path = root / path
     run = Run.open(path)
     if run.kind != kind:

@@ -108,7 +108,6 @@ class JudgeTask:
 
     def load(self) -> list[Sample]:
         from text2world.engine.runner import open_for_resume
-        from text2world.tasks.generation.rescore import load_run_items
 
         options = self.options
         assert options.source is not None
@@ -118,7 +117,7 @@ class JudgeTask:
         except RunError as err:
             raise JudgeError(f"{options.source}: {err}") from None
         self.source = source
-        items = sorted(load_run_items(source), key=lambda i: str(i.get("item")))
+        items = sorted(source.scored_items(), key=lambda i: str(i.get("item")))
         items = list({str(i["item"]): i for i in items if i.get("epoch", 0) == 0}.values())
         if not items:
             raise JudgeError(f"{source.path}: the run has no finished item to judge")
