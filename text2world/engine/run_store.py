@@ -157,8 +157,7 @@ class ErrorRecord(TypedDict, total=False):
     version: int
     item: str
     epoch: int
-    error: str
-    message: str
+    error: dict  # {"kind": ..., "message": ...}
     at: str
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from text2world.engine.run_store import SCORE_MODES, Run, RunError, RunKind, mean, run_kind
+from text2world.engine.summary import run_counts
 from text2world.errors import Text2WorldError
 from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
 from text2world.scoring.metrics import action_diff
@@ -84,7 +85,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
 
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
-    summary = summarize(run.config, items, run.open_errors())
+    summary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
                  else _generic_round_means(items, mode, ec) for mode in modes}
     loaded = _LoadedRun(run, items, "run")
@@ -268,13 +269,11 @@ def _is_number(text: str) -> bool:
 
 
 def _counts(run: Run, items: list[dict]) -> dict:
-    return {"finished_items": len(items), "planned_items": run.config.get("planned_items"),
-            "infrastructure_errors": len(run.open_errors()),
-            "calls": sum(len(i.get("calls") or i.get("rounds") or [None]) for i in items),
-            "prompt_tokens": sum((i.get("usage") or {}).get("prompt_tokens", 0) for i in items),
-            "completion_tokens": sum((i.get("usage") or {}).get("completion_tokens", 0)
-                                     for i in items),
-            "cost": sum(i.get("cost") or 0.0 for i in items)}
+    """The counts the run page shows (the engine's, ``run_counts``)."""
+    counts = run_counts(run, items)
+    return {key: counts[key] for key in ("finished_items", "planned_items",
+                                         "infrastructure_errors", "calls", "prompt_tokens",
+                                         "completion_tokens", "cost")}
 
 
 def probe_overview(run: Run, items: list[dict]) -> dict:

@@ -9,7 +9,6 @@ from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import SCORE_MODES, Run, RunError, utc_now
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.tasks.generation.scoring import analyze_round, compact_score
-from text2world.tasks.generation.summary import summarize
 
 
 def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
@@ -64,7 +63,10 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
                          if problems else {})})
         rescored_items.append({**item, "ec": {**item.get("ec", {}), **ec_scores}})
     run.write_scores(lines)
-    summary = summarize(run.config, rescored_items, run.open_errors(), run.paid_calls())
+    # The summary every run gets (the engine's counts, epochs and their spread), on the new scores.
+    from text2world.tasks.registry import summarize_run
+
+    summary = summarize_run(run, rescored_items)
     summary["rescored"] = {"modes": list(modes) + (["semantic"] if semantic else []),
                            "at": utc_now()}
     run.write_summary(summary)

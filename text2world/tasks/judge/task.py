@@ -274,5 +274,10 @@ def judge_options_from_run(path: str | Path, runs_root: Path | None = None,
     return resume_options(JudgeOptions, KIND, "t2w judge", path, runs_root, **overrides)
 
 
+def default_task() -> JudgeTask:
+    """The task with default options (``tasks.registry.task_for_kind``)."""
+    return JudgeTask(JudgeOptions())
+
+
 def task_from_run(run: Run) -> JudgeTask:
     return JudgeTask(JudgeOptions.from_config(run.config, run.path))
