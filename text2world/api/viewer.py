@@ -60,7 +60,7 @@ class _ItemCache:
                 # A log whose records are not what its kind writes: say so, do not crash.
                 raise ApiError(422, "run_unreadable",
                                f"run {run.run_id!r}: its log does not hold the records of a "
-                               f"{run.config.get('kind') or 'generation'} run "
+                               f"{run.kind} run "
                                f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 

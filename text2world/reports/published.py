@@ -27,7 +27,7 @@ import json
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import RunError, RunKind
+from text2world.engine.run_store import RunError, RunKind, kind_of
 from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_samples
 from text2world.reports.statistics import bootstrap_mean
@@ -218,7 +218,7 @@ def published_row(config: dict, name: str = "paper") -> dict | None:
     """The published figures of a generation run's model (no scores read: what a run's JSON
     carries): the table chosen for its conditions, and its rows of the run's model, or why
     there are none. None for runs of other tasks."""
-    if config.get("kind") not in (None, "eval", "generation"):
+    if kind_of(config) != RunKind.GENERATION:
         return None
     table, chosen = choose_table(name, config)
     source = table.get("source") or {}
