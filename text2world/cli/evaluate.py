@@ -263,7 +263,7 @@ def score_run_command(
     runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from text2world.engine.run_store import RunError
+    from text2world.engine.run_store import SCORES_FILE, SUMMARY_FILE, RunError
     from text2world.store.datasets import DatasetError
     from text2world.tasks.generation.rescore import rescore_run
 
@@ -279,7 +279,7 @@ def score_run_command(
     for index, name in enumerate(modes):  # the semantic table once, after the last mode's
         _print_summary(summary, name, with_semantic=index == len(modes) - 1, run=run)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
-                  f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
+                  f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 
 
 @cache_app.command("inspect")
