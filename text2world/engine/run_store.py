@@ -199,13 +199,17 @@ class SentCall(TypedDict, total=False):
 class RunSummary(TypedDict, total=False):
     kind: str
     version: int
-    run_id: str
-    model: str
-    planned_items: int
+    run_id: str | None
+    model: str | None
+    dataset: str | None
+    planned_items: int | None
     finished_items: int
     infrastructure_errors: int
+    infrastructure_error_items: list[str]
     calls: int
     cached_calls: int
+    paid_calls: int
+    cost_unknown_calls: int
     prompt_tokens: int  # tokens of the prompts sent, in every task
     completion_tokens: int
     cost: float

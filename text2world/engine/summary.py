@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from typing import TYPE_CHECKING
 
-from text2world.engine.run_store import Run, sample_key, utc_now
+from text2world.engine.run_store import Run, RunSummary, sample_key, utc_now
 
 if TYPE_CHECKING:
     from text2world.engine.task import Task
@@ -25,7 +25,7 @@ def _calls(item: dict) -> list[dict]:
 
 
 def common_summary(config: dict, items: list[dict], open_errors: list[dict],
-                   paid: list[dict] | None, sent: list[dict] | None = None) -> dict:
+                   paid: list[dict] | None, sent: list[dict] | None = None) -> RunSummary:
     """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
     is always the prompts' token usage), costs, the paid ledger's total and the requests
     sent but never answered (None: a run made before they were recorded)."""
@@ -103,7 +103,7 @@ def spread(per_epoch: list[dict]) -> dict:
     return result
 
 
-def run_counts(run: Run, items: list[dict] | None = None) -> dict:
+def run_counts(run: Run, items: list[dict] | None = None) -> RunSummary:
     """The common counts of ``run`` now (``common_summary``), from its log, error records,
     paid ledger and sent record; ``items``: its finished items, when the caller has them."""
     return common_summary(run.config, run.items() if items is None else items,
