@@ -28,7 +28,7 @@ from text2world.api.app import create_app
 from text2world.api.settings import Settings
 from text2world.cli import app
 from text2world.engine import list_runs, open_run
-from text2world.engine.run_store import read_jsonl
+from text2world.engine.run_store import RunError, read_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "runs"
@@ -276,6 +276,59 @@ def test_run_folders_written_before_the_engine_are_read_by_the_run_store(legacy_
         assert run.summary()["finished_items"] == len(run.items())
     probe = open_run(legacy_runs / "legacy-probe").summary()
     assert probe["prefix_tokens"] == 20 and probe["prompt_tokens"] > 20  # usage, not prefix
+
+
+COMMON_COUNTS = ("finished_items", "planned_items", "infrastructure_errors", "calls",
+                 "cached_calls", "completion_tokens", "cost", "cost_paid", "paid_calls")
+
+
+@pytest.mark.parametrize("name", ["legacy-eval", "legacy-wm", "legacy-probe"])
+def test_old_runs_summarize_as_they_were_summarized_when_written(name, legacy_runs):
+    """The one reader and the engine's one count read a run written before them as it was
+    summarized then; the viewer's counts are the same counts."""
+    from text2world.engine.summary import run_counts
+    from text2world.reports import runview
+
+    run = open_run(legacy_runs / name)
+    stored, now = run.stored_summary(), run.summary()
+    assert stored is not None
+    for key in COMMON_COUNTS:
+        if key in stored:
+            assert now[key] == stored[key], key
+    if name == "legacy-eval":  # every value of the generation summary, not only the counts
+        assert {k: v for k, v in now.items() if k in stored and k != "updated"} == {
+            k: v for k, v in stored.items() if k != "updated"}
+    page = runview.overview(run, run.scored_items())
+    counts = run_counts(run)
+    assert page["summary"]["calls"] == counts["calls"] == now["calls"]
+    assert {k: page["summary"][k] for k in ("finished_items", "cost", "completion_tokens")} == {
+        k: now[k] for k in ("finished_items", "cost", "completion_tokens")}
+
+
+def test_one_rule_maps_a_config_to_its_kind_and_task(legacy_runs):
+    from text2world.engine.run_store import RunKind, kind_of, run_kind
+    from text2world.tasks.registry import TASK_MODULES, task_for_kind, task_for_run
+
+    assert set(TASK_MODULES) == set(RunKind)
+    for config, kind in [({}, RunKind.GENERATION), ({"kind": "eval"}, RunKind.GENERATION),
+                         ({"kind": "generation"}, RunKind.GENERATION), ({"kind": "wm"}, RunKind.WM),
+                         ({"kind": "judge"}, RunKind.JUDGE),
+                         ({"kind": "contamination"}, RunKind.CONTAMINATION)]:
+        assert run_kind(config) is kind and kind_of(config) == kind.value
+        assert task_for_kind(kind).kind == kind.value
+    assert kind_of({"kind": "chess"}) == "chess"
+    with pytest.raises(RunError, match="unknown kind 'chess'"):
+        run_kind({"kind": "chess"})
+    with pytest.raises(RunError, match="unknown kind"):
+        open_run(legacy_runs / "unknown-kind")
+    # a run whose config says "eval" (as the first t2w eval wrote) opens as a generation run
+    eval_run = legacy_runs / "eval-kind"
+    shutil.copytree(legacy_runs / "legacy-eval", eval_run)
+    config = json.loads((eval_run / "config.json").read_text())
+    (eval_run / "config.json").write_text(json.dumps({**config, "kind": "eval"}))
+    opened = open_run(eval_run)
+    assert opened.kind == "generation" and task_for_run(opened).kind == "generation"
+    assert opened.summary()["metrics"] == open_run(legacy_runs / "legacy-eval").summary()["metrics"]
 
 
 @pytest.mark.parametrize("name", ["legacy-eval", "legacy-wm", "legacy-probe"])

@@ -226,6 +226,21 @@ def test_rescore_run_without_calling_the_model(store, server):
     assert summary["metrics"]["canonical"] == result.summary["metrics"]["canonical"]
 
 
+def test_rescore_run_rewrites_the_summary_every_run_gets(store, server):
+    """score-run goes through the engine's summary: the counts, epochs, per-epoch values and
+    their spread are those of the run, not dropped."""
+    result = evaluate(options(store, server, domains=["t2wt-fix1", "t2wt-valid"], epochs=2))
+    summary = rescore_run(result.run.path, ("paper", "canonical"))
+    assert set(result.summary) <= set(summary)
+    assert summary["epochs"] == 2 and len(summary["per_epoch"]) == 2 and summary["spread"]
+    for key in ("finished_items", "calls", "cached_calls", "cost", "cost_paid", "paid_calls",
+                "calls_sent", "per_epoch", "spread", "metrics", "valid_at_round"):
+        assert summary[key] == result.summary[key], key
+    stored = result.run.stored_summary()
+    assert stored["epochs"] == 2 and stored["per_epoch"] == summary["per_epoch"]
+    assert stored["rescored"]["modes"] == ["paper", "canonical"]
+
+
 def test_plan_checks_before_any_call(store, server, monkeypatch):
     from text2world.tasks.generation.task import EvalError
 

@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from text2world.api.error_codes import ApiError
 from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
-from text2world.engine.run_store import Run, RunError
+from text2world.engine.run_store import ERRORS_FILE, LOG_FILE, SCORES_FILE, Run, RunError
 
 STATIC = Path(__file__).resolve().parent / "static"
 _MAX_LOG = 512 * 1024 * 1024  # bytes of log.jsonl the viewer reads into memory
@@ -60,7 +60,7 @@ class _ItemCache:
                 # A log whose records are not what its kind writes: say so, do not crash.
                 raise ApiError(422, "run_unreadable",
                                f"run {run.run_id!r}: its log does not hold the records of a "
-                               f"{run.config.get('kind') or 'generation'} run "
+                               f"{run.kind} run "
                                f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 
@@ -78,7 +78,7 @@ class _ItemCache:
         # One reader per run: a page opened while the run is being warmed waits for that read.
         with loading:
             stamp = tuple(_stamp(run.path / name)
-                          for name in ("log.jsonl", "scores.jsonl", "errors.jsonl"))
+                          for name in (LOG_FILE, SCORES_FILE, ERRORS_FILE))
             with self.lock:
                 cached = self.entries.get(key)
                 if cached is not None and cached[0] == stamp:
@@ -86,12 +86,10 @@ class _ItemCache:
                     return cached
             if stamp[0] is not None and stamp[0][1] > _MAX_LOG:
                 raise ApiError(422, "run_too_large",
-                               f"run {run.run_id!r}: log.jsonl is {stamp[0][1]:,} bytes; the "
+                               f"run {run.run_id!r}: {LOG_FILE} is {stamp[0][1]:,} bytes; the "
                                f"viewer reads at most {_MAX_LOG:,}")
-            from text2world.tasks.generation.rescore import load_run_items  # imported when first needed
-
             try:
-                items = load_run_items(run)
+                items = run.scored_items()
             except (RunError, OSError, ValueError) as err:
                 raise ApiError(422, "run_unreadable",
                                f"run {run.run_id!r} cannot be read: {err}") from None
@@ -122,7 +120,7 @@ def warm(runs_dir: Path) -> threading.Thread:
         try:
             runs = [info.run for info in list_runs(runs_dir, confined=True)
                     if info.run is not None and info.error is None
-                    and (info.path / "log.jsonl").is_file()]
+                    and (info.path / LOG_FILE).is_file()]
             runs.sort(key=lambda run: run.log_path.stat().st_mtime, reverse=True)
         except (OSError, RunError):
             return

@@ -78,9 +78,8 @@ def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = Tru
     items = None
     if run is not None:
         from text2world.engine.run_reader import open_run
-        from text2world.tasks.generation.rescore import load_run_items
 
-        items = load_run_items(open_run(run))
+        items = open_run(run).scored_items()
     table = summary_table(summary, mode, items)
     if table is not None:
         print_table(console, table)
@@ -264,7 +263,7 @@ def score_run_command(
     runs_dir: Path = runs_dir_option(),
 ) -> None:
     """Re-score a finished run's rounds without calling any model (writes scores.jsonl)."""
-    from text2world.engine.run_store import RunError
+    from text2world.engine.run_store import SCORES_FILE, SUMMARY_FILE, RunError
     from text2world.store.datasets import DatasetError
     from text2world.tasks.generation.rescore import rescore_run
 
@@ -280,7 +279,7 @@ def score_run_command(
     for index, name in enumerate(modes):  # the semantic table once, after the last mode's
         _print_summary(summary, name, with_semantic=index == len(modes) - 1, run=run)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
-                  f"{run}/scores.jsonl, summary.json", highlight=False, soft_wrap=True)
+                  f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 
 
 @cache_app.command("inspect")

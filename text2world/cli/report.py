@@ -190,11 +190,13 @@ def report_command(
     if len(set(kinds.values())) > 1:
         fail("runs of different tasks cannot be reported together: " + ", ".join(
             f"{path} is a {kind} run" for path, kind in kinds.items()))
-    kind = next(iter(kinds.values()), "generation")
-    if kind == "wm":
+    from text2world.engine.run_store import RunKind
+
+    kind = next(iter(kinds.values()), RunKind.GENERATION.value)
+    if kind == RunKind.WM:
         from text2world.cli.wm import report_wm
         return report_wm(runs, out, as_json, markdown)
-    if kind == "judge":
+    if kind == RunKind.JUDGE:
         from text2world.cli.judge import print_judge
         from text2world.engine.run_reader import open_run
         from text2world.tasks.registry import summarize_run
@@ -203,7 +205,7 @@ def report_command(
             summary = summarize_run(open_run(path))
             print_json(summary) if as_json else print_judge(summary)
         return
-    if kind == "contamination":
+    if kind == RunKind.CONTAMINATION:
         for path in runs:  # each probe's report in its own folder
             _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
         return
@@ -245,12 +247,12 @@ def report_command(
 def _kind(path: Path) -> str:
     """The task of a run folder (a folder that is not a run is reported as the report says)."""
     from text2world.engine.run_reader import open_run
-    from text2world.engine.run_store import RunError
+    from text2world.engine.run_store import RunError, RunKind
 
     try:
         return open_run(path).kind
     except RunError:
-        return "generation"
+        return RunKind.GENERATION.value
 
 
 def stratified_table(rows: list[dict], by: str, mode: str) -> Table:

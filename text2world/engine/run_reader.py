@@ -16,14 +16,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from text2world.engine.run_store import KINDS, Run, RunError, kind_of
+from text2world.engine.run_store import (
+    CONFIG_FILE,
+    ERRORS_FILE,
+    KINDS,
+    LOG_FILE,
+    PAID_FILE,
+    SCORES_FILE,
+    SENT_FILE,
+    SUMMARY_FILE,
+    Run,
+    RunError,
+    kind_of,
+    run_kind,
+)
 
 
 def open_run(path: Path | str) -> Run:
     """A run folder of any kind and format version; ``RunError`` says why it cannot be read."""
     run = Run.open(Path(path))
-    if run.kind not in KINDS:
-        raise RunError(f"{path}: a run of unknown kind {run.kind!r} (known: {', '.join(KINDS)})")
+    try:
+        run_kind(run.config)
+    except RunError as err:
+        raise RunError(f"{path}: {err}") from None
     return run
 
 
@@ -66,18 +81,18 @@ class RunInfo:
         """Why the run cannot be opened, or None."""
         if self.run is not None:
             return None if self.kind in KINDS else f"a run of unknown kind {self.kind!r}"
-        return "; ".join(self.problems) or "no config.json"
+        return "; ".join(self.problems) or f"no {CONFIG_FILE}"
 
     def logged_items(self) -> int | None:
         """Lines in log.jsonl, or None (with a problem noted) when it cannot be read."""
-        log = self.path / "log.jsonl"
+        log = self.path / LOG_FILE
         try:
             if not log.is_file():
                 return None
             with log.open("rb") as stream:
                 return sum(1 for line in stream if line.strip())
         except (OSError, RuntimeError) as err:
-            self.problems.append(f"log.jsonl cannot be read ({err})")
+            self.problems.append(f"{LOG_FILE} cannot be read ({err})")
             return None
 
 
@@ -85,16 +100,16 @@ def read_run_info(folder: Path, root: Path | None = None) -> RunInfo:
     """A run folder read without failing (``RunInfo``); with ``root``, files that resolve
     outside it are not read."""
     problems: list[str] = []
-    config = read_record_file(folder / "config.json", problems, root)
-    summary = read_record_file(folder / "summary.json", problems, root)
+    config = read_record_file(folder / CONFIG_FILE, problems, root)
+    summary = read_record_file(folder / SUMMARY_FILE, problems, root)
     modified = 0.0
-    for name in ("config.json", "log.jsonl", "summary.json"):
+    for name in (CONFIG_FILE, LOG_FILE, SUMMARY_FILE):
         try:
             modified = max(modified, (folder / name).stat().st_mtime)
         except (OSError, RuntimeError):
             pass
     if config is not None and not isinstance(config, dict):
-        problems.append("config.json is not a JSON object")
+        problems.append(f"{CONFIG_FILE} is not a JSON object")
         config = None
     if root is not None:
         escaped = [name for name in RUN_DATA_FILES if _outside(folder / name, root)]
@@ -105,7 +120,7 @@ def read_run_info(folder: Path, root: Path | None = None) -> RunInfo:
 
 
 # The append-only files a run's pages read (config and summary go through read_record_file).
-RUN_DATA_FILES = ("log.jsonl", "scores.jsonl", "errors.jsonl", "paid.jsonl", "sent.jsonl")
+RUN_DATA_FILES = (LOG_FILE, SCORES_FILE, ERRORS_FILE, PAID_FILE, SENT_FILE)
 
 
 def _outside(path: Path, root: Path) -> bool:
@@ -159,7 +174,7 @@ def is_run_folder(entry: Path, root: Path | None = None) -> bool:
                 and entry.is_dir()
                 and (root is None or entry.resolve().is_relative_to(root))
                 and any((entry / name).exists()
-                        for name in ("config.json", "summary.json", "log.jsonl")))
+                        for name in (CONFIG_FILE, SUMMARY_FILE, LOG_FILE)))
     except (OSError, RuntimeError):  # unreadable entry or symlink loop: not a run
         return False
 

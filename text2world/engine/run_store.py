@@ -57,6 +57,7 @@ import re
 import subprocess
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, Iterable, TypedDict
 
@@ -65,15 +66,44 @@ from text2world.errors import Text2WorldError
 from text2world.model.credentials import redact
 from text2world.store.datasets import atomic_write_text
 
-__all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
-           "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "drop_torn_tail", "follow_parent",
-           "read_jsonl",
-           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+__all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KINDS", "LOG_FILE",
+           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorRecord", "ItemRecord",
+           "PaidCall", "Run", "RunConfig", "RunError", "RunKind", "RunWriteError", "RunSummary",
+           "SentCall", "Stopped", "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl",
+           "run_kind", "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
-KINDS = ("generation", "wm", "contamination", "judge")  # the tasks (``Run.kind``)
-COMMANDS = {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination",
-            "judge": "t2w judge"}
+
+# The files of a run folder: their names are spelled here only.
+CONFIG_FILE = "config.json"
+LOG_FILE = "log.jsonl"
+ERRORS_FILE = "errors.jsonl"
+PAID_FILE = "paid.jsonl"
+SENT_FILE = "sent.jsonl"
+SUMMARY_FILE = "summary.json"
+SCORES_FILE = "scores.jsonl"  # a generation run's rounds scored again (``t2w score-run``)
+LOCK_FILE = ".lock"
+
+
+class RunKind(str, Enum):
+    """The kinds of run, one per task (``Run.kind``; ``tasks.registry`` maps each to its
+    task). ``kind_of``/``run_kind`` are the only code that reads a config's ``kind``."""
+
+    GENERATION = "generation"
+    WM = "wm"
+    CONTAMINATION = "contamination"
+    JUDGE = "judge"
+
+    @property
+    def command(self) -> str:
+        """The command that makes runs of this kind."""
+        return {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination",
+                "judge": "t2w judge"}[self.value]
+
+
+KINDS = tuple(kind.value for kind in RunKind)  # the tasks (``Run.kind``)
+# What configs written before kinds existed (or by the first ``t2w eval``) say: generation.
+_LEGACY_KINDS = {None: RunKind.GENERATION, "": RunKind.GENERATION, "eval": RunKind.GENERATION}
 
 # The generation task's score names (here for the modules that have always imported them).
 METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
@@ -122,6 +152,15 @@ class RunConfig(TypedDict, total=False):
     planned_items: int
 
 
+class ErrorRecord(TypedDict, total=False):
+    kind: str
+    version: int
+    item: str
+    epoch: int
+    error: dict  # {"kind": ..., "message": ...}
+    at: str
+
+
 class ItemRecord(TypedDict, total=False):
     kind: str
     version: int
@@ -160,13 +199,17 @@ class SentCall(TypedDict, total=False):
 class RunSummary(TypedDict, total=False):
     kind: str
     version: int
-    run_id: str
-    model: str
-    planned_items: int
+    run_id: str | None
+    model: str | None
+    dataset: str | None
+    planned_items: int | None
     finished_items: int
     infrastructure_errors: int
+    infrastructure_error_items: list[str]
     calls: int
     cached_calls: int
+    paid_calls: int
+    cost_unknown_calls: int
     prompt_tokens: int  # tokens of the prompts sent, in every task
     completion_tokens: int
     cost: float
@@ -255,8 +298,21 @@ def sample_key(record: dict) -> tuple[str, int]:
 
 
 def kind_of(config: dict) -> str:
-    """The task of a run config; configs written before kinds existed are generation runs."""
-    return str(config.get("kind") or "generation")
+    """The kind of a run config as a string, an unknown one included (for messages and for
+    listing it); configs written before kinds existed (no ``kind``, or ``eval``) are
+    generation runs."""
+    kind = config.get("kind")
+    legacy = _LEGACY_KINDS.get(kind) if kind is None or isinstance(kind, str) else None
+    return legacy.value if legacy is not None else str(kind)
+
+
+def run_kind(config: dict) -> RunKind:
+    """The kind of a run config (``kind_of``'s rule); ``RunError`` for a kind no task makes."""
+    kind = kind_of(config)
+    try:
+        return RunKind(kind)
+    except ValueError:
+        raise RunError(f"a run of unknown kind {kind!r} (known: {', '.join(KINDS)})") from None
 
 
 @dataclass
@@ -281,23 +337,27 @@ class Run:
 
     @property
     def log_path(self) -> Path:
-        return self.path / "log.jsonl"
+        return self.path / LOG_FILE
 
     @property
     def errors_path(self) -> Path:
-        return self.path / "errors.jsonl"
+        return self.path / ERRORS_FILE
 
     @property
     def summary_path(self) -> Path:
-        return self.path / "summary.json"
+        return self.path / SUMMARY_FILE
 
     @property
     def paid_path(self) -> Path:
-        return self.path / "paid.jsonl"
+        return self.path / PAID_FILE
 
     @property
     def sent_path(self) -> Path:
-        return self.path / "sent.jsonl"
+        return self.path / SENT_FILE
+
+    @property
+    def scores_path(self) -> Path:
+        return self.path / SCORES_FILE
 
     # ---- creation and opening
 
@@ -308,7 +368,7 @@ class Run:
         without credentials. A resumed run's selection and epochs grow to cover this
         command's (``extend``), so that ``--resume`` later finishes all of them."""
         config = redact({"kind": "generation", **config, "version": FORMAT_VERSION})
-        if (path / "config.json").is_file():
+        if (path / CONFIG_FILE).is_file():
             run = cls.open(path)
             if run.kind != config["kind"]:
                 raise RunError(f"{path} is a {run.kind} run, not a {config['kind']} run; "
@@ -325,7 +385,7 @@ class Run:
             raise RunError(f"{path} exists and is not a run directory (no config.json)")
         path.mkdir(parents=True, exist_ok=True)
         config = {**config, "run_id": path.name, "created": utc_now()}
-        atomic_write_text(path / "config.json", json.dumps(config, indent=2, ensure_ascii=False))
+        atomic_write_text(path / CONFIG_FILE, json.dumps(config, indent=2, ensure_ascii=False))
         return cls(path, config), False
 
     def extend(self, selected: list[str], epochs: int, selection: dict) -> None:
@@ -343,13 +403,13 @@ class Run:
                        "selection": selection if wider or not old
                        else self.config.get("selection"),
                        "version": FORMAT_VERSION}
-        atomic_write_text(self.path / "config.json",
+        atomic_write_text(self.path / CONFIG_FILE,
                           json.dumps(redact(self.config), indent=2, ensure_ascii=False))
 
     @classmethod
     def open(cls, path: Path) -> "Run":
         path = Path(path)
-        config_path = path / "config.json"
+        config_path = path / CONFIG_FILE
         if not path.is_dir():
             raise RunError(f"{path}: no such run directory")
         if not config_path.is_file():
@@ -369,7 +429,7 @@ class Run:
 
         An flock, released by the kernel when its holder dies however it dies; the descriptor
         is close-on-exec and closed in forked children (see the module)."""
-        lock_path = self.path / ".lock"
+        lock_path = self.path / LOCK_FILE
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -377,7 +437,7 @@ class Run:
             os.close(fd)
             holder = _lock_holder(lock_path)
             raise RunError(f"{self.path} is being written by another "
-                           f"{COMMANDS.get(self.kind, 't2w command')}"
+                           f"{_command(self.kind)}"
                            f"{f' (process {holder})' if holder else ''}; wait for it to finish "
                            "(or stop it) before resuming") from None
         os.ftruncate(fd, 0)
@@ -481,6 +541,26 @@ class Run:
             by_key[sample_key(record)] = record
         return list(by_key.values())
 
+    def scored_items(self) -> list[dict]:
+        """The finished samples with the scores of ``scores.jsonl`` over their own when the run
+        was scored again (``t2w score-run``): what every reader of a run's scores uses (a run
+        never scored again: ``items()``)."""
+        items = self.items()
+        if self.scores_path.is_file():
+            rescored = {str(r["item"]): r for r in read_jsonl(self.scores_path)}
+            items = [{**item, "ec": {**item.get("ec", {}),
+                                     **rescored.get(str(item["item"]), {}).get("ec", {})}}
+                     for item in items]
+        return items
+
+    def write_scores(self, records: list[dict]) -> None:
+        """Replace ``scores.jsonl`` (atomically) with ``records``, one per item."""
+        lines = [json.dumps(record, ensure_ascii=False) for record in records]
+        try:
+            atomic_write_text(self.scores_path, "\n".join(lines) + ("\n" if lines else ""))
+        except OSError as err:
+            raise self._write_failed(self.scores_path, err) from None
+
     def finished_keys(self) -> set[tuple[str, int]]:
         return {sample_key(r) for r in read_jsonl(self.log_path)}
 
@@ -518,6 +598,13 @@ class Run:
         from text2world.tasks.registry import summarize_run
 
         return summarize_run(self)
+
+
+def _command(kind: str) -> str:
+    try:
+        return RunKind(kind).command
+    except ValueError:
+        return "t2w command"
 
 
 def _calls(item: dict) -> list[dict]:

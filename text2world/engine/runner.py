@@ -22,7 +22,6 @@ values per epoch with their spread.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import threading
 import time
 import uuid
@@ -34,7 +33,17 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
-from text2world.engine.run_store import Run, RunError, RunWriteError, code_version, runs_dir, sample_key, utc_now
+from text2world.engine.run_store import (
+    CONFIG_FILE,
+    Run,
+    RunError,
+    RunWriteError,
+    code_version,
+    runs_dir,
+    sample_key,
+    utc_now,
+)
+from text2world.engine.summary import common_summary, spread, summarize  # noqa: F401 (their old home)
 from text2world.engine.task import Sample, Task
 from text2world.model.client import (
     Completion,
@@ -200,7 +209,7 @@ def run_path(options: RunOptions, task: Task, config: dict) -> Path:
     root = options.runs_root or runs_dir()
     if options.resume is not None:
         path = Path(options.resume)
-        if not (path / "config.json").is_file() and (root / path).is_dir():
+        if not (path / CONFIG_FILE).is_file() and (root / path).is_dir():
             path = root / path  # a run id instead of a folder
         return path
     return root / (options.run_id or task.run_id(config))
@@ -210,7 +219,7 @@ def open_for_resume(path: Path | str, kind: str, command: str, root: Path | None
     """The run ``--resume`` names (a folder or a run id), which must be a run of ``kind``."""
     path = Path(path)
     root = root or runs_dir()
-    if not (path / "config.json").is_file() and (root / path / "config.json").is_file():
+    if not (path / CONFIG_FILE).is_file() and (root / path / CONFIG_FILE).is_file():
         path = root / path
     run = Run.open(path)
     if run.kind != kind:
@@ -440,93 +449,6 @@ def _execute(prepared: Prepared, observer: Observer, started: float) -> RunResul
                          time.monotonic() - started)
     finally:
         run.close()
-
-
-# --------------------------------------------------------------------------------------------
-# Summaries
-
-
-def _calls(item: dict) -> list[dict]:
-    return list(item.get("rounds") or item.get("calls") or [])
-
-
-def common_summary(config: dict, items: list[dict], open_errors: list[dict],
-                   paid: list[dict] | None, sent: list[dict] | None = None) -> dict:
-    """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
-    is always the prompts' token usage), costs, the paid ledger's total and the requests
-    sent but never answered (None: a run made before they were recorded)."""
-    answered = {call.get("call") for call in paid or ()}
-    return {
-        "calls_sent": len(sent) if sent else None,
-        "calls_sent_unanswered": (sum(1 for call in sent if call.get("call") not in answered)
-                                  if sent else None),
-        "run_id": config.get("run_id"),
-        "model": config.get("model"),
-        "dataset": config.get("dataset"),
-        "planned_items": config.get("planned_items"),
-        "finished_items": len(items),
-        "infrastructure_errors": len(open_errors),
-        "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
-        # a call with turns (an agent's round) made one request per turn
-        "calls": sum(int(call.get("turns") or 1) for item in items for call in _calls(item)),
-        "cached_calls": sum(1 for item in items for call in _calls(item) if call.get("cached")),
-        "prompt_tokens": sum((item.get("usage") or {}).get("prompt_tokens", 0) for item in items),
-        "completion_tokens": sum((item.get("usage") or {}).get("completion_tokens", 0)
-                                 for item in items),
-        "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
-        # the ledger counts the calls of killed attempts and of samples that failed later
-        "cost_paid": (sum(call.get("cost") or 0.0 for call in paid) if paid is not None else
-                      sum(call.get("cost") or 0.0 for item in items for call in _calls(item)
-                          if not call.get("cached"))),
-        "paid_calls": (len(paid) if paid is not None else
-                       sum(1 for item in items for call in _calls(item)
-                           if not call.get("cached"))),
-        "cost_unknown_calls": sum(1 for item in items for call in _calls(item)
-                                  if "cost" in call and call.get("cost") is None),
-    }
-
-
-def summarize(task: Task, run: Run, items: list[dict] | None = None,
-              errors: list[dict] | None = None, paid: list[dict] | None = None,
-              sent: list[dict] | None = None) -> dict:
-    """The run's summary now: the task's, the common counts, and per-epoch headline values
-    with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
-    the run's, when the caller has them in memory (else read from the run)."""
-    items = run.items() if items is None else items
-    errors = run.open_errors() if errors is None else errors
-    paid = run.paid_calls() if paid is None else paid
-    sent = run.sent_calls() if sent is None else sent
-    config = run.config
-    summary = {**task.summarize(config, items, errors),
-               **common_summary(config, items, errors, paid, sent)}
-    epochs = int(config.get("epochs") or 1)
-    summary["epochs"] = epochs
-    if epochs > 1:
-        per_epoch = []
-        for epoch in range(epochs):
-            chosen = [item for item in items if sample_key(item)[1] == epoch]
-            values = task.headline(task.summarize(config, chosen, [])) if chosen else {}
-            per_epoch.append({"epoch": epoch, "finished_items": len(chosen), **values})
-        summary["per_epoch"] = per_epoch
-        summary["spread"] = spread(per_epoch)
-    summary["updated"] = utc_now()
-    return summary
-
-
-def spread(per_epoch: list[dict]) -> dict:
-    """Mean, standard deviation (sample), min and max of each headline value over epochs."""
-    names = [key for key in (per_epoch[0] if per_epoch else {})
-             if key not in ("epoch", "finished_items")]
-    result = {}
-    for name in names:
-        values = [float(row[name]) for row in per_epoch
-                  if isinstance(row.get(name), (int, float))]
-        if not values:
-            continue
-        result[name] = {"mean": statistics.fmean(values),
-                        "std": statistics.stdev(values) if len(values) > 1 else 0.0,
-                        "min": min(values), "max": max(values), "epochs": len(values)}
-    return result
 
 
 def warm_up_in_background(function: Callable[[], Any]) -> None:

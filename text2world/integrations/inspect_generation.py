@@ -31,6 +31,7 @@ from text2world.integrations.inspect_engine import (
 )
 from text2world.scoring.metrics import MODES
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
+from text2world.scoring.semantic_record import headline_value
 from text2world.store.datasets import BUILTIN
 from text2world.tasks.generation.task import EvalOptions, GenerationTask
 
@@ -47,12 +48,8 @@ def score_value(item: dict, mode: str, ec: int) -> dict[str, float]:
         value["semantic_simulable"] = math.nan if cell is None else float(bool(cell.get("ok")))
         for metric in SEMANTIC_METRICS:
             # as t2w eval's headline: a round that could not be simulated counts 0
-            if cell is None:
-                value[f"semantic_{metric}"] = math.nan
-            elif cell.get("ok"):
-                value[f"semantic_{metric}"] = nan_if_none(cell.get(metric))
-            else:
-                value[f"semantic_{metric}"] = 0.0
+            value[f"semantic_{metric}"] = (math.nan if cell is None
+                                           else nan_if_none(headline_value(cell, metric)))
     return value
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
 from text2world.errors import Text2WorldError
@@ -49,20 +48,10 @@ def _read_log(path: Path):
                            f"{str(err)[:300]})") from None
 
 
-def _engine_task(kind: str) -> Any:
-    """A task of ``kind`` for its ``summarize``/``headline`` (pure functions of the records)."""
-    if kind == "wm":
-        from text2world.tasks.wm.task import WmOptions, WmTask
-
-        return WmTask(WmOptions())
-    from text2world.tasks.generation.task import EvalOptions, GenerationTask
-
-    return GenerationTask(EvalOptions())
-
-
 def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     """Write the run folder of the Inspect log at ``path`` (default: ``runs/inspect-...``)."""
-    from text2world.engine.runner import summarize
+    from text2world.engine.summary import summarize
+    from text2world.tasks.registry import task_for_kind
 
     log = _read_log(Path(path))
     settings = (log.eval.metadata or {}).get(CONFIG_KEY)
@@ -107,7 +96,7 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
             run.append_item(record)
         for error in errors:
             run.append_error(error)
-        summary = summarize(_engine_task(settings["kind"]), run)
+        summary = summarize(task_for_kind(settings["kind"]), run)
         run.write_summary(summary)
     finally:
         run.close()

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from text2world.engine.run_store import Run, RunError
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import Run, RunError, RunKind
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
 from text2world.scoring.alignment import align
@@ -96,12 +97,12 @@ def _same(a: dict | None, b: dict | None) -> bool:
 
 def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
     try:
-        eval_run, wm_run = Run.open(Path(eval_path)), Run.open(Path(wm_path))
+        eval_run, wm_run = open_run(eval_path), open_run(wm_path)
     except RunError as err:
         raise BothWaysError(str(err)) from None
-    if wm_run.config.get("kind") != "wm" or wm_run.config.get("task") != "next-state":
+    if wm_run.kind != RunKind.WM or wm_run.config.get("task") != "next-state":
         raise BothWaysError(f"{wm_path} is not a t2w wm next-state run")
-    if eval_run.config.get("kind") == "wm":
+    if eval_run.kind == RunKind.WM:
         raise BothWaysError(f"{eval_path} is a world-model run; give a t2w eval run first")
     if eval_run.config.get("model") != wm_run.config.get("model"):
         raise BothWaysError(f"the runs are of different models ({eval_run.config.get('model')}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
 from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_values, wm_item_values
@@ -40,23 +41,11 @@ class _Side:
         return f"{self.run.config.get('model')} ({self.run.run_id})"
 
 
-def run_kind(config: dict) -> str:
-    """generation (t2w eval), wm (t2w wm) or contamination (t2w contamination --model)."""
-    kind = config.get("kind")
-    if kind in ("wm", "contamination", "judge"):
-        return str(kind)
-    if kind in (None, "eval", "generation"):
-        return "generation"
-    return str(kind)
-
-
 def _open(path: Path) -> _Side:
-    from text2world.tasks.generation.rescore import load_run_items
-
     try:
-        run = Run.open(Path(path))
-        kind = run_kind(run.config)
-        items = load_run_items(run) if kind == "generation" else run.items()
+        run = open_run(path)
+        kind = run.kind
+        items = run.scored_items()
     except RunError as err:
         raise CompareError(str(err)) from None
     if kind not in HEADLINE:

@@ -15,7 +15,17 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from text2world.engine.run_store import METRICS, SCORE_MODES, Run, RunError, mean, mode_metrics, runs_dir
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import (
+    ERRORS_FILE,
+    METRICS,
+    SCORE_MODES,
+    Run,
+    RunError,
+    mean,
+    mode_metrics,
+    runs_dir,
+)
 from text2world.errors import Text2WorldError
 from text2world.pddl.validation import CATEGORIES
 from text2world.reports.generation_figures import (
@@ -69,7 +79,7 @@ def retry_advice(config: dict) -> str:
     if imported.get("inspect_log"):
         return (f"retry them in Inspect (inspect eval-retry {imported['inspect_log']}) and import "
                 "the new log with t2w import-inspect; each sample's error is in the run's "
-                "errors.jsonl")
+                f"{ERRORS_FILE}")
     return "resume the run to retry them: t2w eval --resume RUN"
 
 
@@ -84,15 +94,13 @@ def _pct(value: float | None) -> str:
 
 
 def _load(paths: list[Path]) -> list[_LoadedRun]:
-    from text2world.tasks.generation.rescore import load_run_items
-
     if not paths:
         raise ReportError("no run given: t2w report RUN [RUN ...]")
     loaded = []
     for path in paths:
         try:
-            run = Run.open(Path(path))
-            items = load_run_items(run)
+            run = open_run(path)
+            items = run.scored_items()
         except RunError as err:
             raise ReportError(str(err)) from None
         if not items:

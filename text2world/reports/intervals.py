@@ -12,9 +12,8 @@
 from __future__ import annotations
 
 from text2world.reports.statistics import RESAMPLES, SEED, bootstrap_mean
+from text2world.scoring.semantic_record import CONDITIONAL, headline_value
 from text2world.tasks.wm.metrics import PROPOSE_KS
-
-CONDITIONAL = "_simulated"  # suffix of a semantic metric's mean over the simulated items alone
 
 
 def generation_samples(items: list[dict], mode: str, round_index: int,
@@ -30,9 +29,8 @@ def generation_samples(items: list[dict], mode: str, round_index: int,
         scores = (item.get("ec") or {}).get(mode) or []
         if len(scores) > round_index and isinstance(scores[round_index], dict):
             score = scores[round_index]
-            value = score.get(metric)
-            if mode == "semantic" and not score.get("ok"):
-                value = None if simulated_only else 0.0
+            value = (headline_value(score, metric, simulated_only) if mode == "semantic"
+                     else score.get(metric))
             if isinstance(value, (int, float)):
                 values.setdefault(str(item.get("item")), []).append(float(value))
     return values

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from text2world.engine.run_store import Run, RunError
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import RunError
 from text2world.reports.generation import ReportError
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.reports.statistics import format_interval
@@ -18,7 +19,7 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
     from text2world.reports.runview import probe_overview
 
     try:
-        run = Run.open(Path(path))
+        run = open_run(path)
     except RunError as err:
         raise ReportError(str(err)) from None
     items = run.items()

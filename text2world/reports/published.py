@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from text2world.engine.run_store import Run, RunError
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import RunError, RunKind, kind_of
 from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_samples
 from text2world.reports.statistics import bootstrap_mean
@@ -166,16 +167,14 @@ def matching_model(config: dict, table: dict) -> str | None:
 
 def against(path: Path, name: str = "paper") -> dict:
     """The run's figures beside the published row of its model."""
-    from text2world.tasks.generation.rescore import load_run_items
-
     try:
-        run = Run.open(Path(path))
-        items = load_run_items(run)
+        run = open_run(path)
+        items = run.scored_items()
     except RunError as err:
         raise PublishedError(str(err)) from None
     table, chosen = choose_table(name, run.config)
-    if run.config.get("kind") not in (None, "eval", "generation"):
-        raise PublishedError(f"{path} is a {run.config.get('kind')} run; published tables hold "
+    if run.kind != RunKind.GENERATION:
+        raise PublishedError(f"{path} is a {run.kind} run; published tables hold "
                              "generation (t2w eval) figures")
     conditions = table.get("conditions") or {}
     mode = conditions.get("mode", "paper")
@@ -219,7 +218,7 @@ def published_row(config: dict, name: str = "paper") -> dict | None:
     """The published figures of a generation run's model (no scores read: what a run's JSON
     carries): the table chosen for its conditions, and its rows of the run's model, or why
     there are none. None for runs of other tasks."""
-    if config.get("kind") not in (None, "eval", "generation"):
+    if kind_of(config) != RunKind.GENERATION:
         return None
     table, chosen = choose_table(name, config)
     source = table.get("source") or {}

@@ -13,7 +13,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.engine.run_store import SCORE_MODES, Run, RunError, RunKind, mean, run_kind
+from text2world.engine.summary import run_counts
 from text2world.errors import Text2WorldError
 from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
 from text2world.scoring.metrics import action_diff
@@ -67,21 +68,15 @@ def _generic_cell(item: dict, mode: str) -> dict:
 
 
 def overview(run: Run, items: list[dict]) -> dict:
-    """Everything the run page shows, by the run's kind (generation, wm, contamination)."""
-    from text2world.reports.compare import run_kind
-
-    kind = run_kind(run.config)
-    if kind == "wm":
-        return wm_overview(run, items)
-    if kind == "contamination":
-        return probe_overview(run, items)
-    if kind == "judge":
-        return judge_overview(run, items)
-    if kind != "generation":
-        raise ViewError(f"run {run.run_id!r} is of an unknown kind {kind!r}: the viewer shows "
-                        "generation (t2w eval), world-model (t2w wm), contamination and judge "
-                        "runs")
-    return {**generation_overview(run, items), "kind": "generation"}
+    """Everything the run page shows, by the run's kind (``RunKind``: generation, wm,
+    contamination, judge)."""
+    try:
+        kind = run_kind(run.config)
+    except RunError:
+        raise ViewError(f"run {run.run_id!r} is of an unknown kind {run.kind!r}: the viewer "
+                        "shows generation (t2w eval), world-model (t2w wm), contamination and "
+                        "judge runs") from None
+    return OVERVIEWS[kind](run, items)
 
 
 def generation_overview(run: Run, items: list[dict]) -> dict:
@@ -90,7 +85,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
 
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
-    summary = summarize(run.config, items, run.open_errors())
+    summary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
                  else _generic_round_means(items, mode, ec) for mode in modes}
     loaded = _LoadedRun(run, items, "run")
@@ -174,12 +169,10 @@ def error_lines(validation: dict | None) -> list[int]:
 def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
     """One item as logged, with its neighbours in the run's item order; a generation item
     with the gold domain and the lines its validation errors point at."""
-    from text2world.reports.compare import run_kind
-
     item = find_item(items, item_id)
     order = sorted(str(i.get("item")) for i in items)
     position = order.index(item_id)
-    kind = run_kind(run.config)
+    kind = run.kind
     neighbours = {"run_id": run.run_id, "kind": kind, "position": position,
                   "count": len(order), "previous": order[position - 1] if position > 0 else None,
                   "next": order[position + 1] if position + 1 < len(order) else None}
@@ -193,10 +186,8 @@ def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
 
 def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | None) -> dict:
     """The per-action diff of the gold vs the domain of one round (default: the last)."""
-    from text2world.reports.compare import run_kind
-
-    if run_kind(run.config) != "generation":
-        raise ViewError(f"run {run.run_id!r} is a {run_kind(run.config)} run: only generation "
+    if run.kind != RunKind.GENERATION:
+        raise ViewError(f"run {run.run_id!r} is a {run.kind} run: only generation "
                         "runs have a per-action diff")
     item = find_item(items, item_id)
     rounds = item.get("rounds") or []
@@ -278,13 +269,11 @@ def _is_number(text: str) -> bool:
 
 
 def _counts(run: Run, items: list[dict]) -> dict:
-    return {"finished_items": len(items), "planned_items": run.config.get("planned_items"),
-            "infrastructure_errors": len(run.open_errors()),
-            "calls": sum(len(i.get("calls") or i.get("rounds") or [None]) for i in items),
-            "prompt_tokens": sum((i.get("usage") or {}).get("prompt_tokens", 0) for i in items),
-            "completion_tokens": sum((i.get("usage") or {}).get("completion_tokens", 0)
-                                     for i in items),
-            "cost": sum(i.get("cost") or 0.0 for i in items)}
+    """The counts the run page shows (the engine's, ``run_counts``)."""
+    counts = run_counts(run, items)
+    return {key: counts[key] for key in ("finished_items", "planned_items",
+                                         "infrastructure_errors", "calls", "prompt_tokens",
+                                         "completion_tokens", "cost")}
 
 
 def probe_overview(run: Run, items: list[dict]) -> dict:
@@ -324,3 +313,12 @@ def judge_overview(run: Run, items: list[dict]) -> dict:
     return {"kind": "judge", "run_id": run.run_id, "config": run.config,
             "summary": _counts(run, items), "judge": judged,
             "items": sorted(rows, key=lambda r: (r["item"], r["epoch"]))}
+
+
+def _generation_page(run: Run, items: list[dict]) -> dict:
+    return {**generation_overview(run, items), "kind": "generation"}
+
+
+# The run page of each kind of run (``RunKind``).
+OVERVIEWS = {RunKind.GENERATION: _generation_page, RunKind.WM: wm_overview,
+             RunKind.CONTAMINATION: probe_overview, RunKind.JUDGE: judge_overview}

@@ -1,9 +1,7 @@
-"""Semantic scores in runs: per-round compact records, run summaries and the report section.
+"""The semantic section of ``t2w report`` (tables, figures, diagnoses).
 
-A round's log record holds ``semantic`` (``semantic.semantic_summary``: ok, reason, the four
-metrics, the top diagnoses, settings); an item's ``ec["semantic"]`` holds the compact form per
-round k (EC_k: the last round at or before k), so correction curves exist for the semantic
-metrics too. The headline of each metric is its mean over ALL items of the round, an item whose
+The records and the rule that averages them live in ``scoring.semantic_record``: the headline
+of each metric is its mean over ALL items of the round, an item whose
 domain could not be simulated counting 0: a fixed denominator, so a score cannot drop because a
 correction made one more item simulable. The mean over the simulated items alone (``*_simulated``)
 is reported beside it, labelled, with the share that could be simulated.
@@ -14,67 +12,17 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from text2world.reports.intervals import CONDITIONAL
 from text2world.scoring.semantic import METRICS, VERDICTS
+from text2world.scoring.semantic_record import (  # noqa: F401 (re-exported: their old home)
+    CONDITIONAL,
+    compact_semantic,
+    ec_semantic,
+    semantic_rounds,
+    verdict_of,
+)
 
 LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
           "applicability_f1": "Applic. F1", "transition_accuracy": "Trans. acc."}
-
-
-def compact_semantic(summary: dict | None) -> dict | None:
-    if summary is None:
-        return None
-    return {"ok": bool(summary.get("ok")), "verdict": verdict_of(summary),
-            **{m: summary.get(m) for m in METRICS}}
-
-
-def verdict_of(record: dict) -> str:
-    """The verdict of a semantic record; records written before verdicts existed say only
-    ``ok``: those that could not be simulated are ``not_simulated``, the rest are counted as
-    ``equivalent`` when all four metrics are 1.0 and ``different`` otherwise."""
-    verdict = record.get("verdict")
-    if verdict in VERDICTS:
-        return verdict
-    if not record.get("ok"):
-        return "not_simulated"
-    values = [record.get(m) for m in METRICS if record.get(m) is not None]
-    return "equivalent" if values and all(v == 1.0 for v in values) else "different"
-
-
-def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
-    """Per k in 0..ec, the compact semantic record of the last round at or before k."""
-    if not rounds or not any(r.get("semantic") for r in rounds):
-        return None
-    return [compact_semantic(rounds[min(k, len(rounds) - 1)].get("semantic"))
-            for k in range(ec + 1)]
-
-
-
-
-def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
-    """Per round: items scored, the share that could be simulated, each metric's mean over all
-    of them (0 for an item that could not be simulated) and, as ``METRIC_simulated``, its
-    mean over the simulated ones."""
-    if not any((item.get("ec") or {}).get("semantic") for item in items):
-        return None
-    rows = []
-    for k in range(ec + 1):
-        cells = [item["ec"]["semantic"][k] for item in items
-                 if (item.get("ec") or {}).get("semantic")
-                 and len(item["ec"]["semantic"]) > k and item["ec"]["semantic"][k] is not None]
-        ok = [c for c in cells if c.get("ok")]
-        verdicts = Counter(verdict_of(c) for c in cells)
-        row = {"round": k, "items": len(cells),
-               "simulable": len(ok) / len(cells) if cells else None,
-               "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS}}
-        for metric in METRICS:
-            simulated = [float(c[metric]) for c in ok if c.get(metric) is not None]
-            # A metric a simulated item has no value for (no gold plan) is left out of both.
-            counted = len(simulated) + len(cells) - len(ok)
-            row[metric] = sum(simulated) / counted if counted else None
-            row[metric + CONDITIONAL] = sum(simulated) / len(simulated) if simulated else None
-        rows.append(row)
-    return rows
 
 
 def _pct(value: float | None) -> str:

@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from text2world.engine.run_store import Run, RunError, runs_dir
+from text2world.engine.run_reader import open_run
+from text2world.engine.run_store import RunError, RunKind, runs_dir
 from text2world.errors import Text2WorldError
 from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
 from text2world.reports.rendering import csv_text, md_table, pyplot
@@ -48,7 +49,7 @@ class WmReport:
 
 def is_wm_run(path: Path) -> bool:
     try:
-        return Run.open(Path(path)).config.get("kind") == "wm"
+        return open_run(path).kind == RunKind.WM
     except RunError:
         return False
 
@@ -73,10 +74,10 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
     runs = []
     for path in paths:
         try:
-            run = Run.open(Path(path))
+            run = open_run(path)
         except RunError as err:
             raise WmReportError(str(err)) from None
-        if run.config.get("kind") != "wm":
+        if run.kind != RunKind.WM:
             raise WmReportError(f"{path} is not a world-model run; report t2w eval runs and "
                                 "t2w wm runs separately")
         items = [i for i in run.items() if i.get("metrics") is not None]

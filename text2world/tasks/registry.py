@@ -1,30 +1,44 @@
-"""The tasks by run kind: what reads a run of any kind (``Run.summary``, ``t2w report``) finds
-the task that made it here."""
+"""The registry of run kinds: the one place that maps a run (its config's kind, ``RunKind``,
+read by ``engine.run_store.run_kind``) to the task that made it. Each task owns its summary
+(``Task.summarize``), its headline (``Task.headline``) and ``task_from_run``; whatever reads a
+run of any kind (``Run.summary``, ``t2w report``, ``t2w score-run``, ``t2w import-inspect``)
+finds the task here."""
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
+
+from text2world.engine.run_store import RunKind, run_kind
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import Run
     from text2world.engine.task import Task
 
+# The module of each kind's task: it defines ``task_from_run(run)`` and ``default_task()``.
+TASK_MODULES = {
+    RunKind.GENERATION: "text2world.tasks.generation.task",
+    RunKind.WM: "text2world.tasks.wm.task",
+    RunKind.CONTAMINATION: "text2world.tasks.contamination.task",
+    RunKind.JUDGE: "text2world.tasks.judge.task",
+}
+
 
 def task_for_run(run: "Run") -> "Task":
-    """The task of ``run``, with the options it was made with."""
-    if run.kind == "wm":
-        from text2world.tasks.wm.task import task_from_run
-    elif run.kind == "contamination":
-        from text2world.tasks.contamination.task import task_from_run
-    elif run.kind == "judge":
-        from text2world.tasks.judge.task import task_from_run
-    else:
-        from text2world.tasks.generation.task import task_from_run
-    return task_from_run(run)
+    """The task of ``run``, with the options it was made with (``RunError`` for a kind no task
+    makes)."""
+    return import_module(TASK_MODULES[run_kind(run.config)]).task_from_run(run)
 
 
-def summarize_run(run: "Run") -> dict:
-    """The summary of ``run`` computed now from its log, by its task."""
-    from text2world.engine.runner import summarize
+def task_for_kind(kind: RunKind | str) -> "Task":
+    """A task of ``kind`` with default options: for its ``summarize``/``headline``, which are
+    pure functions of the records (a run imported from elsewhere)."""
+    return import_module(TASK_MODULES[RunKind(kind)]).default_task()
 
-    return summarize(task_for_run(run), run)
+
+def summarize_run(run: "Run", items: list[dict] | None = None) -> dict:
+    """The summary of ``run`` computed now (the engine's counts, the task's part, epochs), by
+    its task; ``items``: its items when the caller has them (re-scored ones)."""
+    from text2world.engine.summary import summarize
+
+    return summarize(task_for_run(run), run, items)

@@ -14,7 +14,7 @@ from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
-from text2world.engine.run_store import KINDS, RunError
+from text2world.engine.run_store import KINDS, SUMMARY_FILE, RunError
 from text2world.model.credentials import redact
 
 router = APIRouter(prefix="/v1", tags=["runs"])
@@ -55,7 +55,7 @@ def run_status(info: RunInfo) -> dict:
         result.update(status="damaged", reason=info.error)
     elif summary is None:
         result.update(status="damaged", reason="; ".join(info.problems)
-                      or "summary.json is missing")
+                      or f"{SUMMARY_FILE} is missing")
     elif summary.get("finished_items") == 0 and (summary.get("planned_items") or 0) > 0:
         stop = summary.get("stop_reason") or summary.get("stopped")
         result.update(status="failed", reason=str(stop) if stop else (

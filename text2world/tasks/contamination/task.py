@@ -273,6 +273,11 @@ def probe_options_from_run(path: str | Path, runs_root: Path | None = None,
                           **overrides)
 
 
+def default_task() -> ProbeTask:
+    """The task with default options (``tasks.registry.task_for_kind``)."""
+    return ProbeTask(ProbeOptions())
+
+
 def task_from_run(run: Run) -> ProbeTask:
     options = ProbeOptions.from_config(run.config, run.path)
     options.n = int(run.config.get("n", DEFAULT_N))

@@ -3,14 +3,12 @@ the run's own gold domains, no model call; and the items of a run with those sco
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import SCORE_MODES, Run, RunError, read_jsonl, utc_now
-from text2world.store.datasets import BUILTIN, DatasetError, atomic_write_text, load_dataset
+from text2world.engine.run_store import SCORE_MODES, Run, RunError, utc_now
+from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.tasks.generation.scoring import analyze_round, compact_score
-from text2world.tasks.generation.summary import summarize
 
 
 def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
@@ -58,15 +56,17 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
         ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
                             for i in range(ec + 1)] for mode in modes} if round_scores else {}
         if problems:
-            from text2world.reports.semantic import ec_semantic
+            from text2world.scoring.semantic_record import ec_semantic
             ec_scores["semantic"] = ec_semantic(semantic_rounds, ec)
-        lines.append(json.dumps({"item": item["item"], "ec": ec_scores,
-                                 "rounds": round_scores,
-                                 **({"semantic": [r["semantic"] for r in semantic_rounds]}
-                                    if problems else {})}, ensure_ascii=False))
+        lines.append({"item": item["item"], "ec": ec_scores, "rounds": round_scores,
+                      **({"semantic": [r["semantic"] for r in semantic_rounds]}
+                         if problems else {})})
         rescored_items.append({**item, "ec": {**item.get("ec", {}), **ec_scores}})
-    atomic_write_text(run.path / "scores.jsonl", "\n".join(lines) + ("\n" if lines else ""))
-    summary = summarize(run.config, rescored_items, run.open_errors(), run.paid_calls())
+    run.write_scores(lines)
+    # The summary every run gets (the engine's counts, epochs and their spread), on the new scores.
+    from text2world.tasks.registry import summarize_run
+
+    summary = summarize_run(run, rescored_items)
     summary["rescored"] = {"modes": list(modes) + (["semantic"] if semantic else []),
                            "at": utc_now()}
     run.write_summary(summary)
@@ -74,12 +74,6 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
 
 
 def load_run_items(run: Run) -> list[dict]:
-    """The finished items, with scores from ``scores.jsonl`` when the run was re-scored."""
-    items = run.items()
-    rescored_path = run.path / "scores.jsonl"
-    if rescored_path.is_file():
-        rescored = {str(r["item"]): r for r in read_jsonl(rescored_path)}
-        items = [{**item, "ec": {**item.get("ec", {}),
-                                 **rescored.get(str(item["item"]), {}).get("ec", {})}}
-                 for item in items]
-    return items
+    """The finished items, with scores from ``scores.jsonl`` when the run was re-scored
+    (``Run.scored_items``, where every reader gets them)."""
+    return run.scored_items()

@@ -400,7 +400,7 @@ class GenerationTask:
         ec_scores: dict[str, Any] = {
             mode: [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
                    for i in range(ec + 1)] for mode in SCORE_MODES}
-        from text2world.reports.semantic import ec_semantic
+        from text2world.scoring.semantic_record import ec_semantic
         semantic = ec_semantic(rounds, ec)
         if semantic is not None:
             ec_scores["semantic"] = semantic
@@ -427,14 +427,21 @@ class GenerationTask:
         return summarize_items(config, items, open_errors)
 
     def headline(self, summary: dict) -> dict[str, float | None]:
-        """EC_k (the last round) of each mode: executable and similarity, and the share of
-        items valid by then."""
+        """EC_k (the last round) of each mode: executable and similarity; with semantic
+        scores, each semantic metric's headline (a round not simulated counts 0:
+        ``scoring.semantic_record``)."""
+        from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
+
         values: dict[str, float | None] = {}
         for mode in SCORE_MODES:
             rounds = (summary.get("metrics") or {}).get(mode) or []
             if rounds:
                 for metric in ("executable", "similarity"):
                     values[f"{mode}.{metric}"] = rounds[-1].get(metric)
+        semantic = (summary.get("metrics") or {}).get("semantic") or []
+        if semantic:
+            for metric in SEMANTIC_METRICS:
+                values[f"semantic.{metric}"] = semantic[-1].get(metric)
         return values
 
     def finish(self, run: Run, summary: dict) -> dict:
@@ -504,6 +511,11 @@ def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any
     """The options a run was made with (for ``t2w eval --resume``). ``overrides`` that are
     not None replace them; ``model_args`` are merged (credentials must be given again)."""
     return resume_options(EvalOptions, KIND, "t2w eval", path, runs_root, **overrides)
+
+
+def default_task() -> GenerationTask:
+    """The task with default options (``tasks.registry.task_for_kind``)."""
+    return GenerationTask(EvalOptions())
 
 
 def task_from_run(run: Run) -> GenerationTask:

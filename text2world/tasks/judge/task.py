@@ -108,7 +108,6 @@ class JudgeTask:
 
     def load(self) -> list[Sample]:
         from text2world.engine.runner import open_for_resume
-        from text2world.tasks.generation.rescore import load_run_items
 
         options = self.options
         assert options.source is not None
@@ -118,7 +117,7 @@ class JudgeTask:
         except RunError as err:
             raise JudgeError(f"{options.source}: {err}") from None
         self.source = source
-        items = sorted(load_run_items(source), key=lambda i: str(i.get("item")))
+        items = sorted(source.scored_items(), key=lambda i: str(i.get("item")))
         items = list({str(i["item"]): i for i in items if i.get("epoch", 0) == 0}.values())
         if not items:
             raise JudgeError(f"{source.path}: the run has no finished item to judge")
@@ -273,6 +272,11 @@ def judge_options_from_run(path: str | Path, runs_root: Path | None = None,
                            **overrides: Any) -> JudgeOptions:
     """The options a judge run was made with (``--resume RUN``, a folder or a run id)."""
     return resume_options(JudgeOptions, KIND, "t2w judge", path, runs_root, **overrides)
+
+
+def default_task() -> JudgeTask:
+    """The task with default options (``tasks.registry.task_for_kind``)."""
+    return JudgeTask(JudgeOptions())
 
 
 def task_from_run(run: Run) -> JudgeTask:

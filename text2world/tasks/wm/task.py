@@ -600,6 +600,11 @@ def options_from_run(path: Path, runs_root: Path | None = None, **overrides: Any
     return resume_options(WmOptions, KIND, "t2w wm", path, runs_root, **overrides)
 
 
+def default_task() -> WmTask:
+    """The task with default options (``tasks.registry.task_for_kind``)."""
+    return WmTask(WmOptions())
+
+
 def task_from_run(run: Run) -> WmTask:
     return WmTask(WmOptions.from_config(run.config, run.path))
 

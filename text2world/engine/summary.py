@@ -1,0 +1,110 @@
+"""A run's summary: the counts every task's summary shares, computed here once
+(``common_summary``: items, calls, cached calls, tokens, cost, ``cost_paid``, paid calls,
+calls of unknown cost, requests sent and unanswered), the task's own part beside them
+(``Task.summarize``) and per-epoch headline values with their spread (``summarize``).
+
+``t2w eval``/``t2w wm``/... at their checkpoints, ``Run.summary()``, ``t2w score-run`` and the
+viewer's counts all go through here.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import TYPE_CHECKING
+
+from text2world.engine.run_store import Run, RunSummary, sample_key, utc_now
+
+if TYPE_CHECKING:
+    from text2world.engine.task import Task
+
+
+
+
+def _calls(item: dict) -> list[dict]:
+    return list(item.get("rounds") or item.get("calls") or [])
+
+
+def common_summary(config: dict, items: list[dict], open_errors: list[dict],
+                   paid: list[dict] | None, sent: list[dict] | None = None) -> RunSummary:
+    """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
+    is always the prompts' token usage), costs, the paid ledger's total and the requests
+    sent but never answered (None: a run made before they were recorded)."""
+    answered = {call.get("call") for call in paid or ()}
+    return {
+        "calls_sent": len(sent) if sent else None,
+        "calls_sent_unanswered": (sum(1 for call in sent if call.get("call") not in answered)
+                                  if sent else None),
+        "run_id": config.get("run_id"),
+        "model": config.get("model"),
+        "dataset": config.get("dataset"),
+        "planned_items": config.get("planned_items"),
+        "finished_items": len(items),
+        "infrastructure_errors": len(open_errors),
+        "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
+        # a call with turns (an agent's round) made one request per turn
+        "calls": sum(int(call.get("turns") or 1) for item in items for call in _calls(item)),
+        "cached_calls": sum(1 for item in items for call in _calls(item) if call.get("cached")),
+        "prompt_tokens": sum((item.get("usage") or {}).get("prompt_tokens", 0) for item in items),
+        "completion_tokens": sum((item.get("usage") or {}).get("completion_tokens", 0)
+                                 for item in items),
+        "cost": sum(item.get("cost") or 0.0 for item in items),  # as if every call was paid
+        # the ledger counts the calls of killed attempts and of samples that failed later
+        "cost_paid": (sum(call.get("cost") or 0.0 for call in paid) if paid is not None else
+                      sum(call.get("cost") or 0.0 for item in items for call in _calls(item)
+                          if not call.get("cached"))),
+        "paid_calls": (len(paid) if paid is not None else
+                       sum(1 for item in items for call in _calls(item)
+                           if not call.get("cached"))),
+        "cost_unknown_calls": sum(1 for item in items for call in _calls(item)
+                                  if "cost" in call and call.get("cost") is None),
+    }
+
+
+def summarize(task: Task, run: Run, items: list[dict] | None = None,
+              errors: list[dict] | None = None, paid: list[dict] | None = None,
+              sent: list[dict] | None = None) -> dict:
+    """The run's summary now: the task's, the common counts, and per-epoch headline values
+    with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
+    the run's, when the caller has them in memory (else read from the run)."""
+    items = run.items() if items is None else items
+    errors = run.open_errors() if errors is None else errors
+    paid = run.paid_calls() if paid is None else paid
+    sent = run.sent_calls() if sent is None else sent
+    config = run.config
+    summary = {**task.summarize(config, items, errors),
+               **common_summary(config, items, errors, paid, sent)}
+    epochs = int(config.get("epochs") or 1)
+    summary["epochs"] = epochs
+    if epochs > 1:
+        per_epoch = []
+        for epoch in range(epochs):
+            chosen = [item for item in items if sample_key(item)[1] == epoch]
+            values = task.headline(task.summarize(config, chosen, [])) if chosen else {}
+            per_epoch.append({"epoch": epoch, "finished_items": len(chosen), **values})
+        summary["per_epoch"] = per_epoch
+        summary["spread"] = spread(per_epoch)
+    summary["updated"] = utc_now()
+    return summary
+
+
+def spread(per_epoch: list[dict]) -> dict:
+    """Mean, standard deviation (sample), min and max of each headline value over epochs."""
+    names = [key for key in (per_epoch[0] if per_epoch else {})
+             if key not in ("epoch", "finished_items")]
+    result = {}
+    for name in names:
+        values = [float(row[name]) for row in per_epoch
+                  if isinstance(row.get(name), (int, float))]
+        if not values:
+            continue
+        result[name] = {"mean": statistics.fmean(values),
+                        "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+                        "min": min(values), "max": max(values), "epochs": len(values)}
+    return result
+
+
+def run_counts(run: Run, items: list[dict] | None = None) -> RunSummary:
+    """The common counts of ``run`` now (``common_summary``), from its log, error records,
+    paid ledger and sent record; ``items``: its finished items, when the caller has them."""
+    return common_summary(run.config, run.items() if items is None else items,
+                          run.open_errors(), run.paid_calls(), run.sent_calls())
