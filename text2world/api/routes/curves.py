@@ -14,10 +14,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from text2world.api.jobs import ApiError
+from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS
 from text2world.engine.run_reader import list_runs
-from text2world.engine.run_store import RunError
+from text2world.engine.run_store import LOG_FILE, RunError, RunKind, kind_of
 
 router = APIRouter(prefix="/v1", tags=["runs"])
 
@@ -81,16 +81,14 @@ def _model_of(config: dict) -> str | None:
 
 
 def _model_runs(runs_dir: Path, model: str) -> list:
-    from text2world.reports.compare import run_kind
-
     try:
         infos = list_runs(runs_dir, confined=True)
     except RunError as err:
         raise ApiError(503, "runs_unavailable", str(err)) from None
     return [info.run for info in infos
             if info.run is not None and info.error is None
-            and run_kind(info.config) == "generation" and _model_of(info.config) == model
-            and (info.path / "log.jsonl").is_file()]
+            and kind_of(info.config) == RunKind.GENERATION and _model_of(info.config) == model
+            and (info.path / LOG_FILE).is_file()]
 
 
 @router.get("/protocols", response_model=ProtocolCurves, responses=ERRORS,
@@ -128,11 +126,10 @@ def run_scaling(request: Request, run_id: str,
     selection rule that uses no gold, and the correction-budget curve of the first sample, of a
     run made with ``t2w eval --epochs N`` (``t2w report``'s test-time scaling section)."""
     from text2world.api.viewer import computed, open_run
-    from text2world.reports.compare import run_kind
     from text2world.reports.protocols import run_scaling as scaling
 
     run = open_run(request, run_id)
-    if run_kind(run.config) != "generation" or int(run.config.get("epochs") or 1) < 2:
+    if kind_of(run.config) != RunKind.GENERATION or int(run.config.get("epochs") or 1) < 2:
         raise ApiError(404, "no_scaling", f"run {run_id!r} is not a generation run with several "
                        "epochs (t2w eval --epochs N): it has no test-time scaling curves")
     curves = computed(run, f"scaling:{mode}", lambda items: scaling(run.config, items, mode))
