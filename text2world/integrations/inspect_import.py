@@ -88,7 +88,8 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"{out} already exists; remove it or choose another --out")
-    items, errors = [], []
+    items: list[dict] = []
+    errors: list[dict[str, Any]] = []
     for sample in log.samples:
         record = None
         for score in (sample.scores or {}).values():

@@ -94,7 +94,7 @@ def redact(value: Any) -> Any:
     if isinstance(value, str):
         return redact_url(value)
     if isinstance(value, dict):
-        result = {}
+        result: dict = {}
         for key, item in value.items():
             if key in HEADER_FIELDS and isinstance(item, dict):
                 result[key] = _redact_headers(item)
