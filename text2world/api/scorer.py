@@ -18,6 +18,7 @@ import pickle
 import signal
 import socket
 import struct
+from typing import Any
 
 from text2world.api.jobs import ApiError, warm_gold_cache, warm_up_process
 
@@ -76,10 +77,10 @@ def _die_with_parent() -> None:
     try:
         from multiprocessing import forkserver
 
-        alive = forkserver._forkserver._forkserver_alive_fd
+        alive = forkserver._forkserver._forkserver_alive_fd  # type: ignore[attr-defined]  # private, unstubbed
         if alive is not None:
             os.close(alive)
-            forkserver._forkserver._forkserver_alive_fd = None
+            forkserver._forkserver._forkserver_alive_fd = None  # type: ignore[attr-defined]  # private, unstubbed
     except (AttributeError, OSError):  # not forked by a fork server, or a future Python
         pass
     try:
@@ -108,7 +109,8 @@ def scorer_main(sock: socket.socket, cache_bytes: int | None) -> None:
     try:
         while True:
             try:
-                job, task = recv_message(sock)
+                message: Any = recv_message(sock)  # a (job, task) pair from the server
+                job, task = message
             except (EOFError, OSError):
                 return
             send_message(sock, _answer(job, task))
