@@ -255,7 +255,7 @@ def eval_command(
 
 def score_run_command(
     run: Path = typer.Argument(..., help="A run directory."),
-    mode: list[Mode] = mode_option(list(Mode), "-m",
+    mode: list[Mode] = mode_option(list(Mode), "-m",  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                   help="Scoring mode to recompute (repeatable): paper, "
                                        "canonical; default both."),
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),
