@@ -132,7 +132,7 @@ def _quick_exit() -> None:
 
     if not getattr(_quick_exit, "registered", False):
         atexit.register(gc.freeze)
-        _quick_exit.registered = True
+        _quick_exit.registered = True  # type: ignore[attr-defined]  # a flag on the function
 
 
 EVAL_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",

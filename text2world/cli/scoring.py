@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import typer
 from rich.table import Table
@@ -23,6 +24,7 @@ from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.reports.rendering import print_table
 from text2world.scoring.metrics import Score, ScoringError, score, truncation_issue, with_truncation
+from text2world.scoring.score_base import Mode as ScoreMode
 
 
 def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | None = None
@@ -112,7 +114,7 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
     source = read_text_file(predicted, "predicted domain")
     predicted_text = _domain_text(predicted, "predicted domain", mode, source=source)
     try:
-        result = score(gold_text, predicted_text, mode=mode)
+        result = score(gold_text, predicted_text, mode=cast(ScoreMode, mode))
     except (ScoringError, DomainInputError) as err:
         fail(str(err))
     result = with_truncation(result, source, predicted_text)
