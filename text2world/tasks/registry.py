@@ -13,14 +13,16 @@ if TYPE_CHECKING:
 def task_for_run(run: "Run") -> "Task":
     """The task of ``run``, with the options it was made with."""
     if run.kind == "wm":
-        from text2world.tasks.wm.task import task_from_run
-    elif run.kind == "contamination":
-        from text2world.tasks.contamination.task import task_from_run
-    elif run.kind == "judge":
-        from text2world.tasks.judge.task import task_from_run
-    else:
-        from text2world.tasks.generation.task import task_from_run
-    return task_from_run(run)
+        from text2world.tasks.wm.task import task_from_run as wm_task
+        return wm_task(run)
+    if run.kind == "contamination":
+        from text2world.tasks.contamination.task import task_from_run as probe_task
+        return probe_task(run)
+    if run.kind == "judge":
+        from text2world.tasks.judge.task import task_from_run as judge_task
+        return judge_task(run)
+    from text2world.tasks.generation.task import task_from_run as generation_task
+    return generation_task(run)
 
 
 def summarize_run(run: "Run") -> dict:
