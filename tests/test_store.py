@@ -338,5 +338,7 @@ def test_manifest_differences_name_an_entry_without_id(tmp_path, monkeypatch):
     fresh = {"domains": [{"id": "gripper", "split": "train"}]}
     monkeypatch.setattr(manifest_module, "build_manifest", lambda root: (fresh, []))
     (tmp_path / "manifest.json").write_text(json.dumps(
-        {"domains": [{"id": "gripper", "split": "train"}, {"split": "test"}]}), encoding="utf-8")
-    assert manifest_differences(tmp_path) == ["None: in the manifest but has no domain file"]
+        {"domains": [{"id": "gripper", "split": "train"}, {"id": "blocks"}, {"split": "test"}]}),
+        encoding="utf-8")
+    assert manifest_differences(tmp_path) == ["None: in the manifest but has no domain file",
+                                              "blocks: in the manifest but has no domain file"]
