@@ -328,3 +328,17 @@ def test_manifest_counts_match_the_domain(store):
     assert gripper["requirements"] == sorted(domain.requirements)
     assert gripper["problems"] == [p.name for p in store.get("gripper").problems]
     assert gripper["split"] == "train" and store.get("gripper").split == "train"
+
+
+def test_manifest_differences_name_an_entry_without_id(tmp_path, monkeypatch):
+    # A hand-edited manifest entry with no "id" is reported, not a TypeError from sorting
+    # None with the ids (found by mypy).
+    import text2world.store.manifest as manifest_module
+
+    fresh = {"domains": [{"id": "gripper", "split": "train"}]}
+    monkeypatch.setattr(manifest_module, "build_manifest", lambda root: (fresh, []))
+    (tmp_path / "manifest.json").write_text(json.dumps(
+        {"domains": [{"id": "gripper", "split": "train"}, {"id": "blocks"}, {"split": "test"}]}),
+        encoding="utf-8")
+    assert manifest_differences(tmp_path) == ["None: in the manifest but has no domain file",
+                                              "blocks: in the manifest but has no domain file"]

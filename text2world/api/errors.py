@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from email.message import Message
-from typing import Any
+from typing import Any, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -29,7 +29,7 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
-def validation_details(errors: list) -> list[dict]:
+def validation_details(errors: Sequence[Any]) -> list[dict]:
     """Pydantic errors without the echoed input (it may be a megabyte) or non-JSON context."""
     details = []
     for error in errors[:20]:

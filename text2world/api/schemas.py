@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import JsonDict
 
 from text2world.store.datasets import BUILTIN
 
 # The OpenAPI form of the "exactly one of" checks of the request models.
-_ONE_GOLD = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
+_ONE_GOLD: JsonDict = {"oneOf": [{"required": ["gold_id"], "properties": {"gold_id": {"type": "string"}}},
                        {"required": ["gold_pddl"], "properties": {"gold_pddl": {"type": "string"}}}]}
-_ONE_DOMAIN = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
+_ONE_DOMAIN: JsonDict = {"oneOf": [{"required": ["pddl"], "properties": {"pddl": {"type": "string"}}},
                          {"required": ["response"], "properties": {"response": {"type": "string"}}}]}
 
 
@@ -306,5 +307,7 @@ class Readiness(BaseModel):
                                            "running at a lower CPU priority).")
 
 
-ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429)}
-SCORING_ERRORS = {status: {"model": ErrorResponse} for status in (404, 413, 422, 429, 503)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse} for status in (404, 413, 422, 429)}
+SCORING_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse} for status in (404, 413, 422, 429, 503)}

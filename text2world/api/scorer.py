@@ -17,6 +17,7 @@ import os
 import pickle
 import socket
 import struct
+from typing import Any
 
 from text2world.api.error_codes import ApiError
 from text2world.api.jobs import warm_gold_cache, warm_up_process
@@ -77,10 +78,10 @@ def _release_fork_server() -> None:
     try:
         from multiprocessing import forkserver
 
-        alive = forkserver._forkserver._forkserver_alive_fd
+        alive = forkserver._forkserver._forkserver_alive_fd  # type: ignore[attr-defined]  # private, unstubbed
         if alive is not None:
             os.close(alive)
-            forkserver._forkserver._forkserver_alive_fd = None
+            forkserver._forkserver._forkserver_alive_fd = None  # type: ignore[attr-defined]  # private, unstubbed
     except (AttributeError, OSError):  # not forked by a fork server, or a future Python
         pass
 
@@ -101,7 +102,8 @@ def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None
     try:
         while True:
             try:
-                job, task = recv_message(sock)
+                message: Any = recv_message(sock)  # a (job, task) pair from the server
+                job, task = message
             except (EOFError, OSError):
                 return
             send_message(sock, _answer(job, task))

@@ -166,6 +166,7 @@ class ScoringExecutor:
         if self.warm and self._warm_golds is not None:
             golds = await asyncio.to_thread(self._warm_golds)
             await asyncio.get_running_loop().run_in_executor(self._threads, warm_gold_cache, golds)
+        assert self._started is not None  # made by start()
         self._started.set()
 
     async def _start_processes(self) -> None:
@@ -177,6 +178,7 @@ class ScoringExecutor:
             self.start_error = f"{type(err).__name__}: {err}"
             log.exception("the scoring processes could not be started")
         finally:
+            assert self._started is not None  # made by start()
             self._started.set()
 
     async def _add_scorer(self) -> None:
@@ -191,6 +193,7 @@ class ScoringExecutor:
         # Notice a process that dies while idle (the OOM killer, a stray kill): readiness then
         # counts it out and it is replaced at once.
         loop.add_reader(process.sentinel, self._exited, scorer)
+        assert self._idle is not None  # made by start()
         self._idle.put_nowait(scorer)
 
     def _exited(self, scorer: _Scorer) -> None:
@@ -295,6 +298,7 @@ class ScoringExecutor:
             raise ScoringUnavailable(f"the scoring processes could not start ({self.start_error})")
         try:
             while True:
+                assert self._idle is not None  # made by start()
                 scorer = await asyncio.wait_for(self._idle.get(), self.start_timeout)
                 if scorer.pid in self._scorers and scorer.alive():
                     return scorer
@@ -324,6 +328,7 @@ class ScoringExecutor:
         if reusable:
             try:  # back to normal priority (needs CAP_SYS_NICE or RLIMIT_NICE), else a fresh one
                 os.setpriority(os.PRIO_PROCESS, scorer.pid, os.getpriority(os.PRIO_PROCESS, 0))
+                assert self._idle is not None  # made by start()
                 self._idle.put_nowait(scorer)
                 return
             except OSError:
@@ -361,6 +366,7 @@ class ScoringExecutor:
             if grant.demoted:
                 self._after_demoted(scorer, reusable)
             elif reusable:
+                assert self._idle is not None  # made by start()
                 self._idle.put_nowait(scorer)
             else:  # past its limit, dead, or abandoned mid-job (cancelled): never reused
                 self._replace(scorer)

@@ -45,7 +45,7 @@ class HeaderTimeoutH11Protocol(H11Protocol):
 
     _header_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._arm_header_timer()
 

@@ -93,7 +93,7 @@ class _ItemCache:
             except (RunError, OSError, ValueError) as err:
                 raise ApiError(422, "run_unreadable",
                                f"run {run.run_id!r} cannot be read: {err}") from None
-            entry = (stamp, items, {})
+            entry: tuple[tuple, list[dict], dict] = (stamp, items, {})
             with self.lock:
                 self.entries[key] = entry
                 self.entries.move_to_end(key)

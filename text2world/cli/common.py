@@ -8,11 +8,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import StrEnum
 from pathlib import Path
-from typing import Iterator, NoReturn
+from typing import Any, Iterator, NoReturn, cast
 
 import typer
 from rich.console import Console
-from typer.models import OptionInfo
 
 from text2world.files import MAX_INPUT_FILE_BYTES, InputFileError, read_input_bytes
 from text2world.pddl.model import DomainInputError, decode_domain_bytes
@@ -25,7 +24,8 @@ err_console = Console(stderr=True)
 def choices(name: str, values: tuple[str, ...] | list[str]) -> type[StrEnum]:
     """A fixed set of option values as an enum, so that ``--help`` lists them and any other
     value is a clear usage error (works across the typer versions we allow)."""
-    return StrEnum(name, {value: value for value in values})
+    # typeshed types the functional Enum call as a member, not the new class
+    return cast(type[StrEnum], StrEnum(name, {value: value for value in values}))
 
 
 Mode = choices("Mode", MODES)
@@ -39,7 +39,7 @@ METRIC_HEADERS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F
                   "f1_effects": "F1 eff", "f1_types": "F1 types", "f1_mean": "F1 mean"}
 
 
-def mode_option(default, *names: str, **extra) -> OptionInfo:
+def mode_option(default, *names: str, **extra) -> Any:
     """The ``--mode`` option every scoring command shares (choices listed in ``--help``)."""
     return typer.Option(default, "--mode", *names, help=extra.pop("help", MODE_HELP), **extra)
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import cast
 
 import typer
+from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
@@ -205,7 +207,7 @@ def _rates_table(summary: dict, top: int) -> None:
                   caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("domain", "left"), ("name", "left"),
                             ("rate", "right"), ("content tokens", "right")):
-        table.add_column(column, justify=justify)
+        table.add_column(column, justify=cast(JustifyMethod, justify))
     for rank, row in enumerate(summary["per_domain"][:top], 1):
         table.add_row(str(rank), escape(row["item"]), escape(row["name"]), f"{row['rate']:.3f}",
                       f"{row['contaminated']}/{row['counted']}")
@@ -275,7 +277,7 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
                   caption=CONTENT_TOKENS, caption_justify="left")
     for column, justify in (("#", "right"), ("corpus item", "left"), ("gold domain", "left"),
                             ("rate", "right"), ("content tokens", "right")):
-        table.add_column(column, justify=justify)
+        table.add_column(column, justify=cast(JustifyMethod, justify))
     for rank, overlap in enumerate(listed, 1):
         result = overlap.result
         table.add_row(str(rank), escape(overlap.item), escape(overlap.domain),

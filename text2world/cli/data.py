@@ -142,7 +142,7 @@ def _summary(values: list[int]) -> dict:
             "median": statistics.median(values), "max": max(values)}
 
 
-def _spread(values: list[int]) -> tuple[str, str, str, str]:
+def _spread(values: list[int]) -> tuple[str, ...]:
     return tuple("-" if v is None else f"{v:g}" for v in _summary(values).values())
 
 
@@ -155,8 +155,8 @@ def dataset_stats(data: Dataset) -> dict:
     sizes = {key: [f[key] for f in parsed] for key in ("types", "predicates", "actions")}
     tokens = {"domain": [f["tokens"] for f in facts]}
     for kind in ("abstract", "concrete"):
-        tokens[kind] = [count_gpt2_tokens(r.description(kind)) for r in data.records
-                        if r.description(kind) is not None]
+        tokens[kind] = [count_gpt2_tokens(text) for r in data.records
+                        if (text := r.description(kind)) is not None]
     return {
         "dataset": data.name, "domains": len(data.records),
         "splits": dict(Counter(r.split for r in data.records)),
@@ -343,6 +343,7 @@ def export_command(
     if fmt == "hf":
         from text2world.integrations.hf_export import ExportError, export_hf
 
+        assert out is not None  # required for --format hf above
         try:
             result = export_hf(data, out, plans=plans, overwrite=overwrite)
         except ExportError as err:

@@ -131,7 +131,7 @@ def _quick_exit() -> None:
 
     if not getattr(_quick_exit, "registered", False):
         atexit.register(gc.freeze)
-        _quick_exit.registered = True
+        _quick_exit.registered = True  # type: ignore[attr-defined]  # a flag on the function
 
 
 EVAL_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
@@ -254,7 +254,7 @@ def eval_command(
 
 def score_run_command(
     run: Path = typer.Argument(..., help="A run directory."),
-    mode: list[Mode] = mode_option(list(Mode), "-m",
+    mode: list[Mode] = mode_option(list(Mode), "-m",  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                   help="Scoring mode to recompute (repeatable): paper, "
                                        "canonical; default both."),
     as_json: bool = typer.Option(False, "--json", help="Print the new summary as JSON."),

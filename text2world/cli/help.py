@@ -32,17 +32,17 @@ def _type_name(param: TyperArgument | TyperOption) -> str:
 
 
 class ConventionalOption(TyperOption):
-    def display_type(self, ctx) -> str:  # type: ignore[override]
+    def display_type(self, ctx) -> str:
         return "" if self.is_flag or self.count else _type_name(self)
 
-    def display_type_rich(self, ctx) -> str | None:  # type: ignore[override]
+    def display_type_rich(self, ctx) -> str | None:
         if self.is_flag or self.count:
             return None
         return self.metavar or _type_name(self)
 
 
 class ConventionalArgument(TyperArgument):
-    def display_type(self, ctx) -> str:  # type: ignore[override]
+    def display_type(self, ctx) -> str:
         return _type_name(self)
 
     def _usage_display_name(self) -> str:

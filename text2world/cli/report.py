@@ -160,7 +160,7 @@ def report_command(
     out: Path = typer.Option(None, "--out", "-o",
                              help="Folder for the report files (default: RUN/report/MODE for "
                                   "one run, runs/report-<hash>/MODE for several)."),
-    mode: Mode = mode_option("paper"),
+    mode: Mode = mode_option("paper"),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
     all_items: bool = typer.Option(False, "--all-items",
                                    help="Report each run on all its items, even when the runs "
                                         "compared cover different items (default: compare "

@@ -10,10 +10,18 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, TypeVar
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from text2world.cli.common import console, err_console, fail, warn
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume
@@ -131,7 +139,10 @@ def explicit_flags(ctx: typer.Context, fields: dict[str, str] | None = None) -> 
     return found
 
 
-def resumed_options(resumed: RunOptions, given: RunOptions, flags: dict[str, str]) -> RunOptions:
+OptionsT = TypeVar("OptionsT", bound=RunOptions)
+
+
+def resumed_options(resumed: OptionsT, given: OptionsT, flags: dict[str, str]) -> OptionsT:
     """The run's options with the overrides the command line gave; a flag that contradicts
     the run is an error that names it and both values."""
     try:
@@ -141,7 +152,7 @@ def resumed_options(resumed: RunOptions, given: RunOptions, flags: dict[str, str
     overrides = {name: getattr(given, name) for name in flags
                  if hasattr(given, name) and name not in ("resume",)}
     overrides.pop("model_args", None)
-    options = resumed.with_overrides(**overrides, model_args=given.model_args)
+    options: OptionsT = resumed.with_overrides(**overrides, model_args=given.model_args)
     options.use_cache = given.use_cache
     options.runs_root = given.runs_root
     return options
@@ -162,7 +173,7 @@ class ProgressObserver:
         self.show = progress and not quiet
         self.bar = console.is_terminal
         self.progress: Progress | None = None
-        self.task = None
+        self.task: TaskID | None = None
         self.total = 0
         self.done = 0
         self.calls = 0
@@ -203,7 +214,7 @@ class ProgressObserver:
 
     def _update(self, advance: int = 0) -> None:
         self.done += advance
-        if self.progress is not None:
+        if self.progress is not None and self.task is not None:
             self.progress.update(self.task, advance=advance, calls=self.calls,
                                  tokens=self.tokens, cost=self.cost, failed=self.failed)
         elif self.show and not self.bar and advance:

@@ -89,7 +89,7 @@ def validate_command(
 def score_command(
     gold: Path = typer.Argument(..., help="Gold PDDL domain file, or a store id (e.g. blocksworld)."),
     predicted: Path = typer.Argument(..., help="Generated domain file, or a raw LLM answer."),
-    mode: Mode = mode_option("paper", "-m"),
+    mode: Mode = mode_option("paper", "-m"),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
     as_json: bool = typer.Option(False, "--json", help="Print the scores as JSON."),
     semantic: bool = typer.Option(False, "--semantic",
                                   help="Also score behaviour on the gold's problems (GOLD may be a store id)."),

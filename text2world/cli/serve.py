@@ -103,7 +103,7 @@ def serve_command(
         fail(f"--workers {workers}: at least 1 worker is needed")
     if data_dir is not None and not (data_dir / "domains").is_dir():
         fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
-    given = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
+    given: dict[str, Any] = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
              "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
              "workers": workers, "client_concurrency": client_concurrency,
              "client_limit": client_limit, "max_queue": max_queue,

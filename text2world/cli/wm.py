@@ -149,18 +149,18 @@ def _task_command(task: str):
         model: str = typer.Option(None, "--model", "-m",
                                   help="Alias or litellm model string; reference/oracle and "
                                        "reference/noisy-oracle run offline."),
-        size: Size = typer.Option("hard", "--size",
+        size: Size = typer.Option("hard", "--size",  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                   help="hard: generated problems with many applicable actions "
                                        "per state; easy: the store's small problems."),
         mystery: bool = typer.Option(False, "--mystery",
                                      help="Obfuscated worlds: every name replaced by a seeded "
                                           "nonsense word, descriptions rewritten to match."),
-        rules: Rules = typer.Option("pddl", "--rules",
+        rules: Rules = typer.Option("pddl", "--rules",  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                     help="What the model is told about the domain."),
-        render: Render = typer.Option("atoms", "--render",
+        render: Render = typer.Option("atoms", "--render",  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                       help="States as PDDL atoms or as sentences from the "
                                            "description."),
-        form: Form = typer.Option("full", "--form", hidden=hidden("form"),
+        form: Form = typer.Option("full", "--form", hidden=hidden("form"),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                   help="Predict the full state or the diff."),
         rho: str = typer.Option("0.25,0.5,0.75,1", "--rho",
                                 help="Shares of the plan the model handles."),
@@ -325,9 +325,9 @@ def first_prompt(item: dict, record) -> str:
 @app.command("build")
 def build_command(
     out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
-    task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),
+    task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
     rho: str = typer.Option("0.25,0.5,0.75,1", "--rho"),
-    size: Size = typer.Option("hard", "--size", help="hard (generated) or easy (the store's)."),
+    size: Size = typer.Option("hard", "--size", help="hard (generated) or easy (the store's)."),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
     mystery: bool = typer.Option(False, "--mystery", help="Obfuscated worlds."),
     illegal_share: float = typer.Option(0.25, "--illegal-share"),
     off_plan_share: float = typer.Option(0.25, "--off-plan-share"),

@@ -53,9 +53,17 @@ class Task(Protocol):
     """A task the engine can run. ``options`` are its ``RunOptions`` subclass."""
 
     kind: str  # the run store's ``kind``
-    command: str  # the command that runs it, for messages: "t2w eval"
-    options: "RunOptions"
     uses_cpu_pool: bool  # validation/scoring in a process pool (forked before the lock)
+
+    # Read-only in the protocol, so that a task may narrow ``options`` to its own subclass and
+    # compute ``command`` as a property.
+    @property
+    def command(self) -> str:
+        """The command that runs it, for messages: "t2w eval"."""
+
+    @property
+    def options(self) -> "RunOptions":
+        """The task's options (its ``RunOptions`` subclass)."""
 
     def check(self) -> None:
         """Reject bad options with a clear error, before anything is loaded."""

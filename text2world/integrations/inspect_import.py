@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
 from text2world.errors import Text2WorldError
@@ -77,7 +78,8 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"{out} already exists; remove it or choose another --out")
-    items, errors = [], []
+    items: list[dict] = []
+    errors: list[dict[str, Any]] = []
     for sample in log.samples:
         record = None
         for score in (sample.scores or {}).values():

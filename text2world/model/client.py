@@ -97,9 +97,10 @@ def _retry_after_seconds(error: BaseException | None) -> float | None:
 def _chain(error: BaseException) -> list[BaseException]:
     """The error and its causes, outermost first."""
     chain: list[BaseException] = []
-    while error is not None and len(chain) < 16 and not any(error is e for e in chain):
-        chain.append(error)
-        error = error.__cause__ or error.__context__
+    link: BaseException | None = error
+    while link is not None and len(chain) < 16 and not any(link is e for e in chain):
+        chain.append(link)
+        link = link.__cause__ or link.__context__
     return chain
 
 
@@ -369,7 +370,8 @@ def _request_origin(error: BaseException) -> str | None:
     """scheme://host:port of the request that failed, when the error says."""
     for link in _chain(error):
         try:
-            url = getattr(link, "request", None).url
+            request: Any = getattr(link, "request", None)
+            url = request.url  # AttributeError (caught) when there is none
             port = f":{url.port}" if url.port else ""
             return f"{url.scheme}://{url.host}{port}"
         except Exception:  # noqa: BLE001 - no request attached

@@ -96,7 +96,7 @@ def reference_handler():
     from text2world.store.tokens import count_gpt2_tokens
 
     def answer(model: str, messages: list, litellm_params: dict | None) -> Any:
-        context = ((litellm_params or {}).get("metadata") or {}).get("t2w")
+        context: dict = ((litellm_params or {}).get("metadata") or {}).get("t2w") or {}
         judging = bool(context) and context.get("task") == "judge"
         if judging != (model in REFERENCE_JUDGES):
             raise CustomLLMError(status_code=400, message=(

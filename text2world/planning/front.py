@@ -117,7 +117,7 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     try:
         result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
                             str(data.get("message", "")), tuple(data.get("plan") or ()),
-                            str(data.get("planner", "")))
+                            str(data.get("planner", ""))) if data is not None else None
     except (KeyError, TypeError):
         result = None
     if result is None:

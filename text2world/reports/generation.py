@@ -14,6 +14,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import (
@@ -230,7 +231,7 @@ def _abstract_vs_concrete(loaded_runs: list[_LoadedRun], mode: str) -> list[dict
         c = r.config
         return (c.get("model"), c.get("dataset"), c.get("prompt"), c.get("ec"))
 
-    groups: dict[tuple, dict[str, _LoadedRun]] = {}
+    groups: dict[tuple, dict[Any, _LoadedRun]] = {}  # by description (None when unset)
     for loaded in loaded_runs:
         groups.setdefault(key(loaded), {})[loaded.config.get("description")] = loaded
     pairs = []
@@ -386,7 +387,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                    ("F: one-way repeated-measures ANOVA over EC_0 .. EC_k, items as subjects "
                     "(assumes sphericity). EC_0 -> EC_k: paired mean difference with its 95% "
                     "interval and a sign-flip permutation p-value (no such assumption)."), ""]
-    anova_csv = [["run", "metric", "items", "F", "df_rounds", "df_error", "p", "diff_first_last",
+    anova_csv: list[list[Any]] = [["run", "metric", "items", "F", "df_rounds", "df_error", "p", "diff_first_last",
                   "diff_low", "diff_high", "p_first_last", "note"]]
     anova_rows = []
     for loaded in loaded_runs:

@@ -12,6 +12,8 @@ Nothing here calls a model or writes a file.
 
 from __future__ import annotations
 
+from typing import Any
+
 from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
 
 EXECUTABILITY = "paper.executable"
@@ -65,7 +67,7 @@ def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict]]) -> dict
     """One series per generation run of ``model``: ``runs`` are (run id, config, finished
     items, ``round_curves`` of them). Runs of one protocol that differ in something else are
     told apart in their label (that setting, else the run id)."""
-    series = []
+    series: list[dict[str, Any]] = []
     for run_id, config, items, curves in runs:
         if not items:
             continue

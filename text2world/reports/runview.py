@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from text2world.engine.run_store import SCORE_MODES, Run, RunError, RunKind, mean, run_kind
 from text2world.engine.summary import run_counts
@@ -89,7 +90,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
                  else _generic_round_means(items, mode, ec) for mode in modes}
     loaded = _LoadedRun(run, items, "run")
-    rows = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
+    rows: dict[str, dict[str, Any]] = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
                                 "valid": item.get("valid"), "cost": item.get("cost"),
                                 "scores": {}} for item in items}
     for item in items:

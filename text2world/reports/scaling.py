@@ -56,7 +56,7 @@ def planner_outcomes(domain: str, problems: list[tuple[str, str]]) -> tuple:
     planner solves it under the domain and in how many steps (cached on disk)."""
     from text2world.planning.front import cached_plan
 
-    outcome = []
+    outcome: list[tuple[str, int | str | None]] = []
     for _, problem in problems:
         try:
             result = cached_plan(domain, problem, OUTCOME_TIMEOUT)

@@ -38,8 +38,7 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
     from text2world.reports.intervals import generation_intervals
     from text2world.reports.statistics import format_interval
 
-    curves = {label: semantic_rounds(items, ec) for label, items, ec in runs}
-    curves = {label: rows for label, rows in curves.items() if rows}
+    curves = {label: rows for label, items, ec in runs if (rows := semantic_rounds(items, ec))}
     if not curves:
         return "", None, []
     intervals = {label: generation_intervals(items, "semantic", METRICS, ec + 1)

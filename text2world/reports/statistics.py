@@ -232,7 +232,7 @@ def repeated_measures(rounds: Sequence[Sequence[float | None]], seed: int = SEED
     ANOVA. Returns F, its degrees of freedom and p (one-way repeated-measures ANOVA: items are
     subjects; assumes sphericity), and the paired EC_0 -> EC_k difference (no such
     assumption)."""
-    from scipy import stats  # type: ignore[import-untyped]
+    from scipy import stats
 
     k = len(rounds)
     if k < 2:

@@ -124,7 +124,7 @@ def similar_pairs(named_texts: Mapping[str, str],
 # The pipeline
 
 
-def curate_texts(named_texts: Mapping[str, str | None], *, source: str = "",
+def curate_texts(named_texts: Mapping[str, str], *, source: str = "",
                  threshold: float = SIMILARITY_THRESHOLD, max_predicates: int = MAX_PREDICATES,
                  max_actions: int = MAX_ACTIONS, max_tokens: int = MAX_TOKENS,
                  unreadable: Mapping[str, str] | None = None) -> CurationReport:
@@ -173,6 +173,7 @@ def curate_texts(named_texts: Mapping[str, str | None], *, source: str = "",
     after_complexity = []
     for name in after_dedup:
         domain = valid[name].domain
+        assert domain is not None  # a valid Validation always carries its Domain
         predicates, actions = len(domain.predicates), len(domain.actions)
         problems = []
         if predicates > max_predicates:

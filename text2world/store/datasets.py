@@ -204,7 +204,7 @@ def named_record(dataset: str, record_id: str) -> Record:
 # Loading
 
 
-_cache: dict[tuple[str, float], Dataset] = {}
+_cache: dict[tuple[str, tuple[int, ...]], Dataset] = {}
 
 
 def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
@@ -346,7 +346,7 @@ def _read_hf_dir(path: Path) -> list[dict]:
     except Exception as err:  # noqa: BLE001 - datasets raises many classes
         raise DatasetError(f"{path}: cannot read the Hugging Face dataset ({err})") from None
     if isinstance(loaded, datasets.DatasetDict):
-        rows = []
+        rows: list[dict] = []
         for split_name, split in loaded.items():
             rows.extend({"split": split_name, **row} if "split" not in row else row
                         for row in split)

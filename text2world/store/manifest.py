@@ -152,7 +152,7 @@ def manifest_differences(root: Path) -> list[str]:
     current = _read_json(path)
     if current == fresh:
         return []
-    current_by_id = {e.get("id"): e for e in current.get("domains", []) if isinstance(e, dict)}
+    current_by_id = {str(e.get("id")): e for e in current.get("domains", []) if isinstance(e, dict)}
     fresh_by_id = {e["id"]: e for e in fresh["domains"]}
     differences = [f"{i}: in the manifest but has no domain file"
                    for i in sorted(set(current_by_id) - set(fresh_by_id))]

@@ -87,7 +87,8 @@ def _model_runs(runs_dir: Path, model: str) -> list:
         raise ApiError(503, "runs_unavailable", str(err)) from None
     return [info.run for info in infos
             if info.run is not None and info.error is None
-            and kind_of(info.config) == RunKind.GENERATION and _model_of(info.config) == model
+            and kind_of(info.run.config) == RunKind.GENERATION
+            and _model_of(info.run.config) == model
             and (info.path / LOG_FILE).is_file()]
 
 

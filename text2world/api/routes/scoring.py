@@ -33,6 +33,7 @@ async def score_domain(request: ScoreRequest, run_job: JobRunnerDep, records: Re
     `NoDomainFound` in `errors`."""
     gold_ref = None
     problems = [(p.name, p.pddl) for p in request.problems or ()]
+    gold: str | None
     if request.gold_id is not None:
         found = await records.get(request.dataset, request.gold_id)
         gold, gold_ref = found.domain, found.ref()

@@ -59,6 +59,7 @@ def iter_corpus(path: str | os.PathLike, text_field: str = "text",
         yield from _record_items(root, _jsonl_records(root), text_field)
         return
     text = _read_corpus_file(root, None)
+    assert text is not None  # with no skipped list, an unreadable file raises
     if root.suffix.lower() == ".json":
         try:
             data = json.loads(text)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -402,7 +402,7 @@ class Contamination:
         return iter((self.rate, self.spans))
 
     def to_dict(self, spans: bool = True) -> dict:
-        data = {"rate": self.rate, "contaminated": self.contaminated, "counted": self.counted,
+        data: dict[str, Any] = {"rate": self.rate, "contaminated": self.contaminated, "counted": self.counted,
                 "n": self.n, "max_mismatches": self.max_mismatches}
         if spans:
             data["spans"] = [span.to_dict() for span in self.spans]
@@ -540,13 +540,13 @@ def compare_corpus(corpus: Iterable[tuple[str, str]], references: Sequence[tuple
         lengths = np.array([len(sequence) for _, sequence in batch], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
         ids = np.concatenate([sequence.ids for _, sequence in batch]).astype(np.int64)
-        windows = [np.arange(start, start + length - n + 1, dtype=np.int64)
-                   for start, length in zip(starts, lengths) if length >= n]
+        window_ranges = [np.arange(start, start + length - n + 1, dtype=np.int64)
+                         for start, length in zip(starts, lengths) if length >= n]
         batch_items = list(batch)
         batch.clear()
-        if not windows:
+        if not window_ranges:
             return
-        windows = np.concatenate(windows)
+        windows = np.concatenate(window_ranges)
         windows = first_distinct(ids, windows, np.searchsorted(starts, windows, side="right"), n)
         q, t, mismatches = index.match_windows(ids, windows)
         if len(q) == 0:

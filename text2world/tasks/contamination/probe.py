@@ -81,7 +81,7 @@ def plot_histogram(rates: Sequence[float], path: Path, title: str = "") -> Path:
 
     figure, axes = plt.subplots(figsize=(6, 3.6), dpi=120)
     try:
-        axes.hist(rates, bins=np.linspace(0.0, 1.0, 21), color="#4C72B0", edgecolor="white")
+        axes.hist(rates, bins=np.linspace(0.0, 1.0, 21).tolist(), color="#4C72B0", edgecolor="white")
         average = float(np.mean(rates))
         axes.axvline(average, color="#C44E52", linestyle="--", linewidth=1.5,
                      label=f"mean = {average:.2f}")

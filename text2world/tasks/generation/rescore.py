@@ -4,6 +4,7 @@ the run's own gold domains, no model call; and the items of a run with those sco
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import SCORE_MODES, Run, RunError, utc_now
@@ -53,7 +54,7 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
                                      problems, rnd.get("response"))
             round_scores.append(analysis["scores"])
             semantic_rounds.append({"semantic": analysis.get("semantic")})
-        ec_scores = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
+        ec_scores: dict[str, Any] = {mode: [compact_score(round_scores[min(i, len(round_scores) - 1)][mode])
                             for i in range(ec + 1)] for mode in modes} if round_scores else {}
         if problems:
             from text2world.scoring.semantic_record import ec_semantic

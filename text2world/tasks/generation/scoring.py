@@ -4,8 +4,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
 from text2world.engine.run_store import METRICS, SCORE_MODES
 from text2world.pddl.extract import NoDomainFound, extract_domain, strip_reasoning
+
+if TYPE_CHECKING:
+    from text2world.scoring.score_base import Mode as ScoreMode
 
 # --------------------------------------------------------------------------------------------
 # Validation and scoring of one round (runs in worker processes)
@@ -42,18 +47,18 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
         if mode == "paper" and response is not None:
             scored = extract_round_domain(response, "paper")[0]
         try:
-            result = score(gold, scored, mode=mode)
+            result = score(gold, scored, mode=cast("ScoreMode", mode))
             if response is not None:  # definitions a stray ')' cut off are an error
                 result = with_truncation(result, response, scored)
             scores[mode] = result.to_dict()
         except ScoringError as err:  # the gold cannot be scored: no result, as released
             scores[mode] = None
             score_errors[mode] = str(err)
-    result = {"scores": scores, "score_errors": score_errors}
+    analysis: dict[str, Any] = {"scores": scores, "score_errors": score_errors}
     if problems:
         from text2world.scoring.semantic import semantic_round
-        result["semantic"] = semantic_round(gold, text, problems)
-    return result
+        analysis["semantic"] = semantic_round(gold, text, problems)
+    return analysis
 
 
 def analyze_round(gold: str, text: str, extraction_error: str | None,

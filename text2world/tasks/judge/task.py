@@ -169,7 +169,7 @@ class JudgeTask:
                     from None
             dataset = load_dataset(where)
         self.dataset_name, self.dataset_hash = dataset.name, dataset.content_hash
-        records = dataset.records
+        records = list(dataset.records)
         if config.get("mystery"):
             from text2world.tasks.wm.mystery import mystery_records
 

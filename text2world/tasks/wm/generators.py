@@ -120,7 +120,8 @@ def generate_problem(record: Record, seed: int, name: str,
 def _witness(walk_actions: tuple[GroundAction, ...], states: tuple[frozenset, ...],
              goal: set) -> tuple[str, ...]:
     """The walk up to the first state where every goal atom holds, its loops cut out."""
-    kept_states, kept_actions = [states[0]], []
+    kept_states = [states[0]]
+    kept_actions: list[GroundAction] = []
     for action, state in zip(walk_actions, states[1:]):
         if state in kept_states:  # back to an earlier state: the loop since then is no use
             index = kept_states.index(state)

@@ -273,8 +273,9 @@ def parse_actions(response: str) -> list[str]:
         values = data.get("actions", data.get("proposals"))
         if not isinstance(values, list):
             raise AnswerError('the JSON answer has no "actions" list')
-        actions = [_action_text(v) for v in values]
-        if any(a is None for a in actions):
+        found = [_action_text(v) for v in values]
+        actions = [a for a in found if a is not None]
+        if len(actions) != len(found):
             raise AnswerError('"actions" holds an entry that is not a ground action')
     else:
         actions = ["(" + " ".join(a) + ")" for a in atoms_in(text)]

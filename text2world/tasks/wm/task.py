@@ -370,7 +370,8 @@ class _Solver:
         sim = self.world(item).simulator
         true_state, true_ok = self.world(item).states[item["prefix"]], True
         believed, matches = list(item["state"]), []
-        answer, error = None, None
+        answer: dict[str, Any] | None = None
+        error: str | None = None
         for number, step in enumerate(item["plan"], 1):
             truth: dict = {"applicable": False}
             if true_ok:  # the true execution, for the state check and the reference models
@@ -418,6 +419,7 @@ class _Solver:
     async def propose(self, item: dict, record: Record, calls: list) -> dict:
         """One query for the top K; with ``per_k`` one query per K of ``PROPOSE_KS`` up to
         the K asked, hit@K read from the K-query's answer (the papers' protocol)."""
+        assert self.options.k is not None  # resolved by _check
         k = max(PROPOSE_KS) if self.options.k > max(PROPOSE_KS) else self.options.k
         world = self.world(item)
         asks = [q for q in PROPOSE_KS if q <= k] if self.options.per_k else [k]
@@ -459,6 +461,7 @@ class _Solver:
             self.task.stats["simulator_cpu"] += time.thread_time() - started
             entry = {"action": text, "applicable": applicable}
             if applicable:
+                assert successor is not None  # an applicable action has a successor
                 first_applicable = first_applicable or rank
                 to_go = await self.cost_to_go(world, state, action, successor)
                 entry["cost_to_go"] = to_go
@@ -486,12 +489,14 @@ class _Solver:
             return baselines.verify_baselines(item)
         world = self.world(item)
         if task == "propose":
+            assert self.options.k is not None  # resolved by _check
             k = min(self.options.k, max(PROPOSE_KS))
             return await baselines.propose_baselines(item, world, k, self.check_proposals)
         return {"random-walk": baselines.random_walk_baseline(item, world)}
 
     async def plan_task(self, item: dict, record: Record, calls: list) -> dict:
         options = self.options
+        assert options.k is not None  # resolved by _check
         world = self.world(item)
         sim = world.simulator
         true_state = world.states[item["prefix"]]
