@@ -86,9 +86,13 @@ def imports_in(module: str, source: str, modules: dict[str, bool],
             name = name.rpartition(".")[0]
         return name or None
 
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    bound: dict[str, str] = {}  # a local name -> the dotted name it stands for
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
+                bound[alias.asname or alias.name.partition(".")[0]] = \
+                    alias.name if alias.asname else alias.name.partition(".")[0]
                 target = owner(alias.name)
                 if target and target != module:
                     edges.append(Edge(module, target, "", node.lineno))
@@ -107,11 +111,30 @@ def imports_in(module: str, source: str, modules: dict[str, bool],
                 submodule = f"{origin}.{alias.name}"
                 if submodule in modules:
                     target, name = submodule, ""
+                    bound[alias.asname or alias.name] = submodule
                 else:
                     target, name = owner(origin), alias.name
                 if target and target != module:
                     edges.append(Edge(module, target, name, node.lineno))
+    for node in ast.walk(tree):  # ``module._name``: a private name reached through a module
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") \
+                and not node.attr.endswith("__"):
+            dotted = _dotted(node.value)
+            head, _, rest = (dotted or "").partition(".")
+            if head in bound:
+                target = ".".join(filter(None, (bound[head], rest)))
+                if target in modules and target != module:
+                    edges.append(Edge(module, target, node.attr, node.lineno))
     return edges
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
 
 
 def package_edges() -> list[Edge]:
@@ -252,16 +275,22 @@ def test_imports_are_read_everywhere_and_resolved():
               "    import text2world.low.b.nothing\n"
               "class C:\n"
               "    def m(self):\n"
-              "        from text2world import version\n")
-    edges = imports_in("text2world.low.a", source, modules)
+              "        from text2world import version\n"
+              "bee._secret\nbee.__doc__\nb._unbound\n"
+              "import text2world.low.b as lb\nlb._other\ntext2world.low.b._third\n")
+    edges = sorted(imports_in("text2world.low.a", source, modules), key=lambda e: e.line)
     assert [(e.target, e.name, e.line) for e in edges] == [
         ("text2world.low.b", "", 3), ("text2world.low.b", "_hidden", 4),
         ("text2world.high", "helper", 6), ("text2world.low.b", "", 7),
-        ("text2world", "version", 10)]  # ``from text2world.low import a``: a itself, dropped
+        ("text2world", "version", 10), ("text2world.low.b", "_secret", 11),
+        ("text2world.low.b", "", 14), ("text2world.low.b", "_other", 15),
+        ("text2world.low.b", "_third", 16),
+    ]  # ``from text2world.low import a``: a itself, dropped; no edge for ``bee.__doc__`` (no
+    # private name) nor ``b._unbound`` (``b`` names no module here)
     layers = (("low",), ("high", ""))
     assert [str(e) for e in upward(edges, layers)] == [
         "text2world.low.a:6 -> text2world.high (helper)", "text2world.low.a:10 -> text2world (version)"]
-    assert [e.name for e in private_imports(edges)] == ["_hidden"]
+    assert [e.name for e in private_imports(edges)] == ["_hidden", "_secret", "_other", "_third"]
     assert cycles(graph_of(imports_in("text2world.low.b", "from .a import x", modules)
                            + edges)) == [["text2world.low.a", "text2world.low.b", "text2world.low.a"]]
 
