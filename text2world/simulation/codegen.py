@@ -9,18 +9,12 @@ the plan. Only names and objects of the parsed domain reach the source, always t
 
 from __future__ import annotations
 
-from functools import lru_cache
-from types import CodeType
 from typing import TYPE_CHECKING, AbstractSet, Callable, cast
 
-from text2world.simulation.compiler import free_slots
-from text2world.simulation.problem import WorkLimitExceeded
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, free_slots, work_limit_exceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.conditions import ConditionCompiler
-
-# Loops one generated function nests at most; CPython stops at 20 nested blocks per function.
-MAX_LOOP_DEPTH = 16
 
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
@@ -31,18 +25,6 @@ def _term(term) -> str:
 
 def _atom(pred: str, terms) -> str:
     return "(" + ", ".join([repr(pred), *(_term(t) for t in terms)]) + ",)"
-
-
-def work_limit_exceeded(max_work: int) -> None:
-    raise WorkLimitExceeded(f"grounding needed more than {max_work:,} search steps in one call")
-
-
-@lru_cache(maxsize=4096)
-def compile_cached(source: str, filename: str) -> CodeType:
-    """The code object of generated ``source``: its values come in through the namespace it
-    runs in, so one source serves every simulator of the same shape (compiling is most of
-    building a simulator: every round's prediction and every gold problem builds one)."""
-    return compile(source, filename, "exec")
 
 
 def compile_enumerator(steps: tuple, arity: int, slots: int,

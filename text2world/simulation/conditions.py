@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from text2world.simulation.codegen import MAX_LOOP_DEPTH, compile_cached, work_limit_exceeded
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, work_limit_exceeded
 
 
 def _value(term) -> str:
