@@ -6,35 +6,11 @@ framework.
 
 from __future__ import annotations
 
-from typing import Any
-
-from text2world.errors import Text2WorldError
+from text2world.errors import ApiError
 from text2world.pddl.extract import NoDomainFound, extract_domain
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.scoring.metrics import ScoringError, score, with_truncation
-
-
-class ApiError(Text2WorldError):
-    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-        self.headers = headers or {}
-
-    def __reduce__(self):
-        # Raised inside scoring processes: must survive pickling back to the server.
-        return (_api_error, (self.status, self.code, self.message, self.details))
-
-
-def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
-    return ApiError(status, code, message, **details)
-
 
 # --------------------------------------------------------------------------------------------
 # Scoring jobs: plain functions on plain data, so they can run in a child process

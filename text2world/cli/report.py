@@ -416,8 +416,9 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
     else:
         from text2world.cli.contamination import rates_table
         from text2world.engine.run_reader import open_run
+        from text2world.tasks.registry import summarize_run
 
-        rates_table(open_run(run).summary(), 20)
+        rates_table(summarize_run(open_run(run)), 20)
         measures = data["measures"]
         table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
         table.add_column("measure")

@@ -513,12 +513,6 @@ class Run:
             return None
         return data if isinstance(data, dict) else None
 
-    def summary(self) -> dict:
-        """The summary computed now from the log, by the run's task."""
-        from text2world.tasks.registry import summarize_run
-
-        return summarize_run(self)
-
 
 def _calls(item: dict) -> list[dict]:
     """The model calls a logged sample records (rounds of a generation item, calls of a

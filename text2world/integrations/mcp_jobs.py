@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from text2world.api.jobs import ApiError
+from text2world.errors import ApiError
 from text2world.pddl.validation import validate
 from text2world.simulation import (
     GroundAction,
