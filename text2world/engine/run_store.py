@@ -212,7 +212,7 @@ def make_run_id(parts: Iterable[Any], digest: str) -> str:
 
 
 def code_version() -> dict:
-    from text2world import __version__
+    from text2world.version import __version__
 
     version = {"text2world": __version__}
     try:

@@ -301,7 +301,7 @@ _DESCRIPTIONS = {
 
 def build_server(settings: McpSettings | None = None):
     """The MCP server (``mcp.server.MCPServer``) with the tools registered."""
-    import text2world
+    from text2world.version import __version__
 
     _Server = _server_class()
 
@@ -315,7 +315,7 @@ def build_server(settings: McpSettings | None = None):
         finally:
             tools.close()
 
-    server = _Server("text2world", version=text2world.__version__, lifespan=lifespan,
+    server = _Server("text2world", version=__version__, lifespan=lifespan,
                        instructions="Validate, score, plan and simulate PDDL domains; the "
                                     "text2world store's domains are listed by list_domains.",
                        log_level="WARNING")

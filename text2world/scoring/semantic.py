@@ -42,7 +42,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field, replace
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
@@ -55,9 +55,12 @@ from text2world.scoring.semantic_alignment import (
     project_problem,
     without_unused_constants,
 )
-from text2world.scoring.verdict import with_verdict
+from text2world.scoring.verdict import Verdict, decide, qualify, uncertain_pairs, unmatched_parts
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 from text2world.simulation.collector import collector_paused
+
+if TYPE_CHECKING:
+    from text2world.scoring.alignment import Alignment
 
 METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
 
@@ -110,7 +113,7 @@ class ProblemScore:
     gold_planner: str = ""           # what found the gold's plan
 
 
-VERDICTS = ("equivalent", "different", "incomplete", "not_simulated")
+VERDICTS = tuple(verdict.value for verdict in Verdict)  # as plain strings
 
 
 @dataclass(frozen=True)
@@ -416,6 +419,21 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
                        tuple(n for n in (note, *cache.notes, *scorer.notes) if n),
                        time.perf_counter() - started)
     return with_verdict(score, alignment, cache.domain, domain)
+
+
+def with_verdict(score: SemanticScore, alignment: Alignment, gold: Domain,
+                 predicted: Domain) -> SemanticScore:
+    """The verdict, the unmatched parts, and diagnoses qualified by the mapping's certainty."""
+    unmatched = unmatched_parts(alignment, gold, predicted)
+    uncertain = uncertain_pairs(alignment)
+    diagnoses = qualify(score.diagnoses, uncertain)
+    notes = score.notes
+    if unmatched:
+        notes += ("incomplete: parts of the gold have no counterpart in the prediction, so "
+                  "the metrics cover only what could be matched",)
+    return replace(score, diagnoses=diagnoses, notes=notes,
+                   verdict=decide(score.metrics(), diagnoses, unmatched),
+                   unmatched=unmatched, uncertain=tuple(sorted(uncertain.values())))
 
 
 def _unparsed(what: str, text: str | Domain, err: Exception) -> str:
