@@ -107,5 +107,22 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "atomic_write_text", "data_dir", "home_dir",
+def drop_torn_tail(path: Path) -> int:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
+    Returns the bytes dropped."""
+    if not path.is_file():
+        return 0
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as stream:
+            stream.truncate(cut)
+            stream.flush()
+            os.fsync(stream.fileno())
+        return len(data) - cut
+    return 0
+
+
+__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "atomic_write_text", "data_dir", "drop_torn_tail",
+           "home_dir",
            "read_input_bytes", "read_input_text"]

@@ -62,8 +62,8 @@ from typing import Any, Iterable, TypedDict
 
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
+from text2world.files import atomic_write_text, drop_torn_tail
 from text2world.model.credentials import redact
-from text2world.store.datasets import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "KINDS", "IDENTITY_KEYS", "ItemRecord", "PaidCall", "Run",
            "RunConfig", "RunError", "RunWriteError", "RunSummary", "Stopped", "drop_torn_tail", "follow_parent",
@@ -528,17 +528,3 @@ def _lock_holder(path: Path) -> str | None:
     return text if text.isdigit() else None
 
 
-def drop_torn_tail(path: Path) -> int:
-    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
-    Returns the bytes dropped."""
-    if not path.is_file():
-        return 0
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        with path.open("r+b") as stream:
-            stream.truncate(cut)
-            stream.flush()
-            os.fsync(stream.fileno())
-        return len(data) - cut
-    return 0

@@ -68,8 +68,7 @@ def _scores_and_verdict(kind: str, item: dict) -> tuple[dict[str, float | None],
                     scores[f"{mode}.{name}"] = _number(value)
         semantic = last.get("semantic")
         if isinstance(semantic, dict):
-            from text2world.reports.semantic import verdict_of
-            from text2world.scoring.semantic import METRICS
+            from text2world.scoring.semantic import METRICS, verdict_of
 
             scores.update({f"semantic.{m}": _number(semantic.get(m)) for m in METRICS})
             return scores, verdict_of(semantic)

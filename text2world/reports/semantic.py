@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from text2world.reports.intervals import CONDITIONAL
-from text2world.scoring.semantic import METRICS, VERDICTS
+from text2world.scoring.semantic import METRICS, VERDICTS, verdict_of
 
 LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
           "applicability_f1": "Applic. F1", "transition_accuracy": "Trans. acc."}
@@ -26,19 +26,6 @@ def compact_semantic(summary: dict | None) -> dict | None:
         return None
     return {"ok": bool(summary.get("ok")), "verdict": verdict_of(summary),
             **{m: summary.get(m) for m in METRICS}}
-
-
-def verdict_of(record: dict) -> str:
-    """The verdict of a semantic record; records written before verdicts existed say only
-    ``ok``: those that could not be simulated are ``not_simulated``, the rest are counted as
-    ``equivalent`` when all four metrics are 1.0 and ``different`` otherwise."""
-    verdict = record.get("verdict")
-    if verdict in VERDICTS:
-        return verdict
-    if not record.get("ok"):
-        return "not_simulated"
-    values = [record.get(m) for m in METRICS if record.get(m) is not None]
-    return "equivalent" if values and all(v == 1.0 for v in values) else "different"
 
 
 def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:

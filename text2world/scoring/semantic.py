@@ -715,6 +715,19 @@ def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
             "settings": score.settings, "seconds": round(score.seconds, 3)}
 
 
+def verdict_of(record: dict) -> str:
+    """The verdict of a semantic record; records written before verdicts existed say only
+    ``ok``: those that could not be simulated are ``not_simulated``, the rest are counted as
+    ``equivalent`` when all four metrics are 1.0 and ``different`` otherwise."""
+    verdict = record.get("verdict")
+    if verdict in VERDICTS:
+        return verdict
+    if not record.get("ok"):
+        return "not_simulated"
+    values = [record.get(m) for m in METRICS if record.get(m) is not None]
+    return "equivalent" if values and all(v == 1.0 for v in values) else "different"
+
+
 def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) -> dict:
     """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool).
     Never raises: an unexpected failure is a round that could not be simulated."""
@@ -732,7 +745,7 @@ __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore
            "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "planner_inputs", "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
-           "semantic_score", "semantic_summary", "store_problems"]
+           "semantic_score", "semantic_summary", "store_problems", "verdict_of"]
 
 
 def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> None:
