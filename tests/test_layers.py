@@ -47,6 +47,38 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("",),                           # text2world/__init__.py: the public facade
 )
 
+# Upward imports not fixed yet, each with what fixes it (source module, target module). An entry
+# that no longer occurs fails ``test_known_upward_imports_still_occur``: strike it off.
+KNOWN_UPWARD: dict[tuple[str, str], str] = {
+    ("text2world.model.reference", "text2world.tasks.judge.agreement"):
+        "the offline reference models answer each task's prompts: each task should register "
+        "its reference answer (with the registry of kinds)",
+    ("text2world.model.reference", "text2world.tasks.wm.reference"): "as above",
+    ("text2world.scoring.batch", "text2world.rewards"):
+        "batch scoring is rewards over many lines: it belongs beside rewards, above the store",
+    ("text2world.scoring.semantic", "text2world.store.datasets"):
+        "store_problems (a store record's problems) belongs to the store",
+    ("text2world.scoring.semantic", "text2world.reports.rendering"):
+        "print_semantic (rich tables for t2w score) belongs to the CLI",
+    ("text2world.store.plans", "text2world.tasks.wm.generators"):
+        "regenerating the shipped plans (python -m text2world.store.plans) plans generated "
+        "world-model problems: the generator belongs above tasks, the reader stays",
+    ("text2world.store.plans", "text2world.tasks.wm.planner"): "as above",
+    ("text2world.tasks.contamination.task", "text2world.reports.statistics"):
+        "bootstrap statistics on plain numbers: they belong below the tasks",
+    ("text2world.tasks.judge.agreement", "text2world.reports.statistics"): "as above",
+    ("text2world.tasks.generation.summary", "text2world.reports.intervals"):
+        "a task's summary intervals: each task owns its summary (issue 36)",
+    ("text2world.tasks.wm.task", "text2world.reports.intervals"): "as above",
+    ("text2world.tasks.generation.summary", "text2world.reports.semantic"):
+        "the per-round semantic record belongs to the generation task (issue 36)",
+    ("text2world.tasks.generation.rescore", "text2world.reports.semantic"): "as above",
+    ("text2world.tasks.generation.task", "text2world.reports.semantic"): "as above",
+    ("text2world.tasks.generation.task", "text2world.integrations.mcp_server"):
+        "the agent protocol runs the MCP server's tools, on the API's scoring executor: "
+        "they belong below the tasks with the one scoring pool (engine)",
+}
+
 
 @dataclass(frozen=True)
 class Edge:
@@ -313,8 +345,15 @@ def test_no_import_cycle():
 
 
 def test_no_upward_import():
-    found = upward(package_edges())
+    found = [edge for edge in upward(package_edges())
+             if (edge.source, edge.target) not in KNOWN_UPWARD]
     assert found == [], f"imports from a lower layer to a higher one:\n{_lines(found)}"
+
+
+def test_known_upward_imports_still_occur():
+    found = {(edge.source, edge.target) for edge in upward(package_edges())}
+    gone = sorted(set(KNOWN_UPWARD) - found)
+    assert gone == [], f"fixed: strike them off KNOWN_UPWARD: {gone}"
 
 
 def test_no_private_name_imported_across_modules():
