@@ -149,8 +149,8 @@ def timed(call) -> float:
 
 
 def clear_caches() -> None:
-    metrics._paper_gold_view.cache_clear()
-    metrics._canonical_gold_view.cache_clear()
+    metrics.paper_gold_view.cache_clear()
+    metrics.canonical_gold_view.cache_clear()
 
 
 def library_part(names: list[str] | None) -> bool:

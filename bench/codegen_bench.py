@@ -24,14 +24,14 @@ from text2world.store.datasets import load_dataset
 
 def main() -> None:
     sources: list[str] = []
-    compile_source = codegen._compiled.__wrapped__
+    compile_source = codegen.compile_cached.__wrapped__
 
     def recording(source: str, filename: str):
         sources.append(source)
         return compile_source(source, filename)
 
-    codegen._compiled = recording  # type: ignore[assignment]
-    conditions._compiled = recording  # type: ignore[assignment]
+    codegen.compile_cached = recording  # type: ignore[assignment]
+    conditions.compile_cached = recording  # type: ignore[assignment]
     elapsed, calls = 0.0, 0
     for record in load_dataset():
         if not record.problems:

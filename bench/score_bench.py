@@ -20,7 +20,7 @@ from tarski.io import PDDLReader
 from text2world import score
 from text2world.pddl import perturb
 from text2world.pddl.model import strip_comments_released
-from text2world.scoring.metrics import _canonical_gold_view, _paper_gold_view
+from text2world.scoring.metrics import canonical_gold_view, paper_gold_view
 
 OFFICIAL = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official" / "test.json"
 PERTURBATIONS = {
@@ -52,7 +52,7 @@ def main() -> None:
             pairs.append((str(record["id"]), name, gold, perturbation(clean, index)))
 
     # Parse every gold once (the cache a scoring service keeps), then time the scoring.
-    warm = _paper_gold_view if args.mode == "paper" else _canonical_gold_view
+    warm = paper_gold_view if args.mode == "paper" else canonical_gold_view
     for _, _, gold, _ in pairs:
         warm(gold)
 

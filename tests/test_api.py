@@ -569,17 +569,17 @@ def test_warm_start_parses_the_store_golds_once(store, tmp_path, monkeypatch):
     for record in records:
         (small_store / "domains" / f"{record.id}.pddl").write_text(record.domain, encoding="utf-8")
     monkeypatch.setenv("T2W_DATA_DIR", str(small_store))
-    metrics._paper_gold_view.cache_clear()
+    metrics.paper_gold_view.cache_clear()
     app = create_app(Settings(executor="thread", warm=True))
     with TestClient(app) as warmed:
         wait_ready(warmed)
-        assert metrics._paper_gold_view.cache_info().currsize == len(records)
+        assert metrics.paper_gold_view.cache_info().currsize == len(records)
         for record in records:
-            hits = metrics._paper_gold_view.cache_info().hits
+            hits = metrics.paper_gold_view.cache_info().hits
             response = warmed.post("/v1/score", json={"gold_id": record.id, "pddl": record.domain})
             assert response.status_code == 200
-            assert metrics._paper_gold_view.cache_info().hits == hits + 1
-        assert metrics._paper_gold_view.cache_info().currsize == len(records)
+            assert metrics.paper_gold_view.cache_info().hits == hits + 1
+        assert metrics.paper_gold_view.cache_info().currsize == len(records)
 
 
 def test_no_500_for_every_endpoint_without_data(tmp_path, monkeypatch):
@@ -656,7 +656,8 @@ def test_the_cli_and_the_api_score_a_domain_through_one_function(client, tmp_pat
     from typer.testing import CliRunner
 
     from text2world.cli import app
-    from text2world.scoring.score_domain import gold_from_store, score_domain
+    from text2world.scoring.score_domain import score_domain
+    from text2world.store.datasets import gold_from_store
 
     gold = gold_from_store("text2world", "bakery-ovens")
     cut = gold.domain.rfind("(:action")

@@ -443,7 +443,7 @@ def test_gold_caches_are_bounded_in_bytes_and_keyed_by_a_digest():
 
 
 def test_library_gold_caches_are_byte_bounded():
-    for cache in (metrics._paper_gold_view, metrics._canonical_gold_view):
+    for cache in (metrics.paper_gold_view, metrics.canonical_gold_view):
         assert isinstance(cache, TextCache)
         assert cache.cache_info().max_bytes > 0
 

@@ -29,6 +29,7 @@ from text2world.api.settings import Settings
 from text2world.cli import app
 from text2world.engine import list_runs, open_run
 from text2world.engine.run_store import RunError, read_jsonl
+from text2world.tasks.registry import summarize_run
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "runs"
@@ -273,8 +274,8 @@ def test_run_folders_written_before_the_engine_are_read_by_the_run_store(legacy_
     for name in ("legacy-eval", "legacy-wm", "legacy-probe"):
         run = open_run(legacy_runs / name)
         assert run.version == 1 and run.items()
-        assert run.summary()["finished_items"] == len(run.items())
-    probe = open_run(legacy_runs / "legacy-probe").summary()
+        assert summarize_run(run)["finished_items"] == len(run.items())
+    probe = summarize_run(open_run(legacy_runs / "legacy-probe"))
     assert probe["prefix_tokens"] == 20 and probe["prompt_tokens"] > 20  # usage, not prefix
 
 

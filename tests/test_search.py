@@ -171,7 +171,7 @@ def _scores(pairs, home, monkeypatch, force_fallback: bool):
         if force_fallback:
             patch.setattr(planner_front, "search_plan", lambda *args, **kwargs: (None, "forced"))
             # the golds' shipped answers are the in-process ones: plan them here instead
-            patch.setattr("text2world.store.plans.gold_front_answer", lambda *args, **kwargs: None)
+            patch.setattr("text2world.planning.front.gold_front_answer", lambda *args, **kwargs: None)
         semantic._GOLD_CACHE.clear()
         planner_front.clear_memory()
         for gold_id, text in pairs:

@@ -85,7 +85,7 @@ def test_missing_planner_is_a_clear_error(monkeypatch):
     # Fast Downward is the fallback: make the in-process search give up so that it runs
     monkeypatch.setattr(planner_front, "search_plan", lambda *args: (None, "forced fallback"))
     # and the golds' shipped planner answers unused, so the gold is planned here
-    monkeypatch.setattr("text2world.store.plans.gold_front_answer", lambda *args, **kwargs: None)
+    monkeypatch.setattr("text2world.planning.front.gold_front_answer", lambda *args, **kwargs: None)
     try:
         result = semantic.semantic_score(record.domain, record.domain, problems)
     finally:

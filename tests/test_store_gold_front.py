@@ -9,10 +9,10 @@ import pytest
 from text2world.pddl.model import parse_domain
 from text2world.planning import front
 from text2world.planning.fast_downward import PlanCache
+from text2world.planning.front import gold_front_answer
 from text2world.scoring.semantic import SemanticSettings, planner_inputs, prepare_gold
 from text2world.simulation import GroundAction, Simulator, parse_problem
 from text2world.store.datasets import load_dataset
-from text2world.store.plans import gold_front_answer
 
 STORE = load_dataset()
 

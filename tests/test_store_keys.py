@@ -13,15 +13,9 @@ import pytest
 from text2world.simulation import GroundAction
 from text2world.store.datasets import load_dataset
 from text2world.store.plans import plan_key
-from text2world.tasks.wm.answer_keys import (
-    KEYS_FOLDER,
-    key_indices,
-    keys_path,
-    shipped_key,
-    state_hash,
-    state_key,
-)
+from text2world.tasks.wm.answer_keys import key_indices, state_key
 from text2world.tasks.wm.planner import optimal_plan
+from text2world.tasks.wm.shipped_keys import KEYS_FOLDER, keys_path, shipped_key, state_hash
 from text2world.tasks.wm.world import world_for
 
 STORE = load_dataset()

@@ -10,6 +10,7 @@ from text2world.scoring.metrics import MODES, Score, ScoringError, score, score_
 from text2world.scoring.semantic import SemanticScore, semantic_score
 from text2world.store.datasets import Dataset, DatasetError, Record, load_dataset
 from text2world.tasks.contamination.overlap import Contamination, contamination_rate
+from text2world.version import __version__ as __version__
 
 __all__ = [
     "MODES", "Contamination", "Dataset", "DatasetError", "Domain", "DomainInputError", "Issue", "NoDomainFound",
@@ -17,4 +18,3 @@ __all__ = [
     "extract_domain", "load_dataset", "score_answer", "semantic_score",
     "parse_domain", "score", "validate",
 ]
-__version__ = "0.1.0"

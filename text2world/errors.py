@@ -7,7 +7,45 @@ that caught those still works."""
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Text2WorldError(Exception):
     """A clear error of text2world: bad input, an unusable run, a model that cannot be
     called. Its message says what and where."""
+
+
+class ApiError(Text2WorldError):
+    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status (by the
+    API and the MCP server); raised by the scoring jobs (``api.jobs``, which re-exports it) and
+    caught by what runs them, the agent protocol's tools included."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                 **details: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    def __reduce__(self):
+        # Raised inside scoring processes: must survive pickling back to the server.
+        return (_api_error, (self.status, self.code, self.message, self.details))
+
+
+def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
+    return ApiError(status, code, message, **details)
+
+
+class ScoringTimeout(Text2WorldError):
+    """A scoring job (the API's and MCP's executor, ``api.scoring``) ran past the time limit
+    (``seconds``) and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"the job ran past the {seconds:g} s limit and was stopped")
+
+
+class ScoringUnavailable(Text2WorldError):
+    """No scoring process could run the job (it died, or none has started in time)."""

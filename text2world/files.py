@@ -4,12 +4,16 @@ A size check alone is not a bound: a device (``/dev/zero``) reports size 0 and r
 and a FIFO with no writer blocks ``open``. Here the path must be a regular file (checked before
 it is opened, so a device is never opened, and again on the open descriptor), it is opened
 without blocking, and at most ``limit + 1`` bytes are read whatever the size says.
+
+Also the package's folders (``data_dir``: the built-in store; ``home_dir``: ``$T2W_HOME``) and
+``atomic_write_text``, used by every layer that keeps files (caches, the store, runs).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from text2world.errors import Text2WorldError
@@ -70,4 +74,55 @@ def read_input_text(path: str | os.PathLike, what: str = "file",
         raise InputFileError(f"{what} {Path(path)}: not UTF-8 text (byte {err.start:,})") from None
 
 
-__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "read_input_bytes", "read_input_text"]
+# --------------------------------------------------------------------------------------------
+# The package's folders, and writing a file whole
+
+
+def data_dir() -> Path:
+    """The built-in store: ``$T2W_DATA_DIR`` or the repository's ``data/`` folder."""
+    configured = os.environ.get("T2W_DATA_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[1] / "data"
+
+
+def home_dir() -> Path:
+    configured = os.environ.get("T2W_HOME")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "text2world"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write through a temporary file and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def drop_torn_tail(path: Path) -> int:
+    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
+    Returns the bytes dropped."""
+    if not path.is_file():
+        return 0
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as stream:
+            stream.truncate(cut)
+            stream.flush()
+            os.fsync(stream.fileno())
+        return len(data) - cut
+    return 0
+
+
+__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "atomic_write_text", "data_dir", "drop_torn_tail",
+           "home_dir",
+           "read_input_bytes", "read_input_text"]

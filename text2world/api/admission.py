@@ -29,7 +29,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from text2world.api.error_codes import ApiError
+from text2world.errors import ApiError
 
 
 @dataclass

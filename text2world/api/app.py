@@ -20,7 +20,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-import text2world
 from text2world.api import viewer
 from text2world.api.admission import Admission
 from text2world.api.dependencies import RecentRecords
@@ -35,6 +34,7 @@ from text2world.api.routes import ROUTERS
 from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import MAX_RATE_DELAY, Settings
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.version import __version__
 
 log = logging.getLogger("text2world.api")
 
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="text2world scoring service",
-        version=text2world.__version__,
+        version=__version__,
         description="Score and validate LLM-generated PDDL domains against the text2world "
                     "gold domains. Request bodies are JSON (`Content-Type: application/json`) "
                     "with strict types: `true`/`false` for a flag, never `\"yes\"`. Errors are "

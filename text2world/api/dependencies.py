@@ -14,13 +14,14 @@ from text2world.api.error_codes import ApiError, api_error
 from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import Settings
 from text2world.engine.run_reader import RUN_NAME
-from text2world.scoring.score_domain import StoreGold, gold_from_store
 from text2world.store.datasets import (
     Dataset,
     DatasetUnavailable,
     Record,
+    StoreGold,
     UnknownDataset,
     UnknownDomain,
+    gold_from_store,
     named_dataset,
     named_record,
 )
@@ -68,7 +69,7 @@ def record_named(dataset_name: str, record_id: str) -> Record:
 
 
 def gold_named(dataset_name: str, gold_id: str) -> StoreGold:
-    """The gold of ``POST /v1/score``'s ``gold_id`` (``scoring.score_domain.gold_from_store``)."""
+    """The gold of ``POST /v1/score``'s ``gold_id`` (``store.datasets.gold_from_store``)."""
     check_plain(gold_id, "domain")
     check_plain(dataset_name, "dataset")
     try:

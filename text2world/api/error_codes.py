@@ -1,12 +1,13 @@
-"""Error codes: the one place that maps the library's errors to the REST API's and the MCP
-tools' error codes.
+"""Error codes: the one place that maps the library's errors to the REST API's and the MCP tools'
+error codes.
 
-``ApiError`` is an error answered with a code: the REST API's JSON ``{"error": {"code",
-"message", ...}}`` with an HTTP status (``api.errors``), the MCP tools' ``code: message``
-(``integrations.mcp_server``). ``api_error`` turns a library error into one, by the table
-below; the two surfaces differ only in where they point a client (``Surface``: the REST
-endpoint or the MCP tool that lists the ids, the word for retrying). A scoring process raises
-the ``ApiError`` itself (it is pickled back), so the mapping runs wherever the error is met.
+``ApiError`` (defined in ``text2world.errors``, re-exported here) is an error answered with a
+code: the REST API's JSON ``{"error": {"code", "message", ...}}`` with an HTTP status
+(``api.errors``), the MCP tools' ``code: message`` (``integrations.mcp_server``). ``api_error``
+turns a library error into one, by the table below; the two surfaces differ only in where they
+point a client (``Surface``: the REST endpoint or the MCP tool that lists the ids, the word for
+retrying). A scoring process raises the ``ApiError`` itself (it is pickled back), so the
+mapping runs wherever the error is met.
 
 Imports no web framework: scoring processes and the MCP server use it.
 """
@@ -16,28 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from text2world.errors import Text2WorldError
-
-
-class ApiError(Text2WorldError):
-    """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 **details: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-        self.headers = headers or {}
-
-    def __reduce__(self):
-        # Raised inside scoring processes: must survive pickling back to the server.
-        return (_api_error, (self.status, self.code, self.message, self.details))
-
-
-def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
-    return ApiError(status, code, message, **details)
+from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 
 
 @dataclass(frozen=True)
@@ -100,7 +80,6 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
     if isinstance(err, UnknownDomain):
         return ApiError(404, "unknown_domain", f"{err} ({surface.domains} lists the ids)")
     # The scoring executor, the published tables
-    from text2world.api.scoring import ScoringTimeout, ScoringUnavailable
     from text2world.reports.published import PublishedError
 
     if isinstance(err, ScoringTimeout):

@@ -86,4 +86,4 @@ def gold_cache_info(_: object = None) -> dict:
     from text2world.scoring import metrics
 
     return {mode: metrics_cache.cache_info()._asdict() for mode, metrics_cache in
-            (("paper", metrics._paper_gold_view), ("canonical", metrics._canonical_gold_view))}
+            (("paper", metrics.paper_gold_view), ("canonical", metrics.canonical_gold_view))}

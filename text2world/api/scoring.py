@@ -28,28 +28,15 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from text2world.api.admission import Admission, Grant
-from text2world.api.error_codes import ApiError
 from text2world.api.jobs import warm_gold_cache
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 from text2world.api.settings import Settings
-from text2world.errors import Text2WorldError
+from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 
 log = logging.getLogger("text2world.api")
 
 _PRELOAD = ["text2world.api._forkserver_preload"]
 DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
-
-
-class ScoringTimeout(Text2WorldError):
-    """The job ran past the time limit (``seconds``) and was stopped."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        super().__init__(f"the job ran past the {seconds:g} s limit and was stopped")
-
-
-class ScoringUnavailable(Text2WorldError):
-    """No scoring process could run the job (it died, or none has started in time)."""
 
 
 class _Scorer:
@@ -400,3 +387,8 @@ class ScoringExecutor:
         except asyncio.TimeoutError:
             self.admission.penalize(client)
             raise ScoringTimeout(self.timeout) from None
+
+
+# ScoringTimeout and ScoringUnavailable live in text2world.errors (error_codes maps them
+# without importing the executor); re-exported where callers have always found them.
+__all__ = ["ScoringExecutor", "ScoringTimeout", "ScoringUnavailable"]

@@ -197,7 +197,7 @@ CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold
                   "and separators are not counted")
 
 
-def _rates_table(summary: dict, top: int) -> None:
+def rates_table(summary: dict, top: int) -> None:
     """The most contaminated domains of a probe's summary, and its mean rate."""
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "
@@ -221,7 +221,7 @@ def _rates_table(summary: dict, top: int) -> None:
 
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
     summary = result.summary
-    _rates_table(summary, top)
+    rates_table(summary, top)
     console.print(f"run: {result.run_path} ({result.new_items} new, "
                   f"{summary['cached_calls']} answered from cache"
                   + (", resumed" if result.resumed else "") + ")",

@@ -32,7 +32,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from text2world import __version__
+        from text2world.version import __version__
 
         typer.echo(f"text2world {__version__}")
         raise typer.Exit()

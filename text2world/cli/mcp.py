@@ -45,7 +45,7 @@ def mcp_command(
         import mcp  # noqa: F401
     except ImportError:
         fail("t2w mcp needs the MCP Python SDK: pip install 'text2world[mcp]'")
-    from text2world.cli.serve import _check_port_free
+    from text2world.cli.serve import check_port_free
     from text2world.integrations.mcp_server import McpSettings, serve
 
     given: dict[str, float | int | None] = {"max_body": max_body, "score_timeout": score_timeout,
@@ -82,7 +82,7 @@ def mcp_command(
     if http:
         if not 0 < port < 65536:
             fail(f"--port {port}: a TCP port is between 1 and 65535")
-        _check_port_free(host, port)
+        check_port_free(host, port)
         from text2world.api.guard import exposure_warning, parse_hosts
 
         warning = exposure_warning(host, token, "the MCP server")

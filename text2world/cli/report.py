@@ -418,10 +418,11 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
     if markdown:
         typer.echo(text)
     else:
-        from text2world.cli.contamination import _rates_table
+        from text2world.cli.contamination import rates_table
         from text2world.engine.run_reader import open_run
+        from text2world.tasks.registry import summarize_run
 
-        _rates_table(open_run(run).summary(), 20)
+        rates_table(summarize_run(open_run(run)), 20)
         measures = data["measures"]
         table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
         table.add_column("measure")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
@@ -25,6 +26,11 @@ from text2world.reports.rendering import print_table
 from text2world.scoring.metrics import Score, ScoringError, truncation_issue
 from text2world.scoring.score_domain import score_domain
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from text2world.scoring.semantic import SemanticScore
+
 
 def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | None = None
                  ) -> str:
@@ -39,8 +45,7 @@ def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | N
 def _gold_text(gold: Path) -> str:
     """A gold domain file, or the gold domain of a store id (``blocksworld``), as --semantic."""
     if str(gold) != "-" and not gold.exists():
-        from text2world.scoring.score_domain import gold_from_store
-        from text2world.store.datasets import BUILTIN, DatasetError, UnknownDataset, UnknownDomain
+        from text2world.store.datasets import BUILTIN, DatasetError, UnknownDataset, UnknownDomain, gold_from_store
         try:
             return gold_from_store(BUILTIN, str(gold)).domain
         except (UnknownDataset, UnknownDomain, DatasetError):
@@ -157,6 +162,43 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
     for issue in result.errors:
         console.print(f"[red]error[/] {issue}", highlight=False)
     if semantic_result is not None:
-        from text2world.scoring.semantic import print_semantic
         print_semantic(semantic_result, console)
     raise typer.Exit(0 if result.executable else 1)
+
+
+def print_semantic(score: SemanticScore, console: Console, max_diagnoses: int = 15) -> None:
+    """The semantic scores, per problem, and the diagnoses, as rich tables (CLI output)."""
+    from rich.table import Table
+
+    from text2world.reports.rendering import print_table
+
+    if not score.ok:
+        console.print(f"semantic verdict: [red]not_simulated[/]: {score.reason}",
+                      highlight=False)
+        return
+    colour = {"equivalent": "green", "different": "yellow", "incomplete": "red"}[score.verdict]
+    console.print(f"semantic verdict: [{colour}]{score.verdict}[/]", highlight=False)
+    for part in score.unmatched:
+        console.print(f"  unmatched: {part}", highlight=False)
+    for pair in score.uncertain:
+        console.print(f"  uncertain mapping: {pair}", highlight=False)
+    table = Table(title=f"semantic (seed {score.settings['seed']}, "
+                        f"{score.settings['states']} states, "
+                        f"{score.settings['transitions']} transitions)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in score.metrics().items():
+        table.add_row(name, "n/a" if value is None else f"{value:.4f}")
+    print_table(console, table)
+    problems = Table(title="per problem")
+    for column in ("problem", "own plan valid in gold", "gold plan accepted", "states"):
+        problems.add_column(column)
+    for p in score.problems:
+        problems.add_row(p.name, f"{p.plan_valid} {'' if p.plan_valid else p.plan_reason}",
+                         f"{p.gold_plan_accepted} "
+                         f"{'' if p.gold_plan_accepted else p.gold_plan_reason}", str(p.states))
+    print_table(console, problems)
+    for diagnosis in score.diagnoses[:max_diagnoses]:
+        console.print(f"[yellow]diagnosis[/] {diagnosis.message}", highlight=False)
+    for note in score.notes:
+        console.print(f"note: {note}", highlight=False)

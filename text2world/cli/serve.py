@@ -122,7 +122,7 @@ def serve_command(
     os.environ.update(settings.to_env())
     if data_dir is not None:
         os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
-    _check_port_free(host, port)
+    check_port_free(host, port)
     url = server_url(host, port)
     console.print(f"text2world API: [bold]{url}/[/]  (docs: {url}/docs; Ctrl+C stops)"
                   + ("; every interface, no authentication: anyone who reaches this port may "
@@ -141,7 +141,7 @@ def server_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def _check_port_free(host: str, port: int) -> None:
+def check_port_free(host: str, port: int) -> None:
     """A clear message instead of a server that starts and dies when the port is taken."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import console, fail, warn
-from text2world.cli.serve import SERVE_PORT, _check_port_free, allowed_hosts_option, server_url, token_option
+from text2world.cli.serve import SERVE_PORT, allowed_hosts_option, check_port_free, server_url, token_option
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -57,7 +57,7 @@ def view_command(
 
     if not 0 < port < 65536:
         fail(f"--port {port}: a TCP port is between 1 and 65535")
-    _check_port_free(host, port)
+    check_port_free(host, port)
     # The viewer scores nothing itself: one scoring thread keeps /v1/score usable and light.
     app = create_app(Settings(runs_dir=runs_dir.resolve(), executor="thread", score_processes=1,
                               allowed_hosts=hosts_for_bind(host, parse_hosts(allowed_hosts)),

@@ -63,8 +63,8 @@ from typing import Any, Iterable, TypedDict
 
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
+from text2world.files import atomic_write_text, drop_torn_tail
 from text2world.model.credentials import redact
-from text2world.store.datasets import atomic_write_text
 
 __all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KINDS", "LOG_FILE",
            "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorRecord", "ItemRecord",
@@ -255,7 +255,7 @@ def make_run_id(parts: Iterable[Any], digest: str) -> str:
 
 
 def code_version() -> dict:
-    from text2world import __version__
+    from text2world.version import __version__
 
     version = {"text2world": __version__}
     try:
@@ -593,12 +593,6 @@ class Run:
             return None
         return data if isinstance(data, dict) else None
 
-    def summary(self) -> dict:
-        """The summary computed now from the log, by the run's task."""
-        from text2world.tasks.registry import summarize_run
-
-        return summarize_run(self)
-
 
 def _command(kind: str) -> str:
     try:
@@ -621,17 +615,3 @@ def _lock_holder(path: Path) -> str | None:
     return text if text.isdigit() else None
 
 
-def drop_torn_tail(path: Path) -> int:
-    """A writer killed mid-line leaves an unfinished last line: cut it before appending.
-    Returns the bytes dropped."""
-    if not path.is_file():
-        return 0
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        with path.open("r+b") as stream:
-            stream.truncate(cut)
-            stream.flush()
-            os.fsync(stream.fileno())
-        return len(data) - cut
-    return 0

@@ -31,14 +31,15 @@ from text2world.api.jobs import score_job, validate_job
 from text2world.api.limits import BodyLimitMiddleware
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 from text2world.integrations import mcp_jobs
-from text2world.scoring.score_domain import StoreGold, gold_from_store
 from text2world.store.datasets import (
     BUILTIN,
     Dataset,
     DatasetUnavailable,
     Record,
+    StoreGold,
     UnknownDataset,
     UnknownDomain,
+    gold_from_store,
     named_dataset,
     named_record,
 )
@@ -309,7 +310,7 @@ _DESCRIPTIONS = {
 
 def build_server(settings: McpSettings | None = None):
     """The MCP server (``mcp.server.MCPServer``) with the tools registered."""
-    import text2world
+    from text2world.version import __version__
 
     _Server = _server_class()
 
@@ -323,7 +324,7 @@ def build_server(settings: McpSettings | None = None):
         finally:
             tools.close()
 
-    server = _Server("text2world", version=text2world.__version__, lifespan=lifespan,
+    server = _Server("text2world", version=__version__, lifespan=lifespan,
                        instructions="Validate, score, plan and simulate PDDL domains; the "
                                     "text2world store's domains are listed by list_domains.",
                        log_level="WARNING")

@@ -13,9 +13,9 @@ from importlib import resources
 from pathlib import Path
 
 from text2world.errors import Text2WorldError
+from text2world.files import home_dir
 from text2world.model.credentials import is_secret_name
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
-from text2world.store.datasets import home_dir
 
 
 class ModelConfigError(Text2WorldError, ValueError):

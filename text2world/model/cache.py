@@ -10,8 +10,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from text2world.files import atomic_write_text, home_dir
 from text2world.model.credentials import redact
-from text2world.store.datasets import atomic_write_text, home_dir
 
 
 @dataclass

@@ -109,7 +109,7 @@ def fenced_blocks(text: str) -> list[Block]:
     return blocks
 
 
-def _balanced(text: str, start: int) -> str:
+def balanced_expression(text: str, start: int) -> str:
     """``text`` from ``start`` (an opening parenthesis) to its balancing one, skipping ``;``
     comments; to the end (stripped) when it never balances, so the validator can say so. A
     fence (never PDDL: an empty or stray one) ends the text there; a single backtick, as in a
@@ -141,7 +141,7 @@ def _domain_in(code: str) -> str | None:
     match = _DOMAIN_DEFINE.search(code)
     if match is None:
         return None
-    return _balanced(code, match.start())
+    return balanced_expression(code, match.start())
 
 
 def _before_fence(text: str, match: re.Match | None) -> str:
@@ -189,7 +189,7 @@ def extract_domain(response: str, mode: str = "canonical") -> str:
         where = "after removing <think> blocks " if text != response else ""
         raise NoDomainFound(
             f"no PDDL domain found in the answer {where}(no fenced block, no '(define' text)")
-    return _balanced(text, match.start())
+    return balanced_expression(text, match.start())
 
 
 def domain_from_answer(text: str, mode: str = "canonical") -> str:
@@ -217,10 +217,10 @@ def dropped_definitions(source: str, domain: str) -> tuple[str, int] | None:
         match = _DOMAIN_DEFINE.search(source)
         if match is None:
             return None
-        domain = _balanced(source, match.start())
+        domain = balanced_expression(source, match.start())
         start = match.start()
     define = _DOMAIN_DEFINE.search(domain)
-    end = start + (len(_balanced(domain, define.start())) + define.start() if define else
+    end = start + (len(balanced_expression(domain, define.start())) + define.start() if define else
                    len(domain))
     rest = source[end:]
     for stop in (rest.find(_FENCE), _DEFINE.search(rest)):

@@ -450,13 +450,13 @@ class Domain:
 # Conversion from tarski objects
 
 
-def _term(term) -> str:
+def term_from_tarski(term) -> str:
     from tarski.syntax import CompoundTerm, Constant, Variable
 
     if isinstance(term, (Variable, Constant)):
         return str(term.symbol)
     if isinstance(term, CompoundTerm):
-        return "(" + " ".join((str(term.symbol.symbol), *(_term(t) for t in term.subterms))) + ")"
+        return "(" + " ".join((str(term.symbol.symbol), *(term_from_tarski(t) for t in term.subterms))) + ")"
     return str(term)
 
 
@@ -464,16 +464,16 @@ def _typed(variable) -> TypedName:
     return TypedName(str(variable.symbol), str(variable.sort.name))
 
 
-def _formula(formula) -> Formula:
+def formula_from_tarski(formula) -> Formula:
     from tarski.syntax import Atom as TAtom
     from tarski.syntax import CompoundFormula, Connective, QuantifiedFormula, Tautology
 
     if isinstance(formula, TAtom):
-        return Atom(str(formula.predicate.symbol), tuple(_term(t) for t in formula.subterms))
+        return Atom(str(formula.predicate.symbol), tuple(term_from_tarski(t) for t in formula.subterms))
     if isinstance(formula, Tautology):
         return Truth()
     if isinstance(formula, CompoundFormula):
-        parts = tuple(_formula(f) for f in formula.subformulas)
+        parts = tuple(formula_from_tarski(f) for f in formula.subformulas)
         if formula.connective == Connective.Not:
             return Not(parts[0])
         if formula.connective == Connective.And:
@@ -481,13 +481,13 @@ def _formula(formula) -> Formula:
         return Or(parts)
     if isinstance(formula, QuantifiedFormula):
         return Quantified(str(formula.quantifier), tuple(_typed(v) for v in formula.variables),
-                          _formula(formula.formula))
+                          formula_from_tarski(formula.formula))
     raise ValueError(f"unsupported formula {formula!s}")
 
 
 def _effect_atom(atom) -> Atom:
     """The atom of a tarski add or delete effect (always an atom there)."""
-    result = _formula(atom)
+    result = formula_from_tarski(atom)
     if not isinstance(result, Atom):
         raise ValueError(f"unsupported effect atom {atom!s}")
     return result
@@ -508,12 +508,12 @@ def _effect(effect) -> Effect:
         inner = DeleteEffect(_effect_atom(effect.atom))
     elif isinstance(effect, FunctionalEffect):
         operation = "increase" if isinstance(effect, IncreaseEffect) else "assign"
-        inner = FunctionEffect(operation, _term(effect.lhs), _number(effect.rhs))
+        inner = FunctionEffect(operation, term_from_tarski(effect.lhs), _number(effect.rhs))
     else:
         raise ValueError(f"unsupported effect {effect!s}")
     if isinstance(effect.condition, Tautology):
         return inner
-    return ConditionalEffect(_formula(effect.condition), inner)
+    return ConditionalEffect(formula_from_tarski(effect.condition), inner)
 
 
 _NUMERIC_SORTS = frozenset({"Real", "Integer", "Natural", "number"})
@@ -549,7 +549,7 @@ def domain_from_tarski(reader) -> Domain:
         if cost != "0":
             effects.append(FunctionEffect("increase", "(total-cost)", cost))
         actions.append(Action(str(name), tuple(_typed(p) for p in action.parameters),
-                              _formula(action.precondition), tuple(effects)))
+                              formula_from_tarski(action.precondition), tuple(effects)))
     return Domain(name=str(problem.domain_name), requirements=tuple(sorted(reader.parser.requirements)),
                   types=types, constants=constants, predicates=predicates, functions=functions,
                   actions=tuple(actions))
@@ -560,7 +560,7 @@ def _number(term) -> str:
     try:
         number = float(value)
     except ValueError:
-        return _term(term)
+        return term_from_tarski(term)
     return str(int(number)) if number.is_integer() else value
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from text2world.pddl.extract import _balanced
+from text2world.pddl.extract import balanced_expression
 
 _ACTION = re.compile(r"\(\s*:action\b", re.IGNORECASE)
 _KEYWORD = re.compile(r":(precondition|effect)\b", re.IGNORECASE)
@@ -24,7 +24,7 @@ _TYPES = re.compile(r"\(\s*:types\b", re.IGNORECASE)
 def _close(text: str, start: int) -> int:
     """Index just past the parenthesis balancing the one at ``start`` (comments skipped; about
     the end of the text when none does)."""
-    return start + len(_balanced(text, start))
+    return start + len(balanced_expression(text, start))
 
 
 def _add_missing_preconditions(text: str) -> str:

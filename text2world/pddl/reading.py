@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
+from text2world.pddl.issues import Issue, balance_error
 from text2world.pddl.model import line_column
-from text2world.pddl.validation import Issue, balance_error
 
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "when"})
 _QUANTIFIERS = frozenset({"forall", "exists"})

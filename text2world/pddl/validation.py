@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.extract import dropped_definitions
+from text2world.pddl.issues import Issue, balance_error
 from text2world.pddl.model import (
     AddEffect,
     Atom,
@@ -69,28 +70,6 @@ _QUOTED = re.compile(r'element "([^"]+)"')
 
 
 @dataclass(frozen=True)
-class Issue:
-    """One validation error or warning. ``line``/``column`` are 1-based, None when unknown."""
-
-    category: str
-    message: str
-    line: int | None = None
-    column: int | None = None
-    kind: str | None = None  # the underlying exception or check, e.g. "UndefinedPredicate"
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def __str__(self) -> str:
-        where = f"line {self.line}, column {self.column}: " if self.line else ""
-        # "Other" says nothing, and no domain at all is not an undefined domain name: the kind
-        # (e.g. UndefinedPredicate, NoDomainFound) names those; the category stays in the JSON.
-        label = self.kind if self.kind and (self.category == "Other"
-                                            or self.kind == "NoDomainFound") else self.category
-        return f"{label}: {where}{self.message}"
-
-
-@dataclass(frozen=True)
 class Validation:
     ok: bool
     errors: tuple[Issue, ...] = ()
@@ -143,31 +122,6 @@ def _locate(text: str, name: str, occurrence: int = 0,
     if not offsets:
         return None, None
     return line_column(text, offsets[min(occurrence, len(offsets) - 1)])
-
-
-def balance_error(text: str) -> Issue | None:
-    """Unbalanced parentheses (comments ignored), with the position that shows it."""
-    depth = 0
-    opened: list[int] = []
-    cleaned = strip_comments(text)
-    for index, char in enumerate(cleaned):
-        if char == "(":
-            opened.append(index)
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth < 0:
-                line, column = line_column(cleaned, index)
-                return Issue("IncorrectParentheses", "a ')' closes more parentheses than were "
-                             "opened", line, column, "Unbalanced")
-            opened.pop()
-    if depth > 0:
-        line, column = line_column(cleaned, opened[0])
-        return Issue("IncorrectParentheses", f"{depth} parenthes{'is' if depth == 1 else 'es'} "
-                     f"opened and never closed (the outermost still open at the end opened at "
-                     f"line {line}, column {column}; the parser's position below is where one "
-                     "is missing)", line, column, "Unbalanced")
-    return None
 
 
 def _shorten(message: str, limit: int = 300) -> str:

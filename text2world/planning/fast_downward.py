@@ -98,7 +98,7 @@ class PlanCache:
     are atomic; an unreadable entry is a miss; a read-only home only costs the cache."""
 
     def __init__(self, root: Path | None = None) -> None:
-        from text2world.store.datasets import home_dir
+        from text2world.files import home_dir
 
         self.root = root or home_dir() / "cache" / "plans"
 
@@ -120,7 +120,7 @@ class PlanCache:
         return data if isinstance(data, dict) else None
 
     def put(self, key: str, data: dict) -> None:
-        from text2world.store.datasets import atomic_write_text
+        from text2world.files import atomic_write_text
 
         try:
             atomic_write_text(self.path(key), json.dumps(data))

@@ -20,10 +20,13 @@ resting on it can say so.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import asdict
+from pathlib import Path
 
+from text2world.files import data_dir
 from text2world.planning.fast_downward import PlanCache, PlanResult, fast_downward_plan
 from text2world.simulation import SimulationError, Simulator, simulator_from_text
 from text2world.simulation.search import SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
@@ -99,6 +102,28 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                       planner=f"{FALLBACK} (after {why})")
 
 
+GOLD_FRONT_FILE = "gold-front.json"
+_gold_front: dict[tuple[str, int], dict] = {}
+
+
+def gold_front_answer(key: str, root: Path | None = None) -> dict | None:
+    """The shipped planner-front answer of a gold problem under its cache key, or None
+    (``data/plans/gold-front.json``, written by ``store.plans.write_gold_front``)."""
+    path = (root or data_dir()) / "plans" / GOLD_FRONT_FILE
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    if (str(path), stamp) not in _gold_front:
+        try:
+            answers = json.loads(path.read_text(encoding="utf-8")).get("answers")
+        except (OSError, ValueError, AttributeError):
+            answers = None
+        _gold_front[(str(path), stamp)] = answers if isinstance(answers, dict) else {}
+    answer = _gold_front[(str(path), stamp)].get(key)
+    return answer if isinstance(answer, dict) else None
+
+
 def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                 simulator: Simulator | None = None) -> PlanResult:
     """``plan_problem``, memoised in memory and on disk; an answer a clock shaped
@@ -111,8 +136,6 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     cache = PlanCache()
     data = cache.get(key)
     if data is None:  # the golds' answers ship with the store
-        from text2world.store.plans import gold_front_answer
-
         data = gold_front_answer(key)
     try:
         result = PlanResult(bool(data["solved"]), str(data["status"]), data.get("plan_length"),
@@ -132,5 +155,5 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     return result
 
 
-__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "cached_plan", "clear_memory", "plan_problem",
-           "search_plan", "timeout_of"]
+__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "cached_plan", "clear_memory",
+           "gold_front_answer", "plan_problem", "search_plan", "timeout_of"]

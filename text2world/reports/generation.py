@@ -59,7 +59,7 @@ class Report:
 
 
 @dataclass
-class _LoadedRun:
+class LoadedRun:
     run: Run
     items: list[dict]
     label: str
@@ -94,7 +94,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _load(paths: list[Path]) -> list[_LoadedRun]:
+def load_runs(paths: list[Path]) -> list[LoadedRun]:
     if not paths:
         raise ReportError("no run given: t2w report RUN [RUN ...]")
     loaded = []
@@ -108,7 +108,7 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
             why = (f"every sample of its Inspect log failed: {retry_advice(run.config)}"
                    if run.config.get("imported_from") else "run t2w eval first, or resume it")
             raise ReportError(f"{path}: no finished item yet ({why})")
-        loaded.append(_LoadedRun(run, items, ""))
+        loaded.append(LoadedRun(run, items, ""))
     # Labels: the model, plus whatever else differs between the runs compared.
     keys = ("description", "prompt", "dataset", "ec", "temperature", "protocol")
 
@@ -127,7 +127,7 @@ def _load(paths: list[Path]) -> list[_LoadedRun]:
     return loaded
 
 
-def _common_items(loaded_runs: list[_LoadedRun], all_items: bool) -> tuple[dict, list[str]]:
+def _common_items(loaded_runs: list[LoadedRun], all_items: bool) -> tuple[dict, list[str]]:
     """Restrict compared runs to the items they all finished (unless ``all_items``).
 
     Means over different item sets are not comparable (101 abstract items against 20
@@ -156,11 +156,11 @@ def _common_items(loaded_runs: list[_LoadedRun], all_items: bool) -> tuple[dict,
                   "(--all-items reports each run on all its items)"]
 
 
-def _round_means(loaded: _LoadedRun, mode: str) -> list[dict]:
+def _round_means(loaded: LoadedRun, mode: str) -> list[dict]:
     return summarize(loaded.config, loaded.items, loaded.run.open_errors())["metrics"][mode]
 
 
-def _values(loaded: _LoadedRun, mode: str, round_index: int, metric: str) -> list[float]:
+def _values(loaded: LoadedRun, mode: str, round_index: int, metric: str) -> list[float]:
     values = []
     for item in loaded.items:
         scores = (item.get("ec") or {}).get(mode) or []
@@ -171,7 +171,7 @@ def _values(loaded: _LoadedRun, mode: str, round_index: int, metric: str) -> lis
     return values
 
 
-def _repeated_measures(loaded: _LoadedRun, mode: str) -> dict:
+def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
     """Each metric across EC_0 .. EC_k as repeated measures of the same items (items are
     subjects): a one-way ANOVA over rounds as independent groups would count the spread
     between domains as noise, while the rounds of one item are strongly correlated."""
@@ -188,7 +188,7 @@ def _repeated_measures(loaded: _LoadedRun, mode: str) -> dict:
     return result
 
 
-def _error_categories(loaded: _LoadedRun) -> list[dict]:
+def error_category_rows(loaded: LoadedRun) -> list[dict]:
     """Per round: how many items were invalid, by error category (no PDDL counted apart)."""
     rows = []
     for r in range(loaded.ec + 1):
@@ -203,7 +203,7 @@ def _error_categories(loaded: _LoadedRun) -> list[dict]:
     return rows
 
 
-def _per_domain(loaded_runs: list[_LoadedRun], mode: str) -> list[dict]:
+def per_domain_rows(loaded_runs: list[LoadedRun], mode: str) -> list[dict]:
     rows: dict[str, dict] = {}
     for loaded in loaded_runs:
         for item in loaded.items:
@@ -225,13 +225,13 @@ def _per_domain(loaded_runs: list[_LoadedRun], mode: str) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
-def _abstract_vs_concrete(loaded_runs: list[_LoadedRun], mode: str) -> list[dict]:
+def _abstract_vs_concrete(loaded_runs: list[LoadedRun], mode: str) -> list[dict]:
     """Pairs of runs that differ only in the description kind."""
-    def key(r: _LoadedRun):
+    def key(r: LoadedRun):
         c = r.config
         return (c.get("model"), c.get("dataset"), c.get("prompt"), c.get("ec"))
 
-    groups: dict[tuple, dict[Any, _LoadedRun]] = {}  # by description (None when unset)
+    groups: dict[tuple, dict[Any, LoadedRun]] = {}  # by description (None when unset)
     for loaded in loaded_runs:
         groups.setdefault(key(loaded), {})[loaded.config.get("description")] = loaded
     pairs = []
@@ -277,7 +277,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     """
     if mode not in SCORE_MODES:
         raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(SCORE_MODES)}")
-    loaded_runs = _load([Path(p) for p in paths])
+    loaded_runs = load_runs([Path(p) for p in paths])
     item_sets, report_warnings = _common_items(loaded_runs, all_items)
     if out_dir is None:
         if len(loaded_runs) == 1:
@@ -310,12 +310,12 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
             **{f"{m}_ec0": rows[0][m] for m in metrics},
             **{f"{m}_eck": rows[-1][m] for m in metrics},
         })
-    categories = {r.label: _error_categories(r) for r in loaded_runs}
+    categories = {r.label: error_category_rows(r) for r in loaded_runs}
     anova = {r.label: _repeated_measures(r, mode) for r in loaded_runs}
     from text2world.reports.intervals import generation_intervals, method_note
     intervals = {r.label: generation_intervals(r.items, mode, metrics, r.ec + 1)
                  for r in loaded_runs}
-    per_domain = _per_domain(loaded_runs, mode)
+    per_domain = per_domain_rows(loaded_runs, mode)
     pairs = _abstract_vs_concrete(loaded_runs, mode)
 
     files: list[Path] = []

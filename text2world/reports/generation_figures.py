@@ -3,18 +3,27 @@ map, score distributions, abstract vs concrete, syntax-error categories per roun
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from text2world.engine.run_store import mode_metrics
 from text2world.pddl.validation import CATEGORIES
 from text2world.reports.rendering import LABELS, NO_PDDL, pyplot, round_label, round_ticks, save_figure
 
-if TYPE_CHECKING:
-    from text2world.reports.generation import _LoadedRun
+
+class FigureRun(Protocol):
+    """What a figure reads of a run (``reports.generation.LoadedRun``): its label and its
+    number of correction rounds (declared here: ``generation`` imports the figures)."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def ec(self) -> int: ...
 
 
-def plot_rounds(loaded_runs: list[_LoadedRun], intervals: dict, path: Path, mode: str) -> None:
+def plot_rounds(loaded_runs: Sequence[FigureRun], intervals: dict, path: Path, mode: str) -> None:
     """EC_k curves of every metric, each point with its 95% interval as an error bar."""
     plt = pyplot()
     metrics = mode_metrics(mode)
@@ -42,7 +51,7 @@ def plot_rounds(loaded_runs: list[_LoadedRun], intervals: dict, path: Path, mode
     save_figure(plt, figure, path)
 
 
-def plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
+def plot_heatmap(loaded_runs: Sequence[FigureRun], per_domain: list[dict], path: Path,
                   mode: str) -> None:
     """Domains x runs, coloured by the mean action/predicate F1 after the last round."""
     plt = pyplot()
@@ -66,7 +75,7 @@ def plot_heatmap(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Pa
     save_figure(plt, figure, path)
 
 
-def plot_distributions(loaded_runs: list[_LoadedRun], per_domain: list[dict], path: Path,
+def plot_distributions(loaded_runs: Sequence[FigureRun], per_domain: list[dict], path: Path,
                         mode: str) -> None:
     """Distribution over items of the mean F1 after the last round, one histogram per run."""
     plt = pyplot()
@@ -100,7 +109,7 @@ def plot_abstract_concrete(pairs: list[dict], path: Path, mode: str) -> None:
     save_figure(plt, figure, path)
 
 
-def plot_errors(loaded_runs: list[_LoadedRun], categories: dict, path: Path) -> None:
+def plot_errors(loaded_runs: Sequence[FigureRun], categories: dict, path: Path) -> None:
     plt = pyplot()
     figure, axes = plt.subplots(1, len(loaded_runs), figsize=(5.5 * len(loaded_runs), 4),
                                 squeeze=False)

@@ -17,7 +17,7 @@ from typing import Any
 from text2world.engine.run_store import SCORE_MODES, Run, RunError, RunKind, mean, run_kind
 from text2world.engine.summary import run_counts
 from text2world.errors import Text2WorldError
-from text2world.reports.generation import _error_categories, _LoadedRun, _per_domain
+from text2world.reports.generation import LoadedRun, error_category_rows, per_domain_rows
 from text2world.scoring.metrics import action_diff
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.tasks.generation.summary import summarize
@@ -89,7 +89,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
     summary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
                  else _generic_round_means(items, mode, ec) for mode in modes}
-    loaded = _LoadedRun(run, items, "run")
+    loaded = LoadedRun(run, items, "run")
     rows: dict[str, dict[str, Any]] = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
                                 "valid": item.get("valid"), "cost": item.get("cost"),
                                 "scores": {}} for item in items}
@@ -99,7 +99,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
                                        category_ec0=(item.get("rounds") or [{}])[0].get("category"))
     for mode in modes:
         if mode in SCORE_MODES:
-            for row in _per_domain([loaded], mode):
+            for row in per_domain_rows([loaded], mode):
                 cell = row.get("run") or {}
                 rows[row["item"]]["scores"][mode] = {key: cell.get(key) for key in (
                     "exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
@@ -121,7 +121,7 @@ def generation_overview(run: Run, items: list[dict]) -> dict:
                                                                            "simulable")],
                                                  ec + 1) if per_round[mode] else []
                       for mode in modes},
-        "error_categories": _error_categories(loaded),
+        "error_categories": error_category_rows(loaded),
         "items": [rows[key] for key in sorted(rows)],
     }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from text2world.engine.run_store import METRICS, mean
-from text2world.reports.generation import ReportError, _load
+from text2world.reports.generation import ReportError, load_runs
 from text2world.reports.rendering import md_table
 from text2world.reports.statistics import bootstrap_mean, format_interval
 
@@ -28,7 +28,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
     if by not in STRATA:
         raise ReportError(f"unknown stratification {by!r}; choose one of: {', '.join(STRATA)}")
     rows = []
-    for loaded in _load(paths):
+    for loaded in load_runs(paths):
         name = loaded.config.get("dataset") or "text2world"
         try:
             dataset = load_dataset(name)

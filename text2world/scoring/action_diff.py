@@ -12,19 +12,19 @@ from text2world.pddl.model import (
 from text2world.scoring.alignment import UNMAPPED_PREFIX
 from text2world.scoring.canonical_mode import (
     ACTION_COMPONENTS,
-    _action_items,
-    _canonical_gold_view,
-    _canonical_view,
-    _Printable,
-    _score_canonical_views,
+    Printable,
+    action_items,
+    canonical_gold_view,
+    canonical_view,
+    score_canonical_views,
 )
 
 
-def _diff_rows(gold_items: Sequence[tuple[Hashable, _Printable]],
-               predicted_items: Sequence[tuple[Hashable, _Printable]]) -> list[dict]:
+def _diff_rows(gold_items: Sequence[tuple[Hashable, Printable]],
+               predicted_items: Sequence[tuple[Hashable, Printable]]) -> list[dict]:
     """Gold items in their order (matched or missing), then the predicted ones the gold lacks
     (extra); each side printed with its own names."""
-    predicted: dict[Hashable, _Printable] = {}
+    predicted: dict[Hashable, Printable] = {}
     for key, item in predicted_items:
         predicted.setdefault(key, item)
     rows, seen = [], set()
@@ -56,16 +56,16 @@ def action_diff(gold: str, predicted: str) -> dict:
 
     Returns ``{"ok": False, "reason": ...}`` when either domain does not parse.
     """
-    gold_view = _canonical_gold_view(gold)
+    gold_view = canonical_gold_view(gold)
     if gold_view.domain is None:
         return {"ok": False, "reason": f"the gold domain does not parse ({gold_view.error})",
                 "actions": [], "predicates": []}
-    predicted_view = _canonical_view(predicted, prepared=False)
+    predicted_view = canonical_view(predicted, prepared=False)
     if predicted_view.domain is None:
         return {"ok": False,
                 "reason": f"the generated domain does not parse ({predicted_view.error})",
                 "actions": [], "predicates": []}
-    score = _score_canonical_views(gold_view, predicted_view)
+    score = score_canonical_views(gold_view, predicted_view)
     alignment = score.alignment
     assert alignment is not None  # canonical scores of two parsed domains carry their alignment
     # Matched through the alignment, as canonical mode scores: the prediction's side is its
@@ -79,8 +79,8 @@ def action_diff(gold: str, predicted: str) -> dict:
     actions = []
     for name in list(gold_actions) + [n for n in predicted_actions if n not in gold_actions]:
         gold_action, predicted_action = gold_actions.get(name), predicted_actions.get(name)
-        gold_items = _action_items(gold_action) if gold_action else {}
-        predicted_items = _action_items(predicted_action) if predicted_action else {}
+        gold_items = action_items(gold_action) if gold_action else {}
+        predicted_items = action_items(predicted_action) if predicted_action else {}
         scores = per_action[name]
         entry = {"name": gold_action.name if gold_action else scores["predicted"],
                  "status": scores["status"],

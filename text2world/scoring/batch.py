@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from text2world.engine.run_store import drop_torn_tail
 from text2world.errors import Text2WorldError
+from text2world.files import drop_torn_tail
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
 
 CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines

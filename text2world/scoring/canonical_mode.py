@@ -107,11 +107,11 @@ class _CanonicalAction:
     effects: frozenset[str]
 
 
-class _Printable(Protocol):
+class Printable(Protocol):
     def to_pddl(self) -> str: ...
 
 
-def _action_items(action) -> dict[str, list[tuple[str, _Printable]]]:
+def action_items(action) -> dict[str, list[tuple[str, Printable]]]:
     """Per component, (canonical key, declaration) of each item canonical mode compares."""
     names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
     # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
@@ -124,7 +124,7 @@ def _action_items(action) -> dict[str, list[tuple[str, _Printable]]]:
 
 
 def _canonical_action(action) -> _CanonicalAction:
-    items = _action_items(action)
+    items = action_items(action)
     return _CanonicalAction(*(frozenset(key for key, _ in items[component])
                               for component in ACTION_COMPONENTS))
 
@@ -138,7 +138,7 @@ class _CanonicalView:
     printed: str = ""
 
 
-def _canonical_view(text: str, prepared: bool = True) -> _CanonicalView:
+def canonical_view(text: str, prepared: bool = True) -> _CanonicalView:
     """Parse a domain for canonical scoring; ``prepared`` also computes its canonical actions
     and printed form (the gold's, cached; a prediction is first translated by the alignment)."""
     cleaned = strip_comments(text)
@@ -174,8 +174,8 @@ def _canonical_text(domain: Domain, actions: dict) -> str:
 
 
 @gold_cache
-def _canonical_gold_view(gold: str) -> _CanonicalView:
-    return _canonical_view(gold)
+def canonical_gold_view(gold: str) -> _CanonicalView:
+    return canonical_view(gold)
 
 
 def _type_items(domain: Domain) -> set[tuple[str, str]]:
@@ -193,7 +193,7 @@ def _micro_f1(true_positives: int, false_positives: int, false_negatives: int) -
     return 2 * true_positives / (2 * true_positives + false_positives + false_negatives)
 
 
-def _score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
+def score_canonical_views(gold_view: _CanonicalView, predicted_view: _CanonicalView) -> Score:
     """Canonical scores of a prediction (parsed, not yet prepared: it is translated into the
     gold's vocabulary first) against the cached, prepared gold view."""
     if gold_view.domain is None or predicted_view.domain is None:

@@ -20,12 +20,12 @@ from text2world.pddl.extract import NoDomainFound, dropped_definitions, extract_
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import Issue
 from text2world.scoring.action_diff import action_diff
-from text2world.scoring.canonical_mode import _canonical_gold_view, _canonical_view, _score_canonical_views
-from text2world.scoring.paper_mode import _paper_gold_view, _score_paper
+from text2world.scoring.canonical_mode import canonical_gold_view, canonical_view, score_canonical_views
+from text2world.scoring.paper_mode import paper_gold_view, score_paper
 from text2world.scoring.score_base import MODES, Mode, Score, ScoringError, remove_whitespace
 
 __all__ = ["MODES", "Mode", "Score", "ScoringError", "action_diff", "remove_whitespace", "score",
-           "score_answer", "truncation_issue", "with_truncation", "_canonical_gold_view", "_paper_gold_view"]
+           "score_answer", "truncation_issue", "with_truncation", "canonical_gold_view", "paper_gold_view"]
 
 
 def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
@@ -34,10 +34,10 @@ def score(gold: str, predicted: str, mode: Mode = "paper") -> Score:
         if not isinstance(text, str):
             raise DomainInputError(f"the {role} domain must be text, not {type(text).__name__}")
     if mode == "paper":
-        return with_truncation(_score_paper(gold, predicted), predicted, predicted)
+        return with_truncation(score_paper(gold, predicted), predicted, predicted)
     if mode == "canonical":
-        gold_view = _canonical_gold_view(gold)  # looked up once: the caches count their hits
-        result = _score_canonical_views(gold_view, _canonical_view(predicted, prepared=False))
+        gold_view = canonical_gold_view(gold)  # looked up once: the caches count their hits
+        result = score_canonical_views(gold_view, canonical_view(predicted, prepared=False))
         if gold_view.error is not None:
             result = replace(result, gold_executable=False, gold_errors=(gold_view.error,))
         return with_truncation(result, predicted, predicted)

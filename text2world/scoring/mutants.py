@@ -90,11 +90,11 @@ def _rename_action_variables(action: Action, names: dict[str, str]) -> Action:
     def term(t: str) -> str:
         return names.get(t, t)
 
-    return replace(action, precondition=_map_formula(action.precondition, term),
-                   effects=tuple(_map_effect(e, term) for e in action.effects))
+    return replace(action, precondition=rename_formula(action.precondition, term),
+                   effects=tuple(rename_effect(e, term) for e in action.effects))
 
 
-def _map_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k,
+def rename_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k,
                  arguments=None) -> Formula:
     """The formula with terms, predicate names and types mapped; ``arguments(predicate,
     args)`` may also reorder an atom's (original) arguments."""
@@ -112,16 +112,16 @@ def _map_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k
     return map_formula(formula, node)
 
 
-def _map_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments=None):
+def rename_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments=None):
     def inner(x):
-        return _map_effect(x, term, predicate, kind, arguments)
+        return rename_effect(x, term, predicate, kind, arguments)
 
     if isinstance(effect, AddEffect):
-        return AddEffect(_map_formula(effect.atom, term, predicate, kind, arguments))
+        return AddEffect(rename_formula(effect.atom, term, predicate, kind, arguments))
     if isinstance(effect, DeleteEffect):
-        return DeleteEffect(_map_formula(effect.atom, term, predicate, kind, arguments))
+        return DeleteEffect(rename_formula(effect.atom, term, predicate, kind, arguments))
     if isinstance(effect, ConditionalEffect):
-        return ConditionalEffect(_map_formula(effect.condition, term, predicate, kind, arguments),
+        return ConditionalEffect(rename_formula(effect.condition, term, predicate, kind, arguments),
                                  inner(effect.effect))
     if isinstance(effect, ForallEffect):
         return ForallEffect(tuple(TypedName(term(v.name), kind(v.type)) for v in effect.variables),
@@ -154,8 +154,8 @@ def rename(domain: Domain, *, actions: bool = True, predicates: bool = True,
         renamed.append(Action(
             f"{prefix}-{action.name}-a" if actions else action.name,
             tuple(TypedName(term(p.name), new_type(p.type)) for p in action.parameters),
-            _map_formula(action.precondition, term, new_predicate, new_type),
-            tuple(_map_effect(e, term, new_predicate, new_type) for e in action.effects)))
+            rename_formula(action.precondition, term, new_predicate, new_type),
+            tuple(rename_effect(e, term, new_predicate, new_type) for e in action.effects)))
     return replace(
         domain,
         types=tuple(TypedName(new_type(t.name), new_type(t.type)) for t in domain.types),

@@ -80,7 +80,7 @@ def _paper_view(text: str) -> _PaperView:
 
 
 @gold_cache
-def _paper_gold_view(gold: str) -> _PaperView:
+def paper_gold_view(gold: str) -> _PaperView:
     # QUIRK: the released pipeline strips comments from the gold domain only, with a regex that
     # keeps a comment on a last line without newline (generate.py).
     return _paper_view(strip_comments_released(gold))
@@ -140,9 +140,9 @@ def _paper_gold_errors(gold: _PaperView) -> tuple[Issue, ...]:
     return ()
 
 
-def _score_paper(gold: str, predicted: str) -> Score:
+def score_paper(gold: str, predicted: str) -> Score:
     # A gold past the size limit is never cached (it would pin megabytes per entry).
-    gold_view = (_paper_gold_view(gold) if len(gold) <= MAX_DOMAIN_CHARS
+    gold_view = (paper_gold_view(gold) if len(gold) <= MAX_DOMAIN_CHARS
                  else _paper_view(strip_comments_released(gold)))
     predicted_view = _paper_view(predicted)
     parameters, preconditions, effects = _paper_action_f1(gold_view, predicted_view)

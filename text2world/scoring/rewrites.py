@@ -36,7 +36,7 @@ from text2world.pddl.model import (
     iter_effects,
     map_formula,
 )
-from text2world.scoring.mutants import _map_effect, _map_formula
+from text2world.scoring.mutants import rename_effect, rename_formula
 from text2world.simulation import conjuncts
 
 
@@ -63,8 +63,8 @@ def _rename(domain: Domain, predicates: dict[str, str], actions: dict[str, str],
                         for f in domain.functions),
         actions=tuple(Action(actions.get(a.name, a.name),
                              tuple(TypedName(v.name, t(v.type)) for v in a.parameters),
-                             _map_formula(a.precondition, keep, p, t),
-                             tuple(_map_effect(e, keep, p, t) for e in a.effects))
+                             rename_formula(a.precondition, keep, p, t),
+                             tuple(rename_effect(e, keep, p, t) for e in a.effects))
                       for a in domain.actions))
 
 
@@ -111,9 +111,9 @@ def _swap_binary(domain: Domain, rename: bool) -> Domain | None:
         domain,
         predicates=tuple(Predicate(new_name[p.name], p.parameters[::-1]) if p.name in binary
                          else p for p in domain.predicates),
-        actions=tuple(replace(a, precondition=_map_formula(a.precondition, keep, predicate,
+        actions=tuple(replace(a, precondition=rename_formula(a.precondition, keep, predicate,
                                                            keep, arguments),
-                              effects=tuple(_map_effect(e, keep, predicate, keep, arguments)
+                              effects=tuple(rename_effect(e, keep, predicate, keep, arguments)
                                             for e in a.effects))
                       for a in domain.actions))
 

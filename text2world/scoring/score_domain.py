@@ -5,7 +5,7 @@ MCP tool ``score_domain`` use.
 prediction, a domain or an answer holding one, and returns a ``DomainScore``: the scores of
 ``metrics.score`` (definitions a stray ``)`` cut off from an answer among its errors), the
 validation of the prediction and, when asked, its semantic score. A gold named by a store id
-is looked up by ``store.datasets.named_record`` (``gold_from_store``).
+is looked up by ``store.datasets.gold_from_store`` (the store sits above scoring).
 
 Errors are the library's: ``NoDomainFound`` (an answer holding no domain), ``ScoringError``
 (a pair that cannot be scored), ``DomainInputError`` (a gold that is not a domain); the REST
@@ -28,29 +28,6 @@ if TYPE_CHECKING:
 Answer = Literal["domain", "answer", "either"]
 """What the prediction is: a domain as is, a model answer (the domain is extracted), or a
 file that may be either (extracted when it looks like an answer: what the CLI reads)."""
-
-
-@dataclass(frozen=True)
-class StoreGold:
-    """A gold found by store id: its text and problems, and the reference answers carry."""
-
-    dataset: str
-    id: str
-    domain: str
-    problems: tuple[tuple[str, str], ...]
-
-    def ref(self) -> dict[str, str]:
-        return {"dataset": self.dataset, "id": self.id}
-
-
-def gold_from_store(dataset: str, gold_id: str) -> StoreGold:
-    """The gold of a store id (``UnknownDataset``, ``DatasetUnavailable`` or ``UnknownDomain``
-    when there is none): the gold-id prologue of the REST API and the MCP tool."""
-    from text2world.store.datasets import named_record
-
-    record = named_record(dataset, gold_id)
-    return StoreGold(dataset, record.id, record.domain,
-                     tuple((p.name, p.pddl) for p in record.problems))
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field, replace
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
@@ -55,9 +55,12 @@ from text2world.scoring.semantic_alignment import (
     project_problem,
     without_unused_constants,
 )
-from text2world.scoring.verdict import with_verdict
+from text2world.scoring.verdict import Verdict, decide, qualify, uncertain_pairs, unmatched_parts
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_plan, parse_problem
 from text2world.simulation.collector import collector_paused
+
+if TYPE_CHECKING:
+    from text2world.scoring.alignment import Alignment
 
 METRICS = ("plan_validity", "gold_plan_acceptance", "applicability_f1", "transition_accuracy")
 
@@ -110,7 +113,7 @@ class ProblemScore:
     gold_planner: str = ""           # what found the gold's plan
 
 
-VERDICTS = ("equivalent", "different", "incomplete", "not_simulated")
+VERDICTS = tuple(verdict.value for verdict in Verdict)  # as plain strings
 
 
 @dataclass(frozen=True)
@@ -418,6 +421,21 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
     return with_verdict(score, alignment, cache.domain, domain)
 
 
+def with_verdict(score: SemanticScore, alignment: Alignment, gold: Domain,
+                 predicted: Domain) -> SemanticScore:
+    """The verdict, the unmatched parts, and diagnoses qualified by the mapping's certainty."""
+    unmatched = unmatched_parts(alignment, gold, predicted)
+    uncertain = uncertain_pairs(alignment)
+    diagnoses = qualify(score.diagnoses, uncertain)
+    notes = score.notes
+    if unmatched:
+        notes += ("incomplete: parts of the gold have no counterpart in the prediction, so "
+                  "the metrics cover only what could be matched",)
+    return replace(score, diagnoses=diagnoses, notes=notes,
+                   verdict=decide(score.metrics(), diagnoses, unmatched),
+                   unmatched=unmatched, uncertain=tuple(sorted(uncertain.values())))
+
+
 def _unparsed(what: str, text: str | Domain, err: Exception) -> str:
     """Why a domain text does not parse, in the validator's words (no domain at all, a stray
     parenthesis, an undeclared name, with the line)."""
@@ -715,41 +733,3 @@ __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "planner_inputs", "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
            "semantic_score", "semantic_summary", "store_problems"]
-
-
-def print_semantic(score: SemanticScore, console, max_diagnoses: int = 15) -> None:
-    """The semantic scores, per problem, and the diagnoses, as rich tables (CLI output)."""
-    from rich.table import Table
-
-    from text2world.reports.rendering import print_table
-
-    if not score.ok:
-        console.print(f"semantic verdict: [red]not_simulated[/]: {score.reason}",
-                      highlight=False)
-        return
-    colour = {"equivalent": "green", "different": "yellow", "incomplete": "red"}[score.verdict]
-    console.print(f"semantic verdict: [{colour}]{score.verdict}[/]", highlight=False)
-    for part in score.unmatched:
-        console.print(f"  unmatched: {part}", highlight=False)
-    for pair in score.uncertain:
-        console.print(f"  uncertain mapping: {pair}", highlight=False)
-    table = Table(title=f"semantic (seed {score.settings['seed']}, "
-                        f"{score.settings['states']} states, "
-                        f"{score.settings['transitions']} transitions)")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for name, value in score.metrics().items():
-        table.add_row(name, "n/a" if value is None else f"{value:.4f}")
-    print_table(console, table)
-    problems = Table(title="per problem")
-    for column in ("problem", "own plan valid in gold", "gold plan accepted", "states"):
-        problems.add_column(column)
-    for p in score.problems:
-        problems.add_row(p.name, f"{p.plan_valid} {'' if p.plan_valid else p.plan_reason}",
-                         f"{p.gold_plan_accepted} "
-                         f"{'' if p.gold_plan_accepted else p.gold_plan_reason}", str(p.states))
-    print_table(console, problems)
-    for diagnosis in score.diagnoses[:max_diagnoses]:
-        console.print(f"[yellow]diagnosis[/] {diagnosis.message}", highlight=False)
-    for note in score.notes:
-        console.print(f"note: {note}", highlight=False)

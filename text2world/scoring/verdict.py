@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from text2world.pddl.model import Domain
@@ -23,7 +24,18 @@ from text2world.scoring.diagnosis import Diagnosis
 
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
-    from text2world.scoring.semantic import SemanticScore
+
+
+
+class Verdict(StrEnum):
+    """The answer of semantic scoring (``SemanticScore.verdict``). A ``StrEnum``: each member is
+    its string, so comparisons, JSON and the records on disk are unchanged."""
+
+    EQUIVALENT = "equivalent"
+    DIFFERENT = "different"
+    INCOMPLETE = "incomplete"
+    NOT_SIMULATED = "not_simulated"
+
 
 UNCERTAIN = 0.7  # a mapped pair under this confidence is reported as uncertain
 _NAME = re.compile(r"\(\s*(?:not\s*\(\s*)?([^\s()]+)")
@@ -100,26 +112,11 @@ def qualify(diagnoses: tuple[Diagnosis, ...], uncertain: dict[tuple[str, str], s
     return tuple(result)
 
 
-def decide(metrics: dict, diagnoses: tuple, unmatched: tuple[str, ...]) -> str:
+def decide(metrics: dict, diagnoses: tuple, unmatched: tuple[str, ...]) -> Verdict:
     """``incomplete``, ``equivalent`` or ``different`` for a simulated prediction."""
     if unmatched:
-        return "incomplete"
+        return Verdict.INCOMPLETE
     measured = [v for v in metrics.values() if v is not None]
     if measured and all(v == 1.0 for v in measured) and not diagnoses:
-        return "equivalent"
-    return "different"
-
-
-def with_verdict(score: "SemanticScore", alignment: "Alignment", gold: Domain,
-                 predicted: Domain) -> "SemanticScore":
-    """The verdict, the unmatched parts, and diagnoses qualified by the mapping's certainty."""
-    unmatched = unmatched_parts(alignment, gold, predicted)
-    uncertain = uncertain_pairs(alignment)
-    diagnoses = qualify(score.diagnoses, uncertain)
-    notes = score.notes
-    if unmatched:
-        notes += ("incomplete: parts of the gold have no counterpart in the prediction, so "
-                  "the metrics cover only what could be matched",)
-    return replace(score, diagnoses=diagnoses, notes=notes,
-                   verdict=decide(score.metrics(), diagnoses, unmatched),
-                   unmatched=unmatched, uncertain=tuple(sorted(uncertain.values())))
+        return Verdict.EQUIVALENT
+    return Verdict.DIFFERENT

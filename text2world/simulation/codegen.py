@@ -9,18 +9,12 @@ the plan. Only names and objects of the parsed domain reach the source, always t
 
 from __future__ import annotations
 
-from functools import lru_cache
-from types import CodeType
 from typing import TYPE_CHECKING, AbstractSet, Callable, cast
 
-from text2world.simulation.compiler import free_slots
-from text2world.simulation.problem import WorkLimitExceeded
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, free_slots, work_limit_exceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.conditions import ConditionCompiler
-
-# Loops one generated function nests at most; CPython stops at 20 nested blocks per function.
-MAX_LOOP_DEPTH = 16
 
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
@@ -33,18 +27,6 @@ def _atom(pred: str, terms) -> str:
     return "(" + ", ".join([repr(pred), *(_term(t) for t in terms)]) + ",)"
 
 
-def _limit(max_work: int) -> None:
-    raise WorkLimitExceeded(f"grounding needed more than {max_work:,} search steps in one call")
-
-
-@lru_cache(maxsize=4096)
-def _compiled(source: str, filename: str) -> CodeType:
-    """The code object of generated ``source``: its values come in through the namespace it
-    runs in, so one source serves every simulator of the same shape (compiling is most of
-    building a simulator: every round's prediction and every gold problem builds one)."""
-    return compile(source, filename, "exec")
-
-
 def compile_enumerator(steps: tuple, arity: int, slots: int,
                        conditions: ConditionCompiler | None, max_work: int) -> Enumerator:
     """``f(state, by_pred, lookup, work) -> (argument tuples, work)``.
@@ -54,7 +36,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
     across calls; past ``max_work`` the function raises ``WorkLimitExceeded``. Checks that are
     not plain literals are written by ``conditions`` (None: the steps have none).
     """
-    constants: dict[str, object] = {"_limit": _limit, "MAX": max_work}
+    constants: dict[str, object] = {"work_limit_exceeded": work_limit_exceeded, "MAX": max_work}
     lines = ["def enumerate_(state, by_pred, lookup, work):", "    found = []"]
     residual = any(_needs_binding(check) for step in steps for check in step[-1])
     if residual:
@@ -109,7 +91,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
                 emit(f"for v{slot} in {name}:")
                 depth += 1
                 emit("work += 1")
-                emit("if work > MAX: _limit(MAX)")
+                emit("if work > MAX: work_limit_exceeded(MAX)")
                 bound.append(slot)
             checks(tests)
             continue
@@ -124,7 +106,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
             emit(f"for atom in lookup({pred!r}, {lookup_at}, {value}):")
         depth += 1
         emit("work += 1")
-        emit("if work > MAX: _limit(MAX)")
+        emit("if work > MAX: work_limit_exceeded(MAX)")
         for position, op in enumerate(ops):
             if position == lookup_at:
                 continue
@@ -148,7 +130,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
     source = "\n".join(line for function in (main, *parts) for line in function)
     namespace = dict(conditions.namespace) if conditions is not None else {}
     namespace.update(constants)
-    exec(_compiled(source, "<applicable>"), namespace)  # noqa: S102
+    exec(compile_cached(source, "<applicable>"), namespace)  # noqa: S102
     return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
 
@@ -188,7 +170,7 @@ def compile_test(literals: tuple, arity: int, slots: int,
         lines.append(f"    if {test}: return False")
     lines.append("    return True")
     namespace = dict(conditions.namespace)
-    exec(_compiled("\n".join(lines), "<precondition>"), namespace)  # noqa: S102
+    exec(compile_cached("\n".join(lines), "<precondition>"), namespace)  # noqa: S102
     return cast(Callable, namespace["test_"])  # defined by the exec above
 
 
@@ -221,5 +203,5 @@ def compile_effects(effects: tuple, arity: int, slots: int, apply: Callable) -> 
             new += ".union((" + ", ".join(adds) + ",))"
         lines.append(f"    return {new}, {cost!r}")
     namespace = dict(constants)
-    exec(_compiled("\n".join(lines), "<effects>"), namespace)  # noqa: S102
+    exec(compile_cached("\n".join(lines), "<effects>"), namespace)  # noqa: S102
     return cast(Callable, namespace["effects_"])  # defined by the exec above

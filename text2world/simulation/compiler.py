@@ -6,6 +6,8 @@ Variables become integer slots of a binding list, so evaluation never looks name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from types import CodeType
 
 from text2world.pddl.model import (
     Action,
@@ -22,7 +24,22 @@ from text2world.pddl.model import (
     Quantified,
     Truth,
 )
-from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature
+from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature, WorkLimitExceeded
+
+# Loops one generated function nests at most; CPython stops at 20 nested blocks per function.
+MAX_LOOP_DEPTH = 16
+
+
+def work_limit_exceeded(max_work: int) -> None:
+    raise WorkLimitExceeded(f"grounding needed more than {max_work:,} search steps in one call")
+
+
+@lru_cache(maxsize=4096)
+def compile_cached(source: str, filename: str) -> CodeType:
+    """The code object of generated ``source``: its values come in through the namespace it
+    runs in, so one source serves every simulator of the same shape (compiling is most of
+    building a simulator: every round's prediction and every gold problem builds one)."""
+    return compile(source, filename, "exec")
 
 _COMPARISONS = frozenset({"<", "<=", ">", ">="})
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from text2world.simulation.codegen import MAX_LOOP_DEPTH, _compiled, _limit
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, work_limit_exceeded
 
 
 def _value(term) -> str:
@@ -53,7 +53,7 @@ class ConditionCompiler:
         self._objects_of_type = objects_of_type
         self.namespace: dict[str, object] = {"C_INDEX": index, "C_LOOKUP": lookup,
                                              "C_TICK": tick, "C_MAX": max_work,
-                                             "_limit": _limit}
+                                             "work_limit_exceeded": work_limit_exceeded}
         self._helpers: dict[tuple, str] = {}  # quantifier node -> its function's name
 
     def _constant(self, value: object) -> str:
@@ -88,7 +88,7 @@ class ConditionCompiler:
         """``f(b, state) -> bool`` for ``node``."""
         source = f"def condition_(b, state):\n    return {self.expression(node)}"
         namespace = dict(self.namespace)
-        exec(_compiled(source, "<condition>"), namespace)  # noqa: S102
+        exec(compile_cached(source, "<condition>"), namespace)  # noqa: S102
         return namespace["condition_"]  # type: ignore[return-value]  # defined by the exec
 
     def _quantifier(self, variables: tuple, conjuncts: list) -> str:
@@ -128,7 +128,7 @@ class ConditionCompiler:
                      f"{_value(driver[2][key_at])}):")
             depth += 1
             emit("n += 1")
-            emit("if n > C_MAX: _limit(C_MAX)")
+            emit("if n > C_MAX: work_limit_exceeded(C_MAX)")
             for position, term in enumerate(driver[2]):
                 value = f"atom[{position + 1}]"
                 if position == key_at:
@@ -151,7 +151,7 @@ class ConditionCompiler:
             emit(f"for b[{slot}] in {objects}:")
             depth += 1
             emit("n += 1")
-            emit("if n > C_MAX: _limit(C_MAX)")
+            emit("if n > C_MAX: work_limit_exceeded(C_MAX)")
         test = " and ".join(f"({self.expression(p)})" for p in rest) or "True"
         emit(f"if {test}:")
         emit("    C_TICK(n)")
@@ -160,7 +160,7 @@ class ConditionCompiler:
         self._helpers[key] = name
         source = "\n".join([f"def {name}(b, state):", *lines, "    C_TICK(n)",
                             "    return False"])
-        exec(_compiled(source, "<quantifier>"), self.namespace)  # noqa: S102
+        exec(compile_cached(source, "<quantifier>"), self.namespace)  # noqa: S102
         return name
 
 

@@ -149,7 +149,7 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
     ``domain`` is the domain's PDDL text or a ``Domain`` (printed back for tarski). Names are
     case-folded, as ``parse_domain`` does. Raises ``ProblemError`` with tarski's message.
     """
-    from text2world.pddl.model import _formula  # one converter from tarski formulas, in pddl.py
+    from text2world.pddl.model import formula_from_tarski  # one converter from tarski formulas, in pddl.py
     from text2world.pddl.normalise import normalise_for_tarski
 
     if not isinstance(problem_text, str) or not problem_text.strip():
@@ -195,8 +195,8 @@ def parse_problem(domain: Domain | str, problem_text: str) -> PlanningProblem:
             init.add((str(item.predicate.symbol), *(str(t.symbol) for t in item.subterms)))
     metric = None
     if tproblem.plan_metric is not None:
-        from text2world.pddl.model import _term  # tarski term -> "(total-cost)"
-        metric = f"{tproblem.plan_metric.opt_type} {_term(tproblem.plan_metric.opt_expression)}"
+        from text2world.pddl.model import term_from_tarski  # tarski term -> "(total-cost)"
+        metric = f"{tproblem.plan_metric.opt_type} {term_from_tarski(tproblem.plan_metric.opt_expression)}"
     return PlanningProblem(str(tproblem.name), str(tproblem.domain_name), objects,
-                           frozenset(init), _formula(tproblem.goal), tuple(sorted(values)),
+                           frozenset(init), formula_from_tarski(tproblem.goal), tuple(sorted(values)),
                            metric)

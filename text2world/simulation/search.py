@@ -23,12 +23,25 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
 from text2world.simulation.simulator import Simulator
 
-SOLVED, UNSOLVABLE, BOUND, UNSUPPORTED = "solved", "unsolvable", "bound", "unsupported"
+
+class SearchStatus(StrEnum):
+    """How a search ended (``SearchResult.status``). A ``StrEnum``: each member is its string,
+    so comparisons and the plan caches' JSON are unchanged."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"  # proved
+    BOUND = "bound"  # a work bound stopped it
+    UNSUPPORTED = "unsupported"
+
+
+SOLVED, UNSOLVABLE, BOUND, UNSUPPORTED = (SearchStatus.SOLVED, SearchStatus.UNSOLVABLE,
+                                          SearchStatus.BOUND, SearchStatus.UNSUPPORTED)
 
 
 @dataclass(frozen=True)
@@ -302,5 +315,5 @@ def optimal_search(simulator: Simulator, *, start: frozenset | None = None,
     return search.run(body)
 
 
-__all__ = ["BOUND", "SOLVED", "TIMEOUT", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult",
+__all__ = ["BOUND", "SOLVED", "TIMEOUT", "UNSOLVABLE", "UNSUPPORTED", "SearchLimits", "SearchResult", "SearchStatus",
            "greedy_search", "optimal_search"]

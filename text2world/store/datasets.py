@@ -11,12 +11,12 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from text2world.errors import Text2WorldError
+from text2world.files import atomic_write_text, data_dir, home_dir
 
 BUILTIN = "text2world"
 SPLITS = ("test", "train", "all")
@@ -119,20 +119,6 @@ def first(records: list[Record], limit: int | None) -> list[Record]:
 # Locations
 
 
-def data_dir() -> Path:
-    """The built-in store: ``$T2W_DATA_DIR`` or the repository's ``data/`` folder."""
-    configured = os.environ.get("T2W_DATA_DIR")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "data"
-
-
-def home_dir() -> Path:
-    configured = os.environ.get("T2W_HOME")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "text2world"
-
-
 def imported_dir(name: str) -> Path:
     check_dataset_name(name)
     return home_dir() / "datasets" / name
@@ -198,6 +184,28 @@ def named_record(dataset: str, record_id: str) -> Record:
         return named_dataset(dataset).get(record_id)
     except KeyError:
         raise UnknownDomain(dataset, record_id) from None
+
+
+@dataclass(frozen=True)
+class StoreGold:
+    """A gold found by store id: its text and problems, and the reference answers carry."""
+
+    dataset: str
+    id: str
+    domain: str
+    problems: tuple[tuple[str, str], ...]
+
+    def ref(self) -> dict[str, str]:
+        return {"dataset": self.dataset, "id": self.id}
+
+
+def gold_from_store(dataset: str, gold_id: str) -> StoreGold:
+    """The gold of a store id (``UnknownDataset``, ``DatasetUnavailable`` or ``UnknownDomain``
+    when there is none): the gold-id prologue of the REST API and the MCP tool."""
+    record = named_record(dataset, gold_id)
+    return StoreGold(dataset, record.id, record.domain,
+                     tuple((p.name, p.pddl) for p in record.problems))
+
 
 
 # --------------------------------------------------------------------------------------------
@@ -379,21 +387,6 @@ def _load_imported(folder: Path, name: str) -> Dataset:
 
 # --------------------------------------------------------------------------------------------
 # Import and export
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def import_dataset(path: str | os.PathLike, name: str) -> Dataset:

@@ -101,27 +101,6 @@ def shipped_plan(record: Record, problem_name: str, problem_text: str,
                        float(entry.get("bound_s") or 0.0))
 
 
-GOLD_FRONT_FILE = "gold-front.json"
-_gold_front: dict[tuple[str, int], dict] = {}
-
-
-def gold_front_answer(key: str, root: Path | None = None) -> dict | None:
-    """The shipped planner-front answer of a gold problem under its cache key, or None."""
-    path = (root or data_dir()) / PLANS_FOLDER / GOLD_FRONT_FILE
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError:
-        return None
-    if (str(path), stamp) not in _gold_front:
-        try:
-            answers = json.loads(path.read_text(encoding="utf-8")).get("answers")
-        except (OSError, ValueError, AttributeError):
-            answers = None
-        _gold_front[(str(path), stamp)] = answers if isinstance(answers, dict) else {}
-    answer = _gold_front[(str(path), stamp)].get(key)
-    return answer if isinstance(answer, dict) else None
-
-
 def write_gold_front(records: list[Record], root: Path | None = None) -> int:
     """Plan every gold problem as semantic scoring's gold preparation does (the same printed
     texts and simulator) and write the answers; returns how many were written."""
@@ -129,7 +108,7 @@ def write_gold_front(records: list[Record], root: Path | None = None) -> int:
 
     from text2world.pddl.model import parse_domain
     from text2world.planning.fast_downward import PlanCache
-    from text2world.planning.front import FRONT, plan_problem
+    from text2world.planning.front import FRONT, GOLD_FRONT_FILE, plan_problem
     from text2world.scoring.semantic import SemanticSettings, planner_inputs
     from text2world.simulation import Simulator, parse_problem
 

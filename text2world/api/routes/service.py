@@ -6,12 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-import text2world
 from text2world.api.dependencies import SettingsDep, get_executor
 from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ErrorResponse, Health, Readiness
 from text2world.api.scoring import ScoringExecutor
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.version import __version__
 
 router = APIRouter(tags=["service"])
 
@@ -24,7 +24,7 @@ def healthz(settings: SettingsDep) -> dict:
         domains = len(load_dataset(BUILTIN))
     except DatasetError:
         domains = None
-    return {"status": "ok", "version": text2world.__version__,
+    return {"status": "ok", "version": __version__,
             "executor": settings.executor, "domains": domains}
 
 

@@ -123,7 +123,7 @@ def side_of(domain: Domain) -> Side:
         actions={a.name: tuple(x.type for x in a.parameters) for a in domain.actions},
         constants=constants,
         literals=literals,
-        depths=_depths({t.name: t.type for t in domain.types}),
+        depths=type_depths({t.name: t.type for t in domain.types}),
     )
 
 
@@ -145,7 +145,7 @@ def _in_context(literals: list, others: list, relation: str = "") -> list:
     return result
 
 
-def _depths(types: dict[str, str]) -> dict[str, int]:
+def type_depths(types: dict[str, str]) -> dict[str, int]:
     """Depth of each declared type below ``object`` (linear: each depth is computed once)."""
     depths: dict[str, int] = {}
     for start in types:

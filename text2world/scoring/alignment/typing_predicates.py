@@ -165,7 +165,7 @@ def typed_side(side: Side) -> tuple[Side, set[str]] | None:
     # a predicate as well
     still_used = {predicate for found in literals.values() for _, predicate, _ in found}
     type_table: dict[str, str] = {**side.types, **{name: "object" for name in used}}
-    from text2world.scoring.alignment.structure import _depths
+    from text2world.scoring.alignment.structure import type_depths
 
     # an untyped predicate's argument takes the type of the parameters it is always given
     seen: dict[tuple[str, int], set[str]] = {}
@@ -186,4 +186,4 @@ def typed_side(side: Side) -> tuple[Side, set[str]] | None:
     return Side(types=type_table,
                 predicates=signatures,
                 actions=actions, constants=side.constants, literals=literals,
-                depths=_depths(type_table)), used
+                depths=type_depths(type_table)), used

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from text2world.api.jobs import ApiError
+from text2world.errors import ApiError
 
 DEFAULT_TOOL_BUDGET = 10
 MAX_TOOL_ANSWER = 6000  # characters of one tool answer shown to the model (the log keeps more)

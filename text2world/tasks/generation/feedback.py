@@ -60,7 +60,7 @@ def is_oracle(protocol: str) -> bool:
 async def plans_report(tools: Any, domain: str, problems: tuple) -> dict:
     """The planner on each of the item's problems under ``domain`` (through ``tools``: the MCP
     tools' ``plan``, same checks and limits). ``findings``: one per problem."""
-    from text2world.api.jobs import ApiError
+    from text2world.errors import ApiError
 
     findings = []
     for name, problem in problems:

@@ -27,46 +27,21 @@ with ``--missing``.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import heapq
 import json
 import sys
 import time
 from pathlib import Path
 
-from text2world.simulation import SimulationError, atom_to_pddl
+from text2world.simulation import SimulationError
 from text2world.simulation.problem import WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
-from text2world.store.datasets import Record, atomic_write_text, data_dir
-from text2world.store.plans import plan_key, problem_entries
+from text2world.store.datasets import Record, atomic_write_text
+from text2world.store.plans import plan_key
+from text2world.tasks.wm.shipped_keys import FORMAT, keys_path, shipped_key, state_hash
 
-KEYS_FOLDER = "keys"
-FORMAT = "t2w-answer-keys-1"
 EXPLORE_LIMIT = 20_000  # states evaluated by one key search before the planner takes over
 _EPSILON = 1e-9
-
-
-def keys_path(record_id: str, root: Path | None = None, generated: bool = False) -> Path:
-    folder = (root or data_dir()) / KEYS_FOLDER
-    return (folder / "generated" if generated else folder) / f"{record_id}.json"
-
-
-def state_hash(state: frozenset) -> str:
-    """A state's name in a key: the hash of its sorted atoms as PDDL."""
-    return hashlib.sha256("\n".join(sorted(atom_to_pddl(a) for a in state))
-                          .encode("utf-8")).hexdigest()[:32]
-
-
-def shipped_key(record: Record, problem_name: str, problem_text: str,
-                root: Path | None = None) -> dict[str, dict[str, float | None]]:
-    """The shipped key of a problem (state hash -> action -> cost-to-go); empty when there is
-    none or it is stale."""
-    for generated in (False, True):
-        entry = problem_entries(keys_path(record.id, root, generated)).get(problem_name)
-        if isinstance(entry, dict) and entry.get("key") == plan_key(record.domain, problem_text):
-            states = entry.get("states")
-            return states if isinstance(states, dict) else {}
-    return {}
 
 
 # --------------------------------------------------------------------------------------------

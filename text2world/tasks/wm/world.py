@@ -15,9 +15,9 @@ from text2world.pddl.model import Domain, parse_domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, parse_problem
 from text2world.store.datasets import Record
 from text2world.store.plans import shipped_plan
-from text2world.tasks.wm.answer_keys import shipped_key, state_hash
 from text2world.tasks.wm.generators import WITNESS_PLANS, rename_tokens
 from text2world.tasks.wm.planner import OptimalPlan, optimal_plan, state_problem_text
+from text2world.tasks.wm.shipped_keys import shipped_key, state_hash
 
 
 class WorldError(Text2WorldError, ValueError):
@@ -71,7 +71,7 @@ class World:
     def keyed_cost(self, state: frozenset, action: GroundAction,
                    successor: frozenset) -> tuple[bool, float | None]:
         """(known, optimal cost from ``successor``, the state ``action`` leads to from
-        ``state``) from the shipped answer key (``answer_keys.py``), without the planner."""
+        ``state``) from the shipped answer key (``shipped_keys.py``), without the planner."""
         if self._key is None:
             self._key = shipped_key(self.record, self.problem_name, self.problem_text)
         answers = self._key.get(state_hash(state)) if self._key else None
