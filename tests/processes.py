@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HAS_PROC = Path("/proc/self/stat").is_file()
@@ -102,3 +104,51 @@ def stop_group(process) -> str:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     return process.stdout.read().decode(errors="replace")
+
+
+def chromium_path() -> str | None:
+    """The headless browser the page tests drive (``T2W_CHROMIUM``, else Debian's chromium)."""
+    import shutil
+
+    for candidate in (os.environ.get("T2W_CHROMIUM"), "chromium", "chromium-browser",
+                      "google-chrome"):
+        if candidate and (found := shutil.which(candidate)):
+            return found
+    return None
+
+
+@contextmanager
+def viewer_process(runs_dir: Path, home: Path) -> Iterator[str]:
+    """``t2w view RUNS_DIR`` as a real process on a free loopback port: its URL once /healthz
+    answers (the test fails with the process's output if it never does); stopped after."""
+    import subprocess
+    import sys
+
+    import httpx
+    import pytest
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "text2world.cli", "view", str(runs_dir), "--port", str(port)],
+        env={**os.environ, "T2W_HOME": str(home)}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"t2w view did not start: {process.stdout.read()}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

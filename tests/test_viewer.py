@@ -21,7 +21,6 @@ from text2world.engine.run_store import Run
 from text2world.reports import runview
 from text2world.scoring.metrics import action_diff, score
 from text2world.store.datasets import load_dataset
-from text2world.tasks.generation.rescore import load_run_items
 from text2world.tasks.generation.task import EvalOptions, evaluate
 
 
@@ -114,7 +113,7 @@ def test_diff_of_a_broken_domain_says_why():
 
 def test_overview_equals_the_run_summary(runs_dir):
     run = noisy_run(runs_dir)
-    items = load_run_items(run)
+    items = run.scored_items()
     data = runview.overview(run, items)
     summary = json.loads((run.path / "summary.json").read_text())
     assert data["modes"] == ["paper", "canonical", "semantic"]  # store runs score behaviour
@@ -144,7 +143,7 @@ def test_overview_shows_a_mode_the_run_store_does_not_know(runs_dir, tmp_path):
         lines.append(json.dumps(item))
     (copy / "log.jsonl").write_text("\n".join(lines) + "\n")
     run = Run.open(copy)
-    data = runview.overview(run, load_run_items(run))
+    data = runview.overview(run, run.scored_items())
     assert data["modes"] == ["paper", "canonical", "future-mode", "semantic"]
     assert [row["plan_validity"] for row in data["per_round"]["future-mode"]] == \
         [row["executable"] for row in data["per_round"]["paper"]]
@@ -177,7 +176,7 @@ def test_overview_endpoint(client, runs_dir):
 
 def test_item_endpoint_has_rounds_gold_and_error_lines(client, runs_dir):
     run = noisy_run(runs_dir)
-    items = load_run_items(run)
+    items = run.scored_items()
     invalid = next(i for i in items if not i["rounds"][0]["valid"])
     body = client.get(f"/v1/runs/{run.run_id}/items/{invalid['item']}").json()
     assert body["gold"] == load_dataset("text2world").get(invalid["item"]).domain
@@ -193,7 +192,7 @@ def test_item_endpoint_has_rounds_gold_and_error_lines(client, runs_dir):
 
 def test_diff_endpoint_defaults_to_the_last_round(client, runs_dir):
     run = noisy_run(runs_dir)
-    items = load_run_items(run)
+    items = run.scored_items()
     item = next(i for i in items if i["valid"])
     last = len(item["rounds"]) - 1
     body = client.get(f"/v1/runs/{run.run_id}/items/{item['item']}/diff").json()

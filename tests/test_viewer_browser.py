@@ -10,31 +10,18 @@ the screenshots.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 import httpx
 import pytest
-from processes import free_port
+from processes import chromium_path, viewer_process
 from run_kinds import make_runs
 
 from text2world.engine.run_store import Run
-from text2world.tasks.generation.rescore import load_run_items
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
                                "installed (pip install -e '.[test]')")
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("T2W_CHROMIUM"), "chromium", "chromium-browser",
-                      "google-chrome"):
-        if candidate and (found := shutil.which(candidate)):
-            return found
-    return None
 
 
 CHROMIUM = chromium_path()
@@ -57,30 +44,8 @@ def runs(kinds):
 
 @pytest.fixture(scope="module")
 def server(runs, tmp_path_factory):
-    runs_dir = runs[0]
-    port = free_port()
-    env = {**os.environ, "T2W_HOME": str(tmp_path_factory.mktemp("view-home"))}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "text2world.cli", "view", str(runs_dir), "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"t2w view did not start: {process.stdout.read()}")
-        time.sleep(0.2)
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with viewer_process(runs[0], tmp_path_factory.mktemp("view-home")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +142,7 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
     screenshot(page, "run", tmp_path)
 
     # the item with the lowest F1 after its last round that is still valid: a diff to see
-    items = load_run_items(Run.open(noisy.path))
+    items = Run.open(noisy.path).scored_items()
     target = min((i for i in items if i["valid"]),
                  key=lambda i: i["ec"]["canonical"][-1]["f1_effects"])
     page.click(f'tr[data-item="{target["item"]}"] a')
@@ -215,7 +180,7 @@ def test_leaderboard_compare_run_item_diff_and_keys(page, server, runs, tmp_path
 
 def test_deep_link_to_an_invalid_round_highlights_the_error_line(page, server, runs, tmp_path):
     _, noisy, _ = runs
-    items = load_run_items(Run.open(noisy.path))
+    items = Run.open(noisy.path).scored_items()
     item = next(i for i in items if not i["rounds"][0]["valid"]
                 and i["rounds"][0]["validation"]["errors"][0]["line"])
     error = item["rounds"][0]["validation"]["errors"][0]
@@ -382,7 +347,7 @@ def test_ec_curves_stay_apart_inside_the_axes_and_rounds_say_what_they_were(page
     assert all(abs(a[0] - b[0]) >= 2 for a, b in zip(first, second))  # never on one spot
     screenshot(page, "compare-curves", tmp_path)
 
-    items = load_run_items(Run.open(noisy.path))
+    items = Run.open(noisy.path).scored_items()
     corrected = next(i for i in items if len(i["rounds"]) > 1)
     page.goto(f"{server}/view/#/run/{noisy.run_id}/item/{corrected['item']}/round/1")
     wait_ready(page, "item")

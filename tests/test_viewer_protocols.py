@@ -8,20 +8,14 @@ The runs are made offline with ``reference/noisy-oracle`` before Playwright's sy
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote, urlparse
 
-import httpx
 import pytest
 from api_helpers import assert_error
 from fastapi.testclient import TestClient
-from processes import free_port
+from processes import chromium_path, viewer_process
 
 from text2world.api.app import create_app
 from text2world.api.bundle import bundle_key, write_bundle
@@ -148,39 +142,10 @@ def test_the_bundle_holds_the_curves(runs, tmp_path):
 # The page, in Chromium
 
 
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("T2W_CHROMIUM"), "chromium", "chromium-browser",
-                      "google-chrome"):
-        if candidate and (found := shutil.which(candidate)):
-            return found
-    return None
-
-
 @pytest.fixture(scope="module")
 def server(runs):
-    port = free_port()
-    env = {**os.environ, "T2W_HOME": str(runs.root / "view-home")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "text2world.cli", "view", str(runs.runs_dir), "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"t2w view did not start: {process.stdout.read()}")
-        time.sleep(0.2)
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with viewer_process(runs.runs_dir, runs.root / "view-home") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

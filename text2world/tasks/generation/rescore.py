@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import SCORE_MODES, Run, RunError, utc_now
+from text2world.engine.run_store import SCORE_MODES, RunError, utc_now
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.tasks.generation.scoring import analyze_round, compact_score
 
@@ -72,9 +72,3 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
                            "at": utc_now()}
     run.write_summary(summary)
     return summary
-
-
-def load_run_items(run: Run) -> list[dict]:
-    """The finished items, with scores from ``scores.jsonl`` when the run was re-scored
-    (``Run.scored_items``, where every reader gets them)."""
-    return run.scored_items()
