@@ -88,7 +88,7 @@ def test_table1_round_curve_and_categories(two_runs, tmp_path):
 
 
 def test_rounds_are_tested_as_repeated_measures_with_intervals(two_runs, tmp_path):
-    from text2world.reports.statistics import bootstrap_mean, repeated_measures
+    from text2world.stats import bootstrap_mean, repeated_measures
 
     report = build_report([two_runs[0]], out_dir=tmp_path / "rm")
     label = report.data["runs"][0]["run"]

@@ -16,7 +16,7 @@ from llm_server import Script, ScriptedLLMServer
 from typer.testing import CliRunner
 
 from text2world.cli import app as cli
-from text2world.reports.statistics import bootstrap_kappa, cohen_kappa
+from text2world.stats import bootstrap_kappa, cohen_kappa
 from text2world.tasks.generation.task import EvalOptions, evaluate
 from text2world.tasks.judge.agreement import parse_rating
 from text2world.tasks.judge.task import JudgeError, JudgeOptions, judge

@@ -30,7 +30,7 @@ ROOT = Path(text2world.__file__).parent
 # (``text2world.scoring.alignment.x`` -> ``scoring``); the package's own ``__init__`` (the public
 # facade) is ``""``, on top.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "files", "version", "children"),  # exception base, file reading, version, children
+    ("errors", "files", "version", "children", "stats"),  # base error, files, children, stats
     ("pddl",),                       # the domain model, bounds, validation, extraction
     ("simulation",),                 # ground semantics, in-process search
     ("planning",),                   # Fast Downward, the planner front and its cache
@@ -62,9 +62,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
         "regenerating the shipped plans (python -m text2world.store.plans) plans generated "
         "world-model problems: the generator belongs above tasks, the reader stays",
     ("text2world.store.plans", "text2world.tasks.wm.planner"): "as above",
-    ("text2world.tasks.contamination.task", "text2world.reports.statistics"):
-        "bootstrap statistics on plain numbers: they belong below the tasks",
-    ("text2world.tasks.judge.agreement", "text2world.reports.statistics"): "as above",
     ("text2world.tasks.generation.summary", "text2world.reports.intervals"):
         "a task's summary intervals: each task owns its summary (issue 36)",
     ("text2world.tasks.wm.task", "text2world.reports.intervals"): "as above",

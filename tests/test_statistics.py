@@ -1,11 +1,11 @@
-"""Intervals and paired tests (text2world.reports.statistics) on synthetic items with a known
+"""Intervals and paired tests (text2world.stats) on synthetic items with a known
 distribution: coverage near the nominal 95%, planted differences found, none between a run and
 itself."""
 
 import numpy as np
 import pytest
 
-from text2world.reports.statistics import (
+from text2world.stats import (
     SEED,
     bootstrap_mean,
     format_interval,

@@ -51,7 +51,7 @@ def summary_table(summary: dict, mode: str = "paper", items: list[dict] | None =
     run's finished ``items``, each mean with its 95% interval (as ``t2w report`` gives it)."""
     from text2world.engine.run_store import mode_metrics
     from text2world.reports.intervals import generation_intervals
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
 
     rounds = summary["metrics"].get(mode)
     if not rounds or not summary["finished_items"]:

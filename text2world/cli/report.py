@@ -29,7 +29,7 @@ def report_tables(data: dict) -> list[Table]:
     markdown tables (and the per-domain table) stay in the files."""
     from text2world.pddl.validation import CATEGORIES
     from text2world.reports.generation import NO_PDDL, round_label
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
 
     mode, metrics = data["mode"], data["metrics"]
     tables = []
@@ -117,8 +117,8 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
         return []
     from text2world.reports.generation import round_label
     from text2world.reports.semantic import CONDITIONAL, LABELS
-    from text2world.reports.statistics import format_interval
     from text2world.scoring.semantic import METRICS, VERDICTS
+    from text2world.stats import format_interval
 
     tables = []
     for run, rows in semantic["per_round"].items():
@@ -258,7 +258,7 @@ def _kind(path: Path) -> str:
 def stratified_table(rows: list[dict], by: str, mode: str) -> Table:
     """``--by``: one row per run and stratum, counts apart from the percentages, each mean
     with its 95% interval."""
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
 
     table = Table(title=f"Scores per {by} stratum of the store manifest, {mode} mode, % "
                         "(mean [95% interval])")
@@ -362,7 +362,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[P
     """Each run's figures beside its row of the published table; returns the runs the table
     has no row for, with a line for each (printed under their normal report)."""
     from text2world.reports.published import PublishedError, against
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
 
     results = []
     for run in runs:
@@ -406,7 +406,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[P
 def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) -> None:
     from text2world.reports.generation import ReportError
     from text2world.reports.probe import build_probe_report
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
 
     try:
         data, text, out_dir = build_probe_report(run, out)

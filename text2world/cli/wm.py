@@ -97,7 +97,7 @@ def summary_table(summary: dict, intervals: dict | None = None) -> Table:
     Columns the run cannot fill (hit@K above the K asked) are left out. With ``intervals``
     ({"all": {metric: interval}, "rho": {rho: {...}}}, as ``t2w report`` computes them) each
     mean carries its 95% interval."""
-    from text2world.reports.statistics import format_interval
+    from text2world.stats import format_interval
     from text2world.tasks.wm.metrics import shown
 
     task = summary["task"]

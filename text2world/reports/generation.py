@@ -37,7 +37,7 @@ from text2world.reports.generation_figures import (
     plot_rounds,
 )
 from text2world.reports.rendering import LABELS, NO_PDDL, csv_text, md_table, round_label
-from text2world.reports.statistics import format_interval
+from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.summary import summarize
@@ -176,7 +176,7 @@ def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
     subjects): a one-way ANOVA over rounds as independent groups would count the spread
     between domains as noise, while the rounds of one item are strongly correlated."""
     from text2world.reports.intervals import generation_values
-    from text2world.reports.statistics import repeated_measures
+    from text2world.stats import repeated_measures
 
     ids = sorted(str(item["item"]) for item in loaded.items)
     result = {}

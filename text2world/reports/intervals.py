@@ -1,4 +1,4 @@
-"""95% intervals of every mean a run reports, from its logged items (``reports.statistics``).
+"""95% intervals of every mean a run reports, from its logged items (``stats``).
 
 * generation runs: per scoring mode, round (EC_0 .. EC_k) and metric, one value per item
   (each item is its own domain, so items are resampled);
@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-from text2world.reports.statistics import RESAMPLES, SEED, bootstrap_mean
 from text2world.scoring.semantic_record import CONDITIONAL, headline_value
+from text2world.stats import RESAMPLES, SEED, bootstrap_mean
 from text2world.tasks.wm.metrics import PROPOSE_KS
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.markup import escape
 from rich.table import Table
 
-from text2world.reports.statistics import format_interval
+from text2world.stats import format_interval
 
 SHOWN_DISAGREEMENTS = 20
 

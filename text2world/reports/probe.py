@@ -11,7 +11,7 @@ from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError
 from text2world.reports.generation import ReportError
 from text2world.reports.rendering import csv_text, md_table, pyplot
-from text2world.reports.statistics import format_interval
+from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
 
 

@@ -30,7 +30,7 @@ from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError, RunKind, kind_of
 from text2world.errors import Text2WorldError
 from text2world.reports.intervals import generation_samples
-from text2world.reports.statistics import bootstrap_mean
+from text2world.stats import bootstrap_mean
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")

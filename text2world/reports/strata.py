@@ -7,7 +7,7 @@ from pathlib import Path
 from text2world.engine.run_store import METRICS, mean
 from text2world.reports.generation import ReportError, load_runs
 from text2world.reports.rendering import md_table
-from text2world.reports.statistics import bootstrap_mean, format_interval
+from text2world.stats import bootstrap_mean, format_interval
 
 STRATA = ("size", "feature")
 

@@ -161,7 +161,7 @@ class ProbeTask:
         return results
 
     def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-        from text2world.reports.statistics import bootstrap_mean
+        from text2world.stats import bootstrap_mean
 
         results = self.results(config, items)
         names = {str(item["item"]): item.get("name", "") for item in items}

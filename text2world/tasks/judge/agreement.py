@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 
-from text2world.reports.statistics import bootstrap_kappa
+from text2world.stats import bootstrap_kappa
 
 SAME, DIFFERENT = "same", "different"
 JUDGED_VERDICTS = {"equivalent": SAME, "different": DIFFERENT, "incomplete": DIFFERENT}
