@@ -62,9 +62,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
         "regenerating the shipped plans (python -m text2world.store.plans) plans generated "
         "world-model problems: the generator belongs above tasks, the reader stays",
     ("text2world.store.plans", "text2world.tasks.wm.planner"): "as above",
-    ("text2world.tasks.generation.summary", "text2world.reports.intervals"):
-        "a task's summary intervals: each task owns its summary (issue 36)",
-    ("text2world.tasks.wm.task", "text2world.reports.intervals"): "as above",
     ("text2world.tasks.generation.task", "text2world.integrations.mcp_server"):
         "the agent protocol runs the MCP server's tools, on the API's scoring executor: "
         "they belong below the tasks with the one scoring pool (engine)",

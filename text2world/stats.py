@@ -324,3 +324,10 @@ def bootstrap_kappa(units: Sequence[Sequence[tuple[bool, bool]]], seed: int = SE
     return Interval(value, None if low is None else float(low),
                     None if high is None else float(high), len(units), len(units), method,
                     seed, int(defined.sum()))
+
+
+def method_note() -> str:
+    """How every interval of a report is made, in one line (printed under the tables)."""
+    return (f"95% intervals: percentile bootstrap, {RESAMPLES} resamples, seed {SEED}; items "
+            "resampled (world-model items: whole domains, since items of one domain are not "
+            "independent)")

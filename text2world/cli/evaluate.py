@@ -50,8 +50,8 @@ def summary_table(summary: dict, mode: str = "paper", items: list[dict] | None =
     """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode; with the
     run's finished ``items``, each mean with its 95% interval (as ``t2w report`` gives it)."""
     from text2world.engine.run_store import mode_metrics
-    from text2world.reports.intervals import generation_intervals
     from text2world.stats import format_interval
+    from text2world.tasks.generation.intervals import generation_intervals
 
     rounds = summary["metrics"].get(mode)
     if not rounds or not summary["finished_items"]:
@@ -86,8 +86,8 @@ def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = Tru
     semantic = with_semantic and (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
         from text2world.cli.report import semantic_tables
-        from text2world.reports.intervals import generation_intervals
         from text2world.scoring.semantic import METRICS
+        from text2world.tasks.generation.intervals import generation_intervals
 
         label = summary.get("model") or "run"
         data = {"per_round": {label: semantic}}

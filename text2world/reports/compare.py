@@ -16,9 +16,10 @@ from pathlib import Path
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
 from text2world.errors import Text2WorldError
-from text2world.reports.intervals import generation_values, wm_item_values
 from text2world.stats import SEED, format_interval, paired_difference
 from text2world.tasks.generation.feedback import config_protocol
+from text2world.tasks.generation.intervals import generation_values
+from text2world.tasks.wm.intervals import wm_item_values
 
 HEADLINE = {"generation": "f1_mean", "wm": None, "contamination": "rate"}
 WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",

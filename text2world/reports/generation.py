@@ -175,8 +175,8 @@ def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
     """Each metric across EC_0 .. EC_k as repeated measures of the same items (items are
     subjects): a one-way ANOVA over rounds as independent groups would count the spread
     between domains as noise, while the rounds of one item are strongly correlated."""
-    from text2world.reports.intervals import generation_values
     from text2world.stats import repeated_measures
+    from text2world.tasks.generation.intervals import generation_values
 
     ids = sorted(str(item["item"]) for item in loaded.items)
     result = {}
@@ -312,7 +312,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         })
     categories = {r.label: error_category_rows(r) for r in loaded_runs}
     anova = {r.label: _repeated_measures(r, mode) for r in loaded_runs}
-    from text2world.reports.intervals import generation_intervals, method_note
+    from text2world.stats import method_note
+    from text2world.tasks.generation.intervals import generation_intervals
     intervals = {r.label: generation_intervals(r.items, mode, metrics, r.ec + 1)
                  for r in loaded_runs}
     per_domain = per_domain_rows(loaded_runs, mode)

@@ -29,8 +29,8 @@ from pathlib import Path
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError, RunKind, kind_of
 from text2world.errors import Text2WorldError
-from text2world.reports.intervals import generation_samples
 from text2world.stats import bootstrap_mean
+from text2world.tasks.generation.intervals import generation_samples
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")

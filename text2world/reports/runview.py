@@ -82,7 +82,7 @@ def overview(run: Run, items: list[dict]) -> dict:
 
 def generation_overview(run: Run, items: list[dict]) -> dict:
     """Per-round scores with 95% intervals, error categories, per-domain rows."""
-    from text2world.reports.intervals import generation_intervals
+    from text2world.tasks.generation.intervals import generation_intervals
 
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
@@ -231,8 +231,8 @@ def _wm_groups(task: str) -> dict:
 def wm_overview(run: Run, items: list[dict]) -> dict:
     """A world-model run: its task's metrics overall and by rho / domain / origin / mutation /
     step (counts, means and 95% intervals, domains resampled), and one row per item."""
-    from text2world.reports.intervals import wm_grouped_intervals, wm_intervals, wm_item_values
     from text2world.reports.wm import COLUMNS, HEADLINE
+    from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals, wm_item_values
     from text2world.tasks.wm.metrics import aggregate
 
     task = str(run.config.get("task"))
@@ -280,7 +280,7 @@ def _counts(run: Run, items: list[dict]) -> dict:
 def probe_overview(run: Run, items: list[dict]) -> dict:
     """A contamination probe: the mean and median n-gram contamination rate of the probed
     domains (with a 95% interval), the share above one half, one row per domain."""
-    from text2world.reports.intervals import probe_interval
+    from text2world.tasks.contamination.intervals import probe_interval
 
     rates = sorted(float(i["rate"]) for i in items if isinstance(i.get("rate"), (int, float)))
     median = None

@@ -35,8 +35,8 @@ def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
 
     ``runs`` are ``(label, finished items, ec)``. Empty when no run has semantic scores.
     """
-    from text2world.reports.intervals import generation_intervals
     from text2world.stats import format_interval
+    from text2world.tasks.generation.intervals import generation_intervals
 
     curves = {label: rows for label, items, ec in runs if (rows := semantic_rounds(items, ec))}
     if not curves:

@@ -13,10 +13,10 @@ from pathlib import Path
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError, RunKind, runs_dir
 from text2world.errors import Text2WorldError
-from text2world.reports.intervals import wm_grouped_intervals, wm_intervals
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
+from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals
 from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, protocol_label, shown, summarize_items
 
 # The headline metric of each task (curves vs rho) and the columns of its tables.

@@ -24,8 +24,8 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
                 row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
             rounds.append(row)
         per_mode[mode] = rounds
-    from text2world.reports.intervals import summary_intervals
     from text2world.scoring.semantic_record import semantic_rounds  # lazy: the simulator is not needed here
+    from text2world.tasks.generation.intervals import summary_intervals
     semantic = semantic_rounds(items, ec)
     if semantic is not None:
         per_mode["semantic"] = semantic

@@ -260,7 +260,7 @@ class WmTask:
                 "calls": calls}
 
     def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-        from text2world.reports.intervals import wm_intervals
+        from text2world.tasks.wm.intervals import wm_intervals
 
         return {"kind": KIND, "task": config.get("task"), "protocol": protocol_label(config),
                 "size": config.get("size"), "mystery": config.get("mystery", False),
