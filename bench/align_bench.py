@@ -202,8 +202,7 @@ def main() -> None:
     align(parse_domain(generated(10, 1)), parse_domain(generated(10, 2)))  # scipy's import
     if not args.no_semantic:
         from text2world.scoring.rewrites import reachable_problems
-        from text2world.scoring.semantic import store_problems
-        from text2world.store.datasets import load_dataset
+        from text2world.store.datasets import load_dataset, store_problems
 
         def wanted(gold_id: str) -> bool:
             return args.gold is None or gold_id in args.gold

@@ -46,9 +46,9 @@ os.environ["T2W_HOME"] = tempfile.mkdtemp(prefix="t2w-semantic-bench-")
 
 from text2world.planning.front import FALLBACK  # noqa: E402
 from text2world.scoring.mutants import behaviour_differs, mutants, rename  # noqa: E402
-from text2world.scoring.semantic import METRICS, prepare_gold, semantic_score, store_problems  # noqa: E402
+from text2world.scoring.semantic import METRICS, prepare_gold, semantic_score  # noqa: E402
 from text2world.simulation import parse_problem  # noqa: E402
-from text2world.store.datasets import load_dataset  # noqa: E402
+from text2world.store.datasets import load_dataset, store_problems  # noqa: E402
 
 
 def cpu() -> tuple[float, float]:

@@ -56,8 +56,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ("text2world.model.reference", "text2world.tasks.wm.reference"): "as above",
     ("text2world.scoring.batch", "text2world.rewards"):
         "batch scoring is rewards over many lines: it belongs beside rewards, above the store",
-    ("text2world.scoring.semantic", "text2world.store.datasets"):
-        "store_problems (a store record's problems) belongs to the store",
     ("text2world.store.plans", "text2world.tasks.wm.generators"):
         "regenerating the shipped plans (python -m text2world.store.plans) plans generated "
         "world-model problems: the generator belongs above tasks, the reader stays",

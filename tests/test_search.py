@@ -25,6 +25,7 @@ from text2world.simulation.search import (
     greedy_search,
     optimal_search,
 )
+from text2world.store import datasets
 from text2world.store.datasets import load_dataset
 from text2world.tasks.wm import planner as wm_planner
 
@@ -175,7 +176,7 @@ def _scores(pairs, home, monkeypatch, force_fallback: bool):
         semantic._GOLD_CACHE.clear()
         planner_front.clear_memory()
         for gold_id, text in pairs:
-            gold, problems = semantic.store_problems(gold_id)
+            gold, problems = datasets.store_problems(gold_id)
             cache = semantic.prepare_gold(gold, problems)
             golds[gold_id] = {p.name: p.plan for p in cache.problems}
             scores.append(semantic.semantic_score(gold, text, gold_cache=cache))
@@ -194,7 +195,7 @@ def test_semantic_metrics_differ_between_planners_only_through_plan_choice(tmp_p
     rng = random.Random(0)
     pairs = []
     for gold_id in SAMPLE:
-        gold, _ = semantic.store_problems(gold_id)
+        gold, _ = datasets.store_problems(gold_id)
         pairs.append((gold_id, gold))
         candidates = mutants(parse_domain(gold))
         pairs += [(gold_id, m.domain.to_pddl())

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from text2world.scoring.mutants import behaviour_differs, mutants, rename
-from text2world.scoring.semantic import SemanticSettings, prepare_gold, semantic_score, store_problems
+from text2world.scoring.semantic import SemanticSettings, prepare_gold, semantic_score
 from text2world.simulation import parse_problem
-from text2world.store.datasets import load_dataset
+from text2world.store.datasets import load_dataset, store_problems
 
 
 def has_alignment() -> bool:

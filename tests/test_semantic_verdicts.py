@@ -15,8 +15,8 @@ from text2world.pddl.model import parse_domain
 from text2world.reports.semantic import semantic_rounds
 from text2world.scoring.mutants import behaviour_differs, mutants
 from text2world.scoring.rewrites import REWRITES, drop_action, reachable_problems
-from text2world.scoring.semantic import prepare_gold, semantic_score, semantic_summary, store_problems
-from text2world.store.datasets import load_dataset
+from text2world.scoring.semantic import prepare_gold, semantic_score, semantic_summary
+from text2world.store.datasets import load_dataset, store_problems
 
 ALL_IDS = sorted(r.id for r in load_dataset() if r.problems)
 # A spread of the store for the default run (typed, untyped with type predicates, constants,

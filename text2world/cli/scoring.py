@@ -109,7 +109,8 @@ def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool
            problems: Path | None) -> None:
     problem_list: list[tuple[str, str]] = []
     if semantic:
-        from text2world.scoring.semantic import SemanticInputError, resolve_gold
+        from text2world.scoring.semantic import SemanticInputError
+        from text2world.store.datasets import resolve_gold
         try:
             gold_text, problem_list = resolve_gold(str(gold), problems)
         except SemanticInputError as err:

@@ -635,15 +635,6 @@ def planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
             problem.to_pddl(_PLANNED, typed=typed, exclude=[c.name for c in domain.constants]))
 
 
-def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list[tuple[str, str]]]:
-    """The gold domain text and ``(name, text)`` problems of a dataset record."""
-    from text2world.store.datasets import load_dataset
-    record = load_dataset(dataset).get(gold_id)
-    return record.domain, [(p.name, p.pddl) for p in record.problems]
-
-
-
-
 # --------------------------------------------------------------------------------------------
 # Helpers for the command line, the evaluation loop and the API
 
@@ -668,35 +659,6 @@ def problems_from_dir(path) -> list[tuple[str, str]]:
         except InputFileError as err:
             raise SemanticInputError(str(err)) from None
     return problems
-
-
-def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
-                 ) -> tuple[str, list[tuple[str, str]]]:
-    """The gold text and problems for ``t2w score --semantic``: ``gold`` is a domain file (then
-    ``problems_dir`` is needed) or a store id (its problems are used unless a folder is given)."""
-    from pathlib import Path
-    path = Path(gold)
-    if path.is_file():
-        try:
-            text = read_input_text(path, "gold domain")
-        except InputFileError as err:
-            raise SemanticInputError(str(err)) from None
-        if problems_dir is None:
-            raise SemanticInputError(
-                f"semantic scoring of {path} needs problems: pass --problems DIR, or give "
-                "a store id instead of a file (its problems are used)")
-        return text, problems_from_dir(problems_dir)
-    try:
-        text, problems = store_problems(gold, dataset)
-    except KeyError:
-        raise SemanticInputError(f"{gold}: neither a file nor a domain id of dataset "
-                                 f"{dataset!r}") from None
-    if problems_dir is not None:
-        problems = problems_from_dir(problems_dir)
-    if not problems:
-        raise SemanticInputError(f"{gold} has no problems in dataset {dataset!r}; "
-                                 "pass --problems DIR")
-    return text, problems
 
 
 def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
@@ -731,5 +693,5 @@ def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) ->
 __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
            "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
-           "planner_inputs", "problems_from_dir", "project_problem", "resolve_gold", "semantic_round",
-           "semantic_score", "semantic_summary", "store_problems"]
+           "planner_inputs", "problems_from_dir", "project_problem", "semantic_round",
+           "semantic_score", "semantic_summary"]

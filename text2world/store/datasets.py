@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from text2world.errors import Text2WorldError
-from text2world.files import atomic_write_text, data_dir, home_dir
+from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
 
 BUILTIN = "text2world"
 SPLITS = ("test", "train", "all")
@@ -414,3 +414,44 @@ def export_jsonl(dataset: Dataset) -> str:
     """One JSON object per record: id, name, split, domain, descriptions, problems."""
     return "".join(json.dumps({k: v for k, v in r.to_dict().items() if k != "meta"},
                               ensure_ascii=False) + "\n" for r in dataset.records)
+
+
+# --------------------------------------------------------------------------------------------
+# A gold and its problems, for semantic scoring
+
+
+def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list[tuple[str, str]]]:
+    """The gold domain text and ``(name, text)`` problems of a dataset record."""
+    record = load_dataset(dataset).get(gold_id)
+    return record.domain, [(p.name, p.pddl) for p in record.problems]
+
+
+def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
+                 ) -> tuple[str, list[tuple[str, str]]]:
+    """The gold text and problems for ``t2w score --semantic`` (``SemanticInputError`` when
+    there are none): ``gold`` is a domain file (then
+    ``problems_dir`` is needed) or a store id (its problems are used unless a folder is given)."""
+    from text2world.scoring.semantic import SemanticInputError, problems_from_dir
+
+    path = Path(gold)
+    if path.is_file():
+        try:
+            text = read_input_text(path, "gold domain")
+        except InputFileError as err:
+            raise SemanticInputError(str(err)) from None
+        if problems_dir is None:
+            raise SemanticInputError(
+                f"semantic scoring of {path} needs problems: pass --problems DIR, or give "
+                "a store id instead of a file (its problems are used)")
+        return text, problems_from_dir(problems_dir)
+    try:
+        text, problems = store_problems(gold, dataset)
+    except KeyError:
+        raise SemanticInputError(f"{gold}: neither a file nor a domain id of dataset "
+                                 f"{dataset!r}") from None
+    if problems_dir is not None:
+        problems = problems_from_dir(problems_dir)
+    if not problems:
+        raise SemanticInputError(f"{gold} has no problems in dataset {dataset!r}; "
+                                 "pass --problems DIR")
+    return text, problems
