@@ -617,7 +617,7 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
     from text2world.pddl.bounds import DomainInputError
     from text2world.pddl.extract import NoDomainFound
     from text2world.reports.published import PublishedError
-    from text2world.scoring.batch import BatchInputError
+    from text2world.batch_scoring import BatchInputError
     from text2world.scoring.score_base import ScoringError
     from text2world.simulation import ProblemError, UnsupportedFeature
     from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain

@@ -158,7 +158,7 @@ def test_importable_without_the_api_extras():
                     raise ImportError("blocked: " + name)
         sys.meta_path.insert(0, Block())
         from text2world.rewards import compute_score, domain_reward
-        from text2world.scoring.batch import score_chunk
+        from text2world.batch_scoring import score_chunk
         print(compute_score("text2world", "no domain", "blocksworld"))
         assert not any(name.split(".")[0] in {blocked!r} for name in sys.modules)
     """)

@@ -24,7 +24,7 @@ def test_gold_answers_are_current_and_replay(record):
     for problem in record.problems:
         parsed = parse_problem(record.domain, problem.pddl)
         answer = gold_front_answer(PlanCache.key(front.FRONT, *planner_inputs(domain, parsed)))
-        assert answer is not None, f"{record.id}/{problem.name}: python -m text2world.store.plans --gold-front"
+        assert answer is not None, f"{record.id}/{problem.name}: python -m text2world.tasks.wm.plan_writer --gold-front"
         if answer["solved"]:
             simulator = Simulator(domain, parsed, max_work=SemanticSettings().max_work)
             assert simulator.validate_plan([GroundAction.parse(s) for s in answer["plan"]]).valid

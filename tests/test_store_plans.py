@@ -24,7 +24,7 @@ def test_every_problem_has_a_current_plan_the_simulator_accepts(record):
     for problem in record.problems:
         entry = data["problems"][problem.name]
         assert entry["key"] == plan_key(record.domain, problem.pddl), \
-            f"{record.id}/{problem.name}: stale plan; run python -m text2world.store.plans " \
+            f"{record.id}/{problem.name}: stale plan; run python -m text2world.tasks.wm.plan_writer " \
             f"--missing"
         shipped = shipped_plan(record, problem.name, problem.pddl)
         assert shipped is not None and shipped.plan, problem.name

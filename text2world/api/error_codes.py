@@ -66,7 +66,7 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
         return ApiError(422, "unsupported", f"the simulator does not support this: {err.reason}")
     if isinstance(err, ProblemError):
         return ApiError(422, "invalid_problem", f"problem: {err.reason}")
-    from text2world.scoring.batch import BatchInputError
+    from text2world.batch_scoring import BatchInputError
 
     if isinstance(err, BatchInputError):  # an item of POST /v1/score/batch
         return ApiError(422, "invalid_item", str(err))

@@ -51,9 +51,9 @@ def score_job(task: dict) -> dict:
 
 
 def batch_item_job(task: dict) -> dict:
-    """One line of ``POST /v1/score/batch``: ``scoring.batch.score_task`` (every score, the reward
+    """One line of ``POST /v1/score/batch``: ``batch_scoring.score_task`` (every score, the reward
     of ``task["metric"]``, the verdict and the reason)."""
-    from text2world.scoring.batch import score_task
+    from text2world.batch_scoring import score_task
 
     return score_task(task["line"], task["metric"], task["limit"])
 

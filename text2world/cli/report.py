@@ -34,9 +34,9 @@ def report_tables(data: dict) -> list[Table]:
     mode, metrics = data["mode"], data["metrics"]
     tables = []
     for row in data["runs"]:
+        corrected = f", EC_{row['ec']}: after up to {row['ec']}" if row["ec"] else ""
         table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
-                            f"(EC_0: no correction, EC_{row['ec']}: after up to {row['ec']}; "
-                            "mean [95% interval])")
+                            f"(EC_0: no correction{corrected}; mean [95% interval])")
         table.add_column("round", no_wrap=True)
         table.add_column("items", justify="right")
         for metric in metrics:

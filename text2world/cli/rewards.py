@@ -1,5 +1,5 @@
 """``t2w score-batch`` and ``t2w export-trajectories``: the training side (rewards in bulk,
-conversations for fine-tuning). The logic is in ``scoring.batch`` and ``engine.trajectories``."""
+conversations for fine-tuning). The logic is in ``batch_scoring`` and ``engine.trajectories``."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def score_batch_command(
 ) -> None:
     """Score many answers: every score, verdict and reason per line, resumable by id."""
     from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
-    from text2world.scoring.batch import BatchInputError, read_batch, run_here, score_batch
+    from text2world.batch_scoring import BatchInputError, read_batch, run_here, score_batch
 
     try:
         lines = read_batch(source)

@@ -1,7 +1,7 @@
 """Batch scoring on a Ray cluster (``t2w score-batch --ray [ADDRESS]``; the ``ray`` extra).
 
-Each chunk of lines (``scoring.batch.chunks``: grouped by gold) is one Ray task running
-``scoring.batch.score_chunk``; Ray reuses its worker processes, so the per-process gold caches
+Each chunk of lines (``batch_scoring.chunks``: grouped by gold) is one Ray task running
+``batch_scoring.score_chunk``; Ray reuses its worker processes, so the per-process gold caches
 keep each gold prepared once per worker. Without an address a local Ray is started with
 ``workers`` CPUs (and stopped at the end); with one, the cluster at that address is joined (its
 workers need text2world installed). Results are the chunks' lines, whatever worker ran them.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from text2world.errors import Text2WorldError
-from text2world.scoring.batch import score_chunk
+from text2world.batch_scoring import score_chunk
 
 
 class RayUnavailable(Text2WorldError, RuntimeError):
@@ -28,7 +28,7 @@ def _ray():
 
 
 def run_on_ray(address: str | None = None, workers: int | None = None):
-    """A chunk runner (``scoring.batch.ChunkRunner``) that runs each chunk as a Ray task."""
+    """A chunk runner (``batch_scoring.ChunkRunner``) that runs each chunk as a Ray task."""
 
     def runner(parts: list[list[dict[str, str]]], metric: str, limit: float) -> Iterator[list[dict]]:
         ray = _ray()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +17,25 @@ from text2world.model.environment import (
     REFERENCE_PROVIDER,
     prepare_litellm_environment,
 )
+
+# The world-model and judge tasks answer their own prompts for the reference models: they hold
+# the call's truth (the simulator's state, the semantic verdict). Each registers its answerer
+# here when its module is imported, since the model layer sits below the tasks.
+ReferenceAnswerer = Callable[[str, dict], str]  # (model, the call's reference context) -> text
+REFERENCE_ANSWERERS: dict[str, ReferenceAnswerer] = {}
+
+
+def register_reference_answerer(task: str, answerer: ReferenceAnswerer) -> None:
+    """Let the reference models answer calls whose reference context says ``task``."""
+    REFERENCE_ANSWERERS[task] = answerer
+
+
+def task_reference_answer(task: str, model: str, context: dict) -> str:
+    """The registered answer of a reference model to a call of ``task``."""
+    answerer = REFERENCE_ANSWERERS.get(task)
+    if answerer is None:
+        raise LookupError(f"no reference answerer for {task!r} calls: import its task first")
+    return answerer(model, context)
 
 
 def reference_answer(model: str, gold: str, item: str, round_index: int, seed: int = 0,
@@ -103,13 +123,9 @@ def reference_handler():
                 f"reference/{model} answers only inside t2w judge" if not judging else
                 f"reference/{model} cannot judge: the reference judges are "
                 + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES)))
-        if judging:
-            from text2world.tasks.judge.agreement import reference_judge_answer
-            context = {**context, "wm_answer": reference_judge_answer(model, context)}
-        elif context and context.get("task") == "wm" and model in REFERENCE_MODELS:
-            from text2world.tasks.wm.reference import reference_wm_answer  # the world-model tasks
-            context = {**context, "wm_answer": reference_wm_answer(model, context,
-                                                                   int(context.get("round", 0)))}
+        task = str(context.get("task") or "")
+        if judging or (task in REFERENCE_ANSWERERS and model in REFERENCE_MODELS):
+            context = {**context, "wm_answer": task_reference_answer(task, model, context)}
         if not context or ("gold" not in context and "wm_answer" not in context):
             raise CustomLLMError(status_code=400, message=(
                 "reference models answer only inside t2w eval or t2w wm (they need the item's "

@@ -9,22 +9,20 @@ is LAMA's first solution (satisficing) found after the optimal search ran out of
 or, for a generated problem LAMA cannot plan in that bound either, the generator's own walk
 (``"planner": "generator walk"``, satisficing).
 An entry whose key does not match the current texts is stale and ignored (the planner runs
-as before). ``python -m text2world.store.plans`` regenerates the files (``--domains a,b``;
-``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``).
+as before). ``python -m text2world.tasks.wm.plan_writer`` regenerates the files (``--domains a,b``;
+``--generated``: the generated problems of ``data/generated/``, into ``data/plans/generated/``):
+writing needs the world-model tasks' planner and generator, which sit above the store.
 
 ``data/plans/gold-front.json`` ships the answers of semantic scoring's planner front
 (``planning.front.cached_plan``) for every gold problem of the store, keyed as its disk cache is
 (the front's configuration and the printed texts), so a fresh ``T2W_HOME`` does not plan the
-golds again (``--gold-front`` regenerates it; an answer of another configuration never matches).
+golds again (``plan_writer --gold-front`` regenerates it; an answer of another configuration never matches).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,78 +131,3 @@ def write_gold_front(records: list[Record], root: Path | None = None) -> int:
                       json.dumps({"format": FORMAT, "planner": FRONT, "answers": answers},
                                  indent=0, sort_keys=True) + "\n")
     return len(answers)
-
-
-def plan_record(record: Record, timeout: float) -> dict:
-    """Plan every problem of ``record`` (optimal first, LAMA after a timeout)."""
-    from text2world.tasks.wm.generators import WITNESS_PLANS
-    from text2world.tasks.wm.planner import PLANNER_VERSION, OptimalPlan, optimal_plan
-
-    problems = {}
-    witnesses = record.meta.get(WITNESS_PLANS, {})  # generated problems: the generator's walk
-    for problem in record.problems:
-        result = optimal_plan(record.domain, problem.pddl, timeout=timeout)
-        optimal = result.solved
-        if result.status == "timeout":
-            result = optimal_plan(record.domain, problem.pddl, timeout=timeout, optimal=False)
-        if not result.solved and witnesses.get(problem.name):
-            result = OptimalPlan("solved", tuple(witnesses[problem.name]), None,
-                                 planner="generator walk")
-        problems[problem.name] = {
-            "key": plan_key(record.domain, problem.pddl), "status": result.status,
-            "plan": list(result.plan or []), "cost": result.cost, "optimal": optimal,
-            "bound_s": timeout, **({"message": result.message} if not result.solved else {}),
-            **({"planner": result.planner} if result.planner == "generator walk" else {})}
-    return {"format": FORMAT, "planner": PLANNER_VERSION, "problems": problems}
-
-
-def write_plans(records: list[Record], timeout: float, root: Path | None = None,
-                only_missing: bool = False, generated: bool = False) -> list[str]:
-    """Plan and write each record's file; returns one line per domain. ``records`` carry
-    the problems to plan (the generated ones when ``generated``)."""
-    lines = []
-    for record in records:
-        if only_missing and all(shipped_plan(record, p.name, p.pddl, root) is not None
-                                for p in record.problems):
-            continue
-        started = time.monotonic()
-        data = plan_record(record, timeout)
-        atomic_write_text(plans_path(record.id, root, generated),
-                          json.dumps(data, indent=1) + "\n")
-        optimal = sum(1 for e in data["problems"].values() if e["optimal"])
-        line = (f"{record.id}: {len(data['problems'])} problems, {optimal} optimal, "
-                f"{time.monotonic() - started:.0f}s")
-        lines.append(line)
-        print(line, flush=True)
-    return lines
-
-
-def main(argv: list[str] | None = None) -> None:
-    from text2world.store.datasets import load_dataset
-
-    parser = argparse.ArgumentParser(description="Write the store's reference plans")
-    parser.add_argument("--timeout", type=float, default=20.0,
-                        help="seconds of optimal search per problem before LAMA (20)")
-    parser.add_argument("--domains", default=None, help="comma-separated ids (all)")
-    parser.add_argument("--missing", action="store_true",
-                        help="only domains with a missing or stale plan")
-    parser.add_argument("--generated", action="store_true",
-                        help="the generated problems (data/generated/) instead")
-    parser.add_argument("--gold-front", action="store_true",
-                        help="the planner front's answers for the golds (gold-front.json)")
-    args = parser.parse_args(argv)
-    dataset = load_dataset()
-    records = dataset.select("all", args.domains.split(",") if args.domains else None)
-    if args.gold_front:
-        print(f"{write_gold_front(list(dataset.records))} gold answers written")
-        return
-    if args.generated:
-        from text2world.tasks.wm.generators import sized_records
-
-        records = [r for r in sized_records(records, "hard", witnesses=True)
-                   if "generator_error" not in r.meta]
-    write_plans(records, args.timeout, only_missing=args.missing, generated=args.generated)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -55,8 +55,8 @@ async def validate_domain(request: ValidateRequest, run_job: JobRunnerDep) -> di
 
 
 def _batch_lines(request: BatchScoreRequest) -> list[dict]:
-    """The items as ``scoring.batch`` tasks, every gold resolved first (422 naming the item)."""
-    from text2world.scoring.batch import BatchInputError, parse_line
+    """The items as ``batch_scoring`` tasks, every gold resolved first (422 naming the item)."""
+    from text2world.batch_scoring import BatchInputError, parse_line
 
     try:
         return [parse_line(item.model_dump(exclude_none=True), f"items[{index}]").task()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 
+from text2world.model.reference import register_reference_answerer
 from text2world.stats import bootstrap_kappa
 
 SAME, DIFFERENT = "same", "different"
@@ -98,3 +99,6 @@ def floors(records: list[dict], seed: int) -> dict[str, dict]:
         data = agreement(simulated)
         result[f"reference/{judge}"] = {key: data[key] for key in ("kappa", "accuracy")}
     return result
+
+
+register_reference_answerer("judge", reference_judge_answer)

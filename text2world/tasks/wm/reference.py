@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 
+from text2world.model.reference import register_reference_answerer
+
 NOISE = 0.35
 
 
@@ -126,3 +128,7 @@ def _plan(context: dict, phase: str, oracle: bool, rng: random.Random) -> str:
         return _fenced({"done": False, "action": later[0], "next_state": context["state"]})
     return _fenced({"done": False, "action": truth["action"], "next_state": truth["next_state"]},
                    None if oracle else rng)
+
+
+register_reference_answerer(
+    "wm", lambda model, context: reference_wm_answer(model, context, int(context.get("round", 0))))

@@ -26,6 +26,7 @@ from text2world.model.client import ModelSpec
 from text2world.simulation import GroundAction, SimulationError
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
+from text2world.tasks.wm import reference as reference_answers  # noqa: F401 - registers them
 from text2world.tasks.wm.generators import SIZES, sized_records
 from text2world.tasks.wm.items import (
     OFF_PLAN_SHARE,
