@@ -153,6 +153,35 @@ def test_report_compare_and_view_bundle_read_those_runs(space, generation_runs, 
         assert f'"{run_id}"' in bundled, run_id
 
 
+def test_each_protocol_over_the_whole_store(space, generation_runs):
+    """``--feedback plans`` / ``behavior``, ``--agent`` and ``--epochs`` with the noisy
+    reference over the whole store, offline: their reports name the protocol, the agent's its
+    tool calls, the epochs' their scaling curves; the paper protocol's run is the baseline."""
+    runs = {"plans": ("--feedback", "plans"), "behavior": ("--feedback", "behavior"),
+            "agent": ("--agent",), "epochs": ("--epochs", "2")}
+    for run_id, options in runs.items():
+        space.t2w("eval", "--model", "reference/noisy-oracle", *options, "--run-id", run_id,
+                  "--no-progress")
+    summaries = {run_id: space.summary(run_id) for run_id in (*runs, "noisy")}
+    for run_id, summary in summaries.items():
+        epochs = 2 if run_id == "epochs" else 1
+        assert summary["finished_items"] == STORE_TEST_ITEMS * epochs, run_id
+        assert summary["infrastructure_errors"] == 0, run_id
+    assert [summaries[r]["protocol"] for r in ("plans", "behavior", "agent", "noisy")] == \
+        ["plans", "behavior", "agent", "syntax"]
+    assert summaries["behavior"]["oracle_feedback"] and not summaries["plans"]["oracle_feedback"]
+    # the reference validates before submitting: at least one tool call per item
+    assert summaries["agent"]["tool_calls"] >= STORE_TEST_ITEMS
+    # behaviour feedback reveals the gold's behaviour: more final domains equivalent to it
+    equivalent = {r: summaries[r]["metrics"]["semantic"][-1]["verdicts"]["equivalent"]
+                  for r in ("behavior", "noisy")}
+    assert equivalent["behavior"] > equivalent["noisy"], equivalent
+    assert "protocol behavior" in space.t2w("report", "behavior")
+    assert "tool calls" in space.t2w("report", "agent")
+    scaling = space.t2w("report", "epochs")
+    assert "pass@k executable" in scaling and "best-of-N equivalent" in scaling
+
+
 @pytest.mark.parametrize("task", INSPECT_TASKS)
 def test_inspect_eval_of_each_task_on_the_oracle(space, task, tmp_path):
     pytest.importorskip("inspect_ai")
