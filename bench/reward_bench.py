@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from text2world.batch_scoring import BatchLine, score_batch
 from text2world.model.reference import reference_answer
 from text2world.pddl import perturb
 from text2world.rewards import domain_reward, resolve_gold, reward_for
-from text2world.batch_scoring import BatchLine, score_batch
 from text2world.store.datasets import load_dataset
 
 

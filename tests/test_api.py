@@ -614,10 +614,10 @@ def test_library_errors_have_one_code_on_the_api_and_in_mcp():
     and code over REST and MCP; only where the message points the client differs."""
     from text2world.api.error_codes import API, MCP, ApiError, api_error
     from text2world.api.scoring import ScoringUnavailable
+    from text2world.batch_scoring import BatchInputError
     from text2world.pddl.bounds import DomainInputError
     from text2world.pddl.extract import NoDomainFound
     from text2world.reports.published import PublishedError
-    from text2world.batch_scoring import BatchInputError
     from text2world.scoring.score_base import ScoringError
     from text2world.simulation import ProblemError, UnsupportedFeature
     from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain

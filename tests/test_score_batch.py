@@ -11,10 +11,10 @@ import pytest
 from api_helpers import assert_error, scoring_client
 from typer.testing import CliRunner
 
+from text2world.batch_scoring import BatchInputError, parse_line, read_batch, score_task
 from text2world.cli import app as cli
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action
-from text2world.batch_scoring import BatchInputError, parse_line, read_batch, score_task
 from text2world.store.datasets import load_dataset
 
 GOLDS = ("blocksworld", "gripper", "bakery-ovens")

@@ -29,8 +29,8 @@ def score_batch_command(
                                            help="Address of a running Ray cluster (implies --ray)."),
 ) -> None:
     """Score many answers: every score, verdict and reason per line, resumable by id."""
-    from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
     from text2world.batch_scoring import BatchInputError, read_batch, run_here, score_batch
+    from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
 
     try:
         lines = read_batch(source)

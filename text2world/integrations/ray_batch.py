@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from text2world.errors import Text2WorldError
 from text2world.batch_scoring import score_chunk
+from text2world.errors import Text2WorldError
 
 
 class RayUnavailable(Text2WorldError, RuntimeError):
