@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from text2world.scoring import semantic
 from text2world.scoring.mutants import behaviour_differs, mutants, rename
 from text2world.scoring.semantic import SemanticSettings, prepare_gold, semantic_score
 from text2world.simulation import parse_problem
@@ -86,6 +87,29 @@ def test_gold_cache_is_reused(blocks) -> None:
     assert prepare_gold(gold, problems) is cache
     score = semantic_score(gold, gold, problems)  # builds nothing new
     assert score.ok and score.planner_seconds < 0.05  # the planner result is cached too
+
+
+def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
+    """More golds than the 32 a count bound kept (a GRPO step's prompts) stay prepared; the
+    bound is in bytes (``T2W_GOLD_CACHE_BYTES``): past it the least recently used goes."""
+    from text2world.scoring.caching import deep_size
+    from text2world.store.datasets import load_dataset
+
+    records = [r for r in load_dataset() if r.problems][:40]
+    golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems)) for r in records]
+    prepared = [prepare_gold(gold, problems) for gold, problems in golds]
+    assert all(prepare_gold(gold, problems) is cache
+               for (gold, problems), cache in zip(golds, prepared))
+    sizes = [deep_size(cache) for cache in prepared]
+    large, small = golds[sizes.index(max(sizes))], golds[sizes.index(min(sizes))]
+    semantic._GOLD_CACHE.clear()
+    semantic._GOLD_SIZES.clear()
+    first = prepare_gold(*large)
+    (room,) = semantic._GOLD_SIZES.values()  # the bytes it was cached with
+    monkeypatch.setenv("T2W_GOLD_CACHE_BYTES", str(room))  # room for it alone
+    assert prepare_gold(*large) is first
+    prepare_gold(*small)  # fits, but not beside the first: the least recently used goes
+    assert prepare_gold(*large) is not first
 
 
 def test_diagnoses_name_the_literal(blocks) -> None:

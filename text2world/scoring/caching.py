@@ -54,7 +54,8 @@ def text_key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def _default_max_bytes() -> int:
+def default_max_bytes() -> int:
+    """The bound of each cache in bytes: ``T2W_GOLD_CACHE_BYTES``, else 64 MiB."""
     raw = os.environ.get("T2W_GOLD_CACHE_BYTES", "").strip()
     if raw:
         try:
@@ -71,7 +72,7 @@ class TextCache(Generic[T]):
 
     def __init__(self, function: Callable[[str], T], max_bytes: int | None = None) -> None:
         self.function = function
-        self.max_bytes = _default_max_bytes() if max_bytes is None else max_bytes
+        self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self._entries: OrderedDict[bytes, tuple[T, int]] = OrderedDict()
         self._bytes = 0
         self._hits = 0

@@ -48,6 +48,7 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan, timeout_of
+from text2world.scoring.caching import deep_size, default_max_bytes
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import (
     align_prediction,
@@ -217,8 +218,12 @@ class GoldCache:
 
 
 _GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticScore.timeouts)
+# Prepared golds, least recently used first, bounded in bytes like the other gold caches
+# (``T2W_GOLD_CACHE_BYTES``, default 64 MiB: about 90 golds of the store, its median 0.7 MB).
+# A count bound of 32 made a batch over more golds than that (a GRPO step's prompts, the
+# store) prepare every gold again on each pass.
 _GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
-_GOLD_CACHE_SIZE = 32
+_GOLD_SIZES: dict[str, int] = {}  # measured once, when cached
 # ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
 # scoring may ask for the same gold: one builds it, the other waits for it.
 _CACHE_LOCK = threading.Lock()
@@ -261,10 +266,17 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
         finally:
             with _CACHE_LOCK:
                 _GOLD_BUILDING.pop(key, None)
+        size, bound = deep_size(cache), default_max_bytes()
         with _CACHE_LOCK:
-            _GOLD_CACHE[key] = cache
-            while len(_GOLD_CACHE) > _GOLD_CACHE_SIZE:
-                _GOLD_CACHE.popitem(last=False)
+            if size <= bound:
+                _GOLD_CACHE[key] = cache
+                _GOLD_SIZES[key] = size
+            for stale in [k for k in _GOLD_SIZES if k not in _GOLD_CACHE]:  # cleared by a test
+                del _GOLD_SIZES[stale]
+            total = sum(_GOLD_SIZES.values())
+            while total > bound and _GOLD_CACHE:
+                evicted, _ = _GOLD_CACHE.popitem(last=False)
+                total -= _GOLD_SIZES.pop(evicted, 0)
     return cache
 
 
