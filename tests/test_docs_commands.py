@@ -5,7 +5,8 @@ HTML comment on its own line directly above the block (several may be stacked, i
 
 - ``<!-- docs-test: skip REASON -->``: not run (it needs an API key, a server left running, the
   network, ../shared, ...). REASON must be said: a skip without one fails.
-- ``<!-- docs-test: expect TEXT -->``: TEXT must appear in the block's output (stdout and stderr).
+- ``<!-- docs-test: expect TEXT -->``: TEXT must appear in the block's output (stdout and stderr),
+  runs of white space counted as one space (a table title wrapped at 80 columns still matches).
 - ``<!-- docs-test: slow REASON -->``: the block runs, but its page's test is marked ``slow``
   (``pytest -m "not slow"`` leaves it out; CI runs it).
 
@@ -244,8 +245,10 @@ def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) ->
         code, output = _run_block(block, work, env, checker)
         print(f"{block.page}:{block.line}: exit {code} in {time.monotonic() - block_started:.1f} s")
         assert code == 0, _failure(block, f"exit code {code}", output)
+        flowing = " ".join(output.split())
         for text in block.expect:
-            assert text in output, _failure(block, f"the output does not contain {text!r}", output)
+            assert " ".join(text.split()) in flowing, \
+                _failure(block, f"the output does not contain {text!r}", output)
     docs_seconds.append(time.monotonic() - started)
     print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
 

@@ -289,9 +289,10 @@ def test_old_runs_summarize_as_they_were_summarized_when_written(name, legacy_ru
     summarized then; the viewer's counts are the same counts."""
     from text2world.engine.summary import run_counts
     from text2world.reports import runview
+    from text2world.tasks.registry import summarize_run
 
     run = open_run(legacy_runs / name)
-    stored, now = run.stored_summary(), run.summary()
+    stored, now = run.stored_summary(), summarize_run(run)
     assert stored is not None
     for key in COMMON_COUNTS:
         if key in stored:
@@ -308,7 +309,7 @@ def test_old_runs_summarize_as_they_were_summarized_when_written(name, legacy_ru
 
 def test_one_rule_maps_a_config_to_its_kind_and_task(legacy_runs):
     from text2world.engine.run_store import RunKind, kind_of, run_kind
-    from text2world.tasks.registry import TASK_MODULES, task_for_kind, task_for_run
+    from text2world.tasks.registry import TASK_MODULES, summarize_run, task_for_kind, task_for_run
 
     assert set(TASK_MODULES) == set(RunKind)
     for config, kind in [({}, RunKind.GENERATION), ({"kind": "eval"}, RunKind.GENERATION),
@@ -329,7 +330,8 @@ def test_one_rule_maps_a_config_to_its_kind_and_task(legacy_runs):
     (eval_run / "config.json").write_text(json.dumps({**config, "kind": "eval"}))
     opened = open_run(eval_run)
     assert opened.kind == "generation" and task_for_run(opened).kind == "generation"
-    assert opened.summary()["metrics"] == open_run(legacy_runs / "legacy-eval").summary()["metrics"]
+    assert summarize_run(opened)["metrics"] == \
+        summarize_run(open_run(legacy_runs / "legacy-eval"))["metrics"]
 
 
 @pytest.mark.parametrize("name", ["legacy-eval", "legacy-wm", "legacy-probe"])
