@@ -85,6 +85,13 @@ def test_protocol_curves_are_the_runs_own_per_round_scores(client, runs, tmp_pat
                                                               for row in semantic]
         assert series["curves"]["semantic.equivalent"] == [
             row["verdicts"]["equivalent"] / row["items"] for row in semantic]
+        # the report's own intervals per round, drawn as error bars; none for a verdict share
+        report, _, _ = own_report(run, tmp_path / "again")
+        ((paper_intervals,),) = [report.data["intervals"].values()]
+        assert series["intervals"]["paper.executable"] == [
+            {"low": row["executable"]["low"], "high": row["executable"]["high"]}
+            for row in paper_intervals]
+        assert "semantic.equivalent" not in series["intervals"]
     # the oracle gets bus-routing's lost action back; the syntax loop never notices it
     assert (by_run[runs.behavior.run_id]["curves"]["semantic.equivalent"][-1]
             > by_run[runs.syntax.run_id]["curves"]["semantic.equivalent"][-1])
@@ -198,6 +205,7 @@ def test_the_pages_draw_the_protocol_and_scaling_charts(browser, server, runs):
             assert label in legend
         # one line per run: four polylines (or markers only for a flat one-point series)
         assert page.locator(".protocol-charts .card").first.locator("g.s").count() == 4
+        assert page.locator(".protocol-charts .card").first.locator("line.errbar").count() > 0
         assert page.locator("#protocol-runs tbody tr").count() == 4
         page.select_option("#protocol-curve", "semantic.equivalent")
         page.wait_for_selector('.protocol-charts [data-curve="semantic.equivalent"] svg.chart')

@@ -57,18 +57,36 @@ def round_curves(config: dict, items: list[dict]) -> dict[str, list[float | None
             if any(value is not None for value in values)}
 
 
+def round_intervals(items: list[dict], curves: dict[str, list[float | None]]
+                    ) -> dict[str, list[dict | None]]:
+    """``mode.metric`` -> its 95% interval per round (``{"low", "high"}``, items resampled and
+    each item's epochs within it), as the run's report gives them; ``semantic.equivalent`` (a
+    share of verdicts, not a mean of item scores) has none."""
+    from text2world.tasks.generation.intervals import generation_intervals
+
+    intervals: dict[str, list[dict | None]] = {}
+    for key, values in curves.items():
+        mode, _, metric = key.partition(".")
+        if key == "semantic.equivalent":
+            continue
+        rows = generation_intervals(items, mode, [metric], len(values))
+        intervals[key] = [{"low": row[metric]["low"], "high": row[metric]["high"]}
+                          if row[metric].get("low") is not None else None for row in rows]
+    return intervals
+
+
 def _order(series: dict) -> tuple:
     protocol = series["protocol"]
     return (ORDER.index(protocol) if protocol in ORDER else len(ORDER), protocol,
             series["run_id"])
 
 
-def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict]]) -> dict:
+def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict, dict]]) -> dict:
     """One series per generation run of ``model``: ``runs`` are (run id, config, finished
-    items, ``round_curves`` of them). Runs of one protocol that differ in something else are
+    items, ``round_curves`` of them, their ``round_intervals``). Runs of one protocol that differ in something else are
     told apart in their label (that setting, else the run id)."""
     series: list[dict[str, Any]] = []
-    for run_id, config, items, curves in runs:
+    for run_id, config, items, curves, intervals in runs:
         if not items:
             continue
         series.append({
@@ -80,7 +98,7 @@ def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict]]) -> dict
             "dataset": config.get("dataset"), "ec": int(config.get("ec", 0)),
             "epochs": int(config.get("epochs") or 1), "items": items,
             "reference_model": bool(config.get("reference_model")),
-            "curves": curves, "_config": config})
+            "curves": curves, "intervals": intervals, "_config": config})
     series.sort(key=_order)
     by_label: dict[str, list[dict]] = {}
     for entry in series:

@@ -40,6 +40,10 @@ class ProtocolSeries(BaseModel):
         description="'mode.metric' -> its mean at EC_0 .. EC_k, as the run's report has them "
         "(semantic means over all items); 'semantic.equivalent': the share of items whose "
         "verdict is equivalent")
+    intervals: dict[str, list[dict[str, float] | None]] = Field(
+        default_factory=dict, description="'mode.metric' -> its 95% interval at EC_0 .. EC_k "
+        "({low, high}; items resampled, each item's epochs within it), as the run's report "
+        "gives them; none for 'semantic.equivalent'")
 
 
 class ProtocolHeadline(BaseModel):
@@ -102,7 +106,7 @@ def model_protocols(
     scoring mode, the semantic equivalence share), labelled with its protocol (``t2w eval
     --feedback``, ``--agent``; oracle feedback said): the viewer's ``#/protocols/MODEL``."""
     from text2world.api.viewer import computed
-    from text2world.reports.protocols import protocol_curves, round_curves
+    from text2world.reports.protocols import protocol_curves
 
     runs = _model_runs(request.app.state.settings.runs_dir, model)
     if not runs:
@@ -111,12 +115,19 @@ def model_protocols(
     entries = []
     for run in runs:
         try:
-            count, curves = computed(run, "protocol_curves", lambda items, run=run: (
-                len(items), round_curves(run.config, items)))
+            count, curves, intervals = computed(
+                run, "protocol_curves", lambda items, run=run: _curves_of(run.config, items))
         except ApiError:
             continue  # a run whose log cannot be read is left out; its page says why
-        entries.append((run.run_id, run.config, count, curves))
+        entries.append((run.run_id, run.config, count, curves, intervals))
     return protocol_curves(model, entries)
+
+
+def _curves_of(config: dict, items: list[dict]) -> tuple[int, dict, dict]:
+    from text2world.reports.protocols import round_curves, round_intervals
+
+    curves = round_curves(config, items)
+    return len(items), curves, round_intervals(items, curves)
 
 
 @router.get("/runs/{run_id}/scaling", response_model=ScalingCurves, responses=ERRORS,

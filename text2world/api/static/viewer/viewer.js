@@ -872,8 +872,9 @@ function protocolCharts(data, semanticKey) {
   const keys = [data.headline.executability, semanticKey || data.headline.semantic].filter(Boolean);
   const rounds = Math.max(1, ...data.series.map(s => 1 + s.ec));
   return `<div class="charts protocol-charts">${keys.map(key => `<div class="card" data-curve="${esc(key)}">${lineChart(
-    data.series.map((s, i) => ({ name: s.label, color: COLORS[i % COLORS.length], values: s.curves[key] || [] })),
-    rounds, curveLabel(key) + " per protocol, %")}</div>`).join("")}</div>`;
+    data.series.map((s, i) => ({ name: s.label, color: COLORS[i % COLORS.length], values: s.curves[key] || [],
+      intervals: (s.intervals || {})[key] || null })),
+    rounds, curveLabel(key) + " per protocol, %" + (key === "semantic.equivalent" ? "" : " (bars: 95% intervals)"))}</div>`).join("")}</div>`;
 }
 async function protocolsPage(model) {
   setCrumbs([["runs", "#/"], [model, null], ["protocols", null]]);
