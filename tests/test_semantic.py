@@ -4,6 +4,7 @@ prediction that cannot be simulated gets a reason, diagnoses name the literal.""
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 
 import pytest
 
@@ -95,6 +96,9 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
     from text2world.scoring.caching import deep_size
     from text2world.store.datasets import load_dataset
 
+    # a cache of this test's own: the module's golds (the ``blocks`` fixture) stay cached
+    monkeypatch.setattr(semantic, "_GOLD_CACHE", OrderedDict())
+    monkeypatch.setattr(semantic, "_GOLD_SIZES", {})
     records = [r for r in load_dataset() if r.problems][:40]
     golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems)) for r in records]
     prepared = [prepare_gold(gold, problems) for gold, problems in golds]
