@@ -98,7 +98,6 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
 
     # a cache of this test's own: the module's golds (the ``blocks`` fixture) stay cached
     monkeypatch.setattr(semantic, "_GOLD_CACHE", OrderedDict())
-    monkeypatch.setattr(semantic, "_GOLD_SIZES", {})
     records = [r for r in load_dataset() if r.problems][:40]
     golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems)) for r in records]
     prepared = [prepare_gold(gold, problems) for gold, problems in golds]
@@ -107,9 +106,8 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
     sizes = [deep_size(cache) for cache in prepared]
     large, small = golds[sizes.index(max(sizes))], golds[sizes.index(min(sizes))]
     semantic._GOLD_CACHE.clear()
-    semantic._GOLD_SIZES.clear()
     first = prepare_gold(*large)
-    (room,) = semantic._GOLD_SIZES.values()  # the bytes it was cached with
+    ((_, room),) = semantic._GOLD_CACHE.values()  # the bytes it was cached with
     monkeypatch.setenv("T2W_GOLD_CACHE_BYTES", str(room))  # room for it alone
     assert prepare_gold(*large) is first
     prepare_gold(*small)  # fits, but not beside the first: the least recently used goes

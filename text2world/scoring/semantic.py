@@ -222,8 +222,7 @@ _GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticS
 # (``T2W_GOLD_CACHE_BYTES``, default 64 MiB: about 90 golds of the store, its median 0.7 MB).
 # A count bound of 32 made a batch over more golds than that (a GRPO step's prompts, the
 # store) prepare every gold again on each pass.
-_GOLD_CACHE: OrderedDict[str, GoldCache] = OrderedDict()
-_GOLD_SIZES: dict[str, int] = {}  # measured once, when cached
+_GOLD_CACHE: OrderedDict[str, tuple[GoldCache, int]] = OrderedDict()  # (gold, bytes when cached)
 # ``t2w eval`` prepares golds in a background thread (``scoring_pool.GoldPrefetch``) while
 # scoring may ask for the same gold: one builds it, the other waits for it.
 _CACHE_LOCK = threading.Lock()
@@ -253,13 +252,13 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
     with _CACHE_LOCK:
         if key in _GOLD_CACHE:
             _GOLD_CACHE.move_to_end(key)
-            return _GOLD_CACHE[key]
+            return _GOLD_CACHE[key][0]
         building = _GOLD_BUILDING.setdefault(key, threading.Lock())
     with building:
         with _CACHE_LOCK:
             if key in _GOLD_CACHE:  # built by the thread this one waited for
                 _GOLD_CACHE.move_to_end(key)
-                return _GOLD_CACHE[key]
+                return _GOLD_CACHE[key][0]
         try:
             with collector_paused():
                 cache = _build_gold(gold, gold_text, problems, settings)
@@ -269,14 +268,10 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
         size, bound = deep_size(cache), default_max_bytes()
         with _CACHE_LOCK:
             if size <= bound:
-                _GOLD_CACHE[key] = cache
-                _GOLD_SIZES[key] = size
-            for stale in [k for k in _GOLD_SIZES if k not in _GOLD_CACHE]:  # cleared by a test
-                del _GOLD_SIZES[stale]
-            total = sum(_GOLD_SIZES.values())
-            while total > bound and _GOLD_CACHE:
-                evicted, _ = _GOLD_CACHE.popitem(last=False)
-                total -= _GOLD_SIZES.pop(evicted, 0)
+                _GOLD_CACHE[key] = (cache, size)
+            total = sum(cached for _, cached in _GOLD_CACHE.values())
+            while total > bound:
+                total -= _GOLD_CACHE.popitem(last=False)[1][1]
     return cache
 
 
