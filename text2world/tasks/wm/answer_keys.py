@@ -184,20 +184,42 @@ def key_record(record: Record, planner_timeout: float = 20.0) -> tuple[dict, int
     return {"format": FORMAT, "problems": problems}, planned
 
 
-def write_keys(records: list[Record], generated: bool, *, only_missing: bool = False,
-               root: Path | None = None, planner_timeout: float = 20.0) -> list[str]:
-    lines = []
-    for record in records:
-        if only_missing and all(shipped_key(record, p.name, p.pddl, root) for p in record.problems):
-            continue
-        started = time.process_time()
-        data, planned = key_record(record, planner_timeout)
-        atomic_write_text(keys_path(record.id, root, generated), json.dumps(data, indent=0) + "\n")
-        actions = sum(len(a) for p in data["problems"].values() for a in p["states"].values())
-        line = (f"{record.id}: {len(data['problems'])} problems, {actions} actions keyed, "
-                f"{planned} by the planner, {time.process_time() - started:.1f} CPU-s")
-        lines.append(line)
-        print(line, flush=True)
+def _build_one(job: tuple[Record, bool, Path | None, float]) -> str:
+    """Build and write one domain's key file; the line ``write_keys`` prints for it."""
+    record, generated, root, planner_timeout = job
+    started = time.process_time()
+    data, planned = key_record(record, planner_timeout)
+    atomic_write_text(keys_path(record.id, root, generated), json.dumps(data, indent=0) + "\n")
+    actions = sum(len(a) for p in data["problems"].values() for a in p["states"].values())
+    return (f"{record.id}{' (generated)' if generated else ''}: {len(data['problems'])} problems, "
+            f"{actions} actions keyed, {planned} by the planner, "
+            f"{time.process_time() - started:.1f} CPU-s")
+
+
+def write_keys(records: list[tuple[Record, bool]], *, only_missing: bool = False,
+               root: Path | None = None, planner_timeout: float = 20.0,
+               jobs: int = 1) -> list[str]:
+    """Build the key file of each (record, generated) pair (only those missing or stale with
+    ``only_missing``), in ``jobs`` processes at once; each file is written whole when its domain
+    is done, so an interrupted build keeps every finished domain and ``--missing`` resumes it."""
+    todo = [(record, generated, root, planner_timeout) for record, generated in records
+            if not (only_missing and all(shipped_key(record, p.name, p.pddl, root)
+                                         for p in record.problems))]
+    lines: list[str] = []
+    if jobs <= 1 or len(todo) <= 1:
+        for job in todo:
+            lines.append(_build_one(job))
+            print(lines[-1], flush=True)
+        return lines
+    import multiprocessing
+
+    # forked workers inherit the imported modules; a fresh process per domain keeps one
+    # domain's caches from growing into the next
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(todo)),
+                                                  maxtasksperchild=1) as pool:
+        for line in pool.imap_unordered(_build_one, todo):
+            lines.append(line)
+            print(line, flush=True)
     return lines
 
 
@@ -207,17 +229,22 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description="Write the answer keys of the propose items")
     parser.add_argument("--domains", default=None, help="comma-separated ids (all)")
-    parser.add_argument("--size", choices=("hard", "easy"), default="hard",
+    parser.add_argument("--size", choices=("hard", "easy", "both"), default="hard",
                         help="hard: the generated problems (default); easy: the store's own")
     parser.add_argument("--missing", action="store_true",
                         help="only domains with a missing or stale key (resume)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="domains built at once, one process each (default 1)")
     args = parser.parse_args(argv)
     records = load_dataset().select("all", args.domains.split(",") if args.domains else None)
     records = [r for r in records if r.problems]
-    generated = args.size == "hard"
-    if generated:
-        records = [r for r in sized_records(records, "hard") if "generator_error" not in r.meta]
-    write_keys(records, generated, only_missing=args.missing)
+    chosen: list[tuple[Record, bool]] = []
+    if args.size in ("hard", "both"):  # a domain the generator cannot scale keeps its own
+        chosen += [(r, True) for r in sized_records(records, "hard")
+                   if "generator_error" not in r.meta]
+    if args.size in ("easy", "both"):
+        chosen += [(r, False) for r in records]
+    write_keys(chosen, only_missing=args.missing, jobs=args.jobs)
 
 
 if __name__ == "__main__":
