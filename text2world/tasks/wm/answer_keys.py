@@ -37,8 +37,8 @@ from text2world.simulation import SimulationError
 from text2world.simulation.problem import WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
 from text2world.store.datasets import Record, atomic_write_text
-from text2world.store.plans import plan_key
-from text2world.tasks.wm.shipped_keys import FORMAT, keys_path, shipped_key, state_hash
+from text2world.store.plans import plan_key, problem_entries
+from text2world.tasks.wm.shipped_keys import FORMAT, keys_path, state_hash
 
 EXPLORE_LIMIT = 20_000  # states evaluated by one key search before the planner takes over
 _EPSILON = 1e-9
@@ -166,22 +166,35 @@ def key_record(record: Record, planner_timeout: float = 20.0) -> tuple[dict, int
     """The keys of every problem of ``record`` with an optimal plan; and the planner calls."""
     from text2world.tasks.wm.world import WorldError, world_for
 
-    problems, planned = {}, 0
+    problems: dict[str, dict] = {}
+    planned = 0
     for problem in record.problems:
+        key = plan_key(record.domain, problem.pddl)
         try:
             world = world_for(record, problem.name, planner_timeout)
-        except WorldError:
+        except WorldError as error:  # no items start here: recorded so --missing skips it
+            problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": {},
+                                      "skipped": f"no world: {error}"}
             continue
         if not world.optimal:
+            problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": {},
+                                      "skipped": "no optimal plan within the bound"}
             continue
         states = {}
         for index in key_indices(world):
             answers, calls = state_key(world, index)
             states[state_hash(world.states[index])] = answers
             planned += calls
-        problems[problem.name] = {"key": plan_key(record.domain, problem.pddl),
-                                  "bound_s": planner_timeout, "states": states}
+        problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": states}
     return {"format": FORMAT, "problems": problems}, planned
+
+
+def key_is_current(record: Record, generated: bool, root: Path | None = None) -> bool:
+    """Whether the record's key file has a current entry (keyed or skipped) for every problem."""
+    entries = problem_entries(keys_path(record.id, root, generated))
+    return all(isinstance(entries.get(p.name), dict)
+               and entries[p.name].get("key") == plan_key(record.domain, p.pddl)
+               for p in record.problems)
 
 
 def _build_one(job: tuple[Record, bool, Path | None, float]) -> str:
@@ -191,7 +204,9 @@ def _build_one(job: tuple[Record, bool, Path | None, float]) -> str:
     data, planned = key_record(record, planner_timeout)
     atomic_write_text(keys_path(record.id, root, generated), json.dumps(data, indent=0) + "\n")
     actions = sum(len(a) for p in data["problems"].values() for a in p["states"].values())
-    return (f"{record.id}{' (generated)' if generated else ''}: {len(data['problems'])} problems, "
+    keyed = sum(1 for p in data["problems"].values() if "skipped" not in p)
+    return (f"{record.id}{' (generated)' if generated else ''}: {keyed} of "
+            f"{len(data['problems'])} problems keyed, "
             f"{actions} actions keyed, {planned} by the planner, "
             f"{time.process_time() - started:.1f} CPU-s")
 
@@ -203,8 +218,7 @@ def write_keys(records: list[tuple[Record, bool]], *, only_missing: bool = False
     ``only_missing``), in ``jobs`` processes at once; each file is written whole when its domain
     is done, so an interrupted build keeps every finished domain and ``--missing`` resumes it."""
     todo = [(record, generated, root, planner_timeout) for record, generated in records
-            if not (only_missing and all(shipped_key(record, p.name, p.pddl, root)
-                                         for p in record.problems))]
+            if not (only_missing and key_is_current(record, generated, root))]
     lines: list[str] = []
     if jobs <= 1 or len(todo) <= 1:
         for job in todo:
