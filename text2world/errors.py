@@ -49,3 +49,9 @@ class ScoringTimeout(Text2WorldError):
 
 class ScoringUnavailable(Text2WorldError):
     """No scoring process could run the job (it died, or none has started in time)."""
+
+
+class PublishedError(Text2WorldError, ValueError):
+    """A published table (``reports.published``) that cannot be found or read, or a run that
+    cannot be set beside it. Defined here so that the error-code table, below the reports,
+    maps it without importing them."""
