@@ -25,7 +25,7 @@ micro-average over items).
 
 from __future__ import annotations
 
-from text2world.tasks.wm.parse import parse_atom
+from text2world.simulation.problem import parse_atom
 
 PROPOSE_KS = (1, 2, 3, 5, 10)
 RATIO_KEYS = ("cost_ratio", "mean_steps")  # printed as ratios, every other metric as a percent
