@@ -26,13 +26,14 @@ from text2world import load_dataset
 from text2world.api import scoring
 from text2world.api.admission import Admission, Grant
 from text2world.api.app import create_app
-from text2world.api.jobs import ApiError, gold_cache_info, score_job
 from text2world.api.limits import ClientRateLimiter
 from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import Settings, SettingsError
+from text2world.errors import ApiError
 from text2world.pddl.perturb import rename_variables
 from text2world.scoring import metrics
 from text2world.scoring.caching import TextCache, deep_size, text_key
+from text2world.service.jobs import gold_cache_info, score_job
 
 
 def admission(**overrides) -> Admission:
@@ -474,7 +475,7 @@ def test_scoring_processes_keep_gold_caches_within_the_configured_bytes():
 
 _WARM_SCRIPT = """
 import asyncio, json, sys
-from text2world.api.jobs import gold_cache_info, score_job
+from text2world.service.jobs import gold_cache_info, score_job
 from text2world.api import scoring
 from text2world.api.scoring import ScoringExecutor
 from api_helpers import sleep_then_pid

@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("store",),                      # datasets, manifest, shipped plans, curation
     ("model",),                      # litellm client, response cache, reference models
     ("rewards", "batch_scoring"),    # RL rewards over scoring and the store; batch scoring
+    ("service",),                    # jobs, error codes: what the API, MCP and the agent share
     ("engine",),                     # the run loop, run records, pools, processes
     ("tasks",),                      # generation, world models, contamination, judge
     ("reports",),                    # reports over finished runs, the viewer's payloads

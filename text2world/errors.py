@@ -17,8 +17,8 @@ class Text2WorldError(Exception):
 
 class ApiError(Text2WorldError):
     """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status (by the
-    API and the MCP server); raised by the scoring jobs (``api.jobs``, which re-exports it) and
-    caught by what runs them, the agent protocol's tools included."""
+    API and the MCP server); raised by the jobs (``service.jobs``, ``service.simulation_jobs``)
+    and caught by what runs them, the agent protocol's tools included."""
 
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
                  **details: Any) -> None:

@@ -19,9 +19,9 @@ import socket
 import struct
 from typing import Any
 
-from text2world.api.error_codes import ApiError
-from text2world.api.jobs import warm_gold_cache, warm_up_process
 from text2world.children import start_child
+from text2world.errors import ApiError
+from text2world.service.jobs import warm_gold_cache, warm_up_process
 
 _HEADER = struct.Struct("!Q")
 WARM_VARIABLE = "T2W_API_WARM"

@@ -28,10 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from text2world.api.admission import Admission, Grant
-from text2world.api.jobs import warm_gold_cache
 from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
 from text2world.api.settings import Settings
 from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
+from text2world.service.jobs import warm_gold_cache
 
 log = logging.getLogger("text2world.api")
 

@@ -18,9 +18,9 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from text2world.api.error_codes import ApiError
 from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
 from text2world.engine.run_store import ERRORS_FILE, LOG_FILE, SCORES_FILE, Run, RunError
+from text2world.errors import ApiError
 
 STATIC = Path(__file__).resolve().parent / "static"
 _MAX_LOG = 512 * 1024 * 1024  # bytes of log.jsonl the viewer reads into memory

@@ -26,11 +26,12 @@ from typing import Any, Literal
 
 from fastapi.responses import JSONResponse
 
-from text2world.api.error_codes import MCP, ApiError, api_error
-from text2world.api.jobs import score_job, validate_job
 from text2world.api.limits import BodyLimitMiddleware
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
-from text2world.integrations import mcp_jobs
+from text2world.errors import ApiError
+from text2world.service import simulation_jobs
+from text2world.service.error_codes import MCP, api_error
+from text2world.service.jobs import score_job, validate_job
 from text2world.store.datasets import (
     BUILTIN,
     Dataset,
@@ -202,7 +203,7 @@ class Tools:
             raise ApiError(422, "invalid_request", f"timeout must be in (0, "
                            f"{self.settings.plan_timeout:g}] seconds (t2w mcp --plan-timeout), "
                            f"not {limit}")
-        await self._run(mcp_jobs.check_planning_job, {"domain": domain, "problem": problem})
+        await self._run(simulation_jobs.check_planning_job, {"domain": domain, "problem": problem})
         # The planner front: in-process search (bounded to about 2 s), then Fast Downward,
         # whose process group is killed past ``limit``.
         result = await asyncio.to_thread(plan_problem, domain, problem, limit)
@@ -211,21 +212,21 @@ class Tools:
                   "message": result.message, "planner": result.planner,
                   "timeout_seconds": limit}
         if result.solved:  # the planner's plan, replayed under VAL semantics
-            answer["validated"] = await self._run(mcp_jobs.plan_check_job, {
+            answer["validated"] = await self._run(simulation_jobs.plan_check_job, {
                 "domain": domain, "problem": problem, "plan": list(result.plan)})
         return answer
 
     async def validate_plan(self, domain: str, problem: str, plan: str | list[str]) -> dict:
         _check_size(self.settings, domain=domain, problem=problem,
                     plan=plan if isinstance(plan, str) else list(plan))
-        return await self._run(mcp_jobs.validate_plan_job,
+        return await self._run(simulation_jobs.validate_plan_job,
                                {"domain": domain, "problem": problem, "plan": plan})
 
     async def simulate(self, domain: str, problem: str, action: str,
                        state: list[str] | None = None) -> dict:
         _check_size(self.settings, domain=domain, problem=problem, action=action,
                     state=state or [])
-        return await self._run(mcp_jobs.simulate_job, {"domain": domain, "problem": problem,
+        return await self._run(simulation_jobs.simulate_job, {"domain": domain, "problem": problem,
                                                        "action": action, "state": state})
 
     async def list_domains(self, dataset: str = BUILTIN, split: str = "all", offset: int = 0,
