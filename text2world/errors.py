@@ -39,7 +39,7 @@ def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
 
 
 class ScoringTimeout(Text2WorldError):
-    """A scoring job (the API's and MCP's executor, ``api.scoring``) ran past the time limit
+    """A scoring job (the API's and MCP's executor, ``service.executor``) ran past the time limit
     (``seconds``) and was stopped."""
 
     def __init__(self, seconds: float) -> None:

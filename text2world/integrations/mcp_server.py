@@ -7,7 +7,7 @@ Bounded like the REST API (``text2world.api.app``): the text arguments of one ca
 at most ``max_body`` bytes (the API's body limit, 1 MiB), semantic problems at most 20 with
 names of at most 200 characters, every domain passes ``text2world.pddl.bounds`` before the
 parser sees it, and every validation, scoring and simulation job runs in a scoring process of
-the API's executor (``text2world.api.scoring.ScoringExecutor``), stopped past
+the API's executor (``text2world.service.executor.ScoringExecutor``), stopped past
 ``score_timeout`` (10 s). Planning runs the planner front (in-process search bounded to about
 2 s, then Fast Downward in its own process group, killed past ``plan_timeout``). Errors are
 tool errors whose text starts with the API's error code (``invalid_domain: ...``).
@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse
 
 from text2world.api.limits import BodyLimitMiddleware
 from text2world.api.settings import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
-from text2world.errors import ApiError
+from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 from text2world.service import simulation_jobs
 from text2world.service.error_codes import MCP, api_error
 from text2world.service.jobs import score_job, validate_job
@@ -133,10 +133,10 @@ class Tools:
 
     def __init__(self, settings: McpSettings) -> None:
         self.settings = settings
-        self.executor: Any = None  # text2world.api.scoring.ScoringExecutor, started with the server
+        self.executor: Any = None  # text2world.service.executor.ScoringExecutor, started with the server
 
     async def start(self) -> None:
-        from text2world.api.scoring import ScoringExecutor
+        from text2world.service.executor import ScoringExecutor
 
         self.executor = ScoringExecutor(self.settings.executor, self.settings.processes,
                                         self.settings.score_timeout)
@@ -148,8 +148,6 @@ class Tools:
             self.executor = None
 
     async def _run(self, job, task: dict) -> dict:
-        from text2world.api.scoring import ScoringTimeout, ScoringUnavailable
-
         if self.executor is None:
             await self.start()
         try:

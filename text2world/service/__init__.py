@@ -4,5 +4,9 @@ framework (scoring processes import it): below the tasks, so that a task may use
 * ``error_codes`` - the one table from the library's errors to an ``ApiError`` (a status and a
   code), per surface (``API``, ``MCP``);
 * ``jobs`` - validation, scoring and batch-item jobs: plain functions on plain data;
-* ``simulation_jobs`` - the planning check, plan replay, plan validation and simulation jobs.
+* ``simulation_jobs`` - the planning check, plan replay, plan validation and simulation jobs;
+* ``executor`` - ``ScoringExecutor``: runs a job in a scoring process (``scorer``, forked from a
+  warm fork server) under a time limit that kills the process, or in a thread;
+* ``admission`` - the bounded, fair queue in front of the scoring processes;
+* ``limits`` - the default size and time limits of one request or tool call.
 """

@@ -1,4 +1,4 @@
-"""Scoring jobs: plain functions on plain data, run in scoring processes (``api.scorer``).
+"""Scoring jobs: plain functions on plain data, run in scoring processes (``service.scorer``).
 
 Kept apart from ``api.app`` so that scoring processes import only the library, not the web
 framework; below the tasks, so that the agent protocol's tools run them too.

@@ -2,7 +2,7 @@
 functions on plain data.
 
 Like ``service.jobs`` (whose ``validate_job`` and ``score_job`` the tools use as they are),
-they run in the scoring processes of ``text2world.api.scoring.ScoringExecutor``, so a job past
+they run in the scoring processes of ``service.executor.ScoringExecutor``, so a job past
 the time limit is stopped by killing its process, and raise ``ApiError`` with a code and a
 message that names what is wrong and where.
 """
