@@ -8,5 +8,7 @@ framework (scoring processes import it): below the tasks, so that a task may use
 * ``executor`` - ``ScoringExecutor``: runs a job in a scoring process (``scorer``, forked from a
   warm fork server) under a time limit that kills the process, or in a thread;
 * ``admission`` - the bounded, fair queue in front of the scoring processes;
-* ``limits`` - the default size and time limits of one request or tool call.
+* ``limits`` - the default size and time limits of one request or tool call;
+* ``tools`` - ``Tools``: validate, score, plan, simulate, look domains up, with their checks
+  and limits; ``t2w mcp`` serves them, the agent protocol and the plans feedback call them.
 """
