@@ -40,8 +40,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rewards", "batch_scoring"),    # RL rewards over scoring and the store; batch scoring
     ("service",),                    # jobs, error codes: what the API, MCP and the agent share
     ("engine",),                     # the run loop, run records, pools, processes
-    ("tasks",),                      # generation, world models, contamination, judge
-    ("reports",),                    # reports over finished runs, the viewer's payloads
+    ("tasks",),                      # generation, world models, contamination, judge; run pages
+    ("reports",),                    # reports over finished runs, the viewer's item pages
     ("api",),                        # the FastAPI service
     ("integrations",),               # MCP, Inspect, Hugging Face, Ray
     ("cli",),                        # the t2w commands

@@ -2,7 +2,8 @@
 
 * ``GET /view/``: the viewer, a static page (``static/viewer/``) that reads the JSON below.
 * ``GET /v1/runs/{run_id}/overview``, ``/items/{item_id}``, ``/items/{item_id}/diff``: what the
-  run and item pages show, computed by ``text2world.reports.runview`` (read-only).
+  run and item pages show, computed by ``text2world.reports.runview`` (read-only; a run page
+  by its kind's task, ``tasks/<kind>/page.py``).
 * ``/docs`` and ``/redoc`` load Swagger UI and ReDoc from ``static/docs/`` instead of a CDN.
 """
 
