@@ -2,7 +2,7 @@
 
 For a core count N and a worker layout, in one run:
 
-1. the in-process rate: ``api.jobs.score_job`` (extract, score, validate: the work behind one
+1. the in-process rate: ``service.jobs.score_job`` (extract, score, validate: the work behind one
    ``POST /v1/score``) in N processes at once, gold caches warm, measured before and after the
    server runs (their mean is the reference);
 2. ``t2w serve`` with default settings (``--workers W``; with N below the machine's cores the
@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from text2world import load_dataset  # noqa: E402
-from text2world.api.jobs import score_job  # noqa: E402
 from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
+from text2world.service.jobs import score_job  # noqa: E402
 
 
 def payloads(limit: int, mode: str) -> list[dict]:

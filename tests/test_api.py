@@ -17,10 +17,11 @@ from processes import alive
 
 from text2world import load_dataset, score, validate
 from text2world.api.app import create_app
-from text2world.api.jobs import gold_cache_info, score_job
-from text2world.api.scoring import ScoringExecutor, ScoringTimeout
 from text2world.api.settings import Settings, SettingsError
+from text2world.errors import ScoringTimeout
 from text2world.pddl.perturb import drop_action, rename_variables
+from text2world.service.executor import ScoringExecutor
+from text2world.service.jobs import gold_cache_info, score_job
 from text2world.store.datasets import import_dataset
 
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
@@ -610,15 +611,15 @@ def test_unexpected_errors_are_structured_json_too():
 
 
 def test_library_errors_have_one_code_on_the_api_and_in_mcp():
-    """One mapping (``api.error_codes.api_error``): each library error has the same status
+    """One mapping (``service.error_codes.api_error``): each library error has the same status
     and code over REST and MCP; only where the message points the client differs."""
-    from text2world.api.error_codes import API, MCP, ApiError, api_error
-    from text2world.api.scoring import ScoringUnavailable
     from text2world.batch_scoring import BatchInputError
+    from text2world.errors import ApiError, ScoringUnavailable
     from text2world.pddl.bounds import DomainInputError
     from text2world.pddl.extract import NoDomainFound
     from text2world.reports.published import PublishedError
     from text2world.scoring.score_base import ScoringError
+    from text2world.service.error_codes import API, MCP, api_error
     from text2world.simulation import ProblemError, UnsupportedFeature
     from text2world.store.datasets import DatasetError, DatasetUnavailable, UnknownDataset, UnknownDomain
 

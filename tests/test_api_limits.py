@@ -23,16 +23,17 @@ from fastapi.testclient import TestClient
 from processes import alive
 
 from text2world import load_dataset
-from text2world.api import scoring
-from text2world.api.admission import Admission, Grant
 from text2world.api.app import create_app
-from text2world.api.jobs import ApiError, gold_cache_info, score_job
 from text2world.api.limits import ClientRateLimiter
-from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import Settings, SettingsError
+from text2world.errors import ApiError
 from text2world.pddl.perturb import rename_variables
 from text2world.scoring import metrics
 from text2world.scoring.caching import TextCache, deep_size, text_key
+from text2world.service import executor as scoring
+from text2world.service.admission import Admission, Grant
+from text2world.service.executor import ScoringExecutor
+from text2world.service.jobs import gold_cache_info, score_job
 
 
 def admission(**overrides) -> Admission:
@@ -474,9 +475,9 @@ def test_scoring_processes_keep_gold_caches_within_the_configured_bytes():
 
 _WARM_SCRIPT = """
 import asyncio, json, sys
-from text2world.api.jobs import gold_cache_info, score_job
-from text2world.api import scoring
-from text2world.api.scoring import ScoringExecutor
+from text2world.service.jobs import gold_cache_info, score_job
+from text2world.service import executor as scoring
+from text2world.service.executor import ScoringExecutor
 from api_helpers import sleep_then_pid
 
 async def main():
@@ -535,8 +536,8 @@ def store():
 
 _KILLED_SCRIPT = """
 import asyncio, os, sys, time
-from text2world.api import scoring
-from text2world.api.scoring import ScoringExecutor
+from text2world.service import executor as scoring
+from text2world.service.executor import ScoringExecutor
 
 async def main():
     executor = ScoringExecutor("process", 2, timeout=600)

@@ -205,7 +205,7 @@ def test_simulate_in_a_given_state_and_inapplicable_actions():
     (lambda t, d, p: t.list_domains(limit=0), "invalid_request"),
 ])
 def test_bad_arguments_get_clear_errors(call, code):
-    from text2world.api.jobs import ApiError
+    from text2world.errors import ApiError
 
     record, problem = _blocksworld()
 
@@ -219,7 +219,7 @@ def test_bad_arguments_get_clear_errors(call, code):
 
 
 def test_a_job_past_the_time_limit_is_stopped_and_the_next_one_runs():
-    from text2world.api.jobs import ApiError
+    from text2world.errors import ApiError
 
     async def calls(tools: Tools):
         with pytest.raises(ApiError) as caught:

@@ -269,7 +269,7 @@ def test_a_typed_model_answer_to_an_untyped_gold_is_equivalent():
 
 
 def test_eval_rounds_and_the_api_say_what_a_stray_parenthesis_dropped():
-    from text2world.api.jobs import score_job
+    from text2world.service.jobs import score_job
     from text2world.tasks.generation.scoring import extract_round_domain, score_round
 
     gold, _ = store_problems("blocksworld")
@@ -313,8 +313,8 @@ def test_a_gold_that_cannot_be_simulated_is_not_simulated_everywhere(tmp_path):
     """prepare_gold raises GoldNotSimulated with the reason; every path a user reaches (the
     library, eval logs, the API, the CLI with --json and as a table) gives the verdict
     not_simulated with that reason, and the structural scores still come."""
-    from text2world.api.jobs import score_job
     from text2world.scoring.semantic import GoldNotSimulated
+    from text2world.service.jobs import score_job
     from text2world.tasks.generation.scoring import score_round
 
     problems = [("p1", OBJECT_FLUENT_PROBLEM)]

@@ -1,7 +1,7 @@
 """Child processes that die with their parent: the one die-with-parent of the package.
 
 Every process text2world starts to do work for another (the eval's scoring workers,
-``engine.pool``; the API's and MCP's scoring processes, ``api.scorer``; the launcher of Fast
+``engine.pool``; the API's and MCP's scoring processes, ``service.scorer``; the launcher of Fast
 Downward, ``planning.fast_downward``) calls ``die_with_parent`` first thing, so that no child
 outlives the process it works for, whatever kills that process (kill -9 of its PID alone, the
 OOM killer): on Linux the kernel sends a signal when the parent dies (PR_SET_PDEATHSIG), and a

@@ -17,8 +17,8 @@ class Text2WorldError(Exception):
 
 class ApiError(Text2WorldError):
     """An error answered as ``{"error": {"code", "message", ...}}`` with an HTTP status (by the
-    API and the MCP server); raised by the scoring jobs (``api.jobs``, which re-exports it) and
-    caught by what runs them, the agent protocol's tools included."""
+    API and the MCP server); raised by the jobs (``service.jobs``, ``service.simulation_jobs``)
+    and caught by what runs them, the agent protocol's tools included."""
 
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
                  **details: Any) -> None:
@@ -39,7 +39,7 @@ def _api_error(status: int, code: str, message: str, details: dict) -> ApiError:
 
 
 class ScoringTimeout(Text2WorldError):
-    """A scoring job (the API's and MCP's executor, ``api.scoring``) ran past the time limit
+    """A scoring job (the API's and MCP's executor, ``service.executor``) ran past the time limit
     (``seconds``) and was stopped."""
 
     def __init__(self, seconds: float) -> None:
@@ -49,3 +49,9 @@ class ScoringTimeout(Text2WorldError):
 
 class ScoringUnavailable(Text2WorldError):
     """No scoring process could run the job (it died, or none has started in time)."""
+
+
+class PublishedError(Text2WorldError, ValueError):
+    """A published table (``reports.published``) that cannot be found or read, or a run that
+    cannot be set beside it. Defined here so that the error-code table, below the reports,
+    maps it without importing them."""

@@ -1,9 +1,9 @@
 """The text2world REST service: score and validate generated PDDL domains over HTTP.
 
 A thin layer over the library (``text2world.score``, ``validate``, ``extract_domain``, the store).
-Scoring is CPU-bound, so it runs in scoring processes (``api.scoring``, ``api.scorer``), never on
-the event loop; a job past the time limit is stopped by killing its one process and answered
-with 422. Admission (``api.admission``) bounds each client and the queue (429/503 with
+Scoring is CPU-bound, so it runs in scoring processes (``service.executor``, ``service.scorer``),
+never on the event loop; a job past the time limit is stopped by killing its one process and answered
+with 422. Admission (``service.admission``) bounds each client and the queue (429/503 with
 Retry-After). Gold domains are parsed once per scoring process (``text2world.scoring.metrics`` caches
 gold parses, bounded in bytes), or once for all of them with ``warm``.
 
@@ -21,7 +21,6 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from text2world.api import viewer
-from text2world.api.admission import Admission
 from text2world.api.dependencies import RecentRecords
 from text2world.api.errors import install_handlers
 from text2world.api.guard import GuardMiddleware
@@ -31,8 +30,9 @@ from text2world.api.limits import (
     ClientRateMiddleware,
 )
 from text2world.api.routes import ROUTERS
-from text2world.api.scoring import ScoringExecutor
 from text2world.api.settings import MAX_RATE_DELAY, Settings
+from text2world.service.admission import Admission
+from text2world.service.executor import ScoringExecutor
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.version import __version__
 

@@ -10,10 +10,11 @@ from typing import Annotated, Any
 import anyio
 from fastapi import Depends, Request
 
-from text2world.api.error_codes import ApiError, api_error
-from text2world.api.scoring import ScoringExecutor, ScoringTimeout, ScoringUnavailable
 from text2world.api.settings import Settings
 from text2world.engine.run_reader import RUN_NAME
+from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
+from text2world.service.error_codes import api_error
+from text2world.service.executor import ScoringExecutor
 from text2world.store.datasets import (
     Dataset,
     DatasetUnavailable,

@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from text2world.api.error_codes import ApiError
+from text2world.errors import ApiError
 from text2world.pddl.bounds import line_column
 
 log = logging.getLogger("text2world.api")

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Mapping
 
 from text2world.errors import Text2WorldError
+from text2world.service.admission import DEFAULT_QUEUE_TIMEOUT, default_client_limit, default_queue_limit
+from text2world.service.limits import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 
-DEFAULT_MAX_BODY = 1024 * 1024  # bytes
-DEFAULT_SCORE_TIMEOUT = 10.0  # seconds
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds
 DEFAULT_BODY_TIMEOUT = 30.0  # seconds for a whole request body (gunicorn's worker timeout)
-DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds
 DEFAULT_CLIENT_RATE_PER_PROCESS = 50.0  # requests per second per client, per scoring process
 DEFAULT_DEMOTE_AFTER = 0.1  # seconds
 MAX_RATE_DELAY = 2.0  # seconds a request over its client's rate may be held before a 429
@@ -76,7 +75,7 @@ class Settings:
     runs_dir: Path = field(default_factory=_default_runs_dir)
     client_concurrency: int | None = None
     """Jobs one client (address) may have scoring at once; None: every scoring process (a
-    client alone may use them all; competing clients share them, see ``api.admission``)."""
+    client alone may use them all; competing clients share them, see ``service.admission``)."""
     client_limit: int | None = None
     """Requests one client may have inside the service (scoring or waiting); past it, 429.
     None: 4 per scoring process, at least 8."""
@@ -99,7 +98,7 @@ class Settings:
     """Requests a client may send at once above its rate. None: one second's worth."""
     demote_after: float = DEFAULT_DEMOTE_AFTER
     """Seconds after which a running scoring job yields to shorter ones: its process runs at a
-    lower CPU priority and its slot goes to the next request (``api.scoring``); 0: never."""
+    lower CPU priority and its slot goes to the next request (``service.executor``); 0: never."""
 
     body_timeout: float = DEFAULT_BODY_TIMEOUT
     """Seconds a request body may take to arrive once its headers have; past it, 408 and the
@@ -170,7 +169,7 @@ class Settings:
 
     @property
     def per_client_limit(self) -> int:
-        return self.client_limit or max(8, 4 * self.processes)
+        return self.client_limit or default_client_limit(self.processes)
 
     @property
     def per_client_rate(self) -> float:
@@ -185,7 +184,7 @@ class Settings:
 
     @property
     def queue_limit(self) -> int:
-        return self.max_queue if self.max_queue is not None else max(32, 16 * self.processes)
+        return self.max_queue if self.max_queue is not None else default_queue_limit(self.processes)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":

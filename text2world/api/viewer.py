@@ -2,7 +2,8 @@
 
 * ``GET /view/``: the viewer, a static page (``static/viewer/``) that reads the JSON below.
 * ``GET /v1/runs/{run_id}/overview``, ``/items/{item_id}``, ``/items/{item_id}/diff``: what the
-  run and item pages show, computed by ``text2world.reports.runview`` (read-only).
+  run and item pages show, computed by ``text2world.reports.runview`` (read-only; a run page
+  by its kind's task, ``tasks/<kind>/page.py``).
 * ``/docs`` and ``/redoc`` load Swagger UI and ReDoc from ``static/docs/`` instead of a CDN.
 """
 
@@ -18,9 +19,9 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from text2world.api.error_codes import ApiError
 from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
 from text2world.engine.run_store import ERRORS_FILE, LOG_FILE, SCORES_FILE, Run, RunError
+from text2world.errors import ApiError
 
 STATIC = Path(__file__).resolve().parent / "static"
 _MAX_LOG = 512 * 1024 * 1024  # bytes of log.jsonl the viewer reads into memory

@@ -6,7 +6,7 @@ hold the run's lock (``runs``), ignore the signals sent to the process group (th
 decides when they stop) and die with the parent whatever kills it: ``children.start_child``,
 the start-up the API's scoring processes share.
 
-Why two pools (this one and ``api.scoring.ScoringExecutor``): this one scores a run's rounds in
+Why two pools (this one and ``service.executor.ScoringExecutor``): this one scores a run's rounds in
 batches, forked from the eval process (the modules are already imported), with affinity (a
 gold's jobs go to the worker that prepared it) and validations first, and no time limit (a
 round's score is the run's record; nothing waits on it but the run). The API's executor runs

@@ -20,9 +20,8 @@ from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
 from text2world.scoring.alignment import align
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_problem
-from text2world.simulation.problem import TypedName
+from text2world.simulation.problem import TypedName, parse_atom
 from text2world.store.datasets import load_dataset
-from text2world.tasks.wm.parse import parse_atom
 
 
 class BothWaysError(Text2WorldError, ValueError):

@@ -19,11 +19,9 @@ from typing import Any
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import (
     ERRORS_FILE,
-    METRICS,
     SCORE_MODES,
     Run,
     RunError,
-    mean,
     mode_metrics,
     runs_dir,
 )
@@ -36,11 +34,11 @@ from text2world.reports.generation_figures import (
     plot_heatmap,
     plot_rounds,
 )
-from text2world.reports.rendering import LABELS, NO_PDDL, csv_text, md_table, round_label
+from text2world.reports.rendering import LABELS, csv_text, md_table, round_label
 from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.generation.feedback import config_protocol
-from text2world.tasks.generation.summary import summarize
+from text2world.tasks.generation.summary import NO_PDDL, error_categories, item_cell, summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
 
@@ -189,18 +187,8 @@ def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
 
 
 def error_category_rows(loaded: LoadedRun) -> list[dict]:
-    """Per round: how many items were invalid, by error category (no PDDL counted apart)."""
-    rows = []
-    for r in range(loaded.ec + 1):
-        counts: Counter = Counter()
-        for item in loaded.items:
-            rounds = item.get("rounds", [])
-            if len(rounds) > r and not rounds[r].get("valid"):
-                errors = rounds[r].get("validation", {}).get("errors", [])
-                kind = errors[0].get("kind") if errors else None
-                counts[NO_PDDL if kind == NO_PDDL else (rounds[r].get("category") or "Other")] += 1
-        rows.append({"round": r, "invalid": sum(counts.values()), "categories": dict(counts)})
-    return rows
+    """Per round: how many items were invalid, by error category (the task's count)."""
+    return error_categories(loaded.items, loaded.ec)
 
 
 def per_domain_rows(loaded_runs: list[LoadedRun], mode: str) -> list[dict]:
@@ -208,20 +196,7 @@ def per_domain_rows(loaded_runs: list[LoadedRun], mode: str) -> list[dict]:
     for loaded in loaded_runs:
         for item in loaded.items:
             row = rows.setdefault(str(item["item"]), {"item": str(item["item"])})
-            scores = (item.get("ec") or {}).get(mode) or []
-            first = scores[0] if scores else None
-            last = scores[-1] if scores else None
-            f1 = (mean([last[m] for m in METRICS[2:] if last.get(m) is not None])
-                  if last else None)
-            row[loaded.label] = {
-                "exec_ec0": None if first is None else bool(first["executable"]),
-                "exec_eck": None if last is None else bool(last["executable"]),
-                "valid_round": item.get("valid_round"),
-                "rounds": item.get("rounds_used"),
-                "similarity_eck": None if last is None else last["similarity"],
-                "f1_mean_eck": f1,
-                "category_ec0": (item.get("rounds") or [{}])[0].get("category"),
-            }
+            row[loaded.label] = item_cell(item, mode)
     return [rows[k] for k in sorted(rows)]
 
 

@@ -16,7 +16,7 @@ from text2world.store.datasets import atomic_write_text
 
 
 def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, str, Path]:
-    from text2world.reports.runview import probe_overview
+    from text2world.tasks.contamination.page import overview as probe_overview
 
     try:
         run = open_run(path)

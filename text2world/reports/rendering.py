@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
           "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
           "f1_types": "F1 types"}
-NO_PDDL = "NoDomainFound"
 
 
 def round_label(round_index: int | str) -> str:

@@ -17,22 +17,15 @@ from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals
-from text2world.tasks.wm.metrics import PROPOSE_KS, aggregate, protocol_label, shown, summarize_items
-
-# The headline metric of each task (curves vs rho) and the columns of its tables.
-HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "verify-rollout": "accuracy",
-            "propose": "hit@1",
-            "plan": "success"}
-COLUMNS = {
-    "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "static_transition_accuracy",
-                   "dynamic_transition_accuracy", "state_f1", "dynamic_f1", "static_f1"],
-    "verify": ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
-    "verify-rollout": ["accuracy", "false_positive_rate", "false_negative_rate",
-                       "step_accuracy", "rollout_state_accuracy"],
-    "propose": [f"hit@{k}" for k in PROPOSE_KS] + [f"strict_hit@{k}" for k in PROPOSE_KS]
-    + ["applicable@1"],
-    "plan": ["success", "declared_done", "state_accuracy", "cost_ratio"],
-}
+from text2world.tasks.wm.metrics import (
+    COLUMNS,
+    HEADLINE,
+    PROPOSE_KS,
+    aggregate,
+    protocol_label,
+    shown,
+    summarize_items,
+)
 
 
 class WmReportError(Text2WorldError, ValueError):

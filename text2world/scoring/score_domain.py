@@ -9,7 +9,7 @@ is looked up by ``store.datasets.gold_from_store`` (the store sits above scoring
 
 Errors are the library's: ``NoDomainFound`` (an answer holding no domain), ``ScoringError``
 (a pair that cannot be scored), ``DomainInputError`` (a gold that is not a domain); the REST
-API and MCP turn them into error codes in one place (``api.error_codes``).
+API and MCP turn them into error codes in one place (``service.error_codes``).
 """
 
 from __future__ import annotations

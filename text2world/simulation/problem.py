@@ -93,6 +93,32 @@ def atom_to_pddl(atom: GroundAtom) -> str:
     return "(" + " ".join(atom) + ")"
 
 
+# A ground atom as a model or a client writes it (world-model answers, the simulate tool's
+# states), read leniently: the inverse of atom_to_pddl.
+_ATOM = re.compile(r"\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)")
+_CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
+
+
+def parse_atom(value: object) -> tuple[str, ...] | None:
+    """``(on a b)``, ``on(a, b)`` or ``on a b`` as a ground atom, lower-cased; None if not."""
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return tuple(v.strip().lower() for v in value)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    match = _ATOM.fullmatch(text)
+    if match:
+        return (match.group(1).lower(), *match.group(2).lower().split())
+    match = _CALL.match(text)
+    if match:
+        args = [a for a in re.split(r"[\s,]+", match.group(2).lower()) if a]
+        return (match.group(1).lower(), *args)
+    words = text.lower().split()
+    if words and all(re.fullmatch(r"[\w-]+", w) for w in words):
+        return tuple(words)
+    return None
+
+
 @dataclass(frozen=True)
 class PlanningProblem:
     """A problem instance: its objects (domain constants included), initial atoms, goal,

@@ -1,8 +1,8 @@
 """The registry of run kinds: the one place that maps a run (its config's kind, ``RunKind``,
 read by ``engine.run_store.run_kind``) to the task that made it. Each task owns its summary
-(``Task.summarize``), its headline (``Task.headline``) and ``task_from_run``; whatever reads a
-run of any kind (``Run.summary``, ``t2w report``, ``t2w score-run``, ``t2w import-inspect``)
-finds the task here."""
+(``Task.summarize``), its headline (``Task.headline``), ``task_from_run`` and its run page
+(``overview`` in ``tasks/<kind>/page.py``); whatever reads a run of any kind (``Run.summary``,
+``t2w report``, ``t2w score-run``, ``t2w import-inspect``, ``t2w view``) finds the task here."""
 
 from __future__ import annotations
 
@@ -21,6 +21,15 @@ TASK_MODULES = {
     RunKind.WM: "text2world.tasks.wm.task",
     RunKind.CONTAMINATION: "text2world.tasks.contamination.task",
     RunKind.JUDGE: "text2world.tasks.judge.task",
+}
+
+# The module of each kind's run page (what ``t2w view`` shows of a run): it defines
+# ``overview(run, items)``. Apart from the task's module: the viewer needs no task to show one.
+PAGE_MODULES = {
+    RunKind.GENERATION: "text2world.tasks.generation.page",
+    RunKind.WM: "text2world.tasks.wm.page",
+    RunKind.CONTAMINATION: "text2world.tasks.contamination.page",
+    RunKind.JUDGE: "text2world.tasks.judge.page",
 }
 
 
@@ -42,3 +51,9 @@ def summarize_run(run: "Run", items: list[dict] | None = None) -> dict:
     from text2world.engine.summary import summarize
 
     return summarize(task_for_run(run), run, items)
+
+
+def run_page(run: "Run", items: list[dict]) -> dict:
+    """What the viewer's run page shows of ``run`` and its finished ``items``: its kind's page
+    (``RunError`` for a kind no task makes)."""
+    return import_module(PAGE_MODULES[run_kind(run.config)]).overview(run, items)

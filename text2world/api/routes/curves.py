@@ -14,10 +14,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS
 from text2world.engine.run_reader import list_runs
 from text2world.engine.run_store import LOG_FILE, RunError, RunKind, kind_of
+from text2world.errors import ApiError
 
 router = APIRouter(prefix="/v1", tags=["runs"])
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from text2world.api.dependencies import check_plain
-from text2world.api.error_codes import ApiError, api_error
 from text2world.api.schemas import ERRORS
+from text2world.errors import ApiError
+from text2world.service.error_codes import api_error
 
 router = APIRouter(prefix="/v1", tags=["published"])
 

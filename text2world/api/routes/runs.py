@@ -11,10 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from text2world.api.dependencies import SettingsDep, check_plain
-from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
 from text2world.engine.run_store import KINDS, SUMMARY_FILE, RunError
+from text2world.errors import ApiError
 from text2world.model.credentials import redact
 
 router = APIRouter(prefix="/v1", tags=["runs"])

@@ -8,8 +8,6 @@ import anyio
 from fastapi import APIRouter
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
-from text2world.api.error_codes import ApiError, api_error
-from text2world.api.jobs import batch_item_job, score_job, validate_job
 from text2world.api.schemas import (
     SCORING_ERRORS,
     BatchScoreRequest,
@@ -19,6 +17,9 @@ from text2world.api.schemas import (
     ValidateRequest,
     ValidateResponse,
 )
+from text2world.errors import ApiError
+from text2world.service.error_codes import api_error
+from text2world.service.jobs import batch_item_job, score_job, validate_job
 
 router = APIRouter(prefix="/v1", tags=["scoring"])
 

@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from text2world.api.dependencies import SettingsDep, get_executor
-from text2world.api.error_codes import ApiError
 from text2world.api.schemas import ErrorResponse, Health, Readiness
-from text2world.api.scoring import ScoringExecutor
+from text2world.errors import ApiError
+from text2world.service.executor import ScoringExecutor
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
 from text2world.version import __version__
 

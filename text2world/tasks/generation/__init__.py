@@ -2,4 +2,5 @@
 
 Modules: ``task`` (the task on the engine, ``evaluate``, ``plan``), ``prompts`` (templates
 and round messages), ``scoring`` (one round's extraction, validation and scores),
-``summary`` (EC_k means per mode), ``rescore`` (``t2w score-run``)."""
+``summary`` (EC_k means per mode, error categories, per-item cells), ``rescore``
+(``t2w score-run``), ``page`` (the viewer's run page)."""

@@ -3,8 +3,8 @@
 The model may call ``validate_domain``, ``plan`` (one of the item's problems, by name) and
 ``simulate`` (an action in a state of one of those problems) on its own domain, by function
 calling through litellm, at most ``budget`` times; then it answers with its final domain, which
-is scored like a final round. The tools are the MCP server's (``integrations.mcp_server.Tools``:
-the same checks, size limits and time limits as ``t2w mcp``). Every call and answer is logged
+is scored like a final round. The tools are those ``t2w mcp`` serves (``service.tools.Tools``:
+the same checks, size limits and time limits). Every call and answer is logged
 in the round's ``tool_calls``.
 """
 

@@ -58,8 +58,9 @@ def is_oracle(protocol: str) -> bool:
 
 
 async def plans_report(tools: Any, domain: str, problems: tuple) -> dict:
-    """The planner on each of the item's problems under ``domain`` (through ``tools``: the MCP
-    tools' ``plan``, same checks and limits). ``findings``: one per problem."""
+    """The planner on each of the item's problems under ``domain`` (through ``tools``: the
+    service's ``plan``, as ``t2w mcp`` serves it, same checks and limits). ``findings``: one per
+    problem."""
     from text2world.errors import ApiError
 
     findings = []

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from text2world.engine.run_store import METRICS, SCORE_MODES
 from text2world.pddl.extract import NoDomainFound, extract_domain, strip_reasoning
+from text2world.tasks.generation.summary import NO_PDDL
 
 if TYPE_CHECKING:
     from text2world.scoring.score_base import Mode as ScoreMode
@@ -23,7 +24,7 @@ def validate_round(text: str, extraction_error: str | None) -> dict:
     if extraction_error is not None:
         return {"ok": False, "warnings": [], "errors": [{
             "category": "Other", "message": extraction_error, "line": None, "column": None,
-            "kind": "NoDomainFound"}]}
+            "kind": NO_PDDL}]}
     return validate(text).to_dict()
 
 

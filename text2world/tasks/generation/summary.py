@@ -4,7 +4,11 @@ shares (items, calls, tokens, costs) are the engine's (``engine.summary.common_s
 
 from __future__ import annotations
 
-from text2world.engine.run_store import SCORE_MODES, mean, mode_metrics
+from collections import Counter
+
+from text2world.engine.run_store import METRICS, SCORE_MODES, mean, mode_metrics
+
+NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no domain: counted apart
 
 
 def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
@@ -45,4 +49,39 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
                                if rnd.get("feedback")),
         "metrics": per_mode,
         "intervals": summary_intervals(items, ec),  # 95%, [low, high] at EC_0 and EC_k
+    }
+
+
+def error_categories(items: list[dict], ec: int) -> list[dict]:
+    """Per round: how many items were invalid, by error category (no PDDL counted apart)."""
+    rows = []
+    for r in range(ec + 1):
+        counts: Counter = Counter()
+        for item in items:
+            rounds = item.get("rounds", [])
+            if len(rounds) > r and not rounds[r].get("valid"):
+                errors = rounds[r].get("validation", {}).get("errors", [])
+                kind = errors[0].get("kind") if errors else None
+                counts[NO_PDDL if kind == NO_PDDL else (rounds[r].get("category") or "Other")] += 1
+        rows.append({"round": r, "invalid": sum(counts.values()), "categories": dict(counts)})
+    return rows
+
+
+def item_cell(item: dict, mode: str) -> dict:
+    """An item's outcome in ``mode``: executable at EC_0 and at its last round, the round from
+    which it stays valid, rounds used, the last round's similarity and mean F1, the EC_0 error
+    category (a report's per-domain cell, the viewer's item row)."""
+    scores = (item.get("ec") or {}).get(mode) or []
+    first = scores[0] if scores else None
+    last = scores[-1] if scores else None
+    f1 = (mean([last[m] for m in METRICS[2:] if last.get(m) is not None])
+          if last else None)
+    return {
+        "exec_ec0": None if first is None else bool(first["executable"]),
+        "exec_eck": None if last is None else bool(last["executable"]),
+        "valid_round": item.get("valid_round"),
+        "rounds": item.get("rounds_used"),
+        "similarity_eck": None if last is None else last["similarity"],
+        "f1_mean_eck": f1,
+        "category_ec0": (item.get("rounds") or [{}])[0].get("category"),
     }

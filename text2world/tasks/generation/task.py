@@ -106,7 +106,7 @@ class GenerationTask:
         self.exemplars_evaluated: list[str] = []
         self.semantic = False
         self.memo: dict[str, dict] = {}
-        self.tools: Any = None  # the MCP tools (plans feedback, agent), started on first use
+        self.tools: Any = None  # the service's tools (plans feedback, agent), started on first use
 
     @property
     def protocol(self) -> str:
@@ -246,11 +246,11 @@ class GenerationTask:
             self.tools = None
 
     def _tools(self, context: SampleContext) -> Any:
-        """The MCP server's tools (same checks and limits as ``t2w mcp``), started on first
-        use: one scoring process for an engine run; threads under Inspect (no run, so no
-        ``after_run`` to stop a process)."""
+        """The service's tools (``service.tools``: those ``t2w mcp`` serves, same checks and
+        limits), started on first use: one scoring process for an engine run; threads under
+        Inspect (no run, so no ``after_run`` to stop a process)."""
         if self.tools is None:
-            from text2world.integrations.mcp_server import McpSettings, Tools
+            from text2world.service.tools import McpSettings, Tools
 
             kind = "process" if getattr(context, "run", None) is not None else "thread"
             self.tools = Tools(McpSettings(processes=1, executor=kind))

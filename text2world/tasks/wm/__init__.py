@@ -7,7 +7,8 @@ Ground truth is the simulation core (``text2world.simulation``) and Fast Downwar
 Modules: ``world`` (a problem, its optimal plan and costs from any state), ``items`` (task
 items, deterministic for a seed), ``prompts`` (rules settings, states as atoms or sentences),
 ``parse`` (answers), ``metrics``, ``reference`` (oracle and noisy reference answers),
-``task`` (the tasks on the engine), ``report`` (tables and figures).
+``task`` (the tasks on the engine), ``page`` (the viewer's run page); the report's tables and
+figures are ``reports.wm``.
 """
 
 from text2world.tasks.wm.items import MUTATIONS, RHOS, TASKS, build_items

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Awaitable, Callable
 
+from text2world.simulation.problem import parse_atom
 from text2world.tasks.wm.metrics import score_next_state, score_verify
-from text2world.tasks.wm.parse import parse_atom
 from text2world.tasks.wm.world import World
 
 ProposalCheck = Callable[[dict, World, list[str]], Awaitable[dict]]

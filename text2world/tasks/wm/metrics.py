@@ -25,10 +25,24 @@ micro-average over items).
 
 from __future__ import annotations
 
-from text2world.tasks.wm.parse import parse_atom
+from text2world.simulation.problem import parse_atom
 
 PROPOSE_KS = (1, 2, 3, 5, 10)
 RATIO_KEYS = ("cost_ratio", "mean_steps")  # printed as ratios, every other metric as a percent
+# The headline metric of each task (curves vs rho) and the columns of its tables.
+HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "verify-rollout": "accuracy",
+            "propose": "hit@1",
+            "plan": "success"}
+COLUMNS = {
+    "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "static_transition_accuracy",
+                   "dynamic_transition_accuracy", "state_f1", "dynamic_f1", "static_f1"],
+    "verify": ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
+    "verify-rollout": ["accuracy", "false_positive_rate", "false_negative_rate",
+                       "step_accuracy", "rollout_state_accuracy"],
+    "propose": [f"hit@{k}" for k in PROPOSE_KS] + [f"strict_hit@{k}" for k in PROPOSE_KS]
+    + ["applicable@1"],
+    "plan": ["success", "declared_done", "state_accuracy", "cost_ratio"],
+}
 
 
 def protocol_label(config: dict) -> str:

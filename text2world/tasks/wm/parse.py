@@ -14,15 +14,14 @@ import re
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.extract import strip_reasoning
+from text2world.simulation.problem import parse_atom
 
 MAX_ANSWER_CHARS = 200_000
 MAX_JSON_CANDIDATES = 32
 _FENCE = re.compile(r"```[ \t]*([A-Za-z]*)[^\n`]*\r?\n(.*?)```", re.DOTALL)
-_ATOM = re.compile(r"\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)")
 # an atom, or a negated one ``(not (at f t))``: a fact that becomes (or is) false
 _SIGNED = re.compile(r"\(\s*not\s*\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)\s*\)"
                      r"|\(\s*([A-Za-z][\w-]*)((?:\s+[\w-]+)*)\s*\)", re.IGNORECASE)
-_CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\(\s*([\w\s,-]*)\)\s*$")
 
 
 class AnswerError(Text2WorldError, ValueError):
@@ -73,26 +72,6 @@ def json_object(text: str) -> dict | None:
         if value is not None:
             return value
         end = text.rfind("}", 0, start)
-    return None
-
-
-def parse_atom(value) -> tuple[str, ...] | None:
-    """``(on a b)``, ``on(a, b)`` or ``on a b`` as a ground atom, lower-cased; None if not."""
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
-        return tuple(v.strip().lower() for v in value)
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    match = _ATOM.fullmatch(text)
-    if match:
-        return (match.group(1).lower(), *match.group(2).lower().split())
-    match = _CALL.match(text)
-    if match:
-        args = [a for a in re.split(r"[\s,]+", match.group(2).lower()) if a]
-        return (match.group(1).lower(), *args)
-    words = text.lower().split()
-    if words and all(re.fullmatch(r"[\w-]+", w) for w in words):
-        return tuple(words)
     return None
 
 

@@ -24,6 +24,7 @@ from text2world.engine.task import Sample, SampleContext
 from text2world.errors import Text2WorldError
 from text2world.model.client import ModelSpec
 from text2world.simulation import GroundAction, SimulationError
+from text2world.simulation.problem import parse_atom
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm import reference as reference_answers  # noqa: F401 - registers them
@@ -44,7 +45,6 @@ from text2world.tasks.wm.mystery import mystery_records
 from text2world.tasks.wm.parse import (
     AnswerError,
     parse_actions,
-    parse_atom,
     parse_goal_check,
     parse_next_state,
     parse_plan_step,

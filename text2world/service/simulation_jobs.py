@@ -1,17 +1,19 @@
-"""The MCP server's planning and simulation jobs: plain functions on plain data.
+"""The tools' planning and simulation jobs (the MCP server's, the agent protocol's): plain
+functions on plain data.
 
-Like ``text2world.api.jobs`` (whose ``validate_job`` and ``score_job`` the server uses as
-they are), they run in the scoring processes of ``text2world.api.scoring.ScoringExecutor``, so
-a job past the time limit is stopped by killing its process, and raise ``ApiError`` with a code
-and a message that names what is wrong and where.
+Like ``service.jobs`` (whose ``validate_job`` and ``score_job`` the tools use as they are),
+they run in the scoring processes of ``service.executor.ScoringExecutor``, so a job past
+the time limit is stopped by killing its process, and raise ``ApiError`` with a code and a
+message that names what is wrong and where.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from text2world.api.error_codes import ApiError, api_error
+from text2world.errors import ApiError
 from text2world.pddl.validation import validate
+from text2world.service.error_codes import api_error
 from text2world.simulation import (
     GroundAction,
     ProblemError,
@@ -22,6 +24,7 @@ from text2world.simulation import (
     parse_plan,
     parse_problem,
 )
+from text2world.simulation.problem import parse_atom
 
 MAX_LISTED_ERRORS = 5  # errors quoted in a message; all of them are in the error's details
 
@@ -104,8 +107,6 @@ def validate_plan_job(task: dict) -> dict:
 
 
 def _parse_state(values: list[str], simulator: Simulator) -> frozenset:
-    from text2world.tasks.wm.parse import parse_atom
-
     atoms = set()
     for index, value in enumerate(values):
         atom = parse_atom(value)

@@ -1,5 +1,5 @@
-"""Error codes: the one place that maps the library's errors to the REST API's and the MCP tools'
-error codes.
+"""Error codes: the one place that maps the library's errors to the REST API's, the MCP tools' and
+the agent protocol's tools' error codes.
 
 ``ApiError`` (defined in ``text2world.errors``, re-exported here) is an error answered with a
 code: the REST API's JSON ``{"error": {"code", "message", ...}}`` with an HTTP status
@@ -9,7 +9,7 @@ point a client (``Surface``: the REST endpoint or the MCP tool that lists the id
 retrying). A scoring process raises the ``ApiError`` itself (it is pickled back), so the
 mapping runs wherever the error is met.
 
-Imports no web framework: scoring processes and the MCP server use it.
+Imports no web framework: scoring processes, the MCP server and the agent's tools use it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
+from text2world.errors import ApiError, PublishedError, ScoringTimeout, ScoringUnavailable
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,6 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
     if isinstance(err, UnknownDomain):
         return ApiError(404, "unknown_domain", f"{err} ({surface.domains} lists the ids)")
     # The scoring executor, the published tables
-    from text2world.reports.published import PublishedError
-
     if isinstance(err, ScoringTimeout):
         return ApiError(422, "scoring_timeout",
                         f"{surface.timed_out} took longer than the {err.seconds:g} s limit and "

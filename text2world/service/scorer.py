@@ -1,4 +1,5 @@
-"""The scoring process: runs one job at a time, sent over a socket by the server (``api.scoring``).
+"""The scoring process: runs one job at a time, sent over a socket by the server
+(``service.executor``).
 
 A scoring process is forked from a fork server (``multiprocessing``'s ``forkserver``) that has
 imported the library and, with ``--warm``, parsed every gold domain of the built-in store once:
@@ -19,9 +20,9 @@ import socket
 import struct
 from typing import Any
 
-from text2world.api.error_codes import ApiError
-from text2world.api.jobs import warm_gold_cache, warm_up_process
 from text2world.children import start_child
+from text2world.errors import ApiError
+from text2world.service.jobs import warm_gold_cache, warm_up_process
 
 _HEADER = struct.Struct("!Q")
 WARM_VARIABLE = "T2W_API_WARM"
@@ -114,7 +115,7 @@ def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None
 
 
 def prepare_fork_server() -> None:
-    """Run once in the fork server (``api._forkserver_preload``): import and exercise the
+    """Run once in the fork server (``service._forkserver_preload``): import and exercise the
     library, and with ``T2W_API_WARM`` parse the built-in store's golds, before any fork."""
     main_path = os.environ.get(MAIN_VARIABLE)
     if main_path:

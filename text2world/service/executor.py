@@ -1,13 +1,13 @@
 """Running scoring jobs off the event loop, each within a time limit, admitted fairly.
 
-``process`` (the default): ``size`` scoring processes (``api.scorer``), each running one job at
+``process`` (the default): ``size`` scoring processes (``service.scorer``), each running one job at
 a time and talking to the event loop over its own socket (no threads, no pool feeder: a job is
 one write and one read). A job past its time limit is stopped by killing the one process that
 runs it; a replacement is forked from the warm fork server in milliseconds, and no other
 request is touched. ``thread``: jobs in threads (lighter, but a thread cannot be stopped: a
 job past its limit is answered at once and keeps its slot until it really ends).
 
-Admission (``api.admission``) bounds what each client and the queue may hold. A job still
+Admission (``service.admission``) bounds what each client and the queue may hold. A job still
 running after ``demote_after`` seconds yields to shorter ones: its process is reniced to
 ``DEMOTED_NICE`` and the job gives its slot back (``Admission.demote``); a process is forked
 for the freed slot, and the demoted one is retired once its job ends (or, when the pool is
@@ -27,15 +27,21 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from text2world.api.admission import Admission, Grant
-from text2world.api.jobs import warm_gold_cache
-from text2world.api.scorer import HEADER_SIZE, MAIN_VARIABLE, WARM_VARIABLE, decode_header, encode_header, scorer_main
-from text2world.api.settings import Settings
 from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
+from text2world.service.admission import Admission, Grant
+from text2world.service.jobs import warm_gold_cache
+from text2world.service.scorer import (
+    HEADER_SIZE,
+    MAIN_VARIABLE,
+    WARM_VARIABLE,
+    decode_header,
+    encode_header,
+    scorer_main,
+)
 
 log = logging.getLogger("text2world.api")
 
-_PRELOAD = ["text2world.api._forkserver_preload"]
+_PRELOAD = ["text2world.service._forkserver_preload"]
 DEMOTED_NICE = 10  # CPU weight about a tenth of a normal process's (Linux CFS)
 
 
@@ -106,8 +112,7 @@ class ScoringExecutor:
         self.size = size
         self.timeout = timeout
         if admission is None:
-            admission = Admission.for_settings(Settings(score_processes=size,
-                                                        score_timeout=timeout))
+            admission = Admission.for_slots(size, timeout)
         self.admission = admission
         self.warm = warm
         self._warm_golds = warm_golds
@@ -388,7 +393,3 @@ class ScoringExecutor:
             self.admission.penalize(client)
             raise ScoringTimeout(self.timeout) from None
 
-
-# ScoringTimeout and ScoringUnavailable live in text2world.errors (error_codes maps them
-# without importing the executor); re-exported where callers have always found them.
-__all__ = ["ScoringExecutor", "ScoringTimeout", "ScoringUnavailable"]

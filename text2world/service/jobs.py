@@ -1,19 +1,19 @@
-"""Scoring jobs: plain functions on plain data, run in scoring processes (``api.scorer``).
+"""Scoring jobs: plain functions on plain data, run in scoring processes (``service.scorer``).
 
 Kept apart from ``api.app`` so that scoring processes import only the library, not the web
-framework.
+framework; below the tasks, so that the agent protocol's tools run them too.
 """
 
 from __future__ import annotations
 
-from text2world.api.error_codes import ApiError, api_error
 from text2world.pddl.extract import NoDomainFound, extract_domain
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
 from text2world.scoring.metrics import ScoringError, score
 from text2world.scoring.score_domain import score_domain
+from text2world.service.error_codes import api_error
 
-__all__ = ["ApiError", "batch_item_job", "gold_cache_info", "score_job", "validate_job",
+__all__ = ["batch_item_job", "gold_cache_info", "score_job", "validate_job",
            "warm_gold_cache", "warm_up_process"]
 
 

@@ -11,7 +11,7 @@ with a JSON error and ``Retry-After``:
 A free slot goes to the waiting client with the fewest jobs scoring (ties: the request that
 waited longest), so one client cannot crowd out others however many connections it opens,
 while a client alone may use every slot. A job that runs long is *demoted* by the executor
-(``api.scoring``: lower CPU priority) and gives its slot back, moving to one of ``background``
+(``service.executor``: lower CPU priority) and gives its slot back, moving to one of ``background``
 places (one per slot); it still counts among its client's jobs, so a client whose jobs all
 run long holds background places and leaves the slots to clients with short jobs. A client
 whose job ran past the time limit is served only when no other client is waiting, for
@@ -27,9 +27,23 @@ import time
 from collections import Counter
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 from text2world.errors import ApiError
+
+DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds a request may wait for a slot
+PENALTY_LIMITS = 3  # a client whose job ran past the time limit yields for this many limits
+
+
+def default_client_limit(slots: int) -> int:
+    """Requests one client may have inside (scoring or waiting), unless set: 4 per slot, at
+    least 8."""
+    return max(8, 4 * slots)
+
+
+def default_queue_limit(slots: int) -> int:
+    """Requests that may wait in all, unless set: 16 per slot, at least 32."""
+    return max(32, 16 * slots)
 
 
 @dataclass
@@ -67,11 +81,18 @@ class Admission:
         self._job_seconds = 0.05  # moving average, for Retry-After
 
     @classmethod
-    def for_settings(cls, settings) -> "Admission":
+    def for_settings(cls, settings: Any) -> "Admission":
         """The bounds of an ``api.settings.Settings``, per server worker."""
         return cls(settings.processes, settings.per_client_concurrency,
                    settings.per_client_limit, settings.queue_limit, settings.queue_timeout,
-                   penalty_seconds=3 * settings.score_timeout)
+                   penalty_seconds=PENALTY_LIMITS * settings.score_timeout)
+
+    @classmethod
+    def for_slots(cls, slots: int, score_timeout: float) -> "Admission":
+        """The default bounds for ``slots`` scoring processes (those of ``api.settings`` left
+        unset): what the MCP server's and the agent protocol's tools run with."""
+        return cls(slots, slots, default_client_limit(slots), default_queue_limit(slots),
+                   DEFAULT_QUEUE_TIMEOUT, penalty_seconds=PENALTY_LIMITS * score_timeout)
 
     # ---- state, for /readyz and tests
 

@@ -1,0 +1,93 @@
+"""The run page (``t2w view``) of a generation run: scores per round for every scoring mode in
+the log with 95% intervals, syntax-error categories per round and one row per domain (the
+report's own computations, ``summary``). Found by ``tasks.registry.run_page``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.engine.summary import run_counts
+from text2world.tasks.generation.summary import error_categories, item_cell, summarize
+
+
+def modes_of(items: list[dict]) -> list[str]:
+    """Scoring modes in the log: paper and canonical first, then any other (semantic)."""
+    found = {mode for item in items for mode in (item.get("ec") or {})}
+    return [m for m in SCORE_MODES if m in found] + sorted(found - set(SCORE_MODES))
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, (int, float))  # bool included: executable counts as 1 or 0
+
+
+def _generic_round_means(items: list[dict], mode: str, ec: int) -> list[dict]:
+    """Means per round of every numeric field of a mode the run store does not know."""
+    rows = []
+    for r in range(ec + 1):
+        scored = [item["ec"][mode][r] for item in items
+                  if len((item.get("ec") or {}).get(mode) or []) > r
+                  and isinstance(item["ec"][mode][r], dict)]
+        keys: list[str] = []
+        for score in scored:
+            keys += [k for k, v in score.items() if _numeric(v) and k not in keys]
+        row: dict = {"round": r, "items": len(scored)}
+        for key in keys:
+            row[key] = mean([float(s[key]) for s in scored if _numeric(s.get(key))])
+        rows.append(row)
+    return rows
+
+
+def _generic_cell(item: dict, mode: str) -> dict:
+    """An item's first and last scores in a mode the report does not know: its numeric fields."""
+    scores = [s for s in (item.get("ec") or {}).get(mode) or [] if isinstance(s, dict)]
+    if not scores:
+        return {}
+    first, last = scores[0], scores[-1]
+    return {"exec_ec0": first.get("executable"), "exec_eck": last.get("executable"),
+            "eck": {k: v for k, v in last.items() if _numeric(v)},
+            "verdict_eck": last.get("verdict")}  # semantic scores: the last round's verdict
+
+
+def overview(run: Run, items: list[dict]) -> dict:
+    """Per-round scores with 95% intervals, error categories, per-domain rows."""
+    from text2world.tasks.generation.intervals import generation_intervals
+
+    ec = int(run.config.get("ec", 0))
+    modes = modes_of(items)
+    summary = {**summarize(run.config, items, []), **run_counts(run, items)}
+    per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
+                 else _generic_round_means(items, mode, ec) for mode in modes}
+    rows: dict[str, dict[str, Any]] = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),
+                                "valid": item.get("valid"), "cost": item.get("cost"),
+                                "scores": {}} for item in items}
+    for item in items:
+        rows[str(item["item"])].update(valid_round=item.get("valid_round"),
+                                       rounds=item.get("rounds_used"),
+                                       category_ec0=(item.get("rounds") or [{}])[0].get("category"))
+    for mode in modes:
+        for item in items:  # an item logged in several epochs: its last record, as the report
+            if mode in SCORE_MODES:
+                cell = item_cell(item, mode)
+                rows[str(item["item"])]["scores"][mode] = {key: cell.get(key) for key in (
+                    "exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
+            else:
+                rows[str(item["item"])]["scores"][mode] = _generic_cell(item, mode)
+    return {
+        "run_id": run.run_id,
+        "kind": "generation",
+        "config": run.config,
+        "ec": ec,
+        "modes": modes,
+        "summary": {key: summary[key] for key in (
+            "finished_items", "planned_items", "infrastructure_errors", "valid_at_round",
+            "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "cost_paid")},
+        "per_round": per_round,
+        "intervals": {mode: generation_intervals(items, mode, [k for k in per_round[mode][0]
+                                                              if k not in ("round", "items",
+                                                                           "simulable")],
+                                                 ec + 1) if per_round[mode] else []
+                      for mode in modes},
+        "error_categories": error_categories(items, ec),
+        "items": [rows[key] for key in sorted(rows)],
+    }
