@@ -7,6 +7,7 @@ offline with the reference models (``tests/run_kinds.py``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm is imported
@@ -130,6 +131,22 @@ def test_probe_and_stratified_reports(kinds, columns):
     strata = t2w(kinds, columns, "report", str(kinds.noisy), str(kinds.oracle), "--by", "size")
     assert_readable(strata, columns, kinds)
     assert_whole(strata, ["domains", "reference/oracle"])
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_probe_prints_its_overlap_excerpts_wrapped(kinds, columns):
+    """The probe's gold and candidate excerpts (hundreds of characters of PDDL) wrap under
+    their label instead of running past the terminal, names unbroken."""
+    text = t2w(kinds, columns, "contamination", "--model", "reference/oracle", "--limit", "2")
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(("  gold ", "  candidate "))]
+    assert len(starts) >= 4, text
+    for start in starts:
+        block = [lines[start], *itertools.takewhile(lambda line: line.startswith(" " * 12),
+                                                    lines[start + 1:])]
+        assert len(block) > 1, f"excerpt not wrapped:\n{text}"
+        assert all(len(line) <= columns for line in block), "\n".join(block)
+    assert_whole(text, ["ambulance-triage", "ambulance-at"])
 
 
 @pytest.mark.parametrize("columns", WIDTHS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 import time
 from pathlib import Path
 from typing import cast
@@ -55,9 +56,13 @@ PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
 
 
 
-def _shorten(text: str, limit: int = 400) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _excerpt(text: str, lines: int = 4) -> str:
+    """A span's text wrapped to the terminal under its 12-character label (at most ``lines``
+    lines), so excerpts stay readable at 80 columns."""
+    width = max(40, console.width - 12)
+    wrapped = textwrap.wrap(" ".join(text.split()), width=width, max_lines=lines,
+                            placeholder=" ...", break_on_hyphens=False)
+    return ("\n" + " " * 12).join(wrapped)
 
 
 def contamination_command(
@@ -295,10 +300,10 @@ def _print_spans(title: str, result, spans: int = 3) -> None:
     console.print(f"\n[bold]{escape(title)}[/]: rate {result.rate:.3f} "
                   f"({result.contaminated}/{result.counted} content tokens)", highlight=False)
     for span in result.spans[:spans]:
-        console.print(f"  [cyan]gold[/]      {escape(_shorten(span.reference_text))}",
-                      highlight=False, soft_wrap=True)
-        console.print(f"  [magenta]candidate[/] {escape(_shorten(span.candidate_text))}",
-                      highlight=False, soft_wrap=True)
+        for label, colour, text in (("gold", "cyan", span.reference_text),
+                                    ("candidate", "magenta", span.candidate_text)):
+            console.print(f"  [{colour}]{label:<9}[/] {escape(_excerpt(text))}",
+                          highlight=False, soft_wrap=True)
     if len(result.spans) > spans:
         console.print(f"  ... {len(result.spans) - spans} more spans", highlight=False)
 
