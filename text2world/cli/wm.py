@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -324,7 +325,8 @@ def first_prompt(item: dict, record) -> str:
 
 @app.command("build")
 def build_command(
-    out: Path = typer.Option(..., "--out", "-o", help="JSONL file to write."),
+    out: Path = typer.Option(None, "--out", "-o",
+                             help="JSONL file to write (default: standard output)."),
     task: list[Task] = typer.Option(None, "--task", "-t", help="Tasks (repeatable; all)."),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
     rho: str = typer.Option("0.25,0.5,0.75,1", "--rho"),
     size: Size = typer.Option("hard", "--size", help="hard (generated) or easy (the store's)."),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
@@ -343,10 +345,14 @@ def build_command(
     from text2world.store.datasets import atomic_write_text
     from text2world.tasks.wm.task import WmError, WmOptions, build
 
+    # with the items on standard output, the progress and counts go to standard error
+    messages = console if out is not None else err_console
+    if out is not None and out.is_dir():
+        fail(f"--out {out}: is a folder; give a file name such as items.jsonl")
     tasks = [str(t) for t in task] if task else list(SHOWN)
     lines, skipped = [], set()
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
-    with console.status("building items"):
+    with messages.status("building items"):
         for name in tasks:
             options = WmOptions(task=name, size=str(size), mystery=mystery,
                                 rhos=parse_rhos(rho), illegal_share=illegal_share,
@@ -362,16 +368,19 @@ def build_command(
             lines += [json.dumps({**item, "prompt": first_prompt(item, by_id[item["domain"]])},
                                  ensure_ascii=False) for item in built.items]
             skipped.update(built.skipped)
-            console.print(f"{name}: {len(built.items)} items", highlight=False)
-    if out.is_dir():
-        fail(f"--out {out}: is a folder; give a file name such as items.jsonl")
-    try:
-        atomic_write_text(out, "\n".join(lines) + "\n")
-    except OSError as err:
-        fail(f"--out {out}: cannot be written ({err.strerror})")
+            messages.print(f"{name}: {len(built.items)} items", highlight=False)
+    if out is None:
+        sys.stdout.write("\n".join(lines) + "\n" if lines else "")
+        sys.stdout.flush()
+    else:
+        try:
+            atomic_write_text(out, "\n".join(lines) + "\n")
+        except OSError as err:
+            fail(f"--out {out}: cannot be written ({err.strerror})")
     for reason in sorted(skipped):
-        console.print(f"skipped: {reason}", highlight=False)
-    console.print(f"{len(lines)} items written to {out}", highlight=False)
+        messages.print(f"skipped: {reason}", highlight=False)
+    messages.print(f"{len(lines)} items written to "
+                   f"{'standard output' if out is None else out}", highlight=False)
 
 
 def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool) -> None:
