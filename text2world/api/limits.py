@@ -21,6 +21,12 @@ class BodyLimitMiddleware:
         self.body_timeout = body_timeout
 
     trust_declared = True  # refuse on Content-Length alone (a subclass may need the body's head)
+    # A refused body up to this many times the limit (and for at most DRAIN_SECONDS) is read
+    # and dropped before the 413, as nginx's lingering close does: a client still sending
+    # would otherwise see its connection reset instead of reading the answer. Past it, the
+    # connection is closed at once, so the work a refused body causes stays bounded.
+    DRAIN_FACTOR = 4
+    DRAIN_SECONDS = 2.0
 
     def _too_large(self, size: str, head: bytes = b"") -> JSONResponse:
         # Connection: close: the server stops here instead of reading (and discarding) the
@@ -43,6 +49,8 @@ class BodyLimitMiddleware:
                 await error_response(422, "invalid_request", "invalid Content-Length header")(scope, receive, send)
                 return
             if length > self.max_body:
+                if length <= self._drain_bytes():
+                    await self._discard(receive, length)
                 await self._too_large(f"{length:,}")(scope, receive, send)
                 return
         # Read the whole body first (it is at most max_body) so a streamed body that grows past
@@ -61,6 +69,7 @@ class BodyLimitMiddleware:
         if complete is None:
             return
         if not complete:
+            await self._discard(receive, self._drain_bytes() - self.max_body)
             await self._too_large(f"over {self.max_body:,}", b"".join(chunks))(scope, receive, send)
             return
         body = b"".join(chunks)
@@ -75,6 +84,24 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
+
+    def _drain_bytes(self) -> int:
+        return self.DRAIN_FACTOR * self.max_body
+
+    async def _discard(self, receive, budget: int) -> None:
+        """Read and drop up to ``budget`` bytes of the rest of a refused body, within
+        ``DRAIN_SECONDS``; stop early at its end or when the client goes away."""
+        try:
+            async with asyncio.timeout(self.DRAIN_SECONDS):
+                while budget > 0:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    budget -= len(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        return
+        except TimeoutError:
+            return
 
     async def _read(self, receive, chunks: list[bytes]) -> bool | None:
         """Read the body into ``chunks``: True when whole, False past ``max_body``, None when
