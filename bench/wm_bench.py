@@ -160,7 +160,7 @@ def command_cpu(task: str, limit: int | None) -> float:
         env = {**os.environ, "T2W_RUNS_DIR": runs,
                "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         command = [sys.executable, "-m", "text2world.cli", "wm", task, "--model",
-                   "reference/oracle"] + ([] if limit is None else ["--limit", str(limit)])
+                   "reference/oracle"] + ([] if limit is None else ["--limit-domains", str(limit)])
         cpu0 = children_cpu()
         done = subprocess.run(command, env=env, cwd=runs, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
