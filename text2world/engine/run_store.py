@@ -59,18 +59,22 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Iterable, TypedDict
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, TypedDict
 
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
 from text2world.files import atomic_write_text, drop_torn_tail
 from text2world.model.credentials import redact
 
+if TYPE_CHECKING:
+    from typing_extensions import ReadOnly
+
 __all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KINDS", "LOG_FILE",
-           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorRecord", "ItemRecord",
-           "PaidCall", "Run", "RunConfig", "RunError", "RunKind", "RunWriteError", "RunSummary",
-           "SentCall", "Stopped", "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl",
-           "run_kind", "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorInfo", "ErrorRecord",
+           "ItemRecord", "ModelCall", "PaidCall", "Run", "RunConfig", "RunError", "RunKind",
+           "RunWriteError", "RunSummary", "ScoresRecord", "SentCall", "Stopped", "Usage",
+           "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl", "run_kind",
+           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
 
@@ -136,43 +140,152 @@ class RunWriteError(RunError):
 
 
 # --------------------------------------------------------------------------------------------
-# Typed records (every one also has ``kind`` and ``version``; tasks add their own fields)
+# Typed records: the lines of the run files, as JSON reads them back (``total=False``: a record
+# written by an older version, or by another task, may lack any key). Every record also has
+# ``kind`` and ``version`` (``_stamp``). The engine's types say what the engine and the readers
+# of any kind read; each task types its own records on them (``tasks/<kind>/records.py``:
+# ``GenerationItem``, ``WmItem``, ``ProbeItem``, ``JudgeItem`` and their summaries).
 
 
 class RunConfig(TypedDict, total=False):
+    """``config.json``: one type for every kind, since it is read before the kind is known
+    (resume, identity, listing, labels); the tasks' keys never clash."""
+
     kind: str
     version: int
     run_id: str
     created: str
+    # the engine's (``runner.prepare``)
     model: str
-    dataset: str
-    selection: dict  # the flags that selected: {"limit": ..., "domains": ...}
+    litellm_model: str | None
+    api_base: str | None
+    api_key_env: str | None  # the name of the variable the key was read from, never the key
+    model_spec: dict[str, Any]
+    reference_model: bool
+    generation: dict[str, Any]  # the call settings: temperature, max_tokens, model args
+    seed: int
+    timeout: float | None
+    max_retries: int | None
+    selection: dict[str, Any] | None  # the flags that selected: {"limit": ..., "domains": ...}
     selected: list[str]  # every sample id the run covers, in order
     epochs: int
     planned_items: int
+    code_version: dict[str, str]
+    imported_from: dict[str, Any]  # a run imported from an Inspect log (``t2w import-inspect``)
+    # every task's (``Task.configure``)
+    dataset: str
+    dataset_source: str
+    dataset_hash: str
+    split: str
+    description: str  # generation: the description kind; wm: the rules
+    prompt: str
+    prompt_hash: str
+    ec: int  # correction rounds (generation); 0 for the other tasks
+    mystery: bool  # generation and wm
+    # generation
+    correction_prompt: str
+    correction_prompt_hash: str
+    few_shot_examples: list[str]
+    exemplars_evaluated: list[str]  # few-shot exemplars that are also evaluated items
+    semantic: bool
+    skipped_items: list[str]
+    protocol: str
+    feedback: str
+    oracle_feedback: bool
+    agent: bool
+    tool_budget: int
+    # world models (wm)
+    task: str
+    size: str
+    rules: str
+    render: str
+    form: str
+    rhos: list[float]
+    k: int | None
+    slack: float
+    per_k: bool
+    illegal_share: float
+    problems_per_domain: int | None
+    off_plan_share: float
+    static_share: float
+    examples: int
+    items_hash: str
+    skipped_problems: list[str]
+    # contamination
+    prefix_tokens: int
+    prompt_tokens: int  # what runs before format version 2 called ``prefix_tokens``
+    n: int
+    max_mismatches: int
+    # judge
+    source_run: str
+    source_path: str
+    source_model: str | None
+    source_description: str | None
+    prompt_source: str
+    excluded_items: dict[str, str]  # item -> why it was not judged
+
+
+class ErrorInfo(TypedDict, total=False):
+    kind: str  # the error's class of failure (rate limit, timeout, ...; ``inspect_error``)
+    message: str
+    attempts: int
 
 
 class ErrorRecord(TypedDict, total=False):
+    """A line of ``errors.jsonl``: an infrastructure failure of one sample."""
+
     kind: str
     version: int
     item: str
     epoch: int
-    error: dict  # {"kind": ..., "message": ...}
+    error: ErrorInfo
     at: str
 
 
+class Usage(TypedDict, total=False):
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class ModelCall(TypedDict, total=False):
+    """One model call a sample logs (a generation round, a world-model call, the one call of a
+    probe or judge item): what the engine and the readers of any kind read of it."""
+
+    round: int
+    messages: list[dict[str, Any]]
+    response: str
+    reasoning: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None  # None: the price is unknown
+    latency: float
+    attempts: int
+    cached: bool
+    finish_reason: str | None
+    turns: int  # an agent's round: one request per turn
+    tool_calls: list[dict[str, Any]]  # the function calls an answer asked for
+
+
 class ItemRecord(TypedDict, total=False):
+    """A line of ``log.jsonl``: one finished sample (item and epoch), with the keys every task
+    writes; each task's record adds its own (``tasks/<kind>/records.py``). ``rounds`` and
+    ``calls`` are read-only here so that a task's record may say what its calls hold."""
+
     kind: str
     version: int
     item: str
     epoch: int
-    usage: dict
-    cost: float
+    usage: Usage
+    cost: float | None
     latency: float
     finished: str
+    rounds: ReadOnly[Sequence[ModelCall]]  # generation, and the one call of a probe or judge item
+    calls: ReadOnly[Sequence[ModelCall]]  # world models
 
 
 class PaidCall(TypedDict, total=False):
+    """A line of ``paid.jsonl``: a call the model answered (not the cache)."""
+
     kind: str
     version: int
     item: str
@@ -182,10 +295,13 @@ class PaidCall(TypedDict, total=False):
     prompt_tokens: int
     completion_tokens: int
     at: str
-    call: str  # the id of its sent.jsonl line (runs since sent.jsonl)
+    call: str | None  # the id of its sent.jsonl line (runs since sent.jsonl; None in memory)
+    from_log: bool  # counted from the log of a run begun before the ledger existed
 
 
 class SentCall(TypedDict, total=False):
+    """A line of ``sent.jsonl``: a request about to go out to the model."""
+
     kind: str
     version: int
     item: str
@@ -197,6 +313,9 @@ class SentCall(TypedDict, total=False):
 
 
 class RunSummary(TypedDict, total=False):
+    """``summary.json``: the counts every task's summary has (``engine.summary``); each task's
+    summary adds its own (``tasks/<kind>/records.py``)."""
+
     kind: str
     version: int
     run_id: str | None
@@ -217,9 +336,19 @@ class RunSummary(TypedDict, total=False):
     calls_sent: int | None  # requests sent to a model (None: a run made before they were recorded)
     calls_sent_unanswered: int | None  # of them, never answered: in flight at a kill, timed out
     epochs: int
-    per_epoch: list[dict]
-    spread: dict
+    per_epoch: list[dict[str, Any]]  # {"epoch", "finished_items", headline values}
+    spread: dict[str, dict[str, float]]  # headline value -> mean, std, min, max, epochs
     updated: str
+    rescored: dict[str, Any]  # when ``t2w score-run`` scored the run again: modes, at
+
+
+class ScoresRecord(TypedDict, total=False):
+    """A line of ``scores.jsonl``: a generation item's rounds scored again (``t2w score-run``)."""
+
+    item: str
+    ec: dict[str, Any]  # replaces the logged record's ``ec`` of the modes it has
+    rounds: list[dict[str, Any]]  # each round's scores per mode
+    semantic: list[Any]  # each round's semantic scores, when scored with ``semantic``
 
 
 def utc_now() -> str:
