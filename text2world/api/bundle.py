@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from text2world.api.viewer import STATIC
@@ -37,8 +38,9 @@ def _q(value: str) -> str:
     return quote(value, safe="")  # as the viewer's encodeURIComponent (ids are plain names)
 
 
-def _curves(get: Callable[[str], dict | None], base: str, config: dict) -> None:
-    """A generation run's curves panels: its model's protocols, its test-time scaling."""
+def _curves(get: Callable[[str], dict | None], base: str, config: Mapping[str, Any]) -> None:
+    """A generation run's curves panels: its model's protocols, its test-time scaling.
+    ``config``: the run's config as the API's JSON gives it (any JSON object)."""
     if isinstance(config.get("model"), str):
         get(f"/v1/protocols?model={_q(config['model'])}")
     if int(config.get("epochs") or 1) > 1:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from text2world.engine.run_reader import RUN_NAME, find_run, list_runs
-from text2world.engine.run_store import ERRORS_FILE, LOG_FILE, SCORES_FILE, Run, RunError
+from text2world.engine.run_store import ERRORS_FILE, LOG_FILE, SCORES_FILE, ItemRecord, Run, RunError
 from text2world.errors import ApiError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -41,11 +41,11 @@ class _ItemCache:
     def __init__(self, size: int) -> None:
         self.size = size
         # run path -> (file stamps, items, what was computed from them)
-        self.entries: OrderedDict[str, tuple[tuple, list[dict], dict]] = OrderedDict()
+        self.entries: OrderedDict[str, tuple[tuple, list[ItemRecord], dict]] = OrderedDict()
         self.lock = threading.Lock()
         self.loading: dict[str, threading.Lock] = {}
 
-    def get(self, run: Run) -> list[dict]:
+    def get(self, run: Run) -> list[ItemRecord]:
         return self._entry(run)[1]
 
     def overview(self, run: Run) -> dict:
@@ -65,14 +65,14 @@ class _ItemCache:
                                f"({type(err).__name__}: {err})") from None
         return entry[2]["overview"]
 
-    def computed(self, run: Run, key: str, compute):
+    def computed(self, run: Run, key: str, compute: Callable[..., Any]) -> Any:
         """``compute(items)`` of the run, kept with its items while its files are unchanged."""
         entry = self._entry(run)
         if key not in entry[2]:
             entry[2][key] = compute(entry[1])
         return entry[2][key]
 
-    def _entry(self, run: Run) -> tuple[tuple, list[dict], dict]:
+    def _entry(self, run: Run) -> tuple[tuple, list[ItemRecord], dict]:
         key = str(run.path.resolve())
         with self.lock:
             loading = self.loading.setdefault(key, threading.Lock())
@@ -94,7 +94,7 @@ class _ItemCache:
             except (RunError, OSError, ValueError) as err:
                 raise ApiError(422, "run_unreadable",
                                f"run {run.run_id!r} cannot be read: {err}") from None
-            entry: tuple[tuple, list[dict], dict] = (stamp, items, {})
+            entry: tuple[tuple, list[ItemRecord], dict] = (stamp, items, {})
             with self.lock:
                 self.entries[key] = entry
                 self.entries.move_to_end(key)
@@ -152,7 +152,7 @@ def open_run(request: Request, run_id: str) -> Run:
     return _open_run(request, run_id)
 
 
-def computed(run: Run, key: str, compute):
+def computed(run: Run, key: str, compute: Callable[..., Any]) -> Any:
     """``compute(items)`` of ``run``'s finished items, cached with them (``api.routes.curves``)."""
     return _items.computed(run, key, compute)
 

@@ -6,7 +6,7 @@ import json
 import textwrap
 import time
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import typer
 from rich.console import JustifyMethod
@@ -41,6 +41,9 @@ from text2world.errors import Text2WorldError
 from text2world.reports.rendering import print_table
 from text2world.store.datasets import SPLITS, DatasetError, load_dataset
 from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
+
+if TYPE_CHECKING:
+    from text2world.tasks.contamination.records import ProbeSummary
 from text2world.tasks.contamination.overlap import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
@@ -202,7 +205,7 @@ CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold
                   "and separators are not counted")
 
 
-def rates_table(summary: dict, top: int) -> None:
+def rates_table(summary: ProbeSummary, top: int) -> None:
     """The most contaminated domains of a probe's summary, and its mean rate."""
     table = Table(title=f"Contamination of {escape(str(summary['model']))} on "
                         f"{escape(str(summary['dataset']))} "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
 import typer
 from rich import box
@@ -40,13 +41,17 @@ from text2world.errors import Text2WorldError
 from text2world.model.client import prepare_litellm_environment
 from text2world.reports.rendering import print_table
 
+if TYPE_CHECKING:
+    from text2world.tasks.generation.records import GenerationItem, GenerationSummary
+
 prepare_litellm_environment()  # before any command imports litellm
 
 cache_app = typer.Typer(help="Inspect or clear the response cache ($T2W_HOME/cache).",
                         no_args_is_help=True)
 
 
-def summary_table(summary: dict, mode: str = "paper", items: list[dict] | None = None) -> Table | None:
+def summary_table(summary: GenerationSummary, mode: str = "paper",
+                  items: Sequence[GenerationItem] | None = None) -> Table | None:
     """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode; with the
     run's finished ``items``, each mean with its 95% interval (as ``t2w report`` gives it)."""
     from text2world.engine.run_store import mode_metrics
@@ -72,14 +77,15 @@ def summary_table(summary: dict, mode: str = "paper", items: list[dict] | None =
     return table
 
 
-def _print_summary(summary: dict, mode: str = "paper", with_semantic: bool = True,
+def _print_summary(summary: GenerationSummary, mode: str = "paper", with_semantic: bool = True,
                    run: Path | None = None) -> None:
     """The end-of-run tables; with the ``run`` folder, every mean with its 95% interval."""
     items = None
     if run is not None:
         from text2world.engine.run_reader import open_run
+        from text2world.tasks.generation.records import generation_items
 
-        items = open_run(run).scored_items()
+        items = generation_items(open_run(run).scored_items())
     table = summary_table(summary, mode, items)
     if table is not None:
         print_table(console, table)
@@ -277,7 +283,10 @@ def score_run_command(
         print_json(summary)
         return
     for index, name in enumerate(modes):  # the semantic table once, after the last mode's
-        _print_summary(summary, name, with_semantic=index == len(modes) - 1, run=run)
+        from text2world.tasks.generation.records import generation_summary
+
+        _print_summary(generation_summary(summary), name, with_semantic=index == len(modes) - 1,
+                       run=run)
     console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
                   f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 

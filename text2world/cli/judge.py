@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -33,6 +34,9 @@ from text2world.cli.runs import (
     timeout_option,
 )
 from text2world.errors import Text2WorldError
+
+if TYPE_CHECKING:
+    from text2world.tasks.judge.records import JudgeSummary
 
 JUDGE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
                 "model_arg": "model_args", "runs_dir": "runs_root", "run": "source"}
@@ -101,7 +105,7 @@ def judge_command(
     infrastructure_note(result, "t2w judge")
 
 
-def print_judge(summary: dict) -> None:
+def print_judge(summary: JudgeSummary) -> None:
     from text2world.reports.judge import judge_tables
 
     for part in judge_tables(summary):

@@ -199,11 +199,12 @@ def report_command(
     if kind == RunKind.JUDGE:
         from text2world.cli.judge import print_judge
         from text2world.engine.run_reader import open_run
+        from text2world.tasks.judge.records import judge_summary
         from text2world.tasks.registry import summarize_run
 
         for path in runs:
             summary = summarize_run(open_run(path))
-            print_json(summary) if as_json else print_judge(summary)
+            print_json(summary) if as_json else print_judge(judge_summary(summary))
         return
     if kind == RunKind.CONTAMINATION:
         for path in runs:  # each probe's report in its own folder
@@ -420,9 +421,10 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
     else:
         from text2world.cli.contamination import rates_table
         from text2world.engine.run_reader import open_run
+        from text2world.tasks.contamination.records import probe_summary
         from text2world.tasks.registry import summarize_run
 
-        rates_table(summarize_run(open_run(run)), 20)
+        rates_table(probe_summary(summarize_run(open_run(run))), 20)
         measures = data["measures"]
         table = Table(title=f"Contamination probe {data['run_id']}: n-gram rate, %")
         table.add_column("measure")

@@ -10,7 +10,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypeVar
 
 import typer
 from rich.progress import (
@@ -28,6 +28,9 @@ from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, che
 from text2world.engine.process import Stopped
 from text2world.errors import Text2WorldError
 from text2world.model.client import FatalModelError
+
+if TYPE_CHECKING:
+    from text2world.engine.run_store import ItemRecord
 
 PROGRESS_SECONDS = 10.0  # without a terminal: a line at most this often ...
 PROGRESS_SHARE = 0.1  # ... or when another tenth of the samples is done
@@ -233,7 +236,7 @@ class ProgressObserver:
         self.cost += 0.0 if completion.cached else (completion.cost or 0.0)
         self._update()
 
-    def item_done(self, record: dict) -> None:
+    def item_done(self, record: ItemRecord) -> None:
         self._update(advance=1)
 
     def item_failed(self, item: str, error) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
@@ -38,6 +39,9 @@ from text2world.cli.runs import (
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
 from text2world.reports.rendering import print_table
+
+if TYPE_CHECKING:
+    from text2world.tasks.wm.records import WmSummary
 
 prepare_litellm_environment()  # before any command imports litellm
 
@@ -93,7 +97,7 @@ def parse_rhos(text: str) -> tuple[float, ...]:
     return values
 
 
-def summary_table(summary: dict, intervals: dict | None = None) -> Table:
+def summary_table(summary: WmSummary, intervals: dict | None = None) -> Table:
     """The model's rows (all, then by rho), then each baseline's row on the same items.
     Columns the run cannot fill (hit@K above the K asked) are left out. With ``intervals``
     ({"all": {metric: interval}, "rho": {rho: {...}}}, as ``t2w report`` computes them) each
@@ -104,7 +108,7 @@ def summary_table(summary: dict, intervals: dict | None = None) -> Table:
     task = summary["task"]
     metrics = summary["metrics"]
     overall = metrics["all"]["all"]
-    columns = [(key, header) for key, header in SHOWN[task]
+    columns = [(key, header) for key, header in SHOWN[str(task)]
                if not key.startswith(("hit@", "strict_hit@")) or overall.get(key) is not None]
     table = Table(title=f"wm {task}: {summary['model']}, rules {summary['rules']}, "
                         + (summary.get("protocol") or "")

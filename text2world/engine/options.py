@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 from text2world.errors import Text2WorldError
 
@@ -75,9 +75,10 @@ class RunOptions:
         return options
 
     @classmethod
-    def from_config(cls, config: dict, path: Path):
+    def from_config(cls, config: Mapping[str, Any], path: Path):
         """The options a run was made with (``--resume``): the shared settings, its selection
-        (every sample id it covers, ``selected``), epochs and the task's ``FIELDS``."""
+        (every sample id it covers, ``selected``), epochs and the task's ``FIELDS``. ``config``:
+        a ``RunConfig``, read by the names in ``FIELDS`` (any JSON object)."""
         generation = dict(config.get("generation") or {})
         temperature = generation.pop("temperature", None)
         max_tokens = generation.pop("max_tokens", None)

@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from text2world.engine.run_store import (
     CONFIG_FILE,
@@ -26,6 +26,7 @@ from text2world.engine.run_store import (
     SENT_FILE,
     SUMMARY_FILE,
     Run,
+    RunConfig,
     RunError,
     kind_of,
     run_kind,
@@ -54,14 +55,14 @@ class RunInfo:
 
     path: Path
     run_id: str
-    config: dict | None
-    summary: Any
+    config: dict[str, Any] | None  # any JSON object: read without checking its keys
+    summary: Any  # any JSON value (a run's summary when it is one)
     problems: list[str]
     modified: float
 
     @property
     def run(self) -> Run | None:
-        return Run(self.path, self.config) if isinstance(self.config, dict) else None
+        return Run(self.path, cast(RunConfig, self.config)) if isinstance(self.config, dict) else None
 
     @property
     def kind(self) -> str | None:

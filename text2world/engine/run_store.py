@@ -59,18 +59,22 @@ import time
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Iterable, TypedDict
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TypedDict, TypeVar, cast
 
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
 from text2world.files import atomic_write_text, drop_torn_tail
 from text2world.model.credentials import redact
 
+if TYPE_CHECKING:
+    from typing_extensions import ReadOnly
+
 __all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KINDS", "LOG_FILE",
-           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorRecord", "ItemRecord",
-           "PaidCall", "Run", "RunConfig", "RunError", "RunKind", "RunWriteError", "RunSummary",
-           "SentCall", "Stopped", "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl",
-           "run_kind", "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorInfo", "ErrorRecord",
+           "ItemRecord", "ModelCall", "PaidCall", "Run", "RunConfig", "RunError", "RunKind",
+           "RunWriteError", "RunSummary", "ScoresRecord", "SentCall", "Stopped", "Usage",
+           "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl", "run_kind",
+           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
 
@@ -136,43 +140,152 @@ class RunWriteError(RunError):
 
 
 # --------------------------------------------------------------------------------------------
-# Typed records (every one also has ``kind`` and ``version``; tasks add their own fields)
+# Typed records: the lines of the run files, as JSON reads them back (``total=False``: a record
+# written by an older version, or by another task, may lack any key). Every record also has
+# ``kind`` and ``version`` (``_stamp``). The engine's types say what the engine and the readers
+# of any kind read; each task types its own records on them (``tasks/<kind>/records.py``:
+# ``GenerationItem``, ``WmItem``, ``ProbeItem``, ``JudgeItem`` and their summaries).
 
 
 class RunConfig(TypedDict, total=False):
+    """``config.json``: one type for every kind, since it is read before the kind is known
+    (resume, identity, listing, labels); the tasks' keys never clash."""
+
     kind: str
     version: int
     run_id: str
     created: str
+    # the engine's (``runner.prepare``)
     model: str
-    dataset: str
-    selection: dict  # the flags that selected: {"limit": ..., "domains": ...}
+    litellm_model: str | None
+    api_base: str | None
+    api_key_env: str | None  # the name of the variable the key was read from, never the key
+    model_spec: dict[str, Any]
+    reference_model: bool
+    generation: dict[str, Any]  # the call settings: temperature, max_tokens, model args
+    seed: int
+    timeout: float | None
+    max_retries: int | None
+    selection: dict[str, Any] | None  # the flags that selected: {"limit": ..., "domains": ...}
     selected: list[str]  # every sample id the run covers, in order
     epochs: int
     planned_items: int
+    code_version: dict[str, str]
+    imported_from: dict[str, Any]  # a run imported from an Inspect log (``t2w import-inspect``)
+    # every task's (``Task.configure``)
+    dataset: str
+    dataset_source: str
+    dataset_hash: str
+    split: str
+    description: str  # generation: the description kind; wm: the rules
+    prompt: str
+    prompt_hash: str
+    ec: int  # correction rounds (generation); 0 for the other tasks
+    mystery: bool  # generation and wm
+    # generation
+    correction_prompt: str
+    correction_prompt_hash: str
+    few_shot_examples: list[str]
+    exemplars_evaluated: list[str]  # few-shot exemplars that are also evaluated items
+    semantic: bool
+    skipped_items: list[str]
+    protocol: str
+    feedback: str
+    oracle_feedback: bool
+    agent: bool
+    tool_budget: int
+    # world models (wm)
+    task: str
+    size: str
+    rules: str
+    render: str
+    form: str
+    rhos: list[float]
+    k: int | None
+    slack: float
+    per_k: bool
+    illegal_share: float
+    problems_per_domain: int | None
+    off_plan_share: float
+    static_share: float
+    examples: int
+    items_hash: str
+    skipped_problems: list[str]
+    # contamination
+    prefix_tokens: int
+    prompt_tokens: int  # what runs before format version 2 called ``prefix_tokens``
+    n: int
+    max_mismatches: int
+    # judge
+    source_run: str
+    source_path: str
+    source_model: str | None
+    source_description: str | None
+    prompt_source: str
+    excluded_items: dict[str, str]  # item -> why it was not judged
+
+
+class ErrorInfo(TypedDict, total=False):
+    kind: str  # the error's class of failure (rate limit, timeout, ...; ``inspect_error``)
+    message: str
+    attempts: int
 
 
 class ErrorRecord(TypedDict, total=False):
+    """A line of ``errors.jsonl``: an infrastructure failure of one sample."""
+
     kind: str
     version: int
     item: str
     epoch: int
-    error: dict  # {"kind": ..., "message": ...}
+    error: ErrorInfo
     at: str
 
 
+class Usage(TypedDict, total=False):
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class ModelCall(TypedDict, total=False):
+    """One model call a sample logs (a generation round, a world-model call, the one call of a
+    probe or judge item): what the engine and the readers of any kind read of it."""
+
+    round: int
+    messages: list[dict[str, Any]]
+    response: str
+    reasoning: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None  # None: the price is unknown
+    latency: float
+    attempts: int
+    cached: bool
+    finish_reason: str | None
+    turns: int  # an agent's round: one request per turn
+    tool_calls: list[dict[str, Any]]  # the function calls an answer asked for
+
+
 class ItemRecord(TypedDict, total=False):
+    """A line of ``log.jsonl``: one finished sample (item and epoch), with the keys every task
+    writes; each task's record adds its own (``tasks/<kind>/records.py``). ``rounds`` and
+    ``calls`` are read-only here so that a task's record may say what its calls hold."""
+
     kind: str
     version: int
     item: str
     epoch: int
-    usage: dict
-    cost: float
+    usage: Usage
+    cost: float | None
     latency: float
     finished: str
+    rounds: ReadOnly[Sequence[ModelCall]]  # generation, and the one call of a probe or judge item
+    calls: ReadOnly[Sequence[ModelCall]]  # world models
 
 
 class PaidCall(TypedDict, total=False):
+    """A line of ``paid.jsonl``: a call the model answered (not the cache)."""
+
     kind: str
     version: int
     item: str
@@ -182,10 +295,13 @@ class PaidCall(TypedDict, total=False):
     prompt_tokens: int
     completion_tokens: int
     at: str
-    call: str  # the id of its sent.jsonl line (runs since sent.jsonl)
+    call: str | None  # the id of its sent.jsonl line (runs since sent.jsonl; None in memory)
+    from_log: bool  # counted from the log of a run begun before the ledger existed
 
 
 class SentCall(TypedDict, total=False):
+    """A line of ``sent.jsonl``: a request about to go out to the model."""
+
     kind: str
     version: int
     item: str
@@ -197,6 +313,9 @@ class SentCall(TypedDict, total=False):
 
 
 class RunSummary(TypedDict, total=False):
+    """``summary.json``: the counts every task's summary has (``engine.summary``); each task's
+    summary adds its own (``tasks/<kind>/records.py``)."""
+
     kind: str
     version: int
     run_id: str | None
@@ -217,9 +336,22 @@ class RunSummary(TypedDict, total=False):
     calls_sent: int | None  # requests sent to a model (None: a run made before they were recorded)
     calls_sent_unanswered: int | None  # of them, never answered: in flight at a kill, timed out
     epochs: int
-    per_epoch: list[dict]
-    spread: dict
+    per_epoch: list[dict[str, Any]]  # {"epoch", "finished_items", headline values}
+    spread: dict[str, dict[str, float]]  # headline value -> mean, std, min, max, epochs
     updated: str
+    rescored: dict[str, Any]  # when ``t2w score-run`` scored the run again: modes, at
+
+
+class ScoresRecord(TypedDict, total=False):
+    """A line of ``scores.jsonl``: a generation item's rounds scored again (``t2w score-run``)."""
+
+    item: str
+    ec: dict[str, Any]  # replaces the logged record's ``ec`` of the modes it has
+    rounds: list[dict[str, Any]]  # each round's scores per mode
+    semantic: list[Any]  # each round's semantic scores, when scored with ``semantic``
+
+
+RecordT = TypeVar("RecordT", ItemRecord, ErrorRecord, PaidCall, SentCall, ScoresRecord)
 
 
 def utc_now() -> str:
@@ -236,7 +368,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def identity_hash(config: dict) -> str:
+def identity_hash(config: RunConfig) -> str:
     """The hash of what a run measures; credentials are not part of it (``redact``)."""
     identity = redact({key: config.get(key) for key in IDENTITY_KEYS})
     return text_hash(json.dumps(identity, sort_keys=True))
@@ -274,8 +406,9 @@ def code_version() -> dict:
     return version
 
 
-def read_jsonl(path: Path) -> list[dict]:
-    """Records of a JSONL file; a torn last line (a killed writer) is ignored."""
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Records of a JSONL file; a torn last line (a killed writer) is ignored. Any JSON object:
+    the ``Run`` methods that read a run file say which record type its lines are."""
     if not path.is_file():
         return []
     records = []
@@ -292,21 +425,22 @@ def read_jsonl(path: Path) -> list[dict]:
     return records
 
 
-def sample_key(record: dict) -> tuple[str, int]:
+def sample_key(record: ItemRecord | ErrorRecord | PaidCall | SentCall) -> tuple[str, int]:
     """(item id, epoch) of a logged sample, error or paid call; no epoch: epoch 0."""
     return str(record.get("item")), int(record.get("epoch") or 0)
 
 
-def kind_of(config: dict) -> str:
+def kind_of(config: Mapping[str, Any]) -> str:
     """The kind of a run config as a string, an unknown one included (for messages and for
     listing it); configs written before kinds existed (no ``kind``, or ``eval``) are
-    generation runs."""
+    generation runs. Any JSON object: a listed folder's config is read before it is known to
+    be a run's (``run_reader.RunInfo``)."""
     kind = config.get("kind")
     legacy = _LEGACY_KINDS.get(kind) if kind is None or isinstance(kind, str) else None
     return legacy.value if legacy is not None else str(kind)
 
 
-def run_kind(config: dict) -> RunKind:
+def run_kind(config: Mapping[str, Any]) -> RunKind:
     """The kind of a run config (``kind_of``'s rule); ``RunError`` for a kind no task makes."""
     kind = kind_of(config)
     try:
@@ -318,7 +452,7 @@ def run_kind(config: dict) -> RunKind:
 @dataclass
 class Run:
     path: Path
-    config: dict
+    config: RunConfig
     _fds: dict = field(default_factory=dict, repr=False)
     _lock_fd: int | None = field(default=None, repr=False)
     notes: list[str] = field(default_factory=list, repr=False)  # repairs lock() made, to tell the user
@@ -362,7 +496,7 @@ class Run:
     # ---- creation and opening
 
     @classmethod
-    def create_or_resume(cls, path: Path, config: dict) -> tuple["Run", bool]:
+    def create_or_resume(cls, path: Path, config: RunConfig) -> tuple["Run", bool]:
         """Open ``path`` if it holds a run of the same kind and identity, else create it.
         Returns the run and whether it was resumed. The config is written, and compared,
         without credentials. A resumed run's selection and epochs grow to cover this
@@ -388,7 +522,7 @@ class Run:
         atomic_write_text(path / CONFIG_FILE, json.dumps(config, indent=2, ensure_ascii=False))
         return cls(path, config), False
 
-    def extend(self, selected: list[str], epochs: int, selection: dict) -> None:
+    def extend(self, selected: list[str], epochs: int, selection: dict[str, Any] | None) -> None:
         """Make the run cover ``selected`` samples and ``epochs`` epochs too (under the lock):
         a run first made with ``--limit 5`` and then run without it covers every item, and
         ``--resume`` finishes them all. Nothing is ever removed from a run."""
@@ -420,7 +554,7 @@ class Run:
             raise RunError(f"{config_path}: unreadable ({err})") from None
         if not isinstance(config, dict):
             raise RunError(f"{config_path}: not a JSON object")
-        return cls(path, config)
+        return cls(path, cast(RunConfig, config))  # as written: not checked key by key
 
     # ---- writing
 
@@ -468,10 +602,10 @@ class Run:
             os.close(self._lock_fd)  # closing releases the flock
             self._lock_fd = None
 
-    def _stamp(self, record: dict) -> dict:
+    def _stamp(self, record: Mapping[str, Any]) -> dict[str, Any]:
         return {"kind": self.kind, "version": FORMAT_VERSION, **record}
 
-    def _append(self, path: Path, record: dict, sync: bool = True) -> None:
+    def _append(self, path: Path, record: Mapping[str, Any], sync: bool = True) -> None:
         data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fds.get(path)
         if fd is None:
@@ -493,10 +627,10 @@ class Run:
                 pass  # the next lock() drops a torn tail
             raise self._write_failed(path, err) from None
 
-    def append_item(self, record: dict) -> None:
+    def append_item(self, record: ItemRecord) -> None:
         self._append(self.log_path, self._stamp(record))
 
-    def append_error(self, record: dict) -> None:
+    def append_error(self, record: ErrorRecord) -> None:
         """An infrastructure error; its message may quote a URL or header: redacted."""
         self._append(self.errors_path, redact(self._stamp(record)))
 
@@ -519,7 +653,7 @@ class Run:
             "item": item, "epoch": epoch, "round": round_index, "attempt": attempt, "call": call,
             "at": utc_now()}), sync=False)
 
-    def write_summary(self, summary: dict) -> None:
+    def write_summary(self, summary: RunSummary) -> None:
         summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
         try:
             atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
@@ -533,27 +667,30 @@ class Run:
 
     # ---- reading
 
-    def items(self) -> list[dict]:
+    def items(self) -> list[ItemRecord]:
         """Finished samples, one per (item, epoch) (the last record wins if a log was ever
-        merged)."""
-        by_key: dict[tuple[str, int], dict] = {}
-        for record in read_jsonl(self.log_path):
+        merged), as the task wrote them (a task's own record type: ``tasks/<kind>/records.py``)."""
+        by_key: dict[tuple[str, int], ItemRecord] = {}
+        for record in _records(ItemRecord, read_jsonl(self.log_path)):
             by_key[sample_key(record)] = record
         return list(by_key.values())
 
-    def scored_items(self) -> list[dict]:
+    def scored_items(self) -> list[ItemRecord]:
         """The finished samples with the scores of ``scores.jsonl`` over their own when the run
         was scored again (``t2w score-run``): what every reader of a run's scores uses (a run
         never scored again: ``items()``)."""
         items = self.items()
         if self.scores_path.is_file():
-            rescored = {str(r["item"]): r for r in read_jsonl(self.scores_path)}
-            items = [{**item, "ec": {**item.get("ec", {}),
-                                     **rescored.get(str(item["item"]), {}).get("ec", {})}}
-                     for item in items]
+            rescored = {str(r["item"]): r for r in _records(ScoresRecord,
+                                                            read_jsonl(self.scores_path))}
+            # ``ec``: a generation record's scores per mode, which the engine does not type
+            items = [cast(ItemRecord, {**item, "ec": {
+                **cast("Mapping[str, Any]", item).get("ec", {}),
+                **rescored.get(str(item["item"]), {}).get("ec", {})}})
+                for item in items]
         return items
 
-    def write_scores(self, records: list[dict]) -> None:
+    def write_scores(self, records: list[ScoresRecord]) -> None:
         """Replace ``scores.jsonl`` (atomically) with ``records``, one per item."""
         lines = [json.dumps(record, ensure_ascii=False) for record in records]
         try:
@@ -562,36 +699,39 @@ class Run:
             raise self._write_failed(self.scores_path, err) from None
 
     def finished_keys(self) -> set[tuple[str, int]]:
-        return {sample_key(r) for r in read_jsonl(self.log_path)}
+        return {sample_key(r) for r in _records(ItemRecord, read_jsonl(self.log_path))}
 
     def finished_ids(self) -> set[str]:
         """Items with at least one finished sample."""
         return {key[0] for key in self.finished_keys()}
 
-    def open_errors(self) -> list[dict]:
+    def open_errors(self) -> list[ErrorRecord]:
         """Infrastructure errors of samples that have not finished since."""
         finished = self.finished_keys()
-        latest: dict[tuple[str, int], dict] = {}
-        for record in read_jsonl(self.errors_path):
+        latest: dict[tuple[str, int], ErrorRecord] = {}
+        for record in _records(ErrorRecord, read_jsonl(self.errors_path)):
             latest[sample_key(record)] = record
         return [r for key, r in latest.items() if key not in finished]
 
-    def paid_calls(self) -> list[dict] | None:
+    def paid_calls(self) -> list[PaidCall] | None:
         """Every call this run paid for, in any attempt; None for a run made before the
         ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
-        return read_jsonl(self.paid_path) if self.paid_path.is_file() else None
+        return (_records(PaidCall, read_jsonl(self.paid_path)) if self.paid_path.is_file()
+                else None)
 
-    def sent_calls(self) -> list[dict] | None:
+    def sent_calls(self) -> list[SentCall] | None:
         """Every request this run sent to a model; None for a run made before the record."""
-        return read_jsonl(self.sent_path) if self.sent_path.is_file() else None
+        return (_records(SentCall, read_jsonl(self.sent_path)) if self.sent_path.is_file()
+                else None)
 
-    def stored_summary(self) -> dict | None:
-        """``summary.json`` as last written, or None if there is none (or it is unreadable)."""
+    def stored_summary(self) -> RunSummary | None:
+        """``summary.json`` as last written, or None if there is none (or it is unreadable);
+        a task's own summary type: ``tasks/<kind>/records.py``."""
         try:
             data = json.loads(self.summary_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) else None
+        return cast(RunSummary, data) if isinstance(data, dict) else None
 
 
 def _command(kind: str) -> str:
@@ -601,7 +741,13 @@ def _command(kind: str) -> str:
         return "t2w command"
 
 
-def _calls(item: dict) -> list[dict]:
+def _records(record_type: type[RecordT], lines: list[dict[str, Any]]) -> list[RecordT]:
+    """The lines of a run file as ``record_type``: read back as they were written, not checked
+    key by key (a TypedDict is only a type; readers use ``.get`` for what may be missing)."""
+    return cast("list[RecordT]", lines)
+
+
+def _calls(item: ItemRecord) -> list[ModelCall]:
     """The model calls a logged sample records (rounds of a generation item, calls of a
     world-model item, the one call of a probe item)."""
     return list(item.get("rounds") or item.get("calls") or [])

@@ -25,19 +25,27 @@ import asyncio
 import threading
 import time
 import uuid
+from collections.abc import Awaitable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Protocol, TypeVar
+from typing import Any, Callable, Protocol, TypeVar, cast
 
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
 from text2world.engine.run_store import (
     CONFIG_FILE,
+    ErrorInfo,
+    ErrorRecord,
+    ItemRecord,
+    PaidCall,
     Run,
+    RunConfig,
     RunError,
+    RunSummary,
     RunWriteError,
+    SentCall,
     code_version,
     runs_dir,
     sample_key,
@@ -66,7 +74,7 @@ class Observer(Protocol):
 
     def start(self, total: int, done: int, run: Run) -> None: ...
     def call_done(self, completion: Completion) -> None: ...
-    def item_done(self, record: dict) -> None: ...
+    def item_done(self, record: ItemRecord) -> None: ...
     def item_failed(self, item: str, error: InfrastructureError) -> None: ...
 
 
@@ -77,7 +85,7 @@ class NullObserver:
     def call_done(self, completion: Completion) -> None:
         pass
 
-    def item_done(self, record: dict) -> None:
+    def item_done(self, record: ItemRecord) -> None:
         pass
 
     def item_failed(self, item: str, error: InfrastructureError) -> None:
@@ -92,7 +100,7 @@ class Prepared:
     spec: ModelSpec
     api_key: str | None
     samples: list[Sample]
-    config: dict
+    config: RunConfig
     run_path: Path
 
 
@@ -112,7 +120,7 @@ class TaskPlan:
         return self.prepared.spec
 
     @property
-    def config(self) -> dict:
+    def config(self) -> RunConfig:
         return self.prepared.config
 
     @property
@@ -123,7 +131,7 @@ class TaskPlan:
 @dataclass
 class RunResult:
     run: Run
-    summary: dict
+    summary: RunSummary  # the task's own summary type (``tasks/<kind>/records.py``)
     resumed: bool
     new_items: int
     failed_items: int
@@ -155,7 +163,7 @@ def prepare(task: Task) -> Prepared:
         raise
     generation = LLMClient(spec, temperature=options.temperature,
                            max_tokens=options.max_tokens, api_key=api_key or "").settings
-    config = {
+    config: RunConfig = {
         "kind": task.kind,
         "model": spec.name,
         "litellm_model": spec.litellm_model,
@@ -203,7 +211,7 @@ def check_reference_role(spec: ModelSpec, task: Task) -> None:
                                + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES))
 
 
-def run_path(options: RunOptions, task: Task, config: dict) -> Path:
+def run_path(options: RunOptions, task: Task, config: RunConfig) -> Path:
     """The folder of a run: ``--resume`` (a folder, or a run id in the runs folder), else the
     runs folder / (``--run-id`` or the task's deterministic id)."""
     root = options.runs_root or runs_dir()
@@ -294,11 +302,13 @@ class _Engine:
         self.fatal: FatalModelError | None = None
         self._last_summary = 0.0
         # Kept in memory: checkpoints must not re-read a growing log.
-        self.finished: dict[tuple[str, int], dict] = {sample_key(r): r for r in run.items()}
-        self.errors: dict[tuple[str, int], dict] = {sample_key(e): e for e in run.open_errors()}
-        self.paid: list[dict] = run.paid_calls() or []
+        self.finished: dict[tuple[str, int], ItemRecord] = {sample_key(r): r
+                                                            for r in run.items()}
+        self.errors: dict[tuple[str, int], ErrorRecord] = {sample_key(e): e
+                                                           for e in run.open_errors()}
+        self.paid: list[PaidCall] = run.paid_calls() or []
         # a run begun before sent.jsonl existed counts the requests of this attempt on
-        self.sent: list[dict] = run.sent_calls() or []
+        self.sent: list[SentCall] = run.sent_calls() or []
         self.failures: list[BaseException] = []  # of logging samples
 
     async def worker(self, queue: asyncio.Queue) -> None:
@@ -311,8 +321,9 @@ class _Engine:
                 outcome = await self.task.solve(sample, _Context(self, sample, epoch))
             except InfrastructureError as error:
                 self.failed_items += 1
-                record = {"item": sample.id, "epoch": epoch, "error": error.to_dict(),
-                          "at": utc_now()}
+                record: ErrorRecord = {"item": sample.id, "epoch": epoch,
+                                       "error": cast(ErrorInfo, error.to_dict()),
+                                       "at": utc_now()}
                 self.run.append_error(record)
                 self.errors[(sample.id, epoch)] = record
                 self.observer.item_failed(sample.id, error)
@@ -330,9 +341,10 @@ class _Engine:
         if not task.cancelled() and task.exception() is not None:  # retrieved: told once, by _run_all
             self.failures.append(task.exception())  # type: ignore[arg-type]
 
-    async def _log(self, sample: Sample, epoch: int, outcome: dict | Awaitable[dict]) -> None:
-        record = outcome if isinstance(outcome, dict) else await outcome
-        record = {"item": sample.id, **record, "epoch": epoch}
+    async def _log(self, sample: Sample, epoch: int,
+                   outcome: ItemRecord | Awaitable[ItemRecord]) -> None:
+        solved = await outcome if isinstance(outcome, Awaitable) else outcome
+        record: ItemRecord = {"item": sample.id, **solved, "epoch": epoch}
         record.setdefault("finished", utc_now())
         self.run.append_item(record)
         self.finished[(sample.id, epoch)] = record
@@ -340,7 +352,7 @@ class _Engine:
         self.observer.item_done(record)
         self.checkpoint()
 
-    def checkpoint(self, force: bool = False) -> dict | None:
+    def checkpoint(self, force: bool = False) -> RunSummary | None:
         if not force and time.monotonic() - self._last_summary < 2.0:
             return None
         self._last_summary = time.monotonic()

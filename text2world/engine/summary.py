@@ -10,22 +10,32 @@ viewer's counts all go through here.
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence
 
-from text2world.engine.run_store import Run, RunSummary, sample_key, utc_now
+from text2world.engine.run_store import (
+    ErrorRecord,
+    ItemRecord,
+    ModelCall,
+    PaidCall,
+    Run,
+    RunConfig,
+    RunSummary,
+    SentCall,
+    sample_key,
+    utc_now,
+)
 
 if TYPE_CHECKING:
     from text2world.engine.task import Task
 
 
-
-
-def _calls(item: dict) -> list[dict]:
+def _calls(item: ItemRecord) -> list[ModelCall]:
     return list(item.get("rounds") or item.get("calls") or [])
 
 
-def common_summary(config: dict, items: list[dict], open_errors: list[dict],
-                   paid: list[dict] | None, sent: list[dict] | None = None) -> RunSummary:
+def common_summary(config: RunConfig, items: Sequence[ItemRecord],
+                   open_errors: Sequence[ErrorRecord], paid: Sequence[PaidCall] | None,
+                   sent: Sequence[SentCall] | None = None) -> RunSummary:
     """What every task's summary says alike: counts, tokens of the calls (``prompt_tokens``
     is always the prompts' token usage), costs, the paid ledger's total and the requests
     sent but never answered (None: a run made before they were recorded)."""
@@ -60,9 +70,10 @@ def common_summary(config: dict, items: list[dict], open_errors: list[dict],
     }
 
 
-def summarize(task: Task, run: Run, items: list[dict] | None = None,
-              errors: list[dict] | None = None, paid: list[dict] | None = None,
-              sent: list[dict] | None = None) -> dict:
+def summarize(task: Task, run: Run, items: Sequence[ItemRecord] | None = None,
+              errors: Sequence[ErrorRecord] | None = None,
+              paid: Sequence[PaidCall] | None = None,
+              sent: Sequence[SentCall] | None = None) -> RunSummary:
     """The run's summary now: the task's, the common counts, and per-epoch headline values
     with their spread when the run has several epochs. ``items``, ``errors`` and ``paid``:
     the run's, when the caller has them in memory (else read from the run)."""
@@ -71,8 +82,8 @@ def summarize(task: Task, run: Run, items: list[dict] | None = None,
     paid = run.paid_calls() if paid is None else paid
     sent = run.sent_calls() if sent is None else sent
     config = run.config
-    summary = {**task.summarize(config, items, errors),
-               **common_summary(config, items, errors, paid, sent)}
+    summary: RunSummary = {**task.summarize(config, items, errors),
+                           **common_summary(config, items, errors, paid, sent)}
     epochs = int(config.get("epochs") or 1)
     summary["epochs"] = epochs
     if epochs > 1:
@@ -87,7 +98,7 @@ def summarize(task: Task, run: Run, items: list[dict] | None = None,
     return summary
 
 
-def spread(per_epoch: list[dict]) -> dict:
+def spread(per_epoch: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Mean, standard deviation (sample), min and max of each headline value over epochs."""
     names = [key for key in (per_epoch[0] if per_epoch else {})
              if key not in ("epoch", "finished_items")]
@@ -103,7 +114,7 @@ def spread(per_epoch: list[dict]) -> dict:
     return result
 
 
-def run_counts(run: Run, items: list[dict] | None = None) -> RunSummary:
+def run_counts(run: Run, items: Sequence[ItemRecord] | None = None) -> RunSummary:
     """The common counts of ``run`` now (``common_summary``), from its log, error records,
     paid ledger and sent record; ``items``: its finished items, when the caller has them."""
     return common_summary(run.config, run.items() if items is None else items,

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence
 
 if TYPE_CHECKING:
     from text2world.engine.options import RunOptions
-    from text2world.engine.run_store import Run
+    from text2world.engine.run_store import ErrorRecord, ItemRecord, Run, RunConfig, RunSummary
     from text2world.model.client import Completion, ModelSpec
 
 
@@ -75,10 +75,10 @@ class Task(Protocol):
         """What the run selected, as ``--domains`` would name it again on resume (the run
         config's ``selected``): the sample ids, or the domains they were built from."""
 
-    def configure(self, spec: "ModelSpec", generation: dict) -> dict:
+    def configure(self, spec: "ModelSpec", generation: dict) -> "RunConfig":
         """The task's part of the run config (what it measures and how)."""
 
-    def run_id(self, config: dict) -> str:
+    def run_id(self, config: "RunConfig") -> str:
         """The run folder name for a new run of ``config``."""
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
@@ -87,16 +87,22 @@ class Task(Protocol):
     def after_run(self) -> None:
         """Called when the run stops, whatever stopped it."""
 
-    async def solve(self, sample: Sample, context: SampleContext) -> dict | Awaitable[dict]:
-        """Make the sample's calls; return its log record, or an awaitable that yields it
-        (scoring that finishes while the engine starts the next sample's calls)."""
+    async def solve(self, sample: Sample,
+                    context: SampleContext) -> "ItemRecord | Awaitable[ItemRecord]":
+        """Make the sample's calls; return its log record (the task's own record type), or an
+        awaitable that yields it (scoring that finishes while the engine starts the next
+        sample's calls)."""
 
-    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    # The engine hands a task the records of its own run: typed as any run's here, each task
+    # reads them as its own (``tasks/<kind>/records.py``).
+
+    def summarize(self, config: "RunConfig", items: "Sequence[ItemRecord]",
+                  open_errors: "Sequence[ErrorRecord]") -> "RunSummary":
         """The task's summary of ``items`` (finished samples)."""
 
-    def headline(self, summary: dict) -> dict[str, float | None]:
+    def headline(self, summary: "RunSummary") -> dict[str, float | None]:
         """The summary's main values, reported per epoch with their spread."""
 
-    def finish(self, run: "Run", summary: dict) -> dict:
+    def finish(self, run: "Run", summary: "RunSummary") -> "RunSummary":
         """The final summary of a run that stopped (plots, derived values); at least
         ``summary``."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 from text2world.engine.run_reader import open_run
 from text2world.errors import Text2WorldError
@@ -33,7 +33,7 @@ class TrajectoryError(Text2WorldError, ValueError):
     """A filter or run the export cannot use; the message says which and why."""
 
 
-def conversation(calls: list[dict]) -> list[dict]:
+def conversation(calls: Sequence[Mapping[str, Any]]) -> list[dict]:
     """The chat messages of a sample's calls (see the module docstring)."""
     messages: list[dict] = []
     for call in calls:
@@ -58,7 +58,7 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def _scores_and_verdict(kind: str, item: dict) -> tuple[dict[str, float | None], str]:
+def _scores_and_verdict(kind: str, item: Mapping[str, Any]) -> tuple[dict[str, float | None], str]:
     scores: dict[str, float | None] = {}
     if kind == "generation":
         last = (item.get("rounds") or [{}])[-1]
@@ -112,9 +112,11 @@ def trajectories(runs: Iterable[Path], where: str | None = None) -> list[dict]:
     lines: list[dict[str, Any]] = []
     for path in runs:
         run = open_run(path)  # RunError says why a run cannot be read
-        for item in run.items():
-            logged: list = item.get("rounds") or item.get("calls") or []
-            calls = [call for call in logged
+        for record in run.items():
+            # any kind's record, each key checked before use: read as the JSON it is
+            item: Mapping[str, Any] = record
+            logged: Sequence[Any] = item.get("rounds") or item.get("calls") or []
+            calls: list[Mapping[str, Any]] = [call for call in logged
                      if isinstance(call, dict) and call.get("messages")]
             if not calls and item.get("messages"):  # one-call records (the contamination probe)
                 calls = [item]

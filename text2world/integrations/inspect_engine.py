@@ -18,7 +18,7 @@ import json
 import math
 import time
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from inspect_ai.model import (
     ChatMessageAssistant,
@@ -32,6 +32,7 @@ from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolCall, ToolInfo
 
+from text2world.engine.run_store import ItemRecord
 from text2world.engine.task import Sample as EngineSample
 from text2world.integrations.inspect_reference import is_reference, reference_config
 from text2world.model.cache import Completion
@@ -127,11 +128,15 @@ def engine_solver(task: Any, samples: dict[str, EngineSample]):
     return solve
 
 
+RecordT = TypeVar("RecordT", bound=ItemRecord)
+
+
 @scorer(metrics={"*": [mean()]})
-def engine_scorer(value: Callable[[dict], dict[str, float]],
-                  explain: Callable[[dict], str] = lambda record: ""):
-    """The solver's log record as Inspect's score: ``value(record)`` (NaN where the record
-    does not count, as the engine's summaries leave it out) and the record as metadata."""
+def engine_scorer(value: Callable[[RecordT], dict[str, float]],
+                  explain: Callable[[RecordT], str] = lambda record: ""):
+    """The solver's log record (its task's record type) as Inspect's score: ``value(record)``
+    (NaN where the record does not count, as the engine's summaries leave it out) and the
+    record as metadata."""
 
     async def score(state: TaskState, target: Target) -> Score:
         record = state.store.get(RECORD_KEY)

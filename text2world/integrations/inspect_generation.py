@@ -33,10 +33,11 @@ from text2world.scoring.metrics import MODES
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 from text2world.scoring.semantic_record import headline_value
 from text2world.store.datasets import BUILTIN
+from text2world.tasks.generation.records import GenerationItem
 from text2world.tasks.generation.task import EvalOptions, GenerationTask
 
 
-def score_value(item: dict, mode: str, ec: int) -> dict[str, float]:
+def score_value(item: GenerationItem, mode: str, ec: int) -> dict[str, float]:
     """EC_k of ``mode`` (and of the semantic scores) from an item record, NaN for None."""
     final = (item["ec"].get(mode) or [None] * (ec + 1))[ec]
     value = {metric: nan_if_none(final.get(metric) if final else None)
@@ -53,7 +54,7 @@ def score_value(item: dict, mode: str, ec: int) -> dict[str, float]:
     return value
 
 
-def _explain(item: dict) -> str:
+def _explain(item: GenerationItem) -> str:
     if item["valid"]:
         return f"valid at EC_{item['valid_round']}"
     last = item["rounds"][-1] if item.get("rounds") else {}

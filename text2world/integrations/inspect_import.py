@@ -12,9 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from text2world.engine.run_store import Run, code_version, make_run_id, runs_dir, utc_now
+from text2world.engine.run_store import (
+    ErrorRecord,
+    ItemRecord,
+    Run,
+    RunConfig,
+    RunSummary,
+    code_version,
+    make_run_id,
+    runs_dir,
+    utc_now,
+)
 from text2world.errors import Text2WorldError
 
 ITEM_KEY = "t2w_item"  # inspect_engine.ITEM_KEY (kept here: reading needs no task import)
@@ -30,7 +39,7 @@ class Imported:
     path: Path
     items: int
     errors: int
-    summary: dict
+    summary: RunSummary
     failures: tuple[tuple[str, str], ...] = ()  # (sample id, error message) of each failed sample
 
 
@@ -62,7 +71,7 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     if log.samples is None:
         raise ImportError_(f"{path}: the log holds no samples (written with --no-log-samples?)")
     model = log.eval.model
-    config = {
+    config: RunConfig = {
         **settings, "model": model, "litellm_model": None,
         "api_base": log.eval.model_base_url, "api_key_env": None,
         "reference_model": model.startswith("t2w/"),
@@ -78,8 +87,8 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"{out} already exists; remove it or choose another --out")
-    items: list[dict] = []
-    errors: list[dict[str, Any]] = []
+    items: list[ItemRecord] = []  # each the record its task's solver returned, as Inspect kept it
+    errors: list[ErrorRecord] = []
     for sample in log.samples:
         record = None
         for score in (sample.scores or {}).values():

@@ -32,10 +32,11 @@ from text2world.store.datasets import BUILTIN
 from text2world.tasks.wm import prompts
 from text2world.tasks.wm.items import RHOS
 from text2world.tasks.wm.metrics import PROPOSE_KS
+from text2world.tasks.wm.records import WmItem
 from text2world.tasks.wm.task import WmOptions, WmTask
 
 
-def item_value(task_name: str, record: dict) -> dict[str, float]:
+def item_value(task_name: str, record: WmItem) -> dict[str, float]:
     """One item's share of each overall metric of ``tasks.wm.metrics.aggregate`` (NaN: the item
     does not count)."""
     m = record["metrics"]
@@ -65,6 +66,10 @@ def item_value(task_name: str, record: dict) -> dict[str, float]:
                      state_accuracy=nan_if_none(m["state_accuracy"]), mean_steps=float(m["steps"]),
                      cost_ratio=nan_if_none(m["cost_ratio"]) if m["success"] else nan)
     return value
+
+
+def _explain(record: WmItem) -> str:
+    return record.get("format_error") or ""
 
 
 def _first_prompt(options: WmOptions, item: dict, record) -> str:
@@ -113,8 +118,7 @@ def world_model_task(task_name: str, *, rules: str = "pddl", render: str = "atom
                metadata={"domain": s.data["domain"], "rho": s.data["rho"]}) for s in samples]
     return Task(dataset=MemoryDataset(inspect_samples, name=dataset),
                 solver=engine_solver(engine_task, {s.id: s for s in samples}),
-                scorer=engine_scorer(lambda record: item_value(task_name, record),
-                                     lambda record: record.get("format_error") or ""),
+                scorer=engine_scorer(lambda record: item_value(task_name, record), _explain),
                 config=GenerateConfig(temperature=0.0),
                 metadata=task_metadata(engine_task, samples), version=2)
 

@@ -22,6 +22,8 @@ from text2world.scoring.alignment import align
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_problem
 from text2world.simulation.problem import TypedName, parse_atom
 from text2world.store.datasets import load_dataset
+from text2world.tasks.generation.records import generation_items
+from text2world.tasks.wm.records import WmItem, wm_items
 
 
 class BothWaysError(Text2WorldError, ValueError):
@@ -41,7 +43,7 @@ def _state(values) -> frozenset:
 def _own_domains(eval_run: Run) -> dict[str, str]:
     """Domain id -> the model's last valid generated domain text."""
     found = {}
-    for item in eval_run.items():
+    for item in generation_items(eval_run.items()):
         valid = [r for r in item.get("rounds") or [] if r.get("valid") and r.get("domain")]
         if valid:
             found[str(item["item"])] = valid[-1]["domain"]
@@ -75,7 +77,7 @@ def _goal_problem(gold: Domain, item: dict) -> str:
             f"(:init) (:goal {item['goal']}))")
 
 
-def _direct(record: dict, item: dict) -> dict | None:
+def _direct(record: WmItem, item: dict) -> dict | None:
     """The model's direct answer as (applicable, full state); None for a format error."""
     answer = record.get("answer")
     if record.get("format_error") or not isinstance(answer, dict):
@@ -111,7 +113,7 @@ def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
     gold_records = {r.id: r for r in dataset.records}
     items = {i["id"]: i for i in _wm_items(wm_run)}
     rows, missing = [], set()
-    for record in wm_run.items():
+    for record in wm_items(wm_run.items()):
         item = items.get(record["item"])
         domain_id = record["domain"]
         if item is None or domain_id not in gold_records:

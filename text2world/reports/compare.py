@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import METRICS, Run, RunError, mode_metrics
+from text2world.engine.run_store import METRICS, ItemRecord, Run, RunError, mode_metrics
 from text2world.errors import Text2WorldError
 from text2world.stats import SEED, format_interval, paired_difference
+from text2world.tasks.contamination.records import probe_items
 from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.intervals import generation_values
+from text2world.tasks.generation.records import generation_items
 from text2world.tasks.wm.intervals import wm_item_values
+from text2world.tasks.wm.records import wm_items
 
 HEADLINE = {"generation": "f1_mean", "wm": None, "contamination": "rate"}
 WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
@@ -35,7 +39,7 @@ class CompareError(Text2WorldError, ValueError):
 class _Side:
     run: Run
     kind: str
-    items: list[dict]
+    items: Sequence[ItemRecord]  # records of the run's kind: read through ``*_items``
 
     @property
     def label(self) -> str:
@@ -64,8 +68,9 @@ def _f1_mean(score: dict) -> float | None:
 def _generation_columns(side: _Side, mode: str) -> dict[str, dict[str, float]]:
     """Column name ("executable@EC_0", ...) -> item -> value."""
     last = int(side.run.config.get("ec", 0))
+    items = generation_items(side.items)
     metrics = (mode_metrics(mode) if mode in ("paper", "canonical")
-               else sorted({k for item in side.items
+               else sorted({k for item in items
                             for score in ((item.get("ec") or {}).get(mode) or [])
                             if isinstance(score, dict)
                             for k, v in score.items()
@@ -73,10 +78,10 @@ def _generation_columns(side: _Side, mode: str) -> dict[str, dict[str, float]]:
     columns: dict[str, dict[str, float]] = {}
     for label, index in (("EC_0", 0), ("EC_k", last)):
         for metric in metrics:
-            columns[f"{metric}@{label}"] = generation_values(side.items, mode, index, metric)
+            columns[f"{metric}@{label}"] = generation_values(items, mode, index, metric)
         if mode in ("paper", "canonical"):
             f1 = {}
-            for item in side.items:
+            for item in items:
                 scores = (item.get("ec") or {}).get(mode) or []
                 if len(scores) > index and isinstance(scores[index], dict):
                     value = _f1_mean(scores[index])
@@ -89,20 +94,20 @@ def _generation_columns(side: _Side, mode: str) -> dict[str, dict[str, float]]:
 def _wm_columns(side: _Side) -> dict[str, dict[str, float]]:
     task = side.run.config.get("task")
     columns: dict[str, dict[str, float]] = {}
-    for item in side.items:
+    for item in wm_items(side.items):
         for metric, value in wm_item_values(str(task), item).items():
             columns.setdefault(metric, {})[str(item["item"])] = value
     return columns
 
 
 def _probe_columns(side: _Side) -> dict[str, dict[str, float]]:
-    return {"rate": {str(i["item"]): float(i["rate"]) for i in side.items
+    return {"rate": {str(i["item"]): float(i["rate"]) for i in probe_items(side.items)
                      if isinstance(i.get("rate"), (int, float))}}
 
 
 def _domain_of(side: _Side) -> dict[str, str]:
     if side.kind == "wm":
-        return {str(i["item"]): str(i.get("domain")) for i in side.items}
+        return {str(i["item"]): str(i.get("domain")) for i in wm_items(side.items)}
     return {str(i["item"]): str(i["item"]) for i in side.items}  # one item per domain
 
 
@@ -124,7 +129,7 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
         headline = "rate"
     else:
         for side in (a, b):
-            if not any(mode in (item.get("ec") or {}) for item in side.items):
+            if not any(mode in (item.get("ec") or {}) for item in generation_items(side.items)):
                 raise CompareError(f"{side.run.path}: no {mode} scores in its log")
         cols_a, cols_b = _generation_columns(a, mode), _generation_columns(b, mode)
         headline = "f1_mean@EC_k" if mode in ("paper", "canonical") else next(

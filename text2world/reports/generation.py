@@ -14,13 +14,14 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import (
     ERRORS_FILE,
     SCORE_MODES,
     Run,
+    RunConfig,
     RunError,
     mode_metrics,
     runs_dir,
@@ -38,6 +39,7 @@ from text2world.reports.rendering import LABELS, csv_text, md_table, round_label
 from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
 from text2world.tasks.generation.feedback import config_protocol
+from text2world.tasks.generation.records import GenerationItem, generation_items
 from text2world.tasks.generation.summary import NO_PDDL, error_categories, item_cell, summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
@@ -59,11 +61,11 @@ class Report:
 @dataclass
 class LoadedRun:
     run: Run
-    items: list[dict]
+    items: Sequence[GenerationItem]
     label: str
 
     @property
-    def config(self) -> dict:
+    def config(self) -> RunConfig:
         return self.run.config
 
     @property
@@ -71,7 +73,7 @@ class LoadedRun:
         return int(self.config.get("ec", 0))
 
 
-def retry_advice(config: dict) -> str:
+def retry_advice(config: RunConfig) -> str:
     """How to get a run's missing items: an imported Inspect run is retried in Inspect (its
     log re-imported), any other by resuming it."""
     imported = config.get("imported_from") or {}
@@ -99,7 +101,7 @@ def load_runs(paths: list[Path]) -> list[LoadedRun]:
     for path in paths:
         try:
             run = open_run(path)
-            items = run.scored_items()
+            items = generation_items(run.scored_items())
         except RunError as err:
             raise ReportError(str(err)) from None
         if not items:

@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from text2world.stats import format_interval
+from text2world.tasks.judge.records import JudgeSummary
 
 SHOWN_DISAGREEMENTS = 20
 
@@ -22,7 +23,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def judge_tables(summary: dict) -> list[Table | str]:
+def judge_tables(summary: JudgeSummary) -> list[Table | str]:
     """Rich tables and lines of a judge run's summary, in the order they are printed."""
     out: list[Table | str] = []
     agreement = Table(title=f"Judge {escape(str(summary.get('model')))} vs our semantic verdicts "
@@ -42,8 +43,8 @@ def judge_tables(summary: dict) -> list[Table | str]:
     confusion.add_column("different", justify="right")
     matrix = summary.get("confusion") or {}
     for ours in ("same", "different"):
-        row = matrix.get(ours) or {}
-        confusion.add_row(ours, str(row.get("same", 0)), str(row.get("different", 0)))
+        counts = matrix.get(ours) or {}
+        confusion.add_row(ours, str(counts.get("same", 0)), str(counts.get("different", 0)))
     out.append(confusion)
     spread = (summary.get("spread") or {}).get("kappa")
     if spread:

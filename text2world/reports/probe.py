@@ -13,6 +13,7 @@ from text2world.reports.generation import ReportError
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
 from text2world.store.datasets import atomic_write_text
+from text2world.tasks.contamination.records import probe_items
 
 
 def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, str, Path]:
@@ -22,7 +23,7 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
         run = open_run(path)
     except RunError as err:
         raise ReportError(str(err)) from None
-    items = run.items()
+    items = probe_items(run.items())
     if not items:
         raise ReportError(f"{path}: no probed domain yet (resume the probe)")
     data = probe_overview(run, items)

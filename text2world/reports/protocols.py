@@ -12,9 +12,11 @@ Nothing here calls a model or writes a file.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
+from text2world.engine.run_store import RunConfig
 from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
+from text2world.tasks.generation.records import GenerationItem
 
 EXECUTABILITY = "paper.executable"
 # The semantic curve shown by default: the leaderboard's semantic column, else (runs scored
@@ -24,7 +26,7 @@ ORDER = (*PROTOCOLS, "agent")
 _DISTINGUISH = ("dataset", "description", "prompt", "ec", "epochs", "temperature")
 
 
-def protocol_label(config: dict) -> str:
+def protocol_label(config: RunConfig) -> str:
     """The protocol as the viewer labels a curve: oracle feedback said, the agent's budget."""
     protocol = config_protocol(config)
     if is_oracle(protocol) or config.get("oracle_feedback"):
@@ -34,7 +36,8 @@ def protocol_label(config: dict) -> str:
     return protocol
 
 
-def round_curves(config: dict, items: list[dict]) -> dict[str, list[float | None]]:
+def round_curves(config: RunConfig,
+                 items: Sequence[GenerationItem]) -> dict[str, list[float | None]]:
     """``mode.metric`` -> its mean per round (EC_0 .. EC_k), as the run's report has them."""
     from text2world.tasks.generation.summary import summarize
 
@@ -57,7 +60,7 @@ def round_curves(config: dict, items: list[dict]) -> dict[str, list[float | None
             if any(value is not None for value in values)}
 
 
-def round_intervals(items: list[dict], curves: dict[str, list[float | None]]
+def round_intervals(items: Sequence[GenerationItem], curves: dict[str, list[float | None]]
                     ) -> dict[str, list[dict | None]]:
     """``mode.metric`` -> its 95% interval per round (``{"low", "high"}``, items resampled and
     each item's epochs within it), as the run's report gives them; ``semantic.equivalent`` (a
@@ -81,7 +84,7 @@ def _order(series: dict) -> tuple:
             series["run_id"])
 
 
-def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict, dict]]) -> dict:
+def protocol_curves(model: str, runs: list[tuple[str, RunConfig, int, dict, dict]]) -> dict:
     """One series per generation run of ``model``: ``runs`` are (run id, config, finished
     items, ``round_curves`` of them, their ``round_intervals``). Runs of one protocol that differ in something else are
     told apart in their label (that setting, else the run id)."""
@@ -133,7 +136,8 @@ def protocol_curves(model: str, runs: list[tuple[str, dict, int, dict, dict]]) -
             "metrics": metrics, "series": series, "notes": notes}
 
 
-def run_scaling(config: dict, items: list[dict], mode: str = "paper") -> dict | None:
+def run_scaling(config: RunConfig, items: Sequence[GenerationItem],
+                mode: str = "paper") -> dict | None:
     """The test-time scaling curves of a run with several epochs (``reports.scaling``: pass@k,
     best-of-N, the correction budget), or None with one epoch; labelled with its protocol."""
     from text2world.reports.scaling import item_problems, scaling_curves

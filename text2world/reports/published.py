@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Mapping
 
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError, RunKind, kind_of
 from text2world.errors import PublishedError  # its home is below the error-code table; found here too
 from text2world.stats import bootstrap_mean
 from text2world.tasks.generation.intervals import generation_samples
+from text2world.tasks.generation.records import generation_items
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")
@@ -77,8 +79,10 @@ def published_index() -> dict:
     return {"families": family_names(), "tables": list_tables()}
 
 
-def choose_table(name: str, config: dict) -> tuple[dict, str]:
+def choose_table(name: str, config: Mapping[str, Any]) -> tuple[dict, str]:
     """The table ``name`` names for a run of ``config``, and a line saying which and why.
+    ``config``: a ``RunConfig``, or any JSON object (the API passes a listed run's config as
+    read, unchecked; a table's conditions name any of its keys).
 
     ``name`` is a table, a path, or a family: of a family's tables, the one whose conditions
     (description, prompt) are all the run's; else the one with most of them, the family's
@@ -103,7 +107,7 @@ def choose_table(name: str, config: dict) -> tuple[dict, str]:
     return best, f"{source.get('table') or best.get('name')} ({best.get('name')}): {how}"
 
 
-def run_condition(config: dict, key: str) -> object:
+def run_condition(config: Mapping[str, Any], key: str) -> object:
     """A run's value of a table condition; runs made before prompts were recorded were
     zero-shot on abstract descriptions."""
     return config.get(key) or {"description": "abstract", "prompt": "zero-shot"}.get(key)
@@ -148,7 +152,7 @@ def _litellm_of(name: str) -> str | None:
     return spec.get("model") if isinstance(spec, dict) else None
 
 
-def matching_model(config: dict, table: dict) -> str | None:
+def matching_model(config: Mapping[str, Any], table: dict) -> str | None:
     """The table's model that the run's model is (through the aliases); None if none, and
     always None for a reference model."""
     model = str(config.get("model") or "")
@@ -165,7 +169,7 @@ def against(path: Path, name: str = "paper") -> dict:
     """The run's figures beside the published row of its model."""
     try:
         run = open_run(path)
-        items = run.scored_items()
+        items = generation_items(run.scored_items())
     except RunError as err:
         raise PublishedError(str(err)) from None
     table, chosen = choose_table(name, run.config)
@@ -210,7 +214,7 @@ def against(path: Path, name: str = "paper") -> dict:
     return result
 
 
-def published_row(config: dict, name: str = "paper") -> dict | None:
+def published_row(config: Mapping[str, Any], name: str = "paper") -> dict | None:
     """The published figures of a generation run's model (no scores read: what a run's JSON
     carries): the table chosen for its conditions, and its rows of the run's model, or why
     there are none. None for runs of other tasks."""

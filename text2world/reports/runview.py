@@ -11,18 +11,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence, TypeVar
 
-from text2world.engine.run_store import Run, RunError, RunKind, run_kind
+from text2world.engine.run_store import ItemRecord, Run, RunError, RunKind, run_kind
 from text2world.scoring.metrics import action_diff
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.tasks.generation.records import generation_item, generation_items
 from text2world.tasks.page import ViewError  # defined with the pages; the viewer catches it here
 from text2world.tasks.registry import run_page
 
 # "line 73:37" inside a parser message: a second place an error points at.
+ItemRecordT = TypeVar("ItemRecordT", bound=ItemRecord)
 _PARSER_LINE = re.compile(r"\bline (\d+):\d+")
 
 
-def overview(run: Run, items: list[dict]) -> dict:
+def overview(run: Run, items: Sequence[ItemRecord]) -> dict:
     """Everything the run page shows: the page of the run's kind (``RunKind``: generation, wm,
     contamination, judge), ``tasks.registry.run_page``."""
     try:
@@ -34,7 +37,7 @@ def overview(run: Run, items: list[dict]) -> dict:
     return run_page(run, items)
 
 
-def find_item(items: list[dict], item_id: str) -> dict:
+def find_item(items: Sequence[ItemRecordT], item_id: str) -> ItemRecordT:
     for item in items:
         if str(item.get("item")) == item_id:
             return item
@@ -75,7 +78,7 @@ def error_lines(validation: dict | None) -> list[int]:
     return sorted(lines)
 
 
-def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
+def item_detail(run: Run, items: Sequence[ItemRecord], item_id: str) -> dict:
     """One item as logged, with its neighbours in the run's item order; a generation item
     with the gold domain and the lines its validation errors point at."""
     item = find_item(items, item_id)
@@ -89,16 +92,16 @@ def item_detail(run: Run, items: list[dict], item_id: str) -> dict:
         return {**item, **neighbours, "task": run.config.get("task") or item.get("task")}
     gold, gold_note = gold_domain(run, item_id)
     rounds = [{**rnd, "error_lines": error_lines(rnd.get("validation"))}
-              for rnd in item.get("rounds", [])]
+              for rnd in generation_item(item).get("rounds", [])]
     return {**item, **neighbours, "rounds": rounds, "gold": gold, "gold_note": gold_note}
 
 
-def round_diff(run: Run, items: list[dict], item_id: str, round_index: int | None) -> dict:
+def round_diff(run: Run, items: Sequence[ItemRecord], item_id: str, round_index: int | None) -> dict:
     """The per-action diff of the gold vs the domain of one round (default: the last)."""
     if run.kind != RunKind.GENERATION:
         raise ViewError(f"run {run.run_id!r} is a {run.kind} run: only generation "
                         "runs have a per-action diff")
-    item = find_item(items, item_id)
+    item = find_item(generation_items(items), item_id)
     rounds = item.get("rounds") or []
     if not rounds:
         raise ViewError(f"item {item_id!r} has no rounds logged")

@@ -14,9 +14,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable
+from typing import Callable, Sequence
 
-from text2world.engine.run_store import sample_key
+from text2world.engine.run_store import RunConfig, sample_key
+from text2world.tasks.generation.records import GenerationItem
 
 SELECTION_RULE = ("the first sample whose domain validates; among those, the one whose "
                   "planner outcomes on the item's problems agree with most other valid samples")
@@ -34,19 +35,19 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - value
 
 
-def executable(item: dict, mode: str = "paper") -> bool:
+def executable(item: GenerationItem, mode: str = "paper") -> bool:
     final = ((item.get("ec") or {}).get(mode) or [None])[-1]
     return bool(item.get("valid")) and bool(final and final.get("executable"))
 
 
-def equivalent(item: dict) -> bool | None:
+def equivalent(item: GenerationItem) -> bool | None:
     semantic = (item.get("ec") or {}).get("semantic")
     if not semantic:
         return None
     return bool(semantic[-1] and semantic[-1].get("verdict") == "equivalent")
 
 
-def _final_domain(item: dict) -> str:
+def _final_domain(item: GenerationItem) -> str:
     rounds = item.get("rounds") or []
     return (rounds[-1].get("domain") or "") if rounds else ""
 
@@ -66,7 +67,7 @@ def planner_outcomes(domain: str, problems: list[tuple[str, str]]) -> tuple:
     return tuple(outcome)
 
 
-def select(samples: list[dict], outcomes: Callable[[str], tuple]) -> dict:
+def select(samples: list[GenerationItem], outcomes: Callable[[str], tuple]) -> GenerationItem:
     """The best-of-N choice among ``samples`` (in epoch order), without the gold."""
     valid = [s for s in samples if s.get("valid")]
     if not valid:
@@ -79,14 +80,14 @@ def select(samples: list[dict], outcomes: Callable[[str], tuple]) -> dict:
     return valid[agreement.index(max(agreement))]
 
 
-def scaling_curves(items: list[dict], config: dict, problems: dict[str, list[tuple[str, str]]],
-                   mode: str = "paper") -> dict | None:
+def scaling_curves(items: Sequence[GenerationItem], config: RunConfig,
+                   problems: dict[str, list[tuple[str, str]]], mode: str = "paper") -> dict | None:
     """pass@k and best-of-N curves of a run's items (every epoch), or None with one epoch.
     ``problems``: item id -> its problems (for the selection rule)."""
     epochs = int(config.get("epochs") or 1)
     if epochs < 2:
         return None
-    samples: dict[str, list[dict]] = defaultdict(list)
+    samples: dict[str, list[GenerationItem]] = defaultdict(list)
     for item in sorted(items, key=lambda i: sample_key(i)[1]):
         samples[str(item["item"])].append(item)
     complete = {key: group for key, group in samples.items() if len(group) >= epochs}
@@ -103,7 +104,7 @@ def scaling_curves(items: list[dict], config: dict, problems: dict[str, list[tup
         return outcomes
 
     with_semantic = all(equivalent(group[0]) is not None for group in complete.values())
-    checks: dict[str, Callable[[dict], bool]] = {"executable": lambda i: executable(i, mode)}
+    checks: dict[str, Callable[[GenerationItem], bool]] = {"executable": lambda i: executable(i, mode)}
     if with_semantic:
         checks["equivalent"] = lambda i: bool(equivalent(i))
     passes = {name: [sum(pass_at_k(epochs, sum(1 for s in group[:epochs] if check(s)), k)
@@ -116,7 +117,7 @@ def scaling_curves(items: list[dict], config: dict, problems: dict[str, list[tup
     first = [group[0] for group in complete.values()]
     ec = int(config.get("ec", 0))
 
-    def executable_at(item: dict, r: int) -> bool:
+    def executable_at(item: GenerationItem, r: int) -> bool:
         cells = (item.get("ec") or {}).get(mode) or []
         return r < len(cells) and bool(cells[r] and cells[r].get("executable"))
 
@@ -145,7 +146,7 @@ def scaling_markdown(label: str, curves: dict) -> str:
               + ", ".join(f"EC_{r}: {100 * v:.1f}" for r, v in enumerate(budget)) + ".\n")
 
 
-def item_problems(config: dict) -> dict[str, list[tuple[str, str]]]:
+def item_problems(config: RunConfig) -> dict[str, list[tuple[str, str]]]:
     """The problems of the run's items (for the selection rule); none when the dataset cannot
     be read (every valid sample then agrees with every other: the first valid one is chosen)."""
     from text2world.store.datasets import DatasetError, load_dataset
@@ -160,7 +161,8 @@ def item_problems(config: dict) -> dict[str, list[tuple[str, str]]]:
     return {r.id: [(p.name, p.pddl) for p in r.problems] for r in dataset.records}
 
 
-def scaling_section(runs: list[tuple[str, list[dict], dict]], mode: str) -> tuple[str, dict]:
+def scaling_section(runs: list[tuple[str, Sequence[GenerationItem], RunConfig]],
+                    mode: str) -> tuple[str, dict]:
     """The markdown and data of every run with several epochs: ``runs`` are (label, items,
     config)."""
     parts, data = [], {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
 from text2world.scoring.semantic import METRICS, VERDICTS
 from text2world.scoring.semantic_record import (  # noqa: F401 (re-exported: their old home)
@@ -21,6 +22,9 @@ from text2world.scoring.semantic_record import (  # noqa: F401 (re-exported: the
     verdict_of,
 )
 
+if TYPE_CHECKING:
+    from text2world.tasks.generation.records import GenerationItem
+
 LABELS = {"plan_validity": "Plan valid", "gold_plan_acceptance": "Gold plan acc.",
           "applicability_f1": "Applic. F1", "transition_accuracy": "Trans. acc."}
 
@@ -29,7 +33,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def semantic_section(runs: list[tuple[str, list[dict], int]], out_dir: Path,
+def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_dir: Path,
                      plots: bool = True) -> tuple[str, dict | None, list[Path]]:
     """Markdown, JSON data and figure files of the semantic part of ``t2w report``.
 

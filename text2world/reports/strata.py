@@ -8,6 +8,7 @@ from text2world.engine.run_store import METRICS, mean
 from text2world.reports.generation import ReportError, load_runs
 from text2world.reports.rendering import md_table
 from text2world.stats import bootstrap_mean, format_interval
+from text2world.tasks.generation.records import GenerationItem
 
 STRATA = ("size", "feature")
 
@@ -38,7 +39,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
         if not any("size_band" in m for m in meta.values()):
             raise ReportError(f"dataset {name!r} has no size_band/features (only the built-in "
                               "store's manifest carries them)")
-        groups: dict[str, list[dict]] = {}
+        groups: dict[str, list[GenerationItem]] = {}
         for item in loaded.items:
             for stratum in _strata_of(meta.get(str(item["item"]), {}), by):
                 groups.setdefault(stratum, []).append(item)

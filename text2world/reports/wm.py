@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import RunError, RunKind, runs_dir
+from text2world.engine.run_store import Run, RunConfig, RunError, RunKind, runs_dir
 from text2world.errors import Text2WorldError
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
@@ -26,6 +26,7 @@ from text2world.tasks.wm.metrics import (
     shown,
     summarize_items,
 )
+from text2world.tasks.wm.records import WmItem, wm_items
 
 
 class WmReportError(Text2WorldError, ValueError):
@@ -54,7 +55,7 @@ def _cell(row: dict, intervals: dict, column: str) -> str:
     return shown(column, row.get(column))
 
 
-def _label(config: dict) -> str:
+def _label(config: RunConfig) -> str:
     extra = f", {protocol_label(config)}"
     extra += f", {config['size']}" if config.get("size") else ""
     extra += ", mystery" if config.get("mystery") else ""
@@ -64,7 +65,7 @@ def _label(config: dict) -> str:
 def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
     if not paths:
         raise WmReportError("no run given: t2w report RUN [RUN ...]")
-    runs = []
+    runs: list[tuple[Run, list[WmItem]]] = []
     for path in paths:
         try:
             run = open_run(path)
@@ -73,7 +74,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
         if run.kind != RunKind.WM:
             raise WmReportError(f"{path} is not a world-model run; report t2w eval runs and "
                                 "t2w wm runs separately")
-        items = [i for i in run.items() if i.get("metrics") is not None]
+        items = [i for i in wm_items(run.items()) if i.get("metrics") is not None]
         if not items:
             raise WmReportError(f"{path}: no finished item to report")
         runs.append((run, items))
@@ -106,7 +107,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                              "items": len(items), "all": summary["all"]["all"]})
         data["by_rho"][name] = summary["rho"]
         data["per_domain"][name] = summary["domain"]
-        steps: dict[str, list[dict]] = {}
+        steps: dict[str, list[WmItem]] = {}
         for item in items:
             steps.setdefault(str(item["prefix"]), []).append(item)
         data["per_step"][name] = {k: aggregate(task, v) for k, v in

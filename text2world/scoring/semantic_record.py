@@ -16,13 +16,18 @@ could be simulated.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, Mapping, Sequence
 
 from text2world.scoring.semantic import METRICS, VERDICTS
+
+# The records read here are a generation run's rounds and items (``GenerationRound``,
+# ``GenerationItem`` of ``tasks.generation.records``); scoring sits below the engine and the
+# tasks, so it reads them as the JSON mappings they are.
 
 CONDITIONAL = "_simulated"  # suffix of a semantic metric's mean over the simulated items alone
 
 
-def compact_semantic(summary: dict | None) -> dict | None:
+def compact_semantic(summary: Mapping[str, Any] | None) -> dict | None:
     """The compact per-round record (ok, verdict, the four metrics) of a semantic summary."""
     if summary is None:
         return None
@@ -30,7 +35,7 @@ def compact_semantic(summary: dict | None) -> dict | None:
             **{m: summary.get(m) for m in METRICS}}
 
 
-def verdict_of(record: dict) -> str:
+def verdict_of(record: Mapping[str, Any]) -> str:
     """The verdict of a semantic record; records written before verdicts existed say only
     ``ok``: those that could not be simulated are ``not_simulated``, the rest are counted as
     ``equivalent`` when all four metrics are 1.0 and ``different`` otherwise."""
@@ -43,7 +48,7 @@ def verdict_of(record: dict) -> str:
     return "equivalent" if values and all(v == 1.0 for v in values) else "different"
 
 
-def ec_semantic(rounds: list[dict], ec: int) -> list[dict | None] | None:
+def ec_semantic(rounds: Sequence[Mapping[str, Any]], ec: int) -> list[dict | None] | None:
     """Per k in 0..ec, the compact semantic record of the last round at or before k."""
     if not rounds or not any(r.get("semantic") for r in rounds):
         return None
@@ -61,7 +66,7 @@ def headline_value(cell: dict, metric: str, simulated_only: bool = False) -> flo
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def semantic_rounds(items: list[dict], ec: int) -> list[dict] | None:
+def semantic_rounds(items: Sequence[Mapping[str, Any]], ec: int) -> list[dict] | None:
     """Per round: items scored, the share that could be simulated, each metric's mean over all
     of them (``headline_value``: 0 for an item that could not be simulated) and, as
     ``METRIC_simulated``, its mean over the simulated ones."""

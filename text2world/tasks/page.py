@@ -4,7 +4,9 @@ found by ``tasks.registry.run_page``; ``reports.runview`` serves them with the i
 
 from __future__ import annotations
 
-from text2world.engine.run_store import Run
+from typing import Sequence
+
+from text2world.engine.run_store import ItemRecord, Run
 from text2world.engine.summary import run_counts
 from text2world.errors import Text2WorldError
 
@@ -13,7 +15,7 @@ class ViewError(Text2WorldError, LookupError):
     """An item or round the run does not have; the message says what exists."""
 
 
-def page_counts(run: Run, items: list[dict]) -> dict:
+def page_counts(run: Run, items: Sequence[ItemRecord]) -> dict:
     """The counts the run page shows (the engine's, ``run_counts``)."""
     counts = run_counts(run, items)
     return {key: counts[key] for key in ("finished_items", "planned_items",

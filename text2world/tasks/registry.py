@@ -7,12 +7,12 @@ read by ``engine.run_store.run_kind``) to the task that made it. Each task owns 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from text2world.engine.run_store import RunKind, run_kind
 
 if TYPE_CHECKING:
-    from text2world.engine.run_store import Run
+    from text2world.engine.run_store import ItemRecord, Run, RunSummary
     from text2world.engine.task import Task
 
 # The module of each kind's task: it defines ``task_from_run(run)`` and ``default_task()``.
@@ -45,7 +45,7 @@ def task_for_kind(kind: RunKind | str) -> "Task":
     return import_module(TASK_MODULES[RunKind(kind)]).default_task()
 
 
-def summarize_run(run: "Run", items: list[dict] | None = None) -> dict:
+def summarize_run(run: "Run", items: "Sequence[ItemRecord] | None" = None) -> "RunSummary":
     """The summary of ``run`` computed now (the engine's counts, the task's part, epochs), by
     its task; ``items``: its items when the caller has them (re-scored ones)."""
     from text2world.engine.summary import summarize
@@ -53,7 +53,7 @@ def summarize_run(run: "Run", items: list[dict] | None = None) -> dict:
     return summarize(task_for_run(run), run, items)
 
 
-def run_page(run: "Run", items: list[dict]) -> dict:
+def run_page(run: "Run", items: "Sequence[ItemRecord]") -> dict:
     """What the viewer's run page shows of ``run`` and its finished ``items``: its kind's page
-    (``RunError`` for a kind no task makes)."""
+    (``RunError`` for a kind no task makes), which reads them as its kind's records."""
     return import_module(PAGE_MODULES[run_kind(run.config)]).overview(run, items)

@@ -9,15 +9,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Mapping, Sequence
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from text2world.api.schemas import ERRORS
 from text2world.engine.run_reader import list_runs
-from text2world.engine.run_store import LOG_FILE, RunError, RunKind, kind_of
+from text2world.engine.run_store import LOG_FILE, ItemRecord, RunConfig, RunError, RunKind, kind_of
 from text2world.errors import ApiError
+from text2world.tasks.generation.records import generation_items
 
 router = APIRouter(prefix="/v1", tags=["runs"])
 
@@ -79,7 +80,8 @@ class ScalingCurves(BaseModel):
         description="executable at EC_0 .. EC_k of each item's first sample")
 
 
-def _model_of(config: dict) -> str | None:
+def _model_of(config: Mapping[str, Any]) -> str | None:
+    """Any JSON object: a config of an older version held the model as an object."""
     model = config.get("model")
     return model.get("name") if isinstance(model, dict) else model
 
@@ -123,9 +125,10 @@ def model_protocols(
     return protocol_curves(model, entries)
 
 
-def _curves_of(config: dict, items: list[dict]) -> tuple[int, dict, dict]:
+def _curves_of(config: RunConfig, items: Sequence[ItemRecord]) -> tuple[int, dict, dict]:
     from text2world.reports.protocols import round_curves, round_intervals
 
+    items = generation_items(items)  # a generation run's (``_model_runs``)
     curves = round_curves(config, items)
     return len(items), curves, round_intervals(items, curves)
 
@@ -144,7 +147,8 @@ def run_scaling(request: Request, run_id: str,
     if kind_of(run.config) != RunKind.GENERATION or int(run.config.get("epochs") or 1) < 2:
         raise ApiError(404, "no_scaling", f"run {run_id!r} is not a generation run with several "
                        "epochs (t2w eval --epochs N): it has no test-time scaling curves")
-    curves = computed(run, f"scaling:{mode}", lambda items: scaling(run.config, items, mode))
+    curves = computed(run, f"scaling:{mode}",
+                      lambda items: scaling(run.config, generation_items(items), mode))
     if curves is None:
         raise ApiError(404, "no_scaling", f"run {run_id!r} has no item with every epoch's "
                        "sample yet")

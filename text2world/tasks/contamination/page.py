@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from text2world.engine.run_store import Run
 from text2world.tasks.contamination.intervals import probe_interval
+from text2world.tasks.contamination.records import ProbeItem
 from text2world.tasks.page import page_counts
 
 
-def overview(run: Run, items: list[dict]) -> dict:
+def overview(run: Run, items: Sequence[ProbeItem]) -> dict:
     """A contamination probe: the mean and median n-gram contamination rate of the probed
     domains (with a 95% interval), the share above one half, one row per domain."""
     rates = sorted(float(i["rate"]) for i in items if isinstance(i.get("rate"), (int, float)))

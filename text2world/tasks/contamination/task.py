@@ -13,12 +13,21 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
 from text2world.engine.options import RunOptions
-from text2world.engine.run_store import Run, identity_hash, make_run_id, text_hash
+from text2world.engine.run_store import (
+    ErrorRecord,
+    ItemRecord,
+    Run,
+    RunConfig,
+    RunSummary,
+    identity_hash,
+    make_run_id,
+    text_hash,
+)
 from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
@@ -41,6 +50,7 @@ from text2world.tasks.contamination.probe import (
     probe_item_result,
     probe_messages,
 )
+from text2world.tasks.contamination.records import ProbeItem, ProbeSummary, probe_items, probe_summary
 
 KIND = "contamination"
 
@@ -89,7 +99,7 @@ class ProbeTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
         options, dataset = self.options, self.dataset
         return {
             "dataset": dataset.name, "dataset_source": dataset.source,
@@ -100,7 +110,7 @@ class ProbeTask:
             "n": options.n, "max_mismatches": options.max_mismatches,
         }
 
-    def run_id(self, config: dict) -> str:
+    def run_id(self, config: RunConfig) -> str:
         return make_run_id(("contamination", config["model"], config["dataset"],
                             config["split"], f"p{config['prefix_tokens']}"),
                            identity_hash(config))
@@ -111,7 +121,7 @@ class ProbeTask:
     def after_run(self) -> None:
         pass
 
-    async def solve(self, sample: Sample, context: SampleContext) -> dict:
+    async def solve(self, sample: Sample, context: SampleContext) -> ProbeItem:
         record: Record = sample.data
         options = self.options
         head_end = prefix_end(record.domain, options.prompt_tokens)
@@ -138,7 +148,8 @@ class ProbeTask:
 
     # ---- summaries
 
-    def results(self, config: dict, items: list[dict]) -> dict[str, Contamination | dict]:
+    def results(self, config: RunConfig,
+                items: Sequence[ProbeItem]) -> dict[str, Contamination | dict]:
         """Per item: its logged rate when it was computed with this probe's ``n`` and
         ``max_mismatches``, else the rate computed again from the logged continuation."""
         options = self.options
@@ -160,9 +171,11 @@ class ProbeTask:
                     options.max_mismatches, options.prompt_tokens)
         return results
 
-    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    def summarize(self, config: RunConfig, items: Sequence[ItemRecord],
+                  open_errors: Sequence[ErrorRecord]) -> ProbeSummary:
         from text2world.stats import bootstrap_mean
 
+        items = probe_items(items)
         results = self.results(config, items)
         names = {str(item["item"]): item.get("name", "") for item in items}
         rate = {key: (value.rate if isinstance(value, Contamination) else value["rate"])
@@ -192,12 +205,14 @@ class ProbeTask:
                                   if rate[key] > 0],
         }
 
-    def headline(self, summary: dict) -> dict[str, float | None]:
+    def headline(self, summary: RunSummary) -> dict[str, float | None]:
+        summary = probe_summary(summary)
         return {"mean_rate": summary.get("mean_rate"),
                 "median_rate": summary.get("median_rate")}
 
-    def finish(self, run: Run, summary: dict) -> dict:
+    def finish(self, run: Run, summary: RunSummary) -> ProbeSummary:
         """The histogram, and the matching spans of the most contaminated domains."""
+        summary = probe_summary(summary)
         rates = [row["rate"] for row in summary["per_domain"]]
         summary["histogram"] = None
         if rates:
@@ -205,7 +220,7 @@ class ProbeTask:
                            title=f"{run.config.get('model')} on {run.config.get('dataset')} "
                                  f"({len(rates)} domains)")
             summary["histogram"] = HISTOGRAM_FILE
-        logged = {str(item["item"]): item for item in run.items()}
+        logged = {str(item["item"]): item for item in probe_items(run.items())}
         spans = []
         for row in summary["most_contaminated"]:
             record = self.records.get(row["item"])
@@ -228,10 +243,10 @@ class ProbeTask:
 class ProbeResult:
     run_path: Path
     resumed: bool
-    summary: dict
+    summary: ProbeSummary
     results: dict[str, Contamination]  # the most contaminated items, with their spans
     histogram: Path | None
-    errors: list[dict]  # open infrastructure errors (items to retry with --resume)
+    errors: list[ErrorRecord]  # open infrastructure errors (items to retry with --resume)
     new_items: int = 0
     run_result: RunResult | None = None
 
@@ -252,11 +267,13 @@ def probe(options: ProbeOptions, observer=None, probe_plan: ProbePlan | None = N
     probe_plan = probe_plan or plan_probe(options)
     task = probe_plan.task
     result = execute(probe_plan.prepared, observer)
-    summary = result.summary
+    summary = probe_summary(result.summary)
     contaminated: dict[str, Contamination] = {}
     for row in summary["most_contaminated"]:
         record = task.records.get(row["item"])
-        logged = next((i for i in result.run.items() if str(i["item"]) == row["item"]), {})
+        missing: ProbeItem = {}
+        logged = next((i for i in probe_items(result.run.items())
+                       if str(i["item"]) == row["item"]), missing)
         if record is not None:
             contaminated[row["item"]] = probe_item_result(
                 record.domain, logged.get("continuation", ""), options.n,

@@ -19,9 +19,13 @@ resubmits unchanged after its report (it stands by it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from text2world.tasks.generation.prompts import EvalError
+
+if TYPE_CHECKING:
+    from text2world.engine.run_store import RunConfig
+    from text2world.tasks.generation.records import GenerationRound
 
 PROTOCOLS = ("syntax", "plans", "behavior")
 ORACLE_PROTOCOLS = frozenset({"behavior"})  # they reveal the gold's behaviour
@@ -44,7 +48,7 @@ def protocol_name(feedback: str, agent: bool) -> str:
     return "agent" if agent else feedback
 
 
-def config_protocol(config: dict) -> str:
+def config_protocol(config: RunConfig) -> str:
     """The protocol of a run config; runs made before protocols existed are ``syntax``."""
     return protocol_name(str(config.get("feedback") or "syntax"), bool(config.get("agent")))
 
@@ -145,7 +149,7 @@ def behavior_text(findings: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def loop_ends(report: dict, domain: str, previous: dict | None) -> bool:
+def loop_ends(report: dict, domain: str, previous: GenerationRound | None) -> bool:
     """Whether a valid round ends the loop: nothing to report, or the model resubmitted the
     domain it was given a report on."""
     if report["kind"] == "plans":

@@ -5,11 +5,14 @@ report``, ``t2w compare``, the viewer and ``/v1/runs`` all take them here."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from text2world.scoring.semantic_record import CONDITIONAL, headline_value
 from text2world.stats import bootstrap_mean
+from text2world.tasks.generation.records import GenerationItem
 
 
-def generation_samples(items: list[dict], mode: str, round_index: int,
+def generation_samples(items: Sequence[GenerationItem], mode: str, round_index: int,
                        metric: str) -> dict[str, list[float]]:
     """Item id -> the metric at EC_round in each epoch of the item (executable as 0/1);
     items without it left out. A semantic round that could not be simulated counts 0 (the
@@ -29,14 +32,14 @@ def generation_samples(items: list[dict], mode: str, round_index: int,
     return values
 
 
-def generation_values(items: list[dict], mode: str, round_index: int,
+def generation_values(items: Sequence[GenerationItem], mode: str, round_index: int,
                       metric: str) -> dict[str, float]:
     """Item id -> the metric at EC_round, averaged over the item's epochs."""
     return {item: sum(samples) / len(samples)
             for item, samples in generation_samples(items, mode, round_index, metric).items()}
 
 
-def generation_intervals(items: list[dict], mode: str, metrics: list[str] | tuple[str, ...],
+def generation_intervals(items: Sequence[GenerationItem], mode: str, metrics: list[str] | tuple[str, ...],
                          rounds: int) -> list[dict]:
     """Per round: {"round", metric: Interval dict} for each metric."""
     out = []
@@ -50,7 +53,7 @@ def generation_intervals(items: list[dict], mode: str, metrics: list[str] | tupl
     return out
 
 
-def summary_intervals(items: list[dict], ec: int, resamples: int = 1000) -> dict:
+def summary_intervals(items: Sequence[GenerationItem], ec: int, resamples: int = 1000) -> dict:
     """For summary.json (the leaderboard): per scoring mode in the log, the intervals of every
     metric at EC_0 and EC_k, as [low, high] (the means are in ``metrics``)."""
     modes = sorted({mode for item in items for mode in (item.get("ec") or {})})

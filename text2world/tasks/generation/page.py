@@ -4,14 +4,15 @@ report's own computations, ``summary``). Found by ``tasks.registry.run_page``.""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from text2world.engine.run_store import SCORE_MODES, Run, mean
 from text2world.engine.summary import run_counts
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary
 from text2world.tasks.generation.summary import error_categories, item_cell, summarize
 
 
-def modes_of(items: list[dict]) -> list[str]:
+def modes_of(items: Sequence[GenerationItem]) -> list[str]:
     """Scoring modes in the log: paper and canonical first, then any other (semantic)."""
     found = {mode for item in items for mode in (item.get("ec") or {})}
     return [m for m in SCORE_MODES if m in found] + sorted(found - set(SCORE_MODES))
@@ -21,7 +22,7 @@ def _numeric(value) -> bool:
     return isinstance(value, (int, float))  # bool included: executable counts as 1 or 0
 
 
-def _generic_round_means(items: list[dict], mode: str, ec: int) -> list[dict]:
+def _generic_round_means(items: Sequence[GenerationItem], mode: str, ec: int) -> list[dict]:
     """Means per round of every numeric field of a mode the run store does not know."""
     rows = []
     for r in range(ec + 1):
@@ -38,7 +39,7 @@ def _generic_round_means(items: list[dict], mode: str, ec: int) -> list[dict]:
     return rows
 
 
-def _generic_cell(item: dict, mode: str) -> dict:
+def _generic_cell(item: GenerationItem, mode: str) -> dict:
     """An item's first and last scores in a mode the report does not know: its numeric fields."""
     scores = [s for s in (item.get("ec") or {}).get(mode) or [] if isinstance(s, dict)]
     if not scores:
@@ -49,13 +50,13 @@ def _generic_cell(item: dict, mode: str) -> dict:
             "verdict_eck": last.get("verdict")}  # semantic scores: the last round's verdict
 
 
-def overview(run: Run, items: list[dict]) -> dict:
+def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
     """Per-round scores with 95% intervals, error categories, per-domain rows."""
     from text2world.tasks.generation.intervals import generation_intervals
 
     ec = int(run.config.get("ec", 0))
     modes = modes_of(items)
-    summary = {**summarize(run.config, items, []), **run_counts(run, items)}
+    summary: GenerationSummary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
                  else _generic_round_means(items, mode, ec) for mode in modes}
     rows: dict[str, dict[str, Any]] = {str(item["item"]): {"item": str(item["item"]), "name": item.get("name"),

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import SCORE_MODES, RunError, utc_now
+from text2world.engine.run_store import SCORE_MODES, RunError, RunSummary, ScoresRecord, utc_now
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.tasks.generation.records import GenerationItem, generation_items
 from text2world.tasks.generation.scoring import analyze_round, compact_score
 
 
 def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
-                dataset: str | None = None) -> dict:
+                dataset: str | None = None) -> RunSummary:
     """Score every round of a finished run again (no model call) and write ``scores.jsonl``.
 
     The gold domains come from the run's dataset; its content hash must match the run's.
@@ -37,9 +38,9 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
     ec = int(run.config.get("ec", 0))
     semantic = "semantic" in modes
     modes = tuple(m for m in modes if m != "semantic")
-    lines = []
-    rescored_items = []
-    for item in run.items():
+    lines: list[ScoresRecord] = []
+    rescored_items: list[GenerationItem] = []
+    for item in generation_items(run.items()):
         try:
             record = data.get(str(item["item"]))
         except KeyError:

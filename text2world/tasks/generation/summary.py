@@ -5,13 +5,23 @@ shares (items, calls, tokens, costs) are the engine's (``engine.summary.common_s
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
-from text2world.engine.run_store import METRICS, SCORE_MODES, mean, mode_metrics
+from text2world.engine.run_store import (
+    METRICS,
+    SCORE_MODES,
+    ErrorRecord,
+    RunConfig,
+    mean,
+    mode_metrics,
+)
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary
 
 NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no domain: counted apart
 
 
-def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+def summarize(config: RunConfig, items: Sequence[GenerationItem],
+              open_errors: Sequence[ErrorRecord]) -> GenerationSummary:
     """Mean metrics per round (EC_0 .. EC_k) for each scoring mode, and what else only a
     generation run has (``open_errors``: unused, the engine counts them)."""
     ec = int(config.get("ec", 0))
@@ -33,8 +43,8 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
     semantic = semantic_rounds(items, ec)
     if semantic is not None:
         per_mode["semantic"] = semantic
-    valid_at = [sum(1 for item in items if (item.get("valid_round") is not None
-                                            and item["valid_round"] <= r))
+    valid_at = [sum(1 for item in items if ((valid := item.get("valid_round")) is not None
+                                            and valid <= r))
                 for r in range(ec + 1)]
     return {
         "description": config.get("description"),
@@ -52,7 +62,7 @@ def summarize(config: dict, items: list[dict], open_errors: list[dict]) -> dict:
     }
 
 
-def error_categories(items: list[dict], ec: int) -> list[dict]:
+def error_categories(items: Sequence[GenerationItem], ec: int) -> list[dict]:
     """Per round: how many items were invalid, by error category (no PDDL counted apart)."""
     rows = []
     for r in range(ec + 1):
@@ -67,7 +77,7 @@ def error_categories(items: list[dict], ec: int) -> list[dict]:
     return rows
 
 
-def item_cell(item: dict, mode: str) -> dict:
+def item_cell(item: GenerationItem, mode: str) -> dict:
     """An item's outcome in ``mode``: executable at EC_0 and at its last round, the round from
     which it stays valid, rounds used, the last round's similarity and mean F1, the EC_0 error
     category (a report's per-domain cell, the viewer's item row)."""

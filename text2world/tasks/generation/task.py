@@ -21,11 +21,21 @@ import json
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, ClassVar
+from typing import Any, Awaitable, ClassVar, Sequence
 
 from text2world.engine.options import RunOptions
 from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
-from text2world.engine.run_store import SCORE_MODES, Run, identity_hash, make_run_id, text_hash
+from text2world.engine.run_store import (
+    SCORE_MODES,
+    ErrorRecord,
+    ItemRecord,
+    Run,
+    RunConfig,
+    RunSummary,
+    identity_hash,
+    make_run_id,
+    text_hash,
+)
 from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm_up_in_background
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
@@ -48,6 +58,13 @@ from text2world.tasks.generation.prompts import (
     Prompts,
     few_shot_examples,
     load_template,
+)
+from text2world.tasks.generation.records import (
+    GenerationItem,
+    GenerationRound,
+    GenerationSummary,
+    generation_items,
+    generation_summary,
 )
 from text2world.tasks.generation.scoring import (
     compact_score,
@@ -184,7 +201,7 @@ class GenerationTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
         options, prompts, dataset = self.options, self.prompts, self.dataset
         assert prompts is not None and dataset is not None
         return {
@@ -214,7 +231,7 @@ class GenerationTask:
             **({"tool_budget": options.tool_budget} if options.agent else {}),
         }
 
-    def run_id(self, config: dict) -> str:
+    def run_id(self, config: RunConfig) -> str:
         # The names runs always had: the same command finds the runs made before the engine.
         prompt = "-".join(part for part in
                           "".join(c if c.isalnum() else " " for c in str(config["prompt"])).split())
@@ -280,7 +297,7 @@ class GenerationTask:
                                 problems, response,
                                 affinity=hashlib.sha256(gold.encode()).hexdigest())
 
-    async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[dict]:
+    async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[GenerationItem]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
         record: Record = sample.data
         options, prompts = self.options, self.prompts
@@ -289,7 +306,7 @@ class GenerationTask:
         # later epochs are other samples of a reference model too (epoch 0 as always)
         reference = {"gold": gold, "item": record.id,
                      "seed": options.seed + 1000 * getattr(context, "epoch", 0)}
-        rounds: list[dict] = []
+        rounds: list[GenerationRound] = []
         scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
         messages = prompts.generation_messages(record.description(options.description) or "")
@@ -301,11 +318,13 @@ class GenerationTask:
                                           options.tool_budget, reference)
                 rnd = await self._round(context, 0, episode["transcript"][:len(messages)],
                                         episode["completion"], gold, problems, scoring)
-                rnd.update(kind="agent", tool_calls=episode["tool_calls"],
-                           turns=episode["turns"], transcript=episode["transcript"][len(messages):],
-                           **{key: episode[key] for key in ("prompt_tokens", "completion_tokens",
-                                                            "cost", "latency", "attempts",
-                                                            "cached")})
+                rnd.update({"kind": "agent", "tool_calls": episode["tool_calls"],
+                            "turns": episode["turns"],
+                            "transcript": episode["transcript"][len(messages):],
+                            "prompt_tokens": episode["prompt_tokens"],
+                            "completion_tokens": episode["completion_tokens"],
+                            "cost": episode["cost"], "latency": episode["latency"],
+                            "attempts": episode["attempts"], "cached": episode["cached"]})
                 rounds.append(rnd)
                 return self._record(record, rounds, scoring)
             for round_index in range(options.ec + 1):
@@ -342,7 +361,8 @@ class GenerationTask:
         return self._record(record, rounds, scoring)
 
     async def _round(self, context: SampleContext, round_index: int, messages: list[dict],
-                     completion: Any, gold: str, problems: tuple, scoring: list) -> dict:
+                     completion: Any, gold: str, problems: tuple,
+                     scoring: list) -> GenerationRound:
         """One answered round: its domain validated; its scoring started (into ``scoring``),
         to finish beside the next call."""
         domain, extraction_error = extract_round_domain(completion.content)
@@ -373,7 +393,7 @@ class GenerationTask:
             "finish_reason": completion.finish_reason,
         }
 
-    async def _feedback(self, context: SampleContext, rnd: dict, scored: asyncio.Future,
+    async def _feedback(self, context: SampleContext, rnd: GenerationRound, scored: asyncio.Future,
                         record: Record) -> dict:
         """The protocol's report on a valid round (``feedback``)."""
         if self.options.feedback == "plans":
@@ -383,7 +403,8 @@ class GenerationTask:
         result = await asyncio.shield(scored)
         return behavior_report(result.get("semantic"))
 
-    async def _record(self, record: Record, rounds: list[dict], scoring: list) -> dict:
+    async def _record(self, record: Record, rounds: list[GenerationRound],
+                      scoring: list) -> GenerationItem:
         """The item's log record, once the scoring of its rounds is done."""
         ec = self.options.ec
         for rnd, result in zip(rounds, await asyncio.gather(*scoring)):
@@ -398,7 +419,7 @@ class GenerationTask:
                 break
             valid_round = rnd["round"]
         ec_scores: dict[str, Any] = {
-            mode: [compact_score(rounds[min(i, len(rounds) - 1)]["scores"].get(mode))
+            mode: [compact_score((rounds[min(i, len(rounds) - 1)]["scores"] or {}).get(mode))
                    for i in range(ec + 1)] for mode in SCORE_MODES}
         from text2world.scoring.semantic_record import ec_semantic
         semantic = ec_semantic(rounds, ec)
@@ -423,16 +444,18 @@ class GenerationTask:
 
     # ---- summaries
 
-    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
-        return summarize_items(config, items, open_errors)
+    def summarize(self, config: RunConfig, items: Sequence[ItemRecord],
+                  open_errors: Sequence[ErrorRecord]) -> GenerationSummary:
+        return summarize_items(config, generation_items(items), open_errors)
 
-    def headline(self, summary: dict) -> dict[str, float | None]:
+    def headline(self, summary: RunSummary) -> dict[str, float | None]:
         """EC_k (the last round) of each mode: executable and similarity; with semantic
         scores, each semantic metric's headline (a round not simulated counts 0:
         ``scoring.semantic_record``)."""
         from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 
         values: dict[str, float | None] = {}
+        summary = generation_summary(summary)
         for mode in SCORE_MODES:
             rounds = (summary.get("metrics") or {}).get(mode) or []
             if rounds:
@@ -444,7 +467,7 @@ class GenerationTask:
                 values[f"semantic.{metric}"] = semantic[-1].get(metric)
         return values
 
-    def finish(self, run: Run, summary: dict) -> dict:
+    def finish(self, run: Run, summary: RunSummary) -> RunSummary:
         return summary
 
 

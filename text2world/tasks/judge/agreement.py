@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Sequence
 
 from text2world.model.reference import register_reference_answerer
 from text2world.stats import bootstrap_kappa
+from text2world.tasks.judge.records import JudgeItem
 
 SAME, DIFFERENT = "same", "different"
 JUDGED_VERDICTS = {"equivalent": SAME, "different": DIFFERENT, "incomplete": DIFFERENT}
@@ -66,7 +68,7 @@ def reference_judge_answer(judge: str, context: dict) -> str:
     return f"{why}\n\nRating: [[{rating}]]\n"
 
 
-def agreement(records: list[dict]) -> dict:
+def agreement(records: Sequence[JudgeItem]) -> dict:
     """Agreement of judged records (``ours``, ``judge`` labels; ``item``): Cohen's kappa with
     its 95% bootstrap interval (items resampled, their epochs together), the confusion matrix
     (ours x judge), accuracy (the share where they agree) and the unparsed answers."""
@@ -88,11 +90,11 @@ def agreement(records: list[dict]) -> dict:
             if judged else None}
 
 
-def floors(records: list[dict], seed: int) -> dict[str, dict]:
+def floors(records: Sequence[JudgeItem], seed: int) -> dict[str, dict]:
     """What each reference judge's agreement would be on the same (item, epoch) pairs."""
     result = {}
     for judge in REFERENCE_JUDGES:
-        simulated = [{"item": r["item"], "ours": r["ours"],
+        simulated: list[JudgeItem] = [{"item": r["item"], "ours": r["ours"],
                       "judge": judged_label(reference_rating(
                           judge, r["verdict"], str(r["item"]), seed, int(r.get("epoch", 0))))}
                      for r in records]

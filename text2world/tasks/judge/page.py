@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from text2world.engine.run_store import Run
+from text2world.tasks.judge.records import JudgeItem
 from text2world.tasks.page import page_counts
 
 
-def overview(run: Run, items: list[dict]) -> dict:
+def overview(run: Run, items: Sequence[JudgeItem]) -> dict:
     """A judge run: the judge's agreement with our semantic verdicts (kappa with its interval,
     confusion matrix, accuracy), the reference judges' on the same items, the disagreements
     with our counterexample, one row per judged item."""

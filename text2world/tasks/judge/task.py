@@ -13,10 +13,20 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping, Sequence
 
 from text2world.engine.options import RunOptions
-from text2world.engine.run_store import Run, RunError, identity_hash, make_run_id, text_hash
+from text2world.engine.run_store import (
+    ErrorRecord,
+    ItemRecord,
+    Run,
+    RunConfig,
+    RunError,
+    RunSummary,
+    identity_hash,
+    make_run_id,
+    text_hash,
+)
 from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
@@ -24,6 +34,7 @@ from text2world.errors import Text2WorldError
 from text2world.model.client import ModelSpec
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.tasks.generation.records import generation_items
 from text2world.tasks.judge.agreement import (
     JUDGED_VERDICTS,
     agreement,
@@ -31,6 +42,7 @@ from text2world.tasks.judge.agreement import (
     judged_label,
     parse_rating,
 )
+from text2world.tasks.judge.records import JudgeItem, JudgeSummary, judge_items, judge_summary
 
 KIND = "judge"
 PROMPT_FILE = "judge.txt"
@@ -62,7 +74,7 @@ def judge_messages(gold: str, predicted: str) -> list[dict]:
     return [{"role": "system", "content": SYSTEM_MESSAGE}, {"role": "user", "content": text}]
 
 
-def counterexample(semantic: dict | None) -> str:
+def counterexample(semantic: Mapping[str, Any] | None) -> str:
     """Where our semantic scoring found the final domain to differ from the gold, in words."""
     semantic = semantic or {}
     if semantic.get("unmatched"):
@@ -117,7 +129,7 @@ class JudgeTask:
         except RunError as err:
             raise JudgeError(f"{options.source}: {err}") from None
         self.source = source
-        items = sorted(source.scored_items(), key=lambda i: str(i.get("item")))
+        items = sorted(generation_items(source.scored_items()), key=lambda i: str(i.get("item")))
         items = list({str(i["item"]): i for i in items if i.get("epoch", 0) == 0}.values())
         if not items:
             raise JudgeError(f"{source.path}: the run has no finished item to judge")
@@ -179,7 +191,7 @@ class JudgeTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
         source = self.source
         assert source is not None
         template, header = judge_prompt()
@@ -195,7 +207,7 @@ class JudgeTask:
             "excluded_items": self.excluded,
         }
 
-    def run_id(self, config: dict) -> str:
+    def run_id(self, config: RunConfig) -> str:
         return make_run_id(("judge", config["model"], config["source_run"]),
                            identity_hash(config))
 
@@ -205,7 +217,7 @@ class JudgeTask:
     def after_run(self) -> None:
         pass
 
-    async def solve(self, sample: Sample, context: SampleContext) -> dict:
+    async def solve(self, sample: Sample, context: SampleContext) -> JudgeItem:
         data = sample.data
         messages = judge_messages(data["gold"], data["domain"])
         reference = {"task": "judge", "item": data["item"], "verdict": data["verdict"],
@@ -228,9 +240,11 @@ class JudgeTask:
 
     # ---- summaries
 
-    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    def summarize(self, config: RunConfig, items: Sequence[ItemRecord],
+                  open_errors: Sequence[ErrorRecord]) -> JudgeSummary:
+        items = judge_items(items)
         measured = agreement(items)
-        disagreements = sorted(
+        disagreements: list[dict[str, Any]] = sorted(
             ({key: item.get(key) for key in ("item", "name", "epoch", "verdict", "ours",
                                                "judge", "rating", "counterexample")}
              for item in items if item.get("judge") is not None
@@ -244,11 +258,12 @@ class JudgeTask:
                 "reference": floors(items, int(config.get("seed", 0))),
                 "paper_kappa": PAPER_KAPPA}
 
-    def headline(self, summary: dict) -> dict[str, float | None]:
+    def headline(self, summary: RunSummary) -> dict[str, float | None]:
+        summary = judge_summary(summary)
         return {"kappa": (summary.get("kappa") or {}).get("mean"),
                 "accuracy": summary.get("accuracy")}
 
-    def finish(self, run: Run, summary: dict) -> dict:
+    def finish(self, run: Run, summary: RunSummary) -> RunSummary:
         return summary
 
 

@@ -4,11 +4,14 @@ applies to it (the same values ``tasks.wm.metrics.aggregate`` averages), cluster
 
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from text2world.stats import bootstrap_mean
 from text2world.tasks.wm.metrics import PROPOSE_KS
+from text2world.tasks.wm.records import WmItem
 
 
-def wm_item_values(task: str, record: dict) -> dict[str, float]:
+def wm_item_values(task: str, record: WmItem) -> dict[str, float]:
     """One world-model item's contribution to each metric of ``tasks.wm.metrics.aggregate``
     (metrics that do not apply to the item, e.g. fact F1 of an illegal action, are absent)."""
     m = record.get("metrics")
@@ -48,7 +51,7 @@ def wm_item_values(task: str, record: dict) -> dict[str, float]:
     return out
 
 
-def wm_intervals(task: str, records: list[dict]) -> dict[str, dict]:
+def wm_intervals(task: str, records: Sequence[WmItem]) -> dict[str, dict]:
     """Metric -> Interval dict over the records, resampling domains."""
     columns: dict[str, tuple[list[float], list[str]]] = {}
     for record in records:
@@ -60,9 +63,10 @@ def wm_intervals(task: str, records: list[dict]) -> dict[str, dict]:
             for metric, (values, clusters) in columns.items()}
 
 
-def wm_grouped_intervals(task: str, records: list[dict], key) -> dict[str, dict[str, dict]]:
+def wm_grouped_intervals(task: str, records: Sequence[WmItem],
+                         key: Callable[[WmItem], object]) -> dict[str, dict[str, dict]]:
     """Group -> metric -> Interval dict (e.g. by rho: ``key=lambda r: f"{r['rho']:g}"``)."""
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[WmItem]] = {}
     for record in records:
         groups.setdefault(str(key(record)), []).append(record)
     return {group: wm_intervals(task, rows) for group, rows in groups.items()}

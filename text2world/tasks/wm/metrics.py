@@ -25,7 +25,13 @@ micro-average over items).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from text2world.simulation.problem import parse_atom
+
+if TYPE_CHECKING:
+    from text2world.engine.run_store import RunConfig
+    from text2world.tasks.wm.records import WmItem
 
 PROPOSE_KS = (1, 2, 3, 5, 10)
 RATIO_KEYS = ("cost_ratio", "mean_steps")  # printed as ratios, every other metric as a percent
@@ -45,7 +51,7 @@ COLUMNS = {
 }
 
 
-def protocol_label(config: dict) -> str:
+def protocol_label(config: RunConfig) -> str:
     """How a run asked: planning K = 1 is the papers' loop; K > 1 is self-selection among the
     model's own candidates (not search); propose asks once for the top K or once per K."""
     task, k = config.get("task"), config.get("k")
@@ -127,10 +133,10 @@ def score_verify(item: dict, answer: dict | None) -> dict:
             "step_correct": step_correct, "mutation": item.get("mutation")}
 
 
-def summarize_items(task: str, records: list[dict]) -> dict:
+def summarize_items(task: str, records: Sequence[WmItem]) -> dict:
     """Overall, by rho and by domain: counts and means of each task's metrics."""
-    groups: dict[str, dict[str, list[dict]]] = {"all": {"all": records}, "rho": {},
-                                                 "domain": {}}
+    groups: dict[str, dict[str, list[WmItem]]] = {"all": {"all": list(records)}, "rho": {},
+                                                   "domain": {}}
     for record in records:
         groups["rho"].setdefault(f"{record['rho']:g}", []).append(record)
         groups["domain"].setdefault(record["domain"], []).append(record)
@@ -140,18 +146,18 @@ def summarize_items(task: str, records: list[dict]) -> dict:
     # the papers' macro-average: each domain's mean, then the mean over domains
     summary["macro"] = macro_average(list(summary["domain"].values()))
     if task in ("verify", "verify-rollout"):  # negatives by how they were made
-        kinds: dict[str, list[dict]] = {}
+        kinds: dict[str, list[WmItem]] = {}
         for record in records:
             kind = (record.get("metrics") or {}).get("mutation") or "none"
             kinds.setdefault(kind, []).append(record)
         summary["mutation"] = {key: aggregate(task, rows) for key, rows in sorted(kinds.items())}
     if task == "next-state":  # states along the plan vs states a random walk reached
-        origins: dict[str, list[dict]] = {}
+        origins: dict[str, list[WmItem]] = {}
         for record in records:
             origins.setdefault(record.get("origin") or "on-plan", []).append(record)
         summary["origin"] = {key: aggregate(task, rows) for key, rows in sorted(origins.items())}
     if task == "next-state":  # the paper's transition-level split (legal actions only)
-        transitions: dict[str, list[dict]] = {}
+        transitions: dict[str, list[WmItem]] = {}
         for record in records:
             kind = (record.get("metrics") or {}).get("transition")
             if kind:
@@ -159,7 +165,7 @@ def summarize_items(task: str, records: list[dict]) -> dict:
         summary["transition"] = {key: aggregate(task, rows)
                                  for key, rows in sorted(transitions.items())}
     if task == "propose":
-        steps: dict[str, list[dict]] = {}
+        steps: dict[str, list[WmItem]] = {}
         for record in records:
             steps.setdefault(str(record["prefix"]), []).append(record)
         summary["step"] = {key: aggregate(task, rows)
@@ -179,7 +185,7 @@ def _mean(values: list) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def aggregate(task: str, records: list[dict], with_baselines: bool = True) -> dict:
+def aggregate(task: str, records: Sequence[WmItem], with_baselines: bool = True) -> dict:
     scored = [r for r in records if r.get("metrics") is not None]
     errors = sum(1 for r in scored if r.get("format_error"))
     out: dict = {"items": len(scored), "format_errors": errors,

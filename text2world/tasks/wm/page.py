@@ -4,15 +4,19 @@ domain, origin, mutation or step, with 95% intervals, and one row per item. Foun
 
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from text2world.engine.run_store import Run
 from text2world.tasks.page import ViewError, page_counts
 from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals, wm_item_values
 from text2world.tasks.wm.metrics import COLUMNS, HEADLINE, aggregate
+from text2world.tasks.wm.records import WmItem
 
 
-def _wm_groups(task: str) -> dict:
+def _wm_groups(task: str) -> dict[str, Callable[[WmItem], str]]:
     """The groupings of world-model items the run page shows, each with its key."""
-    groups = {"rho": lambda r: f"{r['rho']:g}", "domain": lambda r: str(r.get("domain"))}
+    groups: dict[str, Callable[[WmItem], str]] = {
+        "rho": lambda r: f"{r['rho']:g}", "domain": lambda r: str(r.get("domain"))}
     if task == "next-state":
         groups["origin"] = lambda r: r.get("origin") or "on-plan"
     if task == "verify":
@@ -22,7 +26,7 @@ def _wm_groups(task: str) -> dict:
     return groups
 
 
-def overview(run: Run, items: list[dict]) -> dict:
+def overview(run: Run, items: Sequence[WmItem]) -> dict:
     """A world-model run: its task's metrics overall and by rho / domain / origin / mutation /
     step (counts, means and 95% intervals, domains resampled), and one row per item."""
     task = str(run.config.get("task"))
@@ -31,7 +35,7 @@ def overview(run: Run, items: list[dict]) -> dict:
     scored = [item for item in items if item.get("metrics") is not None]
     groups = {}
     for name, key in _wm_groups(task).items():
-        members: dict[str, list[dict]] = {}
+        members: dict[str, list[WmItem]] = {}
         for item in scored:
             members.setdefault(key(item), []).append(item)
         ordered = sorted(members, key=lambda k: (float(k) if _is_number(k) else 0.0, k))

@@ -14,10 +14,18 @@ import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping, Sequence
 
 from text2world.engine.options import RunOptions
-from text2world.engine.run_store import Run, make_run_id, text_hash
+from text2world.engine.run_store import (
+    ErrorRecord,
+    ItemRecord,
+    Run,
+    RunConfig,
+    RunSummary,
+    make_run_id,
+    text_hash,
+)
 from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
@@ -52,6 +60,7 @@ from text2world.tasks.wm.parse import (
     parse_verify,
 )
 from text2world.tasks.wm.planner import optimal_plan
+from text2world.tasks.wm.records import WmCall, WmItem, WmSummary, wm_items, wm_summary
 from text2world.tasks.wm.world import World, world_for
 
 KIND = "wm"
@@ -98,7 +107,7 @@ class WmOptions(RunOptions):
         "static_share": ("static_share", float), "examples": ("examples", int)}
 
     @classmethod
-    def from_config(cls, config: dict, path: Path):
+    def from_config(cls, config: Mapping[str, Any], path: Path):
         options = super().from_config(config, path)
         # runs from before these options had none of what they add
         for key, old in (("off_plan_share", 0.0), ("static_share", 0.0), ("size", "easy")):
@@ -203,18 +212,19 @@ class WmTask:
         """What a resumed run selects again: the domains its items were built from."""
         return list(self.records)
 
-    def configure(self, spec: ModelSpec, generation: dict) -> dict:
+    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
         options, dataset, built = self.options, self.dataset, self.built
         assert dataset is not None and built is not None
-        task_settings = {"task": options.task, "size": options.size,
+        task_settings: RunConfig = {"task": options.task, "size": options.size,
                          "mystery": options.mystery, "rules": options.rules,
                          "render": options.render, "form": options.form,
                          "rhos": list(options.rhos), "k": options.k, "slack": options.slack,
                          "per_k": options.per_k, "illegal_share": options.illegal_share,
                          "problems_per_domain": options.problems_per_domain}
         if options.task == "next-state":  # only its items depend on these
-            task_settings.update(off_plan_share=options.off_plan_share,
-                                 static_share=options.static_share, examples=options.examples)
+            task_settings.update({"off_plan_share": options.off_plan_share,
+                                  "static_share": options.static_share,
+                                  "examples": options.examples})
         items_hash = text_hash(json.dumps(built.items, sort_keys=True))
         return {
             "dataset": dataset.name, "dataset_source": dataset.source,
@@ -227,7 +237,7 @@ class WmTask:
             "skipped_problems": built.skipped,
         }
 
-    def run_id(self, config: dict) -> str:
+    def run_id(self, config: RunConfig) -> str:
         # The names runs always had: the same command finds the runs made before the engine.
         digest = text_hash(json.dumps(config["prompt_hash"] + config["model"]))
         return make_run_id((f"wm-{self.options.task}", config["model"], config["dataset"],
@@ -239,20 +249,20 @@ class WmTask:
     def after_run(self) -> None:
         pass
 
-    async def solve(self, sample: Sample, context: SampleContext) -> dict:
+    async def solve(self, sample: Sample, context: SampleContext) -> WmItem:
         item = sample.data
         record = self.records[item["domain"]]
         solver = _Solver(self, context)
         handler = {"next-state": solver.next_state, "verify": solver.verify,
                    "verify-rollout": solver.verify_rollout, "propose": solver.propose,
                    "plan": solver.plan_task}[item["task"]]
-        outcome = await handler(item, record, solver.calls)
+        outcome: WmItem = await handler(item, record, solver.calls)  # answer, format_error, metrics
         outcome["baselines"] = await solver.baselines(item)
         calls = solver.calls
+        origin: WmItem = {"origin": item["origin"]} if "origin" in item else {}
         return {"item": item["id"], "task": item["task"], "domain": item["domain"],
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
-                "plan_length": item["plan_length"],
-                **({"origin": item["origin"]} if "origin" in item else {}), **outcome,
+                "plan_length": item["plan_length"], **origin, **outcome,
                 "truth": {key: _jsonable(item[key]) for key in TRUTH_KEYS if key in item},
                 "usage": {"prompt_tokens": sum(c["prompt_tokens"] for c in calls),
                           "completion_tokens": sum(c["completion_tokens"] for c in calls)},
@@ -260,23 +270,25 @@ class WmTask:
                 "latency": round(sum(c["latency"] for c in calls), 4),
                 "calls": calls}
 
-    def summarize(self, config: dict, items: list[dict], open_errors: list[dict]) -> dict:
+    def summarize(self, config: RunConfig, items: Sequence[ItemRecord],
+                  open_errors: Sequence[ErrorRecord]) -> WmSummary:
         from text2world.tasks.wm.intervals import wm_intervals
 
+        records = wm_items(items)
         return {"kind": KIND, "task": config.get("task"), "protocol": protocol_label(config),
                 "size": config.get("size"), "mystery": config.get("mystery", False),
                 "rules": config.get("rules"),
                 "form": config.get("form"), "render": config.get("render"),
-                "metrics": summarize_items(config.get("task", ""), items),
+                "metrics": summarize_items(config.get("task", ""), records),
                 # 95% intervals of the overall means, domains resampled
-                "intervals": wm_intervals(str(config.get("task", "")), items)}
+                "intervals": wm_intervals(str(config.get("task", "")), records)}
 
-    def headline(self, summary: dict) -> dict[str, float | None]:
-        overall = ((summary.get("metrics") or {}).get("all") or {}).get("all") or {}
+    def headline(self, summary: RunSummary) -> dict[str, float | None]:
+        overall = ((wm_summary(summary).get("metrics") or {}).get("all") or {}).get("all") or {}
         return {key: value for key, value in overall.items()
                 if isinstance(value, float) or (value is None and key not in ("items",))}
 
-    def finish(self, run: Run, summary: dict) -> dict:
+    def finish(self, run: Run, summary: RunSummary) -> RunSummary:
         return summary
 
 
@@ -288,7 +300,7 @@ class _Solver:
         self.options = task.options
         self.context = context
         self.spec = context.spec
-        self.calls: list[dict] = []
+        self.calls: list[WmCall] = []
 
     def examples_text(self, item: dict) -> str:
         """``--examples N``: N solved items of the train split (other domains than the
@@ -342,7 +354,7 @@ class _Solver:
                                          start=successor)
         return world.record_cost(successor, result)
 
-    async def next_state(self, item: dict, record: Record, calls: list) -> dict:
+    async def next_state(self, item: dict, record: Record, calls: list) -> WmItem:
         prompt = self.examples_text(item) + prompts.next_state_prompt(
             item, record, self.options.rules, self.options.render, self.options.form)
         text = await self.call(item, prompt, calls, 0, {"phase": "next-state",
@@ -354,7 +366,7 @@ class _Solver:
         return {"answer": _jsonable(answer), "format_error": error,
                 "metrics": score_next_state(item, answer, self.options.form)}
 
-    async def verify(self, item: dict, record: Record, calls: list) -> dict:
+    async def verify(self, item: dict, record: Record, calls: list) -> WmItem:
         prompt = prompts.verify_prompt(item, record, self.options.rules, self.options.render)
         text = await self.call(item, prompt, calls, 0, {"phase": "verify"})
         try:
@@ -363,7 +375,7 @@ class _Solver:
             answer, error = None, str(err)
         return {"answer": answer, "format_error": error, "metrics": score_verify(item, answer)}
 
-    async def verify_rollout(self, item: dict, record: Record, calls: list) -> dict:
+    async def verify_rollout(self, item: dict, record: Record, calls: list) -> WmItem:
         """Yang et al.'s protocol: the model predicts the state after each remaining step from
         its own last prediction (or says the step cannot be applied: the plan fails there),
         then whether the goal holds in its final state."""
@@ -417,7 +429,7 @@ class _Solver:
         return [a for a in dict.fromkeys(item["prefix_plan"] + item["remaining_plan"][1:])
                 if a != good][:9]
 
-    async def propose(self, item: dict, record: Record, calls: list) -> dict:
+    async def propose(self, item: dict, record: Record, calls: list) -> WmItem:
         """One query for the top K; with ``per_k`` one query per K of ``PROPOSE_KS`` up to
         the K asked, hit@K read from the K-query's answer (the papers' protocol)."""
         assert self.options.k is not None  # resolved by _check
@@ -495,7 +507,7 @@ class _Solver:
             return await baselines.propose_baselines(item, world, k, self.check_proposals)
         return {"random-walk": baselines.random_walk_baseline(item, world)}
 
-    async def plan_task(self, item: dict, record: Record, calls: list) -> dict:
+    async def plan_task(self, item: dict, record: Record, calls: list) -> WmItem:
         options = self.options
         assert options.k is not None  # resolved by _check
         world = self.world(item)
