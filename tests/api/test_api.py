@@ -14,6 +14,7 @@ import pytest
 from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from fastapi.testclient import TestClient
 from processes import alive
+from repo_paths import OFFICIAL_DIR
 
 from text2world import load_dataset, score, validate
 from text2world.api.app import create_app
@@ -146,7 +147,7 @@ def test_a_domain_past_the_size_limit_says_where(client):
 
 
 def test_score_against_an_imported_dataset(client, official_test):
-    path = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official" / "test.json"
+    path = OFFICIAL_DIR / "test.json"
     import_dataset(path, "official")
     record = official_test[3]
     predicted = official_test[4]["pddl_domain"]

@@ -25,13 +25,13 @@ from api_helpers import assert_error, huge_domain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from processes import descendants, free_port, stop_group, survivors
+from repo_paths import REPO
 from typer.testing import CliRunner
 
 from text2world import score, validate
 from text2world.cli import app as cli
 from text2world.pddl.perturb import drop_action
 
-REPO = Path(__file__).resolve().parent.parent
 SCORE_KEYS = ("mode", "executable", "similarity", "f1_predicates", "f1_parameters",
               "f1_preconditions", "f1_effects", "errors")
 
@@ -135,7 +135,7 @@ def test_dockerfile_is_simple_and_correct():
     assert cmd[:2] == ["t2w", "serve"]
     assert cmd[cmd.index("--host") + 1] == "0.0.0.0" and cmd[cmd.index("--port") + 1] == "8765"
     # That `pip install .` installs every package (text2world.api and text2world.cli included)
-    # is checked against the packaging configuration in tests/test_packaging.py.
+    # is checked against the packaging configuration in tests/project/test_packaging.py.
 
 
 def test_dockerfile_installs_the_dependencies_before_copying_the_source():

@@ -12,16 +12,15 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 from processes import free_port, stop_group
+from repo_paths import FIXTURES, REPO
 
 from text2world.api.guard import host_allowed, host_name, hosts_for_bind
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURE_RUN = REPO / "tests" / "fixtures" / "runs" / "legacy-eval"
+FIXTURE_RUN = FIXTURES / "runs" / "legacy-eval"
 
 
 class Service:

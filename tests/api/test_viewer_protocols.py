@@ -25,7 +25,8 @@ from text2world.tasks.generation.task import EvalOptions, evaluate
 
 MODEL = "reference/noisy-oracle"
 # bus-routing: noisy-oracle validates at EC_1 with an action lost (seed 0); the syntax and plans
-# protocols keep it lost, the behaviour oracle gets it corrected (tests/test_protocols.py).
+# protocols keep it lost, the behaviour oracle gets it corrected
+# (tests/tasks/generation/test_protocols.py).
 DOMAINS = ["brewery", "bus-routing"]
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from repo_paths import REPO
 from typer.testing import CliRunner
 
 from text2world import __version__, load_dataset
@@ -28,7 +29,6 @@ from text2world.cli.serve import SERVE_PORT
 from text2world.model.client import load_model_aliases
 from text2world.reports.generation import build_report
 
-REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 OTHER_ROUND_LABELS = re.compile(r"\bEC\d|\bECk\b|\b[Rr]ound \d")  # anything but EC_0 .. EC_k
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from pddl_helpers import BROKEN
 from typer.testing import CliRunner
 
 from text2world import load_dataset, score
@@ -125,7 +126,6 @@ def test_score_says_on_stderr_when_the_gold_does_not_parse(tmp_path):
 
 
 def test_validate_lists_every_error_with_its_line(tmp_path):
-    from test_validation import BROKEN
     path = tmp_path / "broken.pddl"
     path.write_text(BROKEN)
     result = runner.invoke(app, ["validate", str(path)])

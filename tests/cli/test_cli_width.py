@@ -14,9 +14,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before litellm 
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 from rich.console import Console
 from rich.table import Table
 from run_kinds import RunKinds, make_runs
@@ -26,7 +26,6 @@ from text2world.reports.generation import build_report
 from text2world.reports.rendering import fit_table
 from text2world.reports.wm import build_wm_report
 
-REPO = Path(__file__).resolve().parent.parent
 WIDTHS = (80, 60)
 CELL_EDGES = re.compile(r"[│┃]")
 

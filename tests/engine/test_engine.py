@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from llm_server import Script, ScriptedLLMServer, priced_home, write_store
+from repo_paths import FIXTURES as TEST_FIXTURES
+from repo_paths import REPO
 from typer.testing import CliRunner
 
 from text2world.api.app import create_app
@@ -31,8 +33,7 @@ from text2world.engine import list_runs, open_run
 from text2world.engine.run_store import RunError, read_jsonl
 from text2world.tasks.registry import summarize_run
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "runs"
+FIXTURES = TEST_FIXTURES / "runs"
 NAMES = [f"t2we-{i}" for i in range(6)]
 PRICE_IN, PRICE_OUT = 2.0, 4.0  # USD per million tokens of the priced test alias
 runner = CliRunner()

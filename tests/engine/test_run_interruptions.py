@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from llm_server import Script, ScriptedLLMServer, priced_home, write_store
+from repo_paths import REPO
 
 from text2world.engine.run_store import read_jsonl
 
-REPO = Path(__file__).resolve().parent.parent
 NAMES = [f"t2wk-{i}" for i in range(8)]
 TASKS = {
     "eval": ["eval", "--ec", "0", "--workers", "0", "--no-progress"],

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from processes import HAS_PROC, descendants, run_fresh, survivors, wait_for
+from repo_paths import REPO
 
 from text2world.engine.pool import GoldPrefetch
 from text2world.planning import fast_downward as planning
@@ -26,7 +27,6 @@ from text2world.store.datasets import load_dataset
 from text2world.tasks.generation.scoring import score_round
 from text2world.tasks.generation.task import EvalOptions, evaluate, plan
 
-REPO = Path(__file__).resolve().parent.parent
 ITEM = "airport-ground"  # the first test item, as in bench/startup_bench.py
 HEAVY = ("unified_planning", "up_fast_downward", "scipy", "ConfigSpace", "matplotlib",
          "sklearn", "fastapi", "uvicorn")

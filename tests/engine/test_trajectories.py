@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import FIXTURES as TEST_FIXTURES
 from typer.testing import CliRunner
 
 from text2world.cli import app as cli
 from text2world.engine.trajectories import TrajectoryError, conversation, trajectories
 
-FIXTURES = Path(__file__).parent / "fixtures" / "runs"
+FIXTURES = TEST_FIXTURES / "runs"
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from llm_server import (  # noqa: E402
     undefined_predicate,
     write_store,
 )
+from repo_paths import REPO
 from typer.testing import CliRunner  # noqa: E402
 
 from text2world.cli import app as cli  # noqa: E402
@@ -41,7 +42,6 @@ from text2world.integrations.inspect_import import ImportError_, import_inspect_
 from text2world.tasks.generation.task import EvalOptions, evaluate  # noqa: E402
 from text2world.tasks.wm.task import WmOptions, run_wm  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 NAMES = ["t2wi-valid", "t2wi-fix1", "t2wi-never", "t2wi-nopddl", "t2wi-short"]
 PROBLEM = ("(define (problem move-{name}) (:domain {name})\n  (:objects t1 - thing p1 p2 - place)\n"
            "  (:init (at t1 p1) (free t1) (linked p1 p2))\n  (:goal (at t1 p2)))\n")

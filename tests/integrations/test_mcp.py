@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -19,13 +18,13 @@ pytest.importorskip("mcp")
 from api_helpers import huge_domain
 from mcp import Client, StdioServerParameters
 from processes import free_port
+from repo_paths import REPO
 
 from text2world import score, validate
 from text2world.integrations.mcp_server import McpSettings, Tools, build_server
 from text2world.scoring.semantic import semantic_score
 from text2world.store.datasets import load_dataset
 
-REPO = Path(__file__).resolve().parent.parent
 TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
          "list_domains", "get_domain", "list_published"}
 BROKEN = ("(define (domain broken) (:requirements :strips)\n  (:predicates (p))\n"

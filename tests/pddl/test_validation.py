@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pddl_helpers import BROKEN
 
 from text2world import validate
 from text2world.pddl.validation import CATEGORIES
@@ -121,18 +122,6 @@ def test_warning_for_duplicate_parameters_and_contradictory_effects():
     text = HEAD + ("(:action a :parameters (?x ?x) :precondition (and (p ?x))"
                    " :effect (and (p ?x) (not (p ?x)))))")
     assert sorted(kinds(text)) == ["ContradictoryEffect", "DuplicateParameter"]
-
-
-BROKEN = """(define (domain d) (:requirements :strips :typing)
-(:types a b)
-(:predicates (p ?x - a) (q ?x - a ?y - b))
-(:action one :parameters (?x - a ?y - b)
- :precondition (and (p ?x) (r ?x))
- :effect (and (p ?x ?y)))
-(:action two :parameters (?x - a ?y - b)
- :precondition (and (p ?w))
- :effect (and (q ?y ?x) (p c))))
-"""
 
 
 def test_every_error_in_one_pass_each_with_its_line():

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 
 from text2world.api.bundle import bundle_key
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 STORE_TEST_ITEMS = 101  # the built-in store's test split
 WM_TASKS = ("next-state", "verify", "verify-rollout", "plan")
 PROPOSE_DOMAINS = 3

@@ -13,11 +13,10 @@ import subprocess
 import sys
 import tomllib
 import venv
-from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
 
 

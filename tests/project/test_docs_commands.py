@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
 SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 # Pages other engineers are writing; mkdocs.yml lists them in a comment until they exist.

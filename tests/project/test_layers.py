@@ -6,7 +6,7 @@ together: it is how a cycle hides), ``if TYPE_CHECKING:`` imports included.
 * no import from a lower layer to a higher one (``LAYERS``, the order docs/architecture.md
   states); modules of one layer may import each other, without a cycle;
 * no private name (``_name``, not ``__dunder__``) imported from another module;
-* every exception class derives from ``Text2WorldError``: tests/test_exceptions.py (on the
+* every exception class derives from ``Text2WorldError``: tests/project/test_exceptions.py (on the
   imported classes).
 
 An import of ``text2world.a.b`` is an edge to the module ``text2world.a.b``;

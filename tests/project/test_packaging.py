@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
-from pathlib import Path
 
+from repo_paths import REPO
 from setuptools import find_packages
 
-REPO = Path(__file__).resolve().parent.parent
 CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 

@@ -6,16 +6,15 @@ import json
 import pickle
 import random
 import re
-from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 
 from text2world import score
 from text2world.pddl import perturb
 from text2world.pddl.model import parse_domain, strip_comments
 from text2world.scoring.alignment import KINDS, UNMAPPED_PREFIX, align, name_keys
 
-REPO = Path(__file__).resolve().parent.parent
 STORE = sorted((REPO / "data" / "domains").glob("*.pddl"))
 F1S = ("f1_types", "f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 NOT_NAMES = {"and", "not", "or", "forall", "exists", "when", "object", "either", "number",

@@ -2,7 +2,7 @@
 order), readiness, gold caches bounded in bytes, 405 Allow, the OpenAPI "exactly one of".
 
 The same guarantees over a real uvicorn process (raw sockets for the header deadline and the
-413 close) are in tests/test_api_server.py.
+413 close) are in tests/api/test_api_server.py.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from api_helpers import assert_error, huge_domain, sleep_then_pid, wait_ready
 from fastapi.testclient import TestClient
 from processes import alive
+from repo_paths import REPO, TESTS
 
 from text2world import load_dataset
 from text2world.api.app import create_app
@@ -508,9 +508,8 @@ def test_warm_start_parses_each_gold_once_for_all_scoring_processes(store, tmp_p
     records = store.records[:4]
     for record in records:
         (small_store / "domains" / f"{record.id}.pddl").write_text(record.domain, encoding="utf-8")
-    tests = Path(__file__).resolve().parent
     env = {**os.environ, "T2W_DATA_DIR": str(small_store),
-           "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests),
+           "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS),
                                           os.environ.get("PYTHONPATH", "")])}
     script = tmp_path / "warm_check.py"
     script.write_text(_WARM_SCRIPT, encoding="utf-8")
@@ -559,8 +558,7 @@ def test_no_scoring_process_outlives_a_killed_server(tmp_path):
     a job that would run ten minutes, and the fork server end within seconds."""
     script = tmp_path / "killed.py"
     script.write_text(_KILLED_SCRIPT, encoding="utf-8")
-    tests = Path(__file__).resolve().parent
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
                                                         os.environ.get("PYTHONPATH", "")])}
     server = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE,
                               text=True)

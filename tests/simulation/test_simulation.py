@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from repo_paths import REPO
 
 from text2world.pddl.model import parse_domain
 from text2world.simulation import (
@@ -21,7 +20,7 @@ from text2world.simulation import (
 from text2world.simulation.crosscheck import crosscheck_walk, synthetic_problem
 from text2world.store.datasets import load_dataset
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = REPO / "data"
 
 ADL = """
 (define (domain adl)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from repo_paths import OFFICIAL_DIR
 from typer.testing import CliRunner
 
 import text2world.store.curation as curation
@@ -197,8 +198,7 @@ def test_similarity_detects_a_lightly_edited_copy():
 
 
 def test_no_store_domain_copies_a_released_domain(official_test):
-    train_path = Path(__file__).resolve().parent.parent.parent / "shared" / \
-        "text2world-official" / "train.json"
+    train_path = OFFICIAL_DIR / "train.json"
     released = [r["pddl_domain"] for r in official_test]
     if train_path.is_file():
         released += [r["pddl_domain"] for r in json.loads(train_path.read_text())]

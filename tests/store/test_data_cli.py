@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_paths import OFFICIAL_DIR as OFFICIAL
 from typer.testing import CliRunner
 
 from text2world.cli.main import app
@@ -15,7 +16,6 @@ from text2world.store.datasets import data_dir, home_dir, imported_dir, load_dat
 from text2world.store.manifest import build_manifest, domain_facts
 
 runner = CliRunner()
-OFFICIAL = Path(__file__).resolve().parent.parent.parent / "shared" / "text2world-official"
 # Tests that read OFFICIAL ask for the official_dir (or official_test) fixture: skipped
 # without ../shared, failed in CI
 

@@ -10,9 +10,9 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from repo_paths import OFFICIAL_DIR, REPO
 
 from text2world.store.datasets import data_dir
 from text2world.store.lint import (
@@ -27,8 +27,7 @@ from text2world.store.lint import (
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))
-RELEASED = Path(__file__).resolve().parents[1].parent / "shared" / "text2world-official" / \
-    "test.json"
+RELEASED = OFFICIAL_DIR / "test.json"
 
 
 @pytest.mark.parametrize("record_id", STORE_IDS)
@@ -103,7 +102,7 @@ def test_released_set_mostly_passes_its_own_level():
 
 
 def test_cli_lint_reports_and_exits_nonzero(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     bad = subprocess.run([sys.executable, "-m", "text2world.cli", "data", "lint", "no-such-id"],
                          capture_output=True, text=True, env=env)
     assert bad.returncode != 0 and "no-such-id" in bad.stderr + bad.stdout

@@ -18,6 +18,7 @@ import random
 import re
 
 import pytest
+from repo_paths import REPO
 
 from text2world.planning.fast_downward import solve_many
 from text2world.store.datasets import DatasetError, data_dir
@@ -104,8 +105,7 @@ def test_cli_stats_audit_prints_the_figures(tmp_path):
     import json
     import subprocess
     import sys
-    from pathlib import Path
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     run = subprocess.run([sys.executable, "-m", "text2world.cli", "data", "stats", "--audit",
                           "--json"], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr

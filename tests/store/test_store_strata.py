@@ -7,9 +7,9 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from repo_paths import REPO
 
 from text2world.reports.generation import ReportError
 from text2world.reports.strata import stratified_scores
@@ -67,7 +67,7 @@ def test_report_by_size_and_feature(oracle_run):
 
 
 def test_cli_report_by(oracle_run):
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     run = subprocess.run([sys.executable, "-m", "text2world.cli", "report", str(oracle_run),
                           "--by", "feature", "--markdown"], capture_output=True, text=True,
                          env=env)

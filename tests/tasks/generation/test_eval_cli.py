@@ -27,12 +27,12 @@ from llm_server import (
     write_store,
 )
 from processes import HAS_PROC, descendants, survivors, wait_for
+from repo_paths import REPO
 from typer.testing import CliRunner
 
 from text2world.cli import app
 from text2world.engine.run_store import read_jsonl
 
-REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 

@@ -15,21 +15,19 @@ import time
 from pathlib import Path
 
 import pytest
+from llm_server import Script, ScriptedLLMServer
+from repo_paths import REPO
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).parent))
-from llm_server import Script, ScriptedLLMServer  # noqa: E402
-
-from text2world.cli.main import app  # noqa: E402
-from text2world.simulation import GroundAction, atom_to_pddl  # noqa: E402
-from text2world.store.datasets import load_dataset  # noqa: E402
-from text2world.tasks.wm import WmError, WmOptions, build, run_wm  # noqa: E402
-from text2world.tasks.wm.items import execute  # noqa: E402
-from text2world.tasks.wm.parse import AnswerError, parse_actions, parse_next_state, parse_plan_step, parse_verify  # noqa: E402
-from text2world.tasks.wm.world import world_for  # noqa: E402
+from text2world.cli.main import app
+from text2world.simulation import GroundAction, atom_to_pddl
+from text2world.store.datasets import load_dataset
+from text2world.tasks.wm import WmError, WmOptions, build, run_wm
+from text2world.tasks.wm.items import execute
+from text2world.tasks.wm.parse import AnswerError, parse_actions, parse_next_state, parse_plan_step, parse_verify
+from text2world.tasks.wm.world import world_for
 
 DOMAINS = ["blocksworld", "gripper"]
-REPO = Path(__file__).resolve().parent.parent
 
 
 def options(**changes) -> WmOptions:

@@ -5,18 +5,13 @@ logs its trivial baselines on the same items."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from llm_server import Script, ScriptedLLMServer
+from wm_helpers import overall, wm_options
 
-sys.path.insert(0, str(Path(__file__).parent))
-from llm_server import Script, ScriptedLLMServer  # noqa: E402
-from wm_helpers import overall, wm_options  # noqa: E402
-
-from text2world.tasks.wm import build, run_wm  # noqa: E402
-from text2world.tasks.wm.items import prefix_length  # noqa: E402
-from text2world.tasks.wm.metrics import aggregate, score_next_state, shown  # noqa: E402
+from text2world.tasks.wm import build, run_wm
+from text2world.tasks.wm.items import prefix_length
+from text2world.tasks.wm.metrics import aggregate, score_next_state, shown
 
 options = wm_options
 

@@ -5,18 +5,16 @@ generated hard problems."""
 from __future__ import annotations
 
 import statistics
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from llm_server import Script, ScriptedLLMServer  # noqa: E402
-from wm_helpers import overall, wm_options  # noqa: E402
+from llm_server import Script, ScriptedLLMServer
+from wm_helpers import overall, wm_options
 
-from text2world.pddl.model import parse_domain  # noqa: E402
-from text2world.simulation import Simulator, parse_problem  # noqa: E402
-from text2world.store.datasets import load_dataset  # noqa: E402
-from text2world.tasks.wm import build, run_wm  # noqa: E402
-from text2world.tasks.wm.generators import generate_problem, sized_records  # noqa: E402
+from text2world.pddl.model import parse_domain
+from text2world.simulation import Simulator, parse_problem
+from text2world.store.datasets import load_dataset
+from text2world.tasks.wm import build, run_wm
+from text2world.tasks.wm.generators import generate_problem, sized_records
 
 
 def options(**changes):
