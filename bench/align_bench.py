@@ -38,7 +38,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' helpers (repo_paths) and, below, test_alignment
+sys.path.insert(0, str(ROOT / "tests" / "scoring"))
 
 from test_alignment import opaque_renaming, renamed, variant_renaming  # noqa: E402
 

@@ -1,6 +1,7 @@
-"""The main commands on their defaults over the whole store, as tests/test_default_paths.py runs
-them: wall seconds and CPU seconds (user + system, child processes included: the scoring
-workers and Fast Downward) of each, in a fresh working folder with a fresh ``$T2W_HOME``.
+"""The main commands on their defaults over the whole store, as
+tests/project/test_default_paths.py runs them: wall seconds and CPU seconds (user + system,
+child processes included: the scoring workers and Fast Downward) of each, in a fresh working
+folder with a fresh ``$T2W_HOME``.
 
 ``--propose`` adds ``t2w wm propose --model reference/oracle`` over the whole store (CI runs it
 on the first 3 domains: see the test's docstring); ``--only`` picks steps by name. The machine

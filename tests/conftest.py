@@ -7,9 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-OFFICIAL_DIR = REPO.parent / "shared" / "text2world-official"
+from repo_paths import OFFICIAL_DIR
 
 
 def official_file(name: str) -> Path:

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from repo_paths import REPO
 
 
 def inspect_env(tmp_path: Path) -> dict[str, str]:

@@ -1,13 +1,16 @@
 """Run every test file alone, each in its own pytest process (a local check; CI runs the suite
 once, in random order): a file that passes only after another file has run fails here.
 
-    python tests/run_each_file.py                    # every file, slow tests skipped
-    python tests/run_each_file.py --slow             # slow tests too
-    python tests/run_each_file.py test_wm.py test_eval.py --seed 7 --timeout 300
+    python tests/run_each_file.py                                 # every file, slow tests skipped
+    python tests/run_each_file.py --slow                          # slow tests too
+    python tests/run_each_file.py test_wm.py tasks/generation/test_eval.py --seed 7 --timeout 300
+    python tests/run_each_file.py tests/store                     # every file under a folder
 
-Run it from the repository root (PYTHONPATH set to it when the package is installed from
-another checkout). Prints one line per file (passed / failed / timed out, seconds) and exits
-non-zero when any file failed.
+A file is named by its path (from the repository root, from tests/ or from the current folder)
+or by its bare name (basenames are unique under tests/); a folder stands for every test file
+under it. Run it from the repository root (PYTHONPATH set to it when the package is installed
+from another checkout). Prints one line per file (its path under tests/: passed / failed /
+timed out, seconds) and exits non-zero when any file failed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,26 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+
+
+def test_files(folder: Path) -> list[Path]:
+    """Every test file under ``folder``, in the order of their paths."""
+    return sorted(folder.rglob("test_*.py"), key=lambda path: path.relative_to(TESTS).as_posix())
+
+
+def find(name: str) -> list[Path]:
+    """The test files ``name`` stands for: a path from the repository root, from tests/ or from
+    the current folder (a file, or a folder: every test file under it), else a bare file name
+    looked up under tests/ (basenames are unique there). Empty when nothing matches."""
+    for base in (Path.cwd(), TESTS.parent, TESTS):
+        candidate = (base / name).resolve()
+        if candidate.is_dir() and candidate.is_relative_to(TESTS):
+            return test_files(candidate)
+        if candidate.is_file() and candidate.is_relative_to(TESTS) and candidate.suffix == ".py":
+            return [candidate]
+    if "/" not in name:
+        return sorted(TESTS.rglob(name))
+    return []
 
 
 def run_file(path: Path, *, slow: bool, seed: int | None, timeout: float) -> tuple[str, float, str]:
@@ -42,22 +65,28 @@ def run_file(path: Path, *, slow: bool, seed: int | None, timeout: float) -> tup
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="*", help="test files (names in tests/; default: all)")
+    parser.add_argument("files", nargs="*",
+                        help="test files or folders (paths, or names under tests/; default: all)")
     parser.add_argument("--slow", action="store_true", help="run the slow tests too")
     parser.add_argument("--seed", type=int, default=None, help="pytest-randomly's seed")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per file (600)")
     args = parser.parse_args(argv)
-    files = [TESTS / Path(name).name for name in args.files] or sorted(TESTS.glob("test_*.py"))
-    missing = [f.name for f in files if not f.is_file()]
-    if missing:
-        parser.error(f"no such test file in {TESTS}: {', '.join(missing)}")
+    if args.files:
+        found = [(name, find(name)) for name in args.files]
+        missing = [name for name, paths in found if not paths]
+        if missing:
+            parser.error(f"no such test file under {TESTS}: {', '.join(missing)}")
+        files = list(dict.fromkeys(path for _, paths in found for path in paths))
+    else:
+        files = test_files(TESTS)
     failed = []
     for path in files:
         outcome, seconds, tail = run_file(path, slow=args.slow, seed=args.seed,
                                           timeout=args.timeout)
-        print(f"{path.name}: {outcome} ({seconds:.0f} s)", flush=True)
+        name = path.relative_to(TESTS).as_posix()
+        print(f"{name}: {outcome} ({seconds:.0f} s)", flush=True)
         if outcome != "passed":
-            failed.append(path.name)
+            failed.append(name)
             if tail:
                 print("    " + tail.replace("\n", "\n    "), flush=True)
     print(f"{len(files) - len(failed)} of {len(files)} files pass alone"

@@ -7,7 +7,7 @@ functions other than ``total-cost``, constants, parameters and objects) is repla
 seeded nonsense word, the same word everywhere: in the PDDL, in the problems, in the
 descriptions (inside parentheses and for every name that is not a common English word) and
 in the reference plans. The renaming is a bijection, so the simulator's results are the same
-under it (``tests/test_wm_mystery.py`` checks every store domain).
+under it (``tests/tasks/wm/test_wm_mystery.py`` checks every store domain).
 """
 
 from __future__ import annotations
