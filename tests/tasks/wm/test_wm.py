@@ -376,13 +376,10 @@ def test_plan_and_next_state_over_a_loopback_server():
 def test_cli_build_writes_items_to_standard_output_by_default(tmp_path):
     """``t2w wm build`` without ``--out``: the JSONL items alone on standard output (so it
     pipes), the counts on standard error."""
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-m", "text2world.cli", "wm", "build",
                            "--domains", "blocksworld", "-t", "verify", "--size", "easy"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+                          env={**os.environ, "PYTHONPATH": str(REPO),
                                "COLUMNS": "80"})
     assert done.returncode == 0, done.stderr
     items = [json.loads(line) for line in done.stdout.splitlines()]
