@@ -283,9 +283,11 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
     if not problems:
         raise GoldNotSimulated("the gold has no problems to simulate on (pass problems)")
     prepared, notes, planner = [], [], 0.0
+    interned: dict[frozenset, frozenset] = {}  # one object per distinct state of the gold
     for index, (name, text) in enumerate(problems):
         try:
-            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings)
+            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings,
+                                                  interned)
         except GoldNotSimulated:
             raise
         except SimulationError as err:  # unsupported PDDL, a problem that does not fit
@@ -298,8 +300,13 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
 
 
 def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: str,
-                  settings: SemanticSettings) -> tuple[GoldProblem, float]:
-    """One problem of the gold: parsed, planned, sampled; and the planner's seconds."""
+                  settings: SemanticSettings,
+                  interned: dict[frozenset, frozenset] | None = None) -> tuple[GoldProblem, float]:
+    """One problem of the gold: parsed, planned, sampled; and the planner's seconds. A state
+    met before (walks revisit states and cross the plan's) is kept as the object ``interned``
+    holds for it: a third of the store golds' sampled states are repeats, and these sets are
+    most of a prepared gold's bytes (``_GOLD_CACHE`` is bounded in bytes)."""
+    seen: dict[frozenset, frozenset] = {} if interned is None else interned
     problem = parse_problem(gold_text, text)
     simulator = Simulator(domain, problem, max_work=settings.max_work)
     start = time.perf_counter()
@@ -329,6 +336,8 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         seed = settings.seed * 1_000_003 + index * 1000 + walk
         w = simulator.random_walk(settings.walk_length, seed)
         trajectories.append(_Trajectory.path(w.states, w.actions))
+    trajectories = [replace(t, states=tuple(seen.setdefault(state, state) for state in t.states))
+                    for t in trajectories]
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
                        planner=result.planner, timeout=timeout_of(result)), seconds
 
