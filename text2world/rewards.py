@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from text2world.errors import Text2WorldError
+from text2world.scoring.caching import TextCache
 
 METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
 DEFAULT_METRIC = "semantic"
@@ -165,16 +166,35 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
         return RewardDetail(0.0, metric, False, reason=f"scoring failed: {type(err).__name__}: {err}"[:500])
 
 
+def _validate(domain: str):
+    from text2world.pddl.validation import validate
+
+    return validate(domain)
+
+
+def _parse(domain: str):
+    from text2world.pddl.model import parse_domain
+
+    return parse_domain(domain)
+
+
+# An answer's domain met again (a GRPO group's equal completions, an answer that repeats over
+# steps, a batch scored twice) is not parsed again: its validation and its parsed domain (both
+# immutable, pure functions of the text) are kept by content, within ``T2W_GOLD_CACHE_BYTES``
+# each (``scoring.caching``). A parse that raises is not kept.
+_VALIDATED = TextCache(_validate)
+_PARSED = TextCache(_parse)
+
+
 def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool) -> RewardDetail:
     from text2world.pddl.extract import NoDomainFound, extract_domain
-    from text2world.pddl.validation import validate
 
     zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
     try:
         domain = extract_domain(text, "canonical")
     except NoDomainFound as err:
         return RewardDetail(0.0, metric, False, reason=f"no domain: {err}", scores=zeros)
-    checked = validate(domain)
+    checked = _VALIDATED(domain)
     if not checked.ok:
         first = checked.errors[0]
         where = f" (line {first.line})" if first.line is not None else ""
@@ -221,7 +241,11 @@ def _semantic(gold: Gold, domain: str, limit: float) -> tuple[float, str, str]:
     from text2world.scoring.semantic import SemanticSettings, semantic_score
 
     settings = SemanticSettings(time_limit=limit, planner_timeout=min(10.0, limit), cpu_clock=True)
-    result = semantic_score(gold.domain, domain, gold.problems, settings=settings)
+    try:
+        predicted: Any = _PARSED(domain)
+    except Exception:  # noqa: BLE001 - semantic scoring parses it again and says why it fails
+        predicted = domain
+    result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
     # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
     # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
     # which fire together on a hopeless search), so that only the reason tells them apart
