@@ -111,6 +111,21 @@ def test_deterministic_across_processes(gold_text):
     assert json.loads(other.stdout) == here == domain_reward(answers, gold_id=GOLD)
 
 
+def test_an_answer_met_again_is_not_parsed_again(gold_text, monkeypatch):
+    from text2world import rewards
+
+    answer = f"```pddl\n{drop_action(gold_text, seed=5)}\n```"
+    first = reward_for(resolve_gold(GOLD), answer)
+
+    def no_parse(*_args, **_kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr("text2world.pddl.validation.validate", no_parse)
+    monkeypatch.setattr("text2world.pddl.model.parse_domain", no_parse)
+    assert reward_for(resolve_gold(GOLD), answer) == first
+    assert rewards._VALIDATED.cache_info().hits and rewards._PARSED.cache_info().hits
+
+
 def test_past_the_cpu_limit_the_reward_is_zero_with_the_reason(gold_text):
     tight = DomainReward(limit=1e-9)
     assert tight([drop_action(gold_text, seed=1)], gold_id=[GOLD]) == [0.0]
