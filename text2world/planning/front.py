@@ -158,12 +158,17 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
 
 
 def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
-            simulator: Simulator | None = None) -> tuple[PlanResult, float]:
+            simulator: Simulator | None = None,
+            limit_in_key: bool = False) -> tuple[PlanResult, float]:
     """``cached_plan``'s answer and the CPU seconds of the planner's processes it is charged:
     those spent now (0 for an answer from a cache), or, for an answer Fast Downward's CPU limit
     shaped that this process remembers, what it cost when it was found, so that a limit counting
-    the planner's CPU (``SemanticSettings.cpu_clock``) fires as it did then."""
-    key = PlanCache.key(FRONT, domain_text, problem_text)
+    the planner's CPU (``SemanticSettings.cpu_clock``) fires as it did then. ``limit_in_key``:
+    the answer is cached under a key naming ``timeout`` too, so that only answers found within
+    it are used (an option's lower limit: the answers of the usual one, the store's shipped
+    answers among them, are keyed without it and may rest on more CPU seconds)."""
+    name = f"{FRONT} fd-cpu<={timeout:g}" if limit_in_key else FRONT
+    key = PlanCache.key(name, domain_text, problem_text)
     with _LOCK:
         if key in _MEMORY:
             _MEMORY.move_to_end(key)

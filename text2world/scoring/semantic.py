@@ -93,6 +93,10 @@ class SemanticSettings:
     cpu_clock: bool = False         # time_limit counts the scoring thread's CPU seconds (plus the
     #                                 planner's) instead of wall seconds: what rewards use, so a
     #                                 loaded machine does not turn answers into timeouts
+    prediction_planner_timeout: float | None = None  # an option (rewards' planner_limit): a
+    #                                 lower CPU limit per Fast Downward run on the prediction's
+    #                                 own plan only (the gold's keeps planner_timeout); its
+    #                                 answers are cached under a key naming it
 
 
 @dataclass(frozen=True)
@@ -247,6 +251,7 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
     cannot be simulated; ``semantic_score`` reports that as the verdict ``not_simulated``.
     """
     gold_text = gold if isinstance(gold, str) else gold.to_pddl()
+    settings = replace(settings, prediction_planner_timeout=None)  # not the gold side's
     key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
     with _CACHE_LOCK:
         if key in _GOLD_CACHE:
@@ -394,6 +399,9 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
               "seed": settings.seed, "max_transitions": settings.max_transitions,
               "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit,
               "exhaustive_states": settings.exhaustive_states}
+    if settings.prediction_planner_timeout is not None:
+        report["prediction_planner_timeout"] = settings.prediction_planner_timeout
+    prediction_timeout = settings.prediction_planner_timeout
     try:
         cache = gold_cache or prepare_gold(gold, problems or (), settings)
     except Exception as err:  # noqa: BLE001 - the gold side: report, do not crash
@@ -419,7 +427,7 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
         return SemanticScore(False, "no alignment: none of the prediction's actions maps onto "
                              "an action of the gold", settings=report, alignment=mapping,
                              seconds=time.perf_counter() - started)
-    scorer = _PairScorer(cache, translated, started, alignment)
+    scorer = _PairScorer(cache, translated, started, alignment, prediction_timeout)
     try:
         results = [scorer.problem(gold_problem) for gold_problem in cache.problems]
     except SimulationError as err:
@@ -500,12 +508,16 @@ class _PairScorer:
     """Scores one translated prediction against a cached gold, problem by problem."""
 
     def __init__(self, cache: GoldCache, predicted: Domain, started: float,
-                 alignment=None) -> None:
+                 alignment=None, prediction_timeout: float | None = None) -> None:
         self.cache = cache
         self.predicted = predicted
         self.typing = ((alignment.typing_types(), alignment.typing_predicates())
                        if alignment is not None else ({}, {}))
         self.settings = cache.settings
+        # Fast Downward's CPU limit on the prediction's plan (SemanticSettings), and whether
+        # it is an option's, whose answers are cached under a key naming it
+        self.prediction_timeout = prediction_timeout or self.settings.planner_timeout
+        self.limit_in_key = prediction_timeout is not None
         self.started = started
         self.cpu_started = time.thread_time()
         self.planner_seconds = 0.0  # wall seconds in the planners (reported)
@@ -561,7 +573,8 @@ class _PairScorer:
         # the planner's CPU as this answer was found (a remembered timeout is charged what it
         # cost then: the pair's limit fires on it as it would on a rerun)
         result, charged = planned(*planner_inputs(self.predicted, problem),
-                                  self.settings.planner_timeout, simulator=simulator)
+                                  self.prediction_timeout, simulator=simulator,
+                                  limit_in_key=self.limit_in_key)
         self.planner_seconds += time.perf_counter() - start
         self.planner_cpu += charged
         timeout = timeout_of(result)
@@ -577,7 +590,7 @@ class _PairScorer:
                 if gold.plan is None:  # nor on the gold: nothing to compare
                     return None, "no plan in time in either domain", result.planner
                 return (False, "timeout: Fast Downward found no plan on the prediction in "
-                        f"{self.settings.planner_timeout:g}s", result.planner)
+                        f"{self.prediction_timeout:g}s", result.planner)
             return (False, f"Fast Downward fails on the prediction: {result.message[:300]}",
                     result.planner)
         check = gold.simulator.validate_plan(parse_plan(result.plan))
