@@ -6,7 +6,12 @@ Prints, all measured in this run (machine and load printed; compare ratios, not 
 
 1. rewards per CPU-second (semantic metric; CPU of this process and of the planner processes it
    waits for) with the golds prepared (a training run's steady
-   state: each gold is prepared once per process), and including the preparation; target >= 20;
+   state: each gold is prepared once per process), and including the preparation; target >= 20.
+   That pass scores the same answers again, so whatever is kept by content (an answer's parse,
+   its plans, a planner timeout) is not paid again; hence also the rate on answers not seen
+   before (other seeds of the same makers, golds prepared, empty planner caches), and with
+   ``--planner-limit S`` the same answers under that option (it changes rewards: how many is
+   printed);
 2. the floor: the mean reward of trivial answers on the same golds (an empty domain, no PDDL);
    determinism: answers whose reward differs between two passes in this process, and between
    this process and a fresh one with another ``PYTHONHASHSEED`` and empty planner caches (its
@@ -17,6 +22,7 @@ Prints, all measured in this run (machine and load printed; compare ratios, not 
    batch's gold prepared), 8 completions of one gold; target < 3 s.
 
     python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray] [--skip-processes]
+                                 [--skip-fresh] [--planner-limit S]
 """
 
 from __future__ import annotations
@@ -47,6 +53,19 @@ def mixed_answers(records, per_gold: int) -> list[tuple[str, str]]:
                   lambda r, k: reference_answer("oracle", r.domain, r.id, 0)]
         for k in range(per_gold):
             pairs.append((record.id, makers[k % len(makers)](record, k)))
+    return pairs
+
+
+def fresh_answers(records, per_gold: int, seen: set[str]) -> list[tuple[str, str]]:
+    """(gold id, answer) pairs not in ``seen``: the noisy reference model's rounds 0 and 2 and
+    dropped actions, with other seeds than ``mixed_answers``'s."""
+    pairs = []
+    for record in records:
+        for k in range(per_gold):
+            answer = (reference_answer("noisy-oracle", record.domain, record.id, k % 4, seed=1000 + k)
+                      if k % 2 == 0 else f"```pddl\n{perturb.drop_action(record.domain, seed=1000 + k)}\n```")
+            if answer not in seen:
+                pairs.append((record.id, answer))
     return pairs
 
 
@@ -83,6 +102,41 @@ def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
     for name, answer in trivial.items():
         values = [reward_for(resolve_gold(gold), answer).reward for gold in golds]
         print(f"floor ({name}): mean reward {sum(values) / len(values):.3f}")
+
+
+def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None) -> list[float]:
+    """Rewards per CPU-second on answers this process has not scored (the golds prepared),
+    with empty planner caches (a temporary ``T2W_HOME``, the planner's memory cleared) and no
+    answer's parse kept; the rewards."""
+    from text2world import rewards
+    from text2world.pddl import tarski_cache
+    from text2world.planning import front
+
+    for cache in (rewards._VALIDATED, rewards._PARSED):
+        cache.cache_clear()
+    tarski_cache.clear()
+    front.clear_memory()
+    previous = os.environ.get("T2W_HOME")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["T2W_HOME"] = home
+        try:
+            started, children = cpu_seconds(), os.times()
+            values = domain_reward([answer for _, answer in pairs], gold_id=[gold for gold, _ in pairs],
+                                   planner_limit=planner_limit)
+            spent, after = cpu_seconds() - started, os.times()
+        finally:
+            if previous is None:
+                os.environ.pop("T2W_HOME", None)
+            else:
+                os.environ["T2W_HOME"] = previous
+    planner = after.children_user + after.children_system - children.children_user - children.children_system
+    clocked = sum(detail.timed_out for detail in domain_reward.last_details)
+    option = "default planner limit" if planner_limit is None else \
+        f"planner_limit={planner_limit:g} (an option that changes rewards)"
+    print(f"rewards per CPU-second, {len(pairs)} answers not seen before, golds prepared, {option}: "
+          f"{len(pairs) / spent:.1f} ({spent:.2f} CPU-s, {planner:.2f} of them in Fast Downward's "
+          f"processes); rewards a clock shaped: {clocked}; mean reward {sum(values) / len(values):.3f}")
+    return values
 
 
 def across_processes(pairs: list[tuple[str, str]]) -> None:
@@ -151,6 +205,10 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=400, help="lines for the Ray comparison")
     parser.add_argument("--skip-ray", action="store_true")
     parser.add_argument("--skip-processes", action="store_true", help="no fresh-process comparison")
+    parser.add_argument("--skip-fresh", action="store_true", help="no rate on answers not seen before")
+    parser.add_argument("--planner-limit", type=float, default=None,
+                        help="also the rate on answers not seen before under this planner_limit "
+                             "(CPU-s per Fast Downward run on the answers' plans; changes rewards)")
     args = parser.parse_args()
     records = [r for r in load_dataset() if r.problems][:args.golds]
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}")
@@ -158,6 +216,14 @@ def main() -> None:
     rewards_per_cpu_second(pairs)
     if not args.skip_processes:
         across_processes(pairs)
+    if not args.skip_fresh:
+        fresh = fresh_answers(records, args.per_gold, {answer for _, answer in pairs})
+        default = fresh_rate(fresh, None)
+        if args.planner_limit is not None:
+            limited = fresh_rate(fresh, args.planner_limit)
+            changed = [(gold, a, b) for (gold, _), a, b in zip(fresh, default, limited) if a != b]
+            print(f"rewards planner_limit={args.planner_limit:g} changed on those answers: {len(changed)} "
+                  f"{[(gold, round(a, 4), round(b, 4)) for gold, a, b in changed[:5]]}")
     first_call_startup(records[0].id)
     if not args.skip_ray:
         ray_pairs = pairs if len(pairs) >= args.lines else mixed_answers(records, -(-args.lines // len(records)))

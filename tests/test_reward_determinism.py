@@ -111,3 +111,36 @@ def test_an_answer_a_clock_shaped_is_not_cached(tmp_path, monkeypatch):
     result = planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0)  # the front's bound, then FD
     assert result.status == "Timeout" and planner_front.timeout_of(result)
     assert PlanCache().get(PlanCache.key(planner_front.FRONT, SWITCHES, HOPELESS)) is None
+
+
+def test_fast_downwards_cpu_limit_is_remembered_in_memory_with_its_cost(tmp_path, monkeypatch):
+    """A timeout Fast Downward's CPU limit decided is what a rerun on the same texts gives:
+    remembered in memory (never on disk), with the planner's CPU seconds it cost, which a
+    remembered answer is charged again (so a limit that counts the planner's CPU fires as it
+    did); the wall clock's timeouts are not remembered (the machine's load decides them)."""
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    planner_front.clear_memory()
+    first, spent = planner_front.planned(SWITCHES, HOPELESS, timeout=0)
+    assert first.status == "Timeout" and "CPU seconds" in first.message and spent >= 0
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, SWITCHES, HOPELESS)) is None
+
+    def no_planner(*_args, **_kwargs):
+        raise AssertionError("the remembered answer runs no planner")
+
+    monkeypatch.setattr(planner_front, "plan_problem", no_planner)
+    assert planner_front.planned(SWITCHES, HOPELESS, timeout=0) == (first, spent)
+    assert planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0) == first
+    planner_front.clear_memory()
+    wall = planner_front.PlanResult(False, "Timeout", message="no plan within 30 wall-clock seconds",
+                                    planner=f"{planner_front.FALLBACK} (after a bound)")
+    calls = []
+
+    def walled(*_args, **_kwargs):
+        calls.append(1)
+        return wall
+
+    monkeypatch.setattr(planner_front, "plan_problem", walled)
+    for _ in range(2):
+        assert planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0) == wall
+    assert len(calls) == 2
+    planner_front.clear_memory()

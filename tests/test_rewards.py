@@ -111,11 +111,54 @@ def test_deterministic_across_processes(gold_text):
     assert json.loads(other.stdout) == here == domain_reward(answers, gold_id=GOLD)
 
 
+def test_an_answer_met_again_is_not_parsed_again(gold_text, monkeypatch):
+    from text2world import rewards
+
+    answer = f"```pddl\n{drop_action(gold_text, seed=5)}\n```"
+    first = reward_for(resolve_gold(GOLD), answer)
+
+    def no_parse(*_args, **_kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr("text2world.pddl.validation.validate", no_parse)
+    monkeypatch.setattr("text2world.pddl.model.parse_domain", no_parse)
+    assert reward_for(resolve_gold(GOLD), answer) == first
+    assert rewards._VALIDATED.cache_info().hits and rewards._PARSED.cache_info().hits
+
+
 def test_past_the_cpu_limit_the_reward_is_zero_with_the_reason(gold_text):
     tight = DomainReward(limit=1e-9)
     assert tight([drop_action(gold_text, seed=1)], gold_id=[GOLD]) == [0.0]
     assert "CPU seconds per answer" in tight.last_details[0].reason
     assert tight.last_details[0].timed_out  # a clock decided it: the reason says "timeout:"
+
+
+def test_a_lower_planner_limit_is_an_option_that_changes_rewards_apart(tmp_path, monkeypatch):
+    """``planner_limit`` lowers Fast Downward's CPU seconds on the answer's plans only: an answer
+    whose plan Fast Downward must settle (here: prove there is none, in about 0.1 CPU-s) gets 0
+    and a timeout reason under a limit too low for it, and its default reward stays as it was
+    (the option's plans are cached apart)."""
+    from text2world.planning import front
+
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    front.clear_memory()
+    gold = "smart-home"  # a dropped action Fast Downward proves leaves the goal unreachable
+    answer = f"```pddl\n{drop_action(load_dataset().get(gold).domain, seed=1003)}\n```"
+    default = reward_for(resolve_gold(gold), answer)
+    assert default.reward > 0 and not default.timed_out
+    low = reward_for(resolve_gold(gold), answer, planner_limit=1e-6)
+    assert low.reward == 0.0 and low.timed_out and "1e-06 per planner run" in low.reason
+    assert reward_for(resolve_gold(gold), answer) == default
+    assert DomainReward(planner_limit=1e-6)([answer], gold_id=[gold]) == [0.0]
+    assert domain_reward([answer], gold_id=[gold], planner_limit=1e-6) == [0.0]
+    assert compute_score("text2world", answer, gold, {"planner_limit": 1e-6}) == 0.0
+    assert compute_score("text2world", answer, gold) == default.reward
+    # at or above the default limit, the option is the default
+    assert reward_for(resolve_gold(gold), answer, planner_limit=60) == default
+    for wrong in (0, -1, "x", float("nan")):
+        with pytest.raises(RewardInputError, match="planner_limit"):
+            DomainReward(planner_limit=wrong)
+    front.clear_memory()
 
 
 NASTY = [None, 42, {"role": "assistant"}, [{"role": "user", "content": "x"}], b"\x00\xff", "",

@@ -24,7 +24,9 @@ Guarantees: deterministic (seeded sampling and work bounds, never a clock: the s
 gold give the same reward in any process, under any load and ``PYTHONHASHSEED``), bounded
 (``limit`` CPU seconds per answer, the planner's included: a safety net; past it the reward is
 0 and ``RewardDetail.reason`` says "timeout:", as it does whenever a planner's clock shaped the
-reward, the one case where a reward may not repeat: ``RewardDetail.timed_out``), safe on any
+reward, the one case where a reward may not repeat: ``RewardDetail.timed_out``; Fast Downward's
+own limit is ``DEFAULT_PLANNER_LIMIT`` CPU seconds per run, and ``planner_limit`` lowers it on
+the answer's plans, an option that trades rewards for CPU: see ``reward_for``), safe on any
 text (model output never raises: a reward of 0 with a reason), and importable without the
 API's extras (no FastAPI, uvicorn or MCP).
 The reasons are the side channel: ``domain_reward.last_details`` holds a ``RewardDetail`` per
@@ -38,10 +40,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from text2world.errors import Text2WorldError
+from text2world.scoring.caching import TextCache
 
 METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
 DEFAULT_METRIC = "semantic"
 DEFAULT_LIMIT = 10.0  # CPU seconds per answer (real answers take well under one)
+DEFAULT_PLANNER_LIMIT = 10.0  # CPU seconds per Fast Downward run (at most ``limit``)
 NOT_EQUIVALENT_CAP = 0.99  # the most a domain that is not equivalent can earn (semantic)
 TIMEOUT = "timeout"  # starts the part of a reason where a clock (a safety net) fired
 _F1S = ("f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
@@ -125,6 +129,19 @@ def _gold_of(record) -> Gold:
     return Gold(record.id, record.domain, tuple((p.name, p.pddl) for p in record.problems))
 
 
+def check_planner_limit(planner_limit: Any) -> float | None:
+    """``planner_limit`` as a number of CPU seconds (> 0), or None (the default limit)."""
+    if planner_limit is None:
+        return None
+    try:
+        value = float(planner_limit)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not value > 0:
+        raise RewardInputError(f"planner_limit must be a number of CPU seconds > 0, not {planner_limit!r:.80}")
+    return value
+
+
 def check_metric(metric: str) -> str:
     if metric not in METRICS:
         raise RewardInputError(f"unknown reward metric {metric!r}; choose one of {', '.join(METRICS)}")
@@ -154,27 +171,58 @@ def answer_text(completion: Any) -> str:
 
 
 def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
-               limit: float = DEFAULT_LIMIT, every_score: bool = False) -> RewardDetail:
+               limit: float = DEFAULT_LIMIT, every_score: bool = False,
+               planner_limit: float | None = None) -> RewardDetail:
     """The reward of one answer (a string or chat messages) against ``gold``; never raises for
     the answer. ``every_score`` computes all metrics (what batch scoring writes), not only the
-    one rewarded."""
+    one rewarded.
+
+    ``planner_limit`` (an option; None: ``DEFAULT_PLANNER_LIMIT``, at most ``limit``) lowers
+    Fast Downward's CPU seconds per run on the answer's own plans (the gold's plans keep the
+    default). Fast Downward runs only where the in-process search gives up (38 runs for 1,648
+    new answers in ``bench/reward_bench.py``), but such runs are most of the CPU new answers
+    cost, and one that finds nothing costs the whole limit: a lower limit saves that time, and
+    gives 0 (a ``timeout:`` reason) to an answer whose plan, or proof of none, Fast Downward
+    needs more seconds for. So it changes rewards, and the rewards of one limit are not
+    comparable with another's; its plans are cached apart from the default's."""
     check_metric(metric)
+    planner_limit = check_planner_limit(planner_limit)
     try:
-        return _reward(gold, answer_text(answer), metric, limit, every_score)
+        return _reward(gold, answer_text(answer), metric, limit, every_score, planner_limit)
     except Exception as err:  # noqa: BLE001 - no model output may stop a training step
         return RewardDetail(0.0, metric, False, reason=f"scoring failed: {type(err).__name__}: {err}"[:500])
 
 
-def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool) -> RewardDetail:
-    from text2world.pddl.extract import NoDomainFound, extract_domain
+def _validate(domain: str):
     from text2world.pddl.validation import validate
+
+    return validate(domain)
+
+
+def _parse(domain: str):
+    from text2world.pddl.model import parse_domain
+
+    return parse_domain(domain)
+
+
+# An answer's domain met again (a GRPO group's equal completions, an answer that repeats over
+# steps, a batch scored twice) is not parsed again: its validation and its parsed domain (both
+# immutable, pure functions of the text) are kept by content, within ``T2W_GOLD_CACHE_BYTES``
+# each (``scoring.caching``). A parse that raises is not kept.
+_VALIDATED = TextCache(_validate)
+_PARSED = TextCache(_parse)
+
+
+def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
+            planner_limit: float | None = None) -> RewardDetail:
+    from text2world.pddl.extract import NoDomainFound, extract_domain
 
     zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
     try:
         domain = extract_domain(text, "canonical")
     except NoDomainFound as err:
         return RewardDetail(0.0, metric, False, reason=f"no domain: {err}", scores=zeros)
-    checked = validate(domain)
+    checked = _VALIDATED(domain)
     if not checked.ok:
         first = checked.errors[0]
         where = f" (line {first.line})" if first.line is not None else ""
@@ -192,7 +240,7 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool)
             if why:
                 reasons.append(why)
     if "semantic" in wanted and gold.problems:
-        scores["semantic"], verdict, why = _semantic(gold, domain, limit)
+        scores["semantic"], verdict, why = _semantic(gold, domain, limit, planner_limit)
         if why:
             reasons.append(why)
     chosen = metric if metric != "semantic" or gold.problems else "canonical_f1"
@@ -217,18 +265,26 @@ def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
     return sum(getattr(result, name) for name in _F1S) / len(_F1S), ""
 
 
-def _semantic(gold: Gold, domain: str, limit: float) -> tuple[float, str, str]:
+def _semantic(gold: Gold, domain: str, limit: float,
+              planner_limit: float | None = None) -> tuple[float, str, str]:
     from text2world.scoring.semantic import SemanticSettings, semantic_score
 
-    settings = SemanticSettings(time_limit=limit, planner_timeout=min(10.0, limit), cpu_clock=True)
-    result = semantic_score(gold.domain, domain, gold.problems, settings=settings)
+    planner = min(DEFAULT_PLANNER_LIMIT, limit)
+    lower = planner_limit if planner_limit is not None and planner_limit < planner else None
+    settings = SemanticSettings(time_limit=limit, planner_timeout=planner, cpu_clock=True,
+                                prediction_planner_timeout=lower)
+    try:
+        predicted: Any = _PARSED(domain)
+    except Exception:  # noqa: BLE001 - semantic scoring parses it again and says why it fails
+        predicted = domain
+    result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
     # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
     # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
     # which fire together on a hopeless search), so that only the reason tells them apart
     timeouts = f"{TIMEOUT}: " + "; ".join(result.timeouts[:2]) if result.timeouts else ""
     if result.prediction_timed_out:
         return 0.0, result.verdict, (f"{timeouts} (the limits: {limit:g} CPU seconds per answer, "
-                                     f"{settings.planner_timeout:g} per planner run)")
+                                     f"{lower or planner:g} per planner run)")
     if not result.ok:
         reason = f"{timeouts}; {result.reason}" if timeouts else result.reason
         return 0.0, result.verdict, reason
@@ -260,21 +316,23 @@ class DomainReward:
     """``domain_reward``: TRL's reward function contract (see the module docstring).
 
     ``gold_id`` (a store id or gold PDDL per completion; ``gold_pddl`` is accepted as the column
-    name too), ``metric`` (one of ``METRICS``, a string or a column), ``dataset`` and ``limit``
-    (CPU seconds per answer). Every other keyword (``prompts``, ``completion_ids``,
+    name too), ``metric`` (one of ``METRICS``, a string or a column), ``dataset``, ``limit``
+    (CPU seconds per answer) and ``planner_limit`` (an option that changes rewards: see
+    ``reward_for``). Every other keyword (``prompts``, ``completion_ids``,
     ``trainer_state``, other columns) is accepted and ignored. ``last_details``: the
     ``RewardDetail`` of each completion of the latest call (the reasons)."""
 
     def __init__(self, metric: str = DEFAULT_METRIC, limit: float = DEFAULT_LIMIT,
-                 name: str = "domain_reward") -> None:
+                 name: str = "domain_reward", planner_limit: float | None = None) -> None:
         self.metric = check_metric(metric)
         self.limit = limit
+        self.planner_limit = check_planner_limit(planner_limit)
         self.__name__ = name  # TRL names each reward function's logged column by __name__
         self.last_details: list[RewardDetail] = []
 
     def __call__(self, completions: Sequence[Any], gold_id: Any = None, *, metric: Any = None,
                  gold_pddl: Any = None, dataset: Any = None, limit: float | None = None,
-                 **kwargs: Any) -> list[float]:
+                 planner_limit: float | None = None, **kwargs: Any) -> list[float]:
         size = len(completions)
         golds = gold_id if gold_id is not None else gold_pddl
         if golds is None:
@@ -282,8 +340,9 @@ class DomainReward:
                                    "the store id or gold PDDL of each prompt")
         metrics = _column(metric if metric is not None else self.metric, size, "metric")
         datasets = _column(dataset if dataset is not None else "text2world", size, "dataset")
+        planner = self.planner_limit if planner_limit is None else check_planner_limit(planner_limit)
         details = [reward_for(resolve_gold(reference, data), completion, check_metric(chosen),
-                              self.limit if limit is None else limit)
+                              self.limit if limit is None else limit, planner_limit=planner)
                    for completion, reference, chosen, data in
                    zip(completions, _column(golds, size, "gold_id"), metrics, datasets)]
         self.last_details = details
@@ -296,14 +355,16 @@ domain_reward = DomainReward()
 def compute_score(data_source: str, solution_str: str, ground_truth: str,
                   extra_info: dict | None = None) -> float:
     """veRL's reward contract: the reward of ``solution_str`` against ``ground_truth`` (a store
-    id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset`` and ``limit``;
-    ``data_source`` is not used (veRL routes by it before calling)."""
+    id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset``, ``limit`` and
+    ``planner_limit`` (see ``reward_for``); ``data_source`` is not used (veRL routes by it
+    before calling)."""
     info = extra_info if isinstance(extra_info, dict) else {}
     metric = check_metric(info.get("metric") or DEFAULT_METRIC)
     gold = resolve_gold(ground_truth, info.get("dataset") or "text2world")
-    return reward_for(gold, solution_str, metric, float(info.get("limit") or DEFAULT_LIMIT)).reward
+    return reward_for(gold, solution_str, metric, float(info.get("limit") or DEFAULT_LIMIT),
+                      planner_limit=info.get("planner_limit")).reward
 
 
-__all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "METRICS", "NOT_EQUIVALENT_CAP", "DomainReward", "Gold",
-           "RewardDetail", "RewardInputError", "answer_text", "check_metric", "compute_score",
-           "domain_reward", "resolve_gold", "reward_for"]
+__all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "DEFAULT_PLANNER_LIMIT", "METRICS", "NOT_EQUIVALENT_CAP",
+           "DomainReward", "Gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
+           "check_planner_limit", "compute_score", "domain_reward", "resolve_gold", "reward_for"]

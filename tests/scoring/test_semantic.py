@@ -90,6 +90,15 @@ def test_gold_cache_is_reused(blocks) -> None:
     assert score.ok and score.planner_seconds < 0.05  # the planner result is cached too
 
 
+def test_a_gold_state_met_again_is_kept_once(blocks) -> None:
+    """Walks revisit states and cross the plan's: each distinct state of a prepared gold is one
+    object (these sets are most of a prepared gold's bytes)."""
+    _, _, cache = blocks
+    states = [state for problem in cache.problems for trajectory in problem.trajectories
+              for state in trajectory.states]
+    assert len({id(state) for state in states}) == len(set(states)) < len(states)
+
+
 def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
     """More golds than the 32 a count bound kept (a GRPO step's prompts) stay prepared; the
     bound is in bytes (``T2W_GOLD_CACHE_BYTES``): past it the least recently used goes."""

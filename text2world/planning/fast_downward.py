@@ -326,6 +326,12 @@ WALL_PER_CPU_SECOND = 10.0
 WALL_SLACK = 30.0
 
 
+def cpu_limit_message(timeout: float) -> str:
+    """The message of a run that its CPU limit of ``timeout`` seconds ended (status
+    ``Timeout``; a run the wall clock ended says so otherwise)."""
+    return f"no plan within {timeout:g} CPU seconds"
+
+
 def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0) -> PlanResult:
     """Solve with the same Fast Downward build and configuration (``lama-first``) as
     ``solve_problem``, but straight through its driver: no unified-planning parse and print,
@@ -347,7 +353,7 @@ def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.
             return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
         status = _FD_STATUS.get(code, "Error")
         if status == "Timeout":
-            return PlanResult(False, status, message=f"no plan within {timeout:g} CPU seconds")
+            return PlanResult(False, status, message=cpu_limit_message(timeout))
         tail = output.strip().splitlines()[-3:]
         return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
                           + " | ".join(tail))

@@ -14,20 +14,26 @@ re-scoring plan once, and answers of other configurations never mix in. The sear
 deterministic (work bounds, stable tie-breaking), and so is Fast Downward's lama-first on the
 same texts. Clocks remain as safety nets only: the search's CPU seconds (far above what its work
 bounds allow), Fast Downward's CPU seconds (``timeout``) and its wall clock. An answer either of them shaped
-is not deterministic: it is not cached, and ``timeout_of`` says what expired, so that a score
-resting on it can say so.
+is not deterministic: it is never written to disk, and ``timeout_of`` says what expired, so that a
+score resting on it can say so. One such answer is remembered, in this process's memory only:
+Fast Downward's CPU limit reached after the in-process search stopped on its work bounds (no
+clock of its own, nor the wall clock). It is what a rerun on the same texts gives on this
+machine, after ``timeout`` more CPU seconds each time (an answer that repeats in a training run
+paid them on every pass); it is remembered with the CPU seconds it cost (``planned``), so that
+a limit counting the planner's CPU fires on it as it did.
 """
 
 from __future__ import annotations
 
 import json
+import resource
 import threading
 from collections import OrderedDict
 from dataclasses import asdict
 from pathlib import Path
 
 from text2world.files import data_dir
-from text2world.planning.fast_downward import PlanCache, PlanResult, fast_downward_plan
+from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_plan
 from text2world.simulation import SimulationError, Simulator, simulator_from_text
 from text2world.simulation.search import SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
@@ -44,6 +50,10 @@ FRONT = f"front-2 gbfs(ff)[{FRONT_LIMITS.describe()}] then {FALLBACK}"  # the ca
 
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
 _MEMORY_SIZE = 1024
+# Answers Fast Downward's CPU limit shaped (``_remembered_timeout``), in memory only, with the
+# CPU seconds of the planner's processes they cost: key (``PlanCache.key``) and timeout ->
+_CLOCKED: OrderedDict[tuple[str, float], tuple[PlanResult, float]] = OrderedDict()
+_CLOCKED_SIZE = 256
 _LOCK = threading.Lock()
 
 
@@ -51,6 +61,7 @@ def clear_memory() -> None:
     """Forget the in-memory answers (the disk cache stays)."""
     with _LOCK:
         _MEMORY.clear()
+        _CLOCKED.clear()
 
 
 def timeout_of(result: PlanResult) -> str:
@@ -124,15 +135,48 @@ def gold_front_answer(key: str, root: Path | None = None) -> dict | None:
     return answer if isinstance(answer, dict) else None
 
 
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (Fast Downward's runs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _remembered_timeout(result: PlanResult, timeout: float) -> bool:
+    """An answer shaped by Fast Downward's CPU limit alone (the in-process search stopped on its
+    work bounds, not on its clock; not the wall clock, which the machine's load decides): a rerun
+    on the same texts in this process gives it again, after as many CPU seconds."""
+    return (result.status == "Timeout" and result.message.startswith(cpu_limit_message(timeout))
+            and f"({TIMEOUT}:" not in result.planner)
+
+
 def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                 simulator: Simulator | None = None) -> PlanResult:
     """``plan_problem``, memoised in memory and on disk; an answer a clock shaped
-    (``timeout_of``) is not kept: it may not repeat with more time."""
-    key = PlanCache.key(FRONT, domain_text, problem_text)
+    (``timeout_of``) is not kept on disk: it may not repeat with more time (one is kept in
+    memory: see the module's docstring)."""
+    return planned(domain_text, problem_text, timeout, simulator=simulator)[0]
+
+
+def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
+            simulator: Simulator | None = None,
+            limit_in_key: bool = False) -> tuple[PlanResult, float]:
+    """``cached_plan``'s answer and the CPU seconds of the planner's processes it is charged:
+    those spent now (0 for an answer from a cache), or, for an answer Fast Downward's CPU limit
+    shaped that this process remembers, what it cost when it was found, so that a limit counting
+    the planner's CPU (``SemanticSettings.cpu_clock``) fires as it did then. ``limit_in_key``:
+    the answer is cached under a key naming ``timeout`` too, so that only answers found within
+    it are used (an option's lower limit: the answers of the usual one, the store's shipped
+    answers among them, are keyed without it and may rest on more CPU seconds)."""
+    name = f"{FRONT} fd-cpu<={timeout:g}" if limit_in_key else FRONT
+    key = PlanCache.key(name, domain_text, problem_text)
     with _LOCK:
         if key in _MEMORY:
             _MEMORY.move_to_end(key)
-            return _MEMORY[key]
+            return _MEMORY[key], 0.0
+        clocked = _CLOCKED.get((key, timeout))
+        if clocked is not None:
+            _CLOCKED.move_to_end((key, timeout))
+            return clocked
     cache = PlanCache()
     data = cache.get(key)
     if data is None:  # the golds' answers ship with the store
@@ -143,17 +187,25 @@ def cached_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                             str(data.get("planner", ""))) if data is not None else None
     except (KeyError, TypeError):
         result = None
+    spent = 0.0
     if result is None:
+        children = _children_cpu()
         result = plan_problem(domain_text, problem_text, timeout, simulator=simulator)
+        spent = _children_cpu() - children
         if timeout_of(result):
-            return result
+            if _remembered_timeout(result, timeout):
+                with _LOCK:
+                    _CLOCKED[(key, timeout)] = (result, spent)
+                    while len(_CLOCKED) > _CLOCKED_SIZE:
+                        _CLOCKED.popitem(last=False)
+            return result, spent
         cache.put(key, asdict(result))
     with _LOCK:
         _MEMORY[key] = result
         while len(_MEMORY) > _MEMORY_SIZE:
             _MEMORY.popitem(last=False)
-    return result
+    return result, spent
 
 
 __all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "cached_plan", "clear_memory",
-           "gold_front_answer", "plan_problem", "search_plan", "timeout_of"]
+           "gold_front_answer", "plan_problem", "planned", "search_plan", "timeout_of"]

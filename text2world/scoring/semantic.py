@@ -37,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import resource
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -47,7 +46,7 @@ from typing import TYPE_CHECKING, Sequence
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
-from text2world.planning.front import cached_plan, timeout_of
+from text2world.planning.front import cached_plan, planned, timeout_of
 from text2world.scoring.caching import deep_size, default_max_bytes
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import (
@@ -94,6 +93,10 @@ class SemanticSettings:
     cpu_clock: bool = False         # time_limit counts the scoring thread's CPU seconds (plus the
     #                                 planner's) instead of wall seconds: what rewards use, so a
     #                                 loaded machine does not turn answers into timeouts
+    prediction_planner_timeout: float | None = None  # an option (rewards' planner_limit): a
+    #                                 lower CPU limit per Fast Downward run on the prediction's
+    #                                 own plan only (the gold's keeps planner_timeout); its
+    #                                 answers are cached under a key naming it
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,7 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
     cannot be simulated; ``semantic_score`` reports that as the verdict ``not_simulated``.
     """
     gold_text = gold if isinstance(gold, str) else gold.to_pddl()
+    settings = replace(settings, prediction_planner_timeout=None)  # not the gold side's
     key = hashlib.sha256(repr((gold_text, tuple(problems), settings)).encode()).hexdigest()
     with _CACHE_LOCK:
         if key in _GOLD_CACHE:
@@ -284,9 +288,11 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
     if not problems:
         raise GoldNotSimulated("the gold has no problems to simulate on (pass problems)")
     prepared, notes, planner = [], [], 0.0
+    interned: dict[frozenset, frozenset] = {}  # one object per distinct state of the gold
     for index, (name, text) in enumerate(problems):
         try:
-            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings)
+            gold_problem, seconds = _gold_problem(domain, gold_text, index, name, text, settings,
+                                                  interned)
         except GoldNotSimulated:
             raise
         except SimulationError as err:  # unsupported PDDL, a problem that does not fit
@@ -299,8 +305,13 @@ def _build_gold(gold: str | Domain, gold_text: str, problems: Sequence[tuple[str
 
 
 def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: str,
-                  settings: SemanticSettings) -> tuple[GoldProblem, float]:
-    """One problem of the gold: parsed, planned, sampled; and the planner's seconds."""
+                  settings: SemanticSettings,
+                  interned: dict[frozenset, frozenset] | None = None) -> tuple[GoldProblem, float]:
+    """One problem of the gold: parsed, planned, sampled; and the planner's seconds. A state
+    met before (walks revisit states and cross the plan's) is kept as the object ``interned``
+    holds for it: a third of the store golds' sampled states are repeats, and these sets are
+    most of a prepared gold's bytes (``_GOLD_CACHE`` is bounded in bytes)."""
+    seen: dict[frozenset, frozenset] = {} if interned is None else interned
     problem = parse_problem(gold_text, text)
     simulator = Simulator(domain, problem, max_work=settings.max_work)
     start = time.perf_counter()
@@ -330,6 +341,8 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         seed = settings.seed * 1_000_003 + index * 1000 + walk
         w = simulator.random_walk(settings.walk_length, seed)
         trajectories.append(_Trajectory.path(w.states, w.actions))
+    trajectories = [replace(t, states=tuple(seen.setdefault(state, state) for state in t.states))
+                    for t in trajectories]
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
                        planner=result.planner, timeout=timeout_of(result)), seconds
 
@@ -386,6 +399,9 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
               "seed": settings.seed, "max_transitions": settings.max_transitions,
               "planner_timeout": settings.planner_timeout, "time_limit": settings.time_limit,
               "exhaustive_states": settings.exhaustive_states}
+    if settings.prediction_planner_timeout is not None:
+        report["prediction_planner_timeout"] = settings.prediction_planner_timeout
+    prediction_timeout = settings.prediction_planner_timeout
     try:
         cache = gold_cache or prepare_gold(gold, problems or (), settings)
     except Exception as err:  # noqa: BLE001 - the gold side: report, do not crash
@@ -411,7 +427,7 @@ def _semantic_score(gold: str | Domain, predicted: str | Domain,
         return SemanticScore(False, "no alignment: none of the prediction's actions maps onto "
                              "an action of the gold", settings=report, alignment=mapping,
                              seconds=time.perf_counter() - started)
-    scorer = _PairScorer(cache, translated, started, alignment)
+    scorer = _PairScorer(cache, translated, started, alignment, prediction_timeout)
     try:
         results = [scorer.problem(gold_problem) for gold_problem in cache.problems]
     except SimulationError as err:
@@ -492,12 +508,16 @@ class _PairScorer:
     """Scores one translated prediction against a cached gold, problem by problem."""
 
     def __init__(self, cache: GoldCache, predicted: Domain, started: float,
-                 alignment=None) -> None:
+                 alignment=None, prediction_timeout: float | None = None) -> None:
         self.cache = cache
         self.predicted = predicted
         self.typing = ((alignment.typing_types(), alignment.typing_predicates())
                        if alignment is not None else ({}, {}))
         self.settings = cache.settings
+        # Fast Downward's CPU limit on the prediction's plan (SemanticSettings), and whether
+        # it is an option's, whose answers are cached under a key naming it
+        self.prediction_timeout = prediction_timeout or self.settings.planner_timeout
+        self.limit_in_key = prediction_timeout is not None
         self.started = started
         self.cpu_started = time.thread_time()
         self.planner_seconds = 0.0  # wall seconds in the planners (reported)
@@ -549,11 +569,14 @@ class _PairScorer:
                            + ", ".join(sorted(missing))), ""
         # the same planner timeout for every pair: cut to what is left of the pair's time, it
         # made the answer depend on how fast the earlier problems went
-        start, children = time.perf_counter(), _children_cpu()
-        result = cached_plan(*planner_inputs(self.predicted, problem),
-                             self.settings.planner_timeout, simulator=simulator)
+        start = time.perf_counter()
+        # the planner's CPU as this answer was found (a remembered timeout is charged what it
+        # cost then: the pair's limit fires on it as it would on a rerun)
+        result, charged = planned(*planner_inputs(self.predicted, problem),
+                                  self.prediction_timeout, simulator=simulator,
+                                  limit_in_key=self.limit_in_key)
         self.planner_seconds += time.perf_counter() - start
-        self.planner_cpu += _children_cpu() - children
+        self.planner_cpu += charged
         timeout = timeout_of(result)
         if timeout:
             self.timeouts.append(f"the prediction's plan of problem {gold.name}: {timeout}")
@@ -567,7 +590,7 @@ class _PairScorer:
                 if gold.plan is None:  # nor on the gold: nothing to compare
                     return None, "no plan in time in either domain", result.planner
                 return (False, "timeout: Fast Downward found no plan on the prediction in "
-                        f"{self.settings.planner_timeout:g}s", result.planner)
+                        f"{self.prediction_timeout:g}s", result.planner)
             return (False, f"Fast Downward fails on the prediction: {result.message[:300]}",
                     result.planner)
         check = gold.simulator.validate_plan(parse_plan(result.plan))
@@ -621,12 +644,6 @@ class _PairScorer:
                     counts["agree"] += 1
                 else:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
-
-
-def _children_cpu() -> float:
-    """CPU seconds of this process's finished child processes (Fast Downward's runs)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 _PLANNED = "planned"  # the domain name in the planners' inputs
