@@ -10,11 +10,17 @@ import time
 
 import pytest
 
-from text2world.engine.pool import CpuQueue, WorkerPool
+from text2world.engine.pool import WORKER_GC_THRESHOLDS, CpuQueue, WorkerPool, make_executor
 
 
 def pid(_: int = 0) -> int:
     return os.getpid()
+
+
+def collector(_: int = 0) -> tuple:
+    import gc
+
+    return os.getpid(), gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
 
 
 def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
@@ -39,6 +45,23 @@ def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
     assert second == first  # x on x's worker, y on y's
     assert set(stolen) == set(first)
     assert plain in first
+
+
+def test_eval_workers_freeze_what_they_inherited_and_collect_less_often():
+    """The collector of a scoring worker (``pool.worker_init``) skips the eval process's heap and
+    runs every ``WORKER_GC_THRESHOLDS`` allocations; the eval process keeps its own settings."""
+    import gc
+
+    before = gc.get_threshold()
+    executor = make_executor(1, 10)
+    assert executor is not None
+    try:
+        worker, thresholds, frozen, enabled = executor.submit(collector).result(timeout=120)
+    finally:
+        executor.shutdown()
+    assert worker != os.getpid() and enabled
+    assert thresholds == WORKER_GC_THRESHOLDS and frozen > 0
+    assert gc.get_threshold() == before
 
 
 def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
