@@ -84,6 +84,40 @@ def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
         queue.later.append(job("a"))
         queue.urgent.append(job("b"))
         assert queue._next_for(0)[3] == "b"  # validations first, wherever they go
+        queue.urgent.extend([job("b"), job("a")])
+        assert queue._next_for(0)[3] == "a"  # ... its own golds' first
+        assert queue._next_for(0)[3] == "b"
+        assert queue._next_for(0)[3] == "a"  # then scoring
+    finally:
+        loop.close()
+
+
+def test_scoring_that_falls_behind_goes_before_validations():
+    """A model that answers at once makes calls faster than the pool scores: past ``BACKLOG``
+    waiting scoring jobs, a worker takes its oldest own scoring job before a validation (the
+    answers it validated are then still parsed in its cache), still never waiting."""
+    class Fake:
+        _max_workers = 2
+
+    queue = CpuQueue(Fake())  # type: ignore[arg-type]
+    loop = asyncio.new_event_loop()
+    try:
+        def job(key, index=0):
+            return (pid, (index,), loop.create_future(), key)
+
+        queue.homes.update({"a": 0, "b": 1})
+        queue.later.extend(job("b", i) for i in range(CpuQueue.BACKLOG))
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[1:4:2] == ((0,), "a")  # not behind: the validation first
+        queue.later.append(job("a", 99))
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[1] == (99,)  # behind: its own scoring job first
+        assert queue._next_for(0)[1] == (0,) and not queue.urgent  # then the validation
+        queue.later.append(job("b", 100))
+        assert queue._next_for(1)[1] == (0,)  # the oldest of its own
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[3] == "a" and not queue.urgent  # none of its own: validate
+        assert queue._next_for(0)[3] == "b"  # nothing else: another worker's scoring job
     finally:
         loop.close()
 

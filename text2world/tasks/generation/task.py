@@ -281,19 +281,19 @@ class GenerationTask:
             self.memo[key] = result
         return result
 
-    async def _validate(self, context: SampleContext, text: str,
+    async def _validate(self, context: SampleContext, gold: str, text: str,
                         extraction_error: str | None) -> dict:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
+        # preferably where the round is scored: that worker then finds the answer parsed
         return await self._memo(context, key, True, validate_round_repeats, text,
-                                extraction_error)
+                                extraction_error, affinity=_gold_key(gold))
 
     async def _score(self, context: SampleContext, gold: str, text: str, problems: tuple,
                      response: str | None) -> dict:
         key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
         # the rounds of one gold are scored by one worker: its gold side is prepared once
         return await self._memo(context, key, False, score_round_repeats, gold, text,
-                                SCORE_MODES, problems, response,
-                                affinity=hashlib.sha256(gold.encode()).hexdigest())
+                                SCORE_MODES, problems, response, affinity=_gold_key(gold))
 
     async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[dict]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
@@ -363,7 +363,7 @@ class GenerationTask:
         domain, extraction_error = extract_round_domain(completion.content)
         scoring.append(asyncio.ensure_future(self._score(
             context, gold, domain, problems, completion.content)))
-        validation = await self._validate(context, domain, extraction_error)
+        validation = await self._validate(context, gold, domain, extraction_error)
         errors = validation.get("errors", [])
         return {
             "round": round_index,
@@ -461,6 +461,11 @@ class GenerationTask:
 
     def finish(self, run: Run, summary: dict) -> dict:
         return summary
+
+
+def _gold_key(gold: str) -> str:
+    """The affinity of a gold's jobs in the pool (``pool.CpuQueue``)."""
+    return hashlib.sha256(gold.encode()).hexdigest()
 
 
 def _few_shot(dataset: Dataset, description: str) -> list[Record]:
