@@ -216,6 +216,6 @@ class ResultCache:
             text = json.dumps({"result": result}, ensure_ascii=False)
             if json.loads(text)["result"] != result:
                 return
-            atomic_write_text(self.path(key), text)
+            atomic_write_text(self.path(key), text, durable=False)  # a lost entry: a miss
         except (OSError, ValueError, TypeError):
             pass  # a full disk or a read-only home: only the cache misses it
