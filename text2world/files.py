@@ -92,15 +92,18 @@ def home_dir() -> Path:
     return Path(base) / "text2world"
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so readers never see half a file."""
+def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
+    """Write through a temporary file and rename, so readers never see half a file.
+    ``durable``: on disk before the rename (fsync); a cache entry that a crash may empty
+    (its reader takes an unreadable entry for a miss) can skip it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -10,11 +10,17 @@ import time
 
 import pytest
 
-from text2world.engine.pool import CpuQueue, WorkerPool
+from text2world.engine.pool import WORKER_GC_THRESHOLDS, CpuQueue, WorkerPool, make_executor
 
 
 def pid(_: int = 0) -> int:
     return os.getpid()
+
+
+def collector(_: int = 0) -> tuple:
+    import gc
+
+    return os.getpid(), gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
 
 
 def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
@@ -41,6 +47,23 @@ def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
     assert plain in first
 
 
+def test_eval_workers_freeze_what_they_inherited_and_collect_less_often():
+    """The collector of a scoring worker (``pool.worker_init``) skips the eval process's heap and
+    runs every ``WORKER_GC_THRESHOLDS`` allocations; the eval process keeps its own settings."""
+    import gc
+
+    before = gc.get_threshold()
+    executor = make_executor(1, 10)
+    assert executor is not None
+    try:
+        worker, thresholds, frozen, enabled = executor.submit(collector).result(timeout=120)
+    finally:
+        executor.shutdown()
+    assert worker != os.getpid() and enabled
+    assert thresholds == WORKER_GC_THRESHOLDS and frozen > 0
+    assert gc.get_threshold() == before
+
+
 def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
     class Fake:
         _max_workers = 2
@@ -61,6 +84,40 @@ def test_an_idle_worker_prefers_its_own_jobs_then_unclaimed_then_any():
         queue.later.append(job("a"))
         queue.urgent.append(job("b"))
         assert queue._next_for(0)[3] == "b"  # validations first, wherever they go
+        queue.urgent.extend([job("b"), job("a")])
+        assert queue._next_for(0)[3] == "a"  # ... its own golds' first
+        assert queue._next_for(0)[3] == "b"
+        assert queue._next_for(0)[3] == "a"  # then scoring
+    finally:
+        loop.close()
+
+
+def test_scoring_that_falls_behind_goes_before_validations():
+    """A model that answers at once makes calls faster than the pool scores: past ``BACKLOG``
+    waiting scoring jobs, a worker takes its oldest own scoring job before a validation (the
+    answers it validated are then still parsed in its cache), still never waiting."""
+    class Fake:
+        _max_workers = 2
+
+    queue = CpuQueue(Fake())  # type: ignore[arg-type]
+    loop = asyncio.new_event_loop()
+    try:
+        def job(key, index=0):
+            return (pid, (index,), loop.create_future(), key)
+
+        queue.homes.update({"a": 0, "b": 1})
+        queue.later.extend(job("b", i) for i in range(CpuQueue.BACKLOG))
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[1:4:2] == ((0,), "a")  # not behind: the validation first
+        queue.later.append(job("a", 99))
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[1] == (99,)  # behind: its own scoring job first
+        assert queue._next_for(0)[1] == (0,) and not queue.urgent  # then the validation
+        queue.later.append(job("b", 100))
+        assert queue._next_for(1)[1] == (0,)  # the oldest of its own
+        queue.urgent.append(job("a"))
+        assert queue._next_for(0)[3] == "a" and not queue.urgent  # none of its own: validate
+        assert queue._next_for(0)[3] == "b"  # nothing else: another worker's scoring job
     finally:
         loop.close()
 

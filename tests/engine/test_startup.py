@@ -96,14 +96,15 @@ def test_missing_planner_is_a_clear_error(monkeypatch):
 
 def test_one_item_eval_imports_nothing_heavy():
     """The whole path of a 1-item run with semantic scoring (plan, call, validation, scoring,
-    gold plans) imports none of unified-planning, up_fast_downward or scipy
-    (test_eval_credentials checks the CLI import and planning a run)."""
+    gold plans) imports none of unified-planning, up_fast_downward or scipy, nor litellm: the
+    client answers a reference model itself (test_eval_credentials checks the CLI import and
+    planning a run)."""
     code = ("from text2world.tasks.generation.task import EvalOptions, evaluate, plan\n"
             f"options = EvalOptions(model='reference/oracle', domains=[{ITEM!r}], ec=0)\n"
             "result = evaluate(options, evaluation_plan=plan(options, prefetch=True))\n"
             "item = result.run.items()[0]\n"
             "print(item['rounds'][0]['semantic']['ok'], item['ec']['semantic'] is not None)\n")
-    (scored,), loaded = run_fresh(code, HEAVY)
+    (scored,), loaded = run_fresh(code, (*HEAVY, "litellm"))
     assert scored == "True True"  # semantic scoring ran, with gold plans from Fast Downward
     assert loaded == []
 

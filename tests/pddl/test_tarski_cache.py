@@ -74,3 +74,31 @@ def test_the_cache_is_bounded(parses):
     for index in range(tarski_cache.MAX_ENTRIES + 10):
         tarski_parse(base + f"\n; {index}\n" + " " * index)  # distinct texts
     assert tarski_cache.stats()["entries"] <= tarski_cache.MAX_ENTRIES
+
+
+def test_parsed_domains_are_shared_by_text_and_bounded(monkeypatch):
+    """``parse_domain`` gives the same text's (immutable) ``Domain`` again without parsing it,
+    per case rule; a text that fails fails again; the memo is bounded."""
+    from text2world.pddl import model
+
+    monkeypatch.setattr(model, "_DOMAINS", type(model._DOMAINS)())
+    monkeypatch.setattr(model, "_DOMAINS_CHARS", 0)
+    calls: list[str] = []
+    original = model._parse_domain
+    monkeypatch.setattr(model, "_parse_domain",
+                        lambda text, folded: calls.append(text) or original(text, folded))
+    text = RECORDS[0].domain
+    first = parse_domain(text)
+    assert parse_domain(text) is first and len(calls) == 1
+    assert parse_domain(text, case_insensitive=False) == first and len(calls) == 2
+    broken = text.rstrip()[:-1]
+    with pytest.raises(Exception) as failed:  # noqa: B017 - whatever tarski raises
+        parse_domain(broken)
+    with pytest.raises(type(failed.value), match=str(failed.value)[:20]):
+        parse_domain(broken)
+    assert calls.count(broken) == 2
+    monkeypatch.setattr(model, "DOMAINS_MAX_ENTRIES", 3)
+    for index in range(6):
+        parse_domain(text + f"\n; {index}\n")
+    assert len(model._DOMAINS) == 3
+    assert model._DOMAINS_CHARS == sum(len(key[0]) for key in model._DOMAINS)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import multiprocessing
 import os
 import threading
@@ -76,15 +77,20 @@ class CpuQueue:
 
     Validation decides whether an item makes its next call, so it is on the critical path;
     scoring is not. A plain executor queue would put a validation behind every scoring job
-    submitted before it.
+    submitted before it. Unless scoring falls behind: past ``BACKLOG`` scoring jobs waiting
+    (a model that answers at once, such as the reference models, makes the calls faster than
+    a pool scores), a worker takes the oldest scoring job of its own before a validation, so
+    that the answers it validated are still in its parse-tree cache when it scores them.
 
     A job may name an ``affinity`` (the gold it scores against): with a ``WorkerPool``, such
     jobs go to the worker that ran the first job of that key, whose per-process caches (the
     prepared semantic gold, parse trees) then serve them; a worker with nothing else to do
-    still takes any job.
+    still takes any job. Validations name the gold too: a worker takes a validation of its
+    own golds (or of none yet) before another worker's, where the round's scoring will run.
     """
 
     HOMES = 4096  # affinity keys remembered
+    BACKLOG = 8  # scoring jobs waiting past which scoring goes before validations
 
     def __init__(self, executor: Executor) -> None:
         self.executor = executor
@@ -115,24 +121,27 @@ class CpuQueue:
             job.add_done_callback(functools.partial(self._finished, target=future))
 
     def _next_for(self, worker: int):
-        """The job an idle worker takes: a validation, else a scoring job of its own or of
-        no worker yet, else any scoring job (an idle worker never waits)."""
+        """The job an idle worker takes: a validation (of its own golds or of none yet, else
+        any), else a scoring job of its own or of no worker yet, else any scoring job (an idle
+        worker never waits); past ``BACKLOG`` waiting scoring jobs, one of its own first."""
         for queue in (self.urgent, self.later):
             while queue and queue[0][2].cancelled():
                 queue.popleft()
-        if self.urgent:
-            return self.urgent.popleft()
-        chosen = None
-        for index, job in enumerate(self.later):
-            home = self.homes.get(job[3]) if job[3] is not None else None
-            if not job[2].cancelled() and home in (None, worker):
-                chosen = index
-                break
-        if chosen is None:
-            return self.later.popleft() if self.later else None
-        job = self.later[chosen]
-        del self.later[chosen]
-        return job
+        behind = len(self.later) > self.BACKLOG
+        order = ((self.later, True), (self.urgent, True), (self.urgent, False),
+                 (self.later, False)) if behind else \
+            ((self.urgent, True), (self.urgent, False), (self.later, True), (self.later, False))
+        for queue, own in order:
+            if not own:
+                if queue:
+                    return queue.popleft()
+                continue
+            for index, job in enumerate(queue):
+                home = self.homes.get(job[3]) if job[3] is not None else None
+                if not job[2].cancelled() and home in (None, worker):
+                    del queue[index]
+                    return job
+        return None
 
     def _pump_workers(self) -> None:
         assert isinstance(self.executor, WorkerPool)
@@ -193,15 +202,31 @@ def make_executor(workers: int | None, pending: int) -> Executor | None:
     executor = WorkerPool(workers, mp_context=multiprocessing.get_context(method),
                           initializer=worker_init, initargs=(os.getpid(),))
     for index in range(workers):  # with fork, the first submit starts the worker
-        executor.submit_on(index, warm_up, 0)
+        executor.submit_on(index, warm_up_worker, 0)
     return executor
+
+
+# The cyclic garbage collector's thresholds in a scoring worker (CPython's: 700, 10, 10).
+# Parsing and simulating allocate millions of objects, many of them kept (parse trees,
+# prepared golds): with the default thresholds the collector examined them again and again,
+# a fifth of a worker's CPU on ``t2w eval``'s first command, full collections of the whole
+# heap included. Ten thousand allocations per young collection cut that by about two thirds;
+# cycles (rare here) are still collected, a little later.
+WORKER_GC_THRESHOLDS = (10_000, 10, 10)
 
 
 def worker_init(parent: int) -> None:
     """A scoring worker: stops only when its parent says so, or dies with it. (Ctrl-C and
     SIGTERM sent to the process group are the parent's to handle: it still needs its workers
-    to score the items whose calls are done before it stops.)"""
+    to score the items whose calls are done before it stops.)
+
+    What it inherited from the eval process is frozen (``gc.freeze``: the collector never
+    walks it again; it is the parent's modules and state, which live as long as the worker),
+    and the collector runs less often (``WORKER_GC_THRESHOLDS``). Neither changes a result,
+    only when cycles are collected."""
     start_child(parent)
+    gc.freeze()
+    gc.set_threshold(*WORKER_GC_THRESHOLDS)
 
 
 WARM_UP_DOMAIN = ("(define (domain warm-up) (:requirements :strips) (:predicates (p))\n"
@@ -214,6 +239,13 @@ def warm_up(_: int = 0) -> None:
     from text2world.pddl.validation import validate
 
     validate(WARM_UP_DOMAIN)
+
+
+def warm_up_worker(_: int = 0) -> None:
+    """``warm_up`` in a scoring worker; the modules it imported are then frozen too (see
+    ``worker_init``)."""
+    warm_up()
+    gc.freeze()
 
 
 class GoldPrefetch:

@@ -271,6 +271,11 @@ class LLMClient:
             if hit is not None:
                 hit.cached = True
                 return hit
+        if self.spec.is_reference:
+            answered = self._reference_completion(messages, round_index, reference_context,
+                                                  on_send)
+            if answered is not None:
+                return answered
         litellm = litellm_module()
         kwargs: dict[str, Any] = dict(model=self.spec.litellm_model, messages=messages,
                                       timeout=self.timeout, num_retries=0, max_retries=0,
@@ -328,6 +333,36 @@ class LLMClient:
             if self.cache is not None:
                 self.cache.put(key, completion, self.spec.litellm_model, round_index)
             return completion
+
+    def _reference_completion(self, messages: list[dict], round_index: int,
+                              reference_context: dict | None,
+                              on_send: Callable[[int], None] | None) -> Completion | None:
+        """A reference model's answer without litellm (``reference.reference_reply``, what its
+        litellm provider replies), as ``_completion`` makes litellm's response; None for a call
+        the model refuses or fails (made through litellm, which reports it as it always did)."""
+        from text2world.model.reference import reference_reply
+
+        model = self.spec.litellm_model.split("/", 1)[-1]
+        started = time.monotonic()
+        try:
+            reply = reference_reply(model, messages,
+                                    {**(reference_context or {}), "round": round_index})
+        except Exception:  # noqa: BLE001 - litellm's path raises its own classes for them
+            return None
+        if on_send is not None:
+            on_send(1)
+        self.calls += 1
+        self.answered += 1
+        self.unreachable_calls = 0
+        call = reply.tool_call
+        return Completion(
+            content=reply.text or "", reasoning=None, prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens, cost=0.0,
+            latency=round(time.monotonic() - started, 4), attempts=1,
+            finish_reason="tool_calls" if call else "stop",
+            model=f"{REFERENCE_PROVIDER}/{model}",
+            tool_calls=[{"id": call["id"], "name": call["function"]["name"],
+                         "arguments": call["function"]["arguments"]}] if call else None)
 
     def _completion(self, response, latency: float, attempts: int) -> Completion:
         choice = response.choices[0]

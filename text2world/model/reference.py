@@ -1,13 +1,18 @@
 """The built-in reference models (``reference/oracle``, ``reference/noisy-oracle``): offline,
-deterministic, no key. They answer through litellm (a custom provider) so that they take the
-same client path as hosted models, and they need the item's gold domain, which ``t2w eval``
-passes in the call's metadata."""
+deterministic, no key. They take the client's path as hosted models do (``LLMClient.complete``:
+the run's sent and paid records, token counts, the answer as a ``Completion``), but the client
+answers them itself (``reference_reply``) instead of through litellm: importing litellm costs
+about two CPU-seconds, more than the rest of the eval process's work on the README's first
+command. litellm still knows them (a custom provider, ``reference_handler``, the same replies)
+for calls made through it, and answers the calls they refuse, with its errors. They need the item's gold
+domain, which ``t2w eval`` passes in the call's metadata."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -105,62 +110,94 @@ def reference_agent_step(model: str, context: dict, tool_results: list[str]
     return "", {"pddl": domain}
 
 
+class ReferenceCallError(Exception):
+    """A call a reference model does not answer, with the HTTP status an API would give."""
+
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ReferenceReply:
+    """A reference model's reply to one call: a text, or (agent protocol) one tool call
+    (OpenAI format), with GPT-2 token counts of the messages and of the reply."""
+
+    text: str | None
+    tool_call: dict | None
+    prompt_tokens: int
+    completion_tokens: int
+
+
+def reference_reply(model: str, messages: list, context: dict) -> ReferenceReply:
+    """What ``reference/<model>`` replies to ``messages``, given the call's ``context`` (what
+    the tasks pass as the ``t2w`` metadata of the call: the item's gold or world, the round,
+    the seed...). Raises ``ReferenceCallError`` for a call it does not answer. Offline and
+    without litellm: ``LLMClient`` answers with it directly, litellm's provider
+    (``reference_handler``) wraps it."""
+    judging = bool(context) and context.get("task") == "judge"
+    if judging != (model in REFERENCE_JUDGES):
+        raise ReferenceCallError(400, (
+            f"reference/{model} answers only inside t2w judge" if not judging else
+            f"reference/{model} cannot judge: the reference judges are "
+            + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES)))
+    task = str(context.get("task") or "")
+    if judging or (task in REFERENCE_ANSWERERS and model in REFERENCE_MODELS):
+        context = {**context, "wm_answer": task_reference_answer(task, model, context)}
+    if not context or ("gold" not in context and "wm_answer" not in context):
+        raise ReferenceCallError(400, (
+            "reference models answer only inside t2w eval or t2w wm (they need the item's "
+            "gold domain or world)"))
+    if model not in REFERENCE_MODELS:
+        raise ReferenceCallError(404, f"unknown reference model {model!r}")
+    if context.get("agent"):
+        results = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
+        text, arguments = reference_agent_step(model, context, results)
+        if arguments is not None:
+            return _reply(messages, None, {
+                "id": f"call_{len(results)}", "type": "function",
+                "function": {"name": "validate_domain", "arguments": json.dumps(arguments)}})
+        return _reply(messages, text)
+    text = context.get("wm_answer") or reference_answer(
+        model, context["gold"], str(context.get("item", "")),
+        int(context.get("round", 0)), int(context.get("seed", 0)), context.get("feedback"))
+    return _reply(messages, text)
+
+
+def _reply(messages: list, text: str | None, tool_call: dict | None = None) -> ReferenceReply:
+    from text2world.store.tokens import count_gpt2_tokens
+
+    prompt_tokens = sum(count_gpt2_tokens(str(m.get("content") or "")) for m in messages)
+    completion_tokens = count_gpt2_tokens(text or json.dumps(tool_call))
+    return ReferenceReply(text, tool_call, prompt_tokens, completion_tokens)
+
+
 @lru_cache(maxsize=1)
 def reference_handler():
-    """A litellm CustomLLM so reference models take the same client path as hosted ones."""
+    """A litellm CustomLLM answering as ``reference_reply`` does, for calls made through
+    litellm itself (``LLMClient`` answers the reference models without it)."""
     prepare_litellm_environment()
     import litellm
     from litellm import CustomLLM
     from litellm.llms.custom_llm import CustomLLMError
 
-    from text2world.store.tokens import count_gpt2_tokens
-
     def answer(model: str, messages: list, litellm_params: dict | None) -> Any:
         context: dict = ((litellm_params or {}).get("metadata") or {}).get("t2w") or {}
-        judging = bool(context) and context.get("task") == "judge"
-        if judging != (model in REFERENCE_JUDGES):
-            raise CustomLLMError(status_code=400, message=(
-                f"reference/{model} answers only inside t2w judge" if not judging else
-                f"reference/{model} cannot judge: the reference judges are "
-                + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES)))
-        task = str(context.get("task") or "")
-        if judging or (task in REFERENCE_ANSWERERS and model in REFERENCE_MODELS):
-            context = {**context, "wm_answer": task_reference_answer(task, model, context)}
-        if not context or ("gold" not in context and "wm_answer" not in context):
-            raise CustomLLMError(status_code=400, message=(
-                "reference models answer only inside t2w eval or t2w wm (they need the item's "
-                "gold domain or world)"))
-        if model not in REFERENCE_MODELS:
-            raise CustomLLMError(status_code=404, message=f"unknown reference model {model!r}")
-        if context.get("agent"):
-            return agent_answer(model, context, messages)
-        text = context.get("wm_answer") or reference_answer(
-            model, context["gold"], str(context.get("item", "")),
-            int(context.get("round", 0)), int(context.get("seed", 0)), context.get("feedback"))
-        return response(model, messages, text)
-
-    def response(model: str, messages: list, text: str | None,
-                 tool_call: dict | None = None) -> Any:
-        prompt_tokens = sum(count_gpt2_tokens(str(m.get("content") or "")) for m in messages)
-        completion_tokens = count_gpt2_tokens(text or json.dumps(tool_call))
-        message: dict[str, Any] = {"role": "assistant", "content": text}
-        if tool_call is not None:
-            message["tool_calls"] = [tool_call]
+        try:
+            reply = reference_reply(model, messages, context)
+        except ReferenceCallError as error:
+            raise CustomLLMError(status_code=error.status_code, message=error.message) from None
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+        if reply.tool_call is not None:
+            message["tool_calls"] = [reply.tool_call]
         return litellm.ModelResponse(
             model=f"{REFERENCE_PROVIDER}/{model}",
-            choices=[{"index": 0, "finish_reason": "tool_calls" if tool_call else "stop",
+            choices=[{"index": 0, "finish_reason": "tool_calls" if reply.tool_call else "stop",
                       "message": message}],
-            usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                   "total_tokens": prompt_tokens + completion_tokens})
-
-    def agent_answer(model: str, context: dict, messages: list) -> Any:
-        results = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
-        text, arguments = reference_agent_step(model, context, results)
-        if arguments is None:
-            return response(model, messages, text)
-        return response(model, messages, None, {
-            "id": f"call_{len(results)}", "type": "function",
-            "function": {"name": "validate_domain", "arguments": json.dumps(arguments)}})
+            usage={"prompt_tokens": reply.prompt_tokens,
+                   "completion_tokens": reply.completion_tokens,
+                   "total_tokens": reply.prompt_tokens + reply.completion_tokens})
 
     class ReferenceLLM(CustomLLM):
         def completion(self, model, messages, *args, litellm_params=None, **kwargs):

@@ -8,7 +8,10 @@ gives back an equal ``Domain``.
 
 from __future__ import annotations
 
+import os
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Callable, Iterable, Iterator, Union
@@ -564,10 +567,50 @@ def _number(term) -> str:
     return str(int(number)) if number.is_integer() else value
 
 
+# Domains parsed, per process: a round's answer is parsed into a ``Domain`` by canonical and by
+# semantic scoring, a gold by its canonical view and its semantic side. A ``Domain`` is
+# immutable, so every caller can share it; bounded like the parse trees (``tarski_cache``), in
+# entries and in the characters of the texts, least recently used out first.
+_DOMAINS: OrderedDict[tuple[str, bool], Domain] = OrderedDict()
+_DOMAINS_CHARS = 0
+_DOMAINS_LOCK = threading.Lock()
+DOMAINS_MAX_ENTRIES = 256
+DOMAINS_MAX_CHARS = 500_000
+
+
+def _new_domains_lock() -> None:  # a forked child never inherits a lock another thread held
+    global _DOMAINS_LOCK
+    _DOMAINS_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_domains_lock)
+
+
 def parse_domain(text: str, *, case_insensitive: bool = True) -> Domain:
     """Parse PDDL text into a ``Domain``. Names are case-folded unless told otherwise.
     Valid PDDL tarski refuses (no ``:precondition``, a subtype declared before its parent) is
-    rewritten first (``pddl.normalise``)."""
+    rewritten first (``pddl.normalise``). The same text gives the same (shared, immutable)
+    ``Domain`` again without parsing (``_DOMAINS``); a text that fails is parsed again (its
+    tree is cached: ``tarski_cache``) and fails alike."""
+    global _DOMAINS_CHARS
+    key = (text, case_insensitive)
+    with _DOMAINS_LOCK:
+        found = _DOMAINS.get(key) if isinstance(text, str) else None
+        if found is not None:
+            _DOMAINS.move_to_end(key)
+            return found
+    domain = _parse_domain(text, case_insensitive)
+    with _DOMAINS_LOCK:
+        if key not in _DOMAINS and len(text) <= DOMAINS_MAX_CHARS:
+            _DOMAINS[key] = domain
+            _DOMAINS_CHARS += len(text)
+            while len(_DOMAINS) > DOMAINS_MAX_ENTRIES or _DOMAINS_CHARS > DOMAINS_MAX_CHARS:
+                (old, _), _ = _DOMAINS.popitem(last=False)
+                _DOMAINS_CHARS -= len(old)
+    return domain
+
+
+def _parse_domain(text: str, case_insensitive: bool) -> Domain:
     from text2world.pddl.normalise import normalise_for_tarski
 
     text = normalise_for_tarski(text)

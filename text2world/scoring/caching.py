@@ -1,4 +1,5 @@
-"""A memoizing cache for functions of one (possibly large) text, bounded in bytes.
+"""Caches keyed by content: in memory, for functions of one (possibly large) text, bounded in
+bytes (``TextCache``); on disk, for the results of scoring (``ResultCache``).
 
 ``functools.lru_cache`` bounds entries, not memory, and keeps every argument alive as its key: a
 server scoring against distinct 1 MB gold domains grew by about 2 MB per gold and never shrank.
@@ -7,16 +8,23 @@ kept) and evicts least recently used entries once the measured size of the cache
 passes ``max_bytes``. The size of a value is measured once, when it is cached, by walking the
 objects it references (``sys.getsizeof`` of each, shared objects counted once per entry);
 walking is linear in the value and far cheaper than the parse that produced it.
+
+``ResultCache`` keeps JSON results under ``$T2W_HOME/cache/scores/``, keyed by a digest of the
+inputs and of the code that computed them (``code_fingerprint``), so that a later run finds
+what an earlier one computed from the same texts, and a changed scorer never finds it.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import os
 import sys
 import threading
 from collections import OrderedDict, namedtuple
+from functools import lru_cache
+from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, ModuleType
 from typing import Callable, Generic, TypeVar
 
@@ -132,3 +140,82 @@ def gold_cache(function: Callable[[str], T]) -> TextCache[T]:
     cache = TextCache(function)
     ALL_TEXT_CACHES.append(cache)
     return cache
+
+
+# --------------------------------------------------------------------------------------------
+# Results kept on disk
+
+# Distributions besides the package whose code a score depends on: the parser and its runtime,
+# the planner. A version of None: not installed (semantic scoring then says so).
+SCORING_DISTRIBUTIONS = ("tarski", "antlr4-python3-runtime", "up-fast-downward")
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A digest of everything a score depends on besides its inputs: the source of every
+    module of the text2world package, the planner answers shipped with the store
+    (``data/plans/gold-front.json``), the Python version and the versions of
+    ``SCORING_DISTRIBUTIONS``. Conservative: an edit anywhere in the package changes it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from text2world.files import data_dir
+
+    digest = hashlib.sha256(sys.version.encode())
+    for name in SCORING_DISTRIBUTIONS:
+        try:
+            found: str | None = version(name)
+        except PackageNotFoundError:
+            found = None
+        digest.update(f"\0{name}={found}".encode())
+    package = Path(__file__).resolve().parent.parent
+    shipped = data_dir() / "plans" / "gold-front.json"
+    for path in [*sorted(package.rglob("*.py")), shipped]:
+        try:
+            content = path.read_bytes()
+        except OSError:
+            content = b"(missing)"
+        name = str(path.relative_to(package)) if path.is_relative_to(package) else path.name
+        digest.update(f"\0{name}\0{len(content)}\0".encode() + content)
+    return digest.hexdigest()
+
+
+class ResultCache:
+    """JSON results on disk, one file per key (``$T2W_HOME/cache/scores/<2 hex>/<key>.json``),
+    keyed by ``key(kind, inputs)``: a digest of the inputs and of ``code_fingerprint``. Only
+    results that repeat belong here (none a clock shaped). Writes are atomic; an unreadable
+    entry is a miss; a read-only home only costs the cache."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        from text2world.files import home_dir
+
+        self.root = root or home_dir() / "cache" / "scores"
+
+    @staticmethod
+    def key(kind: str, inputs: object) -> str:
+        """The key of ``kind`` of result (a name) of ``inputs`` (anything JSON can write)."""
+        text = json.dumps([code_fingerprint(), kind, inputs], ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        result = data.get("result") if isinstance(data, dict) else None
+        return result if isinstance(result, dict) else None
+
+    def put(self, key: str, result: dict) -> None:
+        """Keep ``result``; one JSON would not give back equal (a tuple, a key that is not a
+        string) is not kept, so that what ``get`` answers is always what was computed."""
+        from text2world.files import atomic_write_text
+
+        try:
+            text = json.dumps({"result": result}, ensure_ascii=False)
+            if json.loads(text)["result"] != result:
+                return
+            atomic_write_text(self.path(key), text, durable=False)  # a lost entry: a miss
+        except (OSError, ValueError, TypeError):
+            pass  # a full disk or a read-only home: only the cache misses it

@@ -704,18 +704,27 @@ def semantic_summary(score: SemanticScore, max_diagnoses: int = 10) -> dict:
 def semantic_round(gold: str, text: str, problems: Sequence[tuple[str, str]]) -> dict:
     """``semantic_summary`` of one round's domain (picklable, for the evaluation's pool).
     Never raises: an unexpected failure is a round that could not be simulated."""
+    return semantic_round_repeats(gold, text, problems)[0]
+
+
+def semantic_round_repeats(gold: str, text: str,
+                           problems: Sequence[tuple[str, str]]) -> tuple[dict, bool]:
+    """``semantic_round``, and whether the same inputs give it again: not when a clock shaped
+    the score (its ``timeouts``) or scoring failed unexpectedly (the evaluation keeps only
+    results that repeat on disk: ``caching.ResultCache``)."""
     try:
         # tuple(p): problems that came through JSON as lists; each is still a (problem, plan) pair
-        return semantic_summary(semantic_score(gold, text, [tuple(p) for p in problems]))  # type: ignore[misc]
+        score = semantic_score(gold, text, [tuple(p) for p in problems])  # type: ignore[misc]
+        return semantic_summary(score), not score.timeouts
     except Exception as err:  # noqa: BLE001 - one round must not stop a run
         return {"ok": False, "verdict": "not_simulated",
                 "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
                 **dict.fromkeys(METRICS), "unmatched": [], "uncertain": [], "diagnoses": [],
-                "settings": {}, "seconds": 0.0}
+                "settings": {}, "seconds": 0.0}, False
 
 
 __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
            "SemanticInputError", "SemanticScore",
            "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
            "planner_inputs", "problems_from_dir", "project_problem", "semantic_round",
-           "semantic_score", "semantic_summary"]
+           "semantic_round_repeats", "semantic_score", "semantic_summary"]

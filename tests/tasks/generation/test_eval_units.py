@@ -157,6 +157,62 @@ def test_reference_models_are_deterministic_and_get_repaired():
     assert min(firsts) == 0 and max(firsts) >= 2  # a spread of needed corrections
 
 
+_TOOLS = [{"type": "function", "function": {"name": "validate_domain", "parameters": {
+    "type": "object", "properties": {"pddl": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("case", ["generate", "correct", "feedback", "agent-call",
+                                  "agent-final", "refused"])
+def test_reference_models_answer_without_litellm_as_through_it(case, monkeypatch):
+    """The client answers a reference model itself (no litellm import): the same Completion as
+    litellm's provider gives (latency apart), and a call the model refuses still goes through
+    litellm, which raises what it always raised."""
+    import asyncio
+
+    from text2world.model.client import InfrastructureError, LLMClient
+    from text2world.store.datasets import load_dataset
+
+    gold = load_dataset().get("blocksworld").domain
+    model, tools, round_index = "reference/noisy-oracle", None, 0
+    context: dict = {"gold": gold, "item": "blocksworld", "seed": 3}
+    messages = [{"role": "system", "content": "You are a helpful assistant."},
+                {"role": "user", "content": "Write the blocksworld domain."}]
+    if case in ("correct", "feedback"):
+        round_index = 2
+        messages.append({"role": "assistant", "content": "(define (domain"})
+    if case == "feedback":
+        context["feedback"] = {"kind": "behavior", "open": True}
+    if case.startswith("agent"):
+        tools, context = _TOOLS, {**context, "agent": True, "tools_offered": True}
+        if case == "agent-final":
+            messages += [{"role": "assistant", "content": "", "tool_calls": [{
+                "id": "call_0", "type": "function", "function": {
+                    "name": "validate_domain", "arguments": "{}"}}]},
+                         {"role": "tool", "tool_call_id": "call_0", "content": '{"ok": true}'}]
+    if case == "refused":
+        model = "reference/judge-yes"  # answers only inside t2w judge
+
+    def answer(direct: bool):
+        sent: list[int] = []
+        client = LLMClient(resolve_model(model))
+        if not direct:
+            monkeypatch.setattr(LLMClient, "_reference_completion", lambda *args: None)
+        try:
+            completion = asyncio.run(client.complete(messages, round_index, context,
+                                                     on_send=sent.append, tools=tools))
+        finally:
+            monkeypatch.undo()
+        return {**completion.to_dict(), "latency": None}, sent, client.calls
+
+    if case == "refused":
+        with pytest.raises(InfrastructureError, match="BadRequest.*answers only inside t2w judge"):
+            answer(True)
+        return
+    direct, through = answer(True), answer(False)
+    assert direct == through
+    assert (direct[0]["tool_calls"] is not None) == (case == "agent-call")
+
+
 def test_correction_prompt_history_is_bounded(tmp_path):
     prompts = Prompts(load_template("zero-shot", ("description",), "prompt"),
                       load_template("correction", ("domain", "error"), "correction prompt"))

@@ -39,6 +39,14 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
 
     ``score`` reports any text that is not a domain (empty, binary, huge) as not executable;
     it raises only for a gold it cannot score."""
+    return score_round_repeats(gold, text, modes, problems, response)[0]
+
+
+def score_round_repeats(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
+                        problems: tuple = (), response: str | None = None) -> tuple[dict, bool]:
+    """``score_round``, and whether the same inputs give it again (what ``t2w eval`` keeps on
+    disk): the paper and canonical scores always do; the semantic one unless a clock shaped it
+    (``semantic.semantic_round_repeats``)."""
     from text2world.scoring.metrics import ScoringError, score, with_truncation
 
     scores: dict[str, dict | None] = {}
@@ -56,10 +64,17 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
             scores[mode] = None
             score_errors[mode] = str(err)
     analysis: dict[str, Any] = {"scores": scores, "score_errors": score_errors}
+    repeats = True
     if problems:
-        from text2world.scoring.semantic import semantic_round
-        analysis["semantic"] = semantic_round(gold, text, problems)
-    return analysis
+        from text2world.scoring.semantic import semantic_round_repeats
+        analysis["semantic"], repeats = semantic_round_repeats(gold, text, problems)
+    return analysis, repeats
+
+
+def validate_round_repeats(text: str, extraction_error: str | None) -> tuple[dict, bool]:
+    """``validate_round``, and that the same inputs give it again (always: no clock shapes a
+    validation), as ``score_round_repeats`` answers."""
+    return validate_round(text, extraction_error), True
 
 
 def analyze_round(gold: str, text: str, extraction_error: str | None,

@@ -10,7 +10,8 @@ Validation and scoring are CPU-bound: they run in the engine's process pool (``e
 started only for more than a few items; validation ahead of scoring, and a round's scoring
 overlaps the next call). A smaller run prepares the golds of its semantic scoring in a
 background thread from the moment its items are known (``pool.GoldPrefetch``). What a round's
-validation and scores are: ``scoring``.
+validation and scores are: ``scoring``. Both are kept on disk (``caching.ResultCache``), so
+that a later run over the same texts, with the same code, takes them instead.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm
 from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
+from text2world.scoring.caching import ResultCache
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.generation.agent import DEFAULT_TOOL_BUDGET, run_agent
 from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
@@ -70,8 +72,8 @@ from text2world.tasks.generation.scoring import (
     compact_score,
     error_text,
     extract_round_domain,
-    score_round,
-    validate_round,
+    score_round_repeats,
+    validate_round_repeats,
 )
 from text2world.tasks.generation.summary import summarize as summarize_items
 
@@ -123,6 +125,7 @@ class GenerationTask:
         self.exemplars_evaluated: list[str] = []
         self.semantic = False
         self.memo: dict[str, dict] = {}
+        self.results: ResultCache | None = None  # results kept on disk, opened on first use
         self.tools: Any = None  # the service's tools (plans feedback, agent), started on first use
 
     @property
@@ -277,25 +280,37 @@ class GenerationTask:
 
     async def _memo(self, context: SampleContext, key: str, urgent: bool, function,
                     *args, affinity: str | None = None) -> dict:
+        """``function(*args)``, a job of the pool that answers (result, whether it repeats):
+        from this run's memory, else from the results earlier runs kept on disk
+        (``caching.ResultCache``, keyed by the inputs and the code), else computed (and kept
+        on disk when it repeats)."""
         if key in self.memo:  # models often repeat a domain verbatim across rounds
             return self.memo[key]
-        result = await context.cpu(urgent, function, *args, affinity=affinity)
+        if self.results is None:
+            self.results = ResultCache()
+        stored_key = self.results.key("t2w eval round", key)  # key: "v" or "s" + inputs
+        result = self.results.get(stored_key)
+        if result is None:
+            result, repeats = await context.cpu(urgent, function, *args, affinity=affinity)
+            if repeats:
+                self.results.put(stored_key, result)
         if len(self.memo) < 4096:
             self.memo[key] = result
         return result
 
-    async def _validate(self, context: SampleContext, text: str,
+    async def _validate(self, context: SampleContext, gold: str, text: str,
                         extraction_error: str | None) -> dict:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
-        return await self._memo(context, key, True, validate_round, text, extraction_error)
+        # preferably where the round is scored: that worker then finds the answer parsed
+        return await self._memo(context, key, True, validate_round_repeats, text,
+                                extraction_error, affinity=_gold_key(gold))
 
     async def _score(self, context: SampleContext, gold: str, text: str, problems: tuple,
                      response: str | None) -> dict:
         key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
         # the rounds of one gold are scored by one worker: its gold side is prepared once
-        return await self._memo(context, key, False, score_round, gold, text, SCORE_MODES,
-                                problems, response,
-                                affinity=hashlib.sha256(gold.encode()).hexdigest())
+        return await self._memo(context, key, False, score_round_repeats, gold, text,
+                                SCORE_MODES, problems, response, affinity=_gold_key(gold))
 
     async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[GenerationItem]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
@@ -368,7 +383,7 @@ class GenerationTask:
         domain, extraction_error = extract_round_domain(completion.content)
         scoring.append(asyncio.ensure_future(self._score(
             context, gold, domain, problems, completion.content)))
-        validation = await self._validate(context, domain, extraction_error)
+        validation = await self._validate(context, gold, domain, extraction_error)
         errors = validation.get("errors", [])
         return {
             "round": round_index,
@@ -469,6 +484,11 @@ class GenerationTask:
 
     def finish(self, run: Run, summary: RunSummary) -> RunSummary:
         return summary
+
+
+def _gold_key(gold: str) -> str:
+    """The affinity of a gold's jobs in the pool (``pool.CpuQueue``)."""
+    return hashlib.sha256(gold.encode()).hexdigest()
 
 
 def _few_shot(dataset: Dataset, description: str) -> list[Record]:

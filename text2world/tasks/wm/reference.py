@@ -1,6 +1,7 @@
 """Offline reference models for the world-model tasks, behind the project's reference provider
-(``reference/oracle``, ``reference/noisy-oracle``): they take the same litellm client path as
-hosted models and answer in the same text format the prompts ask for.
+(``reference/oracle``, ``reference/noisy-oracle``): they take the same client path as hosted
+models (answered by the client itself, without litellm: ``model.reference``) and answer in the
+same text format the prompts ask for.
 
 The run loop passes each call's truth in the reference context (``{"task": "wm", ...}``),
 computed with the simulator and the planner: the oracle answers it; the noisy reference
