@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from text2world.errors import Text2WorldError
 from text2world.model.environment import (
     REFERENCE_JUDGES,
     REFERENCE_MODELS,
@@ -110,7 +111,7 @@ def reference_agent_step(model: str, context: dict, tool_results: list[str]
     return "", {"pddl": domain}
 
 
-class ReferenceCallError(Exception):
+class ReferenceCallError(Text2WorldError):
     """A call a reference model does not answer, with the HTTP status an API would give."""
 
     def __init__(self, status_code: int, message: str) -> None:
