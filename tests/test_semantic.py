@@ -90,6 +90,36 @@ def test_gold_cache_is_reused(blocks) -> None:
     assert score.ok and score.planner_seconds < 0.05  # the planner result is cached too
 
 
+@pytest.mark.parametrize("item", ["blocksworld", "gripper", "ambulance-triage", "bakery-ovens"])
+def test_the_gold_keeps_the_applicable_actions_its_sampling_computed(item) -> None:
+    """Preparing a gold computes the applicable actions of the states it samples (its
+    breadth-first tree, its walks): they are kept for the pairs, equal to the simulator's, and
+    a pair scores the same with them as with an empty start."""
+    gold, problems = store_problems(item)
+    settings = SemanticSettings(seed=7)  # a gold of its own: not the module's cached one
+    cache = prepare_gold(gold, problems, settings)
+    kept = 0
+    for problem in cache.problems:
+        states = {state for trajectory in problem.trajectories for state in trajectory.states}
+        assert set(problem.applicable) <= states
+        for state, actions in problem.applicable.items():
+            assert actions == problem.simulator.applicable(state)
+        kept += len(problem.applicable)
+    assert kept
+    from text2world.pddl.model import parse_domain
+
+    mutant = next(m for m in mutants(parse_domain(gold)) if m.kind == "drop-precondition")
+    prediction = mutant.domain.to_pddl()
+    with_kept = semantic_score(gold, prediction, gold_cache=cache).to_dict()
+    for problem in cache.problems:  # as if nothing had been kept
+        problem.applicable.clear()
+        problem.changes.clear()
+    without = semantic_score(gold, prediction, gold_cache=cache).to_dict()
+    with_kept.pop("seconds"), without.pop("seconds")
+    with_kept.pop("planner_seconds"), without.pop("planner_seconds")
+    assert with_kept == without
+
+
 def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
     """More golds than the 32 a count bound kept (a GRPO step's prompts) stay prepared; the
     bound is in bytes (``T2W_GOLD_CACHE_BYTES``): past it the least recently used goes."""

@@ -323,20 +323,28 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         trajectories.append(_Trajectory.path(states, plan))
     else:
         plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
-    space = _reachable_tree(simulator, settings.exhaustive_states)
+    found: dict = {}  # state -> its applicable actions, as sampling computed them
+    space = _reachable_tree(simulator, settings.exhaustive_states, found)
     if space is not None:  # every reachable state: no sampling needed, none missed
         trajectories.append(space)
     for walk in range(settings.walks if space is None else 0):
         seed = settings.seed * 1_000_003 + index * 1000 + walk
-        w = simulator.random_walk(settings.walk_length, seed)
+        w = simulator.random_walk(settings.walk_length, seed, applicable=found)
         trajectories.append(_Trajectory.path(w.states, w.actions))
+    # every pair asks for the applicable actions of each sampled state (``applicable_in``):
+    # those sampling computed are kept, the others are computed by the first pair
+    applicable = {state: found[state] for trajectory in trajectories
+                  for state in trajectory.states if state in found}
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
-                       planner=result.planner, timeout=timeout_of(result)), seconds
+                       planner=result.planner, timeout=timeout_of(result),
+                       applicable=applicable), seconds
 
 
-def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
+def _reachable_tree(simulator: Simulator, limit: int,
+                    applicable: dict | None = None) -> _Trajectory | None:
     """The breadth-first tree of every state reachable from the initial one, or None when
-    there are more than ``limit`` (0: never)."""
+    there are more than ``limit`` (0: never). ``applicable``: a dict that receives each
+    expanded state's applicable actions."""
     if limit <= 0:
         return None
     states = [simulator.initial_state]
@@ -344,7 +352,10 @@ def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
     parents: list[int | None] = [None]
     index = {simulator.initial_state: 0}
     for position, state in enumerate(states):  # grows while it is read
-        for action in simulator.applicable(state):
+        options = simulator.applicable(state)
+        if applicable is not None:
+            applicable[state] = options
+        for action in options:
             after = simulator.successor(state, action, check=False)
             if after not in index:
                 if len(states) >= limit:
