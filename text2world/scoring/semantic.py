@@ -19,8 +19,10 @@ evolve in lockstep along each sampled trajectory.
 
 The gold side (parsed problems, gold plans, sampled trajectories, applicable sets, successor
 changes) is computed once per gold and cached, so scoring many predictions against one gold is
-cheap. Sample sizes and seeds are fixed by ``SemanticSettings`` and reported with every score.
-A prediction that cannot be simulated gets ``ok=False`` and a reason, never a zero.
+cheap; a prediction that, aligned, is the gold itself (a copy, a faithful renaming) is simulated
+by those cached answers instead of a simulator of its own. Sample sizes and seeds are fixed by
+``SemanticSettings`` and reported with every score. A prediction that cannot be simulated gets
+``ok=False`` and a reason, never a zero.
 
 Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
 search in-process on the compiled simulator, Fast Downward when that search reaches its bounds;
@@ -519,6 +521,8 @@ class _PairScorer:
         self.gold_predicates = {p.name for p in cache.domain.predicates}
         self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
         self.diagnoser = Diagnoser(cache.domain, predicted)
+        # the domain name is not simulated: a copy under another name is the gold too
+        self.itself = replace(predicted, name=cache.domain.name) == cache.domain
 
     def _elapsed(self) -> float:
         if self.settings.cpu_clock:  # the in-process search runs in this thread
@@ -535,7 +539,12 @@ class _PairScorer:
         problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem,
                                                   *self.typing)
         self.notes += notes
-        simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
+        # A prediction that, aligned, is the gold itself on this problem (a copy, a faithful
+        # renaming) simulates as the gold does: the gold's simulator and its cached answers
+        # serve it (``_gold_trajectory``), with the counts the comparison would make.
+        itself = self.itself and problem == gold.problem
+        simulator = gold.simulator if itself else \
+            Simulator(self.predicted, problem, max_work=self.settings.max_work)
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
@@ -545,7 +554,10 @@ class _PairScorer:
         rng = random.Random(self.settings.seed)
         for trajectory in gold.trajectories:
             self._clock()
-            self._trajectory(gold, simulator, trajectory, counts, rng)
+            if itself:
+                self._gold_trajectory(gold, trajectory, counts, rng)
+            else:
+                self._trajectory(gold, simulator, trajectory, counts, rng)
         return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
                             accepted_reason, counts["tp"], counts["fp"], counts["fn"],
                             counts["compared"], counts["agree"], dropped, planner,
@@ -584,6 +596,25 @@ class _PairScorer:
         check = gold.simulator.validate_plan(parse_plan(result.plan))
         return (check.valid, check.reason or "the prediction's plan is valid in the gold",
                 result.planner)
+
+    def _gold_trajectory(self, gold: GoldProblem, trajectory: _Trajectory, counts: Counter,
+                         rng: random.Random) -> None:
+        """``_trajectory`` for a prediction that is the gold (same domain and problem): in
+        every state its applicable actions are the gold's and every successor agrees, so the
+        counts are the gold's own, with the same seeded sample of transitions (``rng`` moves
+        as ``_trajectory`` moves it). The gold's side is computed as ``_trajectory`` computes
+        it (what it raises, a work limit, is raised alike); the prediction's, the same
+        computation on an equal simulator, is not repeated."""
+        limit = self.settings.max_transitions
+        for gold_state in trajectory.states:
+            common = list(gold.applicable_in(gold_state))
+            counts["states"] += 1
+            counts["tp"] += len(common)
+            sample = common if len(common) <= limit else rng.sample(common, limit)
+            for action in sample:
+                gold.change(gold_state, action)
+            counts["compared"] += len(sample)
+            counts["agree"] += len(sample)
 
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
