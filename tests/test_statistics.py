@@ -138,3 +138,30 @@ def test_format_interval():
     text = format_interval(interval)
     assert text.startswith("65.0 [") and text.endswith("]")
     assert format_interval(None) == "-"
+
+
+def test_one_sample_per_item_gives_the_per_item_means_exactly():
+    """Items of one sample each (one epoch) are read as one array: the same means, bit for bit,
+    as each item's own array mean (NaN left out, -0.0 read as numpy's mean reads it)."""
+    import math
+    import random
+
+    import numpy as np
+
+    from text2world.stats import _item_means
+
+    def per_item(values):
+        arrays = [np.atleast_1d(np.asarray(v, dtype=float)) for v in values]
+        return [a[~np.isnan(a)].mean() for a in arrays if a[~np.isnan(a)].size]
+
+    rng = random.Random(11)
+    pool = [0.0, -0.0, 1.0, 0.5, 1 / 3, 0.1 + 0.2, float("nan"), True, False, 7, 1e308, 5e-324]
+    for _ in range(2000):
+        values = [rng.choice((lambda x: x, lambda x: [x], lambda x: (x,)))(rng.choice(pool))
+                  for _ in range(rng.randint(0, 9))]
+        means, epochs = _item_means(values)
+        assert epochs is None
+        assert [(m, math.copysign(1, m)) for m in means.tolist()] == \
+            [(float(m), math.copysign(1, m)) for m in per_item(values)]
+    means, epochs = _item_means([[1.0, 0.0], [1.0]])  # several epochs: per-item arrays
+    assert means.tolist() == [0.5, 1.0] and epochs is not None

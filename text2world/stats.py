@@ -73,8 +73,27 @@ class PairedResult:
         return {**asdict(self), "difference": self.difference.as_dict()}
 
 
+def _one_sample_each(values: Sequence[Value]) -> list[float] | None:
+    """The values as one number per item when every item is a number or holds exactly one
+    (a run of one epoch); else None."""
+    flat: list[float] = []
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            if len(value) != 1:
+                return None
+            value = value[0]
+        if not isinstance(value, (int, float)):
+            return None
+        flat.append(value)
+    return flat
+
+
 def _item_means(values: Sequence[Value]) -> tuple[np.ndarray, list[np.ndarray] | None]:
     """Per-item means, and per-item epoch arrays when any item has more than one sample."""
+    flat = _one_sample_each(values)
+    if flat is not None:  # the mean of one sample is that sample (+ 0.0, as numpy's mean
+        column = np.asarray(flat, dtype=float) + 0.0  # of [-0.0] is 0.0): one array for all
+        return column[~np.isnan(column)], None
     arrays = [np.atleast_1d(np.asarray(v, dtype=float)) for v in values]
     arrays = [a[~np.isnan(a)] for a in arrays]
     keep = [a for a in arrays if a.size]

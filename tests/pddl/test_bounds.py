@@ -142,3 +142,27 @@ def test_error_messages_do_not_echo_huge_input():
     # whatever tarski quotes is cut, saying how long it was
     from text2world.pddl.validation import _shorten
     assert _shorten("x" * 10_000).endswith("... (10,000 characters)")
+
+
+def test_a_text_that_passed_passes_at_once_until_the_limits_change(monkeypatch):
+    """``check_domain_text`` remembers the texts that passed (a round's answer is checked by
+    every read of it); a failing text is checked, and fails, every time; other limits check
+    again."""
+    from text2world.pddl import bounds
+
+    checked: list[str] = []
+    original = bounds.check_structure
+    monkeypatch.setattr(bounds, "check_structure",
+                        lambda text: checked.append(text) or original(text))
+    text = "(define (domain remembered) (:predicates (p)))"
+    for _ in range(3):
+        bounds.check_domain_text(text)
+    assert checked == [text]
+    deep = "(define (domain d) " + "(" * 150 + ")" * 150 + ")"
+    for _ in range(2):
+        with pytest.raises(bounds.DomainInputError, match="nested"):
+            bounds.check_domain_text(deep)
+    assert checked.count(deep) == 2
+    monkeypatch.setattr(bounds, "MAX_TOKENS", 3)
+    with pytest.raises(bounds.DomainInputError, match="tokens"):
+        bounds.check_domain_text(text)

@@ -131,3 +131,39 @@ def test_a_backtick_in_a_comment_stays_in_the_domain():
     for answer in (domain, f"Here:\n```pddl\n{domain}\n```"):
         for mode in ("paper", "canonical"):
             assert extract_domain(answer, mode) == domain
+
+
+def _balanced_by_characters(text: str, start: int) -> str:
+    """balanced_expression's rule, read one character at a time (the reference)."""
+    depth, index = 0, start
+    while index < len(text):
+        char = text[index]
+        if char == "`" and text.startswith("```", index):
+            return text[start:index].strip()
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return text[start: index + 1]
+        elif char == ";":
+            newline = text.find("\n", index)
+            end = len(text) if newline < 0 else newline
+            fence = text.find("```", index, end)
+            if fence >= 0:
+                return text[start:fence].strip()
+            index = end
+        index += 1
+    return text[start:].strip()
+
+
+def test_balanced_expression_jumps_between_marks_as_a_character_scan_reads():
+    import random
+
+    from text2world.pddl.extract import balanced_expression
+
+    rng = random.Random(5)
+    for _ in range(20_000):
+        text = "".join(rng.choice("()();;``` \n\nab-:?") for _ in range(rng.randint(0, 24)))
+        for start in range(len(text) + 1):
+            assert balanced_expression(text, start) == _balanced_by_characters(text, start)

@@ -99,6 +99,78 @@ def test_a_gold_state_met_again_is_kept_once(blocks) -> None:
     assert len({id(state) for state in states}) == len(set(states)) < len(states)
 
 
+@pytest.mark.parametrize("item", ["blocksworld", "gripper", "ambulance-triage", "bakery-ovens"])
+def test_the_gold_keeps_the_applicable_actions_its_sampling_computed(item) -> None:
+    """Preparing a gold computes the applicable actions of the states it samples (its
+    breadth-first tree, its walks): they are kept for the pairs, equal to the simulator's, and
+    a pair scores the same with them as with an empty start."""
+    gold, problems = store_problems(item)
+    settings = SemanticSettings(seed=7)  # a gold of its own: not the module's cached one
+    cache = prepare_gold(gold, problems, settings)
+    kept = 0
+    for problem in cache.problems:
+        states = {state for trajectory in problem.trajectories for state in trajectory.states}
+        assert set(problem.applicable) <= states
+        for state, actions in problem.applicable.items():
+            assert actions == problem.simulator.applicable(state)
+        kept += len(problem.applicable)
+    assert kept
+    from text2world.pddl.model import parse_domain
+
+    mutant = next(m for m in mutants(parse_domain(gold)) if m.kind == "drop-precondition")
+    prediction = mutant.domain.to_pddl()
+    with_kept = semantic_score(gold, prediction, gold_cache=cache).to_dict()
+    for problem in cache.problems:  # as if nothing had been kept
+        problem.applicable.clear()
+        problem.changes.clear()
+    without = semantic_score(gold, prediction, gold_cache=cache).to_dict()
+    with_kept.pop("seconds"), without.pop("seconds")
+    with_kept.pop("planner_seconds"), without.pop("planner_seconds")
+    assert with_kept == without
+
+
+@pytest.mark.parametrize("item", ["blocksworld", "gripper", "ambulance-triage", "bakery-ovens"])
+def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
+        item, monkeypatch) -> None:
+    """A copy of the gold (another domain name, other variable names: aligned, the gold
+    itself) is simulated by the gold's own answers (``_gold_trajectory``): the same score, to
+    the counts and the seeded sample, as comparing it state by state; a mutant is not."""
+    import re
+
+    from text2world.pddl.model import parse_domain
+
+    gold, problems = store_problems(item)
+    predictions = [gold, gold.replace("(domain ", "(domain another-name-", 1),
+                   re.sub(r"\?([a-z])", r"?renamed-\1", gold),
+                   next(m for m in mutants(parse_domain(gold))).domain.to_pddl()]
+    used: list[bool] = []
+    original = semantic._PairScorer._gold_trajectory
+    monkeypatch.setattr(semantic._PairScorer, "_gold_trajectory",
+                        lambda self, *args: used.append(True) or original(self, *args))
+
+    def scores(itself: bool) -> list[dict]:
+        found = []
+        for prediction in predictions:
+            scorer_init = semantic._PairScorer.__init__
+
+            def init(self, *args, **kwargs):
+                scorer_init(self, *args, **kwargs)
+                self.itself = self.itself and itself
+
+            monkeypatch.setattr(semantic._PairScorer, "__init__", init)
+            score = semantic_score(gold, prediction, problems).to_dict()
+            monkeypatch.setattr(semantic._PairScorer, "__init__", scorer_init)
+            found.append({k: v for k, v in score.items()
+                          if k not in ("seconds", "planner_seconds")})
+        return found
+
+    fast = scores(True)
+    assert len(used) >= 3 * len(problems)  # the three copies, every problem
+    used.clear()
+    assert scores(False) == fast and not used
+    assert fast[0]["verdict"] == "equivalent" and fast[-1] != fast[0]
+
+
 def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
     """More golds than the 32 a count bound kept (a GRPO step's prompts) stay prepared; the
     bound is in bytes (``T2W_GOLD_CACHE_BYTES``): past it the least recently used goes."""

@@ -210,3 +210,14 @@ def test_no_store_domain_copies_a_released_domain(official_test):
     assert too_close == []
     # the check can fire: a released domain itself is found
     assert cross_similarity([released[0]], released).max() > 0.99
+
+
+def test_gpt2_tokens_are_gpt2s():
+    """The offline encoding gives GPT-2's token ids (bytes mapped as GPT-2's vocabulary does)."""
+    from text2world.store.tokens import gpt2_encoding, gpt2_tokens
+
+    assert gpt2_tokens("Hello, world!") == [15496, 11, 995, 0]
+    assert gpt2_tokens("hello world (define (domain x))") == [31373, 995, 357, 13086, 357,
+                                                             27830, 2124, 4008]
+    text = "naïve — ünïcödé ;; (:action go)\n\t"
+    assert gpt2_encoding().decode(gpt2_tokens(text)) == text

@@ -109,16 +109,20 @@ def fenced_blocks(text: str) -> list[Block]:
     return blocks
 
 
+_BALANCE_MARKS = re.compile(r"[();`]")  # what balanced_expression looks at
+
+
 def balanced_expression(text: str, start: int) -> str:
     """``text`` from ``start`` (an opening parenthesis) to its balancing one, skipping ``;``
     comments; to the end (stripped) when it never balances, so the validator can say so. A
     fence (never PDDL: an empty or stray one) ends the text there; a single backtick, as in a
-    comment's `name`, does not."""
-    depth, index = 0, start
-    while index < len(text):
+    comment's `name`, does not. (It jumps from mark to mark: ``_BALANCE_MARKS``.)"""
+    depth = 0
+    search = _BALANCE_MARKS.search
+    mark = search(text, start)
+    while mark is not None:
+        index = mark.start()
         char = text[index]
-        if char == "`" and text.startswith(_FENCE, index):
-            return text[start:index].strip()
         if char == "(":
             depth += 1
         elif char == ")":
@@ -131,8 +135,11 @@ def balanced_expression(text: str, start: int) -> str:
             fence = text.find(_FENCE, index, end)
             if fence >= 0:
                 return text[start:fence].strip()
-            index = end
-        index += 1
+            mark = search(text, end + 1)
+            continue
+        elif text.startswith(_FENCE, index):
+            return text[start:index].strip()
+        mark = search(text, index + 1)
     return text[start:].strip()
 
 

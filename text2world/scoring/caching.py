@@ -39,21 +39,27 @@ _NOT_WALKED = (type, ModuleType, FunctionType, BuiltinFunctionType)
 _MAX_OBJECTS = 5_000_000  # a bound on the walk itself; past it the size is a lower bound
 
 
+_LEAVES = (str, bytes, int, float, bool, type(None))  # sized, never walked into
+
+
 def deep_size(value: object) -> int:
     """Bytes held by ``value`` and every object it references (classes, modules and functions
-    excluded), each counted once."""
+    excluded), each counted once. Walked a level at a time: the sizes and the referents of a
+    whole level are read by single calls (``map``, ``gc.get_referents``), not object by
+    object."""
     seen: set[int] = set()
-    pending = [value]
     total = 0
-    while pending and len(seen) < _MAX_OBJECTS:
-        item = pending.pop()
-        if id(item) in seen or isinstance(item, _NOT_WALKED):
-            continue
-        seen.add(id(item))
-        total += sys.getsizeof(item)
-        if isinstance(item, (str, bytes, int, float, bool)) or item is None:
-            continue
-        pending.extend(gc.get_referents(item))
+    level: list = [value]
+    while level and len(seen) < _MAX_OBJECTS:
+        fresh = []
+        for item in level:
+            if id(item) in seen or isinstance(item, _NOT_WALKED):
+                continue
+            seen.add(id(item))
+            fresh.append(item)
+        total += sum(map(sys.getsizeof, fresh))
+        inner = [item for item in fresh if not isinstance(item, _LEAVES)]
+        level = gc.get_referents(*inner) if inner else []
     return total
 
 

@@ -19,8 +19,10 @@ evolve in lockstep along each sampled trajectory.
 
 The gold side (parsed problems, gold plans, sampled trajectories, applicable sets, successor
 changes) is computed once per gold and cached, so scoring many predictions against one gold is
-cheap. Sample sizes and seeds are fixed by ``SemanticSettings`` and reported with every score.
-A prediction that cannot be simulated gets ``ok=False`` and a reason, never a zero.
+cheap; a prediction that, aligned, is the gold itself (a copy, a faithful renaming) is simulated
+by those cached answers instead of a simulator of its own. Sample sizes and seeds are fixed by
+``SemanticSettings`` and reported with every score. A prediction that cannot be simulated gets
+``ok=False`` and a reason, never a zero.
 
 Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
 search in-process on the compiled simulator, Fast Downward when that search reaches its bounds;
@@ -334,22 +336,30 @@ def _gold_problem(domain: Domain, gold_text: str, index: int, name: str, text: s
         trajectories.append(_Trajectory.path(states, plan))
     else:
         plan_note = f"problem {name}: no gold plan ({result.status}: {result.message})"
-    space = _reachable_tree(simulator, settings.exhaustive_states)
+    found: dict = {}  # state -> its applicable actions, as sampling computed them
+    space = _reachable_tree(simulator, settings.exhaustive_states, found)
     if space is not None:  # every reachable state: no sampling needed, none missed
         trajectories.append(space)
     for walk in range(settings.walks if space is None else 0):
         seed = settings.seed * 1_000_003 + index * 1000 + walk
-        w = simulator.random_walk(settings.walk_length, seed)
+        w = simulator.random_walk(settings.walk_length, seed, applicable=found)
         trajectories.append(_Trajectory.path(w.states, w.actions))
     trajectories = [replace(t, states=tuple(seen.setdefault(state, state) for state in t.states))
                     for t in trajectories]
+    # every pair asks for the applicable actions of each sampled state (``applicable_in``):
+    # those sampling computed are kept, the others are computed by the first pair
+    applicable = {state: found[state] for trajectory in trajectories
+                  for state in trajectory.states if state in found}
     return GoldProblem(name, problem, simulator, plan, plan_note, tuple(trajectories),
-                       planner=result.planner, timeout=timeout_of(result)), seconds
+                       planner=result.planner, timeout=timeout_of(result),
+                       applicable=applicable), seconds
 
 
-def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
+def _reachable_tree(simulator: Simulator, limit: int,
+                    applicable: dict | None = None) -> _Trajectory | None:
     """The breadth-first tree of every state reachable from the initial one, or None when
-    there are more than ``limit`` (0: never)."""
+    there are more than ``limit`` (0: never). ``applicable``: a dict that receives each
+    expanded state's applicable actions."""
     if limit <= 0:
         return None
     states = [simulator.initial_state]
@@ -357,7 +367,10 @@ def _reachable_tree(simulator: Simulator, limit: int) -> _Trajectory | None:
     parents: list[int | None] = [None]
     index = {simulator.initial_state: 0}
     for position, state in enumerate(states):  # grows while it is read
-        for action in simulator.applicable(state):
+        options = simulator.applicable(state)
+        if applicable is not None:
+            applicable[state] = options
+        for action in options:
             after = simulator.successor(state, action, check=False)
             if after not in index:
                 if len(states) >= limit:
@@ -528,6 +541,8 @@ class _PairScorer:
         self.gold_predicates = {p.name for p in cache.domain.predicates}
         self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
         self.diagnoser = Diagnoser(cache.domain, predicted)
+        # the domain name is not simulated: a copy under another name is the gold too
+        self.itself = replace(predicted, name=cache.domain.name) == cache.domain
 
     def _elapsed(self) -> float:
         if self.settings.cpu_clock:  # the in-process search runs in this thread
@@ -544,7 +559,12 @@ class _PairScorer:
         problem, dropped, notes = project_problem(self.cache.domain, self.predicted, gold.problem,
                                                   *self.typing)
         self.notes += notes
-        simulator = Simulator(self.predicted, problem, max_work=self.settings.max_work)
+        # A prediction that, aligned, is the gold itself on this problem (a copy, a faithful
+        # renaming) simulates as the gold does: the gold's simulator and its cached answers
+        # serve it (``_gold_trajectory``), with the counts the comparison would make.
+        itself = self.itself and problem == gold.problem
+        simulator = gold.simulator if itself else \
+            Simulator(self.predicted, problem, max_work=self.settings.max_work)
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
@@ -554,7 +574,10 @@ class _PairScorer:
         rng = random.Random(self.settings.seed)
         for trajectory in gold.trajectories:
             self._clock()
-            self._trajectory(gold, simulator, trajectory, counts, rng)
+            if itself:
+                self._gold_trajectory(gold, trajectory, counts, rng)
+            else:
+                self._trajectory(gold, simulator, trajectory, counts, rng)
         return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
                             accepted_reason, counts["tp"], counts["fp"], counts["fn"],
                             counts["compared"], counts["agree"], dropped, planner,
@@ -596,6 +619,25 @@ class _PairScorer:
         check = gold.simulator.validate_plan(parse_plan(result.plan))
         return (check.valid, check.reason or "the prediction's plan is valid in the gold",
                 result.planner)
+
+    def _gold_trajectory(self, gold: GoldProblem, trajectory: _Trajectory, counts: Counter,
+                         rng: random.Random) -> None:
+        """``_trajectory`` for a prediction that is the gold (same domain and problem): in
+        every state its applicable actions are the gold's and every successor agrees, so the
+        counts are the gold's own, with the same seeded sample of transitions (``rng`` moves
+        as ``_trajectory`` moves it). The gold's side is computed as ``_trajectory`` computes
+        it (what it raises, a work limit, is raised alike); the prediction's, the same
+        computation on an equal simulator, is not repeated."""
+        limit = self.settings.max_transitions
+        for gold_state in trajectory.states:
+            common = list(gold.applicable_in(gold_state))
+            counts["states"] += 1
+            counts["tp"] += len(common)
+            sample = common if len(common) <= limit else rng.sample(common, limit)
+            for action in sample:
+                gold.change(gold_state, action)
+            counts["compared"] += len(sample)
+            counts["agree"] += len(sample)
 
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:

@@ -440,14 +440,18 @@ class Simulator:
                               reason="" if reached else
                               f"all {len(steps)} steps apply but the goal is not reached")
 
-    def random_walk(self, length: int, seed: int, *, start: frozenset | None = None) -> Walk:
-        """A seeded uniform random walk of at most ``length`` steps (it stops at a dead end)."""
+    def random_walk(self, length: int, seed: int, *, start: frozenset | None = None,
+                    applicable: dict | None = None) -> Walk:
+        """A seeded uniform random walk of at most ``length`` steps (it stops at a dead end).
+        ``applicable``: a dict that receives each state's applicable actions it computed."""
         rng = random.Random(seed)
         state = self.initial_state if start is None else start
         states = [state]
         actions: list[GroundAction] = []
         for _ in range(length):
             options = self.applicable(state)
+            if applicable is not None:
+                applicable[state] = options
             if not options:
                 break
             action = options[rng.randrange(len(options))]

