@@ -11,6 +11,7 @@ Also the package's folders (``data_dir``: the built-in store; ``home_dir``: ``$T
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -108,6 +109,33 @@ def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+class JsonFileStore:
+    """JSON objects on disk, one file per hex key (``root/<2 hex>/<key>.json``): the store under
+    the planner's and the scores' caches. Writes are atomic; an unreadable entry reads as a
+    miss, and a write that fails (a full disk, a read-only home) only costs the cache."""
+
+    durable = True  # fsync each entry (False: a crash may lose an entry, which is a miss)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def read(self, key: str) -> dict | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def write(self, key: str, text: str) -> None:
+        try:
+            atomic_write_text(self.path(key), text, durable=self.durable)
+        except OSError:
+            pass
 
 
 def drop_torn_tail(path: Path) -> int:

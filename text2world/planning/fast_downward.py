@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, Sequence
 
 from text2world import children
 from text2world.errors import Text2WorldError
+from text2world.files import JsonFileStore
 
 PLANNER = "fast-downward"
 
@@ -91,7 +92,7 @@ def solve_problem(domain_text: str, problem_text: str, timeout: float = 30.0,
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-class PlanCache:
+class PlanCache(JsonFileStore):
     """Planner answers on disk, one JSON file per key (``$T2W_HOME/cache/plans/``), the one
     home of every cached Fast Downward answer (semantic scoring, world-model tasks); the key
     names the planner configuration, so answers of different configurations never mix. Writes
@@ -100,7 +101,7 @@ class PlanCache:
     def __init__(self, root: Path | None = None) -> None:
         from text2world.files import home_dir
 
-        self.root = root or home_dir() / "cache" / "plans"
+        super().__init__(root or home_dir() / "cache" / "plans")
 
     @staticmethod
     def key(planner: str, domain_text: str, problem_text: str) -> str:
@@ -109,23 +110,11 @@ class PlanCache:
             digest.update(b"\0" + text.encode("utf-8"))
         return digest.hexdigest()
 
-    def path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
-
     def get(self, key: str) -> dict | None:
-        try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+        return self.read(key)
 
     def put(self, key: str, data: dict) -> None:
-        from text2world.files import atomic_write_text
-
-        try:
-            atomic_write_text(self.path(key), json.dumps(data))
-        except OSError:
-            pass
+        self.write(key, json.dumps(data))
 
 
 class PlannerMissing(Text2WorldError, RuntimeError):

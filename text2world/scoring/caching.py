@@ -28,6 +28,8 @@ from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, ModuleType
 from typing import Callable, Generic, TypeVar
 
+from text2world.files import JsonFileStore
+
 T = TypeVar("T")
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -185,16 +187,18 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-class ResultCache:
+class ResultCache(JsonFileStore):
     """JSON results on disk, one file per key (``$T2W_HOME/cache/scores/<2 hex>/<key>.json``),
     keyed by ``key(kind, inputs)``: a digest of the inputs and of ``code_fingerprint``. Only
     results that repeat belong here (none a clock shaped). Writes are atomic; an unreadable
     entry is a miss; a read-only home only costs the cache."""
 
+    durable = False  # a lost entry is only a miss
+
     def __init__(self, root: Path | None = None) -> None:
         from text2world.files import home_dir
 
-        self.root = root or home_dir() / "cache" / "scores"
+        super().__init__(root or home_dir() / "cache" / "scores")
 
     @staticmethod
     def key(kind: str, inputs: object) -> str:
@@ -202,26 +206,18 @@ class ResultCache:
         text = json.dumps([code_fingerprint(), kind, inputs], ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
-
     def get(self, key: str) -> dict | None:
-        try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        result = data.get("result") if isinstance(data, dict) else None
+        data = self.read(key)
+        result = data.get("result") if data is not None else None
         return result if isinstance(result, dict) else None
 
     def put(self, key: str, result: dict) -> None:
         """Keep ``result``; one JSON would not give back equal (a tuple, a key that is not a
         string) is not kept, so that what ``get`` answers is always what was computed."""
-        from text2world.files import atomic_write_text
-
         try:
             text = json.dumps({"result": result}, ensure_ascii=False)
             if json.loads(text)["result"] != result:
                 return
-            atomic_write_text(self.path(key), text, durable=False)  # a lost entry: a miss
-        except (OSError, ValueError, TypeError):
-            pass  # a full disk or a read-only home: only the cache misses it
+        except (ValueError, TypeError):
+            return
+        self.write(key, text)  # a full disk or a read-only home: only the cache misses it
