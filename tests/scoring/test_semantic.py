@@ -195,6 +195,27 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
     assert prepare_gold(*large) is not first
 
 
+@pytest.mark.slow
+def test_every_store_gold_stays_prepared_within_the_default_bound(monkeypatch) -> None:
+    """A pass over the whole store (a batch sorted by gold, ``reward_bench``) finds each gold
+    prepared on the next pass: the default bound holds all of them. A bound smaller than the
+    store made the least recently used cache prepare every gold again on each pass."""
+    from text2world.scoring.caching import PREPARED_GOLDS_MAX_BYTES, default_max_bytes
+    from text2world.store.datasets import load_dataset
+
+    monkeypatch.delenv("T2W_GOLD_CACHE_BYTES", raising=False)
+    monkeypatch.setattr(semantic, "_GOLD_CACHE", OrderedDict())
+    golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems))
+             for r in load_dataset() if r.problems]
+    prepared = [prepare_gold(gold, problems) for gold, problems in golds]
+    assert default_max_bytes(PREPARED_GOLDS_MAX_BYTES) == PREPARED_GOLDS_MAX_BYTES
+    held = sum(size for _, size in semantic._GOLD_CACHE.values())
+    assert len(semantic._GOLD_CACHE) == len(golds), (len(semantic._GOLD_CACHE), held)
+    assert all(prepare_gold(gold, problems) is cache
+               for (gold, problems), cache in zip(golds, prepared))
+    assert held <= 0.8 * PREPARED_GOLDS_MAX_BYTES  # room for the store to grow
+
+
 def test_diagnoses_name_the_literal(blocks) -> None:
     gold, _, cache = blocks
     weak = gold.replace("(and (holding ?b) (clear ?target))", "(holding ?b)")

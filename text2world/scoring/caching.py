@@ -34,6 +34,11 @@ T = TypeVar("T")
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 """Default bound of each cache; ``T2W_GOLD_CACHE_BYTES`` overrides it for every cache."""
+PREPARED_GOLDS_MAX_BYTES = 128 * 1024 * 1024
+"""Default bound of the prepared golds (``semantic.prepare_gold``): the store's 101 golds take
+about 76 MB, and a pass over more golds than fit prepares every one again (a least recently
+used cache misses on each gold of a cycle longer than it holds); ``T2W_GOLD_CACHE_BYTES``
+overrides it too."""
 
 CacheInfo = namedtuple("CacheInfo", "hits misses currsize bytes max_bytes")
 
@@ -70,8 +75,8 @@ def text_key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def default_max_bytes() -> int:
-    """The bound of each cache in bytes: ``T2W_GOLD_CACHE_BYTES``, else 64 MiB."""
+def default_max_bytes(default: int = DEFAULT_MAX_BYTES) -> int:
+    """The bound of each cache in bytes: ``T2W_GOLD_CACHE_BYTES``, else ``default`` (64 MiB)."""
     raw = os.environ.get("T2W_GOLD_CACHE_BYTES", "").strip()
     if raw:
         try:
@@ -80,7 +85,7 @@ def default_max_bytes() -> int:
             raise ValueError(f"T2W_GOLD_CACHE_BYTES={raw!r}: expected a whole number of bytes") from None
         if value >= 0:
             return value
-    return DEFAULT_MAX_BYTES
+    return default
 
 
 class TextCache(Generic[T]):

@@ -49,7 +49,7 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
 from text2world.planning.front import cached_plan, planned, timeout_of
-from text2world.scoring.caching import deep_size, default_max_bytes
+from text2world.scoring.caching import PREPARED_GOLDS_MAX_BYTES, deep_size, default_max_bytes
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import (
     align_prediction,
@@ -223,8 +223,8 @@ class GoldCache:
 
 
 _GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticScore.timeouts)
-# Prepared golds, least recently used first, bounded in bytes like the other gold caches
-# (``T2W_GOLD_CACHE_BYTES``, default 64 MiB: about 90 golds of the store, its median 0.7 MB).
+# Prepared golds, least recently used first, bounded in bytes (``T2W_GOLD_CACHE_BYTES``, else
+# ``PREPARED_GOLDS_MAX_BYTES``, 128 MiB: the store's golds take about 76 MB, median 0.7 MB).
 # A count bound of 32 made a batch over more golds than that (a GRPO step's prompts, the
 # store) prepare every gold again on each pass.
 _GOLD_CACHE: OrderedDict[str, tuple[GoldCache, int]] = OrderedDict()  # (gold, bytes when cached)
@@ -271,7 +271,7 @@ def prepare_gold(gold: str | Domain, problems: Sequence[tuple[str, str]],
         finally:
             with _CACHE_LOCK:
                 _GOLD_BUILDING.pop(key, None)
-        size, bound = deep_size(cache), default_max_bytes()
+        size, bound = deep_size(cache), default_max_bytes(PREPARED_GOLDS_MAX_BYTES)
         with _CACHE_LOCK:
             if size <= bound:
                 _GOLD_CACHE[key] = (cache, size)
