@@ -165,3 +165,26 @@ def test_one_sample_per_item_gives_the_per_item_means_exactly():
             [(float(m), math.copysign(1, m)) for m in per_item(values)]
     means, epochs = _item_means([[1.0, 0.0], [1.0]])  # several epochs: per-item arrays
     assert means.tolist() == [0.5, 1.0] and epochs is not None
+
+
+def test_intervals_do_not_depend_on_the_order_of_the_items() -> None:
+    """A run's log holds items in the order they finished: two runs of the same content must
+    report the same intervals and p-values (items, epochs and clusters shuffled alike)."""
+    import random
+
+    rng = random.Random(7)
+    values = [[rng.random() for _ in range(rng.choice((1, 3)))] for _ in range(40)]
+    values[3] = [float("nan")]
+    labels = [f"d{i % 9}" for i in range(40)]
+    a = [rng.random() for _ in range(40)]
+    b = [x + rng.gauss(0.05, 0.2) for x in a]
+    order = list(range(40))
+    rng.shuffle(order)
+    assert bootstrap_mean(values) == bootstrap_mean([values[i] for i in order])
+    assert bootstrap_mean(values, labels) == bootstrap_mean([values[i] for i in order],
+                                                            [labels[i] for i in order])
+    for clusters in (None, labels):
+        first = paired_difference(a, b, clusters)
+        again = paired_difference([a[i] for i in order], [b[i] for i in order],
+                                  [clusters[i] for i in order] if clusters else None)
+        assert first == again and first.p_value is not None and 0 < first.p_value < 1

@@ -133,6 +133,23 @@ def _counts(units: int, count: int, seed: int) -> np.ndarray:
     return _cached_counts.__wrapped__(units, count, seed)
 
 
+def _sample_key(value: Value) -> tuple:
+    samples = value if isinstance(value, (list, tuple)) else [value]
+    return tuple((1, 0.0) if x is None or x != x else (0, float(x)) for x in samples)
+
+
+def canonical_order(values: Sequence[Value], clusters: Sequence[str] | None = None
+                    ) -> tuple[list[Value], list[str] | None]:
+    """``values`` (and their ``clusters``) sorted by (cluster, samples): an interval then
+    depends on the items, not on the order they came in (a run's log holds items in the order
+    they finished, which the machine's load decides)."""
+    if clusters is not None and len(clusters) != len(values):
+        raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
+    order = sorted(range(len(values)), key=lambda i: (clusters[i] if clusters is not None else "",
+                                                      _sample_key(values[i])))
+    return [values[i] for i in order], [clusters[i] for i in order] if clusters is not None else None
+
+
 def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = None,
                    resamples: int = RESAMPLES, seed: int = SEED,
                    level: float = LEVEL) -> Interval:
@@ -141,7 +158,9 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
 
     ``clusters``: one label per value (its domain). When some label is shared, whole clusters
     are resampled; with one cluster only, there is no spread to estimate between clusters and
-    items are resampled (the method says so)."""
+    items are resampled (the method says so). The interval does not depend on the order of the
+    items (``canonical_order``)."""
+    values, clusters = canonical_order(values, clusters)
     labels = _kept_clusters(values, clusters)
     means, epochs = _item_means(values)
     n = int(means.size)
@@ -218,6 +237,12 @@ def paired_difference(a: Sequence[float | None], b: Sequence[float | None],
     xa = np.array([float(a[i]) for i in keep])  # type: ignore[arg-type]
     xb = np.array([float(b[i]) for i in keep])  # type: ignore[arg-type]
     labels = [clusters[i] for i in keep] if clusters is not None else None
+    # the permutations' signs go to items by position: the same items in another order must
+    # give the same p-value
+    order = sorted(range(len(keep)), key=lambda i: (labels[i] if labels is not None else "",
+                                                    float(xa[i]), float(xb[i])))
+    xa, xb = xa[order], xb[order]
+    labels = [labels[i] for i in order] if labels is not None else None
     diffs = xb - xa
     n = int(diffs.size)
     interval = bootstrap_mean(list(diffs), labels, resamples, seed)
