@@ -15,6 +15,7 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from text2world.errors import Text2WorldError
@@ -111,31 +112,143 @@ def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
         raise
 
 
+_WRITES: dict[str, int] = {}  # writes of this process per store folder (when to prune)
+
+
 class JsonFileStore:
     """JSON objects on disk, one file per hex key (``root/<2 hex>/<key>.json``): the store under
     the planner's and the scores' caches. Writes are atomic; an unreadable entry reads as a
-    miss, and a write that fails (a full disk, a read-only home) only costs the cache."""
+    miss, and a write that fails (a full disk, a read-only home) only costs the cache.
+
+    Bounded in bytes (``max_bytes``; None: unbounded): every ``PRUNE_EVERY`` writes of a process
+    the folder is measured and, past the bound, the entries used longest ago (a hit refreshes
+    an entry's time) are removed until three quarters of it are left. Entries no key reaches
+    any more (a changed scorer's, another planner version's) are never read again, so they go
+    first."""
 
     durable = True  # fsync each entry (False: a crash may lose an entry, which is a miss)
+    touch_on_hit = False  # refresh an entry's time when it is read (what pruning keeps)
+    PRUNE_EVERY = 256
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, max_bytes: int | None = None) -> None:
         self.root = root
+        self.max_bytes = max_bytes
 
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
     def read(self, key: str) -> dict | None:
+        path = self.path(key)
         try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            return None
+        if self.touch_on_hit:
+            try:
+                os.utime(path)
+            except OSError:
+                pass
+        return data
 
     def write(self, key: str, text: str) -> None:
         try:
             atomic_write_text(self.path(key), text, durable=self.durable)
         except OSError:
-            pass
+            return
+        # counted per folder in this process: callers open a store per use
+        writes = _WRITES[str(self.root)] = _WRITES.get(str(self.root), 0) + 1
+        if self.max_bytes is not None and writes % self.PRUNE_EVERY == 0:
+            self.prune(self.max_bytes)
+
+    def entries(self) -> list[tuple[Path, int, float]]:
+        """(path, bytes, time of last use) of every entry."""
+        found = []
+        try:
+            folders = [f for f in os.scandir(self.root) if len(f.name) == 2 and f.is_dir()]
+        except OSError:
+            return []
+        for folder in folders:
+            try:
+                files = list(os.scandir(folder.path))
+            except OSError:
+                continue
+            for entry in files:
+                if entry.name.endswith(".json") and not entry.name.startswith("."):
+                    try:
+                        info = entry.stat()
+                    except OSError:
+                        continue
+                    found.append((Path(entry.path), info.st_size, info.st_mtime))
+        return found
+
+    def stats(self) -> dict:
+        """{"path", "entries", "bytes", "max_bytes"}."""
+        entries = self.entries()
+        return {"path": str(self.root), "entries": len(entries),
+                "bytes": sum(size for _, size, _ in entries), "max_bytes": self.max_bytes}
+
+    def prune(self, max_bytes: int) -> int:
+        """Past ``max_bytes``, remove the entries used longest ago until three quarters of it
+        are left; the number removed."""
+        entries = self.entries()
+        total = sum(size for _, size, _ in entries)
+        if total <= max_bytes:
+            return 0
+        removed = 0
+        for path, size, _ in sorted(entries, key=lambda e: (e[2], str(e[0]))):
+            if total <= max_bytes * 3 // 4:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= size
+            removed += 1
+        return removed
+
+    def clear(self) -> int:
+        """Remove every entry; the number removed."""
+        removed = 0
+        for path, _, _ in self.entries():
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass
+        return removed
+
+
+def disk_cache_bytes(variable: str, default: int,
+                     environ: Mapping[str, str] | None = None) -> int | None:
+    """A disk cache's bound from the environment variable ``variable`` (bytes; 0: unbounded),
+    else ``default``. A value that is not a whole number is an error naming the variable."""
+    raw = (os.environ if environ is None else environ).get(variable, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CacheSettingError(f"{variable}={raw!r}: expected a whole number of bytes "
+                                "(0: no bound)") from None
+    if value < 0:
+        raise CacheSettingError(f"{variable}={raw!r}: expected a whole number of bytes >= 0")
+    return value or None
+
+
+class CacheSettingError(Text2WorldError, ValueError):
+    """A cache's bound in the environment is not a number of bytes."""
+
+
+DISK_CACHE_VARIABLES = ("T2W_PLAN_CACHE_BYTES", "T2W_SCORE_CACHE_BYTES")
+
+
+def check_cache_settings(environ: Mapping[str, str] | None = None) -> None:
+    """Raise ``CacheSettingError`` for a disk cache bound in the environment that is not a
+    number of bytes: checked where a command starts, not where a cache is first opened."""
+    for variable in DISK_CACHE_VARIABLES:
+        disk_cache_bytes(variable, 0, environ)
 
 
 def drop_torn_tail(path: Path) -> int:
@@ -154,6 +267,7 @@ def drop_torn_tail(path: Path) -> int:
     return 0
 
 
-__all__ = ["MAX_INPUT_FILE_BYTES", "InputFileError", "atomic_write_text", "data_dir", "drop_torn_tail",
+__all__ = ["MAX_INPUT_FILE_BYTES", "CacheSettingError", "InputFileError", "JsonFileStore",
+           "check_cache_settings", "disk_cache_bytes", "atomic_write_text", "data_dir", "drop_torn_tail",
            "home_dir",
            "read_input_bytes", "read_input_text"]

@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -134,7 +135,7 @@ def _counts(units: int, count: int, seed: int) -> np.ndarray:
 
 
 def _sample_key(value: Value) -> tuple:
-    samples = value if isinstance(value, (list, tuple)) else [value]
+    samples: Sequence[Any] = value if isinstance(value, (list, tuple)) else [value]
     return tuple((1, 0.0) if x is None or x != x else (0, float(x)) for x in samples)
 
 

@@ -141,3 +141,61 @@ def test_another_home_scores_again(monkeypatch, tmp_path):
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(pytest.main([__file__, "-q"]))
+
+
+def test_disk_caches_are_bounded_and_keep_the_entries_in_use(tmp_path, monkeypatch):
+    """Past its bound a store removes the entries used longest ago (a hit refreshes one),
+    down to three quarters; entries of an older code digest, never read again, go first."""
+    from text2world.planning.fast_downward import PlanCache
+
+    entry = len(json.dumps({"result": {"x": "y" * 100}}))
+    cache = ResultCache(tmp_path / "scores", max_bytes=40 * entry)
+    monkeypatch.setattr(ResultCache, "PRUNE_EVERY", 10)
+    keys = [cache.key("score", [i]) for i in range(60)]
+    for age, key in enumerate(keys[:30]):
+        cache.put(key, {"x": "y" * 100})
+        os.utime(cache.path(key), (1000 + age, 1000 + age))  # written long ago, in order
+    assert cache.get(keys[0]) is not None  # in use: its time is now
+    for key in keys[30:]:
+        cache.put(key, {"x": "y" * 100})
+    stats = cache.stats()
+    assert stats["bytes"] <= 40 * entry and stats["max_bytes"] == 40 * entry
+    assert cache.get(keys[0]) is not None and cache.get(keys[-1]) is not None
+    assert cache.get(keys[1]) is None  # the oldest unused went first
+    monkeypatch.setenv("T2W_SCORE_CACHE_BYTES", "0")
+    monkeypatch.setenv("T2W_PLAN_CACHE_BYTES", "12345")
+    assert ResultCache(tmp_path).max_bytes is None and PlanCache(tmp_path).max_bytes == 12345
+    monkeypatch.delenv("T2W_SCORE_CACHE_BYTES")
+    assert ResultCache(tmp_path).max_bytes == ResultCache.DEFAULT_MAX_BYTES
+
+
+def test_cache_commands_cover_every_cache_and_bad_bounds_are_clear_errors(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from text2world.cli import app
+    from text2world.model.cache import Completion, ResponseCache
+    from text2world.planning.fast_downward import PlanCache
+
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    responses = ResponseCache()
+    responses.put("ab" + "0" * 62, Completion("x", None, 1, 1, 0.01, 0.1), "openai/m", 0)
+    plans, scores = PlanCache(), ResultCache()
+    plans.put(plans.key("p", "d", "q"), {"solved": True})
+    scores.put(scores.key("score", ["g", "a"]), {"ok": True})
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(app, ["cache", "inspect", "--json"]).output)
+    assert (shown["entries"], shown["plans"]["entries"], shown["scores"]["entries"]) == (1, 1, 1)
+    text = runner.invoke(app, ["cache", "inspect"]).output
+    assert "planner answers" in text and "scores" in text and "of at most 512 MiB" in text
+    only = runner.invoke(app, ["cache", "clear", "--only", "scores", "--yes"])
+    assert only.exit_code == 0 and "removed 1 scores" in only.output
+    assert plans.stats()["entries"] == 1 and responses.stats()["entries"] == 1
+    every = runner.invoke(app, ["cache", "clear", "--yes"])
+    assert "removed 1 cached responses, 1 planner answers, 0 scores" in every.output
+    assert plans.stats()["entries"] == 0 and responses.stats()["entries"] == 0
+    wrong = runner.invoke(app, ["cache", "clear", "--only", "plans", "--model", "m", "--yes"])
+    assert wrong.exit_code == 1 and "Traceback" not in wrong.output
+    monkeypatch.setenv("T2W_PLAN_CACHE_BYTES", "lots")
+    bad = runner.invoke(app, ["cache", "inspect"])
+    assert bad.exit_code == 1 and "T2W_PLAN_CACHE_BYTES='lots'" in bad.output
+    assert bad.exception is None or isinstance(bad.exception, SystemExit)

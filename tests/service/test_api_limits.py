@@ -203,7 +203,8 @@ def test_admission_settings_and_their_variables():
                             ("T2W_API_CLIENT_BURST", "0"), ("T2W_API_DEMOTE_AFTER", "-1"),
                             ("T2W_API_CLIENT_LIMIT", "0"), ("T2W_API_CLIENT_CONCURRENCY", "x"),
                             ("T2W_API_QUEUE_TIMEOUT", "0"), ("T2W_API_HEADER_TIMEOUT", "-1"),
-                            ("T2W_GOLD_CACHE_BYTES", "-5")):
+                            ("T2W_GOLD_CACHE_BYTES", "-5"), ("T2W_PLAN_CACHE_BYTES", "x"),
+                            ("T2W_SCORE_CACHE_BYTES", "-1")):
         with pytest.raises(SettingsError, match=variable):
             Settings.from_env({variable: value})
 

@@ -199,6 +199,12 @@ class Settings:
                 values[name] = _convert(name, raw)
             except ValueError:
                 raise SettingsError(f"{variable}={raw!r}: {_EXPECTED[name]}") from None
+        from text2world.files import CacheSettingError, check_cache_settings
+
+        try:  # the disk caches' bounds, which scoring reads in the scoring processes
+            check_cache_settings(env)
+        except CacheSettingError as err:
+            raise SettingsError(str(err)) from None
         return cls(**values)
 
     def to_env(self) -> dict[str, str]:

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 
 prepare_litellm_environment()  # before any command imports litellm
 
-cache_app = typer.Typer(help="Inspect or clear the response cache ($T2W_HOME/cache).",
+cache_app = typer.Typer(help="Inspect or clear the caches under $T2W_HOME/cache: model "
+                        "responses, planner answers (plans/), scores (scores/).",
                         no_args_is_help=True)
 
 
@@ -291,17 +292,32 @@ def score_run_command(
                   f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 
 
+def _disk_caches() -> dict:
+    """The planner's answers and the scores kept on disk (``JsonFileStore``s), by name."""
+    from text2world.planning.fast_downward import PlanCache
+    from text2world.scoring.caching import ResultCache
+
+    return {"plans": PlanCache(), "scores": ResultCache()}
+
+
+def _size(count: int, size: int, bound: int | None = None) -> str:
+    limit = f" of at most {bound / 2**20:,.0f} MiB" if bound else ""
+    return f"{count} entries, {size / 1024:,.1f} KiB{limit}"
+
+
 @cache_app.command("inspect")
 def cache_inspect(as_json: bool = typer.Option(False, "--json")) -> None:
-    """Entries, size and cost of the cached responses, per model."""
+    """Entries, size and cost of the cached responses, per model; entries and size of the
+    planner answers and scores kept on disk (each bounded: oldest used go first)."""
     from text2world.model.client import ResponseCache
 
     stats = ResponseCache().stats()
+    disk = {name: store.stats() for name, store in _disk_caches().items()}
     if as_json:
-        print_json(stats)
+        print_json({**stats, **disk})
         return
-    console.print(f"cache: {stats['path']}: {stats['entries']} entries, "
-                  f"{stats['bytes'] / 1024:.1f} KiB", highlight=False)
+    console.print(f"responses: {stats['path']}: {_size(stats['entries'], stats['bytes'])}",
+                  highlight=False)
     if stats["models"]:
         table = Table()
         for column in ("model", "entries", "KiB", "cost saved on re-runs ($)"):
@@ -310,20 +326,40 @@ def cache_inspect(as_json: bool = typer.Option(False, "--json")) -> None:
             table.add_row(name, str(slot["entries"]), f"{slot['bytes'] / 1024:.1f}",
                           f"{slot['cost']:.4f}")
         print_table(console, table)
+    for name, slot in disk.items():
+        what = "planner answers" if name == "plans" else "scores"
+        console.print(f"{what}: {slot['path']}: "
+                      f"{_size(slot['entries'], slot['bytes'], slot['max_bytes'])}", highlight=False)
 
 
 @cache_app.command("clear")
 def cache_clear(
-    model: str = typer.Option(None, "--model", help="Only this litellm model's entries."),
+    model: str = typer.Option(None, "--model", help="Only this litellm model's responses."),
+    only: str = typer.Option(None, "--only", help="Only one cache: responses, plans or scores."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
-    """Delete cached responses (all, or one model's)."""
+    """Delete cached responses, planner answers and scores (all, one model's responses, or one
+    cache). Nothing is lost but time: each is computed, or asked, again when needed."""
     from text2world.model.client import ResponseCache
 
+    if only not in (None, "responses", "plans", "scores"):
+        fail(f"--only {only!r}: choose responses, plans or scores")
+    if model and only not in (None, "responses"):
+        fail("--model selects responses: it cannot go with --only plans or scores")
     cache = ResponseCache()
+    clear_disk = model is None and only in (None, "plans", "scores")
     if not yes and os.isatty(0):
-        what = f"the cached responses of {model}" if model else "every cached response"
+        what = (f"the cached responses of {model}" if model else
+                f"every cached entry of {only}" if only else
+                "every cached response, planner answer and score")
         if not typer.confirm(f"delete {what} in {cache.root}?"):
             raise typer.Exit(1)
-    removed = cache.clear(model)
-    console.print(f"removed {removed} cached responses", highlight=False)
+    parts = []
+    if only in (None, "responses"):
+        parts.append(f"{cache.clear(model)} cached responses")
+    if clear_disk:
+        for name, store in _disk_caches().items():
+            if only in (None, name):
+                parts.append(f"{store.clear()} {'planner answers' if name == 'plans' else 'scores'}")
+    console.print("removed " + ", ".join(parts), highlight=False)
+

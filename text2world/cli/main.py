@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from text2world.cli import (
@@ -18,6 +20,7 @@ from text2world.cli import (
     view,
     wm,
 )
+from text2world.cli.common import fail
 from text2world.cli.help import ConventionalGroup
 
 app = typer.Typer(
@@ -44,6 +47,13 @@ def main(
                                  help="Print the version and exit."),
 ) -> None:
     """text2world: benchmark LLMs on writing PDDL world models from natural language."""
+    from text2world.files import CacheSettingError, check_cache_settings
+
+    try:
+        check_cache_settings()
+    except CacheSettingError as err:
+        if "--help" not in sys.argv:  # help is always given
+            fail(str(err))
 
 
 app.command("validate")(scoring.validate_command)

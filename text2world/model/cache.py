@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -115,16 +114,17 @@ class ResponseCache:
                 "models": by_model}
 
     def clear(self, model: str | None = None) -> int:
+        """Remove the cached responses (all, or ``model``'s); the number removed. The planner's
+        and the scores' folders beside them (``plans/``, ``scores/``) are other caches: kept."""
         removed = 0
-        if model is None:
-            for path, _ in self.entries():
-                path.unlink(missing_ok=True)
-                removed += 1
-            if self.root.is_dir():
-                shutil.rmtree(self.root, ignore_errors=True)
-            return removed
         for path, data in self.entries():
-            if data.get("model") == model:
+            if model is None or data.get("model") == model:
                 path.unlink(missing_ok=True)
                 removed += 1
+        if model is None and self.root.is_dir():
+            for folder in self.root.glob("??"):
+                try:
+                    folder.rmdir()  # only when empty
+                except OSError:
+                    pass
         return removed

@@ -96,12 +96,18 @@ class PlanCache(JsonFileStore):
     """Planner answers on disk, one JSON file per key (``$T2W_HOME/cache/plans/``), the one
     home of every cached Fast Downward answer (semantic scoring, world-model tasks); the key
     names the planner configuration, so answers of different configurations never mix. Writes
-    are atomic; an unreadable entry is a miss; a read-only home only costs the cache."""
+    are atomic; an unreadable entry is a miss; a read-only home only costs the cache. Bounded
+    by ``T2W_PLAN_CACHE_BYTES`` (default 1 GiB, 0: no bound; ``JsonFileStore``)."""
 
-    def __init__(self, root: Path | None = None) -> None:
-        from text2world.files import home_dir
+    touch_on_hit = True  # pruning keeps the answers in use
+    DEFAULT_MAX_BYTES = 1024 * 1024 * 1024
 
-        super().__init__(root or home_dir() / "cache" / "plans")
+    def __init__(self, root: Path | None = None, max_bytes: int | None = None) -> None:
+        from text2world.files import disk_cache_bytes, home_dir
+
+        super().__init__(root or home_dir() / "cache" / "plans",
+                         max_bytes if max_bytes is not None else
+                         disk_cache_bytes("T2W_PLAN_CACHE_BYTES", self.DEFAULT_MAX_BYTES))
 
     @staticmethod
     def key(planner: str, domain_text: str, problem_text: str) -> str:

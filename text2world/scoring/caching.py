@@ -199,11 +199,15 @@ class ResultCache(JsonFileStore):
     entry is a miss; a read-only home only costs the cache."""
 
     durable = False  # a lost entry is only a miss
+    touch_on_hit = True  # pruning keeps the entries in use
+    DEFAULT_MAX_BYTES = 512 * 1024 * 1024  # ``T2W_SCORE_CACHE_BYTES`` (0: no bound)
 
-    def __init__(self, root: Path | None = None) -> None:
-        from text2world.files import home_dir
+    def __init__(self, root: Path | None = None, max_bytes: int | None = None) -> None:
+        from text2world.files import disk_cache_bytes, home_dir
 
-        super().__init__(root or home_dir() / "cache" / "scores")
+        super().__init__(root or home_dir() / "cache" / "scores",
+                         max_bytes if max_bytes is not None else
+                         disk_cache_bytes("T2W_SCORE_CACHE_BYTES", self.DEFAULT_MAX_BYTES))
 
     @staticmethod
     def key(kind: str, inputs: object) -> str:
