@@ -210,9 +210,11 @@ def make_executor(workers: int | None, pending: int) -> Executor | None:
 # Parsing and simulating allocate millions of objects, many of them kept (parse trees,
 # prepared golds): with the default thresholds the collector examined them again and again,
 # a fifth of a worker's CPU on ``t2w eval``'s first command, full collections of the whole
-# heap included. Ten thousand allocations per young collection cut that by about two thirds;
-# cycles (rare here) are still collected, a little later.
-WORKER_GC_THRESHOLDS = (10_000, 10, 10)
+# heap included. Ten thousand allocations per young collection cut that by about two thirds,
+# and a middle collection every hundred young ones (not ten) halves what was left: what
+# survives a young collection here is mostly kept for long (caches), so walking it again
+# soon finds little garbage. Cycles are still collected, later.
+WORKER_GC_THRESHOLDS = (10_000, 100, 10)
 
 
 def worker_init(parent: int) -> None:
