@@ -200,3 +200,42 @@ def test_a_table_that_fits_is_left_as_it_is():
     table.add_row("all", "1.0")
     console = Console(width=80, file=open(os.devnull, "w"))
     assert fit_table(table, console, 80) == [table]
+
+
+def _ragged(lines: list[str], width: int) -> list[str]:
+    """Lines of a wrapped text that end although the next line's first word would have fit."""
+    out = []
+    for line, following in zip(lines, lines[1:]):
+        words = following.split()
+        if line.strip() and words and len(line.rstrip()) + 1 + len(words[0]) <= width:
+            out.append(line)
+    return out
+
+
+def test_help_paragraphs_and_the_command_list_are_filled_at_80_columns() -> None:
+    """rich keeps a docstring's line breaks: a command's description came out ragged (a line
+    of six words, then the next) in ``t2w --help`` and after the first paragraph."""
+    env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(REPO)}
+    env.pop("LINES", None)
+
+    def show(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "text2world.cli", *args, "--help"], cwd=REPO,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    listing = show()
+    rows: list[list[str]] = []  # each command's description lines in the Commands box
+    for line in listing.split("Commands")[1].splitlines():
+        if not line.startswith("│"):
+            continue
+        name, text = line[2:23].strip(), line[23:-1]
+        if name:
+            rows.append([])
+        if rows:
+            rows[-1].append(text)
+    assert len(rows) > 10 and all(not _ragged(row, len(row[0]) - 1) for row in rows), rows
+    text = show("contamination").split("╭")[0]
+    paragraph = text.split("\n\n")[-2] if "\n\n" in text else text
+    lines = [line[1:] for line in text.splitlines()[4:] if line.strip()]
+    assert "--model probes a model" in text and not _ragged(lines, 78), paragraph

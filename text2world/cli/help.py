@@ -52,8 +52,26 @@ class ConventionalArgument(TyperArgument):
         return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
 
 
+def reflowed(text: str | None) -> str | None:
+    """Help text with each paragraph's lines joined: rich keeps a docstring's line breaks, so
+    at 80 columns the command list and every paragraph after the first came out ragged. A
+    paragraph with a list item or an indented line keeps its lines."""
+    if not text:
+        return text
+    paragraphs = []
+    for paragraph in text.strip().split("\n\n"):
+        lines = paragraph.splitlines()
+        structured = any(line.lstrip().startswith(("- ", "* ", "\b")) or line.startswith("  ")
+                         for line in lines)
+        paragraphs.append(paragraph if structured else " ".join(line.strip() for line in lines))
+    return "\n\n".join(paragraphs)
+
+
 def conventional(command) -> None:
-    """Give the parameters of ``command`` and of all its subcommands the classic rendering."""
+    """Give the parameters of ``command`` and of all its subcommands the classic rendering,
+    and its help text reflowed paragraphs (``reflowed``)."""
+    if isinstance(getattr(command, "help", None), str):
+        command.help = reflowed(command.help)
     for param in getattr(command, "params", ()):
         if type(param) is TyperOption:
             param.__class__ = ConventionalOption
