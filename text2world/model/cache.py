@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from text2world.files import atomic_write_text, home_dir
+from text2world.files import JsonFileStore, home_dir
 from text2world.model.credentials import redact
 
 
@@ -58,36 +58,33 @@ def request_key(model: str, api_base: str | None, messages: list[dict], settings
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
-    """One JSON file per answered call under ``$T2W_HOME/cache/<2 hex>/<key>.json``.
+class ResponseCache(JsonFileStore):
+    """One JSON file per answered call under ``$T2W_HOME/cache/<2 hex>/<key>.json``
+    (``files.JsonFileStore``, never pruned: each entry is a call paid for).
 
     A file per entry keeps concurrent runs (and a killed run) safe: each entry is written
     atomically and nothing is ever rewritten in place.
     """
 
     def __init__(self, root: Path | None = None) -> None:
-        self.root = root or cache_dir()
-
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
+        super().__init__(root or cache_dir())
 
     def get(self, key: str) -> Completion | None:
-        path = self._path(key)
+        data = self.read(key)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return Completion.from_dict(data["completion"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return Completion.from_dict(data["completion"]) if data is not None else None
+        except (KeyError, TypeError):
             return None  # missing or unreadable entries are simply misses
 
     def put(self, key: str, completion: Completion, model: str, round_index: int) -> None:
+        """Keep the answer; a full disk only costs the cache (the answer is still used and
+        paid for)."""
         record = {"key": key, "model": model, "round": round_index, "created": time.time(),
                   "completion": completion.to_dict()}
-        try:
-            atomic_write_text(self._path(key), json.dumps(record, ensure_ascii=False))
-        except OSError:
-            pass  # a full disk: the answer is still used and paid for; only the cache misses it
+        self.write(key, json.dumps(record, ensure_ascii=False))
 
-    def entries(self):
+    def records(self):
+        """(path, the entry's JSON, {} when unreadable) of every cached response."""
         if not self.root.is_dir():
             return
         for path in sorted(self.root.glob("??/*.json")):
@@ -101,7 +98,7 @@ class ResponseCache:
         by_model: dict[str, dict] = {}
         total_bytes = 0
         count = 0
-        for path, data in self.entries():
+        for path, data in self.records():
             count += 1
             size = path.stat().st_size
             total_bytes += size
@@ -117,7 +114,7 @@ class ResponseCache:
         """Remove the cached responses (all, or ``model``'s); the number removed. The planner's
         and the scores' folders beside them (``plans/``, ``scores/``) are other caches: kept."""
         removed = 0
-        for path, data in self.entries():
+        for path, data in self.records():
             if model is None or data.get("model") == model:
                 path.unlink(missing_ok=True)
                 removed += 1
