@@ -23,6 +23,7 @@
     python bench/wm_bench.py --all                   # the whole store
     python bench/wm_bench.py --tasks propose --model reference/noisy-oracle --limit 10
     python bench/wm_bench.py --propose-ratio --all     # issue 32's figures (below)
+    python bench/wm_bench.py --propose-ratio --all --keyed   # the keyed domains only
 
 5. ``--propose-ratio`` (issue 32): ``t2w wm propose --model reference/oracle`` and ``t2w wm
    next-state --model reference/oracle`` (baselines included, defaults) as commands, each in a
@@ -66,9 +67,13 @@ def main() -> None:
                         help="validate every verify item's plan with unified-planning too")
     parser.add_argument("--propose-ratio", action="store_true",
                         help="only issue 32's figures: propose vs next-state CPU, check time")
+    parser.add_argument("--keyed", action="store_true",
+                        help="with --propose-ratio --all: only the test domains whose default "
+                             "items have a current answer key (the others are listed)")
     args = parser.parse_args()
     if args.propose_ratio:
-        propose_ratio(None if args.all else args.limit, args.planner_timeout)
+        domains = keyed_domains() if args.keyed else None
+        propose_ratio(None if args.all or domains else args.limit, args.planner_timeout, domains)
         return
 
     from text2world.reports.wm import HEADLINE
@@ -151,7 +156,24 @@ def main() -> None:
                 + (" (random-applicable target <= 0.2)" if task == "propose" else ""))
 
 
-def command_cpu(task: str, limit: int | None) -> float:
+def keyed_domains() -> list[str]:
+    """The test domains whose default (hard) propose items have a current answer key; prints
+    the others."""
+    from text2world.store.datasets import load_dataset
+    from text2world.tasks.wm.answer_keys import key_is_current
+    from text2world.tasks.wm.generators import sized_records
+
+    records = [r for r in load_dataset().select("test", None) if r.problems]
+    keyed, missing = [], []
+    for record in sized_records(records, "hard"):
+        generated = "generator_error" not in record.meta
+        (keyed if key_is_current(record, generated) else missing).append(record.id)
+    print(f"{len(keyed)} of {len(records)} test domains keyed; without a key: "
+          f"{', '.join(missing) or 'none'}")
+    return keyed
+
+
+def command_cpu(task: str, limit: int | None, domains: list[str] | None = None) -> float:
     """CPU-s (children included) of ``t2w wm TASK --model reference/oracle`` in a fresh runs
     folder."""
     import subprocess
@@ -160,7 +182,8 @@ def command_cpu(task: str, limit: int | None) -> float:
         env = {**os.environ, "T2W_RUNS_DIR": runs,
                "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         command = [sys.executable, "-m", "text2world.cli", "wm", task, "--model",
-                   "reference/oracle"] + ([] if limit is None else ["--limit-domains", str(limit)])
+                   "reference/oracle"] + ([] if limit is None else ["--limit-domains", str(limit)]) \
+            + ([] if domains is None else ["--domains", ",".join(domains)])
         cpu0 = children_cpu()
         done = subprocess.run(command, env=env, cwd=runs, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
@@ -169,7 +192,8 @@ def command_cpu(task: str, limit: int | None) -> float:
         return children_cpu() - cpu0
 
 
-def propose_ratio(limit: int | None, planner_timeout: float) -> None:
+def propose_ratio(limit: int | None, planner_timeout: float,
+                  domains: list[str] | None = None) -> None:
     """Issue 32: the propose command's CPU against next-state's, and one proposal's check."""
     import asyncio
     from types import SimpleNamespace
@@ -179,13 +203,13 @@ def propose_ratio(limit: int | None, planner_timeout: float) -> None:
     from text2world.tasks.wm.task import WmTask, _Solver, build
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    cpu = {task: command_cpu(task, limit) for task in ("next-state", "propose")}
+    cpu = {task: command_cpu(task, limit, domains) for task in ("next-state", "propose")}
     print(f"t2w wm next-state: {cpu['next-state']:.1f} CPU-s; t2w wm propose: "
           f"{cpu['propose']:.1f} CPU-s (reference/oracle, baselines, children included); "
           f"ratio {cpu['propose'] / max(cpu['next-state'], 1e-9):.2f} (target <= 2); "
           f"load {os.getloadavg()[0]:.1f}")
     options = WmOptions(model="reference/oracle", task="propose", limit=limit,
-                        planner_timeout=planner_timeout)
+                        planner_timeout=planner_timeout, domains=domains)
     task = WmTask(options)
     _, records, built = build(options)
     task.records = {r.id: r for r in records}
