@@ -339,7 +339,8 @@ def cache_clear(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
     """Delete cached responses, planner answers and scores (all, one model's responses, or one
-    cache). Nothing is lost but time: each is computed, or asked, again when needed."""
+    cache). A deleted response is asked, and paid for, again when needed; planner answers and
+    scores are computed again."""
     from text2world.model.client import ResponseCache
 
     if only not in (None, "responses", "plans", "scores"):
