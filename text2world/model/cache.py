@@ -84,10 +84,9 @@ class ResponseCache(JsonFileStore):
         self.write(key, json.dumps(record, ensure_ascii=False))
 
     def records(self):
-        """(path, the entry's JSON, {} when unreadable) of every cached response."""
-        if not self.root.is_dir():
-            return
-        for path in sorted(self.root.glob("??/*.json")):
+        """(path, the entry's JSON, {} when unreadable) of every cached response (the entries
+        ``JsonFileStore.entries`` finds)."""
+        for path in sorted(path for path, _, _ in self.entries()):
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
