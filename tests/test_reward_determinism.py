@@ -18,7 +18,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from planning_helpers import SWITCHES, switches_problem
+from planning_helpers import TOKENS, tokens_problem
 
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action
@@ -78,11 +78,11 @@ def test_rewards_are_identical_across_processes_hash_seeds_and_speeds(tmp_path):
     assert not any("timeout:" in detail["reason"] for detail in first[0] + second[0])
 
 
-HOPELESS = switches_problem(30)  # 2^30 states, no plan: only a bound ends a search
+HOPELESS = tokens_problem(30)  # 30 switches, 29 tokens, no plan: only a bound ends a search
 
 
 def test_the_heuristics_work_bounds_a_search_without_a_clock():
-    sim = simulator_from_text(SWITCHES, HOPELESS)
+    sim = simulator_from_text(TOKENS, HOPELESS)
     limits = SearchLimits(max_expanded=10**9, max_evaluated=10**9, max_seconds=600,
                           max_relaxed_work=3_000)
     first, second = greedy_search(sim, limits=limits), greedy_search(sim, limits=limits)
@@ -94,13 +94,13 @@ def test_the_heuristics_work_bounds_a_search_without_a_clock():
 
 
 def test_a_clock_that_fires_says_timeout():
-    sim = simulator_from_text(SWITCHES, HOPELESS)
+    sim = simulator_from_text(TOKENS, HOPELESS)
     clock = optimal_search(sim, heuristic="blind", limits=SearchLimits(10**9, 10**9, max_seconds=0.0))
     assert clock.status == BOUND and clock.bound == "seconds" and clock.message.startswith("timeout:")
     answer, why = planner_front.search_plan(sim, SearchLimits(10**9, 10**9, max_seconds=0.0))
     assert answer is None and "timeout:" in why
     # Fast Downward's limit counts CPU seconds; with none left it stops at once, as a timeout
-    stopped = fast_downward_plan(SWITCHES, HOPELESS, timeout=0)
+    stopped = fast_downward_plan(TOKENS, HOPELESS, timeout=0)
     assert stopped.status == "Timeout" and "CPU seconds" in stopped.message
     assert planner_front.timeout_of(stopped).startswith("Fast Downward")
 
@@ -108,9 +108,9 @@ def test_a_clock_that_fires_says_timeout():
 def test_an_answer_a_clock_shaped_is_not_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("T2W_HOME", str(tmp_path))
     planner_front.clear_memory()
-    result = planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0)  # the front's bound, then FD
+    result = planner_front.cached_plan(TOKENS, HOPELESS, timeout=0)  # the front's bound, then FD
     assert result.status == "Timeout" and planner_front.timeout_of(result)
-    assert PlanCache().get(PlanCache.key(planner_front.FRONT, SWITCHES, HOPELESS)) is None
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, TOKENS, HOPELESS)) is None
 
 
 def test_fast_downwards_cpu_limit_is_remembered_in_memory_with_its_cost(tmp_path, monkeypatch):
@@ -120,16 +120,16 @@ def test_fast_downwards_cpu_limit_is_remembered_in_memory_with_its_cost(tmp_path
     did); the wall clock's timeouts are not remembered (the machine's load decides them)."""
     monkeypatch.setenv("T2W_HOME", str(tmp_path))
     planner_front.clear_memory()
-    first, spent = planner_front.planned(SWITCHES, HOPELESS, timeout=0)
+    first, spent = planner_front.planned(TOKENS, HOPELESS, timeout=0)
     assert first.status == "Timeout" and "CPU seconds" in first.message and spent >= 0
-    assert PlanCache().get(PlanCache.key(planner_front.FRONT, SWITCHES, HOPELESS)) is None
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, TOKENS, HOPELESS)) is None
 
     def no_planner(*_args, **_kwargs):
         raise AssertionError("the remembered answer runs no planner")
 
     monkeypatch.setattr(planner_front, "plan_problem", no_planner)
-    assert planner_front.planned(SWITCHES, HOPELESS, timeout=0) == (first, spent)
-    assert planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0) == first
+    assert planner_front.planned(TOKENS, HOPELESS, timeout=0) == (first, spent)
+    assert planner_front.cached_plan(TOKENS, HOPELESS, timeout=0) == first
     planner_front.clear_memory()
     wall = planner_front.PlanResult(False, "Timeout", message="no plan within 30 wall-clock seconds",
                                     planner=f"{planner_front.FALLBACK} (after a bound)")
@@ -141,6 +141,6 @@ def test_fast_downwards_cpu_limit_is_remembered_in_memory_with_its_cost(tmp_path
 
     monkeypatch.setattr(planner_front, "plan_problem", walled)
     for _ in range(2):
-        assert planner_front.cached_plan(SWITCHES, HOPELESS, timeout=0) == wall
+        assert planner_front.cached_plan(TOKENS, HOPELESS, timeout=0) == wall
     assert len(calls) == 2
     planner_front.clear_memory()
