@@ -39,9 +39,7 @@ from text2world.files import data_dir
 from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_plan
 from text2world.simulation import SimulationError, Simulator, simulator_from_text
 from text2world.simulation.mutex import goal_unreachable
-from text2world.simulation.relaxed import RelaxedTask
-from text2world.simulation.search import (BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits,
-                                          greedy_search)
+from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
@@ -102,10 +100,7 @@ def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
         # a search past its bounds often means a goal its deletes make unreachable (a broken
         # domain's problem): h^2 proves many such in milliseconds, where Fast Downward would
         # search the whole reachable space
-        try:
-            proof = goal_unreachable(RelaxedTask(simulator))
-        except SimulationError as err:  # a relaxation past its bounds: Fast Downward decides
-            return None, f"{why}; h^2: {err.reason}"
+        proof = goal_unreachable(found.relaxed) if found.relaxed is not None else None
         if proof:
             return PlanResult(False, "UNSOLVABLE_PROVEN", message=f"{PROOF}: {proof}",
                               planner=PROOF), ""

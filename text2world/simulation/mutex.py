@@ -29,7 +29,8 @@ from text2world.simulation.problem import GroundAction
 from text2world.simulation.relaxed import NEGATED, RelaxedTask
 
 MAX_ATOMS = 4_000  # the pair table is atoms x atoms bits
-MAX_WORK = 5_000_000  # action visits plus pair updates, then no answer
+MAX_ACTIONS = 50_000  # relaxed actions
+MAX_WORK = 2_000_000  # effects read, action visits and pair updates, then no answer
 
 
 def _has_conditional(effects: tuple) -> bool:
@@ -45,7 +46,7 @@ def _effect_lists(relaxed: RelaxedTask, action: GroundAction) -> tuple[set, set]
     """The atoms ``action`` adds and deletes (unconditional effects only)."""
     simulator = relaxed.simulator
     compiled = simulator._actions[action.name]
-    binding = [None] * max(compiled.slots, 1)
+    binding: list = [None] * max(compiled.slots, 1)
     binding[:compiled.arity] = action.args
     adds: set = set()
     deletes: set = set()
@@ -76,7 +77,7 @@ def goal_unreachable(relaxed: RelaxedTask, start: frozenset | None = None) -> st
     if any(_has_conditional(c.effects) for c in simulator._actions.values()):
         return None
     n = len(relaxed.names)
-    if n > MAX_ATOMS or not relaxed.goal:
+    if n > MAX_ATOMS or len(relaxed.pre) > MAX_ACTIONS or not relaxed.goal:
         return None
     ids = relaxed.atoms
     # the effects of each relaxed action, as bit masks over the atom ids
@@ -86,18 +87,20 @@ def goal_unreachable(relaxed: RelaxedTask, start: frozenset | None = None) -> st
         if label in effects:
             continue
         adds, deletes = _effect_lists(relaxed, label)
-        work += len(adds) + len(deletes)
-        added = [ids[a] for a in adds if a in ids]
-        added += [ids[(NEGATED, a)] for a in deletes if (NEGATED, a) in ids]
+        work += 1 + len(adds) + len(deletes)
+        if work > MAX_WORK:
+            return None
+        ids_added = [ids[a] for a in adds if a in ids]
+        ids_added += [ids[(NEGATED, a)] for a in deletes if (NEGATED, a) in ids]
         removed = [ids[a] for a in deletes if a in ids]
         removed += [ids[(NEGATED, a)] for a in adds if (NEGATED, a) in ids]
         add_mask = 0
-        for atom in added:
+        for atom in ids_added:
             add_mask |= 1 << atom
         del_mask = 0
         for atom in removed:
             del_mask |= 1 << atom
-        effects[label] = (tuple(sorted(set(added))), add_mask, del_mask)
+        effects[label] = (tuple(sorted(set(ids_added))), add_mask, del_mask)
     actions = []
     for index, pre in enumerate(relaxed.pre):
         pre_mask = 0
@@ -169,4 +172,4 @@ def _show(atom: tuple) -> str:
     return "(" + " ".join(atom) + ")"
 
 
-__all__ = ["MAX_ATOMS", "MAX_WORK", "goal_unreachable"]
+__all__ = ["MAX_ACTIONS", "MAX_ATOMS", "MAX_WORK", "goal_unreachable"]

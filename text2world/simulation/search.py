@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
@@ -84,6 +84,9 @@ class SearchResult:
     seconds: float = 0.0
     bound: str = ""
     message: str = ""
+    # the grounded relaxation the search evaluated with (greedy search), for what comes after
+    # it (the planner front's h^2 proof); not part of the result's value
+    relaxed: RelaxedTask | None = field(default=None, compare=False, repr=False)
 
     @property
     def solved(self) -> bool:
@@ -117,6 +120,7 @@ class _Search:
         self.deadline = self.began + limits.max_seconds
         self.parent: dict = {self.start: (None, None, 0.0)}
         self.max_evaluated = limits.max_evaluated
+        self.relaxed: RelaxedTask | None = None
 
     def relaxation_size(self, actions: int) -> None:
         """Bound the evaluations by the heuristic's work, ``actions`` per evaluation."""
@@ -161,7 +165,8 @@ class _Search:
     def result(self, status: str, **fields) -> SearchResult:
         return SearchResult(status, self.algorithm, expanded=self.expanded,
                             evaluated=self.evaluated,
-                            seconds=time.thread_time() - self.began, **fields)
+                            seconds=time.thread_time() - self.began, relaxed=self.relaxed,
+                            **fields)
 
     def run(self, body) -> SearchResult:
         try:
@@ -196,6 +201,7 @@ def greedy_search(simulator: Simulator, *, start: frozenset | None = None,
     def body() -> SearchResult:
         relaxed = RelaxedTask(simulator, search.start, unit_costs=True,
                               deadline=search.deadline)
+        search.relaxed = relaxed
         search.relaxation_size(len(relaxed.pre))
         search.count_evaluation()
         best, preferred = relaxed.evaluate(search.start, heuristic)
