@@ -37,8 +37,7 @@ from pathlib import Path
 
 from text2world.files import data_dir
 from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_plan
-from text2world.simulation import SimulationError, Simulator, simulator_from_text
-from text2world.simulation.mutex import goal_unreachable
+from text2world.simulation import SimulationError, Simulator, mutex, simulator_from_text
 from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
@@ -51,8 +50,10 @@ FALLBACK = "fast-downward lama-first"
 FRONT_LIMITS = SearchLimits(max_expanded=1_500, max_evaluated=6_000, max_relaxed_work=2_000_000,
                             max_seconds=5.0)
 PROOF = "in-process h^2 reachability"
-FRONT = (f"front-3 gbfs(ff)[{FRONT_LIMITS.describe()}] then h2 then {FALLBACK}"
-         )  # the cache key's name: an answer of another front never mixes in
+# the cache key's name (every bound that can change an answer): another front's never mixes in
+FRONT = (f"front-3 gbfs(ff)[{FRONT_LIMITS.describe()}] then "
+         f"h2[atoms<={mutex.MAX_ATOMS},actions<={mutex.MAX_ACTIONS},work<={mutex.MAX_WORK}] "
+         f"then {FALLBACK}")
 
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
 _MEMORY_SIZE = 1024
@@ -100,7 +101,7 @@ def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
         # a search past its bounds often means a goal its deletes make unreachable (a broken
         # domain's problem): h^2 proves many such in milliseconds, where Fast Downward would
         # search the whole reachable space
-        proof = goal_unreachable(found.relaxed) if found.relaxed is not None else None
+        proof = mutex.goal_unreachable(found.relaxed) if found.relaxed is not None else None
         if proof:
             return PlanResult(False, "UNSOLVABLE_PROVEN", message=f"{PROOF}: {proof}",
                               planner=PROOF), ""
