@@ -215,13 +215,15 @@ def test_no_prefetch_for_a_pool_a_resume_or_without_problems(tmp_path):
 
 def _unsolvable_store(root: Path) -> Path:
     """A 1-item store whose problem keeps Fast Downward searching (10 blocks, a goal no state
-    reaches): its gold plan is still being searched for when the run is killed."""
+    reaches: three blocks on each other in a cycle, which every pair of its atoms allows, so
+    h^2 proves nothing and the front hands it to Fast Downward): its gold plan is still being
+    searched for when the run is killed."""
     gold = load_dataset().get("blocksworld").domain
     blocks = [f"b{i}" for i in range(10)]
     problem = ("(define (problem endless) (:domain blocksworld)\n"
                f"  (:objects {' '.join(blocks)} - block)\n"
                f"  (:init {' '.join(f'(on-table {b}) (clear {b})' for b in blocks)} "
-               "(hand-empty))\n  (:goal (and (on b0 b1) (on b1 b0))))\n")
+               "(hand-empty))\n  (:goal (and (on b0 b1) (on b1 b2) (on b2 b0))))\n")
     (root / "domains").mkdir(parents=True)
     (root / "domains" / "endless.pddl").write_text(gold)
     (root / "descriptions" / "endless").mkdir(parents=True)
