@@ -22,7 +22,7 @@ Prints, all measured in this run (machine and load printed; compare ratios, not 
    batch's gold prepared), 8 completions of one gold; target < 3 s.
 
     python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray] [--skip-processes]
-                                 [--skip-fresh] [--planner-limit S]
+                                 [--skip-fresh] [--planner-limit S] [--breakdown]
 """
 
 from __future__ import annotations
@@ -59,14 +59,23 @@ def mixed_answers(records, per_gold: int) -> list[tuple[str, str]]:
 def fresh_answers(records, per_gold: int, seen: set[str]) -> list[tuple[str, str]]:
     """(gold id, answer) pairs not in ``seen``: the noisy reference model's rounds 0 and 2 and
     dropped actions, with other seeds than ``mixed_answers``'s."""
-    pairs = []
+    return [(gold, answer) for gold, _, answer in fresh_answer_kinds(records, per_gold, seen)]
+
+
+def fresh_answer_kinds(records, per_gold: int, seen: set[str]) -> list[tuple[str, str, str]]:
+    """``fresh_answers`` as (gold id, maker, answer); the maker is "noisy" or "dropped"."""
+    found = []
     for record in records:
         for k in range(per_gold):
-            answer = (reference_answer("noisy-oracle", record.domain, record.id, k % 4, seed=1000 + k)
-                      if k % 2 == 0 else f"```pddl\n{perturb.drop_action(record.domain, seed=1000 + k)}\n```")
+            if k % 2 == 0:
+                kind = "noisy"
+                answer = reference_answer("noisy-oracle", record.domain, record.id, k % 4, seed=1000 + k)
+            else:
+                kind = "dropped"
+                answer = f"```pddl\n{perturb.drop_action(record.domain, seed=1000 + k)}\n```"
             if answer not in seen:
-                pairs.append((record.id, answer))
-    return pairs
+                found.append((record.id, kind, answer))
+    return found
 
 
 def cpu_seconds() -> float:
@@ -104,10 +113,9 @@ def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
         print(f"floor ({name}): mean reward {sum(values) / len(values):.3f}")
 
 
-def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None) -> list[float]:
-    """Rewards per CPU-second on answers this process has not scored (the golds prepared),
-    with empty planner caches (a temporary ``T2W_HOME``, the planner's memory cleared) and no
-    answer's parse kept; the rewards."""
+def forget_answers() -> None:
+    """Empty what this process keeps of the answers it scored (their parses, the planner's
+    answers in memory): the next pass pays for every answer as new."""
     from text2world import rewards
     from text2world.pddl import tarski_cache
     from text2world.planning import front
@@ -116,6 +124,13 @@ def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None) -> lis
         cache.cache_clear()
     tarski_cache.clear()
     front.clear_memory()
+
+
+def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None) -> list[float]:
+    """Rewards per CPU-second on answers this process has not scored (the golds prepared),
+    with empty planner caches (a temporary ``T2W_HOME``, the planner's memory cleared) and no
+    answer's parse kept; the rewards."""
+    forget_answers()
     previous = os.environ.get("T2W_HOME")
     with tempfile.TemporaryDirectory() as home:
         os.environ["T2W_HOME"] = home
@@ -137,6 +152,103 @@ def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None) -> lis
           f"{len(pairs) / spent:.1f} ({spent:.2f} CPU-s, {planner:.2f} of them in Fast Downward's "
           f"processes); rewards a clock shaped: {clocked}; mean reward {sum(values) / len(values):.3f}")
     return values
+
+
+def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
+    """Where the CPU of answers not seen before goes (the ``fresh_rate`` setting): each answer
+    timed on its own (this process and the planner processes it waits for), by maker; the
+    costliest answers; the cyclic garbage collector's collections; and the time inside the
+    main steps (validation, parse, the planner front's search, Fast Downward's runs, alignment,
+    simulation along the gold's trajectories), each counted without the steps it calls."""
+    import gc
+    from collections import Counter
+
+    from text2world.pddl import model, validation
+    from text2world.planning import front
+    from text2world.scoring import semantic
+
+    forget_answers()
+    inside: Counter = Counter()
+    calls: Counter = Counter()
+    nested: list[float] = []
+
+    def timed(name, function):
+        def wrapper(*args, **kwargs):
+            started = time.process_time()
+            nested.append(0.0)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.process_time() - started
+                inner = nested.pop()
+                inside[name] += spent - inner
+                calls[name] += 1
+                if nested:
+                    nested[-1] += spent
+        return wrapper
+
+    steps = [(validation, "validate", "validation (tarski's parse)"),
+             (model, "parse_domain", "parse into our model"),
+             (front, "search_plan", "in-process planner search, h^2 included"),
+             (front, "fast_downward_plan", "Fast Downward (this process's side)"),
+             (semantic, "aligned_prediction", "alignment"),
+             (semantic._PairScorer, "_trajectory", "simulation along the gold's trajectories")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
+    collections: dict[int, list[float]] = {}
+    began = [0.0]
+
+    def on_collection(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.process_time()
+        else:
+            slot = collections.setdefault(info["generation"], [0, 0.0])
+            slot[0] += 1
+            slot[1] += time.process_time() - began[0]
+
+    rows = []
+    previous = os.environ.get("T2W_HOME")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["T2W_HOME"] = home
+        for owner, name, label in steps:
+            setattr(owner, name, timed(label, getattr(owner, name)))
+        gc.callbacks.append(on_collection)
+        try:
+            for gold, kind, answer in kinds:
+                started, children = cpu_seconds(), os.times()
+                detail = reward_for(resolve_gold(gold), answer)
+                after = os.times()
+                rows.append((cpu_seconds() - started, after.children_user + after.children_system
+                             - children.children_user - children.children_system,
+                             gold, kind, detail.reward, detail.reason))
+        finally:
+            gc.callbacks.remove(on_collection)
+            for owner, name, function in originals:
+                setattr(owner, name, function)
+            if previous is None:
+                os.environ.pop("T2W_HOME", None)
+            else:
+                os.environ["T2W_HOME"] = previous
+    total, planner = sum(r[0] for r in rows), sum(r[1] for r in rows)
+    print(f"breakdown, {len(rows)} answers not seen before, each timed on its own: {total:.2f} CPU-s "
+          f"({len(rows) / total:.1f} per CPU-s), {planner:.2f} in Fast Downward's processes")
+    for kind in sorted({r[3] for r in rows}):
+        mine = [r for r in rows if r[3] == kind]
+        print(f"  {kind}: {len(mine)} answers, {sum(r[0] for r in mine):.2f} CPU-s, "
+              f"{sum(r[1] for r in mine):.2f} in Fast Downward")
+    rows.sort(key=lambda r: -r[0])
+    top = rows[:costliest]
+    rest = rows[costliest:]
+    print(f"  the {len(top)} costliest: {sum(r[0] for r in top):.2f} CPU-s; the other {len(rest)}: "
+          f"{sum(r[0] for r in rest):.2f} CPU-s ({len(rest) / max(sum(r[0] for r in rest), 1e-9):.1f} "
+          "per CPU-s)")
+    for seconds, fd, gold, kind, reward, reason in top:
+        print(f"    {seconds:.2f} CPU-s ({fd:.2f} Fast Downward) {gold} ({kind}): reward {reward:.3f}; "
+              f"{reason[:90]}")
+    for generation in sorted(collections):
+        count, seconds = collections[generation]
+        print(f"  garbage collector, generation {generation}: {count} collections, {seconds:.2f} CPU-s")
+    for label, seconds in inside.most_common():
+        print(f"  in {label}: {seconds:.2f} CPU-s ({calls[label]} calls)")
 
 
 def across_processes(pairs: list[tuple[str, str]]) -> None:
@@ -206,6 +318,9 @@ def main() -> None:
     parser.add_argument("--skip-ray", action="store_true")
     parser.add_argument("--skip-processes", action="store_true", help="no fresh-process comparison")
     parser.add_argument("--skip-fresh", action="store_true", help="no rate on answers not seen before")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also where the CPU of answers not seen before goes: per answer, by "
+                             "maker, the costliest, the garbage collector, the main steps")
     parser.add_argument("--planner-limit", type=float, default=None,
                         help="also the rate on answers not seen before under this planner_limit "
                              "(CPU-s per Fast Downward run on the answers' plans; changes rewards)")
@@ -217,13 +332,16 @@ def main() -> None:
     if not args.skip_processes:
         across_processes(pairs)
     if not args.skip_fresh:
-        fresh = fresh_answers(records, args.per_gold, {answer for _, answer in pairs})
+        kinds = fresh_answer_kinds(records, args.per_gold, {answer for _, answer in pairs})
+        fresh = [(gold, answer) for gold, _, answer in kinds]
         default = fresh_rate(fresh, None)
         if args.planner_limit is not None:
             limited = fresh_rate(fresh, args.planner_limit)
             changed = [(gold, a, b) for (gold, _), a, b in zip(fresh, default, limited) if a != b]
             print(f"rewards planner_limit={args.planner_limit:g} changed on those answers: {len(changed)} "
                   f"{[(gold, round(a, 4), round(b, 4)) for gold, a, b in changed[:5]]}")
+        if args.breakdown:
+            breakdown(kinds)
     first_call_startup(records[0].id)
     if not args.skip_ray:
         ray_pairs = pairs if len(pairs) >= args.lines else mixed_answers(records, -(-args.lines // len(records)))
