@@ -19,7 +19,9 @@ Prints, all measured in this run (machine and load printed; compare ratios, not 
 3. ``score-batch`` on a local Ray with 2 workers vs 1 on the same 400 lines (wall, each on a
    fresh Ray whose start is not counted); target >= 1.7x;
 4. the start-up of ``domain_reward``'s first call in a fresh process (imports, the store, the
-   batch's gold prepared), 8 completions of one gold; target < 3 s.
+   batch's gold prepared), 8 completions of one gold; target < 3 s;
+5. with ``--breakdown``, where the CPU of the answers not seen before goes: each answer timed
+   on its own, by maker, the costliest, the garbage collector, the main steps.
 
     python bench/reward_bench.py [--golds N] [--lines 400] [--skip-ray] [--skip-processes]
                                  [--skip-fresh] [--planner-limit S] [--breakdown]
