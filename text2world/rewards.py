@@ -181,9 +181,9 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     Fast Downward's CPU seconds per run on the answer's own plans (the gold's plans keep the
     default). Fast Downward runs only where the in-process search gives up and h^2 proves
     nothing (17 runs for the 770 answers of ``bench/reward_bench.py``), but such runs are most
-    of the CPU new answers cost, and one that finds nothing costs the whole limit: a lower limit saves that time, and
-    gives 0 (a ``timeout:`` reason) to an answer whose plan, or proof of none, Fast Downward
-    needs more seconds for. So it changes rewards, and the rewards of one limit are not
+    of the CPU new answers cost, and one that finds nothing costs the whole limit: a lower
+    limit saves that time, and gives 0 (a ``timeout:`` reason) to an answer whose plan, or
+    proof of none, Fast Downward needs more seconds for. So it changes rewards, and the rewards of one limit are not
     comparable with another's; its plans are cached apart from the default's."""
     check_metric(metric)
     planner_limit = check_planner_limit(planner_limit)

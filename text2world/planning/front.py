@@ -97,11 +97,11 @@ def search_plan(simulator: Simulator, limits: SearchLimits = FRONT_LIMITS
         return PlanResult(False, "UNSOLVABLE_PROVEN", message=f"{planner}: {found.message}",
                           planner=planner), ""
     why = f"{planner}: {found.status} ({found.message})"
-    if found.status == BOUND and found.bound not in ("seconds", "relaxation"):
-        # a search past its bounds often means a goal its deletes make unreachable (a broken
-        # domain's problem): h^2 proves many such in milliseconds, where Fast Downward would
-        # search the whole reachable space
-        proof = mutex.goal_unreachable(found.relaxed) if found.relaxed is not None else None
+    if found.status == BOUND and found.bound != "seconds" and found.relaxed is not None:
+        # a search past its work bounds often means a goal its deletes make unreachable (a
+        # broken domain's problem): h^2 proves many such in milliseconds, where Fast Downward
+        # would search the whole reachable space (no relaxation: it was past its own bounds)
+        proof = mutex.goal_unreachable(found.relaxed)
         if proof:
             return PlanResult(False, "UNSOLVABLE_PROVEN", message=f"{PROOF}: {proof}",
                               planner=PROOF), ""

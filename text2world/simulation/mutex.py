@@ -23,9 +23,7 @@ the same in every process.
 
 from __future__ import annotations
 
-from itertools import product
-
-from text2world.simulation.problem import GroundAction
+from text2world.simulation.problem import GroundAction, SimulationError
 from text2world.simulation.relaxed import NEGATED, RelaxedTask
 
 MAX_ATOMS = 4_000  # the pair table is atoms x atoms bits
@@ -43,28 +41,16 @@ def _has_conditional(effects: tuple) -> bool:
 
 
 def _effect_lists(relaxed: RelaxedTask, action: GroundAction) -> tuple[set, set]:
-    """The atoms ``action`` adds and deletes (unconditional effects only)."""
+    """The atoms ``action`` adds and deletes, read as the simulator applies its effects
+    (``Simulator._apply``; the domain has no conditional effects, so no state is read)."""
     simulator = relaxed.simulator
     compiled = simulator._actions[action.name]
     binding: list = [None] * max(compiled.slots, 1)
     binding[:compiled.arity] = action.args
     adds: set = set()
     deletes: set = set()
-
-    def walk(effects: tuple) -> None:
-        for effect in effects:
-            kind = effect[0]
-            if kind in ("add", "del"):
-                atom = (effect[1], *[binding[t] if isinstance(t, int) else t for t in effect[2]])
-                (adds if kind == "add" else deletes).add(atom)
-            elif kind == "forall":
-                variables = effect[1]
-                for objects in product(*(simulator.objects_of_type(t) for _, t in variables)):
-                    for (slot, _), obj in zip(variables, objects):
-                        binding[slot] = obj
-                    walk(effect[2])
-
-    walk(compiled.effects)
+    simulator._call.work = 0  # one call's work, as ``Simulator.transition`` counts it
+    simulator._apply(compiled.effects, binding, frozenset(), adds, deletes, [0.0])
     return adds, deletes - adds
 
 
@@ -86,7 +72,10 @@ def goal_unreachable(relaxed: RelaxedTask, start: frozenset | None = None) -> st
     for label in relaxed.label:
         if label in effects:
             continue
-        adds, deletes = _effect_lists(relaxed, label)
+        try:
+            adds, deletes = _effect_lists(relaxed, label)
+        except SimulationError:  # a cost with no value, a forall past the simulator's work
+            return None
         work += 1 + len(adds) + len(deletes)
         if work > MAX_WORK:
             return None
