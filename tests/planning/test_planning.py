@@ -124,3 +124,41 @@ def test_the_direct_pipeline_keeps_the_drivers_cpu_limit():
                 workdir, ["--overall-time-limit", f"{limit}s", "--plan-file", "plan",
                           "domain.pddl", "problem.pddl", "--search", "astar(blind())"], 30)
         assert direct == driver == expected, (limit, direct, driver)
+
+
+def test_the_prover_answers_when_lama_firsts_share_runs_out(tmp_path, monkeypatch):
+    """Past lama-first's share of the CPU limit, blind A* (``PROVER_SEARCH``) gets the rest:
+    it proves a problem unsolvable by counting (8 switches, 7 tokens: h^2 sees every goal pair
+    reachable, the in-process search stops on its bounds), and such a proof is kept as any
+    other; a plan it finds depends on when lama-first stopped, so it is clock-shaped
+    (``timeout_of``) and never written to disk. lama-first's share is 0 here, so that it stops
+    on every machine; with the whole limit spent on both, the answer is the usual timeout."""
+    from planning_helpers import TOKENS, tokens_problem
+
+    from text2world.planning import front as planner_front
+    from text2world.planning.fast_downward import PROVER_SEARCH, PlanCache, fast_downward_plan
+    from text2world.simulation import simulator_from_text
+
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))
+    planner_front.clear_memory()
+    counting = tokens_problem(8)
+    assert fast_downward_plan(TOKENS, counting, search=PROVER_SEARCH).status == "UNSOLVABLE_PROVEN"
+    monkeypatch.setattr(planner_front, "LAMA_SHARE", 0.0)
+    proof, _ = planner_front.planned(TOKENS, counting, 20)
+    assert proof.status == "UNSOLVABLE_PROVEN" and not proof.solved
+    assert proof.planner.startswith(f"{planner_front.PROVER} after {planner_front.FALLBACK}'s 0")
+    assert "bound" in proof.planner and planner_front.timeout_of(proof) == ""
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, TOKENS, counting)) is not None
+
+    blocksworld = load_dataset().get("blocksworld")
+    domain, problem = blocksworld.domain, blocksworld.problems[0].pddl
+    monkeypatch.setattr(planner_front, "search_plan", lambda *_a, **_k: (None, "skipped"))
+    found, _ = planner_front.planned(domain, problem, 20)
+    assert found.solved and found.planner.startswith(planner_front.PROVER)
+    assert "lama-first ran out" in planner_front.timeout_of(found)
+    assert PlanCache().get(PlanCache.key(planner_front.FRONT, domain, problem)) is None
+    assert simulator_from_text(domain, problem).validate_plan(found.plan).valid
+
+    stopped, _ = planner_front.planned(TOKENS, tokens_problem(30), 0.0)
+    assert stopped.status == "Timeout" and stopped.message.startswith("no plan within 0 CPU")
+    planner_front.clear_memory()

@@ -121,7 +121,8 @@ def test_an_exploding_problem_stops_at_its_bound_then_falls_back(tmp_path, monke
     assert "(off s0) and (on s0) are never true together" in result.message
     # a problem unsolvable by counting alone: h^2 sees no proof, Fast Downward answers
     result = planner_front.plan_problem(TOKENS, tokens_problem(30), timeout=1)
-    assert result.planner.startswith(planner_front.FALLBACK) and "bound" in result.planner
+    assert result.planner.startswith((planner_front.FALLBACK, planner_front.PROVER))
+    assert "bound" in result.planner
     assert not result.solved and result.status in ("UNSOLVABLE_PROVEN", "Timeout",
                                                    "UNSOLVABLE_INCOMPLETELY")
 
@@ -216,10 +217,12 @@ def test_semantic_metrics_differ_between_planners_only_through_plan_choice(tmp_p
     differences = explained = 0
     for (gold_id, _), theirs, ours in zip(pairs, fast_downward, in_process):
         assert theirs.ok == ours.ok and theirs.ok, (gold_id, theirs.reason, ours.reason)
-        # in-process unless the search reached a bound (then the same Fast Downward plan)
-        assert all(p.planner.startswith(("in-process", planner_front.FALLBACK + " (after"))
+        # in-process unless the search reached a bound (then the same Fast Downward plan, or
+        # its prover's past lama-first's share of the limit)
+        fast_downward = (planner_front.FALLBACK + " (after", planner_front.PROVER + " after")
+        assert all(p.planner.startswith(("in-process", *fast_downward))
                    or not p.planner for p in ours.problems)
-        assert all(p.planner.startswith(planner_front.FALLBACK) or not p.planner
+        assert all(p.planner.startswith(fast_downward) or not p.planner
                    for p in theirs.problems)
         same_gold_plans = fd_golds[gold_id] == ip_golds[gold_id]
         for a, b in zip(theirs.problems, ours.problems):
