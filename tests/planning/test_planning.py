@@ -126,39 +126,49 @@ def test_the_direct_pipeline_keeps_the_drivers_cpu_limit():
         assert direct == driver == expected, (limit, direct, driver)
 
 
-def test_the_prover_answers_when_lama_firsts_share_runs_out(tmp_path, monkeypatch):
-    """Past lama-first's share of the CPU limit, blind A* (``PROVER_SEARCH``) gets the rest:
-    it proves a problem unsolvable by counting (8 switches, 7 tokens: h^2 sees every goal pair
-    reachable, the in-process search stops on its bounds), and such a proof is kept as any
-    other; a plan it finds depends on when lama-first stopped, so it is clock-shaped
-    (``timeout_of``) and never written to disk. lama-first's share is 0 here, so that it stops
-    on every machine; with the whole limit spent on both, the answer is the usual timeout."""
+def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
+    """Blind A* (``PROVER_SEARCH``) runs beside lama-first (``fast_downward_race``): the answer
+    is lama-first's as if it ran alone, unless the prover proves the problem unsolvable (8
+    switches, 7 tokens: unsolvable by counting, h^2 sees every goal pair reachable, the
+    in-process search stops on its bounds) or lama-first runs out of time. A proof is kept as
+    any other answer; a plan the prover gives is clock-shaped (``timeout_of``: lama-first's
+    limit decided it) and never written to disk. lama-first's limit is 0 where the prover must
+    answer, so that it stops on every machine; both out of time: the usual timeout."""
     from planning_helpers import TOKENS, tokens_problem
 
     from text2world.planning import front as planner_front
-    from text2world.planning.fast_downward import PROVER_SEARCH, PlanCache, fast_downward_plan
+    from text2world.planning.fast_downward import (
+        PROVER_SEARCH,
+        PlanCache,
+        fast_downward_plan,
+        fast_downward_race,
+    )
     from text2world.simulation import simulator_from_text
 
     monkeypatch.setenv("T2W_HOME", str(tmp_path))
     planner_front.clear_memory()
     counting = tokens_problem(8)
     assert fast_downward_plan(TOKENS, counting, search=PROVER_SEARCH).status == "UNSOLVABLE_PROVEN"
-    monkeypatch.setattr(planner_front, "LAMA_SHARE", 0.0)
+    blocksworld = load_dataset().get("blocksworld")
+    domain, problem = blocksworld.domain, blocksworld.problems[0].pddl
+    alone = fast_downward_plan(domain, problem, 20)
+    assert fast_downward_race(domain, problem, 20, prover_timeout=20) == (alone, False)
+    stopped, _ = planner_front.planned(TOKENS, tokens_problem(30), 0.0)
+    assert stopped.status == "Timeout" and stopped.message.startswith("no plan within 0 CPU")
+
+    monkeypatch.setattr(planner_front, "fast_downward_race",
+                        lambda d, p, _timeout, prover_timeout: fast_downward_race(
+                            d, p, 0, prover_timeout=20))
     proof, _ = planner_front.planned(TOKENS, counting, 20)
     assert proof.status == "UNSOLVABLE_PROVEN" and not proof.solved
-    assert proof.planner.startswith(f"{planner_front.PROVER} after {planner_front.FALLBACK}'s 0")
+    assert proof.planner.startswith(f"{planner_front.PROVER} beside {planner_front.FALLBACK}")
     assert "bound" in proof.planner and planner_front.timeout_of(proof) == ""
     assert PlanCache().get(PlanCache.key(planner_front.FRONT, TOKENS, counting)) is not None
 
-    blocksworld = load_dataset().get("blocksworld")
-    domain, problem = blocksworld.domain, blocksworld.problems[0].pddl
     monkeypatch.setattr(planner_front, "search_plan", lambda *_a, **_k: (None, "skipped"))
     found, _ = planner_front.planned(domain, problem, 20)
     assert found.solved and found.planner.startswith(planner_front.PROVER)
-    assert "lama-first ran out" in planner_front.timeout_of(found)
+    assert "the plan is the prover's" in planner_front.timeout_of(found)
     assert PlanCache().get(PlanCache.key(planner_front.FRONT, domain, problem)) is None
     assert simulator_from_text(domain, problem).validate_plan(found.plan).valid
-
-    stopped, _ = planner_front.planned(TOKENS, tokens_problem(30), 0.0)
-    assert stopped.status == "Timeout" and stopped.message.startswith("no plan within 0 CPU")
     planner_front.clear_memory()

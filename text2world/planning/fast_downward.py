@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
@@ -213,6 +214,53 @@ def _run_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str
     return process.returncode, output.decode("utf-8", "replace")
 
 
+class _Launched:
+    """A launcher (as ``_run_launcher`` runs one) started in its own process group, its output
+    in a file of its folder (read once it has ended), so that several may run at once."""
+
+    def __init__(self, launcher: str, options: Sequence[str], arguments: Sequence[str],
+                 workdir: Path) -> None:
+        import subprocess
+        import sys
+
+        self.workdir = workdir
+        self.log = workdir / "launcher.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, *options, "-c", launcher, str(os.getpid()), *arguments],
+                cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                env={**os.environ, "PYTHONHASHSEED": "0"})
+
+    def wait_then_put(self, name: str, finished) -> None:
+        self.process.wait()
+        finished.put(name)
+
+    def code(self) -> int:
+        """The exit code as ``run_fast_downward_direct`` gives it."""
+        return (self.process.returncode or 0) & 0xFF
+
+    def output(self) -> str:
+        return self.log.read_bytes().decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        """End the run if it still runs, and reap the launcher. A direct launcher is asked
+        first (SIGUSR1: it kills and reaps its search, whose CPU seconds then count as this
+        process's children's); the whole group is killed if it has not ended in 5 s."""
+        import signal
+        import subprocess
+
+        if self.process.poll() is None:
+            try:
+                self.process.send_signal(signal.SIGUSR1)
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        self.process.wait()
+
+
 def run_fast_downward(workdir: Path, arguments: Sequence[str],
                       timeout: float) -> tuple[int | None, str]:
     """Run the driver with ``arguments`` in ``workdir`` (from ``fast_downward_folder``), in its
@@ -234,6 +282,17 @@ _DIRECT_LAUNCHER = _FOLLOW_PARENT + """
 import runpy, subprocess, traceback
 downward_dir, plan_file, limit, alias = sys.argv[2:6]
 search = sys.argv[6:]
+searching = None
+def abandon(*_):  # SIGUSR1 (``_Launched.stop``): the search is killed and reaped, so that its
+    # CPU seconds count among the parent's children's, as a search that ends does
+    if searching is not None:
+        try:
+            os.kill(searching.pid, signal.SIGKILL)
+            os.waitpid(searching.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    os._exit(1)
+signal.signal(signal.SIGUSR1, abandon)
 def left():  # the driver's: what is left of the overall CPU limit, in whole seconds
     return int(max(0.0, float(limit) - sum(os.times()[:4])) + 0.001)
 def out_of_time(*_):
@@ -271,9 +330,10 @@ def cpu_limit():  # in the search's process, as the driver sets it
         except ValueError:
             resource.setrlimit(resource.RLIMIT_CPU, (search_limit, search_limit))
 with open("output.sas", "rb") as sas:
-    code = subprocess.call([os.path.join(bin_dir, "downward"), *search,
-                            "--internal-plan-file", plan_file], stdin=sas,
-                           preexec_fn=cpu_limit)
+    searching = subprocess.Popen([os.path.join(bin_dir, "downward"), *search,
+                                  "--internal-plan-file", plan_file], stdin=sas,
+                                 preexec_fn=cpu_limit)
+    code = searching.wait()
 os._exit(code & 0xFF)  # a search killed by a signal: 256 - signal, as the driver exits
 """
 
@@ -333,41 +393,104 @@ def cpu_limit_message(timeout: float) -> str:
 # states. Stubborn sets cut the states of independent parts (a vaccine van whose coolant runs
 # out, beside another region's van: 1.1M states to 44k); where they prune under a fifth of
 # the successors after 1,000 expansions they are switched off (on a bike-sharing problem they
-# tripled the time for 0.1 % fewer states). Measured: bench/reward_bench.py's two costliest
-# answers, each a timeout under lama-first's 10 CPU-s, proved in 4.6 and 1.1 CPU-s.
+# tripled the time for 0.1 % fewer states). Measured on the 17 problems of bench/reward_bench.py's
+# answers that reach Fast Downward: lama-first's three timeouts (10 CPU-s) proved in 3.6 and
+# 0.8 CPU-s (the third in neither's time); the problems lama-first proves unsolvable in 0.1 to
+# 1.5 CPU-s, it proves in 0.1 to 1.0; the three lama-first solves in 0.1 CPU-s, it does not
+# solve in 7 to 10.
 PROVER_SEARCH = ("--search", "astar(blind(),pruning=limited_pruning("
                  "pruning=atom_centric_stubborn_sets(),min_required_pruning_ratio=0.2,"
                  "expansions_before_checking_pruning_ratio=1000))")
 
 
+def _direct_arguments(alias: str, search: Sequence[str], cpu_limit: float | None,
+                      plan_file: str = "plan") -> tuple[str, ...]:
+    """The direct launcher's arguments after the parent's PID."""
+    downward_dir = str(Path(fast_downward_driver()).parent)
+    limit = "" if cpu_limit is None else f"{cpu_limit:g}"
+    return (downward_dir, plan_file, limit, alias, *search)
+
+
+def _answer(code: int | None, output: str, workdir: Path, timeout: float,
+            wall: float) -> PlanResult:
+    """The ``PlanResult`` of a direct run's exit code (None: the wall clock ended it)."""
+    if code is None:
+        return PlanResult(False, "Timeout", message=f"no plan within {wall:g} wall-clock seconds")
+    if code == 0 and (workdir / "plan").is_file():
+        steps, _ = read_plan_file(workdir / "plan")
+        return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
+    status = _FD_STATUS.get(code, "Error")
+    if status == "Timeout":
+        return PlanResult(False, status, message=cpu_limit_message(timeout))
+    tail = output.strip().splitlines()[-3:]
+    return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
+                      + " | ".join(tail))
+
+
 def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.0, *,
                        search: Sequence[str] = ()) -> PlanResult:
     """Solve with the same Fast Downward build and configuration (``lama-first``, or the
-    search options ``search``, e.g. ``PROVER_SEARCH``) as
-    ``solve_problem``, but straight through its driver: no unified-planning parse and print,
-    about half the CPU time. Runs in a fresh temporary folder. ``timeout`` bounds the CPU
-    seconds of the run (translator and search, as the driver's ``--overall-time-limit``), so
-    that the answer does not depend on the machine's load: lama-first on the same texts is
-    deterministic, and only a search that needs about ``timeout`` CPU seconds may end either
-    way. The wall clock (``WALL_PER_CPU_SECOND`` times as long) is a safety net after which the
-    planner's process group is killed. Either bound ends in the status ``Timeout``. The plan's
-    steps are lower-case. The driver's pipeline runs without the driver
-    (``run_fast_downward_direct``)."""
+    search options ``search``, e.g. ``PROVER_SEARCH``) as ``solve_problem``, but straight
+    through its driver: no unified-planning parse and print, about half the CPU time. Runs in
+    a fresh temporary folder. ``timeout`` bounds the CPU seconds of the run (translator and
+    search, as the driver's ``--overall-time-limit``), so that the answer does not depend on
+    the machine's load: lama-first on the same texts is deterministic, and only a search that
+    needs about ``timeout`` CPU seconds may end either way. The wall clock
+    (``WALL_PER_CPU_SECOND`` times as long) is a safety net after which the planner's process
+    group is killed. Either bound ends in the status ``Timeout``. The plan's steps are
+    lower-case. The driver's pipeline runs without the driver (``run_fast_downward_direct``)."""
     with fast_downward_folder(domain_text, problem_text) as workdir:
         wall = timeout * WALL_PER_CPU_SECOND + WALL_SLACK
         code, output = run_fast_downward_direct(workdir, wall, alias="" if search else "lama-first",
                                                 search=search, cpu_limit=timeout)
-        if code is None:
-            return PlanResult(False, "Timeout", message=f"no plan within {wall:g} wall-clock seconds")
-        if code == 0 and (workdir / "plan").is_file():
-            steps, _ = read_plan_file(workdir / "plan")
-            return PlanResult(True, "SOLVED_SATISFICING", len(steps), plan=steps)
-        status = _FD_STATUS.get(code, "Error")
-        if status == "Timeout":
-            return PlanResult(False, status, message=cpu_limit_message(timeout))
-        tail = output.strip().splitlines()[-3:]
-        return PlanResult(False, status, message=f"Fast Downward exit code {code}: "
-                          + " | ".join(tail))
+        return _answer(code, output, workdir, timeout, wall)
+
+
+def fast_downward_race(domain_text: str, problem_text: str, timeout: float = 10.0,
+                       prover_timeout: float = 5.0) -> tuple[PlanResult, bool]:
+    """lama-first (as ``fast_downward_plan``, within ``timeout`` CPU seconds) and the prover
+    (``PROVER_SEARCH``, within ``prover_timeout``) side by side, each in its own folder and
+    process group. The answer is lama-first's, as if it ran alone, except that the prover's
+    proof of unsolvability ends the race when it comes first (lama-first, given its time,
+    could only agree), and that when lama-first runs out of time the prover's answer, a proof
+    or a plan, is taken. Returns the answer and whether the prover gave it; the loser is
+    killed, and the CPU seconds of both count as this process's children's."""
+    import queue
+    import threading
+
+    wall = timeout * WALL_PER_CPU_SECOND + WALL_SLACK
+    with fast_downward_folder(domain_text, problem_text) as lama_dir, \
+            fast_downward_folder(domain_text, problem_text) as prover_dir:
+        runs = {"lama": _Launched(_DIRECT_LAUNCHER, ("-S", "-I"),
+                                  _direct_arguments("lama-first", (), timeout), lama_dir),
+                "prover": _Launched(_DIRECT_LAUNCHER, ("-S", "-I"),
+                                    _direct_arguments("", PROVER_SEARCH, prover_timeout),
+                                    prover_dir)}
+        finished: queue.Queue[str] = queue.Queue()
+        for name, run in runs.items():
+            threading.Thread(target=run.wait_then_put, args=(name, finished), daemon=True).start()
+        limits = {"lama": timeout, "prover": prover_timeout}
+        answers: dict[str, PlanResult] = {}
+        deadline = time.monotonic() + wall
+        try:
+            while len(answers) < 2:
+                try:
+                    name = finished.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    return _answer(None, "", lama_dir, timeout, wall), False
+                run = runs[name]
+                answers[name] = _answer(run.code(), run.output(), run.workdir, limits[name], wall)
+                if name == "prover" and answers[name].status == "UNSOLVABLE_PROVEN":
+                    return answers[name], True
+                if name == "lama" and answers[name].status != "Timeout":
+                    return answers[name], False
+            prover = answers["prover"]
+            if answers["lama"].message == cpu_limit_message(timeout) and prover.solved:
+                return prover, True
+            return answers["lama"], False
+        finally:
+            for run in runs.values():
+                run.stop()
 
 
 def _solve_args(args: tuple[str, str, float, bool]) -> PlanResult:

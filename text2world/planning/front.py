@@ -4,10 +4,10 @@
 (``text2world.simulation.search``): no process, no translation, a few milliseconds on the
 store's problems. When that search reaches one of its bounds (``FRONT_LIMITS``), or the
 problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
-``planning.fast_downward_plan``) answers within half its CPU limit (``LAMA_SHARE``), exactly as
-it did before the front existed; when that half runs out, blind A* (``PROVER_SEARCH``, a
-complete search: it proves in seconds problems unsolvable by counting, where lama-first's
-heuristic search times out) answers within the other half. Between
+``planning.fast_downward_plan``) answers exactly as it did before the front existed, with
+blind A* beside it (``fast_downward_race``, ``PROVER_SEARCH``: a complete search that proves in
+seconds problems unsolvable by counting, where lama-first's heuristic search times out); the
+prover's proof ends the race, and its answer is taken when lama-first runs out of time. Between
 the two, a search stopped by its work bounds asks h^2 reachability (``simulation.mutex``)
 whether the goal is unreachable: a proof in milliseconds where Fast Downward would exhaust the
 reachable space (a broken domain whose deletes rule the goal out), else Fast Downward answers. A plan
@@ -39,22 +39,17 @@ from dataclasses import asdict
 from pathlib import Path
 
 from text2world.files import data_dir
-from text2world.planning.fast_downward import (
-    PROVER_SEARCH,
-    PlanCache,
-    PlanResult,
-    cpu_limit_message,
-    fast_downward_plan,
-)
+from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_race
 from text2world.simulation import SimulationError, Simulator, mutex, simulator_from_text
 from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
-# lama-first's share of Fast Downward's CPU limit; past it, the prover (``PROVER_SEARCH``: blind
-# A*, complete) gets the rest. Half: the store's gold problems that reach Fast Downward need
-# lama-first 2.8 CPU-s at most (exam-timetabling p03; pcr-lab p03 1.5), so a 10-s limit leaves
-# their answers as they were, with margin for a loaded machine.
-LAMA_SHARE = 0.5
+# The prover's CPU limit, as a share of lama-first's: it runs beside lama-first (two processes,
+# the CPU seconds of both count), and its proof ends the race. lama-first keeps its whole limit,
+# so its answers are what they were without the prover. Half: a problem neither answers costs
+# 1.5 times lama-first's limit; the proofs lama-first cannot give in 10 CPU-s that the prover
+# gives, it gives in 1 to 4 (bench/reward_bench.py's answers).
+PROVER_SHARE = 0.5
 PROVER = "fast-downward astar(blind, limited stubborn sets)"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
 # few thousand expansions; the work bounds keep a hopeless search (a mutant with a huge
@@ -68,7 +63,7 @@ PROOF = "in-process h^2 reachability"
 # the cache key's name (every bound that can change an answer): another front's never mixes in
 FRONT = (f"front-3 gbfs(ff)[{FRONT_LIMITS.describe()}] then "
          f"h2[atoms<={mutex.MAX_ATOMS},actions<={mutex.MAX_ACTIONS},work<={mutex.MAX_WORK}] "
-         f"then {FALLBACK}[cpu<={LAMA_SHARE:.0%}] then {PROVER}")
+         f"then {FALLBACK} beside {PROVER}[cpu<={PROVER_SHARE:.0%}]")
 
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
 _MEMORY_SIZE = 1024
@@ -89,14 +84,14 @@ def clear_memory() -> None:
 def timeout_of(result: PlanResult) -> str:
     """What time-based safety net shaped ``result`` ("" when none did): Fast Downward's
     wall-clock timeout, or the in-process search's CPU seconds before Fast Downward answered,
-    or lama-first's share of the CPU limit before the prover found the plan (which plan is
-    found depends on it; an unsolvability proof does not: either would give it)."""
+    or lama-first's CPU limit when the plan is the prover's (an unsolvability proof is not
+    clock-shaped: lama-first, given its time, could only agree)."""
     if result.status == "Timeout":
         return f"Fast Downward: {result.message or 'out of time'}"
     if f"({TIMEOUT}:" in result.planner:
         return "the in-process search stopped on its CPU-time safety net"
     if result.solved and result.planner.startswith(PROVER):
-        return f"Fast Downward: {FALLBACK} ran out of its share of the CPU limit"
+        return f"Fast Downward: {FALLBACK} ran out of time; the plan is the prover's"
     return ""
 
 
@@ -146,23 +141,13 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
 
 
 def _fast_downward(domain_text: str, problem_text: str, timeout: float, why: str) -> PlanResult:
-    """lama-first within ``LAMA_SHARE`` of ``timeout`` CPU seconds; when that runs out, the
-    prover within the rest (the whole run stays within ``timeout``)."""
-    share = timeout * LAMA_SHARE
-    fallback = fast_downward_plan(domain_text, problem_text, timeout=share)
-    planner = f"{FALLBACK} (after {why})"
-    if fallback.status == "Timeout" and fallback.message == cpu_limit_message(share):
-        proof = fast_downward_plan(domain_text, problem_text, timeout=timeout - share,
-                                   search=PROVER_SEARCH)
-        if proof.status != "Timeout":
-            fallback = proof
-            planner = f"{PROVER} after {FALLBACK}'s {share:g} CPU-s (after {why})"
-        elif proof.message == cpu_limit_message(timeout - share):
-            fallback = PlanResult(False, "Timeout", message=cpu_limit_message(timeout))
-        else:  # the wall clock
-            fallback = proof
-    return PlanResult(fallback.solved, fallback.status, fallback.plan_length,
-                      "; ".join(m for m in (fallback.message, why) if m), fallback.plan,
+    """lama-first within ``timeout`` CPU seconds, beside the prover within ``PROVER_SHARE`` of
+    them (``fast_downward_race``)."""
+    result, proved = fast_downward_race(domain_text, problem_text, timeout,
+                                        prover_timeout=timeout * PROVER_SHARE)
+    planner = (f"{PROVER} beside {FALLBACK}" if proved else FALLBACK) + f" (after {why})"
+    return PlanResult(result.solved, result.status, result.plan_length,
+                      "; ".join(m for m in (result.message, why) if m), result.plan,
                       planner=planner)
 
 
@@ -260,6 +245,6 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     return result, spent
 
 
-__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "LAMA_SHARE", "PROVER",
+__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "PROVER", "PROVER_SHARE",
            "cached_plan", "clear_memory", "gold_front_answer", "plan_problem", "planned",
            "search_plan", "timeout_of"]
