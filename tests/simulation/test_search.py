@@ -115,7 +115,7 @@ def test_an_exploding_problem_stops_at_its_bound_then_falls_back(tmp_path, monke
     # the front gives up at its bound; h^2 proves s0 never on and off at once, so no Fast
     # Downward is run
     with monkeypatch.context() as patch:
-        patch.setattr(planner_front, "fast_downward_plan", _no_fast_downward)
+        patch.setattr(planner_front, "fast_downward_race", _no_fast_downward)
         result = planner_front.plan_problem(SWITCHES, text, timeout=20)
     assert result.status == "UNSOLVABLE_PROVEN" and result.planner == planner_front.PROOF
     assert "(off s0) and (on s0) are never true together" in result.message
@@ -218,8 +218,8 @@ def test_semantic_metrics_differ_between_planners_only_through_plan_choice(tmp_p
     for (gold_id, _), theirs, ours in zip(pairs, fast_downward, in_process):
         assert theirs.ok == ours.ok and theirs.ok, (gold_id, theirs.reason, ours.reason)
         # in-process unless the search reached a bound (then the same Fast Downward plan, or
-        # its prover's past lama-first's share of the limit)
-        fast_downward = (planner_front.FALLBACK + " (after", planner_front.PROVER + " after")
+        # its prover's beside it)
+        fast_downward = (planner_front.FALLBACK + " (after", planner_front.PROVER + " beside")
         assert all(p.planner.startswith(("in-process", *fast_downward))
                    or not p.planner for p in ours.problems)
         assert all(p.planner.startswith(fast_downward) or not p.planner

@@ -4,7 +4,7 @@
 (``text2world.simulation.search``): no process, no translation, a few milliseconds on the
 store's problems. When that search reaches one of its bounds (``FRONT_LIMITS``), or the
 problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
-``planning.fast_downward_plan``) answers exactly as it did before the front existed, with
+``planning.fast_downward_race``) answers exactly as it did before the front existed, with
 blind A* beside it (``fast_downward_race``, ``PROVER_SEARCH``: a complete search that proves in
 seconds problems unsolvable by counting, where lama-first's heuristic search times out); the
 prover's proof ends the race, and its answer is taken when lama-first runs out of time. Between
