@@ -348,10 +348,8 @@ def run_fast_downward_direct(workdir: Path, timeout: float, *, alias: str = "",
     does (the process group is killed; the exit code is then None)."""
     if bool(alias) == bool(search):
         raise ValueError("run_fast_downward_direct: give an alias or search options, not both")
-    downward_dir = str(Path(fast_downward_driver()).parent)
-    limit = "" if cpu_limit is None else f"{cpu_limit:g}"
     code, output = _run_launcher(_DIRECT_LAUNCHER, ("-S", "-I"),
-                                 (downward_dir, plan_file, limit, alias, *search), workdir,
+                                 _direct_arguments(alias, search, cpu_limit, plan_file), workdir,
                                  timeout)
     # the launcher killed by a signal (SIGXCPU while translating): 256 - signal, the exit code
     # the driver gives when its translator is
@@ -461,18 +459,18 @@ def fast_downward_race(domain_text: str, problem_text: str, timeout: float = 10.
     wall = timeout * WALL_PER_CPU_SECOND + WALL_SLACK
     with fast_downward_folder(domain_text, problem_text) as lama_dir, \
             fast_downward_folder(domain_text, problem_text) as prover_dir:
-        runs = {"lama": _Launched(_DIRECT_LAUNCHER, ("-S", "-I"),
-                                  _direct_arguments("lama-first", (), timeout), lama_dir),
-                "prover": _Launched(_DIRECT_LAUNCHER, ("-S", "-I"),
-                                    _direct_arguments("", PROVER_SEARCH, prover_timeout),
-                                    prover_dir)}
+        runs: dict[str, _Launched] = {}
         finished: queue.Queue[str] = queue.Queue()
-        for name, run in runs.items():
-            threading.Thread(target=run.wait_then_put, args=(name, finished), daemon=True).start()
         limits = {"lama": timeout, "prover": prover_timeout}
         answers: dict[str, PlanResult] = {}
         deadline = time.monotonic() + wall
         try:
+            for name, workdir, alias, search in (("lama", lama_dir, "lama-first", ()),
+                                                  ("prover", prover_dir, "", PROVER_SEARCH)):
+                runs[name] = _Launched(_DIRECT_LAUNCHER, ("-S", "-I"),
+                                       _direct_arguments(alias, search, limits[name]), workdir)
+                threading.Thread(target=runs[name].wait_then_put, args=(name, finished),
+                                 daemon=True).start()
             while len(answers) < 2:
                 try:
                     name = finished.get(timeout=max(0.0, deadline - time.monotonic()))

@@ -5,9 +5,9 @@
 store's problems. When that search reaches one of its bounds (``FRONT_LIMITS``), or the
 problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
 ``planning.fast_downward_race``) answers exactly as it did before the front existed, with
-blind A* beside it (``fast_downward_race``, ``PROVER_SEARCH``: a complete search that proves in
-seconds problems unsolvable by counting, where lama-first's heuristic search times out); the
-prover's proof ends the race, and its answer is taken when lama-first runs out of time. Between
+blind A* beside it (``PROVER_SEARCH``: a complete search that proves in seconds problems
+unsolvable by counting, where lama-first's heuristic search times out); the prover's proof
+ends the race, and its answer is taken when lama-first runs out of time. Between
 the two, a search stopped by its work bounds asks h^2 reachability (``simulation.mutex``)
 whether the goal is unreachable: a proof in milliseconds where Fast Downward would exhaust the
 reachable space (a broken domain whose deletes rule the goal out), else Fast Downward answers. A plan
