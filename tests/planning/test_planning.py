@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from text2world.planning.fast_downward import solve_many, tarski_problem_error
 from text2world.store.datasets import load_dataset
 
@@ -172,3 +174,30 @@ def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
     assert PlanCache().get(PlanCache.key(planner_front.FRONT, domain, problem)) is None
     assert simulator_from_text(domain, problem).validate_plan(found.plan).valid
     planner_front.clear_memory()
+
+
+def test_the_race_stops_the_loser_and_counts_its_cpu(monkeypatch):
+    """When the prover's proof ends the race (10 switches, 9 tokens: the prover proves it in
+    about a fifth of lama-first's time), lama-first's launcher is asked to stop and kills and
+    reaps its search itself (exit code 1, not a signal), so that the search's CPU seconds count
+    among this process's children's; nothing of either process group is left."""
+    from planning_helpers import TOKENS, tokens_problem
+
+    from text2world.planning import fast_downward
+
+    launched = []
+    original = fast_downward._Launched.__init__
+
+    def recording(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        launched.append(self)
+
+    monkeypatch.setattr(fast_downward._Launched, "__init__", recording)
+    result, proved = fast_downward.fast_downward_race(TOKENS, tokens_problem(10), 60,
+                                                      prover_timeout=60)
+    assert proved and result.status == "UNSOLVABLE_PROVEN"
+    lama, prover = launched
+    assert prover.process.returncode == 11 and lama.process.returncode == 1
+    for run in launched:
+        with pytest.raises(ProcessLookupError):
+            os.killpg(run.process.pid, 0)

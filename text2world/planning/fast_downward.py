@@ -245,7 +245,8 @@ class _Launched:
     def stop(self) -> None:
         """End the run if it still runs, and reap the launcher. A direct launcher is asked
         first (SIGUSR1: it kills and reaps its search, whose CPU seconds then count as this
-        process's children's); the whole group is killed if it has not ended in 5 s."""
+        process's children's); then whatever is left in its group is killed (a launcher past
+        5 s, a search it was starting as it was asked)."""
         import signal
         import subprocess
 
@@ -254,10 +255,11 @@ class _Launched:
                 self.process.send_signal(signal.SIGUSR1)
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         self.process.wait()
 
 
