@@ -183,8 +183,9 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     nothing (17 runs for the 770 answers of ``bench/reward_bench.py``), but such runs are most
     of the CPU new answers cost, and one that finds nothing costs the whole limit: a lower
     limit saves that time, and gives 0 (a ``timeout:`` reason) to an answer whose plan, or
-    proof of none, Fast Downward needs more seconds for. So it changes rewards, and the rewards of one limit are not
-    comparable with another's; its plans are cached apart from the default's."""
+    proof of none, Fast Downward needs more seconds for. So it changes rewards, and the
+    rewards of one limit are not comparable with another's; its plans are cached apart from
+    the default's."""
     check_metric(metric)
     planner_limit = check_planner_limit(planner_limit)
     try:

@@ -20,7 +20,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from text2world import children
 from text2world.errors import Text2WorldError
@@ -188,20 +188,29 @@ runpy.run_path(driver, run_name="__main__")
 """
 
 
+def _start_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str],
+                    workdir: Path, stdout: Any):
+    """Start ``launcher`` (Python source) with the interpreter ``options`` and ``arguments``
+    after the parent's PID, in ``workdir``, in its own process group, its output (stdout and
+    stderr) to ``stdout``."""
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, *options, "-c", launcher, str(os.getpid()),
+                             *arguments], cwd=workdir, stdout=stdout,
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            env={**os.environ, "PYTHONHASHSEED": "0"})
+
+
 def _run_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str],
                   workdir: Path, timeout: float) -> tuple[int | None, str]:
-    """Run ``launcher`` (Python source) with the interpreter ``options`` and ``arguments``
-    after the parent's PID, in ``workdir``, in its own process group: past ``timeout`` seconds
+    """Run ``launcher`` as ``_start_launcher`` starts it: past ``timeout`` seconds
     the whole group is killed and the exit code is None. Returns the exit code (negative for
     a launcher killed by a signal) and the combined output."""
     import signal
     import subprocess
-    import sys
 
-    command = [sys.executable, *options, "-c", launcher, str(os.getpid()), *arguments]
-    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=True,
-                               env={**os.environ, "PYTHONHASHSEED": "0"})
+    process = _start_launcher(launcher, options, arguments, workdir, subprocess.PIPE)
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -215,21 +224,15 @@ def _run_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str
 
 
 class _Launched:
-    """A launcher (as ``_run_launcher`` runs one) started in its own process group, its output
-    in a file of its folder (read once it has ended), so that several may run at once."""
+    """A launcher (``_start_launcher``), its output in a file of its folder (read once it has
+    ended): ``_run_launcher``'s, for several runs at once."""
 
     def __init__(self, launcher: str, options: Sequence[str], arguments: Sequence[str],
                  workdir: Path) -> None:
-        import subprocess
-        import sys
-
         self.workdir = workdir
         self.log = workdir / "launcher.log"
         with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, *options, "-c", launcher, str(os.getpid()), *arguments],
-                cwd=workdir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                env={**os.environ, "PYTHONHASHSEED": "0"})
+            self.process = _start_launcher(launcher, options, arguments, workdir, log)
 
     def wait_then_put(self, name: str, finished) -> None:
         self.process.wait()
