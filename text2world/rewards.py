@@ -197,7 +197,7 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
 def _validate(domain: str):
     from text2world.pddl.validation import validate
 
-    return validate(domain)
+    return validate(domain, first_error_only=True)  # a reward's reason names the first
 
 
 def _parse(domain: str):

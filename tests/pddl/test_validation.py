@@ -209,3 +209,25 @@ def test_errors_are_capped():
                    for i in range(200))
     errors = validate(f"(define (domain d) (:predicates (p ?x))\n{body})").errors
     assert len(errors) == MAX_REPORTED_ISSUES + 1 and errors[-1].kind == "MoreErrors"
+
+
+def test_first_error_only_is_the_first_error_of_a_full_validation():
+    """What a reward reads (``first_error_only``) is ``errors[0]`` of the full validation, on
+    the taxonomy's cases, texts with parentheses left open, and mutants of store domains."""
+    from text2world.pddl import perturb
+    from text2world.store.datasets import load_dataset
+
+    texts = [case[0] for case in test_each_taxonomy_category.pytestmark[0].args[1]]
+    texts += [UNCLOSED_AND, BROKEN]
+    for record in list(load_dataset())[:40]:
+        for seed in range(2):
+            texts += [perturb.break_parenthesis(record.domain, seed=seed),
+                      perturb.undefine_predicate(record.domain, seed=seed)]
+    compared = 0
+    for text in texts:
+        full, first = validate(text), validate(text, first_error_only=True)
+        assert full.ok == first.ok, text
+        if not full.ok:
+            assert first.errors == full.errors[:1], text
+            compared += 1
+    assert compared >= 100

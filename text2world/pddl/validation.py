@@ -342,17 +342,22 @@ def _parameter_lists(text: str) -> dict[str, list[str]]:
             for m in _ACTION_PARAMETERS.finditer(text)}
 
 
-def validate(text: str, *, fold_case: bool = True) -> Validation:
+def validate(text: str, *, fold_case: bool = True, first_error_only: bool = False) -> Validation:
     """Validate a PDDL domain. ``fold_case`` parses case-insensitively (PDDL semantics);
     without it, the text is parsed exactly as given, as the released evaluator does (with
-    it, valid PDDL tarski refuses is rewritten first, lines kept: ``pddl.normalise``)."""
+    it, valid PDDL tarski refuses is rewritten first, lines kept: ``pddl.normalise``).
+
+    ``first_error_only``: an invalid text's ``errors`` hold its first error alone, the same
+    ``errors[0]`` as without it; the others are not looked for (what a reward needs: after a
+    '(' left open, finding them parses the text again once per parenthesis put back)."""
     if fold_case:
         from text2world.pddl.normalise import normalise_for_tarski
         text = normalise_for_tarski(text)
-    return _validate(text, fold_case, 0)
+    return _validate(text, fold_case, 0, first_error_only)
 
 
-def _validate(text: str, fold_case: bool, repairs: int) -> Validation:
+def _validate(text: str, fold_case: bool, repairs: int,
+              first_error_only: bool = False) -> Validation:
     try:
         reader = tarski_parse(text, case_insensitive=fold_case)
     except (DomainInputError, RecursionError) as error:
@@ -362,10 +367,14 @@ def _validate(text: str, fold_case: bool, repairs: int) -> Validation:
     except Exception as error:  # tarski raises many unrelated classes
         from text2world.pddl.reading import all_errors  # it imports this module
 
+        first = classify_error(text, error)
+        if first_error_only and first.line is not None:  # all_errors puts it first as it is
+            return Validation(False, (first,))
+
         def revalidate(repaired: str) -> tuple[Issue, ...]:
             return _validate(repaired, fold_case, repairs + 1).errors
 
-        return Validation(False, all_errors(text, classify_error(text, error), revalidate,
-                                            repairs))
+        return Validation(False, all_errors(text, first, revalidate, repairs)[:1]
+                          if first_error_only else all_errors(text, first, revalidate, repairs))
     domain = domain_from_tarski(reader)
     return Validation(True, (), tuple(domain_warnings(text, domain)), domain)
