@@ -195,9 +195,12 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
 
 
 def _validate(domain: str):
-    from text2world.pddl.validation import validate
+    from text2world.pddl.validation import Validation, validate
 
-    return validate(domain, first_error_only=True)  # a reward's reason names the first
+    # a reward reads whether it validates and its first error: what is kept of it is that
+    # alone (its model is _PARSED's), so fewer long-lived objects for the garbage collector
+    checked = validate(domain, first_error_only=True)
+    return Validation(checked.ok, checked.errors)
 
 
 def _parse(domain: str):
@@ -216,6 +219,7 @@ _PARSED = TextCache(_parse)
 
 def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
             planner_limit: float | None = None) -> RewardDetail:
+    from text2world.pddl import tarski_cache
     from text2world.pddl.extract import NoDomainFound, extract_domain
 
     zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
@@ -223,14 +227,17 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
         domain = extract_domain(text, "canonical")
     except NoDomainFound as err:
         return RewardDetail(0.0, metric, False, reason=f"no domain: {err}", scores=zeros)
-    checked = _VALIDATED(domain)
+    wanted = METRICS if every_score else (metric,)
+    simulated = "semantic" in wanted and bool(gold.problems)
+    with tarski_cache.transient():  # the answer's parse tree serves both, then is dropped
+        checked = _VALIDATED(domain)
+        predicted = _parsed(domain) if checked.ok and simulated else None
     if not checked.ok:
         first = checked.errors[0]
         where = f" (line {first.line})" if first.line is not None else ""
         return RewardDetail(0.0, metric, False, reason=f"does not validate{where}: {first.message}"[:500],
                             scores=zeros)
     scores: dict[str, Any] = {"executable": 1.0}
-    wanted = METRICS if every_score else (metric,)
     verdict, reasons = None, []
     if "semantic" in wanted and not gold.problems:
         reasons.append("the gold has no problems: semantic scoring is replaced by canonical_f1")
@@ -240,8 +247,8 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
             scores[f"{mode}_f1"], why = _f1(gold.domain, domain, mode)
             if why:
                 reasons.append(why)
-    if "semantic" in wanted and gold.problems:
-        scores["semantic"], verdict, why = _semantic(gold, domain, limit, planner_limit)
+    if simulated:
+        scores["semantic"], verdict, why = _semantic(gold, predicted, limit, planner_limit)
         if why:
             reasons.append(why)
     chosen = metric if metric != "semantic" or gold.problems else "canonical_f1"
@@ -266,7 +273,16 @@ def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
     return sum(getattr(result, name) for name in _F1S) / len(_F1S), ""
 
 
-def _semantic(gold: Gold, domain: str, limit: float,
+def _parsed(domain: str) -> Any:
+    """The answer's model, or its text where the parse fails (semantic scoring parses it
+    again and says why)."""
+    try:
+        return _PARSED(domain)
+    except Exception:  # noqa: BLE001
+        return domain
+
+
+def _semantic(gold: Gold, predicted: Any, limit: float,
               planner_limit: float | None = None) -> tuple[float, str, str]:
     from text2world.scoring.semantic import SemanticSettings, semantic_score
 
@@ -274,10 +290,6 @@ def _semantic(gold: Gold, domain: str, limit: float,
     lower = planner_limit if planner_limit is not None and planner_limit < planner else None
     settings = SemanticSettings(time_limit=limit, planner_timeout=planner, cpu_clock=True,
                                 prediction_planner_timeout=lower)
-    try:
-        predicted: Any = _PARSED(domain)
-    except Exception:  # noqa: BLE001 - semantic scoring parses it again and says why it fails
-        predicted = domain
     result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
     # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
     # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,

@@ -104,3 +104,42 @@ def test_parsed_domains_are_shared_by_text_and_bounded(monkeypatch):
         parse_domain(text + f"\n; {index}\n")
     assert len(model._DOMAINS) == 3
     assert model._DOMAINS_CHARS == sum(len(key[0]) for key in model._DOMAINS)
+
+
+def test_transient_trees_serve_their_block_and_are_dropped(parses):
+    first, second = [record.domain.lower() for record in RECORDS
+                     if ";" not in record.domain][:2]  # comments are emptied before parsing
+    expected = {text: domain_from_tarski(uncached(text)) for text in (first, second)}
+    domain_from_tarski(tarski_parse(first))  # kept by the process
+    parses.clear()
+    with tarski_cache.transient():
+        tarski_parse(second)
+        with tarski_cache.transient():  # an inner block shares the outer one's trees
+            assert domain_from_tarski(tarski_parse(second)) == expected[second]
+        assert domain_from_tarski(tarski_parse(first)) == expected[first]
+        assert parses == [second]  # within the block: one parse of it, none of the kept one
+        entries = tarski_cache.stats()["entries"]
+    assert tarski_cache.stats()["entries"] == entries
+    assert domain_from_tarski(tarski_parse(second)) == expected[second]
+    assert parses == [second, second]  # dropped with its block: parsed again, now kept
+    assert tarski_cache.stats()["entries"] == entries + 1
+
+
+def test_a_reward_keeps_no_tree_of_its_answer(parses):
+    """A reward's answer is parsed once (validation and model share the tree) and its tree
+    is not kept (a long-lived object the garbage collector would walk; its model is)."""
+    from text2world.rewards import _PARSED, _VALIDATED, resolve_gold, reward_for
+
+    record = next(r for r in load_dataset() if r.problems)
+    answer = re.sub(r"\(domain\s+[^\s()]+", "(domain reworded", record.domain, count=1)
+    _VALIDATED.cache_clear()
+    _PARSED.cache_clear()
+    detail = reward_for(resolve_gold(record.id), f"```pddl\n{answer}\n```")
+    assert detail.reward == 1.0, detail
+
+    def answer_parses() -> list[str]:
+        return [text for text in parses if "(domain reworded" in text]
+
+    assert len(answer_parses()) == 1
+    tarski_cache.domain_reader(answer_parses()[0])  # not kept: parsed again
+    assert len(answer_parses()) == 2

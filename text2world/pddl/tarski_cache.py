@@ -11,6 +11,12 @@ ones an uncached parse gives: a text ANTLR rejects keeps its exception (raised a
 and checks made while visiting (undeclared names, arities) run on every read.
 
 The cache is per process, bounded in entries and in characters, and thread-safe.
+
+Within ``transient()`` the trees parsed are kept until the block ends, not in the process's
+cache: a reward reads a new answer twice (validation, then the model) and never again (what it
+keeps of an answer met again is the validation and the model), and a cached tree is about
+1,000 objects the cyclic garbage collector walks on each full collection until it is evicted:
+kept, the trees of new answers were most of what a reward's full collections walked.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ import copy
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 MAX_ENTRIES = 256
 # all cached texts together: a tree costs about 150 bytes per character of its text (measured
@@ -33,6 +42,8 @@ _TREES: OrderedDict[tuple[str, str], tuple[object, BaseException | None]] = Orde
 _CHARS = 0
 _LOCK = threading.Lock()
 _STATS = {"hits": 0, "misses": 0}
+# the trees of the innermost ``transient()`` block of this thread or task, or None
+_TRANSIENT: ContextVar[dict | None] = ContextVar("t2w_transient_trees", default=None)
 
 
 def clear() -> None:
@@ -49,16 +60,33 @@ def stats() -> dict[str, int]:
         return dict(_STATS, entries=len(_TREES))
 
 
+@contextmanager
+def transient() -> Iterator[None]:
+    """Trees parsed within the block are reused within it and dropped when it ends (see the
+    module's docstring); trees the process's cache holds are still found. A block within
+    another shares the outer block's trees."""
+    outer = _TRANSIENT.get()
+    token = _TRANSIENT.set({} if outer is None else outer)
+    try:
+        yield
+    finally:
+        _TRANSIENT.reset(token)
+
+
 def _tree(reader, text: str, rule: str):
     """The parse tree of ``text`` from grammar rule ``rule`` ("domain" or "problem"), parsed
     by ``reader``'s own parser on a miss (through ``parse_domain_string`` for domains, so that
     whatever observes tarski's parses sees this one). Raises what ANTLR raised."""
     global _CHARS
     key = (rule, text)
+    local = _TRANSIENT.get()
     with _LOCK:
-        found = _TREES.get(key)
+        found = local.get(key) if local is not None else None
+        if found is None:
+            found = _TREES.get(key)
+            if found is not None:
+                _TREES.move_to_end(key)
         if found is not None:
-            _TREES.move_to_end(key)
             _STATS["hits"] += 1
     if found is not None:
         tree, kept = found
@@ -100,7 +128,9 @@ def _tree(reader, text: str, rule: str):
         assert error is not None
         entry = (None, _copy(error))  # a copy: no traceback kept
     with _LOCK:
-        if key not in _TREES:
+        if local is not None:
+            local[key] = entry
+        elif key not in _TREES:
             _TREES[key] = entry
             _CHARS += len(text)
             while _TREES and (len(_TREES) > MAX_ENTRIES or _CHARS > MAX_CHARS):
@@ -142,4 +172,5 @@ def read_instance(reader, text: str):
     return reader.problem
 
 
-__all__ = ["MAX_CHARS", "MAX_ENTRIES", "clear", "domain_reader", "read_instance", "stats"]
+__all__ = ["MAX_CHARS", "MAX_ENTRIES", "clear", "domain_reader", "read_instance", "stats",
+           "transient"]
