@@ -192,7 +192,7 @@ def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
     steps = [(validation, "validate", "validation (tarski's parse)"),
              (model, "parse_domain", "parse into our model"),
              (front, "search_plan", "in-process planner search, h^2 included"),
-             (front, "fast_downward_race", "Fast Downward (this process's side)"),
+             (front, "fast_downward_with_prover", "Fast Downward (this process's side)"),
              (semantic, "aligned_prediction", "alignment"),
              (semantic._PairScorer, "_trajectory", "simulation along the gold's trajectories")]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]

@@ -129,7 +129,7 @@ def test_the_direct_pipeline_keeps_the_drivers_cpu_limit():
 
 
 def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
-    """Blind A* (``PROVER_SEARCH``) runs beside lama-first (``fast_downward_race``): the answer
+    """Blind A* (``PROVER_SEARCH``) runs beside lama-first (``fast_downward_with_prover``): the answer
     is lama-first's as if it ran alone, unless the prover proves the problem unsolvable (8
     switches, 7 tokens: unsolvable by counting, h^2 sees every goal pair reachable, the
     in-process search stops on its bounds) or lama-first runs out of time. A proof is kept as
@@ -143,7 +143,7 @@ def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
         PROVER_SEARCH,
         PlanCache,
         fast_downward_plan,
-        fast_downward_race,
+        fast_downward_with_prover,
     )
     from text2world.simulation import simulator_from_text
 
@@ -154,12 +154,16 @@ def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
     blocksworld = load_dataset().get("blocksworld")
     domain, problem = blocksworld.domain, blocksworld.problems[0].pddl
     alone = fast_downward_plan(domain, problem, 20)
-    assert fast_downward_race(domain, problem, 20, prover_timeout=20) == (alone, False)
+    assert fast_downward_with_prover(domain, problem, 20, prover_timeout=20) == (alone, False)
+    # the prover's turn at once (lama-first stopped as it starts), its plan set aside:
+    # lama-first, run again, answers as alone
+    assert fast_downward_with_prover(domain, problem, 20, prover_timeout=20,
+                                     prover_after=0) == (alone, False)
     stopped, _ = planner_front.planned(TOKENS, tokens_problem(30), 0.0)
     assert stopped.status == "Timeout" and stopped.message.startswith("no plan within 0 CPU")
 
-    monkeypatch.setattr(planner_front, "fast_downward_race",
-                        lambda d, p, _timeout, prover_timeout: fast_downward_race(
+    monkeypatch.setattr(planner_front, "fast_downward_with_prover",
+                        lambda d, p, _timeout, prover_timeout: fast_downward_with_prover(
                             d, p, 0, prover_timeout=20))
     proof, _ = planner_front.planned(TOKENS, counting, 20)
     assert proof.status == "UNSOLVABLE_PROVEN" and not proof.solved
@@ -176,11 +180,12 @@ def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
     planner_front.clear_memory()
 
 
-def test_the_race_stops_the_loser_and_counts_its_cpu(monkeypatch):
-    """When the prover's proof ends the race (10 switches, 9 tokens: the prover proves it in
-    about a fifth of lama-first's time), lama-first's launcher is asked to stop and kills and
-    reaps its search itself (exit code 1, not a signal), so that the search's CPU seconds count
-    among this process's children's; nothing of either process group is left."""
+def test_lama_first_stopped_for_the_prover_counts_its_cpu(monkeypatch):
+    """When lama-first has not answered in its turn (10 switches, 9 tokens: the prover proves
+    it in about a fifth of lama-first's time), its launcher is asked to stop and kills and reaps
+    its search itself (exit code 1, not a signal), so that the search's CPU seconds count among
+    this process's children's; the prover's proof is the answer, and nothing of either process
+    group is left. A problem lama-first answers in its turn never starts the prover."""
     from planning_helpers import TOKENS, tokens_problem
 
     from text2world.planning import fast_downward
@@ -193,11 +198,15 @@ def test_the_race_stops_the_loser_and_counts_its_cpu(monkeypatch):
         launched.append(self)
 
     monkeypatch.setattr(fast_downward._Launched, "__init__", recording)
-    result, proved = fast_downward.fast_downward_race(TOKENS, tokens_problem(10), 60,
-                                                      prover_timeout=60)
+    result, proved = fast_downward.fast_downward_with_prover(TOKENS, tokens_problem(10), 60,
+                                                             prover_timeout=60)
     assert proved and result.status == "UNSOLVABLE_PROVEN"
     lama, prover = launched
     assert prover.process.returncode == 11 and lama.process.returncode == 1
     for run in launched:
         with pytest.raises(ProcessLookupError):
             os.killpg(run.process.pid, 0)
+    launched.clear()
+    quick, proved = fast_downward.fast_downward_with_prover(TOKENS, tokens_problem(2), 60,
+                                                            prover_after=60)
+    assert quick.status == "UNSOLVABLE_PROVEN" and not proved and len(launched) == 1

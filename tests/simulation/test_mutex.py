@@ -178,7 +178,7 @@ def test_the_front_proves_without_fast_downward(monkeypatch, tmp_path):
     def no_fast_downward(*_args, **_kwargs):
         raise AssertionError("h^2 answers: no Fast Downward")
 
-    monkeypatch.setattr(planner_front, "fast_downward_race", no_fast_downward)
+    monkeypatch.setattr(planner_front, "fast_downward_with_prover", no_fast_downward)
     result = planner_front.plan_problem(no_stir, problem)
     assert result.status == "UNSOLVABLE_PROVEN" and result.planner == planner_front.PROOF
     assert re.search(r"h\^2: the goal atom \(can-holds \S+ \S+\) is unreachable", result.message)

@@ -115,7 +115,7 @@ def test_an_exploding_problem_stops_at_its_bound_then_falls_back(tmp_path, monke
     # the front gives up at its bound; h^2 proves s0 never on and off at once, so no Fast
     # Downward is run
     with monkeypatch.context() as patch:
-        patch.setattr(planner_front, "fast_downward_race", _no_fast_downward)
+        patch.setattr(planner_front, "fast_downward_with_prover", _no_fast_downward)
         result = planner_front.plan_problem(SWITCHES, text, timeout=20)
     assert result.status == "UNSOLVABLE_PROVEN" and result.planner == planner_front.PROOF
     assert "(off s0) and (on s0) are never true together" in result.message

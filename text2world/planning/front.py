@@ -4,10 +4,11 @@
 (``text2world.simulation.search``): no process, no translation, a few milliseconds on the
 store's problems. When that search reaches one of its bounds (``FRONT_LIMITS``), or the
 problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
-``planning.fast_downward_race``) answers exactly as it did before the front existed, with
-blind A* beside it (``PROVER_SEARCH``: a complete search that proves in seconds problems
-unsolvable by counting, where lama-first's heuristic search times out); the prover's proof
-ends the race, and its answer is taken when lama-first runs out of time. Between
+``planning.fast_downward_with_prover``) answers exactly as it did before the front existed, with
+blind A* taking a turn when lama-first has not answered in half a second (``PROVER_SEARCH``:
+a complete search that proves in seconds problems unsolvable by counting, where lama-first's
+heuristic search times out); the prover's proof ends the run, and its plan is taken when
+lama-first runs out of time. Between
 the two, a search stopped by its work bounds asks h^2 reachability (``simulation.mutex``)
 whether the goal is unreachable: a proof in milliseconds where Fast Downward would exhaust the
 reachable space (a broken domain whose deletes rule the goal out), else Fast Downward answers. A plan
@@ -39,16 +40,16 @@ from dataclasses import asdict
 from pathlib import Path
 
 from text2world.files import data_dir
-from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_race
+from text2world.planning.fast_downward import PlanCache, PlanResult, cpu_limit_message, fast_downward_with_prover
 from text2world.simulation import SimulationError, Simulator, mutex, simulator_from_text
 from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
-# The prover's CPU limit, as a share of lama-first's: it runs beside lama-first (two processes,
-# the CPU seconds of both count), and its proof ends the race. lama-first keeps its whole limit,
-# so its answers are what they were without the prover. Half: a problem neither answers costs
-# 1.5 times lama-first's limit; the proofs lama-first cannot give in 10 CPU-s that the prover
-# gives, it gives in 1 to 4 (bench/reward_bench.py's answers).
+# The prover's CPU limit, as a share of lama-first's: it takes its turn while lama-first is
+# paused (the CPU seconds of both count), and its proof ends the run. lama-first keeps its whole
+# limit, so its answers are what they were without the prover. Half: a problem neither answers
+# costs 1.5 times lama-first's limit; the proofs lama-first cannot give in 10 CPU-s that the
+# prover gives, it gives in 1 to 4 (bench/reward_bench.py's answers).
 PROVER_SHARE = 0.5
 PROVER = "fast-downward astar(blind, limited stubborn sets)"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
@@ -141,10 +142,10 @@ def plan_problem(domain_text: str, problem_text: str, timeout: float = 10.0, *,
 
 
 def _fast_downward(domain_text: str, problem_text: str, timeout: float, why: str) -> PlanResult:
-    """lama-first within ``timeout`` CPU seconds, beside the prover within ``PROVER_SHARE`` of
-    them (``fast_downward_race``)."""
-    result, proved = fast_downward_race(domain_text, problem_text, timeout,
-                                        prover_timeout=timeout * PROVER_SHARE)
+    """lama-first within ``timeout`` CPU seconds, with the prover's turn within
+    ``PROVER_SHARE`` of them (``fast_downward_with_prover``)."""
+    result, proved = fast_downward_with_prover(domain_text, problem_text, timeout,
+                                               prover_timeout=timeout * PROVER_SHARE)
     planner = (f"{PROVER} beside {FALLBACK}" if proved else FALLBACK) + f" (after {why})"
     return PlanResult(result.solved, result.status, result.plan_length,
                       "; ".join(m for m in (result.message, why) if m), result.plan,
