@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from text2world.pddl import tarski_lexer
+
 MAX_ENTRIES = 256
 # all cached texts together: a tree costs about 150 bytes per character of its text (measured
 # on the store's domains), so at most about 75 MB
@@ -100,7 +102,9 @@ def _tree(reader, text: str, rule: str):
     parse_string = parser.parse_string
 
     def capturing(string: str, start_rule: str):
-        result = parse_string(string, start_rule)
+        # tarski's parser on tokens cut without its lexer, the same ones (``tarski_lexer``)
+        result = tarski_lexer.parse(parser, string, start_rule) \
+            or parse_string(string, start_rule)
         captured.append(result[0])
         return result
 
