@@ -171,6 +171,42 @@ def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
     assert fast[0]["verdict"] == "equivalent" and fast[-1] != fast[0]
 
 
+def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it(
+        monkeypatch) -> None:
+    """A prediction that is the gold with an action left out (``pddl.perturb.drop_action``: a
+    training run's commonest incomplete answer) is compared through the gold's own answers
+    where each kept action compiles as the gold's (``_restricted_trajectory``): the same
+    score, to the counts, the diagnoses and the seeded sample, as comparing it state by state
+    (``_kept_actions`` None). Where leaving the action out makes a predicate static, the joins
+    may be ordered otherwise and the full comparison runs."""
+    from text2world.pddl import perturb
+
+    used: list[bool] = []
+    original = semantic._PairScorer._restricted_trajectory
+    monkeypatch.setattr(semantic._PairScorer, "_restricted_trajectory",
+                        lambda self, *args: used.append(True) or original(self, *args))
+    kept = semantic._kept_actions
+    pairs = 0
+    for record in sorted(load_dataset().records, key=lambda r: r.id)[::4]:
+        if not record.problems:
+            continue
+        gold, problems = store_problems(record.id)
+        for seed in range(2):
+            prediction = perturb.drop_action(gold, seed=seed)
+            found = []
+            for restricted in (True, False):
+                monkeypatch.setattr(semantic, "_kept_actions",
+                                    kept if restricted else lambda *_: None)
+                score = semantic_score(gold, prediction, problems).to_dict()
+                found.append({k: v for k, v in score.items()
+                              if k not in ("seconds", "planner_seconds")})
+            assert found[0] == found[1], (record.id, seed)
+            assert found[0]["verdict"] != "equivalent"
+            pairs += 1
+    assert pairs >= 40 and len(used) >= 3 * pairs  # most problems of most pairs
+    monkeypatch.setattr(semantic, "_kept_actions", kept)
+
+
 def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
     """More golds than the 32 a count bound kept (a GRPO step's prompts) stay prepared; the
     bound is in bytes (``T2W_GOLD_CACHE_BYTES``): past it the least recently used goes."""

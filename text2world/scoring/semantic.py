@@ -543,6 +543,7 @@ class _PairScorer:
         self.diagnoser = Diagnoser(cache.domain, predicted)
         # the domain name is not simulated: a copy under another name is the gold too
         self.itself = replace(predicted, name=cache.domain.name) == cache.domain
+        self.kept = None if self.itself else _kept_actions(cache.domain, predicted)
 
     def _elapsed(self) -> float:
         if self.settings.cpu_clock:  # the in-process search runs in this thread
@@ -565,6 +566,11 @@ class _PairScorer:
         itself = self.itself and problem == gold.problem
         simulator = gold.simulator if itself else \
             Simulator(self.predicted, problem, max_work=self.settings.max_work)
+        # the gold with actions left out, on the gold's problem, each kept action compiled as
+        # the gold's (the same join order, and so the same work counted: which predicates are
+        # static orders the joins): ``_restricted_trajectory``
+        restricted = (self.kept is not None and problem == gold.problem
+                      and simulator.compiled_like(gold.simulator, self.kept))
         plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
@@ -576,6 +582,8 @@ class _PairScorer:
             self._clock()
             if itself:
                 self._gold_trajectory(gold, trajectory, counts, rng)
+            elif restricted:
+                self._restricted_trajectory(gold, simulator, trajectory, counts, rng)
             else:
                 self._trajectory(gold, simulator, trajectory, counts, rng)
         return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
@@ -639,6 +647,36 @@ class _PairScorer:
             counts["compared"] += len(sample)
             counts["agree"] += len(sample)
 
+    def _restricted_trajectory(self, gold: GoldProblem, simulator: Simulator,
+                               trajectory: _Trajectory, counts: Counter,
+                               rng: random.Random) -> None:
+        """``_trajectory`` for a prediction that is the gold with actions left out
+        (``_kept_actions``), on the gold's problem: each kept action is the gold's, on the same
+        predicates and objects, so in every state its ground actions applicable in the
+        prediction are the gold's and their successors agree; the prediction's applicable
+        actions are the gold's of the kept actions (in the gold's order, which is the sorted
+        order ``Simulator.applicable`` gives) and its counts, diagnoses and seeded sample are
+        what the comparison makes. Its states are the gold's (no predicate of its own), and
+        its work never passes the gold's (each kept action compiled as the gold's, fewer
+        actions), so it raises nothing the gold does not."""
+        kept = self.kept
+        assert kept is not None
+        limit = self.settings.max_transitions
+        for gold_state in trajectory.states:
+            gold_actions = gold.applicable_in(gold_state)
+            counts["states"] += 1
+            common = [a for a in gold_actions if a.name in kept]
+            counts["tp"] += len(common)
+            for action in gold_actions:
+                if action.name not in kept:
+                    counts["fn"] += 1
+                    self.diagnoser.too_strong(action, simulator, gold_state)
+            sample = common if len(common) <= limit else rng.sample(common, limit)
+            for action in sample:
+                gold.change(gold_state, action)
+            counts["compared"] += len(sample)
+            counts["agree"] += len(sample)
+
     def _trajectory(self, gold: GoldProblem, simulator: Simulator, trajectory: _Trajectory,
                     counts: Counter, rng: random.Random) -> None:
         # atoms of prediction-only predicates, from the projected initial state (typing
@@ -686,6 +724,19 @@ class _PairScorer:
                     counts["agree"] += 1
                 else:
                     self.diagnoser.effects(action, added, deleted, p_added, p_deleted)
+
+
+def _kept_actions(gold: Domain, predicted: Domain) -> frozenset[str] | None:
+    """The names of the prediction's actions where it is the gold with actions left out (every
+    one of its actions the gold's action of that name, its requirements, types, constants,
+    predicates and functions the gold's), else None."""
+    if (predicted.requirements, predicted.types, predicted.constants, predicted.predicates,
+            predicted.functions) != (gold.requirements, gold.types, gold.constants,
+                                     gold.predicates, gold.functions):
+        return None
+    if any(gold.action(action.name) != action for action in predicted.actions):
+        return None
+    return frozenset(action.name for action in predicted.actions)
 
 
 _PLANNED = "planned"  # the domain name in the planners' inputs

@@ -6,7 +6,7 @@ import random
 import threading
 from dataclasses import dataclass
 from itertools import product
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from text2world.pddl.model import (
     VARIABLE,
@@ -205,6 +205,13 @@ class Simulator:
         if pending:  # only possible with variables bound nowhere: a malformed action
             raise SimulationError(f"precondition uses unbound variables: {pending!r}")
         return tuple(steps)
+
+    def compiled_like(self, other: "Simulator", names: Iterable[str]) -> bool:
+        """Whether the actions ``names`` are compiled here as in ``other`` (the same lifted
+        conditions, join order and effects): on equal objects they enumerate, test and apply
+        alike, with the same work counted."""
+        return all(name in self._actions and self._actions[name] == other._actions.get(name)
+                   for name in names)
 
     def _static_predicates(self) -> frozenset[str]:
         changed = {effect.atom.predicate for action in self.domain.actions
