@@ -60,11 +60,11 @@ def _kind(piece: str) -> tuple[int, int] | None:
     lexer = fstripsLexer(InputStream(piece))
     lexer.removeErrorListeners()
     lexer.addErrorListener(Recorder())
-    tokens = lexer.getAllTokens()
+    found = lexer.getAllTokens()
     kind = None
-    if not errors and len(tokens) == 1 and tokens[0].start == 0 \
-            and tokens[0].stop == len(piece) - 1:
-        kind = (tokens[0].type, tokens[0].channel)
+    if not errors and len(found) == 1 and found[0].start == 0 \
+            and found[0].stop == len(piece) - 1:
+        kind = (found[0].type, found[0].channel)
     with _LOCK:
         if len(_KINDS) >= _KINDS_MAX:
             _KINDS.clear()
@@ -90,7 +90,7 @@ class _TokenSource:
         return token
 
     def getSourceName(self) -> str:  # noqa: N802 - ANTLR's name
-        return self.inputStream.getSourceName()
+        return getattr(self.inputStream, "name", "<unknown>")
 
 
 def tokens(text: str) -> _TokenSource | None:

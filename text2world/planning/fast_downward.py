@@ -244,7 +244,6 @@ class _Launched:
             return False
         return True
 
-
     def code(self) -> int:
         """The exit code as ``run_fast_downward_direct`` gives it."""
         return (self.process.returncode or 0) & 0xFF
