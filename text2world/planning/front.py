@@ -45,11 +45,12 @@ from text2world.simulation import SimulationError, Simulator, mutex, simulator_f
 from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
-# The prover's CPU limit, as a share of lama-first's: it takes its turn while lama-first is
-# paused (the CPU seconds of both count), and its proof ends the run. lama-first keeps its whole
-# limit, so its answers are what they were without the prover. Half: a problem neither answers
-# costs 1.5 times lama-first's limit; the proofs lama-first cannot give in 10 CPU-s that the
-# prover gives, it gives in 1 to 4 (bench/reward_bench.py's answers).
+# The prover's CPU limit, as a share of lama-first's: it takes its turn when lama-first has not
+# answered in its first half second (the CPU seconds of every run count), and its proof ends
+# the run; otherwise lama-first runs again with its whole limit, so its answers are what they
+# were without the prover. Half: a problem neither answers costs 1.5 times lama-first's limit
+# and half a second; the proofs lama-first cannot give in 10 CPU-s that the prover gives, it
+# gives in 1 to 4 (bench/reward_bench.py's answers).
 PROVER_SHARE = 0.5
 PROVER = "fast-downward astar(blind, limited stubborn sets)"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a
