@@ -128,8 +128,9 @@ def test_the_direct_pipeline_keeps_the_drivers_cpu_limit():
         assert direct == driver == expected, (limit, direct, driver)
 
 
-def test_the_prover_beside_lama_first(tmp_path, monkeypatch):
-    """Blind A* (``PROVER_SEARCH``) runs beside lama-first (``fast_downward_with_prover``): the answer
+def test_the_prover_takes_a_turn_after_lama_first(tmp_path, monkeypatch):
+    """Blind A* (``PROVER_SEARCH``) takes a turn when lama-first has not answered in its first
+    half second (``fast_downward_with_prover``): the answer
     is lama-first's as if it ran alone, unless the prover proves the problem unsolvable (8
     switches, 7 tokens: unsolvable by counting, h^2 sees every goal pair reachable, the
     in-process search stops on its bounds) or lama-first runs out of time. A proof is kept as
