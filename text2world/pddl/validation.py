@@ -374,7 +374,7 @@ def _validate(text: str, fold_case: bool, repairs: int,
         def revalidate(repaired: str) -> tuple[Issue, ...]:
             return _validate(repaired, fold_case, repairs + 1).errors
 
-        return Validation(False, all_errors(text, first, revalidate, repairs)[:1]
-                          if first_error_only else all_errors(text, first, revalidate, repairs))
+        errors = all_errors(text, first, revalidate, repairs)
+        return Validation(False, errors[:1] if first_error_only else errors)
     domain = domain_from_tarski(reader)
     return Validation(True, (), tuple(domain_warnings(text, domain)), domain)

@@ -229,7 +229,6 @@ class _Launched:
 
     def __init__(self, launcher: str, options: Sequence[str], arguments: Sequence[str],
                  workdir: Path) -> None:
-        self.workdir = workdir
         self.log = workdir / "launcher.log"
         with open(self.log, "wb") as log:
             self.process = _start_launcher(launcher, options, arguments, workdir, log)
