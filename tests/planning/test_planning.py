@@ -183,27 +183,36 @@ def test_the_prover_takes_a_turn_after_lama_first(tmp_path, monkeypatch):
 
 def test_lama_first_stopped_for_the_prover_counts_its_cpu(monkeypatch):
     """When lama-first has not answered in its turn (10 switches, 9 tokens: the prover proves
-    it in about a fifth of lama-first's time), its launcher is asked to stop and kills and reaps
-    its search itself (exit code 1, not a signal), so that the search's CPU seconds count among
-    this process's children's; the prover's proof is the answer, and nothing of either process
-    group is left. A problem lama-first answers in its turn never starts the prover."""
+    it in about a fifth of lama-first's time), its launcher kills and reaps its search itself
+    (exit code ``TURN_OVER``, not a signal), so that the search's CPU seconds count among
+    this process's children's; the prover's run, in the same folder, searches the translation
+    lama-first's run made (it translates nothing); the prover's proof is the answer, and
+    nothing of either process group is left. A problem lama-first answers in its turn never
+    starts the prover."""
     from planning_helpers import TOKENS, tokens_problem
 
     from text2world.planning import fast_downward
 
-    launched = []
+    launched, outputs = [], []
     original = fast_downward._Launched.__init__
 
     def recording(self, *args, **kwargs):
         original(self, *args, **kwargs)
         launched.append(self)
 
+    def output(self):
+        outputs.append(self.log.read_text())
+        return outputs[-1]
+
     monkeypatch.setattr(fast_downward._Launched, "__init__", recording)
+    monkeypatch.setattr(fast_downward._Launched, "output", output)
     result, proved = fast_downward.fast_downward_with_prover(TOKENS, tokens_problem(10), 60,
                                                              prover_timeout=60)
     assert proved and result.status == "UNSOLVABLE_PROVEN"
     lama, prover = launched
-    assert prover.process.returncode == 11 and lama.process.returncode == 1
+    assert prover.process.returncode == 11 and lama.process.returncode == fast_downward.TURN_OVER
+    assert lama.log == prover.log  # one folder
+    assert "Parsing..." not in outputs[-1] and "Task is provably unsolvable" in outputs[-1]
     for run in launched:
         with pytest.raises(ProcessLookupError):
             os.killpg(run.process.pid, 0)
@@ -211,3 +220,28 @@ def test_lama_first_stopped_for_the_prover_counts_its_cpu(monkeypatch):
     quick, proved = fast_downward.fast_downward_with_prover(TOKENS, tokens_problem(2), 60,
                                                             prover_after=60)
     assert quick.status == "UNSOLVABLE_PROVEN" and not proved and len(launched) == 1
+    assert "Parsing..." in outputs[-1]
+
+
+def test_a_run_on_an_earlier_translation_counts_its_cpu_seconds(tmp_path):
+    """The direct launcher searches a translation an earlier run finished in its folder, and
+    its CPU limit counts that translation's CPU seconds (``translated``), as the driver's does
+    its own: with the limit's seconds already spent the run ends as a translator out of time."""
+    from planning_helpers import TOKENS, tokens_problem
+
+    from text2world.planning.fast_downward import (
+        PROVER_SEARCH,
+        fast_downward_folder,
+        run_fast_downward_direct,
+    )
+
+    with fast_downward_folder(TOKENS, tokens_problem(3)) as workdir:
+        code, output = run_fast_downward_direct(workdir, 60, alias="lama-first", cpu_limit=20)
+        assert code == 11 and "Parsing..." in output
+        spent = float((workdir / "translated").read_text())
+        assert 0 < spent < 20
+        code, output = run_fast_downward_direct(workdir, 60, search=PROVER_SEARCH, cpu_limit=20)
+        assert code == 11 and "Parsing..." not in output
+        (workdir / "translated").write_text("19.5")
+        code, _ = run_fast_downward_direct(workdir, 60, search=PROVER_SEARCH, cpu_limit=20)
+        assert code == 232  # 0 whole seconds left, as the driver's translator past its limit

@@ -83,6 +83,26 @@ def test_a_prediction_equal_up_to_names_plans_nothing_the_gold_did_not(blocks, m
         semantic_score(gold, changed, gold_cache=cache)
 
 
+def test_a_prediction_is_searched_within_lower_bounds_than_the_gold() -> None:
+    """A prediction's problem is searched in-process within ``PREDICTION_LIMITS`` (sudoku-fill's
+    p03 needs 526 expansions, past its 500: Fast Downward plans it), the gold's and a
+    prediction that is the gold within the gold's ``FRONT_LIMITS`` (in-process)."""
+    from text2world.planning.front import FRONT_LIMITS, PREDICTION_LIMITS
+
+    assert PREDICTION_LIMITS.max_expanded < 526 <= FRONT_LIMITS.max_expanded
+    gold, problems = store_problems("sudoku-fill")
+    cache = prepare_gold(gold, problems)
+    unused = gold.replace("(:predicates", "(:predicates (unused-flag)", 1)
+    for text, planner in ((gold, "in-process"), (unused, "fast-downward lama-first (after "
+                                                 "in-process lazy-gbfs(ff, preferred): bound "
+                                                 "(more than 500 states expanded))")):
+        score = semantic_score(gold, text, gold_cache=cache)
+        assert score.verdict == "equivalent", score.reason
+        p03 = next(p for p in score.problems if p.name == "p03")
+        assert p03.plan_valid and p03.planner.startswith(planner), p03.planner
+        assert p03.gold_planner.startswith("in-process")
+
+
 def test_gold_cache_is_reused(blocks) -> None:
     gold, problems, cache = blocks
     assert prepare_gold(gold, problems) is cache

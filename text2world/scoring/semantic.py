@@ -25,7 +25,8 @@ by those cached answers instead of a simulator of its own. Sample sizes and seed
 ``ok=False`` and a reason, never a zero.
 
 Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
-search in-process on the compiled simulator, Fast Downward when that search reaches its bounds;
+search in-process on the compiled simulator, Fast Downward when that search reaches its bounds
+(the gold's, or a third of them for a prediction that is not the gold: ``PREDICTION_LIMITS``);
 each problem's score names the planner that produced each plan.
 
 Deterministic: every number rests on seeded sampling and work bounds (search nodes, the
@@ -48,7 +49,7 @@ from typing import TYPE_CHECKING, Sequence
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import Domain, Formula, iter_atoms, parse_domain
-from text2world.planning.front import cached_plan, planned, timeout_of
+from text2world.planning.front import FRONT_LIMITS, PREDICTION_LIMITS, cached_plan, planned, timeout_of
 from text2world.scoring.caching import PREPARED_GOLDS_MAX_BYTES, deep_size, default_max_bytes
 from text2world.scoring.diagnosis import Diagnoser, Diagnosis, lift
 from text2world.scoring.semantic_alignment import (
@@ -87,7 +88,8 @@ class SemanticSettings:
     seed: int = 0
     max_transitions: int = 25  # successors compared per state (seeded sample of common actions)
     planner_timeout: float = 10.0   # seconds per Fast Downward run, a safety net (the
-    #                                 in-process search's bounds are planner_front.FRONT_LIMITS)
+    #                                 in-process search's bounds are planning.front's
+    #                                 FRONT_LIMITS on the gold, PREDICTION_LIMITS on a prediction)
     time_limit: float = 60.0        # seconds per (gold, prediction) pair, planner included
     max_work: int = 200_000         # search nodes per simulator call
     exhaustive_states: int = 200    # a problem with at most this many reachable states is
@@ -571,7 +573,7 @@ class _PairScorer:
         # static orders the joins): ``_restricted_trajectory``
         restricted = (self.kept is not None and problem == gold.problem
                       and simulator.compiled_like(gold.simulator, self.kept))
-        plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator)
+        plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator, itself)
         accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
             check = simulator.validate_plan(gold.plan)
@@ -591,9 +593,11 @@ class _PairScorer:
                             counts["compared"], counts["agree"], dropped, planner,
                             gold.planner)
 
-    def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem,
-                       simulator: Simulator) -> tuple[bool | None, str, str]:
-        """(valid in the gold, why, the planner that answered)."""
+    def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem, simulator: Simulator,
+                       itself: bool = False) -> tuple[bool | None, str, str]:
+        """(valid in the gold, why, the planner that answered). The prediction's search has
+        ``PREDICTION_LIMITS``; a prediction that is the gold on this problem (``itself``) is
+        planned as the gold was (``FRONT_LIMITS``), so that it finds the gold's answer."""
         missing = _goal_predicates(problem.goal) - {p.name for p in self.predicted.predicates}
         if missing:
             return False, ("the prediction cannot state the goal: no predicate "
@@ -605,7 +609,8 @@ class _PairScorer:
         # cost then: the pair's limit fires on it as it would on a rerun)
         result, charged = planned(*planner_inputs(self.predicted, problem),
                                   self.prediction_timeout, simulator=simulator,
-                                  limit_in_key=self.limit_in_key)
+                                  limit_in_key=self.limit_in_key,
+                                  limits=FRONT_LIMITS if itself else PREDICTION_LIMITS)
         self.planner_seconds += time.perf_counter() - start
         self.planner_cpu += charged
         timeout = timeout_of(result)
