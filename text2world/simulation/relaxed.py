@@ -93,7 +93,9 @@ class RelaxedTask:
         enumerators = []
         for name, compiled in sorted(actions.items()):
             steps = _relaxed_steps(compiled.steps, static)
-            enumerators.append((name, compiled, compile_enumerator(
+            # the predicates whose atoms its loops read (its tests read static atoms only)
+            reads = frozenset(step[1] for step in steps if step[0] != "enum")
+            enumerators.append((name, compiled, reads, compile_enumerator(
                 steps, compiled.arity, compiled.slots, None, simulator.max_work)))
         index = _Index()
         reached: set = set()
@@ -107,10 +109,13 @@ class RelaxedTask:
         self._add: list[tuple] = []
         self.cost: list[float] = []
         changed = True
+        grown: set | None = None  # predicates with atoms reached in the last round (None: all)
         while changed:
             changed = False
             new_atoms: list = []
-            for name, compiled, enumerate_ in enumerators:
+            for name, compiled, reads, enumerate_ in enumerators:
+                if grown is not None and grown.isdisjoint(reads):
+                    continue  # the atoms it reads are the last round's: no tuple not grounded
                 if deadline is not None and time.thread_time() > deadline:
                     raise RelaxationTooLarge("timeout: grounding the relaxed problem ran past "
                                              "the search's CPU-time bound (the safety net)")
@@ -130,10 +135,12 @@ class RelaxedTask:
                     if len(self._pre) > MAX_RELAXED_ACTIONS:
                         raise RelaxationTooLarge(f"the relaxed problem has more than "
                                                  f"{MAX_RELAXED_ACTIONS:,} ground actions")
+            grown = set()
             for atom in new_atoms:
                 if atom not in reached:
                     reached.add(atom)
                     index.add(atom)
+                    grown.add(atom[0])
                     changed = True
             if len(reached) > MAX_RELAXED_ATOMS:
                 raise RelaxationTooLarge(f"the relaxed problem has more than "
