@@ -126,6 +126,34 @@ def test_an_answer_met_again_is_not_parsed_again(gold_text, monkeypatch):
     assert rewards._VALIDATED.cache_info().hits and rewards._PARSED.cache_info().hits
 
 
+def test_an_answer_is_parsed_with_the_garbage_collector_paused(gold_text, monkeypatch):
+    """The answer's validation (tarski's parse) runs with the cyclic collector paused, as its
+    scoring does, and the collector runs again after the reward (also after one that failed)."""
+    import gc
+
+    from text2world.pddl import validation
+
+    seen = []
+    original = validation.validate
+
+    def spying(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "validate", spying)
+    assert gc.isenabled()
+    answer = f"```pddl\n{drop_action(gold_text, seed=11)}\n```"
+    assert reward_for(resolve_gold(GOLD), answer).executable
+    assert seen == [False] and gc.isenabled()
+
+    def failing(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(validation, "validate", failing)
+    failed = reward_for(resolve_gold(GOLD), answer.replace("(:action", "(:action  ", 1))
+    assert failed.reward == 0 and "boom" in failed.reason and gc.isenabled()
+
+
 def test_past_the_cpu_limit_the_reward_is_zero_with_the_reason(gold_text):
     tight = DomainReward(limit=1e-9)
     assert tight([drop_action(gold_text, seed=1)], gold_id=[GOLD]) == [0.0]

@@ -41,6 +41,7 @@ from typing import Any, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.scoring.caching import TextCache
+from text2world.simulation.collector import collector_paused
 
 METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
 DEFAULT_METRIC = "semantic"
@@ -189,7 +190,11 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     check_metric(metric)
     planner_limit = check_planner_limit(planner_limit)
     try:
-        return _reward(gold, answer_text(answer), metric, limit, every_score, planner_limit)
+        # the answer's parse allocates as scoring does (see simulation/collector.py): paused,
+        # its temporaries are not promoted to the oldest generation by young collections, and
+        # the full collections they would cause (over every prepared gold) are fewer
+        with collector_paused():
+            return _reward(gold, answer_text(answer), metric, limit, every_score, planner_limit)
     except Exception as err:  # noqa: BLE001 - no model output may stop a training step
         return RewardDetail(0.0, metric, False, reason=f"scoring failed: {type(err).__name__}: {err}"[:500])
 
