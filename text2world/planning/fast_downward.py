@@ -426,9 +426,10 @@ def cpu_limit_message(timeout: float) -> str:
 # out, beside another region's van: 1.1M states to 44k); where they prune under a fifth of
 # the successors after 1,000 expansions they are switched off (on a bike-sharing problem they
 # tripled the time for 0.1 % fewer states). Measured on the 17 problems of bench/reward_bench.py's
-# answers that reach Fast Downward: lama-first's three timeouts (10 CPU-s) proved in 3.6 and
-# 0.8 CPU-s (the third in neither's time); the problems lama-first proves unsolvable in 0.1 to
-# 1.5 CPU-s, it proves in 0.1 to 1.0; the three lama-first solves in 0.1 CPU-s, it does not
+# answers that reach Fast Downward (with blind A*; breadth-first search in brackets):
+# lama-first's three timeouts (10 CPU-s) proved in 3.6 and 0.8 CPU-s (2.8 and 0.6; the third,
+# print-shop's 6.5M states, in neither's time); the problems lama-first proves unsolvable in 0.1
+# to 1.5 CPU-s, it proves in 0.1 to 1.0; the three lama-first solves in 0.1 CPU-s, it does not
 # solve in 7 to 10.
 PROVER_SEARCH = ("--search", "eager(single(const()),pruning=limited_pruning("
                  "pruning=atom_centric_stubborn_sets(),min_required_pruning_ratio=0.2,"
@@ -493,19 +494,18 @@ def fast_downward_with_prover(domain_text: str, problem_text: str, timeout: floa
                               prover_timeout: float = 5.0,
                               prover_after: float = PROVER_AFTER) -> tuple[PlanResult, bool]:
     """lama-first (as ``fast_downward_plan``, within ``timeout`` CPU seconds) and the prover
-    (``PROVER_SEARCH``, within ``prover_timeout``) in turns, each run in its own process
-    group: lama-first's search for ``prover_after`` wall-clock seconds after its translation;
-    if it has not answered, it is stopped and the prover runs; unless the prover proves the
-    problem unsolvable, lama-first
-    runs again from the start of its search with its whole limit (deterministic: the answer it
-    would have given; what the first turn spent is lost, at most ``prover_after`` seconds on a
-    problem that has cost the prover's turn already). The runs share one folder, so the
-    translation the first finished serves the others, each limit counting its CPU seconds as
-    if the run had translated (``_DIRECT_LAUNCHER``). The answer is lama-first's, as if it ran
-    alone, except for that proof (lama-first, given its time, could only agree) and, when
-    lama-first runs out of time, the prover's plan. Returns the answer and whether the prover
-    gave it. No run outlives the call, and the CPU seconds of every run count as this
-    process's children's."""
+    (``PROVER_SEARCH``, within ``prover_timeout``) in turns, each run in its own process group:
+    lama-first's search for ``prover_after`` wall-clock seconds after its translation; if it has
+    not answered, it is stopped and the prover runs; unless the prover proves the problem
+    unsolvable, lama-first runs again from the start of its search with its whole limit
+    (deterministic: the answer it would have given; what the first turn spent is lost, at most
+    ``prover_after`` seconds on a problem that has cost the prover's turn already). The runs
+    share one folder, so the translation the first finished serves the others, each limit
+    counting its CPU seconds as if the run had translated (``_DIRECT_LAUNCHER``). The answer is
+    lama-first's, as if it ran alone, except for that proof (lama-first, given its time, could
+    only agree) and, when lama-first runs out of time, the prover's plan. Returns the answer and
+    whether the prover gave it. No run outlives the call, and the CPU seconds of every run count
+    as this process's children's."""
     with fast_downward_folder(domain_text, problem_text) as workdir:
 
         def run(alias: str, search: Sequence[str], limit: float,
