@@ -573,7 +573,8 @@ class _PairScorer:
         # static orders the joins): ``_restricted_trajectory``
         restricted = (self.kept is not None and problem == gold.problem
                       and simulator.compiled_like(gold.simulator, self.kept))
-        accepted, accepted_reason = None, gold.plan_note or "the gold has no plan"
+        accepted: bool | None = None
+        accepted_reason = gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
             check = simulator.validate_plan(gold.plan)
             accepted, accepted_reason = check.valid, check.reason
@@ -581,7 +582,8 @@ class _PairScorer:
             # the gold with actions left out, the gold's plan among its plans: every plan of
             # it is a plan of the gold (its transitions are the gold's, fewer), so whichever
             # plan a planner found would be valid in the gold; none is searched for
-            plan_valid, plan_reason, planner = True, _KEPT_PLAN_REASON, _KEPT_PLAN
+            plan_valid: bool | None = True
+            plan_reason, planner = _KEPT_PLAN_REASON, _KEPT_PLAN
         else:
             plan_valid, plan_reason, planner = self._plan_validity(gold, problem, simulator,
                                                                    itself)
