@@ -6,7 +6,7 @@ store's problems. When that search reaches one of its bounds (``FRONT_LIMITS`` o
 problem, the lower ``PREDICTION_LIMITS`` on a prediction's), or the
 problem uses PDDL the simulator does not implement, Fast Downward (``lama-first``, through
 ``planning.fast_downward_with_prover``) answers exactly as it did before the front existed, with
-breadth-first search taking a turn when lama-first has not answered in half a second (``PROVER_SEARCH``:
+breadth-first search taking a turn when lama-first's search has not answered in 0.2 s (``PROVER_SEARCH``:
 a complete search that proves in seconds problems unsolvable by counting, where lama-first's
 heuristic search times out); the prover's proof ends the run, and its plan is taken when
 lama-first runs out of time. Between
@@ -46,12 +46,12 @@ from text2world.simulation import SimulationError, Simulator, mutex, simulator_f
 from text2world.simulation.search import BOUND, SOLVED, TIMEOUT, UNSOLVABLE, SearchLimits, greedy_search
 
 FALLBACK = "fast-downward lama-first"
-# The prover's CPU limit, as a share of lama-first's: it takes its turn when lama-first has not
-# answered in its first half second (the CPU seconds of every run count), and its proof ends
-# the run; otherwise lama-first runs again with its whole limit, so its answers are what they
-# were without the prover. Half: a problem neither answers costs 1.5 times lama-first's limit
-# and half a second; the proofs lama-first cannot give in 10 CPU-s that the prover gives, it
-# gives in 1 to 4 (bench/reward_bench.py's answers).
+# The prover's CPU limit, as a share of lama-first's: it takes its turn when lama-first's search
+# has not answered in its first 0.2 s (``PROVER_AFTER``; the CPU seconds of every run count),
+# and its proof ends the run; otherwise lama-first runs again with its whole limit, so its
+# answers are what they were without the prover. Half: a problem neither answers costs 1.5
+# times lama-first's limit and its turn; the proofs lama-first cannot give in 10 CPU-s that the
+# prover gives, it gives in 0.6 to 3 (bench/reward_bench.py's answers).
 PROVER_SHARE = 0.5
 PROVER = "fast-downward breadth-first(limited stubborn sets)"
 # Measured on the store (bench/planner_bench.py): greedy search solves every problem within a

@@ -26,7 +26,7 @@ by those cached answers instead of a simulator of its own. Sample sizes and seed
 
 Plans (the gold's and the prediction's own) come from ``planner_front``: greedy best-first
 search in-process on the compiled simulator, Fast Downward when that search reaches its bounds
-(the gold's, or a third of them for a prediction that is not the gold: ``PREDICTION_LIMITS``);
+(the gold's, or a fifth of them for a prediction that is not the gold: ``PREDICTION_LIMITS``);
 each problem's score names the planner that produced each plan.
 
 Deterministic: every number rests on seeded sampling and work bounds (search nodes, the
