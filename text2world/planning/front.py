@@ -85,7 +85,6 @@ def front_name(limits: SearchLimits = FRONT_LIMITS) -> str:
 
 
 FRONT = front_name(FRONT_LIMITS)  # the gold's front (its answers ship with the store)
-PREDICTION_FRONT = front_name(PREDICTION_LIMITS)
 
 _MEMORY: OrderedDict[str, PlanResult] = OrderedDict()
 _MEMORY_SIZE = 1024
@@ -274,7 +273,6 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     return result, spent
 
 
-__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "PREDICTION_FRONT",
-           "PREDICTION_LIMITS", "PROVER", "PROVER_SHARE", "cached_plan", "clear_memory",
-           "front_name", "gold_front_answer", "plan_problem", "planned",
-           "search_plan", "timeout_of"]
+__all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "PREDICTION_LIMITS", "PROVER",
+           "PROVER_SHARE", "cached_plan", "clear_memory", "front_name", "gold_front_answer",
+           "plan_problem", "planned", "search_plan", "timeout_of"]
