@@ -47,6 +47,26 @@ def test_jobs_of_one_key_run_on_one_worker_and_idle_workers_steal():
     assert plain in first
 
 
+def test_a_pool_shut_down_without_waiting_is_not_woken_again_at_exit():
+    """A pool shut down without waiting (a run stopped by Ctrl-C or SIGTERM) leaves nothing in
+    the interpreter's exit list of manager threads to wake (on Python 3.11 that wakeup can
+    race the manager thread closing its pipe: "Bad file descriptor" printed at exit); its
+    manager threads still end, and the exit hook finds nothing of it."""
+    import time
+    from concurrent.futures import process
+
+    pool = WorkerPool(2, mp_context=multiprocessing.get_context("fork"))
+    assert [f.result(60) for f in (pool.submit_on(0, pid), pool.submit_on(1, pid))]
+    managers = [worker._executor_manager_thread for worker in pool.workers]
+    assert all(manager in process._threads_wakeups for manager in managers)
+    pool.submit_on(0, time.sleep, 0.5)
+    pool.shutdown(wait=False, cancel_futures=True)
+    assert not any(manager in process._threads_wakeups for manager in managers)
+    for manager in managers:
+        manager.join(60)
+        assert not manager.is_alive()
+
+
 def test_eval_workers_freeze_what_they_inherited_and_collect_less_often():
     """The collector of a scoring worker (``pool.worker_init``) skips the eval process's heap and
     runs every ``WORKER_GC_THRESHOLDS`` allocations; the eval process keeps its own settings."""

@@ -68,8 +68,20 @@ class WorkerPool(Executor):
         return self.submit_on(index, fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Shut every worker's pool down. Each pool's manager thread, woken by its shutdown,
+        is taken off the interpreter's exit list of threads to wake: on Python 3.11 that exit
+        hook (``concurrent.futures.process._python_exit``) can write to a wakeup pipe the
+        manager thread is closing at that moment and print "OSError: [Errno 9] Bad file
+        descriptor" after a run stopped by Ctrl-C or SIGTERM. The threads are still joined at
+        exit (they are not daemons)."""
+        from concurrent.futures import process
+
         for worker in self.workers:
+            manager = getattr(worker, "_executor_manager_thread", None)
             worker.shutdown(wait=wait, cancel_futures=cancel_futures)
+            wakeups = getattr(process, "_threads_wakeups", None)
+            if manager is not None and wakeups is not None:
+                wakeups.pop(manager, None)
 
 
 class CpuQueue:
