@@ -76,10 +76,10 @@ class WorkerPool(Executor):
         exit (they are not daemons)."""
         from concurrent.futures import process
 
+        wakeups = getattr(process, "_threads_wakeups", None)
         for worker in self.workers:
             manager = getattr(worker, "_executor_manager_thread", None)
             worker.shutdown(wait=wait, cancel_futures=cancel_futures)
-            wakeups = getattr(process, "_threads_wakeups", None)
             if manager is not None and wakeups is not None:
                 wakeups.pop(manager, None)
 

@@ -33,6 +33,7 @@ a limit counting the planner's CPU fires on it as it did.
 
 from __future__ import annotations
 
+import functools
 import json
 import resource
 import threading
@@ -76,6 +77,7 @@ PREDICTION_LIMITS = SearchLimits(max_expanded=300, max_evaluated=1_200, max_rela
 PROOF = "in-process h^2 reachability"
 
 
+@functools.lru_cache(maxsize=8)
 def front_name(limits: SearchLimits = FRONT_LIMITS) -> str:
     """The cache key's name of the front whose search has ``limits`` (every bound that can
     change an answer): another front's answers never mix in."""
@@ -231,7 +233,7 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     answers among them, are keyed without it and may rest on more CPU seconds). ``limits``: the
     in-process search's bounds (``FRONT_LIMITS``, the gold's; ``PREDICTION_LIMITS``), named in
     the key."""
-    front = FRONT if limits == FRONT_LIMITS else front_name(limits)
+    front = front_name(limits)
     name = f"{front} fd-cpu<={timeout:g}" if limit_in_key else front
     key = PlanCache.key(name, domain_text, problem_text)
     with _LOCK:

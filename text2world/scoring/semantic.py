@@ -571,14 +571,14 @@ class _PairScorer:
         # the gold with actions left out, on the gold's problem, each kept action compiled as
         # the gold's (the same join order, and so the same work counted: which predicates are
         # static orders the joins): ``_restricted_trajectory``
-        restricted = (self.kept is not None and problem == gold.problem
-                      and simulator.compiled_like(gold.simulator, self.kept))
+        kept = self.kept if problem == gold.problem else None
+        restricted = kept is not None and simulator.compiled_like(gold.simulator, kept)
         accepted: bool | None = None
         accepted_reason = gold.plan_note or "the gold has no plan"
         if gold.plan is not None:
             check = simulator.validate_plan(gold.plan)
             accepted, accepted_reason = check.valid, check.reason
-        if accepted and self.kept is not None and problem == gold.problem:
+        if accepted and kept is not None:
             # the gold with actions left out, the gold's plan among its plans: every plan of
             # it is a plan of the gold (its transitions are the gold's, fewer), so whichever
             # plan a planner found would be valid in the gold; none is searched for

@@ -108,10 +108,8 @@ class RelaxedTask:
         self._pre: list[tuple] = []
         self._add: list[tuple] = []
         self.cost: list[float] = []
-        changed = True
         grown: set | None = None  # predicates with atoms reached in the last round (None: all)
-        while changed:
-            changed = False
+        while grown is None or grown:
             new_atoms: list = []
             for name, compiled, reads, enumerate_ in enumerators:
                 if grown is not None and grown.isdisjoint(reads):
@@ -141,7 +139,6 @@ class RelaxedTask:
                     reached.add(atom)
                     index.add(atom)
                     grown.add(atom[0])
-                    changed = True
             if len(reached) > MAX_RELAXED_ATOMS:
                 raise RelaxationTooLarge(f"the relaxed problem has more than "
                                          f"{MAX_RELAXED_ATOMS:,} atoms")
