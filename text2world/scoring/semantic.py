@@ -546,6 +546,13 @@ class _PairScorer:
         # the domain name is not simulated: a copy under another name is the gold too
         self.itself = replace(predicted, name=cache.domain.name) == cache.domain
         self.kept = None if self.itself else _kept_actions(cache.domain, predicted)
+        self._gold_planner_domain: str | None = None
+
+    def _gold_planned(self) -> str:
+        """The gold domain as the planners read it (``planner_inputs``), printed once."""
+        if self._gold_planner_domain is None:
+            self._gold_planner_domain = planner_domain(self.cache.domain)
+        return self._gold_planner_domain
 
     def _elapsed(self) -> float:
         if self.settings.cpu_clock:  # the in-process search runs in this thread
@@ -605,8 +612,9 @@ class _PairScorer:
     def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem, simulator: Simulator,
                        itself: bool = False) -> tuple[bool | None, str, str]:
         """(valid in the gold, why, the planner that answered). The prediction's search has
-        ``PREDICTION_LIMITS``; a prediction that is the gold on this problem (``itself``) is
-        planned as the gold was (``FRONT_LIMITS``), so that it finds the gold's answer."""
+        ``PREDICTION_LIMITS``; a prediction that is the gold on this problem (``itself``), or
+        whose planner inputs are the gold's, is planned as the gold was (``FRONT_LIMITS``), so
+        that it finds the gold's answer."""
         missing = _goal_predicates(problem.goal) - {p.name for p in self.predicted.predicates}
         if missing:
             return False, ("the prediction cannot state the goal: no predicate "
@@ -616,10 +624,15 @@ class _PairScorer:
         start = time.perf_counter()
         # the planner's CPU as this answer was found (a remembered timeout is charged what it
         # cost then: the pair's limit fires on it as it would on a rerun)
-        result, charged = planned(*planner_inputs(self.predicted, problem),
+        domain_text, problem_text = planner_inputs(self.predicted, problem)
+        # equal to the gold's planner inputs (a faithful answer with its own variable names):
+        # planned as the gold was, so that it finds the gold's answer in the cache
+        as_gold = itself or (domain_text == self._gold_planned()
+                             and problem_text == planner_inputs(self.cache.domain, gold.problem)[1])
+        result, charged = planned(domain_text, problem_text,
                                   self.prediction_timeout, simulator=simulator,
                                   limit_in_key=self.limit_in_key,
-                                  limits=FRONT_LIMITS if itself else PREDICTION_LIMITS)
+                                  limits=FRONT_LIMITS if as_gold else PREDICTION_LIMITS)
         self.planner_seconds += time.perf_counter() - start
         self.planner_cpu += charged
         timeout = timeout_of(result)
@@ -767,8 +780,13 @@ def planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
     planning problem, and a prediction equal to the gold up to them plans once (a faithful
     answer with its own variable names finds the gold's plans in the cache)."""
     typed = bool(domain.types) or ":typing" in domain.requirements
-    return (replace(domain, name=_PLANNED).to_pddl(canonical_variables=True),
+    return (planner_domain(domain),
             problem.to_pddl(_PLANNED, typed=typed, exclude=[c.name for c in domain.constants]))
+
+
+def planner_domain(domain: Domain) -> str:
+    """The domain text of ``planner_inputs``."""
+    return replace(domain, name=_PLANNED).to_pddl(canonical_variables=True)
 
 
 # --------------------------------------------------------------------------------------------
