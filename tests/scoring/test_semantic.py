@@ -155,25 +155,31 @@ def test_the_gold_keeps_the_applicable_actions_its_sampling_computed(item) -> No
 @pytest.mark.parametrize("item", ["blocksworld", "gripper", "ambulance-triage", "bakery-ovens"])
 def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
         item, monkeypatch) -> None:
-    """A copy of the gold (another domain name, other variable names: aligned, the gold
-    itself) is simulated by the gold's own answers (``_gold_trajectory``): the same score, to
-    the counts and the seeded sample, as comparing it state by state; a mutant is not."""
+    """A copy of the gold (another domain name, other variable names, every name its own:
+    aligned, the gold itself) is simulated by the gold's own answers (``_gold_trajectory``) on
+    every problem: the same score, to the counts and the seeded sample, as comparing it state
+    by state; a mutant is not."""
     import re
 
     from text2world.pddl.model import parse_domain
 
     gold, problems = store_problems(item)
+    model = parse_domain(gold)
     predictions = [gold, gold.replace("(domain ", "(domain another-name-", 1),
                    re.sub(r"\?([a-z])", r"?renamed-\1", gold),
-                   next(m for m in mutants(parse_domain(gold))).domain.to_pddl()]
+                   rename(model, actions=False, predicates=False, types=False).to_pddl(),
+                   rename(model, types=True).to_pddl(),
+                   next(m for m in mutants(model)).domain.to_pddl()]
     used: list[bool] = []
     original = semantic._PairScorer._gold_trajectory
     monkeypatch.setattr(semantic._PairScorer, "_gold_trajectory",
                         lambda self, *args: used.append(True) or original(self, *args))
+    calls: list[int] = []  # the gold's answers used, per prediction
 
     def scores(itself: bool) -> list[dict]:
         found = []
         for prediction in predictions:
+            before = len(used)
             scorer_init = semantic._PairScorer.__init__
 
             def init(self, *args, **kwargs):
@@ -183,12 +189,15 @@ def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
             monkeypatch.setattr(semantic._PairScorer, "__init__", init)
             score = semantic_score(gold, prediction, problems).to_dict()
             monkeypatch.setattr(semantic._PairScorer, "__init__", scorer_init)
+            calls.append(len(used) - before)
             found.append({k: v for k, v in score.items()
                           if k not in ("seconds", "planner_seconds")})
         return found
 
     fast = scores(True)
-    assert len(used) >= 3 * len(problems)  # the three copies, every problem
+    # every copy, every trajectory of every problem (at least one a problem); not the mutant
+    assert calls[:-1] == [calls[0]] * (len(predictions) - 1) and calls[0] >= len(problems)
+    assert calls[-1] == 0
     used.clear()
     assert scores(False) == fast and not used
     assert fast[0]["verdict"] == "equivalent" and fast[-1] != fast[0]

@@ -543,16 +543,11 @@ class _PairScorer:
         self.gold_predicates = {p.name for p in cache.domain.predicates}
         self.extra_predicates = {p.name for p in predicted.predicates} - self.gold_predicates
         self.diagnoser = Diagnoser(cache.domain, predicted)
-        # the domain name is not simulated: a copy under another name is the gold too
-        self.itself = replace(predicted, name=cache.domain.name) == cache.domain
+        # the domain as the planners read it: neither its name nor its variables' names are
+        # simulated, so a copy under other such names is the gold too
+        self.planned_domain = planner_domain(predicted)
+        self.itself = self.planned_domain == planner_domain(cache.domain)
         self.kept = None if self.itself else _kept_actions(cache.domain, predicted)
-        self._gold_planner_domain: str | None = None
-
-    def _gold_planned(self) -> str:
-        """The gold domain as the planners read it (``planner_inputs``), printed once."""
-        if self._gold_planner_domain is None:
-            self._gold_planner_domain = planner_domain(self.cache.domain)
-        return self._gold_planner_domain
 
     def _elapsed(self) -> float:
         if self.settings.cpu_clock:  # the in-process search runs in this thread
@@ -572,13 +567,15 @@ class _PairScorer:
         # A prediction that, aligned, is the gold itself on this problem (a copy, a faithful
         # renaming) simulates as the gold does: the gold's simulator and its cached answers
         # serve it (``_gold_trajectory``), with the counts the comparison would make.
-        itself = self.itself and problem == gold.problem
+        # (the projection names the prediction's domain)
+        same_problem = replace(problem, domain_name=gold.problem.domain_name) == gold.problem
+        itself = self.itself and same_problem
         simulator = gold.simulator if itself else \
             Simulator(self.predicted, problem, max_work=self.settings.max_work)
         # the gold with actions left out, on the gold's problem, each kept action compiled as
         # the gold's (the same join order, and so the same work counted: which predicates are
         # static orders the joins): ``_restricted_trajectory``
-        kept = self.kept if problem == gold.problem else None
+        kept = self.kept if same_problem else None
         restricted = kept is not None and simulator.compiled_like(gold.simulator, kept)
         accepted: bool | None = None
         accepted_reason = gold.plan_note or "the gold has no plan"
@@ -612,9 +609,9 @@ class _PairScorer:
     def _plan_validity(self, gold: GoldProblem, problem: PlanningProblem, simulator: Simulator,
                        itself: bool = False) -> tuple[bool | None, str, str]:
         """(valid in the gold, why, the planner that answered). The prediction's search has
-        ``PREDICTION_LIMITS``; a prediction that is the gold on this problem (``itself``), or
-        whose planner inputs are the gold's, is planned as the gold was (``FRONT_LIMITS``), so
-        that it finds the gold's answer."""
+        ``PREDICTION_LIMITS``; a prediction that is the gold on this problem (``itself``: up to
+        names, as the planners read it) is planned as the gold was (``FRONT_LIMITS``), so that
+        it finds the gold's answer."""
         missing = _goal_predicates(problem.goal) - {p.name for p in self.predicted.predicates}
         if missing:
             return False, ("the prediction cannot state the goal: no predicate "
@@ -624,15 +621,10 @@ class _PairScorer:
         start = time.perf_counter()
         # the planner's CPU as this answer was found (a remembered timeout is charged what it
         # cost then: the pair's limit fires on it as it would on a rerun)
-        domain_text, problem_text = planner_inputs(self.predicted, problem)
-        # equal to the gold's planner inputs (a faithful answer with its own variable names):
-        # planned as the gold was, so that it finds the gold's answer in the cache
-        as_gold = itself or (domain_text == self._gold_planned()
-                             and problem_text == planner_inputs(self.cache.domain, gold.problem)[1])
-        result, charged = planned(domain_text, problem_text,
+        result, charged = planned(*planner_inputs(self.predicted, problem, self.planned_domain),
                                   self.prediction_timeout, simulator=simulator,
                                   limit_in_key=self.limit_in_key,
-                                  limits=FRONT_LIMITS if as_gold else PREDICTION_LIMITS)
+                                  limits=FRONT_LIMITS if itself else PREDICTION_LIMITS)
         self.planner_seconds += time.perf_counter() - start
         self.planner_cpu += charged
         timeout = timeout_of(result)
@@ -774,13 +766,15 @@ def _kept_actions(gold: Domain, predicted: Domain) -> frozenset[str] | None:
 _PLANNED = "planned"  # the domain name in the planners' inputs
 
 
-def planner_inputs(domain: Domain, problem: PlanningProblem) -> tuple[str, str]:
+def planner_inputs(domain: Domain, problem: PlanningProblem,
+                   domain_text: str | None = None) -> tuple[str, str]:
     """Domain and problem texts for the planners (and the planner cache's key), printed from
     the models with a fixed domain name and canonical variable names: neither changes the
     planning problem, and a prediction equal to the gold up to them plans once (a faithful
-    answer with its own variable names finds the gold's plans in the cache)."""
+    answer with its own variable names finds the gold's plans in the cache). ``domain_text``:
+    ``planner_domain(domain)``, printed already."""
     typed = bool(domain.types) or ":typing" in domain.requirements
-    return (planner_domain(domain),
+    return (domain_text if domain_text is not None else planner_domain(domain),
             problem.to_pddl(_PLANNED, typed=typed, exclude=[c.name for c in domain.constants]))
 
 
