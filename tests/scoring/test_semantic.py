@@ -156,7 +156,7 @@ def test_the_gold_keeps_the_applicable_actions_its_sampling_computed(item) -> No
 def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
         item, monkeypatch) -> None:
     """A copy of the gold (another domain name, other variable names, every name its own:
-    aligned, the gold itself) is simulated by the gold's own answers (``_gold_trajectory``) on
+    aligned, the gold itself) is simulated by the gold's own answers (``_gold_answers_trajectory``) on
     every problem: the same score, to the counts and the seeded sample, as comparing it state
     by state; a mutant is not."""
     import re
@@ -171,9 +171,10 @@ def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
                    rename(model, types=True).to_pddl(),
                    next(m for m in mutants(model)).domain.to_pddl()]
     used: list[bool] = []
-    original = semantic._PairScorer._gold_trajectory
-    monkeypatch.setattr(semantic._PairScorer, "_gold_trajectory",
-                        lambda self, *args: used.append(True) or original(self, *args))
+    original = semantic._PairScorer._gold_answers_trajectory
+    monkeypatch.setattr(semantic._PairScorer, "_gold_answers_trajectory",
+                        lambda self, *args: args[-1] is None and used.append(True)
+                        or original(self, *args))
     calls: list[int] = []  # the gold's answers used, per prediction
 
     def scores(itself: bool) -> list[dict]:
@@ -207,7 +208,7 @@ def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it
         monkeypatch) -> None:
     """A prediction that is the gold with an action left out (``pddl.perturb.drop_action``: a
     training run's commonest incomplete answer) is compared through the gold's own answers
-    where each kept action compiles as the gold's (``_restricted_trajectory``): the same
+    where each kept action compiles as the gold's (``_gold_answers_trajectory``): the same
     score, to the counts, the diagnoses and the seeded sample, as comparing it state by state
     (``_kept_actions`` None). Where leaving the action out makes a predicate static, the joins
     may be ordered otherwise and the full comparison runs. Where the gold's plan keeps to the
@@ -216,9 +217,10 @@ def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it
     from text2world.pddl import perturb
 
     used: list[bool] = []
-    original = semantic._PairScorer._restricted_trajectory
-    monkeypatch.setattr(semantic._PairScorer, "_restricted_trajectory",
-                        lambda self, *args: used.append(True) or original(self, *args))
+    original = semantic._PairScorer._gold_answers_trajectory
+    monkeypatch.setattr(semantic._PairScorer, "_gold_answers_trajectory",
+                        lambda self, *args: args[-1] is not None and used.append(True)
+                        or original(self, *args))
     kept = semantic._kept_actions
     pairs, shortcuts = 0, 0
     for record in sorted(load_dataset().records, key=lambda r: r.id)[::4]:

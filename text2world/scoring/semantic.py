@@ -566,7 +566,7 @@ class _PairScorer:
         self.notes += notes
         # A prediction that, aligned, is the gold itself on this problem (a copy, a faithful
         # renaming) simulates as the gold does: the gold's simulator and its cached answers
-        # serve it (``_gold_trajectory``), with the counts the comparison would make.
+        # serve it (``_gold_answers_trajectory``), with the counts the comparison would make.
         # (the projection names the prediction's domain)
         same_problem = replace(problem, domain_name=gold.problem.domain_name) == gold.problem
         itself = self.itself and same_problem
@@ -574,7 +574,7 @@ class _PairScorer:
             Simulator(self.predicted, problem, max_work=self.settings.max_work)
         # the gold with actions left out, on the gold's problem, each kept action compiled as
         # the gold's (the same join order, and so the same work counted: which predicates are
-        # static orders the joins): ``_restricted_trajectory``
+        # static orders the joins): ``_gold_answers_trajectory`` too
         kept = self.kept if same_problem else None
         restricted = kept is not None and simulator.compiled_like(gold.simulator, kept)
         accepted: bool | None = None
@@ -595,10 +595,9 @@ class _PairScorer:
         rng = random.Random(self.settings.seed)
         for trajectory in gold.trajectories:
             self._clock()
-            if itself:
-                self._gold_trajectory(gold, trajectory, counts, rng)
-            elif restricted:
-                self._restricted_trajectory(gold, simulator, trajectory, counts, rng)
+            if itself or restricted:
+                self._gold_answers_trajectory(gold, simulator, trajectory, counts, rng,
+                                              None if itself else kept)
             else:
                 self._trajectory(gold, simulator, trajectory, counts, rng)
         return ProblemScore(gold.name, counts["states"], plan_valid, plan_reason, accepted,
@@ -647,49 +646,34 @@ class _PairScorer:
         return (check.valid, check.reason or "the prediction's plan is valid in the gold",
                 result.planner)
 
-    def _gold_trajectory(self, gold: GoldProblem, trajectory: _Trajectory, counts: Counter,
-                         rng: random.Random) -> None:
-        """``_trajectory`` for a prediction that is the gold (same domain and problem): in
-        every state its applicable actions are the gold's and every successor agrees, so the
-        counts are the gold's own, with the same seeded sample of transitions (``rng`` moves
-        as ``_trajectory`` moves it). The gold's side is computed as ``_trajectory`` computes
-        it (what it raises, a work limit, is raised alike); the prediction's, the same
-        computation on an equal simulator, is not repeated."""
-        limit = self.settings.max_transitions
-        for gold_state in trajectory.states:
-            common = list(gold.applicable_in(gold_state))
-            counts["states"] += 1
-            counts["tp"] += len(common)
-            sample = common if len(common) <= limit else rng.sample(common, limit)
-            for action in sample:
-                gold.change(gold_state, action)
-            counts["compared"] += len(sample)
-            counts["agree"] += len(sample)
-
-    def _restricted_trajectory(self, gold: GoldProblem, simulator: Simulator,
-                               trajectory: _Trajectory, counts: Counter,
-                               rng: random.Random) -> None:
-        """``_trajectory`` for a prediction that is the gold with actions left out
-        (``_kept_actions``), on the gold's problem: each kept action is the gold's, on the same
-        predicates and objects, so in every state its ground actions applicable in the
-        prediction are the gold's and their successors agree; the prediction's applicable
-        actions are the gold's of the kept actions (in the gold's order, which is the sorted
-        order ``Simulator.applicable`` gives) and its counts, diagnoses and seeded sample are
-        what the comparison makes. Its states are the gold's (no predicate of its own), and
-        its work never passes the gold's (each kept action compiled as the gold's, fewer
-        actions), so it raises nothing the gold does not."""
-        kept = self.kept
-        assert kept is not None
+    def _gold_answers_trajectory(self, gold: GoldProblem, simulator: Simulator,
+                                 trajectory: _Trajectory, counts: Counter, rng: random.Random,
+                                 kept: frozenset[str] | None) -> None:
+        """``_trajectory`` for a prediction that is the gold (``kept`` None: same domain and
+        problem) or the gold with actions left out (``kept``: the actions ``_kept_actions``
+        found), on the gold's problem, computed from the gold's own answers. Each kept action
+        is the gold's, on the same predicates and objects, so in every state its ground
+        actions applicable in the prediction are the gold's and their successors agree; the
+        prediction's applicable actions are the gold's of the kept actions (in the gold's
+        order, which is the sorted order ``Simulator.applicable`` gives) and its counts,
+        diagnoses and seeded sample (``rng`` moves as ``_trajectory`` moves it) are what the
+        comparison makes. The gold's side is computed as ``_trajectory`` computes it (what it
+        raises, a work limit, is raised alike); the prediction's states are the gold's (no
+        predicate of its own) and its work never passes the gold's (each kept action compiled
+        as the gold's), so it raises nothing the gold does not."""
         limit = self.settings.max_transitions
         for gold_state in trajectory.states:
             gold_actions = gold.applicable_in(gold_state)
             counts["states"] += 1
-            common = [a for a in gold_actions if a.name in kept]
+            if kept is None:
+                common = list(gold_actions)
+            else:
+                common = [a for a in gold_actions if a.name in kept]
+                for action in gold_actions:
+                    if action.name not in kept:
+                        counts["fn"] += 1
+                        self.diagnoser.too_strong(action, simulator, gold_state)
             counts["tp"] += len(common)
-            for action in gold_actions:
-                if action.name not in kept:
-                    counts["fn"] += 1
-                    self.diagnoser.too_strong(action, simulator, gold_state)
             sample = common if len(common) <= limit else rng.sample(common, limit)
             for action in sample:
                 gold.change(gold_state, action)
