@@ -211,8 +211,8 @@ def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
              (front, "fast_downward_with_prover", "Fast Downward (this process's side)"),
              (semantic, "aligned_prediction", "alignment"),
              (semantic._PairScorer, "_trajectory", "simulation along the gold's trajectories"),
-             (semantic._PairScorer, "_restricted_trajectory",
-              "the same for the gold with actions left out (through the gold's answers)")]
+             (semantic._PairScorer, "_gold_answers_trajectory",
+              "the same through the gold's answers (the gold itself, or with actions left out)")]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
     collections: dict[int, list[float]] = {}
     began = [0.0]

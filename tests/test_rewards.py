@@ -5,6 +5,7 @@ output, importable without the API's extras."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -236,3 +237,20 @@ def test_importable_without_the_api_extras():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "0.0"
+
+
+def test_the_reward_bench_runs_on_a_few_golds_with_its_breakdown(tmp_path):
+    """``bench/reward_bench.py`` (the throughput figures of the docs) runs end to end on two
+    golds, the breakdown included: it times our functions by name, so a renamed one fails
+    here rather than when the figures are next measured."""
+    from repo_paths import REPO
+
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "reward_bench.py"), "--golds", "2", "--per-gold",
+         "2", "--skip-ray", "--skip-processes", "--passes", "1", "--breakdown"],
+        capture_output=True, text=True, timeout=600, env={**os.environ, "T2W_HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "answers whose reward differed between the two passes: 0" in result.stdout
+    assert "floor (empty domain): mean reward 0.000" in result.stdout
+    assert "breakdown, 3 answers not seen before" in result.stdout
+    assert "through the gold's answers" in result.stdout
