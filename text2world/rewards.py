@@ -33,8 +33,9 @@ The reasons are the side channel: ``domain_reward.last_details`` holds a ``Rewar
 completion of the latest call; ``reward_for`` returns one.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: veRL loads this file by path
+# (``spec_from_file_location`` + ``exec_module``, no ``sys.modules`` entry), and dataclasses
+# with string annotations look their module up in ``sys.modules`` and fail there.
 import functools
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
@@ -371,11 +372,12 @@ domain_reward = DomainReward()
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth: str,
-                  extra_info: dict | None = None) -> float:
+                  extra_info: dict | None = None, **kwargs: Any) -> float:
     """veRL's reward contract: the reward of ``solution_str`` against ``ground_truth`` (a store
     id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset``, ``limit`` and
     ``planner_limit`` (see ``reward_for``); ``data_source`` is not used (veRL routes by it
-    before calling)."""
+    before calling). Every other keyword is accepted and ignored: veRL's reward loop passes
+    ``reward_router_address`` and ``reward_model_tokenizer`` to every custom function."""
     info = extra_info if isinstance(extra_info, dict) else {}
     metric = check_metric(info.get("metric") or DEFAULT_METRIC)
     gold = resolve_gold(ground_truth, info.get("dataset") or "text2world")
