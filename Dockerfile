@@ -15,12 +15,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The dependencies, in their own layer, from pyproject.toml alone: editing the source (or the
-# README) does not reinstall them; only a change of pyproject.toml does.
-COPY pyproject.toml ./
+# The dependencies, in their own layer, from pyproject.toml and the lock alone: editing the
+# source (or the README) does not reinstall them; only a change of either does. The versions are
+# the lock's (requirements/lock.txt), the ones CI tests.
+COPY pyproject.toml requirements/lock.txt ./
 RUN python -c "import subprocess, sys, tomllib; \
 deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; \
-subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
+subprocess.check_call([sys.executable, '-m', 'pip', 'install', '-c', 'lock.txt', *deps])"
 
 # The package and the store (tests/ and bench/ stay out: .dockerignore).
 COPY README.md ./

@@ -141,10 +141,12 @@ def test_dockerfile_is_simple_and_correct():
 def test_dockerfile_installs_the_dependencies_before_copying_the_source():
     steps = dockerfile()["steps"]
     copies = [index for index, (op, _) in enumerate(steps) if op in ("COPY", "ADD")]
-    # The first copy is pyproject.toml alone; the next step installs the dependencies it lists.
-    assert steps[copies[0]][1].split()[:-1] == ["pyproject.toml"], steps[copies[0]]
+    # The first copy is pyproject.toml and the lock alone; the next step installs the
+    # dependencies pyproject.toml lists, at the lock's versions (the ones CI tests).
+    assert steps[copies[0]][1].split()[:-1] == ["pyproject.toml", "requirements/lock.txt"], steps[copies[0]]
     install = steps[copies[0] + 1]
     assert install[0] == "RUN" and "pyproject.toml" in install[1] and "dependencies" in install[1]
+    assert "'-c', 'lock.txt'" in install[1]
     # The source comes after, piece by piece (never "COPY . ."): an edit rebuilds only those.
     sources = [steps[index][1].split()[0] for index in copies[1:]]
     assert "." not in sources and {"text2world", "data"} <= set(sources)
