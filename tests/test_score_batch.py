@@ -110,7 +110,7 @@ def test_bad_lines_are_refused_before_scoring_with_file_and_line(tmp_path, row, 
     with pytest.raises(BatchInputError, match="line 2"):
         read_batch(source)
     result = _run(str(source), "--out", str(tmp_path / "out.jsonl"))
-    assert result.exit_code == 2
+    assert result.exit_code == 1  # ExitCode.INPUT
     assert message in " ".join(result.output.split())
     assert not (tmp_path / "out.jsonl").exists()
 

@@ -258,7 +258,7 @@ def test_eval_infrastructure_errors_name_the_first_cause_and_the_api_base():
                  "--max-retries", "0", "--no-progress", "--workers", "0", "--run-id", "refused")
     # Nothing answered at all: the run stops at once (a refused connection is not retried for
     # long), saying why and where.
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr  # ExitCode.INFRASTRUCTURE
     message = flat(result.stderr)
     assert "connection_error" in message and "openai/some-model" in message, message
     assert "Connection refused" in message, message

@@ -179,7 +179,7 @@ def test_nothing_listening_fails_fast_naming_the_cause_and_the_api_base(tmp_path
     result = runner.invoke(app, ["eval", "--model", "local-test", "--dataset", str(store),
                                  "--ec", "0", "--no-progress", "--workers", "0"])
     text = " ".join(output_of(result).split())
-    assert result.exit_code == 1, text
+    assert result.exit_code == 3, text  # ExitCode.INFRASTRUCTURE
     assert f"connection_error: cannot connect to http://***@127.0.0.1:{port}/v1" in text
     assert "Connection refused" in text, text
     # 3 connection attempts (1 + connect_retries); in one CI-like run under heavy load there
@@ -212,7 +212,7 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
         server.stop()
         stopper.join(30)
     text = " ".join(output_of(result).split())
-    assert result.exit_code == 2, text
+    assert result.exit_code == 3, text  # ExitCode.INFRASTRUCTURE
     assert "1 items failed with infrastructure errors" in text
     assert f"connection_error: cannot connect to {server.url}: Connection refused" in text
     assert "after 3 attempts" in text and "t2w eval --resume" in text

@@ -6,7 +6,7 @@ import json
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Any, Iterator, NoReturn, cast
 
@@ -64,7 +64,18 @@ def json_failures(enabled: bool) -> Iterator[None]:
         _JSON_FAILURES.reset(token)
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
+class ExitCode(IntEnum):
+    """What a ``t2w`` exit status means, for every command (docs/runs.md, "Exit codes")."""
+
+    OK = 0
+    INPUT = 1  # bad input or a check that failed (an invalid domain, a bad line): the message says where
+    USAGE = 2  # a command line that does not parse: an unknown option or value (typer's own code)
+    INFRASTRUCTURE = 3  # a model provider, server or cluster failed or refused (no server, a bad key)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT): finished items are kept, the resume command printed
+    # a run stopped by a signal exits 128 + its number (143 for SIGTERM, 129 for SIGHUP)
+
+
+def fail(message: str, code: int = ExitCode.INPUT) -> NoReturn:
     """Print an error a person can act on and exit; never a traceback."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     if _JSON_FAILURES.get():

@@ -13,7 +13,7 @@ from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
-from text2world.cli.common import console, err_console, fail, print_json
+from text2world.cli.common import ExitCode, console, err_console, fail, print_json
 from text2world.cli.runs import (
     ProgressObserver,
     api_base_option,
@@ -197,7 +197,7 @@ def _probe(options: ProbeOptions, top: int, show_spans: int, as_json: bool,
     else:
         _print_probe(result, options, top, show_spans)
     if result.errors:
-        raise typer.Exit(2)
+        raise typer.Exit(ExitCode.INFRASTRUCTURE)
 
 
 CONTENT_TOKENS = ("content tokens: contaminated/counted GPT-2 tokens of the gold domain's names "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import choices, console, err_console, fail
+from text2world.cli.common import ExitCode, choices, console, err_console, fail
 from text2world.cli.runs import run_paths, runs_dir_option
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, METRICS
 
@@ -35,7 +35,7 @@ def score_batch_command(
     try:
         lines = read_batch(source)
     except BatchInputError as err:
-        fail(str(err), 2)
+        fail(str(err))
     last = [0.0]
 
     def progress(done: int, total: int) -> None:
@@ -51,8 +51,10 @@ def score_batch_command(
             return run_here(parts, chosen, seconds, workers)
     try:
         result = score_batch(lines, out, str(metric), limit, runner, progress)
-    except (BatchInputError, RayUnavailable) as err:
+    except BatchInputError as err:
         fail(str(err))
+    except RayUnavailable as err:
+        fail(str(err), ExitCode.INFRASTRUCTURE)
     console.print(f"{out}: {result['lines']} lines ({result['scored']} scored, "
                   f"{result['resumed']} already there)", highlight=False, soft_wrap=True)
 

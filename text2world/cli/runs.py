@@ -23,7 +23,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from text2world.cli.common import console, err_console, fail, warn
+from text2world.cli.common import ExitCode, console, err_console, fail, warn
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume
 from text2world.engine.process import Stopped
 from text2world.errors import Text2WorldError
@@ -264,10 +264,10 @@ def run_guarded(resume_command: str, run_path: Path, observer: ProgressObserver 
     except FatalModelError as err:
         _stop(observer)
         fail(f"the model cannot be called: {err}. Finished items are kept; fix the cause and "
-             f"resume with: {resume}")
+             f"resume with: {resume}", ExitCode.INFRASTRUCTURE)
     except KeyboardInterrupt:
         _stop(observer)
-        _stopped(f"interrupted; finished items are kept. Resume with: {resume}", 130)
+        _stopped(f"interrupted; finished items are kept. Resume with: {resume}", ExitCode.INTERRUPTED)
     except Stopped as stop:
         _stop(observer)
         _stopped(f"stopped by {stop.name}; finished items are kept. Resume with: {resume}",
@@ -298,7 +298,7 @@ def reference_notice(spec, stream=None) -> None:
 
 def infrastructure_note(result, resume_command: str) -> None:
     """The open infrastructure errors of a finished run, with the command that retries them;
-    exits 2 when there are any."""
+    exits ``ExitCode.INFRASTRUCTURE`` when there are any."""
     count = result.summary.get("infrastructure_errors") or 0
     if not count:
         return
@@ -312,7 +312,7 @@ def infrastructure_note(result, resume_command: str) -> None:
                       f"{first.get('attempts', '?')} attempts. Retry them with: "
                       f"{resume_command} --resume {result.run.path}", highlight=False,
                       soft_wrap=True)
-    raise typer.Exit(2)
+    raise typer.Exit(ExitCode.INFRASTRUCTURE)
 
 
 def run_paths(paths: list[Path], root: Path | None) -> list[Path]:

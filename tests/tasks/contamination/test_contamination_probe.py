@@ -187,7 +187,7 @@ def test_infrastructure_errors_are_kept_apart_and_retried_on_resume(store):
     # max-retries 1: two 500s exhaust the retries of the first run.
     with ScriptedLLMServer(scripts(flaky_faults=2)) as server:
         first = _run(*_probe_args(store, server), "--json")
-        assert first.exit_code == 2
+        assert first.exit_code == 3  # ExitCode.INFRASTRUCTURE
         data = json.loads(first.stdout)
         assert data["infrastructure_error_items"] == ["t2wc-flaky"]
         assert data["finished_items"] == len(GOLD) - 1

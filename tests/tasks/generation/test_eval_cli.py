@@ -177,7 +177,7 @@ def test_rejected_key_stops_the_run_with_a_clear_error(tmp_path, monkeypatch):
                                      "--workers", "0", "--max-concurrency", "1"])
         statuses = [r.status for r in server.requests]
     text = output_of(result)
-    assert result.exit_code == 1, text
+    assert result.exit_code == 3, text  # ExitCode.INFRASTRUCTURE: the provider refused
     assert "authentication" in text and "--resume" in text and "Traceback" not in text
     assert statuses == [401]  # not retried, and no further item was tried
     assert "sk-wrong" not in "".join(p.read_text() for p in
