@@ -19,6 +19,10 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
 
 BUILTIN = "text2world"
+# A generated world's structural family (its manifest entry's ``family``); a record without one
+# (the store's own domains) is reported under ``NO_FAMILY``.
+FAMILY = "family"
+NO_FAMILY = "store"
 SPLITS = ("test", "train", "all")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -48,6 +52,12 @@ class Record:
         if kind not in ("abstract", "concrete"):
             raise ValueError(f"description kind must be 'abstract' or 'concrete', not {kind!r}")
         return self.abstract if kind == "abstract" else self.concrete
+
+    @property
+    def family(self) -> str | None:
+        """The structural family of a generated world (from its manifest entry), else None."""
+        value = self.meta.get(FAMILY) if isinstance(self.meta, dict) else None
+        return value if isinstance(value, str) and value else None
 
     def to_dict(self) -> dict:
         return {"id": self.id, "name": self.name, "split": self.split, "domain": self.domain,
@@ -243,6 +253,16 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
                        f"Import it with: t2w data import PATH --name {key}")
 
 
+def portable_reference(name_or_path: str) -> str:
+    """A dataset named as ``load_dataset`` reads it from any folder or process: a path made
+    absolute (a worker of ``score-batch`` may run elsewhere), a name as it is."""
+    if name_or_path == BUILTIN or (_NAME.match(name_or_path)
+                                   and (imported_dir(name_or_path) / "records.jsonl").is_file()):
+        return name_or_path
+    path = Path(name_or_path)
+    return str(path.resolve()) if path.exists() else name_or_path
+
+
 def _cached(path: Path, load, *watched: Path) -> Dataset:
     """Load once per change of ``path`` or ``watched``: their modification times are the key
     (a store folder's own time does not change when a domain is added inside domains/)."""
@@ -363,6 +383,8 @@ def _read_hf_dir(path: Path) -> list[dict]:
 
 
 def read_path(path: Path) -> Dataset:
+    # absolute: a run records it as its dataset_source, read again from any folder
+    path = path.resolve()
     if path.is_dir() and (path / "domains").is_dir():
         return load_store_dir(path)
     raws = read_raw_records(path)
