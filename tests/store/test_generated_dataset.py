@@ -1,0 +1,126 @@
+"""A folder of generated worlds (the store's layout, a ``family`` per manifest entry) is a
+dataset wherever a store id is: ``t2w eval --dataset DIR`` (named relatively, read again from
+any folder), ``t2w wm``, ``t2w contamination``, the rewards (``resolve_gold``,
+``compute_score``, TRL's ``domain_reward``), ``t2w score-batch`` (``--dataset`` or a line's
+``dataset``), the Hugging Face export (its ``family`` column) and the viewer. Through the real
+entry points: the CLI in a subprocess, the reward functions, the viewer's app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from generated_worlds import WORLDS, make_generated_folder, t2w
+
+from text2world.rewards import RewardInputError, compute_score, domain_reward, resolve_gold
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    root = tmp_path_factory.mktemp("generated")
+    worlds = make_generated_folder(root / "worlds")
+    home = root / "home"
+    # named relatively, from the folder above it: the run must find it from anywhere after
+    done = t2w("eval", "--model", "reference/oracle", "--dataset", "worlds", "--ec", "0",
+               "--no-semantic", "--quiet", "--run-id", "oracle", cwd=root, home=home)
+    assert done.returncode == 0, done.stderr
+    return SimpleNamespace(root=root, worlds=worlds, home=home, run=home / "runs" / "oracle")
+
+
+def _gold(made, world: str) -> str:
+    return (made.worlds / "domains" / f"{world}.pddl").read_text()
+
+
+def _log(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+
+
+def test_eval_on_the_folder_scores_every_world_and_records_where_it_is(made):
+    config = json.loads((made.run / "config.json").read_text())
+    assert config["dataset"] == "worlds"
+    assert config["dataset_source"] == str(made.worlds.resolve())
+    items = _log(made.run)
+    assert sorted(i["item"] for i in items) == sorted(WORLDS)
+    assert all(i["ec"]["paper"][0]["similarity"] == 1.0 for i in items)
+
+
+def test_the_viewer_shows_a_generated_gold_from_another_folder(made):
+    from fastapi.testclient import TestClient
+
+    from text2world.api.app import create_app
+    from text2world.api.settings import Settings
+
+    app = create_app(Settings(runs_dir=made.home / "runs", executor="thread",
+                              score_processes=1))
+    with TestClient(app) as client:
+        body = client.get("/v1/runs/oracle/items/keys-doors-01").json()
+    assert body["gold"] == _gold(made, "keys-doors-01") and body["gold_note"] is None
+
+
+def test_world_model_tasks_and_the_probe_run_on_the_folder(made):
+    done = t2w("wm", "next-state", "--model", "reference/oracle", "--dataset",
+               str(made.worlds), "--domains", "transport-01,sorting-01", "--problems", "1",
+               "--quiet", "--run-id", "wm", home=made.home)
+    assert done.returncode == 0, done.stderr
+    items = _log(made.home / "runs" / "wm")
+    assert {(i["domain"], i["family"]) for i in items} == \
+        {("transport-01", "transport"), ("sorting-01", "sorting")}
+    assert all(i["metrics"]["correct"] for i in items)
+    done = t2w("contamination", "--model", "reference/oracle", "--dataset", str(made.worlds),
+               "--quiet", "--run-id", "probe", home=made.home)
+    assert done.returncode == 0, done.stderr
+    assert sorted(i["item"] for i in _log(made.home / "runs" / "probe")) == sorted(WORLDS)
+
+
+def test_rewards_take_a_generated_gold_id(made):
+    worlds = str(made.worlds)
+    gold = resolve_gold("sorting-02", dataset=worlds)
+    assert gold.domain == _gold(made, "sorting-02") and len(gold.problems) >= 1
+    answer = f"```pddl\n{_gold(made, 'sorting-02')}\n```"
+    wrong = f"```pddl\n{_gold(made, 'transport-01')}\n```"
+    assert compute_score("text2world", answer, "sorting-02",
+                         extra_info={"dataset": worlds}) == 1.0
+    assert compute_score("text2world", wrong, "sorting-02", extra_info={"dataset": worlds}) < 1
+    assert domain_reward([answer, wrong], gold_id=["sorting-02"] * 2, dataset=worlds,
+                         metric="paper_f1")[0] == 1.0
+    with pytest.raises(RewardInputError, match="domain id of dataset 'text2world'"):
+        resolve_gold("sorting-02")
+
+
+def test_score_batch_takes_generated_gold_ids(made):
+    lines = made.root / "lines.jsonl"
+    lines.write_text(
+        json.dumps({"id": "right", "gold_id": "keys-doors-02",
+                    "response": _gold(made, "keys-doors-02")}) + "\n"
+        + json.dumps({"id": "wrong", "gold_id": "keys-doors-02",
+                      "response": _gold(made, "keys-doors-01")}) + "\n"
+        + json.dumps({"id": "store", "gold_id": "gripper", "dataset": "text2world",
+                      "response": "(define (domain g))"}) + "\n")
+    out = made.root / "scored.jsonl"
+    done = t2w("score-batch", "lines.jsonl", "--dataset", "worlds", "-o", "scored.jsonl",
+               "--workers", "2", "--metric", "paper_f1", cwd=made.root, home=made.home)
+    assert done.returncode == 0, done.stderr
+    rows = {row["id"]: row for row in map(json.loads, out.read_text().splitlines())}
+    assert rows["right"]["reward"] == 1.0 and rows["right"]["gold"] == "keys-doors-02"
+    assert rows["wrong"]["reward"] < 1.0 and rows["store"]["gold"] == "gripper"
+    refused = t2w("score-batch", "lines.jsonl", "-o", "other.jsonl", cwd=made.root,
+                  home=made.home)
+    assert refused.returncode == 2
+    assert "line 1 (id 'right'): 'keys-doors-02' is neither PDDL text nor a domain id of " \
+        "dataset 'text2world'" in " ".join(refused.stderr.split())
+
+
+def test_the_hugging_face_export_carries_the_family(made):
+    datasets = pytest.importorskip("datasets")
+    out = made.root / "hf"
+    done = t2w("data", "export", str(made.worlds), str(out), "--format", "hf",
+               home=made.home)
+    assert done.returncode == 0, done.stderr
+    rows = datasets.load_from_disk(str(out))["test"]
+    assert {row["id"]: row["family"] for row in rows} == \
+        {world: family for world, (_, family) in WORLDS.items()}
+    training = rows.filter(lambda row: row["family"] != "keys-doors")
+    assert sorted(training["id"]) == sorted(w for w in WORLDS if not w.startswith("keys"))
+    assert "`family`" in (out / "README.md").read_text()
