@@ -24,8 +24,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from text2world.errors import Text2WorldError
 from text2world.files import drop_torn_tail
-from text2world.store.datasets import BUILTIN, portable_reference
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
+from text2world.store.datasets import BUILTIN, portable_reference
 
 CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines
 MAX_ID_CHARS = 200

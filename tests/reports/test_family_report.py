@@ -138,3 +138,11 @@ def test_bad_family_options_are_refused_clearly(runs, args, message):
         assert done.returncode != 0
         output = " ".join((done.stdout + done.stderr).split())
         assert message in output and "Traceback" not in output, output
+
+
+def test_size_strata_read_the_runs_folder_from_anywhere(runs, tmp_path):
+    # the run names its dataset "worlds" (the folder's name): its source is where it is read
+    done = t2w("report", str(runs.noisy), "--by", "size", "--json", cwd=tmp_path,
+               home=runs.home)
+    assert done.returncode == 0, done.stderr
+    assert sum(row["domains"] for row in json.loads(done.stdout)) == len(WORLDS)

@@ -23,7 +23,8 @@ from text2world.reports.generation import ReportError
 from text2world.reports.rendering import md_table
 from text2world.scoring.semantic_record import verdict_of
 from text2world.stats import SEED, bootstrap_mean, format_interval, independent_difference, paired_difference
-from text2world.store.datasets import BUILTIN, FAMILY, NO_FAMILY, DatasetError, load_dataset
+from text2world.store.datasets import BUILTIN, FAMILY, NO_FAMILY, DatasetError, dataset_of_run
+from text2world.tasks.generation.records import generation_items
 
 EQUIVALENT = "equivalent@EC_k"  # the share of items whose last round is semantically equivalent
 
@@ -39,7 +40,7 @@ def family_metrics(columns: RunColumns, mode: str) -> dict[str, dict[str, float]
     shown = {name: columns.columns[name] for name in chosen if name in columns.columns}
     last = int(columns.run.config.get("ec", 0))
     samples: dict[str, list[float]] = {}
-    for item in columns.items:
+    for item in generation_items(columns.items):
         cells = (item.get("ec") or {}).get("semantic") or []
         if len(cells) > last and isinstance(cells[last], dict):
             samples.setdefault(str(item["item"]), []).append(
@@ -52,7 +53,7 @@ def family_metrics(columns: RunColumns, mode: str) -> dict[str, dict[str, float]
 def item_families(columns: RunColumns) -> tuple[dict[str, str], list[str]]:
     """Item -> family (recorded in the item, else its domain's in the run's dataset, else
     ``NO_FAMILY``), and notes on families that could not be found."""
-    recorded = {str(item["item"]): str(item[FAMILY]) for item in columns.items  # type: ignore[literal-required]
+    recorded = {str(item["item"]): str(item.get(FAMILY)) for item in columns.items
                 if isinstance(item.get(FAMILY), str)}
     notes: list[str] = []
     by_domain: dict[str, str] = {}
@@ -67,11 +68,10 @@ def _dataset_families(run: Run) -> tuple[dict[str, str], str]:
     """Domain -> family in the run's dataset (none for the built-in store), and a note when
     the dataset cannot be read."""
     name = str(run.config.get("dataset") or BUILTIN)
-    source = str(run.config.get("dataset_source") or "")
     if name == BUILTIN:
         return {}, ""
     try:
-        dataset = load_dataset(source if source and Path(source).exists() else name)
+        dataset = dataset_of_run(name, run.config.get("dataset_source"))
     except DatasetError as err:
         return {}, (f"{run.run_id}: its items carry no family and its dataset cannot be read "
                     f"({err}): they count under {NO_FAMILY!r}")

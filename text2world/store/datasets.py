@@ -253,6 +253,15 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
                        f"Import it with: t2w data import PATH --name {key}")
 
 
+def dataset_of_run(name: str | None, source: str | None) -> Dataset:
+    """The dataset a run was made on (its config's ``dataset`` and ``dataset_source``): the
+    path it was read from while that still exists, else its name (``DatasetError``)."""
+    if name != BUILTIN and source and Path(source).exists() and \
+            not (Path(source) / "records.jsonl").is_file():
+        return load_dataset(source)
+    return load_dataset(name or BUILTIN)
+
+
 def portable_reference(name_or_path: str) -> str:
     """A dataset named as ``load_dataset`` reads it from any folder or process: a path made
     absolute (a worker of ``score-batch`` may run elsewhere), a name as it is."""

@@ -42,7 +42,7 @@ from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.scoring.caching import ResultCache
-from text2world.store.datasets import BUILTIN, FAMILY, Dataset, DatasetError, Record, first, load_dataset
+from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.generation.agent import DEFAULT_TOOL_BUDGET, run_agent
 from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
 from text2world.tasks.generation.feedback import (
@@ -446,7 +446,7 @@ class GenerationTask:
             "protocol": self.protocol,
             "tool_calls": sum(len(r.get("tool_calls") or ()) for r in rounds),
             "split": record.split,
-            **({FAMILY: record.family} if record.family else {}),
+            **({"family": record.family} if record.family else {}),
             "valid": valid_round is not None,
             "valid_round": valid_round,
             "rounds_used": len(rounds),

@@ -33,7 +33,7 @@ from text2world.errors import Text2WorldError
 from text2world.model.client import ModelSpec
 from text2world.simulation import GroundAction, SimulationError
 from text2world.simulation.problem import parse_atom
-from text2world.store.datasets import BUILTIN, FAMILY, Dataset, DatasetError, Record, first, load_dataset
+from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.wm import baselines, prompts
 from text2world.tasks.wm import reference as reference_answers  # noqa: F401 - registers them
 from text2world.tasks.wm.generators import SIZES, sized_records
@@ -260,7 +260,7 @@ class WmTask:
         outcome["baselines"] = await solver.baselines(item)
         calls = solver.calls
         origin: WmItem = {"origin": item["origin"]} if "origin" in item else {}
-        family: WmItem = {FAMILY: record.family} if record.family else {}
+        family: WmItem = {"family": record.family} if record.family else {}
         return {"item": item["id"], "task": item["task"], "domain": item["domain"], **family,
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
                 "plan_length": item["plan_length"], **origin, **outcome,
