@@ -66,10 +66,10 @@ def print_family_reports(runs: list[Path], mode: str, held_out: str | None, as_j
         table = Table(title=f"{data['model']} ({what}) by family: mean, [95% interval], %",
                       caption=f"items resampled{' by domain' if data['clustered_by_domain'] else ''}"
                               f", seed {data['seed']}")
-        table.add_column("family")
+        table.add_column("family", overflow="fold")  # the figures stay whole
         table.add_column("items", justify="right")
         for metric in data["metrics"]:
-            table.add_column(_label(metric), justify="right")
+            table.add_column(_label(metric), justify="right", no_wrap=True)
         for row in data["families"]:
             table.add_row(row["family"] + ("\n(held out)" if row["held_out"] else ""),
                           str(row["items"]), *(_cell(row["metrics"][m]) for m in data["metrics"]))
