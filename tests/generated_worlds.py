@@ -26,9 +26,11 @@ WORLDS = {
 FAMILIES = ("keys-doors", "sorting", "transport")
 
 
-def make_generated_folder(dest: Path, worlds: dict[str, tuple[str, str]] = WORLDS) -> Path:
+def make_generated_folder(dest: Path, worlds: dict[str, tuple[str, str]] = WORLDS,
+                          shipped: bool = False) -> Path:
     """``dest`` as a generated worlds folder (ids that are not the store's, each entry with
-    its family); returns it."""
+    its family); ``shipped``: with the store's plans and answer keys of each world, under the
+    world's id, as a generator ships its own. Returns it."""
     store = REPO / "data"
     entries = {e["id"]: e for e in json.loads((store / "manifest.json").read_text())["domains"]}
     manifest = []
@@ -37,6 +39,10 @@ def make_generated_folder(dest: Path, worlds: dict[str, tuple[str, str]] = WORLD
         shutil.copyfile(store / "domains" / f"{old}.pddl", dest / "domains" / f"{new}.pddl")
         shutil.copytree(store / "descriptions" / old, dest / "descriptions" / new)
         shutil.copytree(store / "problems" / old, dest / "problems" / new)
+        for folder in ("plans", "plans/generated", "keys", "keys/generated") if shipped else ():
+            if (store / folder / f"{old}.json").is_file():
+                (dest / folder).mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(store / folder / f"{old}.json", dest / folder / f"{new}.json")
         manifest.append({**entries[old], "id": new, "family": family,
                          "provenance": f"test fixture: store domain {old}"})
     (dest / "manifest.json").write_text(json.dumps({"version": 1, "domains": manifest},

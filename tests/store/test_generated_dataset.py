@@ -124,3 +124,23 @@ def test_the_hugging_face_export_carries_the_family(made):
     training = rows.filter(lambda row: row["family"] != "keys-doors")
     assert sorted(training["id"]) == sorted(w for w in WORLDS if not w.startswith("keys"))
     assert "`family`" in (out / "README.md").read_text()
+
+
+def test_a_folder_ships_its_own_plans_and_answer_keys(tmp_path):
+    from text2world.store.datasets import load_dataset
+    from text2world.store.plans import shipped_plan
+    from text2world.tasks.wm.shipped_keys import shipped_key
+
+    world = {"transport-01": ("drone-delivery", "transport")}
+    store = load_dataset().get("drone-delivery")
+    shipped = load_dataset(str(make_generated_folder(tmp_path / "shipped", world, True)))
+    bare = load_dataset(str(make_generated_folder(tmp_path / "bare", world)))
+    for problem in store.problems:
+        expected = shipped_plan(store, problem.name, problem.pddl)
+        assert expected is not None and expected.plan
+        assert shipped_plan(shipped.get("transport-01"), problem.name, problem.pddl) == expected
+        assert shipped_plan(bare.get("transport-01"), problem.name, problem.pddl) is None
+        key = shipped_key(store, problem.name, problem.pddl)  # empty for a problem too big
+        assert shipped_key(shipped.get("transport-01"), problem.name, problem.pddl) == key
+        assert shipped_key(bare.get("transport-01"), problem.name, problem.pddl) == {}
+    assert any(shipped_key(store, p.name, p.pddl) for p in store.problems)

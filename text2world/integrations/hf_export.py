@@ -150,17 +150,14 @@ def _card(dataset: Dataset, splits: dict[str, int], plans: bool) -> str:
     return "\n".join(header) + "\n" + body.rstrip() + "\n" + "\n".join(fields)
 
 
-def _reference_plans(dataset: Dataset, timeout: float) -> PlanFunction:
+def _reference_plans(timeout: float) -> PlanFunction:
     """Each problem's shipped plan (``data/plans``, or the dataset folder's ``plans/``) where
     one matches the texts, else Fast Downward's, as the world-model tasks plan: optimal first,
     LAMA past the bound."""
-    from text2world.store.plans import PLANS_FOLDER, shipped_plan
-
-    source = Path(dataset.source) if dataset.source else None
-    root = source if source is not None and (source / PLANS_FOLDER).is_dir() else None
+    from text2world.store.plans import shipped_plan
 
     def plan(record: Record, problem: Problem) -> tuple[str, list[str] | None, float | None]:
-        shipped = shipped_plan(record, problem.name, problem.pddl, root)
+        shipped = shipped_plan(record, problem.name, problem.pddl)  # its folder's plans first
         if shipped is not None:
             return (shipped.status, list(shipped.plan) if shipped.status == "solved" else None,
                     shipped.cost)
@@ -193,7 +190,7 @@ def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout:
             raise ExportError(f"{out} is not empty" + (
                 "; pass --overwrite to replace this earlier export" if earlier else
                 "; choose a new or empty folder"))
-    plan = _reference_plans(dataset, plan_timeout) if plans else None
+    plan = _reference_plans(plan_timeout) if plans else None
     rows: dict[str, list[dict]] = {}
     for record in dataset.records:
         if progress is not None:

@@ -47,6 +47,9 @@ class Record:
     concrete: str | None = None
     problems: tuple[Problem, ...] = ()
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    # the store folder it was read from ("" for a file or an imported dataset): its shipped
+    # plans and answer keys are looked for there first (a generated folder ships its own)
+    folder: str = field(default="", compare=False, hash=False)
 
     def description(self, kind: str = "abstract") -> str | None:
         if kind not in ("abstract", "concrete"):
@@ -320,7 +323,7 @@ def load_store_dir(root: Path, name: str | None = None) -> Dataset:
             domain=_read_text(domain_path),
             abstract=_read_text(abstract) if abstract.is_file() else None,
             concrete=_read_text(concrete) if concrete.is_file() else None,
-            problems=problems, meta=entry))
+            problems=problems, meta=entry, folder=str(root)))
     # Train exemplars first, then test, each by id: a stable order for runs and reports.
     records.sort(key=lambda r: (r.split != "train", r.id))
     return Dataset(name or root.name, tuple(records), str(root))
