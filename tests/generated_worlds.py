@@ -50,11 +50,11 @@ def make_generated_folder(dest: Path, worlds: dict[str, tuple[str, str]] = WORLD
     return dest
 
 
-def t2w(*args: str, cwd: Path | None = None, home: Path | None = None, timeout: float = 300
-        ) -> subprocess.CompletedProcess:
-    """``t2w ARGS`` in a fresh process at 80 columns; ``home``: its T2W_HOME (a module's
+def t2w(*args: str, cwd: Path | None = None, home: Path | None = None, timeout: float = 300,
+        columns: int = 80) -> subprocess.CompletedProcess:
+    """``t2w ARGS`` in a fresh process, ``columns`` wide; ``home``: its T2W_HOME (a module's
     fixture has not the test's yet), its runs folder ``home/runs``."""
-    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    env = {**os.environ, "COLUMNS": str(columns), "TERM": "dumb"}
     if home is not None:
         env.update(T2W_HOME=str(home), T2W_RUNS_DIR=str(home / "runs"))
     return subprocess.run([sys.executable, "-m", "text2world.cli", *args], cwd=cwd, env=env,

@@ -77,7 +77,8 @@ def print_family_reports(runs: list[Path], mode: str, held_out: str | None, as_j
         if data["summary"]:
             table = Table(title=f"held out ({', '.join(data['held_out'])}) vs in-family")
             for column in ("metric", "in-family", "held-out", "held-out - in"):
-                table.add_column(column, justify="left" if column == "metric" else "right")
+                table.add_column(column, justify="left" if column == "metric" else "right",
+                                 no_wrap=column != "metric")
             for row in data["summary"]:
                 table.add_row(_label(row["metric"]), _cell(row["in_family"]),
                               _cell(row["held_out"]), _signed(row["gap"]))
@@ -107,7 +108,8 @@ def print_family_comparison(run_a: Path, run_b: Path, mode: str, held_out: str |
                             f"{data['a']['model']} (A), %, [95% interval]",
                       caption=f"B - A paired on the items both finished, seed {data['seed']}")
         for column in ("family", "items", "A", "B", "B - A"):
-            table.add_column(column, justify="left" if column == "family" else "right")
+            table.add_column(column, justify="left" if column == "family" else "right",
+                             no_wrap=column in ("A", "B", "B - A"))
         for row in data["families"]:
             cells = row["metrics"][metric]
             table.add_row(row["family"], str(row["items"]), _cell(cells["a"]), _cell(cells["b"]),
