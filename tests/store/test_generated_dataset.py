@@ -144,3 +144,14 @@ def test_a_folder_ships_its_own_plans_and_answer_keys(tmp_path):
         assert shipped_key(shipped.get("transport-01"), problem.name, problem.pddl) == key
         assert shipped_key(bare.get("transport-01"), problem.name, problem.pddl) == {}
     assert any(shipped_key(store, p.name, p.pddl) for p in store.problems)
+
+
+def test_data_list_shows_the_families(made):
+    listed = t2w("data", "list", "--dataset", str(made.worlds), "--json", home=made.home)
+    assert listed.returncode == 0, listed.stderr
+    assert {row["id"]: row["family"] for row in json.loads(listed.stdout)} == \
+        {world: family for world, (_, family) in WORLDS.items()}
+    table = t2w("data", "list", "--dataset", str(made.worlds), home=made.home).stdout
+    assert "family" in table.splitlines()[1] and "keys-doors" in table
+    store = t2w("data", "list", "--split", "train", home=made.home).stdout
+    assert "category" in store.splitlines()[1]
