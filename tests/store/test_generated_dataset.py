@@ -71,7 +71,8 @@ def test_world_model_tasks_and_the_probe_run_on_the_folder(made):
     done = t2w("contamination", "--model", "reference/oracle", "--dataset", str(made.worlds),
                "--quiet", "--run-id", "probe", home=made.home)
     assert done.returncode == 0, done.stderr
-    assert sorted(i["item"] for i in _log(made.home / "runs" / "probe")) == sorted(WORLDS)
+    assert {i["item"]: i["family"] for i in _log(made.home / "runs" / "probe")} == \
+        {world: family for world, (_, family) in WORLDS.items()}
 
 
 def test_rewards_take_a_generated_gold_id(made):
