@@ -245,7 +245,7 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
         return _cached(root, lambda: load_store_dir(root, name=BUILTIN),
                        *(root / part for part in ("domains", "descriptions", "problems",
                                                   "manifest.json")))
-    if _NAME.match(key) and (imported_dir(key) / "records.jsonl").is_file():
+    if _is_imported(key):
         folder = imported_dir(key)
         return _cached(folder / "records.jsonl", lambda: _load_imported(folder, key))
     path = Path(key)
@@ -265,11 +265,14 @@ def dataset_of_run(name: str | None, source: str | None) -> Dataset:
     return load_dataset(name or BUILTIN)
 
 
+def _is_imported(name: str) -> bool:
+    return bool(_NAME.match(name)) and (imported_dir(name) / "records.jsonl").is_file()
+
+
 def portable_reference(name_or_path: str) -> str:
     """A dataset named as ``load_dataset`` reads it from any folder or process: a path made
     absolute (a worker of ``score-batch`` may run elsewhere), a name as it is."""
-    if name_or_path == BUILTIN or (_NAME.match(name_or_path)
-                                   and (imported_dir(name_or_path) / "records.jsonl").is_file()):
+    if name_or_path == BUILTIN or _is_imported(name_or_path):
         return name_or_path
     path = Path(name_or_path)
     return str(path.resolve()) if path.exists() else name_or_path
