@@ -156,3 +156,18 @@ def test_data_list_shows_the_families(made):
     assert "family" in table.splitlines()[1] and "keys-doors" in table
     store = t2w("data", "list", "--split", "train", home=made.home).stdout
     assert "category" in store.splitlines()[1]
+
+
+def test_t2w_score_takes_a_generated_gold_id(made):
+    answer = made.worlds / "domains" / "transport-02.pddl"
+    done = t2w("score", "transport-02", str(answer), "--dataset", "worlds", "--semantic",
+               "--json", cwd=made.root, home=made.home)
+    assert done.returncode == 0, done.stderr
+    scored = json.loads(done.stdout)
+    assert scored["similarity"] == 1.0 and scored["semantic"]["verdict"] == "equivalent"
+    refused = t2w("score", "transport-02", str(answer), home=made.home)
+    assert refused.returncode != 0 and "not a domain id of the store" in refused.stderr
+    unknown = t2w("score", "transport-09", str(answer), "--dataset", str(made.worlds),
+                  home=made.home)
+    assert "not a domain id of dataset" in " ".join(unknown.stderr.split())
+    assert "Traceback" not in unknown.stderr
