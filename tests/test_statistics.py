@@ -9,6 +9,7 @@ from text2world.stats import (
     SEED,
     bootstrap_mean,
     format_interval,
+    independent_difference,
     paired_difference,
     repeated_measures,
 )
@@ -188,3 +189,31 @@ def test_intervals_do_not_depend_on_the_order_of_the_items() -> None:
         again = paired_difference([a[i] for i in order], [b[i] for i in order],
                                   [clusters[i] for i in order] if clusters else None)
         assert first == again and first.p_value is not None and 0 < first.p_value < 1
+
+
+def test_difference_of_independent_groups_covers_the_true_gap():
+    # held-out (Beta(2, 5), mean 2/7) against in-family (Beta(5, 2), mean 5/7) items, sizes
+    # unequal as families are: the interval of the gap covers -3/7 about 95% of the time
+    rng = np.random.default_rng(11)
+    covered = 0
+    for rep in range(300):
+        inside, outside = list(rng.beta(5, 2, size=40)), list(rng.beta(2, 5, size=15))
+        gap = independent_difference(inside, outside, resamples=1000, seed=rep)
+        assert gap.mean == pytest.approx(np.mean(outside) - np.mean(inside))
+        covered += gap.low <= -3 / 7 <= gap.high
+    assert 0.90 <= covered / 300 <= 0.99, covered / 300
+
+
+def test_difference_of_independent_groups_edge_cases():
+    same = independent_difference([0.5, 0.6, 0.7], [0.7, 0.5, 0.6])
+    assert same.mean == pytest.approx(0.0) and same.low < 0 < same.high and same.n == 6
+    assert independent_difference([1.0, 0.0], []).mean is None
+    one = independent_difference([1.0], [0.0])
+    assert (one.mean, one.low, one.high) == (-1.0, -1.0, -1.0)
+    # clustered groups (world-model items of a domain) resample whole domains
+    clustered = independent_difference([1, 1, 0, 0], [0, 0, 0, 1], ["a", "a", "b", "b"],
+                                       ["c", "c", "d", "d"])
+    assert clustered.method == "domains" and clustered.clusters == 4
+    # the order of the items does not matter, the seed is fixed
+    assert independent_difference([0.1, 0.9, 0.4], [0.3, 0.2]) == \
+        independent_difference([0.4, 0.1, 0.9], [0.2, 0.3])

@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from text2world.errors import Text2WorldError
 from text2world.files import drop_torn_tail
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
+from text2world.store.datasets import BUILTIN, portable_reference
 
 CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines
 MAX_ID_CHARS = 200
@@ -47,8 +48,10 @@ class BatchLine:
         return {"id": self.id, "gold": self.gold, "response": self.response, "dataset": self.dataset}
 
 
-def parse_line(raw: Any, where: str) -> BatchLine:
-    """A batch line from its JSON value; ``BatchInputError`` says what is wrong and ``where``."""
+def parse_line(raw: Any, where: str, dataset: str = BUILTIN) -> BatchLine:
+    """A batch line from its JSON value; ``BatchInputError`` says what is wrong and ``where``.
+    ``dataset``: the dataset of a line that names none (a name or a path: a generated
+    folder's ``gold_id`` is scored against that folder)."""
     if not isinstance(raw, dict):
         raise BatchInputError(f"{where}: a line must be a JSON object, not {type(raw).__name__}")
     unknown = set(raw) - {"id", "gold_id", "gold_pddl", "response", "dataset"}
@@ -64,7 +67,7 @@ def parse_line(raw: Any, where: str) -> BatchLine:
     if ("gold_id" in raw) == ("gold_pddl" in raw):
         raise BatchInputError(f"{where} (id {item!r}): give exactly one of 'gold_id' and 'gold_pddl'")
     gold, response, dataset = (raw.get("gold_id", raw.get("gold_pddl")), raw.get("response"),
-                               raw.get("dataset", "text2world"))
+                               raw.get("dataset", dataset))
     for name, value in (("gold", gold), ("response", response), ("dataset", dataset)):
         if not isinstance(value, str):
             raise BatchInputError(f"{where} (id {item!r}): {name!r} must be a string")
@@ -73,11 +76,12 @@ def parse_line(raw: Any, where: str) -> BatchLine:
         resolve_gold(gold, dataset)
     except RewardInputError as err:
         raise BatchInputError(f"{where} (id {item!r}): {err}") from None
-    return BatchLine(item, gold, response, dataset)
+    return BatchLine(item, gold, response, portable_reference(dataset))
 
 
-def read_batch(path: Path) -> list[BatchLine]:
-    """Every line of a JSONL file, checked before anything is scored (ids unique)."""
+def read_batch(path: Path, dataset: str = BUILTIN) -> list[BatchLine]:
+    """Every line of a JSONL file, checked before anything is scored (ids unique); ``dataset``
+    for the lines that name none."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -93,7 +97,7 @@ def read_batch(path: Path) -> list[BatchLine]:
             raw = json.loads(row)
         except ValueError as err:
             raise BatchInputError(f"{where}: not JSON ({err})") from None
-        line = parse_line(raw, where)
+        line = parse_line(raw, where, dataset)
         if line.id in seen:
             raise BatchInputError(f"{where}: id {line.id!r} appears twice (ids name the lines "
                                   "for resuming)")

@@ -161,17 +161,72 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
     are resampled; with one cluster only, there is no spread to estimate between clusters and
     items are resampled (the method says so). The interval does not depend on the order of the
     items (``canonical_order``)."""
+    draw = _bootstrap(values, clusters, resamples, seed)
+    if draw.n == 0:
+        return Interval(None, None, None, 0, 0, "none", seed, 0, level)
+    if draw.stats is None:
+        return Interval(draw.point, draw.point, draw.point, 1, 1, "items", seed, 0, level)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(draw.stats, [alpha, 1 - alpha])
+    return Interval(draw.point, float(low), float(high), draw.n, draw.units, draw.method, seed,
+                    int(draw.stats.size), level)
+
+
+def independent_difference(a: Sequence[Value], b: Sequence[Value],
+                           clusters_a: Sequence[str] | None = None,
+                           clusters_b: Sequence[str] | None = None,
+                           resamples: int = RESAMPLES, seed: int = SEED,
+                           level: float = LEVEL) -> Interval:
+    """mean(b) - mean(a) for two groups of different items (held-out against in-family
+    domains), with a percentile-bootstrap interval: each group resampled on its own, as
+    ``bootstrap_mean`` resamples it (its clusters, its epochs), in the same number of draws.
+    ``n`` and ``clusters`` count both groups; None when either has no value."""
+    count = _resample_count(max(len(a), len(b), 1), resamples)
+    draw_a = _bootstrap(a, clusters_a, resamples, seed, count)
+    draw_b = _bootstrap(b, clusters_b, resamples, seed + 3, count)  # draws apart from a's
+    n, units = draw_a.n + draw_b.n, draw_a.units + draw_b.units
+    if draw_a.n == 0 or draw_b.n == 0:
+        return Interval(None, None, None, n, units, "none", seed, 0, level)
+    point = draw_b.point - draw_a.point
+    if draw_a.stats is None and draw_b.stats is None:
+        return Interval(point, point, point, n, units, "items", seed, 0, level)
+    stats = ((draw_b.stats if draw_b.stats is not None else draw_b.point)
+             - (draw_a.stats if draw_a.stats is not None else draw_a.point))
+    alpha = (1 - level) / 2
+    low, high = np.quantile(stats, [alpha, 1 - alpha])
+    methods = sorted({d.method for d in (draw_a, draw_b) if d.stats is not None})
+    return Interval(point, float(low), float(high), n, units, "+".join(methods), seed, count,
+                    level)
+
+
+@dataclass(frozen=True)
+class _Draw:
+    """One group's bootstrap: its mean, the resampled means (None: one item, no spread)."""
+
+    point: float
+    stats: np.ndarray | None
+    n: int
+    units: int
+    method: str
+
+
+def _bootstrap(values: Sequence[Value], clusters: Sequence[str] | None, resamples: int,
+               seed: int, count: int | None = None) -> _Draw:
+    """The resampled means of ``bootstrap_mean`` (``count`` draws: by default as many as
+    ``resamples`` allows for these items)."""
     values, clusters = canonical_order(values, clusters)
     labels = _kept_clusters(values, clusters)
     means, epochs = _item_means(values)
     n = int(means.size)
     if n == 0:
-        return Interval(None, None, None, 0, 0, "none", seed, 0, level)
+        return _Draw(float("nan"), None, 0, 0, "none")
     point = float(means.mean())
     if n == 1 and epochs is None:
-        return Interval(point, point, point, 1, 1, "items", seed, 0, level)
+        return _Draw(point, None, 1, 1, "items")
     rng = np.random.default_rng(seed + 2)  # epochs only; the picks come from ``seed``
     use_clusters = labels is not None and 1 < len(set(labels)) < n
+    if count is None:
+        count = _resample_count(n, resamples)
     if use_clusters:
         assert labels is not None
         names = sorted(set(labels))
@@ -180,7 +235,6 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
         for i, label in enumerate(labels):
             members[index[label]].append(i)
         units = len(names)
-        count = _resample_count(n, resamples)
         # Sums and sizes per cluster: a resample of clusters gives sum / size of its items.
         sums = np.array([means[m].sum() for m in members])
         sizes = np.array([len(m) for m in members], dtype=float)
@@ -194,7 +248,6 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
         method = "domains"
     else:
         units = n
-        count = _resample_count(n, resamples)
         counts = _counts(n, count, seed)
         if epochs is not None:
             resampled = _epoch_resample(epochs, rng, count)
@@ -204,9 +257,7 @@ def bootstrap_mean(values: Sequence[Value], clusters: Sequence[str] | None = Non
         method = "items"
     if epochs is not None:
         method += "+epochs"
-    alpha = (1 - level) / 2
-    low, high = np.quantile(stats, [alpha, 1 - alpha])
-    return Interval(point, float(low), float(high), n, units, method, seed, count, level)
+    return _Draw(point, stats, n, units, method)
 
 
 def _epoch_resample(epochs: list[np.ndarray], rng: np.random.Generator,

@@ -63,7 +63,7 @@ def list_command(
     for record in data.split(split):
         facts = _facts(record)
         rows.append({"id": record.id, "name": record.name, "split": record.split,
-                     "category": record.meta.get("category"),
+                     "category": record.meta.get("category"), "family": record.family,
                      "predicates": facts.get("predicates"), "actions": facts.get("actions"),
                      "tokens": facts.get("tokens"), "problems": len(record.problems),
                      "concrete": record.concrete is not None})
@@ -78,11 +78,13 @@ def list_command(
 
 def _list_table(title: str, rows: list[dict], width: int) -> Table:
     """The domain list, readable at 80 columns: ids never wrap or shrink (every command takes
-    them); a long category folds; the name (a title; --json has it) only where it fits."""
-    cells = [[row["id"], row["split"], row["category"] or "", _cell(row["predicates"]),
+    them); a long category folds; the name (a title; --json has it) only where it fits.
+    Generated worlds show their family where the store shows its category."""
+    group = "family" if any(row["family"] for row in rows) else "category"
+    cells = [[row["id"], row["split"], row[group] or "", _cell(row["predicates"]),
               _cell(row["actions"]), _cell(row["tokens"]), str(row["problems"])]
              for row in rows]
-    headers = ["id", "split", "category", "preds", "acts", "tokens", "probs"]
+    headers = ["id", "split", group, "preds", "acts", "tokens", "probs"]
     widths = [max([len(header)] + [len(cell[i]) for cell in cells])
               for i, header in enumerate(headers)]
     show_name = width - (sum(widths) + 2 * len(widths)) >= 16
@@ -90,7 +92,7 @@ def _list_table(title: str, rows: list[dict], width: int) -> Table:
                   padding=(0, 1), collapse_padding=True, title_justify="left")
     table.add_column("id", no_wrap=True, min_width=widths[0])
     table.add_column("split", no_wrap=True)
-    table.add_column("category", overflow="fold", min_width=10)
+    table.add_column(group, overflow="fold", min_width=10)
     for header in headers[3:]:
         table.add_column(header, justify="right", overflow="fold")
     if show_name:

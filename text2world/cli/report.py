@@ -167,7 +167,12 @@ def report_command(
                                         "them on their common items)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report JSON."),
     by: str | None = typer.Option(None, "--by", help="Only scores per stratum of the store "
-                                  "manifest: size (band) or feature."),
+                                  "manifest: size (band) or feature; or per family (generated "
+                                  "worlds; any kind of run)."),
+    held_out: str | None = typer.Option(None, "--held-out", metavar="FAMILIES",
+                                        help="--by family: comma-separated families left "
+                                             "out of training, reported against the others "
+                                             "(in-family)."),
     markdown: bool = typer.Option(False, "--markdown",
                                   help="Print the markdown report (as in report.md, without "
                                        "the per-domain table) instead of terminal tables."),
@@ -186,6 +191,11 @@ def report_command(
     from text2world.reports.generation import ReportError, build_report
 
     runs = run_paths(runs, runs_dir)
+    if held_out is not None and by != "family":
+        fail("--held-out needs --by family")
+    if by == "family":
+        from text2world.cli.families import print_family_reports
+        return print_family_reports(runs, str(mode), held_out, as_json, markdown)
     kinds = {path: _kind(path) for path in runs}
     if len(set(kinds.values())) > 1:
         fail("runs of different tasks cannot be reported together: " + ", ".join(
@@ -300,9 +310,20 @@ def compare_command(
                              "semantic scores."),
     as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
     markdown: bool = typer.Option(False, "--markdown", help="Print it as markdown."),
+    by: str | None = typer.Option(None, "--by", help="family: the two runs side by side per "
+                                  "family of generated worlds."),
+    held_out: str | None = typer.Option(None, "--held-out", metavar="FAMILIES",
+                                        help="--by family: also the held-out families "
+                                             "(comma-separated) against the others."),
 ) -> None:
     """Two runs item by item: paired differences per metric with 95% intervals and
     permutation p-values, wins / ties / losses per domain, the domains that differ most."""
+    if by is not None or held_out is not None:
+        if by != "family":
+            fail(f"--by {by}: t2w compare groups by family only" if by is not None
+                 else "--held-out needs --by family")
+        from text2world.cli.families import print_family_comparison
+        return print_family_comparison(run_a, run_b, mode, held_out, as_json, markdown)
     from text2world.reports.compare import CompareError, compare_markdown, compare_runs
 
     try:

@@ -27,13 +27,17 @@ def score_batch_command(
     ray: bool = typer.Option(False, "--ray", help="Run on Ray (a local cluster unless --ray-address)."),
     ray_address: str | None = typer.Option(None, "--ray-address",
                                            help="Address of a running Ray cluster (implies --ray)."),
+    dataset: str = typer.Option("text2world", "--dataset",
+                                help="The dataset of the gold_ids of lines without a 'dataset' "
+                                     "field: built-in store, imported name or a path (a "
+                                     "generated worlds folder)."),
 ) -> None:
     """Score many answers: every score, verdict and reason per line, resumable by id."""
     from text2world.batch_scoring import BatchInputError, read_batch, run_here, score_batch
     from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
 
     try:
-        lines = read_batch(source)
+        lines = read_batch(source, dataset)
     except BatchInputError as err:
         fail(str(err))
     last = [0.0]

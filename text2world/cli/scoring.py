@@ -42,15 +42,20 @@ def _domain_text(path: Path, what: str, mode: str = "canonical", source: str | N
         fail(f"{what} {path}: {err}")
 
 
-def _gold_text(gold: Path) -> str:
-    """A gold domain file, or the gold domain of a store id (``blocksworld``), as --semantic."""
+def _gold_text(gold: Path, dataset: str = "text2world") -> str:
+    """A gold domain file, or the gold domain of an id of ``dataset`` (``blocksworld``; a
+    generated world's id with its folder), as --semantic."""
     if str(gold) != "-" and not gold.exists():
-        from text2world.store.datasets import BUILTIN, DatasetError, UnknownDataset, UnknownDomain, gold_from_store
+        from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+        where = "the store" if dataset == BUILTIN else f"dataset {dataset!r}"
         try:
-            return gold_from_store(BUILTIN, str(gold)).domain
-        except (UnknownDataset, UnknownDomain, DatasetError):
-            fail(f"gold domain {gold}: no such file, and not a domain id of the store "
-                 "(t2w data list shows the ids)")
+            return load_dataset(dataset).get(str(gold)).domain
+        except DatasetError as err:
+            fail(f"gold domain {gold}: no such file, and {where} cannot be read: {err}")
+        except KeyError:
+            fail(f"gold domain {gold}: no such file, and not a domain id of {where} "
+                 f"(t2w data list{'' if dataset == BUILTIN else ' --dataset ' + dataset} "
+                 "shows the ids)")
     return read_text_file(gold, "gold domain")
 
 
@@ -99,24 +104,27 @@ def score_command(
     semantic: bool = typer.Option(False, "--semantic",
                                   help="Also score behaviour on the gold's problems (GOLD may be a store id)."),
     problems: Path | None = typer.Option(None, "--problems", help="Folder of problem files for --semantic."),
+    dataset: str = typer.Option("text2world", "--dataset",
+                                help="The dataset of a GOLD id: built-in store, imported name or "
+                                     "a path (a generated worlds folder)."),
 ) -> None:
     """Score a generated domain against a gold domain. Exit 1 when it is not executable."""
     with json_failures(as_json):
-        _score(gold, predicted, mode, as_json, semantic, problems)
+        _score(gold, predicted, mode, as_json, semantic, problems, dataset)
 
 
 def _score(gold: Path, predicted: Path, mode: str, as_json: bool, semantic: bool,
-           problems: Path | None) -> None:
+           problems: Path | None, dataset: str = "text2world") -> None:
     problem_list: list[tuple[str, str]] = []
     if semantic:
         from text2world.scoring.semantic import SemanticInputError
         from text2world.store.datasets import resolve_gold
         try:
-            gold_text, problem_list = resolve_gold(str(gold), problems)
+            gold_text, problem_list = resolve_gold(str(gold), problems, dataset)
         except SemanticInputError as err:
             fail(str(err))
     else:
-        gold_text = _gold_text(gold)
+        gold_text = _gold_text(gold, dataset)
     source = read_text_file(predicted, "predicted domain")
     try:
         scored = score_domain(gold_text, source, mode=mode, answer="either", validation=False,

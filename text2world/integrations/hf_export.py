@@ -32,7 +32,8 @@ from text2world.store.datasets import BUILTIN, Dataset, Problem, Record, data_di
 BUILTIN_LICENSE = "mit"
 # Manifest fields that become columns of their own (strata for analyses); the whole manifest
 # entry (or an imported record's raw fields) is kept as JSON in ``meta``.
-STRATA = ("category", "size_band", "features", "requirements", "tokens", "provenance")
+STRATA = ("category", "size_band", "features", "requirements", "tokens", "provenance",
+          "family")
 
 
 class ExportError(Text2WorldError, ValueError):
@@ -63,7 +64,8 @@ def features():
                           "plan_cost": Value("float64"), "plan_status": Value("string")}),
         "category": Value("string"), "size_band": Value("string"),
         "features": List(Value("string")), "requirements": List(Value("string")),
-        "tokens": Value("int64"), "provenance": Value("string"), "meta": Value("string"),
+        "tokens": Value("int64"), "provenance": Value("string"), "family": Value("string"),
+        "meta": Value("string"),
     })
 
 
@@ -83,6 +85,7 @@ def _strata(record: Record) -> dict:
         "requirements": _list_of_text(meta.get("requirements")),
         "tokens": tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None,
         "provenance": meta.get("provenance") if isinstance(meta.get("provenance"), str) else None,
+        "family": record.family,
     }
 
 
@@ -139,23 +142,22 @@ def _card(dataset: Dataset, splits: dict[str, int], plans: bool) -> str:
         + ("" if plans else ": null in this export (export with `--plans`)") + " |",
         "| `category`, `size_band`, `features`, `requirements`, `tokens`, `provenance` | the "
         "manifest's strata (null for datasets without a manifest) |",
+        "| `family` | a generated world's structural family (null for the store's domains): "
+        "hold families out of training with `filter` on it |",
         "| `meta` | the whole manifest entry (or the imported record's own fields) as JSON |", "",
         "Load: `datasets.load_from_disk(DIR)`, `datasets.load_dataset(\"parquet\", "
         "data_dir=DIR + \"/data\")` or `datasets.load_dataset(DIR)`.", ""]
     return "\n".join(header) + "\n" + body.rstrip() + "\n" + "\n".join(fields)
 
 
-def _reference_plans(dataset: Dataset, timeout: float) -> PlanFunction:
+def _reference_plans(timeout: float) -> PlanFunction:
     """Each problem's shipped plan (``data/plans``, or the dataset folder's ``plans/``) where
     one matches the texts, else Fast Downward's, as the world-model tasks plan: optimal first,
     LAMA past the bound."""
-    from text2world.store.plans import PLANS_FOLDER, shipped_plan
-
-    source = Path(dataset.source) if dataset.source else None
-    root = source if source is not None and (source / PLANS_FOLDER).is_dir() else None
+    from text2world.store.plans import shipped_plan
 
     def plan(record: Record, problem: Problem) -> tuple[str, list[str] | None, float | None]:
-        shipped = shipped_plan(record, problem.name, problem.pddl, root)
+        shipped = shipped_plan(record, problem.name, problem.pddl)  # its folder's plans first
         if shipped is not None:
             return (shipped.status, list(shipped.plan) if shipped.status == "solved" else None,
                     shipped.cost)
@@ -188,7 +190,7 @@ def export_hf(dataset: Dataset, out: Path, *, plans: bool = False, plan_timeout:
             raise ExportError(f"{out} is not empty" + (
                 "; pass --overwrite to replace this earlier export" if earlier else
                 "; choose a new or empty folder"))
-    plan = _reference_plans(dataset, plan_timeout) if plans else None
+    plan = _reference_plans(plan_timeout) if plans else None
     rows: dict[str, list[dict]] = {}
     for record in dataset.records:
         if progress is not None:

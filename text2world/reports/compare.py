@@ -111,6 +111,40 @@ def _domain_of(side: _Side) -> dict[str, str]:
     return {str(i["item"]): str(i["item"]) for i in side.items}  # one item per domain
 
 
+@dataclass(frozen=True)
+class RunColumns:
+    """A run's per-item values, as ``t2w compare`` pairs them (``t2w report --by family``
+    groups them): column (``f1_mean@EC_k``, ``accuracy``, ...) -> item -> value."""
+
+    run: Run
+    kind: str
+    items: Sequence[ItemRecord]
+    columns: dict[str, dict[str, float]]
+    headline: str  # the column the per-domain tallies use
+    domains: dict[str, str]  # item -> its domain (world-model items share one)
+
+
+def run_columns(path: Path, mode: str = "paper") -> RunColumns:
+    """The per-item values of a generation (in ``mode``), world-model or probe run
+    (``CompareError`` when it has none)."""
+    return _columns_of(_open(path), mode)
+
+
+def _columns_of(side: _Side, mode: str) -> RunColumns:
+    if side.kind == "wm":
+        columns = _wm_columns(side)
+        headline = WM_HEADLINE.get(str(side.run.config.get("task")), "accuracy")
+    elif side.kind == "contamination":
+        columns, headline = _probe_columns(side), "rate"
+    else:
+        if not any(mode in (item.get("ec") or {}) for item in generation_items(side.items)):
+            raise CompareError(f"{side.run.path}: no {mode} scores in its log")
+        columns = _generation_columns(side, mode)
+        headline = "f1_mean@EC_k" if mode in ("paper", "canonical") else next(
+            (c for c in columns if c.endswith("@EC_k")), "")
+    return RunColumns(side.run, side.kind, side.items, columns, headline, _domain_of(side))
+
+
 def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
                  seed: int = SEED) -> dict:
     """The comparison of run B against run A (differences are B - A)."""
@@ -122,18 +156,9 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
         task_a, task_b = a.run.config.get("task"), b.run.config.get("task")
         if task_a != task_b:
             raise CompareError(f"cannot compare a {task_a} run with a {task_b} run")
-        cols_a, cols_b = _wm_columns(a), _wm_columns(b)
-        headline = WM_HEADLINE.get(str(task_a), "accuracy")
-    elif a.kind == "contamination":
-        cols_a, cols_b = _probe_columns(a), _probe_columns(b)
-        headline = "rate"
-    else:
-        for side in (a, b):
-            if not any(mode in (item.get("ec") or {}) for item in generation_items(side.items)):
-                raise CompareError(f"{side.run.path}: no {mode} scores in its log")
-        cols_a, cols_b = _generation_columns(a, mode), _generation_columns(b, mode)
-        headline = "f1_mean@EC_k" if mode in ("paper", "canonical") else next(
-            (c for c in cols_a if c.endswith("@EC_k")), "")
+    side_a, side_b = _columns_of(a, mode), _columns_of(b, mode)
+    cols_a, cols_b, headline = side_a.columns, side_b.columns, side_a.headline
+    if a.kind == "generation":
         ka, kb = a.run.config.get("ec"), b.run.config.get("ec")
         if ka != kb:
             notes.append(f"EC_k is each run's last round: EC_{ka} for A, EC_{kb} for B")
@@ -145,7 +170,7 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     if len(common) < len(ids_a | ids_b):
         notes.append(f"compared on the {len(common)} items both finished (A has {len(ids_a)}, "
                      f"B has {len(ids_b)})")
-    domains = _domain_of(a)
+    domains = side_a.domains
     clusters = [domains[i] for i in common] if a.kind == "wm" else None
     metrics = []
     for column in [c for c in cols_a if c in cols_b]:

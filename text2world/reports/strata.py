@@ -24,7 +24,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
     """Per run and stratum (the store manifest's ``size_band`` or ``features``): domains,
     executability at EC0 and at the last round, mean similarity and mean action/predicate F1 at
     the last round. A domain with several features counts in each of them."""
-    from text2world.store.datasets import DatasetError, load_dataset
+    from text2world.store.datasets import DatasetError, dataset_of_run
 
     if by not in STRATA:
         raise ReportError(f"unknown stratification {by!r}; choose one of: {', '.join(STRATA)}")
@@ -32,7 +32,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
     for loaded in load_runs(paths):
         name = loaded.config.get("dataset") or "text2world"
         try:
-            dataset = load_dataset(name)
+            dataset = dataset_of_run(name, loaded.config.get("dataset_source"))
         except DatasetError as err:
             raise ReportError(f"{loaded.run.path}: cannot load its dataset: {err}") from None
         meta = {r.id: r.meta for r in dataset.records}

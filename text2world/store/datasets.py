@@ -19,6 +19,10 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
 
 BUILTIN = "text2world"
+# A generated world's structural family (its manifest entry's ``family``); a record without one
+# (the store's own domains) is reported under ``NO_FAMILY``.
+FAMILY = "family"
+NO_FAMILY = "store"
 SPLITS = ("test", "train", "all")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -43,11 +47,20 @@ class Record:
     concrete: str | None = None
     problems: tuple[Problem, ...] = ()
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    # the store folder it was read from ("" for a file or an imported dataset): its shipped
+    # plans and answer keys are looked for there first (a generated folder ships its own)
+    folder: str = field(default="", compare=False, hash=False)
 
     def description(self, kind: str = "abstract") -> str | None:
         if kind not in ("abstract", "concrete"):
             raise ValueError(f"description kind must be 'abstract' or 'concrete', not {kind!r}")
         return self.abstract if kind == "abstract" else self.concrete
+
+    @property
+    def family(self) -> str | None:
+        """The structural family of a generated world (from its manifest entry), else None."""
+        value = self.meta.get(FAMILY) if isinstance(self.meta, dict) else None
+        return value if isinstance(value, str) and value else None
 
     def to_dict(self) -> dict:
         return {"id": self.id, "name": self.name, "split": self.split, "domain": self.domain,
@@ -232,7 +245,7 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
         return _cached(root, lambda: load_store_dir(root, name=BUILTIN),
                        *(root / part for part in ("domains", "descriptions", "problems",
                                                   "manifest.json")))
-    if _NAME.match(key) and (imported_dir(key) / "records.jsonl").is_file():
+    if _is_imported(key):
         folder = imported_dir(key)
         return _cached(folder / "records.jsonl", lambda: _load_imported(folder, key))
     path = Path(key)
@@ -241,6 +254,28 @@ def load_dataset(name_or_path: str | os.PathLike = BUILTIN) -> Dataset:
     known = ", ".join(d["name"] for d in list_datasets())
     raise DatasetError(f"unknown dataset {key!r}: not a path and not imported (known: {known}). "
                        f"Import it with: t2w data import PATH --name {key}")
+
+
+def dataset_of_run(name: str | None, source: str | None) -> Dataset:
+    """The dataset a run was made on (its config's ``dataset`` and ``dataset_source``): the
+    path it was read from while that still exists, else its name (``DatasetError``)."""
+    if name != BUILTIN and source and Path(source).exists() and \
+            not (Path(source) / "records.jsonl").is_file():
+        return load_dataset(source)
+    return load_dataset(name or BUILTIN)
+
+
+def _is_imported(name: str) -> bool:
+    return bool(_NAME.match(name)) and (imported_dir(name) / "records.jsonl").is_file()
+
+
+def portable_reference(name_or_path: str) -> str:
+    """A dataset named as ``load_dataset`` reads it from any folder or process: a path made
+    absolute (a worker of ``score-batch`` may run elsewhere), a name as it is."""
+    if name_or_path == BUILTIN or _is_imported(name_or_path):
+        return name_or_path
+    path = Path(name_or_path)
+    return str(path.resolve()) if path.exists() else name_or_path
 
 
 def _cached(path: Path, load, *watched: Path) -> Dataset:
@@ -291,7 +326,7 @@ def load_store_dir(root: Path, name: str | None = None) -> Dataset:
             domain=_read_text(domain_path),
             abstract=_read_text(abstract) if abstract.is_file() else None,
             concrete=_read_text(concrete) if concrete.is_file() else None,
-            problems=problems, meta=entry))
+            problems=problems, meta=entry, folder=str(root)))
     # Train exemplars first, then test, each by id: a stable order for runs and reports.
     records.sort(key=lambda r: (r.split != "train", r.id))
     return Dataset(name or root.name, tuple(records), str(root))
@@ -363,6 +398,8 @@ def _read_hf_dir(path: Path) -> list[dict]:
 
 
 def read_path(path: Path) -> Dataset:
+    # absolute: a run records it as its dataset_source, read again from any folder
+    path = path.resolve()
     if path.is_dir() and (path / "domains").is_dir():
         return load_store_dir(path)
     raws = read_raw_records(path)

@@ -54,6 +54,13 @@ def plans_path(record_id: str, root: Path | None = None, generated: bool = False
     return (folder / "generated" if generated else folder) / f"{record_id}.json"
 
 
+def record_root(record: Record, folder: str) -> Path | None:
+    """The store folder ``record`` was read from when it ships ``folder`` (``plans``,
+    ``keys``) of its own, as a generated folder does; else None (the built-in store's)."""
+    root = Path(record.folder) if record.folder else None
+    return root if root is not None and (root / folder).is_dir() else None
+
+
 _loaded: dict[tuple[str, int], dict] = {}
 
 
@@ -83,6 +90,7 @@ def shipped_plan(record: Record, problem_name: str, problem_text: str,
                  root: Path | None = None) -> ShippedPlan | None:
     """The shipped plan of a problem, None when there is none or it is stale; a problem the
     planner could not solve within the bound is shipped as such (``status``, no plan)."""
+    root = root or record_root(record, PLANS_FOLDER)
     entry = _entries(record.id, root).get(problem_name) or \
         _entries(record.id, root, generated=True).get(problem_name)
     if not isinstance(entry, dict) or entry.get("key") != plan_key(record.domain, problem_text):

@@ -18,6 +18,7 @@ class ProbeItem(ItemRecord, total=False):
 
     name: str
     split: str
+    family: str  # a generated world's structural family (absent for the store's domains)
     prompt_chars: int  # the characters of the domain given as the prefix
     messages: list[dict[str, Any]]
     response: str

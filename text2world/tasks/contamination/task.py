@@ -133,6 +133,7 @@ class ProbeTask:
                                    options.max_mismatches, options.prompt_tokens)
         return {
             "item": record.id, "name": record.name, "split": record.split,
+            **({"family": record.family} if record.family else {}),
             "prompt_chars": head_end, "messages": messages,
             "response": completion.content, "reasoning": completion.reasoning,
             "continuation": continuation, "rate": result.rate,

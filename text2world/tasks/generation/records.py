@@ -43,6 +43,7 @@ class GenerationItem(ItemRecord, total=False):
     protocol: str
     tool_calls: int  # an agent's function calls, over its rounds
     split: str
+    family: str  # a generated world's structural family (absent for the store's domains)
     valid: bool
     valid_round: int | None  # the round from which it stays valid
     rounds_used: int

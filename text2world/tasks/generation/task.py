@@ -446,6 +446,7 @@ class GenerationTask:
             "protocol": self.protocol,
             "tool_calls": sum(len(r.get("tool_calls") or ()) for r in rounds),
             "split": record.split,
+            **({"family": record.family} if record.family else {}),
             "valid": valid_round is not None,
             "valid_round": valid_round,
             "rounds_used": len(rounds),

@@ -24,6 +24,7 @@ class WmItem(ItemRecord, total=False):
 
     task: str  # next-state, verify, verify-rollout, propose, plan
     domain: str
+    family: str  # the domain's structural family, for a generated world (else absent)
     problem: str
     rho: float
     prefix: int  # plan steps run in the true simulator first

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from text2world.simulation import atom_to_pddl
 from text2world.store.datasets import Record, data_dir
-from text2world.store.plans import plan_key, problem_entries
+from text2world.store.plans import plan_key, problem_entries, record_root
 
 KEYS_FOLDER = "keys"
 FORMAT = "t2w-answer-keys-1"
@@ -30,6 +30,7 @@ def shipped_key(record: Record, problem_name: str, problem_text: str,
                 root: Path | None = None) -> dict[str, dict[str, float | None]]:
     """The shipped key of a problem (state hash -> action -> cost-to-go); empty when there is
     none or it is stale."""
+    root = root or record_root(record, KEYS_FOLDER)
     for generated in (False, True):
         entry = problem_entries(keys_path(record.id, root, generated)).get(problem_name)
         if isinstance(entry, dict) and entry.get("key") == plan_key(record.domain, problem_text):

@@ -260,7 +260,8 @@ class WmTask:
         outcome["baselines"] = await solver.baselines(item)
         calls = solver.calls
         origin: WmItem = {"origin": item["origin"]} if "origin" in item else {}
-        return {"item": item["id"], "task": item["task"], "domain": item["domain"],
+        family: WmItem = {"family": record.family} if record.family else {}
+        return {"item": item["id"], "task": item["task"], "domain": item["domain"], **family,
                 "problem": item["problem"], "rho": item["rho"], "prefix": item["prefix"],
                 "plan_length": item["plan_length"], **origin, **outcome,
                 "truth": {key: _jsonable(item[key]) for key in TRUTH_KEYS if key in item},
