@@ -145,6 +145,10 @@ def test_api_batch_gives_the_command_s_lines(client, expected):
     ({"items": [{"id": "x", "gold_id": "no-such", "response": "r"}]}, "invalid_item"),
     ({"items": [{"id": "x", "gold_id": "gripper", "response": "r"}], "metric": "bleu"}, "invalid_request"),
     ({"items": [{"id": "x", "gold_id": "gripper", "response": "r"}] * 513}, "invalid_request"),
+    # a dataset is a name: a path would make the server read any file it can
+    ({"items": [{"id": "x", "gold_id": "gripper", "response": "r", "dataset": "/etc"}]}, "invalid_request"),
+    ({"items": [{"id": "x", "gold_id": "passwd", "response": "r", "dataset": "../../etc"}]},
+     "invalid_request"),
 ])
 def test_api_batch_refuses_bad_requests_with_422(client, body, code):
     error = assert_error(client.post("/v1/score/batch", json=body), 422)

@@ -31,6 +31,21 @@ def _utf8_text(value: str) -> str:
 
 
 Text = Annotated[str, AfterValidator(_utf8_text)]
+
+
+def _dataset_name(value: str) -> str:
+    # A service reads datasets by name only (the built-in store or an imported one): a path
+    # would let a client make the server read any file it can.
+    from text2world.store.datasets import DatasetError, check_dataset_name
+
+    try:
+        check_dataset_name(value)
+    except DatasetError as err:
+        raise ValueError(f"{err} (the service takes dataset names, never paths)") from None
+    return value
+
+
+DatasetName = Annotated[str, AfterValidator(_dataset_name)]
 Mode = Literal["paper", "canonical"]
 
 
@@ -57,7 +72,7 @@ class ScoreRequest(_Strict):
     response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
     mode: Mode = Field("paper", description="paper: the released evaluator exactly; "
                        "canonical: rename-invariant, per action.")
-    dataset: Text = Field(BUILTIN, description="Dataset that `gold_id` refers to.")
+    dataset: DatasetName = Field(BUILTIN, description="Dataset that `gold_id` refers to (a name).")
     semantic: bool = Field(False, description="Also score behaviour on the gold's problems "
                            "(plan validity, gold plan acceptance, applicability F1, transition "
                            "accuracy, per-action diagnoses).")
@@ -89,7 +104,7 @@ class BatchItem(_Strict):
     gold_id: Text | None = None
     gold_pddl: Text | None = None
     response: Text
-    dataset: Text = BUILTIN
+    dataset: DatasetName = BUILTIN
 
     @model_validator(mode="after")
     def _one_gold(self) -> BatchItem:
