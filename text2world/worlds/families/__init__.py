@@ -1,0 +1,10 @@
+"""The structural families of generated worlds, by name (``FAMILIES``)."""
+
+from __future__ import annotations
+
+from text2world.worlds.families import transport
+from text2world.worlds.families.base import Family
+
+FAMILIES: dict[str, Family] = {module.FAMILY.name: module.FAMILY for module in (
+    transport,
+)}
