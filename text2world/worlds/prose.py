@@ -71,8 +71,15 @@ def action_signature(action: ActionSpec) -> str:
 
 
 def _effect_clause(plan: WorldPlan, lit: Literal) -> str:
-    text = render_literal(plan, lit)
-    return text if lit.positive else f"{text} any more"
+    """An added fact by its gloss; a deleted one by its denial ``... not ... any more`` or, when
+    the denial has no ``not`` (``is busy`` for ``(idle ?m)``), as no longer the case."""
+    if lit.positive:
+        return render_literal(plan, lit)
+    denied = render_literal(plan, lit)
+    if " not " in f" {denied} ":
+        return f"{denied} any more"
+    positive = Literal(lit.predicate, lit.args)
+    return f"it is no longer the case that {render_literal(plan, positive)}"
 
 
 def _when_clause(plan: WorldPlan, when: When) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from text2world.worlds.families import transport
+from text2world.worlds.families import doors, machines, stacking, transport
 from text2world.worlds.families.base import Family
 
 FAMILIES: dict[str, Family] = {module.FAMILY.name: module.FAMILY for module in (
-    transport,
+    transport, doors, stacking, machines,
 )}

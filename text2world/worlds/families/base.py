@@ -153,3 +153,8 @@ def lexicon_words(lexicon: Lexicon, keys: Sequence[str]) -> dict[str, str]:
 
 
 SIZES = {"small": 0, "medium": 1, "hard": 2}
+
+
+def article(word: str) -> str:
+    """``a`` or ``an`` before ``word``, capitalised like the start of a sentence."""
+    return ("An " if word[:1].lower() in "aeiou" else "A ") + word
