@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from text2world.worlds.families import doors, machines, stacking, transport
+from text2world.worlds.families import assembly, doors, machines, scheduling, sorting, stacking, transport
 from text2world.worlds.families.base import Family
 
 FAMILIES: dict[str, Family] = {module.FAMILY.name: module.FAMILY for module in (
-    transport, doors, stacking, machines,
+    transport, doors, stacking, machines, assembly, scheduling,
+    sorting,
 )}

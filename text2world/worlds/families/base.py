@@ -109,6 +109,7 @@ class ProblemDraft:
         self.goal: list[Literal] = []
 
     def objs(self, kind: str, pool: str, count: int) -> list[str]:
+        self.taken.add(kind)  # an object named as its type is a duplicate definition to tarski
         names = pick_names(self.rng, pool, count, self.taken)
         self.objects += [(n, kind) for n in names]
         return names
