@@ -77,17 +77,23 @@ class Builder:
         return plan
 
 
+# Words PDDL or tarski's grammar keeps for itself: never an object's name.
+RESERVED = frozenset({"max", "min", "and", "or", "not", "at", "over", "start", "end", "all",
+                      "either", "when", "forall", "exists", "imply", "object", "number",
+                      "increase", "decrease", "assign", "total-cost", "define", "domain"})
+
+
 def pick_names(rng: random.Random, pool: str, count: int, taken: set[str]) -> list[str]:
     """``count`` object names drawn from the comma-separated ``pool``, never one in ``taken``
-    (numbered past the pool's end)."""
-    words = [w for w in pool.split(",") if w not in taken]
+    nor a reserved word (numbered past the pool's end)."""
+    words = [w for w in pool.split(",") if w not in taken and w not in RESERVED]
     rng.shuffle(words)
     names = words[:count]
     stem = pool.split(",")[0]
     number = 1
     while len(names) < count:
         candidate = f"{stem}{number}"
-        if candidate not in taken and candidate not in names:
+        if candidate not in taken and candidate not in names and candidate not in RESERVED:
             names.append(candidate)
         number += 1
     taken.update(names)
