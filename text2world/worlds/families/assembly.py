@@ -71,9 +71,9 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
 def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) -> ProblemSpec:
     d = ProblemDraft(rng)
     level = SIZES[size]
-    products = d.objs(lex["product"], lex["products"], 1 if level < 2 else 2)
+    products = d.objs(lex["product"], lex["products"], 1 if level == 0 else rng.randint(1, 2))
     for product in products:
-        length = 2 if level == 0 else k["length"] + level - 1
+        length = 2 if level == 0 else rng.randint(2, k["length"] + level)
         parts = d.objs(lex["part"], lex["parts"], length)
         d.fact("base-of", parts[0], product)
         d.fact("top-of", parts[-1], product)
@@ -81,7 +81,8 @@ def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) ->
             d.fact("follows", upper, lower)
         for part in parts:
             d.fact("belongs", part, product)
-            d.fact("in-stock" if k["fetch"] else ("at-hand" if k["fetch"] else "spare"), part)
+            ready = not k["fetch"] or (level > 0 and rng.random() < 0.3)
+            d.fact(("at-hand" if k["fetch"] else "spare") if ready else "in-stock", part)
         d.want("complete", product)
     return d.done(name, size)
 
