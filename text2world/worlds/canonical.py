@@ -78,7 +78,8 @@ def domain_graph(domain: Domain) -> tuple[dict[str, str], list[Edge]]:
             variable = f"{node}?{parameter.name}"
             variables[parameter.name] = variable
             labels[variable] = "parameter"
-            edges += [("param", node, variable), ("type", variable, type_node(parameter.type))]
+            edges += [(f"param{index}", node, variable),
+                      ("type", variable, type_node(parameter.type))]
 
         def literal_edges(atom, role: str, conditioned: bool) -> None:
             use = f"{node}!{len(labels)}"

@@ -57,44 +57,47 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
     b.type(P, lex["place_gloss"])
     b.type(C, lex["cargo_gloss"])
     at, cat, inside = f"{V}-at", f"{C}-at", f"{C}-in"
-    b.pred(at, f"v:{V} p:{P}", "{v} is at {p}", "{v} is not at {p}")
-    b.pred(cat, f"c:{C} p:{P}", "{c} lies at {p}", "{c} does not lie at {p}")
-    b.pred(inside, f"c:{C} v:{V}", "{c} is " + lex["inside"] + " {v}",
-           "{c} is not " + lex["inside"] + " {v}")
-    b.pred(lex["link"], f"a:{P} b:{P}", "a " + lex["link"] + " leads from {a} to {b}",
-           "no " + lex["link"] + " leads from {a} to {b}")
+    b.pred(at, f"v:{V} p:{P}", f"{V} {{v}} is at {P} {{p}}", f"{V} {{v}} is not at {P} {{p}}")
+    b.pred(cat, f"c:{C} p:{P}", f"{C} {{c}} lies at {P} {{p}}",
+           f"{C} {{c}} does not lie at {P} {{p}}")
+    b.pred(inside, f"c:{C} v:{V}", f"{C} {{c}} is {lex['inside']} {V} {{v}}",
+           f"{C} {{c}} is not {lex['inside']} {V} {{v}}")
+    b.pred(lex["link"], f"a:{P} b:{P}", f"a {lex['link']} leads from {P} {{a}} to {P} {{b}}",
+           f"no {lex['link']} leads from {P} {{a}} to {P} {{b}}")
     move_params, move_pre, move_eff = f"v:{V} a:{P} b:{P}", [f"{at} v a", f"{lex['link']} a b"], \
         [f"{at} v b", f"!{at} v a"]
     hold_load: tuple[list[str], list[str], list[str]]
     if k["capacity"]:
         b.type("slot", "A number of free places in a hold")
-        b.pred("room", f"v:{V} n:slot", "{v} has {n} free places", "{v} does not have {n} "
-               "free places")
-        b.pred("slot-step", "lo:slot hi:slot", "{hi} is one place more than {lo}",
-               "{hi} is not one place more than {lo}")
+        b.pred("room", f"v:{V} n:slot", f"{V} {{v}} has {{n}} free places",
+               f"{V} {{v}} does not have {{n}} free places")
+        b.pred("slot-step", "lo:slot hi:slot", "slot {hi} is one place more than slot {lo}",
+               "slot {hi} is not one place more than slot {lo}")
         b.rule(f"Loading a {C} takes one free place of the {V}'s hold and unloading gives it back")
         load_extra, load_pre = " lo:slot hi:slot", ["room v hi", "slot-step lo hi"]
         load_eff, unload_pre = ["room v lo", "!room v hi"], ["room v lo", "slot-step lo hi"]
         unload_eff = ["room v hi", "!room v lo"]
     elif k["negative"]:
-        b.pred("loaded", f"v:{V}", "{v} carries something", "{v} carries nothing")
+        b.pred("loaded", f"v:{V}", f"{V} {{v}} carries something",
+               f"{V} {{v}} carries nothing")
         b.rule(f"A {V} holds one {C} at a time")
         load_extra, load_pre, load_eff = "", ["!loaded v"], ["loaded v"]
         unload_pre, unload_eff = [], ["!loaded v"]
     else:
-        b.pred("hold-free", f"v:{V}", "{v} carries nothing", "{v} carries something")
+        b.pred("hold-free", f"v:{V}", f"{V} {{v}} carries nothing",
+               f"{V} {{v}} carries something")
         b.rule(f"A {V} holds one {C} at a time")
         load_extra, load_pre, load_eff = "", ["hold-free v"], ["!hold-free v"]
         unload_pre, unload_eff = [], ["hold-free v"]
     hold_load = (load_pre, load_eff, unload_pre)
     if k["fuel"]:
         b.type("fuel-level", "A level of fuel in a tank")
-        b.pred("fuel", f"v:{V} f:fuel-level", "the tank of {v} is at {f}",
-               "the tank of {v} is not at {f}")
-        b.pred("fuel-step", "lo:fuel-level hi:fuel-level", "{hi} is one level above {lo}",
-               "{hi} is not one level above {lo}")
-        b.pred(lex["station"], f"p:{P}", "{p} has a " + lex["station_word"],
-               "{p} has no " + lex["station_word"])
+        b.pred("fuel", f"v:{V} f:fuel-level", f"the tank of {V} {{v}} is at {{f}}",
+               f"the tank of {V} {{v}} is not at {{f}}")
+        b.pred("fuel-step", "lo:fuel-level hi:fuel-level", "fuel level {hi} is one level above {lo}",
+               "fuel level {hi} is not one level above {lo}")
+        b.pred(lex["station"], f"p:{P}", f"{P} {{p}} has a {lex['station_word']}",
+               f"{P} {{p}} has no {lex['station_word']}")
         b.rule(f"Each trip along a {lex['link']} burns one level of fuel, and a {V} refills one "
                f"level at a time at a {lex['station_word']}")
         move_params += " hi:fuel-level lo:fuel-level"
