@@ -4,6 +4,7 @@ seed; ``families``: the structural families)."""
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 
 import typer
@@ -56,8 +57,8 @@ def generate_command(
         fail(str(err))
     families_line = ", ".join(f"{k} {v}" for k, v in generated.by_family().items())
     typer.echo(f"{len(generated.worlds)} worlds written to {target}")
-    typer.echo(f"families: {families_line}")
-    typer.echo(f"draws dropped: {len(generated.dropped)}")
+    typer.echo(textwrap.fill(f"families: {families_line}", width=78, subsequent_indent="  "))
+    typer.echo(f"draws dropped (failed a check or repeated a world): {len(generated.dropped)}")
 
 
 @app.command("families")
@@ -66,4 +67,5 @@ def families_command() -> None:
     from text2world.worlds.families import FAMILIES
 
     for family in FAMILIES.values():
-        typer.echo(f"{family.name} ({len(family.lexicons)} lexicons): {family.summary}")
+        typer.echo(textwrap.fill(f"{family.name} ({len(family.lexicons)} lexicons): "
+                                 f"{family.summary}", width=78, subsequent_indent="  "))
