@@ -38,8 +38,7 @@ def generate_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress lines."),
 ) -> None:
     """Generate COUNT worlds from SEED into a dataset folder (the store's layout)."""
-    from text2world.worlds.generate import Settings, WorldsError, check_families, generate, \
-        write_dataset
+    from text2world.worlds.generate import Settings, WorldsError, check_families, generate, write_dataset
     from text2world.worlds.novelty import default_released
 
     target = out or Path(f"worlds-s{seed}")

@@ -33,7 +33,7 @@ from text2world.worlds.families import FAMILIES
 from text2world.worlds.novelty import novelty, reference_index
 from text2world.worlds.plan import ProblemSpec, WorldPlan, domain_pddl, problem_pddl
 from text2world.worlds.prose import render_description
-from text2world.worlds.verify import PLAN_TIMEOUT, TokenBand, store_band, verify_world
+from text2world.worlds.verify import PLAN_TIMEOUT, store_band, verify_world
 
 GENERATOR_VERSION = "worlds-1"
 MAX_ATTEMPTS = 8

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from text2world.worlds.families.base import SIZES, Builder, article, Family, Knobs, Lexicon, ProblemDraft
+from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft, article
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
 LEXICONS: tuple[Lexicon, ...] = (

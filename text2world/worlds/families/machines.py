@@ -34,19 +34,19 @@ def knobs(rng: random.Random) -> Knobs:
 
 
 def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
-    M, O, J = lex["machine"], lex["mode"], lex["job"]
-    general = (f"A workshop runs {J}s on {M}s. Each {M} is set to one {O} at a time and each "
-               f"{J} calls for a {O}. The goal is to finish the {J}s.")
-    b = Builder(name, f"{M.title()} {O}s", general)
+    M, Mo, J = lex["machine"], lex["mode"], lex["job"]
+    general = (f"A workshop runs {J}s on {M}s. Each {M} is set to one {Mo} at a time and each "
+               f"{J} calls for a {Mo}. The goal is to finish the {J}s.")
+    b = Builder(name, f"{M.title()} {Mo}s", general)
     b.type(M, lex["machine_gloss"])
-    b.type(O, lex["mode_gloss"])
+    b.type(Mo, lex["mode_gloss"])
     b.type(J, lex["job_gloss"])
-    b.pred("set-to", f"m:{M} o:{O}", f"{M} {{m}} is set to {O} {{o}}",
-           f"{M} {{m}} is not set to {O} {{o}}")
-    b.pred("offers", f"m:{M} o:{O}", f"{M} {{m}} can be set to {O} {{o}}",
-           f"{M} {{m}} cannot be set to {O} {{o}}")
-    b.pred("calls-for", f"j:{J} o:{O}", f"{J} {{j}} calls for {O} {{o}}",
-           f"{J} {{j}} does not call for {O} {{o}}")
+    b.pred("set-to", f"m:{M} o:{Mo}", f"{M} {{m}} is set to {Mo} {{o}}",
+           f"{M} {{m}} is not set to {Mo} {{o}}")
+    b.pred("offers", f"m:{M} o:{Mo}", f"{M} {{m}} can be set to {Mo} {{o}}",
+           f"{M} {{m}} cannot be set to {Mo} {{o}}")
+    b.pred("calls-for", f"j:{J} o:{Mo}", f"{J} {{j}} calls for {Mo} {{o}}",
+           f"{J} {{j}} does not call for {Mo} {{o}}")
     b.pred("finished", f"j:{J}", f"{J} {{j}} is finished", f"{J} {{j}} is not finished")
     b.pred("idle", f"m:{M}", f"{M} {{m}} is idle", f"{M} {{m}} is busy")
     b.pred("loaded-with", f"m:{M} j:{J}", f"{M} {{m}} holds {J} {{j}}",
@@ -64,14 +64,14 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
         b.pred(lex["certified"], f"j:{J}", f"{J} {{j}} is {lex['certified']}",
                f"{J} {{j}} is not {lex['certified']}")
         b.rule(f"A {J} run on a calibrated {M} is {lex['certified']} as well, and changing the "
-               f"{O} of a {M} loses its calibration")
+               f"{Mo} of a {M} loses its calibration")
         switch_eff = ["!calibrated m"]
         when = [(["calibrated m"], [f"{lex['certified']} j"])]
-    b.action(lex["switch"], f"m:{M} a:{O} b:{O}", f"{M} {{m}} is changed from {O} {{a}} to "
-             f"{O} {{b}}", ["set-to m a", "offers m b"], ["set-to m b", "!set-to m a",
+    b.action(lex["switch"], f"m:{M} a:{Mo} b:{Mo}", f"{M} {{m}} is changed from {Mo} {{a}} to "
+             f"{Mo} {{b}}", ["set-to m a", "offers m b"], ["set-to m b", "!set-to m a",
                                                            *switch_eff],
              cost=3 if k["costs"] else None)
-    b.action(lex["run"], f"j:{J} m:{M} o:{O}", f"{J} {{j}} is run on {M} {{m}} in {O} {{o}}",
+    b.action(lex["run"], f"j:{J} m:{M} o:{Mo}", f"{J} {{j}} is run on {M} {{m}} in {Mo} {{o}}",
              ["set-to m o", "calls-for j o", "idle m", *run_pre],
              ["loaded-with m j", "!idle m", *run_eff], when=when,
              cost=1 if k["costs"] else None)
@@ -79,7 +79,7 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
              ["loaded-with m j"], ["finished j", "idle m", "!loaded-with m j"],
              cost=1 if k["costs"] else None)
     if k["conditional"]:
-        b.action(lex["calibrate"], f"m:{M} o:{O}", f"{M} {{m}} is calibrated for {O} {{o}}",
+        b.action(lex["calibrate"], f"m:{M} o:{Mo}", f"{M} {{m}} is calibrated for {Mo} {{o}}",
                  ["set-to m o"], ["calibrated m"], cost=1 if k["costs"] else None)
     return b.plan(costs=k["costs"])
 
@@ -97,7 +97,7 @@ def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) ->
         d.fact("set-to", machine, offered[0])
         d.fact("idle", machine)
     offered_any = sorted({f.args[1] for f in d.init if f.predicate == "offers"})
-    for index, job in enumerate(jobs):
+    for job in jobs:
         mode = modes[1] if level == 0 else rng.choice(offered_any)
         d.fact("calls-for", job, mode)
         if not k["negative"]:

@@ -98,19 +98,20 @@ def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) ->
         start = {v: rng.randint(0, top) for v in vessels}
         state = dict(start)
         for _ in range(6 + 4 * level):  # a random walk of the world's own actions
-            moves = [("fill", v) for v in fed_set if state[v] < top]
-            moves += [("drain", v) for v in drained_set if state[v] > 0]
+            moves: list[tuple[str, str, str]] = [("fill", v, "") for v in sorted(fed_set)
+                                                 if state[v] < top]
+            moves += [("drain", v, "") for v in sorted(drained_set) if state[v] > 0]
             moves += [("pour", a, b) for a, b in pipes if state[a] > 0 and state[b] < top]
             if not moves:
                 break
-            move = rng.choice(sorted(moves))
-            if move[0] == "fill":
-                state[move[1]] += 1
-            elif move[0] == "drain":
-                state[move[1]] -= 1
+            kind, first, second = rng.choice(moves)
+            if kind == "fill":
+                state[first] += 1
+            elif kind == "drain":
+                state[first] -= 1
             else:
-                state[move[1]] -= 1
-                state[move[2]] += 1
+                state[first] -= 1
+                state[second] += 1
         if state == start:
             v = sorted(fed_set)[0]
             state[v] = top if start[v] < top else state[v]

@@ -46,27 +46,27 @@ def knobs(rng: random.Random) -> Knobs:
 
 
 def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
-    R, I, B, K, P = lex["robot"], lex["item"], lex["bin"], lex["kind"], lex["place"]
-    b = Builder(name, f"{I.title()} sorting", f"{article(R)} carries {I}s from where they "
-                f"lie to {B}s, each {B} taking {I}s of one {K}. The goal is to sort the "
-                f"{I}s.")
-    for kind, gloss in ((R, lex["robot_gloss"]), (I, lex["item_gloss"]), (B, lex["bin_gloss"]),
+    R, It, B, K, P = lex["robot"], lex["item"], lex["bin"], lex["kind"], lex["place"]
+    b = Builder(name, f"{It.title()} sorting", f"{article(R)} carries {It}s from where they "
+                f"lie to {B}s, each {B} taking {It}s of one {K}. The goal is to sort the "
+                f"{It}s.")
+    for kind, gloss in ((R, lex["robot_gloss"]), (It, lex["item_gloss"]), (B, lex["bin_gloss"]),
                         (K, lex["kind_gloss"]), (P, lex["place_gloss"])):
         b.type(kind, gloss)
     b.pred(f"{R}-at", f"r:{R} p:{P}", f"{R} {{r}} is at {P} {{p}}", f"{R} {{r}} is not at {{p}}")
-    b.pred(f"{I}-at", f"i:{I} p:{P}", f"{I} {{i}} lies at {P} {{p}}",
-           f"{I} {{i}} does not lie at {P} {{p}}")
+    b.pred(f"{It}-at", f"i:{It} p:{P}", f"{It} {{i}} lies at {P} {{p}}",
+           f"{It} {{i}} does not lie at {P} {{p}}")
     b.pred(f"{B}-at", f"b:{B} p:{P}", f"{B} {{b}} stands at {P} {{p}}",
            f"{B} {{b}} does not stand at {P} {{p}}")
     b.pred("path", f"p:{P} q:{P}", f"a path leads from {P} {{p}} to {P} {{q}}",
-           f"no path leads from {{p}} to {{q}}")
-    b.pred("kind-of", f"i:{I} k:{K}", f"{I} {{i}} is of {K} {{k}}",
-           f"{I} {{i}} is not of {K} {{k}}")
-    b.pred("accepts", f"b:{B} k:{K}", f"{B} {{b}} takes {I}s of {K} {{k}}",
-           f"{B} {{b}} does not take {I}s of {K} {{k}}")
-    b.pred("gripping", f"r:{R} i:{I}", f"{R} {{r}} holds {I} {{i}}",
-           f"{R} {{r}} does not hold {I} {{i}}")
-    b.pred("sorted", f"i:{I}", f"{I} {{i}} is sorted", f"{I} {{i}} is not sorted")
+           "no path leads from {p} to {q}")
+    b.pred("kind-of", f"i:{It} k:{K}", f"{It} {{i}} is of {K} {{k}}",
+           f"{It} {{i}} is not of {K} {{k}}")
+    b.pred("accepts", f"b:{B} k:{K}", f"{B} {{b}} takes {It}s of {K} {{k}}",
+           f"{B} {{b}} does not take {It}s of {K} {{k}}")
+    b.pred("gripping", f"r:{R} i:{It}", f"{R} {{r}} holds {It} {{i}}",
+           f"{R} {{r}} does not hold {It} {{i}}")
+    b.pred("sorted", f"i:{It}", f"{It} {{i}} is sorted", f"{It} {{i}} is not sorted")
     if k["negative"]:
         b.pred("occupied", f"r:{R}", f"{R} {{r}} holds something", f"{R} {{r}} holds nothing")
         free, take, give = ["!occupied r"], ["occupied r"], ["!occupied r"]
@@ -76,21 +76,21 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
         free, take, give = ["empty-handed r"], ["!empty-handed r"], ["empty-handed r"]
     scanned = []
     if k["scan"]:
-        b.pred("checked", f"i:{I}", f"the {K} of {I} {{i}} is known",
-               f"the {K} of {I} {{i}} is unknown")
-        b.rule(f"The {K} of {article(I).lower()} is known once it has been checked, and only "
-               f"checked {I}s go into {B}s")
+        b.pred("checked", f"i:{It}", f"the {K} of {It} {{i}} is known",
+               f"the {K} of {It} {{i}} is unknown")
+        b.rule(f"The {K} of {article(It).lower()} is known once it has been checked, and only "
+               f"checked {It}s go into {B}s")
         scanned = ["checked i"]
     cost = 1 if k["costs"] else None
     b.action(lex["move"], f"r:{R} p:{P} q:{P}", f"{R} {{r}} goes from {P} {{p}} to {{q}}",
              [f"{R}-at r p", "path p q"], [f"{R}-at r q", f"!{R}-at r p"], cost=cost)
-    b.action(lex["grab"], f"r:{R} i:{I} p:{P}", f"{R} {{r}} picks up {I} {{i}} at {{p}}",
-             [f"{R}-at r p", f"{I}-at i p", *free], ["gripping r i", f"!{I}-at i p", *take],
+    b.action(lex["grab"], f"r:{R} i:{It} p:{P}", f"{R} {{r}} picks up {It} {{i}} at {{p}}",
+             [f"{R}-at r p", f"{It}-at i p", *free], ["gripping r i", f"!{It}-at i p", *take],
              cost=cost)
     if k["scan"]:
-        b.action(lex["scan"], f"r:{R} i:{I}", f"{R} {{r}} checks the {K} of {I} {{i}}",
+        b.action(lex["scan"], f"r:{R} i:{It}", f"{R} {{r}} checks the {K} of {It} {{i}}",
                  ["gripping r i"], ["checked i"], cost=cost)
-    b.action(lex["drop"], f"r:{R} i:{I} b:{B} p:{P} k:{K}", f"{R} {{r}} puts {I} {{i}} into "
+    b.action(lex["drop"], f"r:{R} i:{It} b:{B} p:{P} k:{K}", f"{R} {{r}} puts {It} {{i}} into "
              f"{B} {{b}} at {{p}}", [f"{R}-at r p", f"{B}-at b p", "gripping r i",
                                       "kind-of i k", "accepts b k", *scanned],
              ["sorted i", "!gripping r i", *give], cost=cost)
@@ -112,7 +112,7 @@ def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) ->
     d.fact(f"{lex['robot']}-at", robot, places[0])
     if not k["negative"]:
         d.fact("empty-handed", robot)
-    for index, (bin_, kind) in enumerate(zip(bins, kinds)):
+    for bin_, kind in zip(bins, kinds):
         d.fact("accepts", bin_, kind)
         d.fact(f"{lex['bin']}-at", bin_, places[-1] if level == 0 else rng.choice(places[1:]))
     for item in items:

@@ -37,54 +37,54 @@ def knobs(rng: random.Random) -> Knobs:
 
 
 def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
-    I, S = lex["item"], lex["surface"]
-    b = Builder(name, f"{I.title()} piles", f"A {lex['hand']} rearranges {I}s, which stand "
+    It, S = lex["item"], lex["surface"]
+    b = Builder(name, f"{It.title()} piles", f"A {lex['hand']} rearranges {It}s, which stand "
                 f"on the {S} or on one another in piles. The goal is a given arrangement of "
                 f"the piles.")
-    b.type(I, lex["item_gloss"])
-    b.pred("on", f"x:{I} y:{I}", f"{I} {{x}} stands on {I} {{y}}",
-           f"{I} {{x}} does not stand on {I} {{y}}")
+    b.type(It, lex["item_gloss"])
+    b.pred("on", f"x:{It} y:{It}", f"{It} {{x}} stands on {It} {{y}}",
+           f"{It} {{x}} does not stand on {It} {{y}}")
     spot, spot_pre = "", []
     if k["spots"]:
         b.type("spot", lex["spot_gloss"])
-        b.pred(f"on-{S}", f"x:{I} s:spot", f"{I} {{x}} stands on the {S} at spot {{s}}",
-               f"{I} {{x}} does not stand on the {S} at spot {{s}}")
+        b.pred(f"on-{S}", f"x:{It} s:spot", f"{It} {{x}} stands on the {S} at spot {{s}}",
+               f"{It} {{x}} does not stand on the {S} at spot {{s}}")
         b.pred("spot-free", "s:spot", "spot {s} is free", "spot {s} is taken")
-        b.rule(f"Each spot of the {S} holds one {I}")
+        b.rule(f"Each spot of the {S} holds one {It}")
         spot, spot_pre = " s:spot", ["spot-free s"]
         down, up = [f"on-{S} x s", "!spot-free s"], [f"!on-{S} x s", "spot-free s"]
         on_surface = [f"on-{S} x s"]
     else:
-        b.pred(f"on-{S}", f"x:{I}", f"{I} {{x}} stands on the {S}",
-               f"{I} {{x}} does not stand on the {S}")
+        b.pred(f"on-{S}", f"x:{It}", f"{It} {{x}} stands on the {S}",
+               f"{It} {{x}} does not stand on the {S}")
         down, up, on_surface = [f"on-{S} x"], [f"!on-{S} x"], [f"on-{S} x"]
     if k["negative"]:
-        b.pred("covered", f"x:{I}", f"something stands on {I} {{x}}",
-               f"nothing stands on {I} {{x}}")
+        b.pred("covered", f"x:{It}", f"something stands on {It} {{x}}",
+               f"nothing stands on {It} {{x}}")
         top = lambda v: f"!covered {v}"  # noqa: E731
         cover = lambda v: f"covered {v}"  # noqa: E731
         uncover = lambda v: f"!covered {v}"  # noqa: E731
     else:
-        b.pred("top-free", f"x:{I}", f"nothing stands on {I} {{x}}",
-               f"something stands on {I} {{x}}")
+        b.pred("top-free", f"x:{It}", f"nothing stands on {It} {{x}}",
+               f"something stands on {It} {{x}}")
         top = lambda v: f"top-free {v}"  # noqa: E731
         cover = lambda v: f"!top-free {v}"  # noqa: E731
         uncover = lambda v: f"top-free {v}"  # noqa: E731
-    b.pred("holding", f"x:{I}", f"the {lex['hand']} holds {I} {{x}}",
-           f"the {lex['hand']} does not hold {I} {{x}}")
+    b.pred("holding", f"x:{It}", f"the {lex['hand']} holds {It} {{x}}",
+           f"the {lex['hand']} does not hold {It} {{x}}")
     b.pred("hand-empty", "", f"the {lex['hand']} holds nothing",
            f"the {lex['hand']} holds something")
-    b.rule(f"The {lex['hand']} holds one {I} at a time and moves a {I} with nothing on it")
+    b.rule(f"The {lex['hand']} holds one {It} at a time and moves a {It} with nothing on it")
     cost = 1 if k["costs"] else None
-    b.action(lex["pick"], f"x:{I}{spot}", f"the {lex['hand']} takes {I} {{x}} from the {S}",
+    b.action(lex["pick"], f"x:{It}{spot}", f"the {lex['hand']} takes {It} {{x}} from the {S}",
              [*on_surface, top("x"), "hand-empty"], ["holding x", *up, "!hand-empty"],
              cost=cost)
-    b.action(lex["put"], f"x:{I}{spot}", f"the {lex['hand']} puts {I} {{x}} on the {S}",
+    b.action(lex["put"], f"x:{It}{spot}", f"the {lex['hand']} puts {It} {{x}} on the {S}",
              ["holding x", *spot_pre], [*down, "hand-empty", "!holding x"], cost=cost)
-    b.action(lex["stack"], f"x:{I} y:{I}", f"the {lex['hand']} puts {I} {{x}} on {I} {{y}}",
+    b.action(lex["stack"], f"x:{It} y:{It}", f"the {lex['hand']} puts {It} {{x}} on {It} {{y}}",
              ["holding x", top("y")], ["on x y", "hand-empty", "!holding x", cover("y")],
              cost=cost)
-    b.action(lex["unstack"], f"x:{I} y:{I}", f"the {lex['hand']} takes {I} {{x}} off {I} {{y}}",
+    b.action(lex["unstack"], f"x:{It} y:{It}", f"the {lex['hand']} takes {It} {{x}} off {It} {{y}}",
              ["on x y", top("x"), "hand-empty"], ["holding x", uncover("y"), "!on x y",
                                                    "!hand-empty"], cost=cost)
     return b.plan(costs=k["costs"])

@@ -85,9 +85,10 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
     b.rule(f"{article(S)} gives one {K} at a time")
     b.action(lex["walk"], f"s:{S} a:{Rm} b:{Rm}", f"{S} {{s}} goes from {Rm} {{a}} to {{b}}",
              [f"{S}-in s a", "door a b"], [f"{S}-in s b", f"!{S}-in s a"], cost=cost)
-    b.action(lex["begin"], f"s:{S} c:{C} k:{K} r:{Rm}", f"{S} {{s}} begins {K} {{k}} with {C} {{c}}",
-             [f"{S}-in s r", f"{C}-in c r", *duty, *free, "trained s k", "wants c k"], ["attending s c k", "!wants c k", *take],
-             cost=cost)
+    b.action(lex["begin"], f"s:{S} c:{C} k:{K} r:{Rm}",
+             f"{S} {{s}} begins {K} {{k}} with {C} {{c}}",
+             [f"{S}-in s r", f"{C}-in c r", *duty, *free, "trained s k", "wants c k"],
+             ["attending s c k", "!wants c k", *take], cost=cost)
     b.action(lex["end"], f"s:{S} c:{C} k:{K}", f"{S} {{s}} ends {K} {{k}} with {C} {{c}}",
              ["attending s c k"], ["given c k", "!attending s c k", *give], cost=cost)
     return b.plan(costs=k["costs"])

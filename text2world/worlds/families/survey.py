@@ -39,9 +39,9 @@ def knobs(rng: random.Random) -> Knobs:
 
 
 def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
-    R, S, I = lex["rover"], lex["site"], lex["instrument"]
+    R, S, It = lex["rover"], lex["site"], lex["instrument"]
     b = Builder(name, f"{S.title()} survey", f"{R.title()}s travel between {S}s with a "
-                f"{I} to survey them, resting at {lex['dock']}s. The goal is to have findings "
+                f"{It} to survey them, resting at {lex['dock']}s. The goal is to have findings "
                 f"about given {S}s handed in at a {lex['dock']} and bring {R}s to given {S}s.")
     b.type(R, lex["rover_gloss"])
     b.type(S, lex["site_gloss"])
@@ -53,7 +53,7 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
            f"surveyed")
     b.pred("findings", f"r:{R} s:{S}", f"{R} {{r}} carries findings about {S} {{s}}",
            f"{R} {{r}} carries no findings about {S} {{s}}")
-    b.pred("ready", f"r:{R}", f"the {I} of {R} {{r}} is ready", f"the {I} of {R} {{r}} is not "
+    b.pred("ready", f"r:{R}", f"the {It} of {R} {{r}} is ready", f"the {It} of {R} {{r}} is not "
            f"ready")
     b.pred(lex["dock"], f"s:{S}", f"{S} {{s}} has a {lex['dock']}", f"{S} {{s}} has no "
            f"{lex['dock']}")
@@ -75,15 +75,15 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
     survey_eff = []
     if k["conditional"]:
         b.pred("hazardous", f"s:{S}", f"{S} {{s}} is hazardous", f"{S} {{s}} is not hazardous")
-        b.rule(f"Surveying a hazardous {S} uses up the readiness of the {I}")
+        b.rule(f"Surveying a hazardous {S} uses up the readiness of the {It}")
         when = [(["hazardous s"], ["!ready r"])]
     else:
-        b.rule(f"Each survey uses up the readiness of the {I}")
+        b.rule(f"Each survey uses up the readiness of the {It}")
         survey_eff = ["!ready r"]
     cost = 1 if k["costs"] else None
     b.action(lex["drive"], drive_params, f"{R} {{r}} travels from {S} {{a}} to {S} {{b}}",
              drive_pre, drive_eff, cost=2 if k["costs"] else None)
-    b.action(lex["ready"], f"r:{R} s:{S}", f"{R} {{r}} readies its {I} at the "
+    b.action(lex["ready"], f"r:{R} s:{S}", f"{R} {{r}} readies its {It} at the "
              f"{lex['dock']} of {{s}}", ready_pre, ["ready r"], cost=cost)
     b.action(lex["survey"], f"r:{R} s:{S}", f"{R} {{r}} surveys {S} {{s}}",
              [f"{R}-at r s", "ready r"], ["findings r s", *survey_eff], when=when, cost=cost)

@@ -111,7 +111,7 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
              [f"{at} v p", f"{cat} c p", *hold_load[0]],
              [f"{inside} c v", f"!{cat} c p", *hold_load[1]], cost=cost)
     b.action(lex["unload"], f"c:{C} v:{V} p:{P}{load_extra}",
-             f"{{c}} is taken out of {{v}} at {{p}}",
+             "{c} is taken out of {v} at {p}",
              [f"{at} v p", f"{inside} c v", *hold_load[2]],
              [f"{cat} c p", f"!{inside} c v", *unload_eff], cost=cost)
     if k["fuel"]:
@@ -138,7 +138,7 @@ def problem(rng: random.Random, k: Knobs, lex: Lexicon, name: str, size: str) ->
     if k["fuel"]:
         levels = d.numbered("fuel-level", "f", 3 if level == 0 else 4)
         d.chain("fuel-step", levels)
-    for index, vehicle in enumerate(vehicles):
+    for vehicle in vehicles:
         start = places[0] if level == 0 else rng.choice(places)
         d.fact(f"{V}-at", vehicle, start)
         if k["capacity"]:
