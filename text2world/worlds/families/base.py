@@ -42,6 +42,31 @@ def _params(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((part.split(":")[0], part.split(":")[1]) for part in text.split())
 
 
+@dataclass(frozen=True)
+class Flag:
+    """The literals of a free-or-used flag (``Builder.flag``) over one variable."""
+
+    predicate: str
+    negative: bool  # the predicate says "used", tested negated
+    var: str
+
+    def free(self) -> list[str]:
+        """The precondition: free."""
+        return [f"{'!' if self.negative else ''}{self.predicate} {self.var}"]
+
+    def take(self) -> list[str]:
+        """The effect that puts it in use."""
+        return [f"{'' if self.negative else '!'}{self.predicate} {self.var}"]
+
+    def give(self) -> list[str]:
+        """The effect that frees it."""
+        return self.free()
+
+    def initial(self) -> bool:
+        """Whether a free thing has the fact in an initial state."""
+        return not self.negative
+
+
 class Builder:
     """A semantic plan, written one type, predicate and action at a time."""
 
@@ -66,6 +91,16 @@ class Builder:
             tuple(literal(e) for e in effects),
             tuple(When(tuple(literal(c) for c in cond), tuple(literal(e) for e in eff))
                   for cond, eff in when), cost))
+
+    def flag(self, negative: bool, var: str, params: str, free: tuple[str, str],
+             used: tuple[str, str]) -> Flag:
+        """A thing free or in use (a worker free or busy, a hand empty or full), declared as
+        the knob ``negative`` says: the ``used`` predicate tested negated, or the ``free``
+        predicate kept positive. ``free``/``used``: (predicate name, gloss over ``var``)."""
+        name, gloss = used if negative else free
+        other = free[1] if negative else used[1]
+        self.pred(name, params, gloss, other)
+        return Flag(name, negative, var)
 
     def rule(self, text: str) -> None:
         self.rules.append(text)

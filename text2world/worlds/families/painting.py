@@ -51,12 +51,9 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
            f"{L} {{l}} does not have {C} {{c}}")
     b.pred("loaded", f"r:{R} c:{C}", f"{R} {{r}} carries {C} {{c}}",
            f"{R} {{r}} does not carry {C} {{c}}")
-    if k["negative"]:
-        b.pred("treated", f"l:{L}", f"{L} {{l}} has been done", f"{L} {{l}} is untouched")
-        fresh, mark = ["!treated l"], ["treated l"]
-    else:
-        b.pred("untouched", f"l:{L}", f"{L} {{l}} is untouched", f"{L} {{l}} has been done")
-        fresh, mark = ["untouched l"], ["!untouched l"]
+    flag = b.flag(k["negative"], "l", f"l:{L}", ("untouched", f"{L} {{l}} is untouched"),
+                  ("treated", f"{L} {{l}} has been done"))
+    fresh, mark = flag.free(), flag.take()
     supply: list[str] = []
     if k["supplies"]:
         b.pred("supply", f"l:{L}", f"{L} {{l}} has a supply of every {C}",

@@ -48,12 +48,9 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
            f"{T} {{t}} is not under way with {W} {{w}}")
     b.pred("pending", f"t:{T}", f"{T} {{t}} has not started", f"{T} {{t}} has started")
     b.pred("completed", f"t:{T}", f"{T} {{t}} is completed", f"{T} {{t}} is not completed")
-    if k["negative"]:
-        b.pred("busy", f"w:{W}", f"{W} {{w}} is busy", f"{W} {{w}} is free")
-        free_pre, take, release = ["!busy w"], ["busy w"], ["!busy w"]
-    else:
-        b.pred("free", f"w:{W}", f"{W} {{w}} is free", f"{W} {{w}} is busy")
-        free_pre, take, release = ["free w"], ["!free w"], ["free w"]
+    flag = b.flag(k["negative"], "w", f"w:{W}", ("free", f"{W} {{w}} is free"),
+                  ("busy", f"{W} {{w}} is busy"))
+    free_pre, take, release = flag.free(), flag.take(), flag.give()
     b.rule(f"A {W} does one {T} at a time, and a {T} starts in the {S} it is planned for")
     cost = 1 if k["costs"] else None
     start_pre = ["current s", "window t s", "qualified w t", "pending t", *free_pre]

@@ -67,13 +67,9 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
     b.pred("gripping", f"r:{R} i:{It}", f"{R} {{r}} holds {It} {{i}}",
            f"{R} {{r}} does not hold {It} {{i}}")
     b.pred("sorted", f"i:{It}", f"{It} {{i}} is sorted", f"{It} {{i}} is not sorted")
-    if k["negative"]:
-        b.pred("occupied", f"r:{R}", f"{R} {{r}} holds something", f"{R} {{r}} holds nothing")
-        free, take, give = ["!occupied r"], ["occupied r"], ["!occupied r"]
-    else:
-        b.pred("empty-handed", f"r:{R}", f"{R} {{r}} holds nothing",
-               f"{R} {{r}} holds something")
-        free, take, give = ["empty-handed r"], ["!empty-handed r"], ["empty-handed r"]
+    flag = b.flag(k["negative"], "r", f"r:{R}", ("empty-handed", f"{R} {{r}} holds nothing"),
+                  ("occupied", f"{R} {{r}} holds something"))
+    free, take, give = flag.free(), flag.take(), flag.give()
     scanned = []
     if k["scan"]:
         b.pred("checked", f"i:{It}", f"the {K} of {It} {{i}} is known",

@@ -4,6 +4,7 @@ a negative precondition over a covering flag, a surface with numbered spots, act
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from text2world.worlds.families.base import (
     SIZES,
@@ -58,18 +59,19 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
         b.pred(f"on-{S}", f"x:{It}", f"{It} {{x}} stands on the {S}",
                f"{It} {{x}} does not stand on the {S}")
         down, up, on_surface = [f"on-{S} x"], [f"!on-{S} x"], [f"on-{S} x"]
-    if k["negative"]:
-        b.pred("covered", f"x:{It}", f"something stands on {It} {{x}}",
-               f"nothing stands on {It} {{x}}")
-        top = lambda v: f"!covered {v}"  # noqa: E731
-        cover = lambda v: f"covered {v}"  # noqa: E731
-        uncover = lambda v: f"!covered {v}"  # noqa: E731
-    else:
-        b.pred("top-free", f"x:{It}", f"nothing stands on {It} {{x}}",
-               f"something stands on {It} {{x}}")
-        top = lambda v: f"top-free {v}"  # noqa: E731
-        cover = lambda v: f"!top-free {v}"  # noqa: E731
-        uncover = lambda v: f"top-free {v}"  # noqa: E731
+    flag = b.flag(k["negative"], "x", f"x:{It}", ("top-free", f"nothing stands on {It} {{x}}"),
+                  ("covered", f"something stands on {It} {{x}}"))
+    flags = {v: replace(flag, var=v) for v in ("x", "y")}
+
+    def top(v: str) -> str:
+        return flags[v].free()[0]
+
+    def cover(v: str) -> str:
+        return flags[v].take()[0]
+
+    def uncover(v: str) -> str:
+        return flags[v].give()[0]
+
     b.pred("holding", f"x:{It}", f"the {lex['hand']} holds {It} {{x}}",
            f"the {lex['hand']} does not hold {It} {{x}}")
     b.pred("hand-empty", "", f"the {lex['hand']} holds nothing",

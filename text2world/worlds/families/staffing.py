@@ -67,12 +67,9 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
            f"{C} {{c}} has not had {K} {{k}}")
     b.pred("attending", f"s:{S} c:{C} k:{K}", f"{S} {{s}} is giving {K} {{k}} to {C} {{c}}",
            f"{S} {{s}} is not giving {K} {{k}} to {C} {{c}}")
-    if k["negative"]:
-        b.pred("engaged", f"s:{S}", f"{S} {{s}} is busy", f"{S} {{s}} is free")
-        free, take, give = ["!engaged s"], ["engaged s"], ["!engaged s"]
-    else:
-        b.pred("available", f"s:{S}", f"{S} {{s}} is free", f"{S} {{s}} is busy")
-        free, take, give = ["available s"], ["!available s"], ["available s"]
+    flag = b.flag(k["negative"], "s", f"s:{S}", ("available", f"{S} {{s}} is free"),
+                  ("engaged", f"{S} {{s}} is busy"))
+    free, take, give = flag.free(), flag.take(), flag.give()
     duty = []
     cost = 1 if k["costs"] else None
     if k["clock_in"]:

@@ -77,18 +77,12 @@ def build(k: Knobs, lex: Lexicon, name: str) -> WorldPlan:
         load_extra, load_pre = " lo:slot hi:slot", ["room v hi", "slot-step lo hi"]
         load_eff, unload_pre = ["room v lo", "!room v hi"], ["room v lo", "slot-step lo hi"]
         unload_eff = ["room v hi", "!room v lo"]
-    elif k["negative"]:
-        b.pred("loaded", f"v:{V}", f"{V} {{v}} carries something",
-               f"{V} {{v}} carries nothing")
-        b.rule(f"A {V} holds one {C} at a time")
-        load_extra, load_pre, load_eff = "", ["!loaded v"], ["loaded v"]
-        unload_pre, unload_eff = [], ["!loaded v"]
     else:
-        b.pred("hold-free", f"v:{V}", f"{V} {{v}} carries nothing",
-               f"{V} {{v}} carries something")
+        flag = b.flag(k["negative"], "v", f"v:{V}", ("hold-free", f"{V} {{v}} carries nothing"),
+                      ("loaded", f"{V} {{v}} carries something"))
         b.rule(f"A {V} holds one {C} at a time")
-        load_extra, load_pre, load_eff = "", ["hold-free v"], ["!hold-free v"]
-        unload_pre, unload_eff = [], ["hold-free v"]
+        load_extra, load_pre, load_eff = "", flag.free(), flag.take()
+        unload_pre, unload_eff = [], flag.give()
     hold_load = (load_pre, load_eff, unload_pre)
     if k["fuel"]:
         b.type("fuel-level", "A level of fuel in a tank")
