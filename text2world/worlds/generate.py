@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
 import random
 import shutil
 import tempfile
@@ -26,6 +25,7 @@ from typing import Callable, Sequence
 from text2world.errors import Text2WorldError
 from text2world.files import data_dir
 from text2world.planning.front import FRONT
+from text2world.store.curation import replace_dir
 from text2world.store.manifest import MANIFEST_NAME, domain_facts
 from text2world.store.plans import FORMAT, plan_key
 from text2world.worlds.canonical import domain_structure, world_key
@@ -257,9 +257,7 @@ def write_dataset(generated: Generated, settings: Settings, out: Path, force: bo
                          "released_compared": settings.released is not None},
             "domains": [w.record for w in generated.worlds]}
         (staging / MANIFEST_NAME).write_text(_json(manifest), encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(staging, out)
+        replace_dir(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
