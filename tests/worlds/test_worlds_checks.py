@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from repo_paths import OFFICIAL_DIR
 
 from text2world.files import data_dir
 from text2world.pddl.model import parse_domain
@@ -17,6 +18,7 @@ from text2world.simulation import parse_problem
 from text2world.worlds.canonical import domain_structure, world_key
 from text2world.worlds.families import FAMILIES
 from text2world.worlds.generate import Settings, build_world, draft
+from text2world.worlds.novelty import novelty, reference_index
 from text2world.worlds.plan import (
     ActionSpec,
     Literal,
@@ -148,3 +150,28 @@ def test_every_family_draws_worlds_that_pass():
         world = build_world(Settings(index, len(FAMILIES), tuple(FAMILIES)), index, 0)
         assert world.family == name
         assert not world.failures, (name, world.failures)
+
+
+def test_novelty_against_the_store_finds_a_store_domain_and_its_own_text():
+    """A store domain's own structure and description are found; a generated world's are not
+    among the store's."""
+    store = data_dir()
+    references = reference_index(store, None)
+    gripper = (store / "domains" / "gripper.pddl").read_text()
+    abstract = (store / "descriptions" / "gripper" / "abstract.md").read_text()
+    found = novelty(abstract, domain_structure(parse_domain(gripper)), references, None)
+    assert found["ngram_overlap"] == 1.0 and found["ngram_nearest"] == "store:gripper"
+    assert "store:gripper" in found["structure_matches"]
+    assert found["compared_with"] == ["store"]
+    world = build_world(Settings(1, 1, ("stacking",)), 0, 0)
+    assert world.record["novelty"]["structure_matches"] == []
+    assert world.record["novelty"]["ngram_overlap"] < 0.5
+
+
+@pytest.mark.skipif(not (OFFICIAL_DIR / "test.json").is_file(),
+                    reason=f"released Text2World data not found at {OFFICIAL_DIR}")
+def test_novelty_is_checked_against_the_released_set_too():
+    world = build_world(Settings(1, 1, ("transport",), released=OFFICIAL_DIR), 0, 0)
+    assert world.record["novelty"]["compared_with"] == ["store", "released"]
+    references = reference_index(data_dir(), OFFICIAL_DIR)
+    assert sum(r.id.startswith("released-") for r in references) >= 100
