@@ -143,3 +143,20 @@ def test_families_are_listed():
     assert result.returncode == 0
     for name in FAMILIES:
         assert name in result.stdout
+
+
+def test_answer_keys_of_generated_worlds(tmp_path):
+    """``--keys`` writes the world-model tasks' answer keys in the store's layout, current for
+    the generated texts, and the world-model tasks' reader finds them there."""
+    from text2world.tasks.wm.shipped_keys import shipped_key
+
+    out = tmp_path / "keyed"
+    result = t2w("worlds", "generate", "--seed", "5", "--count", "2", "--families",
+                 "keys-doors", "--out", str(out), "--keys", "--quiet")
+    assert result.returncode == 0, result.stderr
+    for record in load_dataset(out):
+        data = json.loads((out / "keys" / f"{record.id}.json").read_text())
+        assert data["format"] == "t2w-answer-keys-1"
+        for problem in record.problems:
+            assert shipped_key(record, problem.name, problem.pddl, root=out), \
+                (record.id, problem.name, data["problems"][problem.name].get("skipped"))

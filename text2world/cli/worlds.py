@@ -35,6 +35,9 @@ def generate_command(
         None, "--released", help="The released Text2World folder to check novelty against "
                                  "(default: ../shared/text2world-official when present)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
+    keys: bool = typer.Option(
+        False, "--keys", help="Also build the world-model tasks' answer keys (keys/<id>.json, "
+                              "as data/keys/: optimal plans, seconds a world)."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress lines."),
 ) -> None:
     """Generate COUNT worlds from SEED into a dataset folder (the store's layout)."""
@@ -54,10 +57,22 @@ def generate_command(
         write_dataset(generated, settings, target, force=force)
     except WorldsError as err:
         fail(str(err))
+    if keys:
+        _write_keys(target, pool)
     families_line = ", ".join(f"{k} {v}" for k, v in generated.by_family().items())
     typer.echo(f"{len(generated.worlds)} worlds written to {target}")
     typer.echo(textwrap.fill(f"families: {families_line}", width=78, subsequent_indent="  "))
     typer.echo(f"draws dropped (failed a check or repeated a world): {len(generated.dropped)}")
+
+
+def _write_keys(target: Path, workers: int) -> None:
+    """The answer keys of every world, into ``target/keys/`` (the store's layout)."""
+    from text2world.store.datasets import load_dataset
+    from text2world.tasks.wm.answer_keys import write_keys
+
+    records = [(record, False) for record in load_dataset(target)]
+    write_keys(records, root=target, jobs=workers)
+    typer.echo(f"answer keys written to {target / 'keys'}")
 
 
 @app.command("families")
