@@ -18,7 +18,7 @@ import multiprocessing
 import random
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -37,6 +37,7 @@ from text2world.worlds.verify import PLAN_TIMEOUT, store_band, verify_world
 
 GENERATOR_VERSION = "worlds-1"
 MAX_ATTEMPTS = 8
+COSTS = (1, 2, 3)  # the action costs drawn for a world with costs
 PROBLEM_SIZES = (("p01", "small"), ("p02", "medium"), ("p03", "hard"))
 REPORT_KEY = "generator"
 
@@ -98,6 +99,11 @@ def draft(family_name: str, seed: int, world_id: str) -> tuple[WorldPlan, list[P
     lexicon_index = rng.randrange(len(family.lexicons))
     lexicon = family.lexicons[lexicon_index]
     plan = family.build(knobs, lexicon, world_id)
+    if plan.costs:  # each action's cost is a knob too: drawn, recorded
+        costs = {a.name: rng.choice(COSTS) for a in plan.actions if a.cost is not None}
+        plan = replace(plan, actions=tuple(replace(a, cost=costs.get(a.name, a.cost))
+                                           for a in plan.actions))
+        knobs = {**knobs, "action_costs": costs}
     problems = [family.problem(rng, knobs, lexicon, name, size) for name, size in PROBLEM_SIZES]
     return plan, problems, knobs, lexicon_index
 
