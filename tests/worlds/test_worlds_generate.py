@@ -6,6 +6,7 @@ the token band), deterministic to the byte, and scored 100 % by the oracle."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,25 @@ def test_answer_keys_of_generated_worlds(tmp_path):
         for problem in record.problems:
             assert shipped_key(record, problem.name, problem.pddl, root=out), \
                 (record.id, problem.name, data["problems"][problem.name].get("skipped"))
+
+
+def test_the_same_bytes_on_ray(tmp_path):
+    """``--ray`` builds the draws as Ray tasks; the folder is the local pool's, byte for byte."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("ray is in the test extra: CI must install it")
+        pytest.skip("ray is not installed (pip install 'text2world[ray]')")
+    folders = []
+    for flags in (("--ray",), ()):
+        out = tmp_path / ("ray" if flags else "local")
+        result = t2w("worlds", "generate", "--seed", "9", "--count", "8", "--workers", "2",
+                     "--out", str(out), "--quiet", *flags)
+        assert result.returncode == 0, result.stderr[-2000:]
+        folders.append(out)
+    files = sorted(p.relative_to(folders[0]) for p in folders[0].rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(folders[1]) for p in folders[1].rglob("*")
+                           if p.is_file())
+    for name in files:
+        assert (folders[0] / name).read_bytes() == (folders[1] / name).read_bytes(), name

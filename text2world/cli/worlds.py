@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import err_console, fail
+from text2world.errors import Text2WorldError
 
 app = typer.Typer(help="Fresh worlds on demand: verified domains, descriptions, problems "
                        "and plans from structural families.", no_args_is_help=True)
@@ -35,6 +36,10 @@ def generate_command(
         None, "--released", help="The released Text2World folder to check novelty against "
                                  "(default: ../shared/text2world-official when present)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
+    ray: bool = typer.Option(False, "--ray", help="Build the worlds on Ray (a local cluster "
+                                                  "unless --ray-address)."),
+    ray_address: str = typer.Option(None, "--ray-address",
+                                    help="Address of a running Ray cluster (implies --ray)."),
     keys: bool = typer.Option(
         False, "--keys", help="Also build the world-model tasks' answer keys (keys/<id>.json, "
                               "as data/keys/: optimal plans, seconds a world)."),
@@ -53,9 +58,14 @@ def generate_command(
         settings = Settings(seed, count, chosen, held, released or default_released())
         progress = None if quiet else (lambda line: err_console.print(line, highlight=False))
         pool = workers or min(8, os.cpu_count() or 1)
-        generated = generate(settings, workers=pool, progress=progress)
+        runner = None
+        if ray or ray_address:
+            from text2world.integrations.ray_worlds import run_on_ray
+
+            runner = run_on_ray(ray_address, pool)
+        generated = generate(settings, workers=pool, progress=progress, runner=runner)
         write_dataset(generated, settings, target, force=force)
-    except WorldsError as err:
+    except Text2WorldError as err:  # WorldsError, RayUnavailable
         fail(str(err))
     if keys:
         _write_keys(target, pool)

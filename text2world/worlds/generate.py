@@ -155,6 +155,14 @@ def build_world(settings: Settings, index: int, attempt: int) -> World:
     return world
 
 
+def build_worlds(settings: Settings, jobs: list[tuple[int, int]]) -> list[World]:
+    """Build the (index, attempt) draws of ``jobs`` in order: one chunk of a runner's work."""
+    return [build_world(settings, *job) for job in jobs]
+
+
+# Builds a round's draws, in the order given (a local pool, Ray, ...).
+Runner = Callable[[Settings, list[tuple[int, int]]], list[World]]
+
 _SETTINGS: Settings | None = None  # the pool's settings, inherited by its forked workers
 
 
@@ -163,16 +171,22 @@ def _pool_job(job: tuple[int, int]) -> World:
     return build_world(_SETTINGS, *job)
 
 
-def _build_all(settings: Settings, jobs: list[tuple[int, int]], workers: int) -> list[World]:
-    global _SETTINGS
-    if workers <= 1 or len(jobs) < 4:
-        return [build_world(settings, *job) for job in jobs]
-    _SETTINGS = settings
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(_pool_job, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
-    finally:
-        _SETTINGS = None
+def local_runner(workers: int) -> Runner:
+    """Draws built in a local pool of ``workers`` forked processes (in this one when 1)."""
+
+    def run(settings: Settings, jobs: list[tuple[int, int]]) -> list[World]:
+        global _SETTINGS
+        if workers <= 1 or len(jobs) < 4:
+            return build_worlds(settings, jobs)
+        _SETTINGS = settings
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                return pool.map(_pool_job, jobs,
+                                chunksize=max(1, len(jobs) // (workers * 8)))
+        finally:
+            _SETTINGS = None
+
+    return run
 
 
 @dataclass
@@ -188,8 +202,11 @@ class Generated:
 
 
 def generate(settings: Settings, workers: int = 1,
-             progress: Callable[[str], None] | None = None) -> Generated:
-    """``settings.count`` worlds that pass every check, pairwise distinct up to names."""
+             progress: Callable[[str], None] | None = None,
+             runner: Runner | None = None) -> Generated:
+    """``settings.count`` worlds that pass every check, pairwise distinct up to names, built
+    by ``runner`` (default: a local pool of ``workers``)."""
+    run = runner or local_runner(workers)
     if settings.count < 1:
         raise WorldsError(f"--count must be at least 1, not {settings.count}")
     # built once here, inherited by the pool's workers
@@ -201,7 +218,7 @@ def generate(settings: Settings, workers: int = 1,
     pending = [(index, 0) for index in range(settings.count)]
     while pending:
         retry = []
-        for world in _build_all(settings, pending, workers):
+        for world in run(settings, pending):
             index = world.index
             why = "; ".join(world.failures[:3]) if world.failures else (
                 f"same world up to names as {seen[world.key]}" if world.key in seen else "")
