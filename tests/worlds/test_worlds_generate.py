@@ -137,6 +137,12 @@ def test_bad_input_gets_a_clear_error(tmp_path):
     taken = t2w("worlds", "generate", "--seed", "1", "--count", "1", "--out", str(busy))
     assert taken.returncode == 1 and "not empty" in taken.stderr
     assert (busy / "keep.txt").read_text() == "mine"
+    no_store = subprocess.run([sys.executable, "-m", "text2world.cli", "worlds", "generate",
+                               "--seed", "1", "--count", "1", "--out", str(tmp_path / "z")],
+                              capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "T2W_DATA_DIR": str(tmp_path / "none")})
+    assert no_store.returncode == 1 and "the store's manifest cannot be read" in no_store.stderr
+    assert "Traceback" not in no_store.stderr
 
 
 def test_families_are_listed():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain
 from text2world.pddl.validation import validate
 from text2world.planning.fast_downward import PlanResult
@@ -40,10 +41,20 @@ class TokenBand:
                 "concrete": list(self.concrete)}
 
 
+class StoreUnavailable(Text2WorldError, LookupError):
+    """The store (its manifest), which the checks compare a world with, cannot be read."""
+
+
 @lru_cache(maxsize=4)
 def store_band(store: Path) -> TokenBand:
     """The band of the store's manifest (``data/manifest.json``)."""
-    entries = json.loads((store / "manifest.json").read_text(encoding="utf-8"))["domains"]
+    path = store / "manifest.json"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))["domains"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise StoreUnavailable(f"{path}: the store's manifest cannot be read ({err}); worlds "
+                               "are checked against the store: set T2W_DATA_DIR to a clone's "
+                               "data/ folder") from None
 
     def span(values: list[int]) -> tuple[int, int]:
         return min(values), max(values)
