@@ -71,15 +71,18 @@ def action_signature(action: ActionSpec) -> str:
 
 
 def _effect_clause(plan: WorldPlan, lit: Literal) -> str:
-    """An added fact by its gloss; a deleted one by its denial ``... not ... any more`` or, when
-    the denial has no ``not`` (``is busy`` for ``(idle ?m)``), as no longer the case."""
+    """An added fact by its gloss; a deleted one by its denial ``... not ... any more``; when
+    the gloss itself says ``not`` (``has not started``), by its denial (``has started``); else
+    (``is busy`` for ``(idle ?m)``: a word of its own) as no longer the case."""
     if lit.positive:
         return render_literal(plan, lit)
     denied = render_literal(plan, lit)
     if " not " in f" {denied} ":
         return f"{denied} any more"
-    positive = Literal(lit.predicate, lit.args)
-    return f"it is no longer the case that {render_literal(plan, positive)}"
+    positive = render_literal(plan, Literal(lit.predicate, lit.args))
+    if " not " in f" {positive} ":  # (pending ?t) "has not started": deleted, "has started"
+        return denied
+    return f"it is no longer the case that {positive}"
 
 
 def _when_clause(plan: WorldPlan, when: When) -> str:

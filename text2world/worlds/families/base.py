@@ -4,6 +4,7 @@ semantic plan written compactly) and the helpers its problems are drawn with."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
@@ -35,6 +36,17 @@ class Family:
     knobs: Callable[[random.Random], Knobs]
     build: Callable[[Knobs, Lexicon, str], WorldPlan]
     problem: Callable[[random.Random, Knobs, Lexicon, str, str], ProblemSpec]
+
+
+_PLURALS = ((re.compile(r"\b(\w*[^aeiou\W])ys\b"), r"\1ies"),  # surgerys -> surgeries
+             (re.compile(r"\b(\w*(?:ss|x|ch|sh))s\b"), r"\1es"))  # presss -> presses
+
+
+def plurals(text: str) -> str:
+    """Lexicon words pluralised by an ``s`` (``f"{word}s"``) spelled right."""
+    for pattern, replacement in _PLURALS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def _params(text: str) -> tuple[tuple[str, str], ...]:
@@ -81,13 +93,14 @@ class Builder:
         self.types.append(TypeSpec(name, gloss))
 
     def pred(self, name: str, params: str, gloss: str, negated: str) -> None:
-        self.predicates.append(PredicateSpec(name, _params(params), gloss, negated))
+        self.predicates.append(PredicateSpec(name, _params(params), plurals(gloss),
+                                             plurals(negated)))
 
     def action(self, name: str, params: str, purpose: str, pre: Sequence[str],
                effects: Sequence[str], when: Sequence[tuple[Sequence[str], Sequence[str]]] = (),
                cost: int | None = None) -> None:
         self.actions.append(ActionSpec(
-            name, _params(params), purpose, tuple(literal(p) for p in pre),
+            name, _params(params), plurals(purpose), tuple(literal(p) for p in pre),
             tuple(literal(e) for e in effects),
             tuple(When(tuple(literal(c) for c in cond), tuple(literal(e) for e in eff))
                   for cond, eff in when), cost))
@@ -106,7 +119,8 @@ class Builder:
         self.rules.append(text)
 
     def plan(self, costs: bool = False) -> WorldPlan:
-        plan = WorldPlan(self.name, self.title, self.general, tuple(self.rules),
+        general, rules = plurals(self.general), tuple(plurals(r) for r in self.rules)
+        plan = WorldPlan(self.name, plurals(self.title), general, rules,
                          tuple(self.types), tuple(self.predicates), tuple(self.actions), costs)
         plan.check()
         return plan
