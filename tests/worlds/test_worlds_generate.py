@@ -189,3 +189,36 @@ def test_the_same_bytes_on_ray(tmp_path):
                            if p.is_file())
     for name in files:
         assert (folders[0] / name).read_bytes() == (folders[1] / name).read_bytes(), name
+
+
+def test_an_interrupted_run_resumes_to_the_same_worlds(tmp_path):
+    """Each finished chunk is journaled; ``resume`` builds only the rest, and the worlds are
+    those of a run never stopped. A journal of other settings is refused, clearly."""
+    from text2world.worlds.generate import Settings, WorldsError, generate, local_runner
+
+    settings = Settings(2, 9, ("keys-doors", "stacking", "machines"))
+    journal = tmp_path / "run.journal.jsonl"
+    calls: list[int] = []
+
+    def stops_after_one_chunk(chosen, jobs):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(len(jobs))
+        return local_runner(1)(chosen, jobs)
+
+    with pytest.raises(KeyboardInterrupt):
+        generate(settings, runner=stops_after_one_chunk, journal=journal, chunk=4)
+    assert len(journal.read_text().splitlines()) >= 1 + 4
+    built: list[int] = []
+
+    def counting(chosen, jobs):
+        built.extend(index for index, _ in jobs)
+        return local_runner(1)(chosen, jobs)
+
+    resumed = generate(settings, runner=counting, journal=journal, resume=True, chunk=4)
+    assert min(built) >= 4  # the journaled chunk is not built again
+    fresh = generate(settings, chunk=4)
+    assert [(w.id, w.domain, w.problems, w.record) for w in resumed.worlds] == \
+        [(w.id, w.domain, w.problems, w.record) for w in fresh.worlds]
+    with pytest.raises(WorldsError, match="other settings"):
+        generate(Settings(3, 9, ("stacking",)), journal=journal, resume=True, chunk=4)

@@ -36,6 +36,9 @@ def generate_command(
         None, "--released", help="The released Text2World folder to check novelty against "
                                  "(default: ../shared/text2world-official when present)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder."),
+    resume: bool = typer.Option(
+        False, "--resume", help="Take the worlds an interrupted run of the same settings "
+                                "journaled (OUT.journal.jsonl) and build the rest."),
     ray: bool = typer.Option(False, "--ray", help="Build the worlds on Ray (a local cluster "
                                                   "unless --ray-address)."),
     ray_address: str = typer.Option(None, "--ray-address",
@@ -46,7 +49,14 @@ def generate_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress lines."),
 ) -> None:
     """Generate COUNT worlds from SEED into a dataset folder (the store's layout)."""
-    from text2world.worlds.generate import Settings, WorldsError, check_families, generate, write_dataset
+    from text2world.worlds.generate import (
+        Settings,
+        WorldsError,
+        check_families,
+        check_output,
+        generate,
+        write_dataset,
+    )
     from text2world.worlds.novelty import default_released
 
     target = out or Path(f"worlds-s{seed}")
@@ -63,8 +73,12 @@ def generate_command(
             from text2world.integrations.ray_worlds import run_on_ray
 
             runner = run_on_ray(ray_address, pool)
-        generated = generate(settings, workers=pool, progress=progress, runner=runner)
+        check_output(target, force)
+        journal = target.with_name(f"{target.name}.journal.jsonl")
+        generated = generate(settings, workers=pool, progress=progress, runner=runner,
+                             journal=journal, resume=resume)
         write_dataset(generated, settings, target, force=force)
+        journal.unlink(missing_ok=True)
     except Text2WorldError as err:  # WorldsError, RayUnavailable
         fail(str(err))
     if keys:

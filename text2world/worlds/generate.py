@@ -15,15 +15,16 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import os
 import random
 import shutil
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from text2world.errors import Text2WorldError
-from text2world.files import data_dir
+from text2world.files import atomic_write_text, data_dir
 from text2world.planning.front import FRONT
 from text2world.store.curation import replace_dir
 from text2world.store.manifest import MANIFEST_NAME, domain_facts
@@ -201,11 +202,40 @@ class Generated:
         return counts
 
 
+CHUNK = 200  # indices decided (and journaled) together: a resumed run redoes at most one
+
+
+def _journal_header(settings: Settings) -> dict:
+    return {"version": GENERATOR_VERSION, "seed": settings.seed, "count": settings.count,
+            "families": list(settings.families),
+            "train_families": list(settings.train_families),
+            "released": str(settings.released) if settings.released else None}
+
+
+def _read_journal(journal: Path, settings: Settings) -> tuple[list[World], list[dict]]:
+    """The worlds and dropped draws of the chunks an earlier run finished."""
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    try:
+        header = json.loads(lines[0]) if lines else None
+        entries = [json.loads(line) for line in lines[1:] if line.strip()]
+    except ValueError:
+        raise WorldsError(f"{journal}: not a journal of t2w worlds generate (delete it to "
+                          "start again)") from None
+    if header != _journal_header(settings):
+        raise WorldsError(f"{journal}: written by a run with other settings ({header}); "
+                          "delete it or run without --resume")
+    worlds = [World(**e["world"]) for e in entries if "world" in e]
+    return worlds, [e["dropped"] for e in entries if "dropped" in e]
+
+
 def generate(settings: Settings, workers: int = 1,
              progress: Callable[[str], None] | None = None,
-             runner: Runner | None = None) -> Generated:
+             runner: Runner | None = None, journal: Path | None = None,
+             resume: bool = False, chunk: int = CHUNK) -> Generated:
     """``settings.count`` worlds that pass every check, pairwise distinct up to names, built
-    by ``runner`` (default: a local pool of ``workers``)."""
+    by ``runner`` (default: a local pool of ``workers``), ``chunk`` indices at a time. Each
+    finished chunk is appended to ``journal`` (when given); ``resume`` takes the chunks an
+    interrupted run journaled and builds the rest: the same worlds as a run never stopped."""
     run = runner or local_runner(workers)
     if settings.count < 1:
         raise WorldsError(f"--count must be at least 1, not {settings.count}")
@@ -215,26 +245,51 @@ def generate(settings: Settings, workers: int = 1,
     kept: dict[int, World] = {}
     seen: dict[str, str] = {}
     dropped: list[dict] = []
-    pending = [(index, 0) for index in range(settings.count)]
-    while pending:
-        retry = []
-        for world in run(settings, pending):
-            index = world.index
-            why = "; ".join(world.failures[:3]) if world.failures else (
-                f"same world up to names as {seen[world.key]}" if world.key in seen else "")
-            if why:
-                dropped.append({"index": index, "attempt": world.attempt, "family": world.family,
-                                "why": why})
-                if world.attempt + 1 >= MAX_ATTEMPTS:
-                    raise WorldsError(f"world {index} ({world.family}) failed {MAX_ATTEMPTS} "
-                                      f"draws; the last: {why}")
-                retry.append((index, world.attempt + 1))
-                continue
+    if resume and journal is not None and journal.is_file():
+        worlds, dropped = _read_journal(journal, settings)
+        for world in worlds:
+            kept[world.index] = world
             seen[world.key] = world.id
-            kept[index] = world
         if progress:
-            progress(f"{len(kept)} of {settings.count} worlds kept, {len(retry)} drawn again")
-        pending = retry
+            progress(f"{len(kept)} worlds taken from {journal}")
+    elif journal is not None:
+        atomic_write_text(journal, json.dumps(_journal_header(settings)) + "\n")
+    for first in range(0, settings.count, chunk):
+        pending = [(index, 0) for index in range(first, min(first + chunk, settings.count))
+                   if index not in kept]
+        if not pending:
+            continue
+        new_worlds: list[World] = []
+        new_dropped: list[dict] = []
+        while pending:
+            retry = []
+            for world in run(settings, pending):
+                index = world.index
+                why = "; ".join(world.failures[:3]) if world.failures else (
+                    f"same world up to names as {seen[world.key]}" if world.key in seen else "")
+                if why:
+                    new_dropped.append({"index": index, "attempt": world.attempt,
+                                        "family": world.family, "why": why})
+                    if world.attempt + 1 >= MAX_ATTEMPTS:
+                        raise WorldsError(f"world {index} ({world.family}) failed "
+                                          f"{MAX_ATTEMPTS} draws; the last: {why}")
+                    retry.append((index, world.attempt + 1))
+                    continue
+                seen[world.key] = world.id
+                kept[index] = world
+                new_worlds.append(world)
+            pending = retry
+        dropped += new_dropped
+        if journal is not None:
+            with journal.open("a", encoding="utf-8") as handle:
+                for world in new_worlds:
+                    handle.write(json.dumps({"world": asdict(world)}) + "\n")
+                for draw in new_dropped:
+                    handle.write(json.dumps({"dropped": draw}) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        if progress:
+            progress(f"{len(kept)} of {settings.count} worlds kept")
     return Generated([kept[i] for i in sorted(kept)], dropped)
 
 
@@ -242,15 +297,20 @@ def _json(data) -> str:
     return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_dataset(generated: Generated, settings: Settings, out: Path, force: bool = False
-                  ) -> Path:
-    """Write the worlds as a store folder at ``out`` (through a staging folder, renamed into
-    place: a failure leaves nothing half-written)."""
+def check_output(out: Path, force: bool = False) -> None:
+    """``out`` may be written: it does not exist, or is an empty folder, or ``force``."""
     if out.exists():
         if not out.is_dir():
             raise WorldsError(f"{out}: exists and is not a folder")
         if any(out.iterdir()) and not force:
             raise WorldsError(f"{out}: folder is not empty (use --force to replace it)")
+
+
+def write_dataset(generated: Generated, settings: Settings, out: Path, force: bool = False
+                  ) -> Path:
+    """Write the worlds as a store folder at ``out`` (through a staging folder, renamed into
+    place: a failure leaves nothing half-written)."""
+    check_output(out, force)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     try:
