@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("planning",),                   # Fast Downward, the planner front and its cache
     ("scoring",),                    # paper/canonical/semantic scoring, verdicts
     ("store",),                      # datasets, manifest, shipped plans, curation
+    ("worlds",),                     # generated worlds: semantic plans, families, checks
     ("model",),                      # litellm client, response cache, reference models
     ("rewards", "batch_scoring"),    # RL rewards over scoring and the store; batch scoring
     ("service",),                    # jobs, error codes: what the API, MCP and the agent share

@@ -115,7 +115,7 @@ def test_output_is_never_half_written(raw_dir, tmp_path, monkeypatch):
 
     def broken_rename(staging, target):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(curation, "_replace_dir", broken_rename)
+    monkeypatch.setattr(curation, "replace_dir", broken_rename)
     with pytest.raises(OSError):
         curate_dir(raw_dir, out)
     assert not out.exists()

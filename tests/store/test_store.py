@@ -24,16 +24,12 @@ from text2world.planning.fast_downward import solve_many
 from text2world.store.audit import goal_predicates, write_only_predicates
 from text2world.store.curation import cached_validate
 from text2world.store.datasets import data_dir, load_store_dir
+from text2world.store.lint import action_bullets, action_signature, format_problems
 from text2world.store.manifest import SPLITS, build_manifest, manifest_differences
 
 DATA = data_dir()
 STORE_IDS = sorted(p.stem for p in (DATA / "domains").glob("*.pddl"))
 TRAIN_IDS = {"blocksworld", "gripper"}
-# The same wording the helpers' checker (/work/devtools/check_domain.py) bans in abstract
-# descriptions: phrases that spell out preconditions or effects.
-BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must be", "must have",
-                   "only if", "only when", "provided that", "as long as", "no longer",
-                   "afterwards", "after the action", "as a result", "becomes", "it is required")
 SOLVE_TIMEOUT = 20.0
 SOLVED_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "text2world" / \
     "test-store-solved-problems.json"
@@ -178,57 +174,12 @@ def test_problems_grow_in_size(store):
 # Descriptions
 
 
-def _signature(action) -> str:
-    return " ".join([action.name, *(f"<{p.name}>" for p in action.parameters)]).lower()
-
-
-def _action_bullets(description: str) -> dict[str, str]:
-    """'- **signature**: text' bullets of the Actions section -> their whole body (sub-bullets)."""
-    section = description.split("### Actions", 1)[-1]
-    bullets: dict[str, str] = {}
-    for match in re.finditer(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|^#|\Z)", section, re.M | re.S):
-        bullets[" ".join(match.group(1).lower().split())] = match.group(2)
-    return bullets
-
-
-def _predicate_mentions(description: str, name: str) -> list[int]:
-    """Arity of each '(name ...)' written in the description."""
-    pattern = r"\(" + re.escape(name) + r"((?:\s[^()]*)?)\)"
-    return [len(re.findall(r"\?[\w-]+", m.group(1))) for m in
-            re.finditer(pattern, description, re.I)]
-
-
 def _lint(record_id: str, kind: str) -> list[str]:
     domain = _domain(record_id)
     path = DATA / "descriptions" / record_id / f"{kind}.md"
     if not path.is_file():
         return [f"missing {path.relative_to(DATA.parent)}"]
-    text = path.read_text(encoding="utf-8")
-    problems = []
-    headings = ["### General", "### Predicates", "### Actions"]
-    if domain.types:
-        headings.insert(1, "### Types")
-    problems += [f"no '{h}' heading" for h in headings if h not in text]
-    for predicate in domain.predicates:
-        arities = _predicate_mentions(text, predicate.name)
-        if len(predicate.parameters) not in arities:
-            problems.append(f"predicate ({predicate.name} ...) with {len(predicate.parameters)} "
-                            f"parameters not written (found arities {arities})")
-    bullets = _action_bullets(text)
-    for action in domain.actions:
-        signature = _signature(action)
-        if signature not in bullets:
-            problems.append(f"no '- **{signature}**' bullet under ### Actions")
-        elif kind == "concrete":
-            body = bullets[signature].lower()
-            for label in ("preconditions:", "effects:"):
-                found = re.search(re.escape(label) + r"\s*(\S+)", body)
-                if not found:
-                    problems.append(f"action {action.name}: no '{label[:-1].title()}:' line")
-    if kind == "abstract":
-        low = text.lower()
-        problems += [f"states dynamics: contains '{b}'" for b in BANNED_ABSTRACT if b in low]
-    return problems
+    return format_problems(domain, path.read_text(encoding="utf-8"), kind)
 
 
 @pytest.mark.parametrize("kind", ["abstract", "concrete"])
@@ -248,13 +199,13 @@ def test_lint_catches_a_missing_signature_and_stated_effects(tmp_path, monkeypat
     concrete = (DATA / "descriptions" / "gripper" / "concrete.md").read_text()
     action = _domain("gripper").actions[0]
     (fake / "descriptions" / "gripper" / "abstract.md").write_text(
-        abstract.replace(f"**{_signature(action)}**", f"**{action.name}**")
+        abstract.replace(f"**{action_signature(action)}**", f"**{action.name}**")
         + "\nThe ball becomes held.\n")
     (fake / "descriptions" / "gripper" / "concrete.md").write_text(
         re.sub(r"(?i)effects:", "Outcome:", concrete))
     monkeypatch.setattr(sys.modules[__name__], "DATA", fake)
     abstract_problems = _lint("gripper", "abstract")
-    assert any(_signature(action) in p for p in abstract_problems)
+    assert any(action_signature(action) in p for p in abstract_problems)
     assert any("becomes" in p for p in abstract_problems)
     assert any("'Effects:'" in p for p in _lint("gripper", "concrete"))
 
@@ -263,7 +214,7 @@ def test_action_bullet_is_matched_exactly_not_by_prefix():
     """An action named like the prefix of a type (mash vs mash-tun) gets its own bullet."""
     text = ("### Actions\n- **mash-tun-clean <?t>**: cleans.\n  - Preconditions: a.\n"
             "  - Effects: b.\n- **mash <?b> <?t>**: mashes.\n  - Preconditions: c.\n")
-    bullets = _action_bullets(text)
+    bullets = action_bullets(text)
     assert "effects:" not in bullets["mash <?b> <?t>"].lower()
     assert "effects:" in bullets["mash-tun-clean <?t>"].lower()
 

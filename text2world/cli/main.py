@@ -19,6 +19,7 @@ from text2world.cli import (
     serve,
     view,
     wm,
+    worlds,
 )
 from text2world.cli.common import fail
 from text2world.cli.help import ConventionalGroup
@@ -73,3 +74,4 @@ app.command("export-trajectories")(rewards.export_trajectories_command)
 app.add_typer(evaluate.cache_app, name="cache")
 app.add_typer(data.app, name="data")
 app.add_typer(wm.app, name="wm")
+app.add_typer(worlds.app, name="worlds")

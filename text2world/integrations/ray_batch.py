@@ -9,7 +9,8 @@ workers need text2world installed). Results are the chunks' lines, whatever work
 
 from __future__ import annotations
 
-from typing import Iterator
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from text2world.batch_scoring import score_chunk
 from text2world.errors import Text2WorldError
@@ -27,32 +28,40 @@ def _ray():
     return ray
 
 
+@contextmanager
+def ray_session(address: str | None = None, workers: int | None = None) -> Iterator[Any]:
+    """Ray, joined at ``address`` or started locally with ``workers`` CPUs (stopped at the end
+    when started here); ``RayUnavailable`` when it cannot be."""
+    ray = _ray()
+    started = not ray.is_initialized()
+    if started:
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError, ...
+            raise RayUnavailable(f"cannot start or join Ray at {address or 'a local cluster'}: "
+                                 f"{type(err).__name__}: {err}") from None
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def run_on_ray(address: str | None = None, workers: int | None = None):
     """A chunk runner (``batch_scoring.ChunkRunner``) that runs each chunk as a Ray task."""
 
     def runner(parts: list[list[dict[str, str]]], metric: str, limit: float) -> Iterator[list[dict]]:
-        ray = _ray()
-        started = not ray.is_initialized()
-        if started:
-            try:
-                if address:
-                    ray.init(address=address, log_to_driver=False)
-                else:
-                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            except Exception as err:  # noqa: BLE001 - ConnectionError, RuntimeError, ...
-                raise RayUnavailable(f"cannot start or join Ray at {address or 'a local cluster'}: "
-                                     f"{type(err).__name__}: {err}") from None
-        try:
+        with ray_session(address, workers) as ray:
             task = ray.remote(num_cpus=1, max_retries=2)(score_chunk)
             waiting = [task.remote(part, metric, limit) for part in parts]
             while waiting:
                 ready, waiting = ray.wait(waiting, num_returns=1)
                 yield ray.get(ready[0])
-        finally:
-            if started:
-                ray.shutdown()
 
     return runner
 
 
-__all__ = ["RayUnavailable", "run_on_ray"]
+__all__ = ["RayUnavailable", "ray_session", "run_on_ray"]

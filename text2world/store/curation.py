@@ -240,14 +240,14 @@ def curate_dir(source: str | os.PathLike, out: str | os.PathLike, *, force: bool
             (staging / name).write_text(texts[name], encoding="utf-8")
         (staging / REPORT_NAME).write_text(
             json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        _replace_dir(staging, out_path)
+        replace_dir(staging, out_path)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return report
 
 
-def _replace_dir(staging: Path, target: Path) -> None:
+def replace_dir(staging: Path, target: Path) -> None:
     """Move ``staging`` to ``target``; an existing target is set aside first, removed after."""
     if not target.exists():
         os.replace(staging, target)

@@ -28,7 +28,10 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from text2world.pddl.model import Domain
 
 # Phrases that state a rule: a condition, a limit, an obligation or a prohibition.
 RULE_PHRASES = (
@@ -200,3 +203,64 @@ def corpus_figures(results: list[LintResult]) -> dict:
             round(statistics.mean(others), 2) if others else 0.0,
         "failing": sum(1 for r in results if not r.ok),
     }
+
+
+# --------------------------------------------------------------------------------------------
+# The store's format: headings, every predicate and action named, concrete rules stated
+
+# Phrases that spell out preconditions or effects, banned from abstract descriptions.
+BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must be", "must have",
+                   "only if", "only when", "provided that", "as long as", "no longer",
+                   "afterwards", "after the action", "as a result", "becomes", "it is required")
+
+
+def action_signature(action) -> str:
+    """An action's bullet title: ``name <?p1> <?p2>`` (lower case)."""
+    return " ".join([action.name, *(f"<{p.name}>" for p in action.parameters)]).lower()
+
+
+def action_bullets(description: str) -> dict[str, str]:
+    """'- **signature**: text' bullets of the Actions section -> their whole body (sub-bullets)."""
+    section = description.split("### Actions", 1)[-1]
+    bullets: dict[str, str] = {}
+    for match in re.finditer(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|^#|\Z)", section, re.M | re.S):
+        bullets[" ".join(match.group(1).lower().split())] = match.group(2)
+    return bullets
+
+
+def predicate_mentions(description: str, name: str) -> list[int]:
+    """Arity of each '(name ...)' written in the description."""
+    pattern = r"\(" + re.escape(name) + r"((?:\s[^()]*)?)\)"
+    return [len(re.findall(r"\?[\w-]+", m.group(1))) for m in
+            re.finditer(pattern, description, re.I)]
+
+
+def format_problems(domain: Domain, text: str, kind: str) -> list[str]:
+    """Why a description of ``domain`` is not in the store's format (empty when it is): its
+    headings, a line naming every predicate with its arity, a bullet per action signature,
+    the concrete one's Preconditions and Effects lines, no dynamics in the abstract one."""
+    problems = []
+    headings = ["### General", "### Predicates", "### Actions"]
+    if domain.types:
+        headings.insert(1, "### Types")
+    problems += [f"no '{h}' heading" for h in headings if h not in text]
+    for predicate in domain.predicates:
+        arities = predicate_mentions(text, predicate.name)
+        if len(predicate.parameters) not in arities:
+            problems.append(f"predicate ({predicate.name} ...) with {len(predicate.parameters)} "
+                            f"parameters not written (found arities {arities})")
+    bullets = action_bullets(text)
+    for action in domain.actions:
+        signature = action_signature(action)
+        if signature not in bullets:
+            problems.append(f"no '- **{signature}**' bullet under ### Actions")
+        elif kind == "concrete":
+            body = bullets[signature].lower()
+            for label in ("preconditions:", "effects:"):
+                found = re.search(re.escape(label) + r"\s*(\S+)", body)
+                if not found:
+                    problems.append(f"action {action.name}: no '{label[:-1].title()}:' line")
+    if kind == "abstract":
+        low = text.lower()
+        problems += [f"states dynamics: contains '{b}'" for b in BANNED_ABSTRACT if b in low]
+    return problems
