@@ -27,17 +27,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
+from text2world.bounded import HEADER_SIZE, decode_header, encode_header
 from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 from text2world.service.admission import Admission, Grant
 from text2world.service.jobs import warm_gold_cache
-from text2world.service.scorer import (
-    HEADER_SIZE,
-    MAIN_VARIABLE,
-    WARM_VARIABLE,
-    decode_header,
-    encode_header,
-    scorer_main,
-)
+from text2world.service.scorer import MAIN_VARIABLE, WARM_VARIABLE, scorer_main
 
 log = logging.getLogger("text2world.api")
 
