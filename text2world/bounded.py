@@ -331,6 +331,29 @@ class Workers:
             self._idle.append(replacement)
         return outcome, value
 
+    def prestart(self) -> None:
+        """Start a worker now, if none is there, so that it imports the library while the
+        caller goes on (the first job then waits less)."""
+        with self._lock:
+            if self._all and self._pid == os.getpid():
+                return
+        self._idle.append(self._take())
+
+    def run_on_idle(self, job: tuple[str, str, tuple]) -> None:
+        """``job`` on every idle worker, without a budget (the caller's own, such as emptying
+        caches for a benchmark)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            outcome, value = worker.call(None, job, PREPARE_CPU_LIMIT)
+            with self._lock:
+                if outcome in ("ok", "error"):
+                    self._idle.append(worker)
+                else:
+                    self._all.discard(worker)
+            if outcome not in ("ok", "error"):
+                worker.kill()
+
     def pids(self) -> list[int]:
         with self._lock:
             return sorted(worker.process.pid for worker in self._all)

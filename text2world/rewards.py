@@ -101,6 +101,8 @@ class RewardDetail:
 def _store(dataset: str):
     from text2world.store.datasets import DatasetError, load_dataset
 
+    if in_workers():  # the first gold resolved: a worker starts while the store loads
+        _workers().prestart()
     try:
         return load_dataset(dataset)
     except DatasetError as err:
@@ -270,6 +272,21 @@ def _workers():
 def reward_workers():
     """The ``bounded.Workers`` this process's rewards run in (their PIDs, their CPU)."""
     return _workers()
+
+
+def forget_answers() -> None:
+    """Empty what this process and its reward workers keep of the answers they scored (their
+    parses, the planner's answers in memory; the golds stay prepared): a benchmark's next
+    pass pays for every answer as new."""
+    from text2world.pddl import tarski_cache
+    from text2world.planning import front
+
+    for cache in (_VALIDATED, _PARSED):
+        cache.cache_clear()
+    tarski_cache.clear()
+    front.clear_memory()
+    if _WORKERS:
+        _WORKERS[0].run_on_idle((_MODULE, "forget_answers", ()))
 
 
 def _prepare_in_worker(golden: tuple, limit: float, planner_limit: float | None) -> None:
@@ -484,4 +501,5 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "DEFAULT_PLANNER_LIMIT", "METRICS", "NOT_EQUIVALENT_CAP",
            "DomainReward", "Gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
-           "check_planner_limit", "compute_score", "domain_reward", "resolve_gold", "reward_for"]
+           "check_planner_limit", "compute_score", "domain_reward", "forget_answers", "in_workers", "resolve_gold",
+           "reward_for", "reward_workers"]
