@@ -146,25 +146,27 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _descendants(pid: int) -> list[int]:
+    found: list[int] = []
+    pending = _children(pid)
+    while pending:
+        child = pending.pop()
+        if child not in found and child != pid:
+            found.append(child)
+            pending += _children(child)
+    return found
+
+
 def tree_cpu(pid: int) -> float | None:
     """CPU seconds of process ``pid`` and every process under it, those it has reaped
     included (Linux ``/proc``); None where that cannot be read."""
     fields = _stat(pid)
     if fields is None:
         return None
-    # utime, stime, cutime, cstime: fields 14 to 17, here from the 3rd field on (state is 3)
-    total = sum(int(value) for value in fields[11:15])
-    pending = _children(pid)
-    seen = {pid}
-    while pending:
-        child = pending.pop()
-        if child in seen:
-            continue
-        seen.add(child)
-        child_fields = _stat(child)
-        if child_fields is not None:
-            total += sum(int(value) for value in child_fields[11:15])
-            pending += _children(child)
+    total = 0
+    for one in [fields, *(_stat(child) for child in _descendants(pid))]:
+        if one is not None:  # utime, stime, cutime, cstime (fields 14 to 17; state is 3)
+            total += sum(int(value) for value in one[11:15])
     return total / _TICKS
 
 
@@ -237,10 +239,13 @@ class _Worker:
         self.sock = ours
 
     def kill(self) -> None:
-        try:
-            self.process.kill()
-        except OSError:
-            pass
+        """Kill the worker and every process under it (Fast Downward's die with their parent
+        anyway; any other would not)."""
+        for pid in [self.process.pid, *_descendants(self.process.pid)]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         self.sock.close()
         try:
             self.process.wait(10)
