@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from hostile_answers import GOLD, UNDER_THE_CAP
+from hostile_answers import GOLD, UNDER_THE_CAP, hostile_answer
 from repo_paths import REPO, TESTS
 
 from text2world.pddl.perturb import drop_action
@@ -89,3 +89,24 @@ def test_normal_answers_get_the_same_reward_in_a_worker_as_in_this_process(monke
     here = [reward_for(gold, answer, every_score=True) for answer in answers]
     assert in_workers == here
     assert [d.reward for d in here][:3] == [1.0, here[1].reward, 0.0] and 0 < here[1].reward < 1
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="reads the process tree's CPU in Linux /proc")
+def test_score_batch_gives_hostile_lines_0_with_a_reason_and_scores_the_rest(tmp_path):
+    gold = load_dataset().get(GOLD).domain
+    lines = [{"id": "gold", "gold_id": GOLD, "response": gold},
+             {"id": "costly", "gold_id": GOLD, "response": hostile_answer(3)},
+             {"id": "huge", "gold_id": GOLD, "response": hostile_answer(20)},
+             {"id": "after", "gold_id": GOLD, "response": gold}]
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "text2world.cli", "score-batch", str(source),
+                           "--out", str(out), "--limit", "2"], cwd=REPO, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    scored = {row["id"]: row for row in map(json.loads, out.read_text().splitlines())}
+    assert scored["gold"]["reward"] == scored["after"]["reward"] == 1.0
+    assert scored["costly"]["reward"] == 0.0
+    assert scored["costly"]["reason"].startswith("timeout:"), scored["costly"]["reason"]
+    assert scored["huge"]["reward"] == 0.0 and "limit:" in scored["huge"]["reason"]
