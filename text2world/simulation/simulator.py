@@ -162,20 +162,26 @@ class Simulator:
             return self.quantified_bindings(node[1], outer)
         return outer
 
+    def largest_quantifier(self) -> tuple[int, str]:
+        """``(combinations, where)``: the quantifier of the goal or of an action (precondition
+        or effect) that ranges over the most object combinations on this problem (nested
+        quantifiers multiplied; 1 without one)."""
+        parts = [("the goal", self._goal, False)]
+        for name, compiled in sorted(self._actions.items()):
+            parts += [(f"action {name}", node, False) for _, node in compiled.conjuncts]
+            parts += [(f"action {name}", node, True) for node in compiled.effects]
+        return max(((self.quantified_bindings(node, 1, effect), where)
+                    for where, node, effect in parts), key=lambda found: found[0])
+
     def _check_grounding(self) -> None:
         """Refuse, before any grounding, a quantifier over more than
         ``MAX_QUANTIFIED_BINDINGS`` object combinations (``GroundingTooLarge``)."""
-        parts = [("the goal", self._goal, False)]
-        for name, compiled in self._actions.items():
-            parts += [(f"action {name}", node, False) for _, node in compiled.conjuncts]
-            parts += [(f"action {name}", node, True) for node in compiled.effects]
-        for where, node, effect in parts:
-            size = self.quantified_bindings(node, 1, effect)
-            if size > MAX_QUANTIFIED_BINDINGS:
-                raise GroundingTooLarge(
-                    f"{LIMIT}: {where} quantifies over {size:,} combinations of objects on "
-                    f"this problem ({len(self._object_type)} objects), more than the "
-                    f"{MAX_QUANTIFIED_BINDINGS:,} grounding allows")
+        size, where = self.largest_quantifier()
+        if size > MAX_QUANTIFIED_BINDINGS:
+            raise GroundingTooLarge(
+                f"{LIMIT}: {where} quantifies over {size:,} combinations of objects on "
+                f"this problem ({len(self._object_type)} objects), more than the "
+                f"{MAX_QUANTIFIED_BINDINGS:,} grounding allows")
 
     def _compile(self, action: Action) -> CompiledAction:
         where = f"action {action.name}"
