@@ -182,9 +182,10 @@ def _call(target: tuple[str, str, tuple]) -> Any:
 def _serve(sock: socket.socket) -> None:
     while True:
         try:
-            prepare, job, cpu_limit = recv_message(sock)  # type: ignore[misc]
+            message: Any = recv_message(sock)
         except (EOFError, OSError):
             return
+        prepare, job, cpu_limit = message
         try:
             _limit_own_cpu(PREPARE_CPU_LIMIT)
             if prepare is not None:
@@ -265,9 +266,10 @@ class _Worker:
             ready, _, _ = select.select([self.sock], [], [], POLL_SECONDS)
             if ready:
                 try:
-                    kind, value = recv_message(self.sock)  # type: ignore[misc]
+                    answer: Any = recv_message(self.sock)
                 except (EOFError, OSError, pickle.UnpicklingError):
                     return self._death()
+                kind, value = answer
                 if kind != "started":
                     return kind, value
                 budget, started = cpu_limit, tree_cpu(self.process.pid)
