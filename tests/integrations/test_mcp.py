@@ -111,22 +111,28 @@ def test_stdio_subprocess_serves_every_tool():
 
 
 
+def _http_server(port: int, *options: str) -> subprocess.Popen:
+    """``t2w mcp --http`` on ``port``, once it accepts connections."""
+    server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
+                               "--port", str(port), *options], cwd=REPO,
+                              env={**os.environ, **_env()}, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("the HTTP server did not start: " + server.stderr.read().decode())
+            time.sleep(0.2)
+
+
 def test_streamable_http_on_loopback():
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
-                               "--port", str(port)], cwd=REPO, env={**os.environ, **_env()},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = _http_server(port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
-
         async def session() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
                 checked = _result(await client.call_tool("validate_domain", {"pddl": BROKEN}))
@@ -294,21 +300,8 @@ def test_plan_on_a_hostile_domain_is_bounded_and_never_runs_in_the_server_proces
 
     record, problem = _blocksworld()
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
-                               "--port", str(port), "--plan-timeout", "2",
-                               "--score-timeout", "5"], cwd=REPO, env={**os.environ, **_env()},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = _http_server(port, "--plan-timeout", "2", "--score-timeout", "5")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
-
         async def session() -> tuple[list, float]:
             async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=300) as client:
                 answers = []
