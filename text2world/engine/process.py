@@ -86,27 +86,29 @@ def run_stoppable(main) -> Any:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None  # guarded() always runs as a task of the loop
-        installed: list[tuple[int, Any]] = []
+        installed: list[tuple[signal.Signals, Any]] = []
+
+        def stop(signum: int, _frame: Any = None) -> None:
+            if received:
+                return
+            received.append(signum)
+            timer = threading.Timer(STOP_GRACE, _exit_after_grace, (signum,))
+            timer.daemon = True
+            timers.append(timer)
+            timer.start()
+            loop.call_soon_threadsafe(task.cancel)
+
         if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGHUP):
-                def stop(signum: int, _frame: Any = None) -> None:
-                    if received:
-                        return
-                    received.append(signum)
-                    timer = threading.Timer(STOP_GRACE, _exit_after_grace, (signum,))
-                    timer.daemon = True
-                    timers.append(timer)
-                    timer.start()
-                    loop.call_soon_threadsafe(task.cancel)
+            for wanted in (signal.SIGTERM, signal.SIGHUP):
                 try:
-                    installed.append((signum, signal.signal(signum, stop)))
+                    installed.append((wanted, signal.signal(wanted, stop)))
                 except (OSError, RuntimeError, ValueError):
                     pass
         try:
             return await main()
         finally:
-            for signum, previous in installed:
-                signal.signal(signum, previous)
+            for wanted, previous in installed:
+                signal.signal(wanted, previous)
 
     try:
         return asyncio.run(guarded())
