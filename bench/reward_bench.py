@@ -42,7 +42,7 @@ from pathlib import Path
 from text2world.batch_scoring import BatchLine, score_batch
 from text2world.model.reference import reference_answer
 from text2world.pddl import perturb
-from text2world.rewards import domain_reward, resolve_gold, reward_for
+from text2world.rewards import domain_reward, forget_answers, resolve_gold, reward_for
 from text2world.store.datasets import load_dataset
 
 
@@ -82,9 +82,14 @@ def fresh_answer_kinds(records, per_gold: int, seen: set[str]) -> list[tuple[str
 
 
 def cpu_seconds() -> float:
-    """CPU seconds of this process and of its waited-for children (Fast Downward's searches)."""
+    """CPU seconds of this process, of its waited-for children (Fast Downward's searches) and
+    of its reward workers (``text2world.bounded``: the answers are scored there, their planner
+    processes included)."""
+    from text2world.rewards import in_workers, reward_workers
+
     times = os.times()
-    return time.process_time() + times.children_user + times.children_system
+    workers = reward_workers().cpu() if in_workers() else 0.0
+    return time.process_time() + times.children_user + times.children_system + workers
 
 
 def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
@@ -114,19 +119,6 @@ def rewards_per_cpu_second(pairs: list[tuple[str, str]]) -> None:
     for name, answer in trivial.items():
         values = [reward_for(resolve_gold(gold), answer).reward for gold in golds]
         print(f"floor ({name}): mean reward {sum(values) / len(values):.3f}")
-
-
-def forget_answers() -> None:
-    """Empty what this process keeps of the answers it scored (their parses, the planner's
-    answers in memory): the next pass pays for every answer as new."""
-    from text2world import rewards
-    from text2world.pddl import tarski_cache
-    from text2world.planning import front
-
-    for cache in (rewards._VALIDATED, rewards._PARSED):
-        cache.cache_clear()
-    tarski_cache.clear()
-    front.clear_memory()
 
 
 def fresh_rate(pairs: list[tuple[str, str]], planner_limit: float | None,
@@ -178,6 +170,8 @@ def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
     costliest answers; the cyclic garbage collector's collections; and the time inside the
     main steps (validation, parse, the planner front's search, Fast Downward's runs, alignment,
     simulation along the gold's trajectories), each counted without the steps it calls."""
+    # measured in this process (its functions are timed here): no reward workers
+    os.environ["T2W_REWARD_WORKERS"] = "0"
     import gc
     from collections import Counter
 
@@ -321,7 +315,8 @@ def first_call_startup(gold: str) -> None:
         "from text2world.store.datasets import load_dataset\n"
         f"answer = load_dataset().get({gold!r}).domain\n"
         f"domain_reward([answer] * 8, gold_id=[{gold!r}] * 8)\n"
-        "print(time.perf_counter() - started, time.process_time())\n")
+        "from text2world.rewards import reward_workers\n"
+        "print(time.perf_counter() - started, time.process_time() + reward_workers().cpu())\n")
     runs = sorted(tuple(map(float, subprocess.run([sys.executable, "-c", script], capture_output=True,
                                                   text=True, check=True).stdout.split()))
                   for _ in range(3))

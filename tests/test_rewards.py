@@ -168,6 +168,8 @@ def test_deterministic_across_processes(gold_text):
 def test_an_answer_met_again_is_not_parsed_again(gold_text, monkeypatch):
     from text2world import rewards
 
+    monkeypatch.setenv("T2W_REWARD_WORKERS", "0")  # spies on the scoring: in this process
+
     answer = f"```pddl\n{drop_action(gold_text, seed=5)}\n```"
     first = reward_for(resolve_gold(GOLD), answer)
 
@@ -187,6 +189,7 @@ def test_an_answer_is_parsed_with_the_garbage_collector_paused(gold_text, monkey
 
     from text2world.pddl import validation
 
+    monkeypatch.setenv("T2W_REWARD_WORKERS", "0")  # spies on the scoring: in this process
     seen = []
     original = validation.validate
 

@@ -37,6 +37,8 @@ completion of the latest call; ``reward_for`` returns one.
 # (``spec_from_file_location`` + ``exec_module``, no ``sys.modules`` entry), and dataclasses
 # with string annotations look their module up in ``sys.modules`` and fail there.
 import functools
+import os
+import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
@@ -50,6 +52,7 @@ DEFAULT_LIMIT = 10.0  # CPU seconds per answer (real answers take well under one
 DEFAULT_PLANNER_LIMIT = 10.0  # CPU seconds per Fast Downward run (at most ``limit``)
 NOT_EQUIVALENT_CAP = 0.99  # the most a domain that is not equivalent can earn (semantic)
 TIMEOUT = "timeout"  # starts the part of a reason where a clock (a safety net) fired
+LIMIT = "limit"  # starts the part of a reason where a bound on the work or memory refused it
 _F1S = ("f1_predicates", "f1_parameters", "f1_preconditions", "f1_effects")
 
 
@@ -98,6 +101,8 @@ class RewardDetail:
 def _store(dataset: str):
     from text2world.store.datasets import DatasetError, load_dataset
 
+    if in_workers():  # the first gold resolved: a worker starts while the store loads
+        _workers().prestart()
     try:
         return load_dataset(dataset)
     except DatasetError as err:
@@ -179,6 +184,14 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     the answer. ``every_score`` computes all metrics (what batch scoring writes), not only the
     one rewarded.
 
+    The answer is scored in a warm worker process (``text2world.bounded``, kept between
+    answers with its caches) whose limits the operating system enforces: ``limit`` CPU seconds
+    for the answer, its planner processes included (past ``limit + bounded.CPU_MARGIN`` the
+    worker is killed and replaced: reward 0, reason "timeout:"), and ``T2W_WORKER_MEMORY_MB``
+    of memory (reason "limit:"). The gold is prepared there first, outside the answer's
+    budget. ``T2W_REWARD_WORKERS=0`` scores in this process instead (the clocks inside the
+    scoring only).
+
     ``planner_limit`` (an option; None: ``DEFAULT_PLANNER_LIMIT``, at most ``limit``) lowers
     Fast Downward's CPU seconds per run on the answer's own plans (the gold's plans keep the
     default). Fast Downward runs only where the in-process search gives up and h^2 proves
@@ -190,14 +203,107 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     the default's."""
     check_metric(metric)
     planner_limit = check_planner_limit(planner_limit)
+    text = answer_text(answer)
+    if not in_workers():
+        return _reward_here(gold, text, metric, limit, every_score, planner_limit)
+    from text2world import bounded
+
+    workers = _workers()
+    golden = (gold.id, gold.domain, gold.problems)
+    prepare = None
+    if gold.problems and (every_score or metric == "semantic"):
+        prepare = (_MODULE, "_prepare_in_worker",
+                   (golden, limit, planner_limit))
+    outcome, value = workers.run((_MODULE, "_reward_in_worker",
+                                  (golden, text, metric, limit, every_score, planner_limit)),
+                                 limit, prepare)
+    if outcome == "ok":
+        return RewardDetail(**value)
+    zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
+    if outcome == "timeout":
+        reason = (f"{TIMEOUT}: the answer's scoring {value}: its worker process was killed (the "
+                  f"limit: {limit:g} CPU seconds per answer, planner processes included)")
+    elif outcome in ("memory", "died"):
+        reason = (f"{LIMIT}: the answer's scoring needed more than the "
+                  f"{workers.memory_mb or bounded.memory_limit_mb()} MiB of memory its worker "
+                  f"process has ({value})")
+    else:
+        reason = f"scoring failed: {value}"
+    return RewardDetail(0.0, metric, False, reason=reason[:1000], scores=zeros)
+
+
+def _reward_here(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
+                 planner_limit: float | None) -> RewardDetail:
     try:
         # the answer's parse allocates as scoring does (see simulation/collector.py): paused,
         # its temporaries are not promoted to the oldest generation by young collections, and
         # the full collections they would cause (over every prepared gold) are fewer
         with collector_paused():
-            return _reward(gold, answer_text(answer), metric, limit, every_score, planner_limit)
+            return _reward(gold, text, metric, limit, every_score, planner_limit)
+    except MemoryError:
+        return RewardDetail(0.0, metric, False, reason=f"{LIMIT}: the answer's scoring ran out "
+                                                       "of memory")
     except Exception as err:  # noqa: BLE001 - no model output may stop a training step
         return RewardDetail(0.0, metric, False, reason=f"scoring failed: {type(err).__name__}: {err}"[:500])
+
+
+# The worker processes of this process's rewards (``text2world.bounded``), made at first use.
+_MODULE = "text2world.rewards"  # by name: veRL loads this file by path, the workers import it
+WORKERS_VARIABLE = "T2W_REWARD_WORKERS"
+_WORKERS: list = []
+_WORKERS_LOCK = threading.Lock()
+
+
+def in_workers() -> bool:
+    """Whether rewards are scored in worker processes (``T2W_REWARD_WORKERS``, default on)."""
+    value = os.environ.get(WORKERS_VARIABLE, "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
+
+
+def _workers():
+    from text2world.bounded import Workers
+
+    with _WORKERS_LOCK:
+        if not _WORKERS:
+            _WORKERS.append(Workers())
+        return _WORKERS[0]
+
+
+def reward_workers():
+    """The ``bounded.Workers`` this process's rewards run in (their PIDs, their CPU)."""
+    return _workers()
+
+
+def forget_answers() -> None:
+    """Empty what this process and its reward workers keep of the answers they scored (their
+    parses, the planner's answers in memory; the golds stay prepared): a benchmark's next
+    pass pays for every answer as new."""
+    from text2world.pddl import tarski_cache
+    from text2world.planning import front
+
+    for cache in (_VALIDATED, _PARSED):
+        cache.cache_clear()
+    tarski_cache.clear()
+    front.clear_memory()
+    if _WORKERS:
+        _WORKERS[0].run_on_idle((_MODULE, "forget_answers", ()))
+
+
+def _prepare_in_worker(golden: tuple, limit: float, planner_limit: float | None) -> None:
+    """In a worker, before the answer's budget: the gold prepared as ``_semantic`` needs it."""
+    from text2world.scoring.semantic import prepare_gold
+
+    _, domain, problems = golden
+    try:
+        with collector_paused():
+            prepare_gold(domain, problems, settings=_semantic_settings(limit, planner_limit))
+    except Exception:  # noqa: BLE001 - the answer's scoring meets it again and says why
+        pass
+
+
+def _reward_in_worker(golden: tuple, text: str, metric: str, limit: float, every_score: bool,
+                      planner_limit: float | None) -> dict:
+    return _reward_here(Gold(*golden), text, metric, limit, every_score, planner_limit).to_dict()
 
 
 def _validate(domain: str):
@@ -288,14 +394,22 @@ def _parsed(domain: str) -> Any:
         return domain
 
 
-def _semantic(gold: Gold, predicted: Any, limit: float,
-              planner_limit: float | None = None) -> tuple[float, str, str]:
-    from text2world.scoring.semantic import SemanticSettings, semantic_score
+def _semantic_settings(limit: float, planner_limit: float | None):
+    from text2world.scoring.semantic import SemanticSettings
 
     planner = min(DEFAULT_PLANNER_LIMIT, limit)
     lower = planner_limit if planner_limit is not None and planner_limit < planner else None
-    settings = SemanticSettings(time_limit=limit, planner_timeout=planner, cpu_clock=True,
-                                prediction_planner_timeout=lower)
+    return SemanticSettings(time_limit=limit, planner_timeout=planner, cpu_clock=True,
+                            prediction_planner_timeout=lower)
+
+
+def _semantic(gold: Gold, predicted: Any, limit: float,
+              planner_limit: float | None = None) -> tuple[float, str, str]:
+    from text2world.scoring.semantic import semantic_score
+
+    settings = _semantic_settings(limit, planner_limit)
+    planner = settings.planner_timeout
+    lower = settings.prediction_planner_timeout
     result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
     # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
     # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
@@ -387,4 +501,5 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "DEFAULT_PLANNER_LIMIT", "METRICS", "NOT_EQUIVALENT_CAP",
            "DomainReward", "Gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
-           "check_planner_limit", "compute_score", "domain_reward", "resolve_gold", "reward_for"]
+           "check_planner_limit", "compute_score", "domain_reward", "forget_answers", "in_workers", "resolve_gold",
+           "reward_for", "reward_workers"]

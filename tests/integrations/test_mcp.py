@@ -111,22 +111,28 @@ def test_stdio_subprocess_serves_every_tool():
 
 
 
+def _http_server(port: int, *options: str) -> subprocess.Popen:
+    """``t2w mcp --http`` on ``port``, once it accepts connections."""
+    server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
+                               "--port", str(port), *options], cwd=REPO,
+                              env={**os.environ, **_env()}, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail("the HTTP server did not start: " + server.stderr.read().decode())
+            time.sleep(0.2)
+
+
 def test_streamable_http_on_loopback():
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "text2world.cli", "mcp", "--http",
-                               "--port", str(port)], cwd=REPO, env={**os.environ, **_env()},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = _http_server(port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
-
         async def session() -> None:
             async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
                 checked = _result(await client.call_tool("validate_domain", {"pddl": BROKEN}))
@@ -277,3 +283,45 @@ def test_call_option_runs_one_tool_through_the_client():
     bad = subprocess.run([*command, "--args", "[1"], cwd=REPO, env=env, capture_output=True,
                          text=True, timeout=300)
     assert bad.returncode == 1 and "--args is not JSON" in bad.stderr
+
+
+# ---- planning a hostile domain: in a scoring process, never the server's own
+
+
+def _own_cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the server's CPU in /proc")
+def test_plan_on_a_hostile_domain_is_bounded_and_never_runs_in_the_server_process():
+    from hostile_answers import UNDER_THE_CAP, hostile_domain
+
+    record, problem = _blocksworld()
+    port = free_port()
+    server = _http_server(port, "--plan-timeout", "2", "--score-timeout", "5")
+    try:
+        async def session() -> tuple[list, float]:
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=300) as client:
+                answers = []
+                await client.call_tool("validate_domain", {"pddl": BROKEN})  # warmed up
+                before = _own_cpu(server.pid)
+                for variables in (UNDER_THE_CAP, 20):
+                    answers.append(await client.call_tool("plan", {
+                        "domain": hostile_domain(variables), "problem": problem}))
+                planned = _result(await client.call_tool("plan", {"domain": record.domain,
+                                                                  "problem": problem}))
+                assert planned["solved"] and planned["validated"]["valid"] is True
+                return answers, _own_cpu(server.pid) - before
+
+        (costly, huge), spent = asyncio.run(session())
+        if costly.is_error:  # stopped past its limit, or Fast Downward's own limit answered
+            assert _error(costly).startswith("scoring_timeout"), _error(costly)
+        else:
+            assert costly.structured_content["status"] == "Timeout", costly.structured_content
+        assert _error(huge).startswith("grounding_too_large: limit:"), _error(huge)
+        assert spent < 2.0, spent  # the search ran elsewhere: the server only passed messages
+    finally:
+        server.terminate()
+        server.wait(30)

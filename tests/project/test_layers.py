@@ -30,7 +30,8 @@ ROOT = Path(text2world.__file__).parent
 # (``text2world.scoring.alignment.x`` -> ``scoring``); the package's own ``__init__`` (the public
 # facade) is ``""``, on top.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "files", "version", "children", "stats"),  # base error, files, children, stats
+    ("errors", "files", "version", "children", "bounded", "stats"),  # base error, files,
+    #                                children, bounded worker processes, stats
     ("pddl",),                       # the domain model, bounds, validation, extraction
     ("simulation",),                 # ground semantics, in-process search
     ("planning",),                   # Fast Downward, the planner front and its cache

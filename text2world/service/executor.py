@@ -27,17 +27,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
+from text2world.bounded import HEADER_SIZE, decode_header, encode_header
 from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 from text2world.service.admission import Admission, Grant
 from text2world.service.jobs import warm_gold_cache
-from text2world.service.scorer import (
-    HEADER_SIZE,
-    MAIN_VARIABLE,
-    WARM_VARIABLE,
-    decode_header,
-    encode_header,
-    scorer_main,
-)
+from text2world.service.scorer import MAIN_VARIABLE, WARM_VARIABLE, scorer_main
 
 log = logging.getLogger("text2world.api")
 
@@ -276,14 +270,17 @@ class ScoringExecutor:
 
     # ---- running a job
 
-    async def run(self, job: Callable[[Any], Any], task: Any, client: str = "local") -> Any:
-        """``job(task)`` within the time limit, once ``client`` is admitted."""
+    async def run(self, job: Callable[[Any], Any], task: Any, client: str = "local",
+                  timeout: float | None = None) -> Any:
+        """``job(task)`` within the time limit (``timeout`` seconds, default the executor's),
+        once ``client`` is admitted."""
         if self._idle is None:
             raise ScoringUnavailable("the executor has not been started")
+        limit = self.timeout if timeout is None else timeout
         if self.kind == "thread":
-            return await self._run_in_thread(job, task, client)
+            return await self._run_in_thread(job, task, client, limit)
         async with self.admission.slot(client) as grant:
-            return await self._run_in_process(job, task, grant)
+            return await self._run_in_process(job, task, grant, limit)
 
     async def _idle_scorer(self) -> _Scorer:
         if self.start_error is not None and not self._scorers:
@@ -331,7 +328,7 @@ class ScoringExecutor:
         if self._scorers.pop(scorer.pid, None) is not None:
             self._stop(scorer)
 
-    async def _run_in_process(self, job, task, grant: Grant) -> Any:
+    async def _run_in_process(self, job, task, grant: Grant, limit: float) -> Any:
         payload = pickle.dumps((job, task), protocol=pickle.HIGHEST_PROTOCOL)
         scorer = await self._idle_scorer()
         reusable = False
@@ -340,7 +337,7 @@ class ScoringExecutor:
             demotion = asyncio.get_running_loop().call_later(self.demote_after, self._demote,
                                                              scorer, grant)
         try:
-            async with asyncio.timeout(self.timeout):  # from here on: the job's own time
+            async with asyncio.timeout(limit):  # from here on: the job's own time
                 scorer.writer.write(encode_header(len(payload)))
                 scorer.writer.write(payload)
                 await scorer.writer.drain()
@@ -349,7 +346,7 @@ class ScoringExecutor:
             reusable = True
         except TimeoutError:
             self.admission.penalize(grant.client)
-            raise ScoringTimeout(self.timeout) from None
+            raise ScoringTimeout(limit) from None
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             raise ScoringUnavailable("the scoring process stopped while running the job") from None
         finally:
@@ -370,7 +367,7 @@ class ScoringExecutor:
         log.error("scoring job failed: %s", value)
         raise RuntimeError(f"scoring job failed: {value}")
 
-    async def _run_in_thread(self, job, task, client: str) -> Any:
+    async def _run_in_thread(self, job, task, client: str, limit: float) -> Any:
         # A thread cannot be stopped: past the limit the request is answered, but the job keeps
         # its slot until it really ends, so runaway jobs cannot pile up beyond ``size``.
         await self.admission.acquire(client)
@@ -388,8 +385,8 @@ class ScoringExecutor:
 
         future.add_done_callback(finished)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
+            return await asyncio.wait_for(asyncio.shield(future), limit)
         except asyncio.TimeoutError:
             self.admission.penalize(client)
-            raise ScoringTimeout(self.timeout) from None
+            raise ScoringTimeout(limit) from None
 

@@ -15,52 +15,16 @@ Messages are ``(length: 8 bytes, big endian) + pickle``: a request is ``(job, ta
 from __future__ import annotations
 
 import os
-import pickle
 import socket
-import struct
 from typing import Any
 
+from text2world.bounded import limit_memory, memory_limit_mb, recv_message, send_message
 from text2world.children import start_child
 from text2world.errors import ApiError
 from text2world.service.jobs import warm_gold_cache, warm_up_process
 
-_HEADER = struct.Struct("!Q")
 WARM_VARIABLE = "T2W_API_WARM"
 MAIN_VARIABLE = "T2W_FORKSERVER_MAIN"
-
-
-def send_message(sock: socket.socket, message: object) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    sock.sendall(_HEADER.pack(len(data)))
-    sock.sendall(data)
-
-
-def _recv_exactly(sock: socket.socket, size: int) -> bytes:
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    received = 0
-    while received < size:
-        count = sock.recv_into(view[received:])
-        if count == 0:
-            raise EOFError("the server closed the connection")
-        received += count
-    return bytes(buffer)
-
-
-def recv_message(sock: socket.socket) -> object:
-    (size,) = _HEADER.unpack(_recv_exactly(sock, _HEADER.size))
-    return pickle.loads(_recv_exactly(sock, size))
-
-
-def encode_header(size: int) -> bytes:
-    return _HEADER.pack(size)
-
-
-HEADER_SIZE = _HEADER.size
-
-
-def decode_header(header: bytes) -> int:
-    return _HEADER.unpack(header)[0]
 
 
 def _answer(job, task) -> tuple[str, object]:
@@ -70,6 +34,15 @@ def _answer(job, task) -> tuple[str, object]:
         return "api_error", (err.status, err.code, err.message, err.details)
     except Exception as err:  # noqa: BLE001 - reported to the server, which logs it
         return "error", f"{type(err).__name__}: {err}"
+
+
+def _address_space_mb() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[0])
+        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _release_fork_server() -> None:
@@ -95,6 +68,8 @@ def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None
     # Killed when the fork server exits, so no job outlives the server's time limit.
     _release_fork_server()
     start_child(os.getppid() if parent is None else parent)
+    # a job may use T2W_WORKER_MEMORY_MB beyond what the fork server gave it (the warm golds)
+    limit_memory(memory_limit_mb() + _address_space_mb())
     if cache_bytes is not None:
         from text2world.scoring.caching import ALL_TEXT_CACHES
 

@@ -24,7 +24,7 @@ from text2world.simulation import (
     parse_plan,
     parse_problem,
 )
-from text2world.simulation.problem import parse_atom
+from text2world.simulation.problem import GroundingTooLarge, parse_atom
 
 MAX_LISTED_ERRORS = 5  # errors quoted in a message; all of them are in the error's details
 
@@ -55,6 +55,8 @@ def checked_simulator(domain: str, problem: str) -> Simulator:
         return Simulator(parsed, parse_problem(domain, problem))
     except (UnsupportedFeature, ProblemError) as err:
         raise api_error(err) from None
+    except GroundingTooLarge as err:  # refused before grounding: "limit: ..."
+        raise ApiError(422, "grounding_too_large", err.reason) from None
     except SimulationError as err:  # what else fails in a problem: said as it is
         raise ApiError(422, "invalid_problem", err.reason) from None
 
@@ -63,17 +65,24 @@ def _state_atoms(state: frozenset) -> list[str]:
     return sorted(atom_to_pddl(atom) for atom in state)
 
 
-def check_planning_job(task: dict) -> dict:
-    """Before planning: the domain and the problem parse (the planner's own errors are terse)."""
-    simulator = checked_simulator(task["domain"], task["problem"])
-    return {"objects": len(simulator.problem.objects), "init": len(simulator.initial_state)}
+def plan_job(task: dict) -> dict:
+    """``plan``: the domain and problem checked, the planner front (its in-process search, then
+    Fast Downward within ``task["timeout"]`` CPU seconds), the plan found replayed under VAL
+    semantics (``validated``). Run in a scoring process (``ScoringExecutor``), never in a
+    server's own: the search is the answer's work."""
+    from text2world.planning.front import plan_problem
 
-
-def plan_check_job(task: dict) -> dict:
-    """A plan found by the planner, replayed in the simulator: VAL's verdict on it."""
-    simulator = checked_simulator(task["domain"], task["problem"])
-    result = simulator.validate_plan(list(task["plan"]))
-    return {"valid": result.valid, "reason": result.reason}
+    domain, problem, limit = task["domain"], task["problem"], float(task["timeout"])
+    simulator = checked_simulator(domain, problem)
+    result = plan_problem(domain, problem, limit, simulator=simulator)
+    answer: dict[str, Any] = {"solved": result.solved, "status": result.status,
+                              "plan": list(result.plan), "plan_length": result.plan_length,
+                              "message": result.message, "planner": result.planner,
+                              "timeout_seconds": limit}
+    if result.solved:
+        check = simulator.validate_plan(list(result.plan))
+        answer["validated"] = {"valid": check.valid, "reason": check.reason}
+    return answer
 
 
 def validate_plan_job(task: dict) -> dict:

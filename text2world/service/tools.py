@@ -7,9 +7,9 @@ Bounded like the REST API: the text arguments of one call may hold at most ``max
 characters, every domain passes ``text2world.pddl.bounds`` before the parser sees it, and every
 validation, scoring and simulation job runs in a scoring process of ``ScoringExecutor``
 (``service.executor``), stopped past ``score_timeout`` (10 s). Planning runs the planner front
-(in-process search bounded to about 2 s, then Fast Downward in its own process group, killed
-past ``plan_timeout``). Errors are ``ApiError`` with the service's codes (``service.error_codes``,
-``MCP`` surface).
+there too (in-process search, then Fast Downward within ``plan_timeout`` CPU seconds; the job
+is stopped past 1.5 times that plus ``score_timeout``). Errors are ``ApiError`` with the
+service's codes (``service.error_codes``, ``MCP`` surface).
 """
 
 from __future__ import annotations
@@ -135,11 +135,11 @@ class Tools:
             self.executor.close()
             self.executor = None
 
-    async def _run(self, job, task: dict) -> dict:
+    async def _run(self, job, task: dict, timeout: float | None = None) -> dict:
         if self.executor is None:
             await self.start()
         try:
-            return await self.executor.run(job, task, "mcp")
+            return await self.executor.run(job, task, "mcp", timeout=timeout)
         except (ScoringTimeout, ScoringUnavailable) as err:
             raise api_error(err, MCP) from None
 
@@ -181,7 +181,7 @@ class Tools:
         return {**result, "gold": gold_ref}
 
     async def plan(self, domain: str, problem: str, timeout: float | None = None) -> dict:
-        from text2world.planning.front import plan_problem
+        from text2world.planning.front import PROVER_SHARE
 
         _check_size(self.settings, domain=domain, problem=problem)
         limit = self.settings.plan_timeout if timeout is None else timeout
@@ -189,18 +189,12 @@ class Tools:
             raise ApiError(422, "invalid_request", f"timeout must be in (0, "
                            f"{self.settings.plan_timeout:g}] seconds (t2w mcp --plan-timeout), "
                            f"not {limit}")
-        await self._run(simulation_jobs.check_planning_job, {"domain": domain, "problem": problem})
-        # The planner front: in-process search (bounded to about 2 s), then Fast Downward,
-        # whose process group is killed past ``limit``.
-        result = await asyncio.to_thread(plan_problem, domain, problem, limit)
-        answer = {"solved": result.solved, "status": result.status,
-                  "plan": list(result.plan), "plan_length": result.plan_length,
-                  "message": result.message, "planner": result.planner,
-                  "timeout_seconds": limit}
-        if result.solved:  # the planner's plan, replayed under VAL semantics
-            answer["validated"] = await self._run(simulation_jobs.plan_check_job, {
-                "domain": domain, "problem": problem, "plan": list(result.plan)})
-        return answer
+        # In a scoring process, never this one: Fast Downward's CPU limit (lama-first's
+        # ``limit`` and the prover's share of it), the in-process search and the checks within
+        # ``score_timeout``; past that, the process is killed.
+        return await self._run(simulation_jobs.plan_job, {"domain": domain, "problem": problem,
+                                                          "timeout": limit},
+                               timeout=limit * (1 + PROVER_SHARE) + self.settings.score_timeout)
 
     async def validate_plan(self, domain: str, problem: str, plan: str | list[str]) -> dict:
         _check_size(self.settings, domain=domain, problem=problem,

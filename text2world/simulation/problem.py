@@ -18,6 +18,12 @@ GroundAtom = tuple  # (predicate, arg1, ...), all strings
 State = frozenset   # of GroundAtom
 
 DEFAULT_MAX_WORK = 2_000_000
+# Object combinations one quantifier may range over, nested quantifiers multiplied (a forall of
+# 14 variables over 3 objects is 4.8 million): past it the problem is refused before any
+# grounding (``GroundingTooLarge``), by the simulator and so before Fast Downward's translator.
+# The golds' largest is 324 (tic-tac-toe's third problem).
+MAX_QUANTIFIED_BINDINGS = 200_000
+LIMIT = "limit"  # starts a reason where a bound on the work (not a clock) refused an input
 MAX_PROBLEM_CHARS = 512_000
 COST_FUNCTION = "total-cost"
 
@@ -40,6 +46,11 @@ class ProblemError(SimulationError):
 
 class WorkLimitExceeded(SimulationError):
     """Grounding needed more search nodes than the simulator's ``max_work``."""
+
+
+class GroundingTooLarge(SimulationError):
+    """A quantifier of the domain ranges over more object combinations on this problem than
+    ``MAX_QUANTIFIED_BINDINGS``; the reason starts with ``limit:``."""
 
 
 # --------------------------------------------------------------------------------------------

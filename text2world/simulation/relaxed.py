@@ -34,6 +34,8 @@ MAX_RELAXED_ATOMS = 200_000
 MAX_RELAXED_ACTIONS = 200_000
 MAX_VARIANTS = 16  # relaxed actions per ground action for its disjunctive preconditions
 MAX_QUANTIFIED = 1_000  # object combinations a quantified precondition is unrolled over
+MAX_EFFECT_BINDINGS = 2_000_000  # object combinations quantified effects are grounded over, all
+#                                  ground actions together (an effect left out would not relax)
 
 
 class RelaxationTooLarge(WorkLimitExceeded):
@@ -108,6 +110,7 @@ class RelaxedTask:
         self._pre: list[tuple] = []
         self._add: list[tuple] = []
         self.cost: list[float] = []
+        self._effect_bindings = 0  # counted against MAX_EFFECT_BINDINGS
         grown: set | None = None  # predicates with atoms reached in the last round (None: all)
         while grown is None or grown:
             new_atoms: list = []
@@ -299,8 +302,16 @@ class RelaxedTask:
                 conditional.extend((pre + condition + p[len(pre):], a) for p, a in nested)
             elif kind == "forall":
                 variables = effect[1]
-                for objects in product(*(self.simulator.objects_of_type(t)
-                                         for _, t in variables)):
+                domains = [self.simulator.objects_of_type(t) for _, t in variables]
+                size = 1
+                for objects in domains:
+                    size *= len(objects)
+                self._effect_bindings += size
+                if self._effect_bindings > MAX_EFFECT_BINDINGS:  # before the loop, not in it
+                    raise RelaxationTooLarge(f"the relaxed problem's quantified effects range "
+                                             f"over more than {MAX_EFFECT_BINDINGS:,} "
+                                             "combinations of objects")
+                for objects in product(*domains):
                     for (slot, _), obj in zip(variables, objects):
                         binding[slot] = obj
                     self._effects(effect[2], binding, pre, adds, conditional, cost, top)

@@ -23,7 +23,10 @@ from text2world.simulation.compiler import CompiledAction, Scope, compile_effect
 from text2world.simulation.conditions import ConditionCompiler
 from text2world.simulation.problem import (
     DEFAULT_MAX_WORK,
+    LIMIT,
+    MAX_QUANTIFIED_BINDINGS,
     GroundAction,
+    GroundingTooLarge,
     PlanningProblem,
     ProblemError,
     SimulationError,
@@ -88,6 +91,8 @@ class Simulator:
         self._predicates = {p.name: len(p.parameters) for p in domain.predicates}
         self.predicate_arity: dict[str, int] = dict(self._predicates)  # name -> arity
         self._actions = {a.name: self._compile(a) for a in domain.actions}
+        self._goal = compile_formula(problem.goal, {}, Scope(), "goal")
+        self._check_grounding()
         self._call = _CallState()
         self._conditions = ConditionCompiler(self.objects_of_type, self._state_index,
                                              self._lookup, self._tick, max_work)
@@ -101,7 +106,6 @@ class Simulator:
         self._effects = {name: compile_effects(c.effects, c.arity, c.slots, self._apply)
                          for name, c in self._actions.items()}
         self._valid: dict[GroundAction, CompiledAction] = {}
-        self._goal = compile_formula(problem.goal, {}, Scope(), "goal")
         self._goal_slots = self._max_slot(self._goal) + 1
         self._goal_test = self._conditions.function(self._goal)
         for atom in problem.init:
@@ -134,6 +138,50 @@ class Simulator:
         return self._types.get(kind, ())
 
     # -- compilation ---------------------------------------------------------------------
+
+    def quantified_bindings(self, node, outer: int = 1, effect: bool = False) -> int:
+        """The most object combinations a quantifier in ``node`` (a compiled formula, or with
+        ``effect`` a compiled effect) ranges over on this problem, nested quantifiers
+        multiplied (1 without one)."""
+        kind = node[0]
+        if kind in ("exists", "forall") and not (effect and kind == "exists"):
+            size = outer
+            for _, kind_of_variable in node[1]:
+                size *= len(self.objects_of_type(kind_of_variable))
+            if effect:
+                return max([size, *(self.quantified_bindings(e, size, True) for e in node[2])])
+            return max(size, self.quantified_bindings(node[2], size))
+        if effect:
+            if kind == "when":
+                return max([self.quantified_bindings(node[1], outer),
+                            *(self.quantified_bindings(e, outer, True) for e in node[2])])
+            return outer
+        if kind in ("and", "or"):
+            return max([outer, *(self.quantified_bindings(n, outer) for n in node[1])])
+        if kind == "not":
+            return self.quantified_bindings(node[1], outer)
+        return outer
+
+    def largest_quantifier(self) -> tuple[int, str]:
+        """``(combinations, where)``: the quantifier of the goal or of an action (precondition
+        or effect) that ranges over the most object combinations on this problem (nested
+        quantifiers multiplied; 1 without one)."""
+        parts = [("the goal", self._goal, False)]
+        for name, compiled in sorted(self._actions.items()):
+            parts += [(f"action {name}", node, False) for _, node in compiled.conjuncts]
+            parts += [(f"action {name}", node, True) for node in compiled.effects]
+        return max(((self.quantified_bindings(node, 1, effect), where)
+                    for where, node, effect in parts), key=lambda found: found[0])
+
+    def _check_grounding(self) -> None:
+        """Refuse, before any grounding, a quantifier over more than
+        ``MAX_QUANTIFIED_BINDINGS`` object combinations (``GroundingTooLarge``)."""
+        size, where = self.largest_quantifier()
+        if size > MAX_QUANTIFIED_BINDINGS:
+            raise GroundingTooLarge(
+                f"{LIMIT}: {where} quantifies over {size:,} combinations of objects on "
+                f"this problem ({len(self._object_type)} objects), more than the "
+                f"{MAX_QUANTIFIED_BINDINGS:,} grounding allows")
 
     def _compile(self, action: Action) -> CompiledAction:
         where = f"action {action.name}"
