@@ -108,7 +108,7 @@ def test_score_batch_takes_generated_gold_ids(made):
     assert rows["wrong"]["reward"] < 1.0 and rows["store"]["gold"] == "gripper"
     refused = t2w("score-batch", "lines.jsonl", "-o", "other.jsonl", cwd=made.root,
                   home=made.home)
-    assert refused.returncode == 2
+    assert refused.returncode == 1  # ExitCode.INPUT
     assert "line 1 (id 'right'): 'keys-doors-02' is neither PDDL text nor a domain id of " \
         "dataset 'text2world'" in " ".join(refused.stderr.split())
 
