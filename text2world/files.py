@@ -18,6 +18,7 @@ import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from text2world.errors import Text2WorldError
 
@@ -126,10 +127,12 @@ def check_output_folder(path: str | os.PathLike, what: str = "output folder") ->
     return path
 
 
-def read_input_bytes(path: str | os.PathLike, what: str = "file",
-                     limit: int = MAX_INPUT_FILE_BYTES) -> bytes:
-    """The bytes of the regular file ``path``; ``InputFileError`` (naming ``what`` and the path)
-    for anything else or for more than ``limit`` bytes. Never blocks on a FIFO or reads a device."""
+def open_input(path: str | os.PathLike, what: str = "file") -> BinaryIO:
+    """The one opener of a file a user names: the regular file ``path`` opened for reading
+    (binary; the caller bounds what it reads, or streams it line by line); ``InputFileError``
+    (naming ``what`` and the path) for anything else. The kind is checked before the open, so
+    a device is never opened, and again on the open descriptor; the open does not block, so a
+    FIFO never hangs it."""
     name = f"{what} {path}"
     try:
         mode = os.stat(path).st_mode
@@ -140,11 +143,20 @@ def read_input_bytes(path: str | os.PathLike, what: str = "file",
         raise InputFileError(f"{name}: no such file") from None
     except OSError as err:
         raise InputFileError(f"{name}: cannot be read ({err.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
+    mode = os.fstat(fd).st_mode  # the path may have been swapped since the check
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputFileError(f"{name}: {_kind(mode)}")
+    return os.fdopen(fd, "rb")
+
+
+def read_input_bytes(path: str | os.PathLike, what: str = "file",
+                     limit: int = MAX_INPUT_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path`` (``open_input``); ``InputFileError`` for anything
+    else or for more than ``limit`` bytes, whatever its size says."""
+    name = f"{what} {path}"
+    with open_input(path, what) as handle:
         try:
-            mode = os.fstat(fd).st_mode  # the path may have been swapped since the check
-            if not stat.S_ISREG(mode):
-                raise InputFileError(f"{name}: {_kind(mode)}")
             data = handle.read(limit + 1)
         except OSError as err:
             raise InputFileError(f"{name}: cannot be read ({err.strerror})") from None
@@ -426,5 +438,5 @@ def drop_torn_tail(path: Path) -> int:
 __all__ = ["MAX_INPUT_FILE_BYTES", "CacheSettingError", "InputFileError", "JsonFileStore",
            "LineAppender", "OutputFileError", "atomic_write_text", "check_cache_settings",
            "check_folder", "check_output_file", "check_output_folder", "data_dir",
-           "disk_cache_bytes", "drop_torn_tail", "home_dir", "read_input_bytes", "read_input_text",
+           "disk_cache_bytes", "drop_torn_tail", "home_dir", "open_input", "read_input_bytes", "read_input_text",
            "refuse_special", "write_error"]

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from text2world.files import read_input_bytes
+
 # Phrases that state a rule: a condition, a limit, an obligation or a prohibition.
 RULE_PHRASES = (
     "only", "must", "until", "at most", "at least", "cannot", "can't", "can not", "unless",
@@ -158,7 +160,7 @@ def lint_text(text: str, path: str = "<text>") -> LintResult:
 def lint_file(path: Path, root: Path | None = None) -> LintResult:
     label = str(path.relative_to(root)) if root is not None else str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input_bytes(path, "description").decode("utf-8")
     except UnicodeDecodeError as err:
         result = LintResult(label)
         result.failures.append(f"file: not UTF-8 text (byte offset {err.start})")
