@@ -34,6 +34,9 @@ class T2wGroup(ConventionalGroup):
         guard_path_parameters(self)
 
     def invoke(self, ctx):
+        from text2world.model.credentials import redact_streams
+
+        redact_streams()  # no secret this process knows reaches the terminal or a log file
         return invoke_guarded(super().invoke, ctx)
 
 

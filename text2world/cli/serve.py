@@ -94,7 +94,7 @@ def serve_command(
     import uvicorn
 
     from text2world.api.guard import exposure_warning, hosts_for_bind, parse_hosts
-    from text2world.api.server import HTTP_PROTOCOL
+    from text2world.api.server import HTTP_PROTOCOL, log_config
     from text2world.api.settings import Settings, SettingsError
     from text2world.files import check_folder
 
@@ -134,7 +134,8 @@ def serve_command(
     # Client addresses are the peers' own (admission limits clients by address): no proxy
     # headers. A request head must arrive within the header deadline (api.server).
     uvicorn.run("text2world.api.app:app", host=host, port=port, workers=workers, log_level=log_level,
-                proxy_headers=False, server_header=False, http=HTTP_PROTOCOL)
+                proxy_headers=False, server_header=False, http=HTTP_PROTOCOL,
+                log_config=log_config())
 
 
 def server_url(host: str, port: int) -> str:

@@ -72,7 +72,7 @@ from text2world.files import (
     read_input_bytes,
     read_input_text,
 )
-from text2world.model.credentials import redact
+from text2world.model.credentials import mask_known_secrets, redact
 
 if TYPE_CHECKING:
     from typing_extensions import ReadOnly
@@ -618,7 +618,8 @@ class Run:
         return {"kind": self.kind, "version": FORMAT_VERSION, **record}
 
     def _append(self, path: Path, record: Mapping[str, Any], sync: bool = True) -> None:
-        data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        # every secret the process knows masked, whatever a provider echoed into the record
+        data = (json.dumps(mask_known_secrets(record), ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fds.get(path)
         if fd is None:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
@@ -668,7 +669,8 @@ class Run:
     def write_summary(self, summary: RunSummary) -> None:
         summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
         try:
-            atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+            atomic_write_text(self.summary_path, json.dumps(mask_known_secrets(summary), indent=2,
+                                                            ensure_ascii=False))
         except OSError as err:
             raise self._write_failed(self.summary_path, err) from None
 
