@@ -79,7 +79,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("eval", "runs_dir"): case("out-folder", f"eval {RUN_OPTS} --runs-dir {{P}}"),
     ("eval", "resume"): case("in-folder", "eval --resume {P}"),
     ("report", "runs"): case("in-folder", "report {P}"),
-    ("report", "out"): case("out-file", "report {RUN} --out {P}"),
+    ("report", "out"): case("out-folder", "report {RUN} --out {P}"),
     ("report", "runs_dir"): case("in-folder", "report r1 --runs-dir {P}"),
     ("compare", "run_a"): case("in-folder", "compare {P} {RUN}"),
     ("compare", "run_b"): case("in-folder", "compare {RUN} {P}"),
@@ -104,7 +104,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("data lint", "released"): case("in-file", "data lint blocksworld --released {P}"),
     ("wm build", "dataset"): case("in-either", "wm build --limit-domains 1 --problems 1 "
                                                "--out {T}/built --dataset {P}"),
-    ("wm build", "out"): case("out-folder", "wm build --limit-domains 1 --problems 1 --out {P}"),
+    ("wm build", "out"): case("out-file", "wm build --limit-domains 1 --problems 1 --out {P}"),
     ("wm both-ways", "eval_run"): case("in-folder", "wm both-ways {P} {RUN}"),
     ("wm both-ways", "wm_run"): case("in-folder", "wm both-ways {RUN} {P}"),
     ("wm mystery", "out"): case("out-folder", "wm mystery --domains blocksworld --out {P}"),

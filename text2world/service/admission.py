@@ -8,9 +8,22 @@ with a JSON error and ``Retry-After``:
 * at most ``max_queue`` requests waiting in all, each for at most ``queue_timeout`` seconds;
   past either, 503.
 
-A free slot goes to the waiting client with the fewest jobs scoring (ties: the request that
-waited longest), so one client cannot crowd out others however many connections it opens,
-while a client alone may use every slot. A job that runs long is *demoted* by the executor
+Capacity is shared across clients, however many there are and however many connections
+each opens. A waiting request has a *rank*: how many requests its client already had inside
+(scoring or waiting) when it arrived, plus how many of its requests were refused (429, 503)
+since it was last given a slot: a client that asks for more than it gets ranks behind one
+that does not.
+
+* A free slot goes to the waiting request of the lowest rank (ties: the one that waited
+  longest): every client's first request, then every client's second, and so on, so clients
+  that keep many requests inside take turns, and a client that sends one request at a time
+  (rank 0) is served next, however many others flood.
+* The waiting places are shared the same way: when every one is taken, a request takes the
+  place of the waiting request of the highest rank (the latest of them) if that rank is
+  higher than its own, and that request gets the 503 instead. So 50 clients flooding the
+  service cannot leave a client that sends one request at a time without a place.
+
+A client alone may use every slot. A job that runs long is *demoted* by the executor
 (``service.executor``: lower CPU priority) and gives its slot back, moving to one of ``background``
 places (one per slot); it still counts among its client's jobs, so a client whose jobs all
 run long holds background places and leaves the slots to clients with short jobs. A client
@@ -59,6 +72,7 @@ class _Waiter:
     client: str
     sequence: int
     future: asyncio.Future = field(repr=False)
+    rank: int = 0  # requests its client had inside when it arrived
 
 
 class Admission:
@@ -79,6 +93,7 @@ class Admission:
         self._penalized_until: dict[str, float] = {}
         self._sequence = 0
         self._job_seconds = 0.05  # moving average, for Retry-After
+        self._refused: Counter[str] = Counter()  # per client, since it last got a slot
 
     @classmethod
     def for_settings(cls, settings: Any) -> "Admission":
@@ -145,6 +160,7 @@ class Admission:
     async def acquire(self, client: str) -> None:
         """Wait for a slot for ``client``, or raise the 429/503 ``ApiError``."""
         if self._inside[client] >= self.client_limit:
+            self._refuse(client)
             raise self._busy(429, "too_many_requests",
                              f"this client ({client}) already has {self._inside[client]} scoring "
                              f"requests in progress; the limit is {self.client_limit} "
@@ -153,19 +169,25 @@ class Admission:
             self._free -= 1
             self._running[client] += 1
             self._inside[client] += 1
+            self._refused.pop(client, None)
             return
-        if len(self._waiting) >= self.max_queue:
+        rank = self._inside[client] + self._refused[client]
+        if len(self._waiting) >= self.max_queue and not self._make_room(rank):
+            self._refuse(client)
             raise self._busy(503, "server_busy",
                              f"the server is busy: {len(self._waiting)} scoring requests are "
                              f"waiting, the limit is {self.max_queue} (T2W_API_MAX_QUEUE)")
         self._sequence += 1
-        waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future())
+        waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future(),
+                         rank)
         self._waiting.append(waiter)
         self._inside[client] += 1
         try:
             await asyncio.wait_for(asyncio.shield(waiter.future), self.queue_timeout)
         except BaseException as err:
             if waiter.future.done() and not waiter.future.cancelled():
+                if waiter.future.exception() is not None:
+                    raise  # its place went to a request of a lower rank (``_make_room``)
                 # Granted just as we gave up: hand the slot on.
                 self.release(client)
             else:
@@ -177,6 +199,28 @@ class Admission:
                                  f"the request waited {self.queue_timeout:g} s for a free "
                                  "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
             raise
+
+    def _make_room(self, rank: int) -> bool:
+        """Every waiting place is taken: give a request of ``rank`` the place of the latest
+        waiting request of the highest rank, if that is higher; that request gets the 503 (and
+        its client a refusal). False: none is higher."""
+        last = max(self._waiting, key=lambda waiter: (waiter.rank, waiter.sequence))
+        if last.rank <= rank:
+            return False
+        self._waiting.remove(last)
+        self._leave(last.client)
+        self._refuse(last.client)
+        last.future.set_exception(self._busy(
+            503, "server_busy",
+            f"the server is busy: this client ({last.client}) asks for more than its share "
+            "(requests inside, or refused), and its waiting place went to a client that asks "
+            f"for less (T2W_API_MAX_QUEUE {self.max_queue})"))
+        return True
+
+    def _refuse(self, client: str) -> None:
+        self._refused[client] += 1
+        if len(self._refused) > 10_000:  # clients that never came back: start again
+            self._refused.clear()
 
     def _leave(self, client: str) -> None:
         self._inside[client] -= 1
@@ -202,7 +246,7 @@ class Admission:
                 running = self._running[waiter.client]
                 if running >= self.client_concurrency:
                     continue
-                key = (self._penalized_until.get(waiter.client, 0.0) > now, running,
+                key = (self._penalized_until.get(waiter.client, 0.0) > now, waiter.rank,
                        waiter.sequence)
                 if best_key is None or key < best_key:
                     best, best_key = waiter, key
@@ -211,6 +255,7 @@ class Admission:
             self._waiting.remove(best)
             self._free -= 1
             self._running[best.client] += 1
+            self._refused.pop(best.client, None)
             best.future.set_result(None)
         # Forget penalties that ran out, so the table stays small.
         if len(self._penalized_until) > 1000:
