@@ -69,7 +69,7 @@ def refuse_special(path: str | os.PathLike, what: str = "file") -> None:
     except (OSError, ValueError):
         return  # missing (or unnamable): the command's own reader says so
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise InputFileError(f"{what} {path}: {_kind(mode, stdin_hint=False)}")
+        raise InputFileError(f"{what} {path}: {_kind(mode, stdin_hint=False)}".lstrip())
 
 
 def check_folder(path: str | os.PathLike, what: str = "folder") -> Path:

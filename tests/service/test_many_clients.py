@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import Counter
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from repo_paths import REPO

@@ -182,6 +182,8 @@ def stats_command(
                                "cache lacks with Fast Downward (slow)."),
 ) -> None:
     """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    if released is not None and not audit:
+        fail(f"--released {released}: compared with by --audit only; add --audit")
     if audit:
         _audit(dataset, released, solve, as_json)
         return

@@ -32,9 +32,7 @@ def is_path_parameter(param: Any) -> bool:
 
 def _name(param: Any) -> str:
     opts = getattr(param, "opts", None) or []
-    if opts and opts[0].startswith("-"):
-        return max(opts, key=len)
-    return (getattr(param, "metavar", None) or getattr(param, "name", None) or "path").upper()
+    return max(opts, key=len) if opts and opts[0].startswith("-") else ""  # an argument: its path
 
 
 def _guarded(callback: Any) -> Any:
@@ -45,7 +43,7 @@ def _guarded(callback: Any) -> Any:
                 try:
                     refuse_special(one, _name(param))
                 except InputFileError as err:
-                    fail_path(str(err), 2)
+                    fail_path(str(err))
         return callback(ctx, param, value) if callback is not None else value
     check.guards_paths = True  # type: ignore[attr-defined]
     return check
