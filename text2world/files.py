@@ -305,8 +305,14 @@ class JsonFileStore:
         return data
 
     def write(self, key: str, text: str) -> None:
+        path = self.path(key)
         try:
-            atomic_write_text(self.path(key), text, durable=self.durable)
+            if not stat.S_ISREG(os.lstat(path).st_mode):  # a link or a FIFO in our folder
+                path.unlink()
+        except OSError:
+            pass  # none there yet
+        try:
+            atomic_write_text(path, text, durable=self.durable)
         except OSError:
             return
         # counted per folder in this process: callers open a store per use

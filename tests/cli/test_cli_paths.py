@@ -288,3 +288,85 @@ def test_each_path_refuses_devices_fifos_and_the_wrong_kind(command: str, world)
     problems = [p for (argv, fed), outcome in zip(jobs, outcomes)
                 if (p := _problem(argv, fed, outcome))]
     assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------------- full disk, caches
+
+
+def _lines(path: Path) -> list[dict]:
+    data = path.read_bytes()
+    assert not data or data.endswith(b"\n"), f"{path} ends in a torn line"
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def test_score_batch_on_a_full_disk_leaves_whole_lines_and_its_rerun_finishes(world) -> None:
+    root = world["root"] / "full-disk"
+    root.mkdir()
+    batch = [{"id": str(i), "gold_id": "blocksworld", "response": GOOD} for i in range(4)]
+    (root / "two.jsonl").write_text("".join(json.dumps(line) + "\n" for line in batch[:2]))
+    (root / "four.jsonl").write_text("".join(json.dumps(line) + "\n" for line in batch))
+    out = root / "scores.jsonl"
+    first = run_cli(["score-batch", str(root / "two.jsonl"), "--out", str(out)], world["home"], root)
+    assert first.returncode == 0, first.stderr
+    before = out.read_bytes()
+    # the disk is full past what is there: the next lines cannot be appended
+    full = run_cli(["score-batch", str(root / "four.jsonl"), "--out", str(out)], world["home"],
+                   root, fsize=len(before) + 40)
+    assert full.returncode == 1 and "Traceback" not in full.stderr, full.stderr
+    errors = [line for line in full.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and str(out) in errors[0] and "cannot be written" in errors[0], \
+        full.stderr
+    assert out.read_bytes() == before  # no torn line: cut back to the last whole one
+    rerun = run_cli(["score-batch", str(root / "four.jsonl"), "--out", str(out)], world["home"],
+                    root)
+    assert rerun.returncode == 0, rerun.stderr
+    assert [line["id"] for line in _lines(out)] == ["0", "1", "2", "3"]
+
+
+@pytest.mark.parametrize("command", ["report", "export-trajectories"])
+def test_writing_reports_and_trajectories_on_a_full_disk_is_a_clear_error(command: str,
+                                                                         world) -> None:
+    root = world["root"] / f"full-{command}"
+    root.mkdir()
+    out = root / ("report" if command == "report" else "t.jsonl")
+    result = run_cli([command, str(world["run"]), "--out", str(out)], world["home"], root,
+                     fsize=64)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "cannot be written" in errors[0] and str(out) in errors[0], \
+        result.stderr
+    if command == "export-trajectories":
+        assert not out.exists()  # written whole or not at all
+    assert not [p for p in root.rglob(".*") if p.is_file()]  # no temporary file left
+
+
+def test_cache_entries_linked_to_a_device_or_a_fifo_are_misses(tmp_path: Path) -> None:
+    from llm_server import Script, ScriptedLLMServer, small_domain
+
+    home, runs = tmp_path / "home", tmp_path / "runs"
+    eval_line = ["eval", "-m", "openai/cached-model", "--limit", "2", "--runs-dir", str(runs),
+                 "--no-progress"]
+    with ScriptedLLMServer({}, default=Script(answers=[small_domain("cached")])) as server:
+        line = [*eval_line, "--api-base", server.url]
+        first = run_cli([*line, "--run-id", "first"], home, tmp_path)
+        assert first.returncode == 0, first.stderr
+        entries = sorted((home / "cache").rglob("*.json"))
+        entries = [e for e in entries if e.parent.parent == home / "cache"]
+        assert len(entries) == 2, entries
+        entries[0].unlink()
+        entries[0].symlink_to("/dev/zero")
+        entries[1].unlink()
+        os.mkfifo(entries[1])
+        asked = len(server.requests)
+        again = run_cli([*line, "--run-id", "again"], home, tmp_path)
+        assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+        assert len(server.requests) == asked + 2  # both entries were misses: asked again
+    # the entries were written again, whole, over the link and the FIFO
+    assert all(e.is_file() and not e.is_symlink() for e in entries)
+    entries[0].unlink()
+    entries[0].symlink_to("/dev/zero")
+    for command in (["cache", "inspect"], ["cache", "inspect", "--json"],
+                    ["cache", "clear", "--yes"]):
+        result = run_cli(command, home, tmp_path)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert not os.path.lexists(entries[0]) and os.path.exists("/dev/zero")
