@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
@@ -53,14 +54,15 @@ def polite_bodies(count: int) -> list[bytes]:
 
 async def _exchange(port: int, source: str, raw: bytes, connection: list, timeout: float
                     ) -> int | str:
-    """One request on a kept connection (opened again when the server closed it)."""
+    """One request on a kept connection (opened again when the server closed it): its status,
+    with the error code for a refusal (``503 server_busy``)."""
     if not connection:
         connection[:] = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     reader, writer = connection
     try:
         writer.write(raw)
         await writer.drain()
-        status, _, closing = await asyncio.wait_for(_read_response(reader), timeout)
+        status, body, closing = await asyncio.wait_for(_read_response(reader), timeout)
     except (asyncio.IncompleteReadError, ConnectionError, asyncio.TimeoutError, OSError) as err:
         writer.close()
         connection.clear()
@@ -68,6 +70,11 @@ async def _exchange(port: int, source: str, raw: bytes, connection: list, timeou
     if closing:
         writer.close()
         connection.clear()
+    if status != 200:
+        try:
+            return f"{status} {json.loads(body)['error']['code']}"
+        except (ValueError, KeyError, TypeError):
+            return status
     return status
 
 

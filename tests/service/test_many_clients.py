@@ -124,11 +124,12 @@ def test_clients_that_keep_requests_waiting_take_turns() -> None:
 def test_a_well_behaved_client_keeps_its_answers_while_50_addresses_flood() -> None:
     result = subprocess.run(
         [sys.executable, str(REPO / "bench" / "many_clients_bench.py"), "--flooders", "50",
-         "--connections", "2", "--flood-requests", "15", "--requests", "12", "--warmup", "1"],
+         "--connections", "4", "--flood-requests", "40", "--requests", "15"],
         capture_output=True, text=True, timeout=900, cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)})
     assert result.returncode == 0, result.stdout + result.stderr
-    share = float(result.stdout.strip().splitlines()[-1].split("=")[1])
+    lines = result.stdout.strip().splitlines()
+    share = float(lines[-1].split("=")[1])
     assert share >= 0.9, result.stdout
-    assert "flood got:" in result.stdout and "503" in result.stdout or "429" in result.stdout, \
-        result.stdout  # the flood was refused in part: it did exceed the service
+    flood = next(line for line in lines if line.startswith("flood got:"))
+    assert "503" in flood or "429" in flood, result.stdout  # the flood did exceed the service

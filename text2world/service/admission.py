@@ -11,17 +11,19 @@ with a JSON error and ``Retry-After``:
 Capacity is shared across clients, however many there are and however many connections
 each opens. A waiting request has a *rank*: how many requests its client already had inside
 (scoring or waiting) when it arrived, plus how many of its requests were refused (429, 503)
-since it was last given a slot: a client that asks for more than it gets ranks behind one
+since one of them last got in: a client that asks for more than it gets ranks behind one
 that does not.
 
-* A free slot goes to the waiting request of the lowest rank (ties: the one that waited
-  longest): every client's first request, then every client's second, and so on, so clients
-  that keep many requests inside take turns, and a client that sends one request at a time
-  (rank 0) is served next, however many others flood.
+* A free slot goes to the waiting request of the lowest rank (ties: the client with the
+  fewest requests inside now, then the request that waited longest): every client's first
+  request, then every client's second, and so on, so clients that keep many requests inside
+  take turns, and a client that sends one request at a time (rank 0) is served next, however
+  many others flood.
 * The waiting places are shared the same way: when every one is taken, a request takes the
-  place of the waiting request of the highest rank (the latest of them) if that rank is
-  higher than its own, and that request gets the 503 instead. So 50 clients flooding the
-  service cannot leave a client that sends one request at a time without a place.
+  place of the waiting request of the highest rank (as high: of the client with the most
+  requests inside now; the latest of them) if that comes after its own, and that request
+  gets the 503 instead. So 50 clients flooding the service cannot leave a client that sends
+  one request at a time without a place.
 
 A client alone may use every slot. A job that runs long is *demoted* by the executor
 (``service.executor``: lower CPU priority) and gives its slot back, moving to one of ``background``
@@ -93,7 +95,7 @@ class Admission:
         self._penalized_until: dict[str, float] = {}
         self._sequence = 0
         self._job_seconds = 0.05  # moving average, for Retry-After
-        self._refused: Counter[str] = Counter()  # per client, since it last got a slot
+        self._refused: Counter[str] = Counter()  # per client, since a request of it got in
 
     @classmethod
     def for_settings(cls, settings: Any) -> "Admission":
@@ -172,7 +174,7 @@ class Admission:
             self._refused.pop(client, None)
             return
         rank = self._inside[client] + self._refused[client]
-        if len(self._waiting) >= self.max_queue and not self._make_room(rank):
+        if len(self._waiting) >= self.max_queue and not self._make_room(client, rank):
             self._refuse(client)
             raise self._busy(503, "server_busy",
                              f"the server is busy: {len(self._waiting)} scoring requests are "
@@ -180,6 +182,7 @@ class Admission:
         self._sequence += 1
         waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future(),
                          rank)
+        self._refused.pop(client, None)  # carried by this request's rank
         self._waiting.append(waiter)
         self._inside[client] += 1
         try:
@@ -200,12 +203,14 @@ class Admission:
                                  "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
             raise
 
-    def _make_room(self, rank: int) -> bool:
-        """Every waiting place is taken: give a request of ``rank`` the place of the latest
-        waiting request of the highest rank, if that is higher; that request gets the 503 (and
-        its client a refusal). False: none is higher."""
-        last = max(self._waiting, key=lambda waiter: (waiter.rank, waiter.sequence))
-        if last.rank <= rank:
+    def _make_room(self, client: str, rank: int) -> bool:
+        """Every waiting place is taken: give ``client``'s request of ``rank`` the place of the
+        latest waiting request of the highest rank (as high: whose client has more inside
+        now), if that comes after it; that request gets the 503 (and its client a refusal).
+        False: none comes after it."""
+        last = max(self._waiting,
+                   key=lambda w: (w.rank, self._inside[w.client], w.sequence))
+        if (last.rank, self._inside[last.client]) <= (rank, self._inside[client] + 1):
             return False
         self._waiting.remove(last)
         self._leave(last.client)
@@ -218,6 +223,7 @@ class Admission:
         return True
 
     def _refuse(self, client: str) -> None:
+        """Count a refusal against ``client`` until its next request gets in."""
         self._refused[client] += 1
         if len(self._refused) > 10_000:  # clients that never came back: start again
             self._refused.clear()
@@ -247,7 +253,7 @@ class Admission:
                 if running >= self.client_concurrency:
                     continue
                 key = (self._penalized_until.get(waiter.client, 0.0) > now, waiter.rank,
-                       waiter.sequence)
+                       self._inside[waiter.client], waiter.sequence)
                 if best_key is None or key < best_key:
                     best, best_key = waiter, key
             if best is None:
