@@ -195,9 +195,9 @@ def redact_streams() -> None:
     import sys
 
     if not isinstance(sys.stderr, RedactingStream) and sys.stderr is not None:
-        sys.stderr = RedactingStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = RedactingStream(sys.stderr)
     if not isinstance(sys.stdout, RedactingStream) and sys.stdout is not None:
-        sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = RedactingStream(sys.stdout)
 
 
 def _redact_headers(headers: dict) -> dict:
