@@ -81,21 +81,29 @@ def check_folder(path: str | os.PathLike, what: str = "folder") -> Path:
     except OSError as err:
         raise InputFileError(f"{what} {path}: cannot be read ({err.strerror})") from None
     if not stat.S_ISDIR(mode):
-        kind = "is a file, not a folder" if stat.S_ISREG(mode) else _kind(mode, False)
-        raise InputFileError(f"{what} {path}: {kind}")
+        raise InputFileError(f"{what} {path}: {_not_folder(mode)}")
     return Path(path)
+
+
+def _not_folder(mode: int) -> str:
+    return "is a file, not a folder" if stat.S_ISREG(mode) else _kind(mode, False)
+
+
+def _output_mode(path: Path, what: str) -> int | None:
+    """The mode of an output path, None when there is nothing there yet."""
+    try:
+        return os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise write_error(path, what, err) from None
 
 
 def check_output_file(path: str | os.PathLike, what: str = "output") -> Path:
     """``path`` as a file to write: absent or a regular file, in a folder (made if missing).
     ``OutputFileError`` for a folder, a device (``/dev/full``), a FIFO or a socket."""
     path = Path(path)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as err:
-        raise write_error(path, what, err) from None
+    mode = _output_mode(path, what)
     if mode is not None and not stat.S_ISREG(mode):
         raise OutputFileError(f"{what} {path}: {_kind(mode, False)}; name a file to write")
     try:
@@ -111,15 +119,9 @@ def check_output_folder(path: str | os.PathLike, what: str = "output folder") ->
     """``path`` as a folder to write into: made when missing; ``OutputFileError`` when it is
     a file, a device or a FIFO."""
     path = Path(path)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as err:
-        raise write_error(path, what, err) from None
+    mode = _output_mode(path, what)
     if mode is not None and not stat.S_ISDIR(mode):
-        kind = "is a file, not a folder" if stat.S_ISREG(mode) else _kind(mode, False)
-        raise OutputFileError(f"{what} {path}: {kind}")
+        raise OutputFileError(f"{what} {path}: {_not_folder(mode)}")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:

@@ -10,9 +10,9 @@ with a JSON error and ``Retry-After``:
 
 Capacity is shared across clients, however many there are and however many connections
 each opens. A waiting request has a *rank*: how many requests its client already had inside
-(scoring or waiting) when it arrived, plus how many of its requests were refused (429, 503)
-since one of them last got in: a client that asks for more than it gets ranks behind one
-that does not.
+(scoring or waiting) when it arrived, plus its recent refused requests (429, 503; each counts
+1, halving every ``REFUSAL_HALF_LIFE`` seconds): a client that asks for more than it gets
+ranks behind one that does not.
 
 * A free slot goes to the waiting request of the lowest rank (ties: the client with the
   fewest requests inside now, then the request that waited longest): every client's first
@@ -48,6 +48,7 @@ from text2world.errors import ApiError
 
 DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds a request may wait for a slot
 PENALTY_LIMITS = 3  # a client whose job ran past the time limit yields for this many limits
+REFUSAL_HALF_LIFE = 5.0  # seconds: how long a client's refused requests weigh on its rank
 
 
 def default_client_limit(slots: int) -> int:
@@ -74,7 +75,7 @@ class _Waiter:
     client: str
     sequence: int
     future: asyncio.Future = field(repr=False)
-    rank: int = 0  # requests its client had inside when it arrived
+    rank: float = 0.0  # its client's requests inside and recent refusals when it arrived
 
 
 class Admission:
@@ -95,7 +96,8 @@ class Admission:
         self._penalized_until: dict[str, float] = {}
         self._sequence = 0
         self._job_seconds = 0.05  # moving average, for Retry-After
-        self._refused: Counter[str] = Counter()  # per client, since a request of it got in
+        # per client: (refusals, decaying with REFUSAL_HALF_LIFE, and when last counted)
+        self._refused: dict[str, tuple[float, float]] = {}
 
     @classmethod
     def for_settings(cls, settings: Any) -> "Admission":
@@ -171,9 +173,8 @@ class Admission:
             self._free -= 1
             self._running[client] += 1
             self._inside[client] += 1
-            self._refused.pop(client, None)
             return
-        rank = self._inside[client] + self._refused[client]
+        rank = self._inside[client] + self._refusals(client)
         if len(self._waiting) >= self.max_queue and not self._make_room(client, rank):
             self._refuse(client)
             raise self._busy(503, "server_busy",
@@ -182,7 +183,6 @@ class Admission:
         self._sequence += 1
         waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future(),
                          rank)
-        self._refused.pop(client, None)  # carried by this request's rank
         self._waiting.append(waiter)
         self._inside[client] += 1
         try:
@@ -203,7 +203,7 @@ class Admission:
                                  "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
             raise
 
-    def _make_room(self, client: str, rank: int) -> bool:
+    def _make_room(self, client: str, rank: float) -> bool:
         """Every waiting place is taken: give ``client``'s request of ``rank`` the place of the
         latest waiting request of the highest rank (as high: whose client has more inside
         now), if that comes after it; that request gets the 503 (and its client a refusal).
@@ -222,11 +222,20 @@ class Admission:
             f"for less (T2W_API_MAX_QUEUE {self.max_queue})"))
         return True
 
+    def _refusals(self, client: str, now: float | None = None) -> float:
+        """``client``'s recent refusals: each counts 1, halving every ``REFUSAL_HALF_LIFE``
+        seconds. A client refused once in a while stays near 0; one that retries a flood of
+        refused requests ranks behind everyone else until it stops."""
+        count, at = self._refused.get(client, (0.0, 0.0))
+        now = time.monotonic() if now is None else now
+        return count * 0.5 ** ((now - at) / REFUSAL_HALF_LIFE) if count else 0.0
+
     def _refuse(self, client: str) -> None:
-        """Count a refusal against ``client`` until its next request gets in."""
-        self._refused[client] += 1
-        if len(self._refused) > 10_000:  # clients that never came back: start again
-            self._refused.clear()
+        now = time.monotonic()
+        self._refused[client] = (self._refusals(client, now) + 1.0, now)
+        if len(self._refused) > 10_000:  # forget clients whose refusals have faded
+            self._refused = {c: v for c, v in self._refused.items()
+                             if self._refusals(c, now) > 0.01}
 
     def _leave(self, client: str) -> None:
         self._inside[client] -= 1
@@ -261,7 +270,6 @@ class Admission:
             self._waiting.remove(best)
             self._free -= 1
             self._running[best.client] += 1
-            self._refused.pop(best.client, None)
             best.future.set_result(None)
         # Forget penalties that ran out, so the table stays small.
         if len(self._penalized_until) > 1000:
