@@ -14,6 +14,7 @@ import errno
 from pathlib import Path
 from typing import Any
 
+from text2world.cli.common import fail
 from text2world.files import InputFileError, OutputFileError, refuse_special, write_error
 
 # the errors of a failed write that no command handles better than by saying so
@@ -43,7 +44,7 @@ def _guarded(callback: Any) -> Any:
                 try:
                     refuse_special(one, _name(param))
                 except InputFileError as err:
-                    fail_path(str(err))
+                    fail(str(err))
         return callback(ctx, param, value) if callback is not None else value
     check.guards_paths = True  # type: ignore[attr-defined]
     return check
@@ -58,19 +59,13 @@ def guard_path_parameters(command: Any) -> None:
         guard_path_parameters(sub)
 
 
-def fail_path(message: str, code: int = 1) -> None:
-    from text2world.cli.common import fail
-
-    fail(message, code)
-
-
 def invoke_guarded(invoke: Any, ctx: Any) -> Any:
     """``invoke(ctx)`` with a path error from anywhere in the command as one line."""
     try:
         return invoke(ctx)
     except (InputFileError, OutputFileError) as err:
-        fail_path(str(err))
+        fail(str(err))
     except OSError as err:
         if err.errno not in _DISK_ERRNOS:
             raise
-        fail_path(str(write_error(err.filename or "output", "file", err)))
+        fail(str(write_error(err.filename or "output", "file", err)))
