@@ -32,7 +32,9 @@ _ROUND = re.compile(r"^Round (\d+)\r?\nDomain with errors:", re.MULTILINE)
 @dataclass
 class Script:
     answers: list[str]  # answer content for round 0, 1, ... (the last one repeats)
-    faults: list[str] = field(default_factory=list)  # "429", "500", "401", "slow" per request
+    # "429", "500", "401", "slow" per request; "401-echo" (any status): an error whose message
+    # quotes the key sent, whole and as OpenAI shows it (``sk-abc1****wxyz``), as providers do
+    faults: list[str] = field(default_factory=list)
     reasoning: str | None = None  # sent as reasoning_content (reasoning models)
     # agent requests (with ``tools``): the tool calls of step 0, 1, ... (a step is a request;
     # its index is the number of tool answers in it), each {"name", "arguments": {...}};
@@ -214,6 +216,14 @@ class ScriptedLLMServer:
             record.status = 404
             self._send(handler, 404, {"error": {"message": "no script for this prompt",
                                                 "type": "invalid_request_error"}})
+            return
+        if fault is not None and fault.endswith("-echo"):
+            record.status = int(fault.split("-")[0])
+            key = handler.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+            self._send(handler, record.status, {"error": {
+                "message": f"Incorrect API key provided: {key}. Shown in your account as "
+                           f"{key[:8]}{'*' * 20}{key[-4:]}.", "type": "invalid_request_error",
+                "code": "invalid_api_key"}})
             return
         if fault is not None and fault.isdigit():  # "429", "500", "401", ...
             record.status = int(fault)

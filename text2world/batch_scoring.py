@@ -16,19 +16,25 @@ on Ray and a run here write the same file.
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from text2world.errors import Text2WorldError
-from text2world.files import drop_torn_tail
+from text2world.files import (
+    InputFileError,
+    LineAppender,
+    atomic_write_text,
+    check_output_file,
+    read_input_text,
+)
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
 from text2world.store.datasets import BUILTIN, portable_reference
 
 CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines
 MAX_ID_CHARS = 200
+MAX_BATCH_BYTES = 1024 * 1024 * 1024  # a batch input, read whole (1 GiB)
 
 
 class BatchInputError(Text2WorldError, ValueError):
@@ -83,11 +89,9 @@ def read_batch(path: Path, dataset: str = BUILTIN) -> list[BatchLine]:
     """Every line of a JSONL file, checked before anything is scored (ids unique); ``dataset``
     for the lines that name none."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BatchInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise BatchInputError(f"{path}: cannot read it as UTF-8 text ({err})") from None
+        text = read_input_text(path, "batch input", MAX_BATCH_BYTES)
+    except InputFileError as err:
+        raise BatchInputError(str(err)) from None
     lines, seen = [], set()
     for number, row in enumerate(text.splitlines(), 1):
         if not row.strip():
@@ -148,10 +152,10 @@ def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
 
 def done_ids(out: Path) -> dict[str, dict]:
     """Lines already in an output file, by id (a torn last line is dropped)."""
-    if not out.is_file():
+    if not check_output_file(out, "--out").is_file():
         return {}
     found: dict[str, dict] = {}
-    with out.open(encoding="utf-8") as stream:
+    with out.open(encoding="utf-8", errors="replace") as stream:  # a regular file: checked
         for row in stream:
             try:
                 record = json.loads(row)
@@ -177,14 +181,11 @@ def score_batch(lines: list[BatchLine], out: Path, metric: str = DEFAULT_METRIC,
     total, done = len(lines), len(lines) - len(pending)
     if progress is not None:
         progress(done, total)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    drop_torn_tail(out)
-    with out.open("a", encoding="utf-8") as stream:
+    with LineAppender(out, "--out") as stream:  # whole lines only, a full disk included
         for part in (runner or run_here)(chunks(pending), metric, limit):
+            stream.write_lines([json.dumps(record, ensure_ascii=False) for record in part])
             for record in part:
-                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
                 previous[record["id"]] = record
-            stream.flush()
             done += len(part)
             if progress is not None:
                 progress(done, total)
@@ -198,9 +199,8 @@ def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -
     known = set(order)
     rows = [records[item] for item in order if item in records]
     rows += [record for item, record in records.items() if item not in known]
-    temporary = out.with_name(out.name + ".tmp")
-    temporary.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    os.replace(temporary, out)
+    atomic_write_text(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                      what="--out")
 
 
 __all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "chunks", "done_ids", "parse_line",

@@ -63,10 +63,10 @@ def test_a_client_past_its_limit_gets_429_with_retry_after():
         other = asyncio.create_task(gate.acquire("b"))
         await _waiting(gate, 2)
         gate.release("a")
+        await other  # "a" has had its turn: "b" goes first (fair queueing)
+        gate.release("b")
         await second
         gate.release("a")
-        await other
-        gate.release("b")
         return refused.value
 
     error = asyncio.run(scenario())

@@ -12,12 +12,18 @@ keep-alive timeout does, so a client never reads a 408 as the answer to its next
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
+import logging
+from typing import Any
 
 import h11
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.logging import AccessFormatter, DefaultFormatter
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from text2world.api.settings import Settings
+from text2world.model.credentials import redact_text
 
 _timeout: float | None = None
 
@@ -86,3 +92,27 @@ class HeaderTimeoutH11Protocol(H11Protocol):
 
 HTTP_PROTOCOL = f"{__name__}:HeaderTimeoutH11Protocol"
 """The value of uvicorn's ``http`` option (an import string, so worker processes load it)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Logs: uvicorn's own formatters, with every secret the process knows masked (the access log
+# quotes request lines, and a browser opens the service with ``?token=TOKEN``).
+
+
+class RedactingFormatter(DefaultFormatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return redact_text(super().format(record))
+
+
+class RedactingAccessFormatter(AccessFormatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return redact_text(super().format(record))
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration with the redacting formatters (``uvicorn.run``'s
+    ``log_config``; a dict, so that each worker process configures itself the same way)."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["default"]["()"] = f"{__name__}.RedactingFormatter"
+    config["formatters"]["access"]["()"] = f"{__name__}.RedactingAccessFormatter"
+    return config

@@ -140,6 +140,10 @@ def contamination_command(
             fail(f"--prompt-tokens {prompt_tokens} and --prefix-tokens {prefix_tokens} (its old "
                  "name) disagree; give one")
         prompt_tokens = prefix_tokens
+    if output is not None:
+        from text2world.files import check_output_file
+
+        check_output_file(output, "--output")  # before the corpus is read or a model called
     if compare is not None:
         try:
             gold = load_dataset(dataset)
@@ -312,9 +316,10 @@ def _print_spans(title: str, result, spans: int = 3) -> None:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    from text2world.store.datasets import atomic_write_text
+    from text2world.files import atomic_write_text
 
     try:
-        atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                          what="--output")
     except OSError as err:
-        fail(f"cannot write {path}: {err.strerror}")
+        fail(str(err))

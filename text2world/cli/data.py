@@ -12,10 +12,12 @@ from rich import box
 from rich.table import Table
 
 from text2world.cli.common import console, err_console, fail, print_json
+from text2world.files import InputFileError, read_input_text
 from text2world.reports.rendering import print_table
 from text2world.store.curation import CurationError, CurationReport, curate_dir
 from text2world.store.datasets import (
     BUILTIN,
+    MAX_DATASET_FILE_BYTES,
     Dataset,
     DatasetError,
     Record,
@@ -182,6 +184,8 @@ def stats_command(
                                "cache lacks with Fast Downward (slow)."),
 ) -> None:
     """Counts, requirement distribution, sizes and token lengths of a dataset."""
+    if released is not None and not audit:
+        fail(f"--released {released}: compared with by --audit only; add --audit")
     if audit:
         _audit(dataset, released, solve, as_json)
         return
@@ -362,9 +366,9 @@ def export_command(
         typer.echo(text, nl=False)
         return
     try:
-        atomic_write_text(out, text)
+        atomic_write_text(out, text, what="--out")
     except OSError as err:
-        fail(f"cannot write {out}: {err.strerror or err}")
+        fail(str(err))
     err_console.print(f"{len(data)} records written to {out}", highlight=False)
 
 
@@ -407,8 +411,10 @@ def lint_command(
     from text2world.store.lint import corpus_figures, lint_records, lint_store
     if released is not None:
         try:
-            raw = json.loads(released.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raw = json.loads(read_input_text(released, "--released", MAX_DATASET_FILE_BYTES))
+        except InputFileError as err:
+            fail(str(err))
+        except ValueError as err:
             fail(f"{released}: cannot read a released JSON list ({err})")
         if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
             fail(f"{released}: expected a JSON list of records")

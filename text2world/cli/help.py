@@ -86,7 +86,8 @@ def conventional(command) -> None:
 
 
 def _conventional_help_option(command, ctx):
-    option = super(type(command), command).get_help_option(ctx)
+    base = TyperGroup if isinstance(command, TyperGroup) else TyperCommand  # subclasses too
+    option = base.get_help_option(command, ctx)
     if type(option) is TyperOption:
         option.__class__ = ConventionalOption
     return option

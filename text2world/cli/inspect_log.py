@@ -17,8 +17,11 @@ def import_inspect_command(
 ) -> None:
     """Convert an Inspect log of text2world's tasks into a run folder for t2w report / view."""
     from text2world.engine.run_store import RunError
+    from text2world.files import check_output_folder
     from text2world.integrations.inspect_import import ImportError_, import_inspect_log
 
+    if out is not None:
+        check_output_folder(out, "--out")  # before the log is read
     try:
         imported = import_inspect_log(log, out)
     except (ImportError_, RunError) as err:

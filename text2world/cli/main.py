@@ -23,10 +23,27 @@ from text2world.cli import (
 )
 from text2world.cli.common import fail
 from text2world.cli.help import ConventionalGroup
+from text2world.cli.paths import guard_path_parameters, invoke_guarded
+
+
+class T2wGroup(ConventionalGroup):
+    """The root of ``t2w``: the conventional help, and every path held to the guard
+    (``cli/paths.py``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        guard_path_parameters(self)
+
+    def invoke(self, ctx):
+        from text2world.model.credentials import redact_streams
+
+        redact_streams()  # no secret this process knows reaches the terminal or a log file
+        return invoke_guarded(super().invoke, ctx)
+
 
 app = typer.Typer(
     name="t2w",
-    cls=ConventionalGroup,
+    cls=T2wGroup,
     help="text2world: benchmark LLMs on writing PDDL world models from natural language.",
     no_args_is_help=True,
     add_completion=False,

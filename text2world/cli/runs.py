@@ -318,7 +318,10 @@ def infrastructure_note(result, resume_command: str) -> None:
 def run_paths(paths: list[Path], root: Path | None) -> list[Path]:
     """Run folders given as paths or as run ids of the runs folder (``--runs-dir``)."""
     from text2world.engine.run_store import runs_dir
+    from text2world.files import check_folder
 
     base = Path(root) if root else runs_dir()
+    if root and base.exists():
+        check_folder(base, "--runs-dir")  # a file or a device there: said, not "no such run"
     return [path if path.exists() or not (base / path).is_dir() else base / path
             for path in paths]

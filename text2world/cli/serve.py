@@ -94,8 +94,9 @@ def serve_command(
     import uvicorn
 
     from text2world.api.guard import exposure_warning, hosts_for_bind, parse_hosts
-    from text2world.api.server import HTTP_PROTOCOL
+    from text2world.api.server import HTTP_PROTOCOL, log_config
     from text2world.api.settings import Settings, SettingsError
+    from text2world.files import check_folder
 
     if not 0 < port < 65536:
         fail(f"--port {port}: a TCP port is between 1 and 65535")
@@ -103,6 +104,8 @@ def serve_command(
         fail(f"--workers {workers}: at least 1 worker is needed")
     if data_dir is not None and not (data_dir / "domains").is_dir():
         fail(f"--data-dir {data_dir}: not a store folder (no domains/ inside)")
+    if runs_dir is not None and runs_dir.exists():
+        check_folder(runs_dir, "--runs-dir")  # a file there: refused, not served
     given: dict[str, Any] = {"max_body": max_body, "score_timeout": score_timeout, "executor": executor,
              "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
              "workers": workers, "client_concurrency": client_concurrency,
@@ -131,7 +134,8 @@ def serve_command(
     # Client addresses are the peers' own (admission limits clients by address): no proxy
     # headers. A request head must arrive within the header deadline (api.server).
     uvicorn.run("text2world.api.app:app", host=host, port=port, workers=workers, log_level=log_level,
-                proxy_headers=False, server_header=False, http=HTTP_PROTOCOL)
+                proxy_headers=False, server_header=False, http=HTTP_PROTOCOL,
+                log_config=log_config())
 
 
 def server_url(host: str, port: int) -> str:

@@ -53,6 +53,7 @@ def view_command(
 
     from text2world.api.app import create_app
     from text2world.api.guard import exposure_warning, hosts_for_bind, parse_hosts
+    from text2world.api.server import log_config
     from text2world.api.settings import Settings
 
     if not 0 < port < 65536:
@@ -77,7 +78,7 @@ def view_command(
 
         webbrowser.open(url)
     uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False,
-                server_header=False)
+                server_header=False, log_config=log_config())
 
 
 def _bundle(runs_dir: Path, out: Path, run_ids: str | None) -> None:

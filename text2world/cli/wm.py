@@ -346,13 +346,13 @@ def build_command(
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Write the task items (one JSON object per line), deterministic for the seed."""
-    from text2world.store.datasets import atomic_write_text
+    from text2world.files import atomic_write_text, check_output_file
     from text2world.tasks.wm.task import WmError, WmOptions, build
 
     # with the items on standard output, the progress and counts go to standard error
     messages = console if out is not None else err_console
-    if out is not None and out.is_dir():
-        fail(f"--out {out}: is a folder; give a file name such as items.jsonl")
+    if out is not None:
+        check_output_file(out, "--out")  # before the items are built
     tasks = [str(t) for t in task] if task else list(SHOWN)
     lines, skipped = [], set()
     domain_ids = [d.strip() for d in domains.split(",") if d.strip()] if domains else None
@@ -378,9 +378,9 @@ def build_command(
         sys.stdout.flush()
     else:
         try:
-            atomic_write_text(out, "\n".join(lines) + "\n")
+            atomic_write_text(out, "\n".join(lines) + "\n", what="--out")
         except OSError as err:
-            fail(f"--out {out}: cannot be written ({err.strerror})")
+            fail(str(err))
     for reason in sorted(skipped):
         messages.print(f"skipped: {reason}", highlight=False)
     messages.print(f"{len(lines)} items written to "

@@ -63,8 +63,16 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TypedDict, T
 
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
 from text2world.errors import Text2WorldError
-from text2world.files import atomic_write_text, drop_torn_tail
-from text2world.model.credentials import redact
+from text2world.files import (
+    InputFileError,
+    atomic_write_text,
+    check_folder,
+    check_output_folder,
+    drop_torn_tail,
+    read_input_bytes,
+    read_input_text,
+)
+from text2world.model.credentials import mask_known_secrets, redact
 
 if TYPE_CHECKING:
     from typing_extensions import ReadOnly
@@ -87,6 +95,7 @@ SENT_FILE = "sent.jsonl"
 SUMMARY_FILE = "summary.json"
 SCORES_FILE = "scores.jsonl"  # a generation run's rounds scored again (``t2w score-run``)
 LOCK_FILE = ".lock"
+MAX_CONFIG_BYTES = 64 * 1024 * 1024  # config.json, summary.json: read whole
 
 
 class RunKind(str, Enum):
@@ -515,9 +524,10 @@ class Run:
                 raise RunError(f"{path} is a different run ({shown}); choose another --run-id "
                                "or resume it with --resume")
             return run, True
-        if path.exists() and any(path.iterdir()):
+        check_output_folder(path.parent, "runs folder")  # not a file, a device or a FIFO
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise RunError(f"{path} exists and is not a run directory (no config.json)")
-        path.mkdir(parents=True, exist_ok=True)
+        check_output_folder(path, "run folder")
         config = {**config, "run_id": path.name, "created": utc_now()}
         atomic_write_text(path / CONFIG_FILE, json.dumps(config, indent=2, ensure_ascii=False))
         return cls(path, config), False
@@ -544,12 +554,14 @@ class Run:
     def open(cls, path: Path) -> "Run":
         path = Path(path)
         config_path = path / CONFIG_FILE
-        if not path.is_dir():
-            raise RunError(f"{path}: no such run directory")
+        try:
+            check_folder(path, "run")
+        except InputFileError as err:
+            raise RunError(str(err).replace("no such folder", "no such run directory")) from None
         if not config_path.is_file():
             raise RunError(f"{path}: not a run directory (no config.json)")
         try:
-            config = json.loads(config_path.read_text(encoding="utf-8"))
+            config = json.loads(read_input_text(config_path, "run config", MAX_CONFIG_BYTES))
         except (OSError, ValueError) as err:
             raise RunError(f"{config_path}: unreadable ({err})") from None
         if not isinstance(config, dict):
@@ -606,7 +618,8 @@ class Run:
         return {"kind": self.kind, "version": FORMAT_VERSION, **record}
 
     def _append(self, path: Path, record: Mapping[str, Any], sync: bool = True) -> None:
-        data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        # every secret the process knows masked, whatever a provider echoed into the record
+        data = (json.dumps(mask_known_secrets(record), ensure_ascii=False) + "\n").encode("utf-8")
         fd = self._fds.get(path)
         if fd is None:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
@@ -656,7 +669,8 @@ class Run:
     def write_summary(self, summary: RunSummary) -> None:
         summary = {"kind": self.kind, "version": FORMAT_VERSION, **summary}
         try:
-            atomic_write_text(self.summary_path, json.dumps(summary, indent=2, ensure_ascii=False))
+            atomic_write_text(self.summary_path, json.dumps(mask_known_secrets(summary), indent=2,
+                                                            ensure_ascii=False))
         except OSError as err:
             raise self._write_failed(self.summary_path, err) from None
 
@@ -728,7 +742,7 @@ class Run:
         """``summary.json`` as last written, or None if there is none (or it is unreadable);
         a task's own summary type: ``tasks/<kind>/records.py``."""
         try:
-            data = json.loads(self.summary_path.read_text(encoding="utf-8"))
+            data = json.loads(read_input_text(self.summary_path, "run summary", MAX_CONFIG_BYTES))
         except (OSError, ValueError):
             return None
         return cast(RunSummary, data) if isinstance(data, dict) else None
@@ -755,8 +769,8 @@ def _calls(item: ItemRecord) -> list[ModelCall]:
 
 def _lock_holder(path: Path) -> str | None:
     try:
-        text = path.read_text(encoding="ascii", errors="replace").strip()
-    except OSError:
+        text = read_input_bytes(path, "lock", 4096).decode("ascii", "replace").strip()
+    except (OSError, ValueError):
         return None
     return text if text.isdigit() else None
 

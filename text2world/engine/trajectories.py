@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from text2world.engine.run_reader import open_run
 from text2world.errors import Text2WorldError
+from text2world.files import atomic_write_text
 
 FILTERS = ("semantic_equivalent", "valid", "correct")
 _COMPARISON = re.compile(r"^\s*([A-Za-z0-9_.]+)\s*(>=|<=|==|>|<)\s*([0-9.]+)\s*$")
@@ -137,8 +138,8 @@ def trajectories(runs: Iterable[Path], where: str | None = None) -> list[dict]:
 def export_trajectories(runs: Iterable[Path], out: Path, where: str | None = None) -> int:
     """Write the trajectories of ``runs`` to ``out`` (JSONL); returns the number of lines."""
     lines = trajectories(runs, where)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    atomic_write_text(out, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                      what="--out")
     return len(lines)
 
 

@@ -220,12 +220,12 @@ def serve(settings: McpSettings, transport: Transport = "stdio", host: str = "12
         return
     import uvicorn
 
-    from text2world.api.server import HTTP_PROTOCOL
+    from text2world.api.server import HTTP_PROTOCOL, log_config
 
     guarded, _ = http_app(settings, host, allowed_hosts, token)
     # lifespan events pass through the middleware to the SDK's app (its session manager)
     uvicorn.run(guarded, host=host, port=port, log_level="warning", proxy_headers=False,
-                server_header=False, http=HTTP_PROTOCOL, lifespan="on")
+                server_header=False, http=HTTP_PROTOCOL, lifespan="on", log_config=log_config())
 
 
 def default_processes() -> int:

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from text2world.files import JsonFileStore, home_dir
+from text2world.files import MAX_CACHE_ENTRY_BYTES, JsonFileStore, home_dir, read_input_text
 from text2world.model.credentials import redact
 
 
@@ -87,8 +87,8 @@ class ResponseCache(JsonFileStore):
         """(path, the entry's JSON, {} when unreadable) of every cached response (the entries
         ``JsonFileStore.entries`` finds)."""
         for path in sorted(path for path, _, _ in self.entries()):
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+            try:  # an entry linked to a device or a FIFO is refused, not read
+                data = json.loads(read_input_text(path, "cache entry", MAX_CACHE_ENTRY_BYTES))
             except (OSError, ValueError):
                 data = {}
             yield path, data

@@ -26,7 +26,7 @@ from text2world.model.aliases import (
     user_models_path,
 )
 from text2world.model.cache import Completion, ResponseCache, cache_dir, request_key
-from text2world.model.credentials import redact_text, split_userinfo
+from text2world.model.credentials import is_secret_name, redact_text, remember_secret, split_userinfo
 from text2world.model.environment import (
     REFERENCE_MODELS,
     REFERENCE_PROVIDER,
@@ -204,6 +204,15 @@ class LLMClient:
         self.cache = None if spec.is_reference else (cache or ResponseCache())
         self.read_cache = read_cache
         self._api_key = api_key if api_key is not None else api_key_for(spec)
+        remember_secret(self._api_key)  # masked in whatever this process writes
+        if spec.api_base:
+            remember_secret(split_userinfo(spec.api_base)[2])
+        for field_name in ("extra_headers", "headers"):
+            headers = spec.params.get(field_name)
+            if isinstance(headers, dict):
+                for name, value in headers.items():
+                    if is_secret_name(name):
+                        remember_secret(str(value).split()[-1] if str(value).strip() else None)
         self.calls = 0  # requests actually sent (not cache hits)
         self.answered = 0  # requests that got an answer
         self.unreachable_calls = 0  # calls in a row that could not connect, retries included

@@ -18,6 +18,14 @@ The same form is the run's identity and part of the response-cache key:
 
 A redacted config cannot make calls: resuming such a run needs the credentials again
 (``needs_credentials``), from the same command line.
+
+Redaction by value: every secret the process knows (``known_secrets``: the values of
+environment variables named as secrets, ``*_KEY``, ``*_TOKEN``, ``*_SECRET`` and the like,
+which covers litellm's provider keys; and each value given to ``remember_secret``: a key
+passed in code, ``--api-base`` userinfo, the service's ``--token``) is masked in any text we
+write (``redact_text``; ``mask_known_secrets`` for records), wherever it appears and
+whatever a provider echoes of it: the whole value, a run of 8 or more of its characters, or
+its first or last characters next to a provider's own mask (``sk-abc1****wxyz``).
 """
 
 from __future__ import annotations
@@ -73,15 +81,123 @@ def redact_url(text: str) -> str:
     return _URL_USERINFO.sub(lambda m: m.group("scheme") + MASK + "@", text)
 
 
+# Environment variables whose values are secrets: the suffixes litellm's provider table
+# uses (OPENAI_API_KEY, HF_TOKEN, AZURE_CLIENT_SECRET, WATSONX_APIKEY, ...) and the service's
+# own T2W_API_TOKEN.
+_SECRET_VARIABLE_SUFFIXES = ("_KEY", "_TOKEN", "_SECRET", "_APIKEY", "_PASSWORD", "_PASSWD",
+                             "_CREDENTIALS", "_PAT", "_AUTH")
+MIN_SECRET_CHARS = 8  # shorter values ("EMPTY", "1") are placeholders, not secrets
+_PLACEHOLDERS = frozenset({"EMPTY", "none", "None", "null", "dummy", "changeme"})
+_remembered: set[str] = set()
+# a run of key characters in text: what a provider echoes of a key, cut by its own mask
+_KEY_RUN = re.compile(r"[A-Za-z0-9_\-+/]{4,}")
+_PROVIDER_MASK = frozenset("*.\u2026")
+
+
+def is_secret_variable(name: str) -> bool:
+    """Whether an environment variable of this name holds a secret (its value is masked)."""
+    return name.upper().endswith(_SECRET_VARIABLE_SUFFIXES)
+
+
+def remember_secret(value: str | None) -> None:
+    """Mask ``value`` in everything this process writes from now on."""
+    if value and len(value) >= MIN_SECRET_CHARS and value not in _PLACEHOLDERS:
+        _remembered.add(value)
+
+
+def known_secrets(environ: Any = None) -> tuple[str, ...]:
+    """Every secret this process knows: remembered values and secret-named variables'."""
+    import os
+
+    found = set(_remembered)
+    for name, value in (os.environ if environ is None else environ).items():
+        if (is_secret_variable(name) and len(value) >= MIN_SECRET_CHARS
+                and value not in _PLACEHOLDERS and not value.isdigit()):
+            found.add(value)
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def mask_secrets(text: str, secrets: tuple[str, ...]) -> str:
+    """``text`` with each of ``secrets`` masked: whole, in runs of 8 or more of its
+    characters, or by its first or last 4+ characters next to a provider's own mask."""
+    if not secrets or not text:
+        return text
+    for secret in secrets:
+        text = text.replace(secret, MASK)
+
+    def masked(match: re.Match) -> str:
+        run = match.group()
+        before = text[match.start() - 1] if match.start() else ""
+        after = text[match.end()] if match.end() < len(text) else ""
+        beside_mask = before in _PROVIDER_MASK and before or after in _PROVIDER_MASK and after
+        for secret in secrets:
+            if len(run) >= MIN_SECRET_CHARS and run in secret:
+                return MASK
+            if beside_mask and (secret.startswith(run) or secret.endswith(run)):
+                return MASK
+        return run
+
+    return _KEY_RUN.sub(masked, text)
+
+
 def redact_text(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """Free text (an error message): URL userinfo, ``Bearer``/``Basic`` values and the given
-    secret values are masked."""
+    """Free text (an error message, a log line): URL userinfo, ``Bearer``/``Basic`` values,
+    the given secret values and every secret the process knows (``known_secrets``) are
+    masked."""
     text = redact_url(text)
     text = _AUTH_VALUE.sub(lambda m: m.group("scheme") + " " + MASK, text)
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, MASK)
-    return text
+    given = tuple(s for s in secrets if s and len(s) >= 4)
+    return mask_secrets(text, tuple(sorted(set(given) | set(known_secrets()), key=len,
+                                           reverse=True)))
+
+
+def mask_known_secrets(value: Any) -> Any:
+    """A copy of a record (nested dicts, lists, strings) with every known secret masked in
+    its strings, keys and structure kept: what run files and logs are written as."""
+    secrets = known_secrets()
+    if not secrets:
+        return value
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return mask_secrets(item, secrets)
+        if isinstance(item, dict):
+            return {key: walk(child) for key, child in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(child) for child in item]
+        return item
+
+    return walk(value)
+
+
+class RedactingStream:
+    """A text stream (``sys.stderr``, ``sys.stdout``) that writes every known secret masked
+    (``mask_secrets``, by value only: what a command prints is otherwise left as it is)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(mask_secrets(text, known_secrets()))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...
+        return getattr(self._stream, name)
+
+
+def redact_streams() -> None:
+    """From now on, standard output and standard error of this process mask every secret
+    it knows (a command's messages, a library's warnings, a traceback)."""
+    import sys
+
+    if not isinstance(sys.stderr, RedactingStream) and sys.stderr is not None:
+        sys.stderr = RedactingStream(sys.stderr)
+    if not isinstance(sys.stdout, RedactingStream) and sys.stdout is not None:
+        sys.stdout = RedactingStream(sys.stdout)
 
 
 def _redact_headers(headers: dict) -> dict:
@@ -106,7 +222,7 @@ def _redact(value: Any, depth: int | None) -> Any:
             return None
         depth -= 1
     if isinstance(value, str):
-        return redact_url(value)
+        return redact_text(value)
     if isinstance(value, dict):
         result: dict[Any, Any] = {}
         for key, item in value.items():

@@ -27,6 +27,7 @@ from text2world.engine.run_store import (
     runs_dir,
 )
 from text2world.errors import Text2WorldError
+from text2world.files import OutputFileError, atomic_write_text, check_output_folder, read_input_text
 from text2world.pddl.validation import CATEGORIES
 from text2world.reports.generation_figures import (
     plot_abstract_concrete,
@@ -37,7 +38,6 @@ from text2world.reports.generation_figures import (
 )
 from text2world.reports.rendering import LABELS, csv_text, md_table, round_label
 from text2world.stats import format_interval
-from text2world.store.datasets import atomic_write_text
 from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.records import GenerationItem, generation_items
 from text2world.tasks.generation.summary import NO_PDDL, error_categories, item_cell, summarize
@@ -234,7 +234,7 @@ def _check_out_dir(out_dir: Path, mode: str) -> None:
     if not previous.is_file():
         return
     try:
-        old_mode = json.loads(previous.read_text(encoding="utf-8")).get("mode")
+        old_mode = json.loads(read_input_text(previous, "report")).get("mode")
     except (OSError, ValueError, AttributeError):
         old_mode = None
     if old_mode in SCORE_MODES and old_mode != mode:
@@ -264,11 +264,11 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                                     .encode()).hexdigest()[:10]
             out_dir = runs_dir() / f"report-{digest}" / mode
     out_dir = Path(out_dir)
-    _check_out_dir(out_dir, mode)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ReportError(f"cannot create the report folder {out_dir}: {err.strerror}") from None
+        check_output_folder(out_dir, "report folder")  # not a file, a device or a FIFO
+    except OutputFileError as err:
+        raise ReportError(str(err)) from None
+    _check_out_dir(out_dir, mode)
 
     metrics = mode_metrics(mode)
     curves = {r.label: _round_means(r, mode) for r in loaded_runs}

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import RunError
+from text2world.files import atomic_write_text, check_output_folder
 from text2world.reports.generation import ReportError
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
-from text2world.store.datasets import atomic_write_text
 from text2world.tasks.contamination.records import probe_items
 
 
@@ -30,7 +30,7 @@ def build_probe_report(path: Path, out_dir: Path | None = None) -> tuple[dict, s
     data.pop("config")
     measures = data["measures"]
     out_dir = Path(out_dir or run.path / "report" / "contamination")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_folder(out_dir, "report folder")
     markdown = "\n".join([
         f"# Contamination probe: {run.config.get('model')} on {run.config.get('dataset')}", "",
         (f"The model continues each gold domain from its first {measures['prefix_tokens']} "

@@ -13,9 +13,9 @@ from pathlib import Path
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import Run, RunConfig, RunError, RunKind, runs_dir
 from text2world.errors import Text2WorldError
+from text2world.files import atomic_write_text, check_output_folder
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
-from text2world.store.datasets import atomic_write_text
 from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals
 from text2world.tasks.wm.metrics import (
     COLUMNS,
@@ -85,7 +85,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
             digest = hashlib.sha256("|".join(sorted(str(r.path.resolve())
                                                     for r, _ in runs)).encode()).hexdigest()
             out_dir = runs_dir() / f"report-{digest[:10]}" / "wm"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_folder(out_dir, "report folder")
     files: list[Path] = []
 
     def write(name: str, text: str) -> None:

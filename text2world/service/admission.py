@@ -8,9 +8,24 @@ with a JSON error and ``Retry-After``:
 * at most ``max_queue`` requests waiting in all, each for at most ``queue_timeout`` seconds;
   past either, 503.
 
-A free slot goes to the waiting client with the fewest jobs scoring (ties: the request that
-waited longest), so one client cannot crowd out others however many connections it opens,
-while a client alone may use every slot. A job that runs long is *demoted* by the executor
+Capacity is shared across clients, however many there are and however many connections
+each opens. A waiting request has a *rank*: how many requests its client already had inside
+(scoring or waiting) when it arrived, plus its recent refused requests (429, 503; each counts
+1, halving every ``REFUSAL_HALF_LIFE`` seconds): a client that asks for more than it gets
+ranks behind one that does not.
+
+* A free slot goes to the waiting request of the lowest rank (ties: the client with the
+  fewest requests inside now, then the request that waited longest): every client's first
+  request, then every client's second, and so on, so clients that keep many requests inside
+  take turns, and a client that sends one request at a time (rank 0) is served next, however
+  many others flood.
+* The waiting places are shared the same way: when every one is taken, a request takes the
+  place of the waiting request of the highest rank (as high: of the client with the most
+  requests inside now; the latest of them) if that comes after its own, and that request
+  gets the 503 instead. So 50 clients flooding the service cannot leave a client that sends
+  one request at a time without a place.
+
+A client alone may use every slot. A job that runs long is *demoted* by the executor
 (``service.executor``: lower CPU priority) and gives its slot back, moving to one of ``background``
 places (one per slot); it still counts among its client's jobs, so a client whose jobs all
 run long holds background places and leaves the slots to clients with short jobs. A client
@@ -33,6 +48,7 @@ from text2world.errors import ApiError
 
 DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds a request may wait for a slot
 PENALTY_LIMITS = 3  # a client whose job ran past the time limit yields for this many limits
+REFUSAL_HALF_LIFE = 5.0  # seconds: how long a client's refused requests weigh on its rank
 
 
 def default_client_limit(slots: int) -> int:
@@ -59,6 +75,7 @@ class _Waiter:
     client: str
     sequence: int
     future: asyncio.Future = field(repr=False)
+    rank: float = 0.0  # its client's requests inside and recent refusals when it arrived
 
 
 class Admission:
@@ -79,6 +96,8 @@ class Admission:
         self._penalized_until: dict[str, float] = {}
         self._sequence = 0
         self._job_seconds = 0.05  # moving average, for Retry-After
+        # per client: (refusals, decaying with REFUSAL_HALF_LIFE, and when last counted)
+        self._refused: dict[str, tuple[float, float]] = {}
 
     @classmethod
     def for_settings(cls, settings: Any) -> "Admission":
@@ -145,6 +164,7 @@ class Admission:
     async def acquire(self, client: str) -> None:
         """Wait for a slot for ``client``, or raise the 429/503 ``ApiError``."""
         if self._inside[client] >= self.client_limit:
+            self._refuse(client)
             raise self._busy(429, "too_many_requests",
                              f"this client ({client}) already has {self._inside[client]} scoring "
                              f"requests in progress; the limit is {self.client_limit} "
@@ -154,18 +174,23 @@ class Admission:
             self._running[client] += 1
             self._inside[client] += 1
             return
-        if len(self._waiting) >= self.max_queue:
+        rank = self._inside[client] + self._refusals(client)
+        if len(self._waiting) >= self.max_queue and not self._make_room(client, rank):
+            self._refuse(client)
             raise self._busy(503, "server_busy",
                              f"the server is busy: {len(self._waiting)} scoring requests are "
                              f"waiting, the limit is {self.max_queue} (T2W_API_MAX_QUEUE)")
         self._sequence += 1
-        waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future())
+        waiter = _Waiter(client, self._sequence, asyncio.get_running_loop().create_future(),
+                         rank)
         self._waiting.append(waiter)
         self._inside[client] += 1
         try:
             await asyncio.wait_for(asyncio.shield(waiter.future), self.queue_timeout)
         except BaseException as err:
             if waiter.future.done() and not waiter.future.cancelled():
+                if waiter.future.exception() is not None:
+                    raise  # its place went to a request of a lower rank (``_make_room``)
                 # Granted just as we gave up: hand the slot on.
                 self.release(client)
             else:
@@ -177,6 +202,40 @@ class Admission:
                                  f"the request waited {self.queue_timeout:g} s for a free "
                                  "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
             raise
+
+    def _make_room(self, client: str, rank: float) -> bool:
+        """Every waiting place is taken: give ``client``'s request of ``rank`` the place of the
+        latest waiting request of the highest rank (as high: whose client has more inside
+        now), if that comes after it; that request gets the 503 (and its client a refusal).
+        False: none comes after it."""
+        last = max(self._waiting,
+                   key=lambda w: (w.rank, self._inside[w.client], w.sequence))
+        if (last.rank, self._inside[last.client]) <= (rank, self._inside[client] + 1):
+            return False
+        self._waiting.remove(last)
+        self._leave(last.client)
+        self._refuse(last.client)
+        last.future.set_exception(self._busy(
+            503, "server_busy",
+            f"the server is busy: this client ({last.client}) asks for more than its share "
+            "(requests inside, or refused), and its waiting place went to a client that asks "
+            f"for less (T2W_API_MAX_QUEUE {self.max_queue})"))
+        return True
+
+    def _refusals(self, client: str, now: float | None = None) -> float:
+        """``client``'s recent refusals: each counts 1, halving every ``REFUSAL_HALF_LIFE``
+        seconds. A client refused once in a while stays near 0; one that retries a flood of
+        refused requests ranks behind everyone else until it stops."""
+        count, at = self._refused.get(client, (0.0, 0.0))
+        now = time.monotonic() if now is None else now
+        return count * 0.5 ** ((now - at) / REFUSAL_HALF_LIFE) if count else 0.0
+
+    def _refuse(self, client: str) -> None:
+        now = time.monotonic()
+        self._refused[client] = (self._refusals(client, now) + 1.0, now)
+        if len(self._refused) > 10_000:  # forget clients whose refusals have faded
+            self._refused = {c: v for c, v in self._refused.items()
+                             if self._refusals(c, now) > 0.01}
 
     def _leave(self, client: str) -> None:
         self._inside[client] -= 1
@@ -202,8 +261,8 @@ class Admission:
                 running = self._running[waiter.client]
                 if running >= self.client_concurrency:
                     continue
-                key = (self._penalized_until.get(waiter.client, 0.0) > now, running,
-                       waiter.sequence)
+                key = (self._penalized_until.get(waiter.client, 0.0) > now, waiter.rank,
+                       self._inside[waiter.client], waiter.sequence)
                 if best_key is None or key < best_key:
                     best, best_key = waiter, key
             if best is None:

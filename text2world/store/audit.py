@@ -15,6 +15,7 @@ import statistics
 from pathlib import Path
 from typing import Iterable
 
+from text2world.files import InputFileError, read_input_text
 from text2world.pddl.model import (
     AddEffect,
     ConditionalEffect,
@@ -168,10 +169,12 @@ def store_write_only(data: Path) -> dict[str, list[str]]:
 def _released_records(path: Path) -> list[dict]:
     import json
 
-    from text2world.store.datasets import DatasetError
+    from text2world.store.datasets import MAX_DATASET_FILE_BYTES, DatasetError
     try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+        records = json.loads(read_input_text(path, "--released", MAX_DATASET_FILE_BYTES))
+    except InputFileError as err:
+        raise DatasetError(str(err)) from None
+    except ValueError as err:
         raise DatasetError(f"{path}: cannot read the released JSON ({err})") from None
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise DatasetError(f"{path}: expected a JSON list of records")

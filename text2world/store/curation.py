@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from text2world.errors import Text2WorldError
+from text2world.files import InputFileError, check_folder, read_input_bytes
 from text2world.pddl.validation import Validation, validate
 from text2world.store.tokens import count_gpt2_tokens
 
@@ -195,21 +196,21 @@ def curate_texts(named_texts: Mapping[str, str], *, source: str = "",
 
 def read_source_dir(source: Path) -> tuple[dict[str, str], dict[str, str]]:
     """The ``*.pddl`` files of a folder: readable texts, and unreadable files with the reason."""
-    if not source.exists():
-        raise CurationError(f"{source}: no such folder")
-    if not source.is_dir():
-        raise CurationError(f"{source}: not a folder (give a folder of .pddl files)")
+    try:
+        check_folder(source, "source")
+    except InputFileError as err:
+        raise CurationError(f"{err} (give a folder of .pddl files)") from None
     texts: dict[str, str] = {}
     unreadable: dict[str, str] = {}
     for path in sorted(source.glob("*.pddl")):
         if not path.is_file():
             continue
         try:
-            texts[path.name] = path.read_bytes().decode("utf-8")
+            texts[path.name] = read_input_bytes(path, "domain").decode("utf-8")
         except UnicodeDecodeError as err:
             unreadable[path.name] = f"not UTF-8 text (byte offset {err.start})"
-        except OSError as err:
-            unreadable[path.name] = f"cannot be read ({err.strerror})"
+        except InputFileError as err:
+            unreadable[path.name] = str(err).split(": ", 1)[-1]
     if not texts and not unreadable:
         raise CurationError(f"{source}: no .pddl files inside")
     return texts, unreadable

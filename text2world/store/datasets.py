@@ -293,11 +293,16 @@ def _cached(path: Path, load, *watched: Path) -> Dataset:
     return _cache[key]
 
 
+MAX_DATASET_FILE_BYTES = 512 * 1024 * 1024  # a released JSON or JSONL file read whole
+
+
 def _read_text(path: Path) -> str:
+    """A store's or a dataset's file through the guarded reader: a device, a FIFO or a
+    folder named in its place is refused, never read or waited on."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise DatasetError(f"{path}: not UTF-8 text (byte offset {err.start})") from None
+        return read_input_text(path, "dataset file", MAX_DATASET_FILE_BYTES)
+    except InputFileError as err:
+        raise DatasetError(str(err)) from None
 
 
 def load_store_dir(root: Path, name: str | None = None) -> Dataset:

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Iterable
 if TYPE_CHECKING:
     from text2world.pddl.model import Domain
 
+from text2world.files import read_input_bytes
+
 # Phrases that state a rule: a condition, a limit, an obligation or a prohibition.
 RULE_PHRASES = (
     "only", "must", "until", "at most", "at least", "cannot", "can't", "can not", "unless",
@@ -161,7 +163,7 @@ def lint_text(text: str, path: str = "<text>") -> LintResult:
 def lint_file(path: Path, root: Path | None = None) -> LintResult:
     label = str(path.relative_to(root)) if root is not None else str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input_bytes(path, "description").decode("utf-8")
     except UnicodeDecodeError as err:
         result = LintResult(label)
         result.failures.append(f"file: not UTF-8 text (byte offset {err.start})")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from text2world.errors import Text2WorldError
+from text2world.files import InputFileError, open_input, read_input_bytes
 
 
 class CorpusError(Text2WorldError, ValueError):
@@ -75,9 +76,9 @@ def iter_corpus(path: str | os.PathLike, text_field: str = "text",
 
 def _jsonl_records(path: Path) -> Iterator[tuple[str, object]]:
     try:
-        stream = path.open("rb")
-    except OSError as err:
-        raise CorpusError(f"{path}: cannot be read ({err.strerror})") from None
+        stream = open_input(path, "corpus")
+    except InputFileError as err:
+        raise CorpusError(str(err)) from None
     with stream:
         for number, raw in enumerate(stream, 1):
             if not raw.strip():
@@ -103,9 +104,12 @@ def _read_corpus_file(file: Path, skipped: list[str] | None) -> str | None:
         if size > MAX_CORPUS_FILE_BYTES:
             problem(f"{size:,} bytes, larger than the {MAX_CORPUS_FILE_BYTES:,}-byte limit")
             return None
-        data = file.read_bytes()
+        data = read_input_bytes(file, "corpus file", MAX_CORPUS_FILE_BYTES)
     except OSError as err:
         problem(f"cannot be read ({err.strerror})")
+        return None
+    except InputFileError as err:  # a device or a FIFO: refused, never read
+        problem(str(err).split(": ", 1)[-1])
         return None
     if b"\x00" in data[:8192]:
         problem("binary file, not text")

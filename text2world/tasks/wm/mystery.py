@@ -18,9 +18,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from text2world.files import atomic_write_text, check_output_folder
 from text2world.pddl.model import parse_domain
 from text2world.simulation import parse_problem
-from text2world.store.datasets import Problem, Record, atomic_write_text
+from text2world.store.datasets import Problem, Record
 from text2world.tasks.wm.generators import rename_tokens
 
 KEEP = {"total-cost", "object", "number"}  # PDDL's own names: meaning the language fixes
@@ -119,6 +120,8 @@ def write_mystery_store(records: list[Record], out: Path, seed: int = 0) -> Path
     manifest.json), so every command reads them with ``--dataset OUT`` (``t2w eval`` included);
     ``mystery-names.json`` keeps each domain's renaming (original name -> nonsense word)."""
     out = Path(out)
+    if out.exists():
+        check_output_folder(out, "--out")  # a file or a device there: said as such
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"{out}: exists and is not empty; give a new folder")
     entries, names = [], {}
