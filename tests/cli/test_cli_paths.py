@@ -109,6 +109,11 @@ CASES: dict[tuple[str, str], Case] = {
     ("wm both-ways", "eval_run"): case("in-folder", "wm both-ways {P} {RUN}"),
     ("wm both-ways", "wm_run"): case("in-folder", "wm both-ways {RUN} {P}"),
     ("wm mystery", "out"): case("out-folder", "wm mystery --domains blocksworld --out {P}"),
+    ("score", "dataset"): case("in-either", "score blocksworld {GOOD} --dataset {P}"),
+    ("score-batch", "dataset"): case("in-either", "score-batch {BATCH} --out {T}/scores.jsonl --dataset {P}"),
+    ("worlds generate", "out"): case("out-folder", "worlds generate --seed 1 --count 1 --out {P}"),
+    ("worlds generate", "released"): case("in-folder", "worlds generate --seed 1 --count 1 --out {T}/w "
+                                                       "--released {P}"),
 }
 for _task in ("next-state", "verify", "verify-rollout", "propose", "plan"):
     CASES[(f"wm {_task}", "dataset")] = case("in-either", f"wm {_task} {WM_RUN} --runs-dir {{T}} "
@@ -128,6 +133,8 @@ NOT_PATHS = {
     ("wm next-state", "off_plan_share"), ("wm verify", "off_plan_share"),
     ("wm verify-rollout", "off_plan_share"), ("wm propose", "off_plan_share"),
     ("wm plan", "off_plan_share"), ("wm build", "off_plan_share"),
+    ("report", "held_out"), ("compare", "held_out"),  # family names
+    ("worlds generate", "resume"),  # a flag: take the journal of an interrupted run
 }
 
 

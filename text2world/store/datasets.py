@@ -275,7 +275,7 @@ def portable_reference(name_or_path: str) -> str:
     if name_or_path == BUILTIN or _is_imported(name_or_path):
         return name_or_path
     path = Path(name_or_path)
-    return str(path.resolve()) if path.exists() else name_or_path
+    return str(path.absolute()) if path.exists() else name_or_path
 
 
 def _cached(path: Path, load, *watched: Path) -> Dataset:
@@ -403,8 +403,9 @@ def _read_hf_dir(path: Path) -> list[dict]:
 
 
 def read_path(path: Path) -> Dataset:
-    # absolute: a run records it as its dataset_source, read again from any folder
-    path = path.resolve()
+    # absolute: a run records it as its dataset_source, read again from any folder (links
+    # kept as given, so an error names the path the user named)
+    path = path.absolute()
     if path.is_dir() and (path / "domains").is_dir():
         return load_store_dir(path)
     raws = read_raw_records(path)
