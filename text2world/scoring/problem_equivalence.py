@@ -57,7 +57,7 @@ from text2world.scoring.score_base import ratio_without_whitespace, set_f1
 from text2world.simulation import PlanningProblem, SimulationError, Simulator, parse_problem
 
 Rule = TypingLiteral["auto", "enumeration", "fully-specified"]
-DEFAULT_WORK_BOUND = 5_000  # reachable states enumerated before the fully-specified rule
+DEFAULT_WORK_BOUND = 10_000  # reachable states enumerated before the fully-specified rule
 MAX_RENAMINGS = 64  # renamings tried on the goals before the answer is left open
 MAX_IMPLICATION_CHECKS = 24  # planner questions of the fully-specified rule per comparison
 PLAN_TIMEOUT = 5.0  # Fast Downward's CPU seconds per planner question
