@@ -14,8 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import product
 
-from text2world.pddl.model import AddEffect, And, Atom, DeleteEffect, Domain, Formula, Not, Or, \
-    Quantified, Truth, iter_effects
+from text2world.pddl.model import (
+    AddEffect,
+    And,
+    Atom,
+    DeleteEffect,
+    Domain,
+    Formula,
+    Not,
+    Or,
+    Quantified,
+    Truth,
+    iter_effects,
+)
 from text2world.planning.front import PREDICTION_LIMITS, cached_plan
 from text2world.simulation import PlanningProblem, Simulator
 
