@@ -18,6 +18,7 @@ from math import factorial
 from pathlib import Path
 
 from text2world.pddl.model import And, Atom, Not, Or, map_formula, parse_domain
+from text2world.scoring.problem_equivalence import reachable_states
 from text2world.simulation import PlanningProblem, Simulator, parse_problem
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,21 +47,6 @@ def store_problems(root: Path = REPO / "data") -> list[StoreProblem]:
                                       Simulator(domain, problem),
                                       frozenset(c.name for c in domain.constants)))
     return found
-
-
-def reachable_states(simulator: Simulator, bound: int) -> list | None:
-    seen = {simulator.initial_state}
-    stack = [simulator.initial_state]
-    while stack:
-        state = stack.pop()
-        for action in simulator.applicable(state):
-            nxt = simulator.successor(state, action, check=False)
-            if nxt not in seen:
-                if len(seen) >= bound:
-                    return None
-                seen.add(nxt)
-                stack.append(nxt)
-    return list(seen)
 
 
 def _atom_text(atom: tuple) -> str:

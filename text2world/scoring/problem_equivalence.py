@@ -213,7 +213,7 @@ class _Decision:
     message: str = ""
 
 
-def _reachable(simulator: Simulator, bound: int) -> list | None:
+def reachable_states(simulator: Simulator, bound: int) -> list | None:
     """Every state reachable from the initial one, or None past ``bound`` states."""
     start = simulator.initial_state
     seen = {start}
@@ -484,9 +484,12 @@ def _decide(domain_text: str, domain: Domain, gold: _Side, pred: _Side, static: 
     if renaming is None:
         return _Decision(False, "initial-state", {}, _init_difference(pred.graph, gold.graph))
     if rule in ("auto", "enumeration"):
-        states = _reachable(gold.simulator, work_bound)
-        if states is not None:
-            return _by_enumeration(gold, pred, renaming, states, static)
+        try:
+            states = reachable_states(gold.simulator, work_bound)
+            if states is not None:
+                return _by_enumeration(gold, pred, renaming, states, static)
+        except SimulationError:  # one state's actions or goal past the simulator's max_work
+            states = None
         if rule == "enumeration":
             return _Decision(None, "enumeration", renaming,
                              message=f"more than {work_bound:,} reachable states")
@@ -494,4 +497,5 @@ def _decide(domain_text: str, domain: Domain, gold: _Side, pred: _Side, static: 
 
 
 __all__ = ["Counterexample", "DEFAULT_WORK_BOUND", "MAX_IMPLICATION_CHECKS", "MAX_RENAMINGS",
-           "PLAN_TIMEOUT", "ProblemComparisonError", "ProblemVerdict", "Rule", "compare_problems"]
+           "PLAN_TIMEOUT", "ProblemComparisonError", "ProblemVerdict", "Rule", "compare_problems",
+           "reachable_states"]
