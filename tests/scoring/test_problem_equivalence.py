@@ -74,9 +74,12 @@ def test_a_renamed_problem_is_equivalent_with_its_renaming():
     renamed = BLOCKS.replace(" a ", " x ").replace("a)", "x)")
     verdict = compare_problems(DOMAINS["blocksworld"], BLOCKS, renamed)
     assert (verdict.parseable, verdict.solvable, verdict.equivalent) == (True, True, True)
-    assert verdict.rule == "enumeration" and verdict.states == 22
+    # the same goal literals under the renaming: decided without enumerating
+    assert verdict.rule == "fully-specified" and verdict.states is None
     assert verdict.mapping == {"x": "a", "b": "b", "c": "c"}
     assert verdict.init_f1 == verdict.goal_f1 == 1.0 and verdict.similarity < 1.0
+    exact = compare_problems(DOMAINS["blocksworld"], BLOCKS, renamed, rule="enumeration")
+    assert (exact.equivalent, exact.rule, exact.states) == (True, "enumeration", 22)
 
 
 def test_a_wrong_goal_object_gives_a_goal_state_counterexample():

@@ -35,7 +35,7 @@ from typing import Literal as TypingLiteral
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, iter_literals, parse_domain
-from text2world.planning.front import PREDICTION_LIMITS, cached_plan
+from text2world.planning.front import FRONT_LIMITS, PREDICTION_LIMITS, cached_plan
 from text2world.scoring.problem_goals import (
     PROVEN_UNSOLVABLE,
     GoalLiterals,
@@ -211,6 +211,7 @@ class _Decision:
     counterexample: Counterexample | None = None
     states: int | None = None
     message: str = ""
+    solvable: bool | None = None  # the prediction's, when the enumeration saw its goal states
 
 
 def reachable_states(simulator: Simulator, bound: int) -> list | None:
@@ -257,11 +258,12 @@ def _by_enumeration(gold: _Side, pred: _Side, renaming: dict, states: list,
     inverse = {g: p for p, g in renaming.items()}
     pred_accepts = _accepted(pred, states, inverse)
     count = len(states)
+    solvable = bool(pred_accepts)  # the enumeration saw every reachable state
     if pred_accepts == gold_accepts:
-        return _Decision(True, "enumeration", renaming, states=count)
+        return _Decision(True, "enumeration", renaming, states=count, solvable=solvable)
     first = _state_counterexample(gold_accepts, pred_accepts, static)
     if not gold_accepts or not pred_accepts:  # no renaming can make one set empty, or full
-        return _Decision(False, "enumeration", renaming, first, count)
+        return _Decision(False, "enumeration", renaming, first, count, solvable=solvable)
     # A renaming making the goals equal maps the facts common to one's goal states onto the
     # other's: only the isomorphisms of the initial states that do are candidates.
     common_gold = frozenset.intersection(*gold_accepts)
@@ -272,15 +274,16 @@ def _by_enumeration(gold: _Side, pred: _Side, renaming: dict, states: list,
         for tried, candidate in enumerate(isomorphisms(source, target, exact=("init", "goal"))):
             if tried >= MAX_RENAMINGS:
                 return _Decision(None, "enumeration", renaming, first, count,
-                                 f"more than {MAX_RENAMINGS} renamings to try")
+                                 f"more than {MAX_RENAMINGS} renamings to try", solvable)
             if candidate == renaming:
                 continue
             flipped = {g: p for p, g in candidate.items()}
             if _accepted(pred, states, flipped) == gold_accepts:
-                return _Decision(True, "enumeration", candidate, states=count)
+                return _Decision(True, "enumeration", candidate, states=count,
+                                 solvable=solvable)
     except IsomorphismBound as err:
-        return _Decision(None, "enumeration", renaming, first, count, str(err))
-    return _Decision(False, "enumeration", renaming, first, count)
+        return _Decision(None, "enumeration", renaming, first, count, str(err), solvable)
+    return _Decision(False, "enumeration", renaming, first, count, solvable=solvable)
 
 
 # --------------------------------------------------------------------------------------------
@@ -417,8 +420,11 @@ def _f1s(gold: _Side, pred: _Side, mapping: dict) -> tuple[float, float]:
     return round(init, 4), round(goal, 4)
 
 
-def _solvable(domain_text: str, text: str, timeout: float) -> bool | None:
-    result = cached_plan(domain_text, text, timeout, limits=PREDICTION_LIMITS)
+def _solvable(domain_text: str, text: str, timeout: float, *, gold: bool = False
+              ) -> bool | None:
+    # a gold is planned under the gold's bounds, whose answers ship with the store
+    result = cached_plan(domain_text, text, timeout,
+                         limits=FRONT_LIMITS if gold else PREDICTION_LIMITS)
     if result.solved:
         return True
     return False if result.status == PROVEN_UNSOLVABLE else None
@@ -469,7 +475,11 @@ def compare_problems(domain_pddl: str, gold_problem_pddl: str, predicted_problem
         pred.graph.with_facts(_raw_goal_facts(pred.problem)),
         gold.graph.with_facts(_raw_goal_facts(gold.problem)))
     init_f1, goal_f1 = _f1s(gold, pred, mapping)
-    solvable = _solvable(domain_pddl, predicted_problem_pddl, plan_timeout)
+    solvable = decision.solvable
+    if solvable is None and decision.equivalent:  # the gold's task: its answer ships
+        solvable = _solvable(domain_pddl, gold_problem_pddl, plan_timeout, gold=True)
+    if solvable is None:
+        solvable = _solvable(domain_pddl, predicted_problem_pddl, plan_timeout)
     return ProblemVerdict(True, solvable, decision.equivalent, decision.rule,
                           decision.counterexample, similarity, init_f1, goal_f1,
                           dict(sorted(mapping.items())), decision.states, decision.message)
@@ -483,6 +493,18 @@ def _decide(domain_text: str, domain: Domain, gold: _Side, pred: _Side, static: 
         return _Decision(None, "initial-state", {}, message=str(err))
     if renaming is None:
         return _Decision(False, "initial-state", {}, _init_difference(pred.graph, gold.graph))
+    if rule != "enumeration" and gold.goal is not None and pred.goal is not None \
+            and gold.goal.unsatisfiable == pred.goal.unsatisfiable:
+        # the same goal literals under a renaming of the initial state: the same completed
+        # goals, whatever the reachable states (Planetarium's rule, without a planner question)
+        try:
+            same = first_isomorphism(pred.graph.with_facts(_goal_facts(pred.goal)),
+                                     gold.graph.with_facts(_goal_facts(gold.goal)),
+                                     exact=("init", "goal", "goal-not"))
+        except IsomorphismBound:
+            same = None
+        if same is not None:
+            return _Decision(True, "fully-specified", same)
     if rule in ("auto", "enumeration"):
         try:
             states = reachable_states(gold.simulator, work_bound)
