@@ -11,6 +11,8 @@
   reachable states under that renaming. ``rule`` says what decided:
 
   * ``"initial-state"``: the initial states differ (no renaming maps one onto the other);
+  * ``"fully-specified"`` at once when the goals are the same ground literals under a renaming
+    of the initial states (their completions are then the same);
   * ``"enumeration"``: the gold's reachable states were enumerated (at most ``work_bound`` of
     them) and each goal tested on every one: exact;
   * ``"fully-specified"``: Planetarium's rule, for larger spaces: each goal, a conjunction of
