@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "scoring"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "scoring")]  # the rewrites, repo_paths
 
 
 def _cpu() -> float:

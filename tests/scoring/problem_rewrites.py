@@ -17,11 +17,12 @@ from itertools import permutations, product
 from math import factorial
 from pathlib import Path
 
+from repo_paths import REPO
+
 from text2world.pddl.model import And, Atom, Not, Or, map_formula, parse_domain
 from text2world.scoring.problem_equivalence import reachable_states
 from text2world.simulation import PlanningProblem, Simulator, parse_problem
 
-REPO = Path(__file__).resolve().parents[2]
 MAX_PERMUTATIONS = 5_000
 
 
