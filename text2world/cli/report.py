@@ -318,7 +318,7 @@ def compare_command(
 ) -> None:
     """Two runs item by item: paired differences per metric with 95% intervals and
     permutation p-values, wins / ties / losses per domain, the domains that differ most."""
-    from text2world.reports.compare import CompareError, compare_markdown, compare_runs
+    from text2world.reports.compare import CompareError, compare_markdown, compare_runs, side_title
 
     try:
         data = compare_runs(run_a, run_b, mode)
@@ -333,8 +333,7 @@ def compare_command(
     for note in data["notes"]:
         warn(note)
     # escaped: "[syntax]" would otherwise be read as rich markup and vanish from the title
-    table = Table(title=escape(f"{data['b']['model']} [{data['b']['protocol_label']}] (B) vs "
-                               f"{data['a']['model']} [{data['a']['protocol_label']}] (A): ")
+    table = Table(title=escape(f"{side_title(data['b'])} (B) vs {side_title(data['a'])} (A): ")
                   + f"{data['common_items']} common items, B - A in points "
                     f"[95% paired interval], seed {data['seed']}",
                   caption="W/T/L: items where B wins / ties / loses; metrics named as in "
