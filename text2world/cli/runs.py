@@ -124,11 +124,11 @@ def spread_table(title: str, spread: dict[str, Any]) -> Table | None:
     def pct(value: Any) -> str:
         return f"{100 * value:.1f}" if isinstance(value, (int, float)) else "-"
 
-    table = Table(title=f"{title}: per epoch, % (mean, standard deviation, min, max over "
-                        f"{len(per_epoch)} epochs)")
+    table = Table(title=f"{title}: per epoch (0 .. {len(per_epoch) - 1}), %, then their mean, "
+                        "standard deviation, min and max")
     table.add_column("value")
     for row in per_epoch:
-        table.add_column(f"epoch {row['epoch']}", justify="right")
+        table.add_column(str(row["epoch"]), justify="right")
     for name in ("mean", "std", "min", "max"):
         table.add_column(name, justify="right")
     for key, values in spreads.items():
