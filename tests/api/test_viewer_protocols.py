@@ -74,7 +74,8 @@ def test_protocol_curves_are_the_runs_own_per_round_scores(client, runs, tmp_pat
     behavior = by_run[runs.behavior.run_id]
     assert behavior["oracle_feedback"] and "oracle" in behavior["label"]
     assert not any("oracle" in by_run[run.run_id]["label"] for run in (runs.syntax, runs.plans))
-    assert by_run[runs.scaling.run_id]["epochs"] == 3 and by_run[runs.scaling.run_id]["items"] == 6
+    # items, not samples: 2 domains, each asked in 3 epochs
+    assert by_run[runs.scaling.run_id]["epochs"] == 3 and by_run[runs.scaling.run_id]["items"] == 2
     assert any("oracle" in note for note in data["notes"])
     for run in (runs.syntax, runs.plans, runs.behavior, runs.scaling):
         series = by_run[run.run_id]
