@@ -558,7 +558,7 @@ class Run:
         old = list(self.config.get("selected") or [])
         merged = old + [item for item in selected if item not in set(old)]
         new_epochs = max(run_epochs(self.config), epochs)
-        relabelled = bool(label) and label != self.config.get("label")
+        relabelled = label is not None and label != "" and label != self.config.get("label")
         if merged == old and new_epochs == run_epochs(self.config) and not relabelled:
             return
         wider = len(merged) > len(old)
@@ -566,7 +566,7 @@ class Run:
                        "planned_items": len(merged),
                        "selection": selection if wider or not old
                        else self.config.get("selection"),
-                       **({"label": label} if relabelled else {}),
+                       **({"label": label} if label and relabelled else {}),
                        "version": FORMAT_VERSION}
         atomic_write_text(self.path / CONFIG_FILE,
                           json.dumps(redact(self.config), indent=2, ensure_ascii=False))

@@ -220,10 +220,6 @@ def _epoch_markdown(spreads: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def _pct(value: Any) -> str:
-    return f"{100 * value:.1f}" if isinstance(value, (int, float)) else "-"
-
-
 def error_category_rows(loaded: LoadedRun) -> list[dict]:
     """Per round: how many items were invalid, by error category (the task's count)."""
     return error_categories(loaded.items, loaded.ec)
