@@ -11,19 +11,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from processes import chromium_path, viewer_process
+from processes import chromium_path, offline_page, viewer_process
 from repo_paths import REPO
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
                                "installed (pip install -e '.[test]')")
-
-CHROMIUM = chromium_path()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium browser found (apt-get install chromium, as .ci/run "
-    "does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
 
 
 def t2w(runs_dir: Path, *args: str) -> None:
@@ -55,24 +49,15 @@ def server(runs_dir, tmp_path_factory):
 
 @pytest.fixture
 def page(server):
+    chromium = chromium_path()
+    if chromium is None:
+        pytest.skip("no Chromium browser found (apt-get install chromium, as .ci/run does, or "
+                    "set T2W_CHROMIUM to its path): the browser tests cannot run")
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+        browser = playwright.chromium.launch(executable_path=chromium,
                                              args=["--disable-dev-shm-usage"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        external: list[str] = []
-        errors: list[str] = []
-        local = urlparse(server).netloc
-
-        def gate(route):
-            target = urlparse(route.request.url)
-            if target.scheme in ("data", "blob") or target.netloc == local:
-                route.continue_()
-            else:
-                external.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", gate)
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        external, errors = offline_page(page, server)
         yield page
         assert external == [] and errors == [], (external, errors)
         browser.close()
