@@ -243,6 +243,7 @@ class ProgressObserver:
         if self.bar:
             self.progress = Progress(
                 TextColumn(f"[bold]{self.label}[/]"), BarColumn(), MofNCompleteColumn(),
+                TextColumn(self.unit.split(" ")[0]),  # items, or samples with epochs
                 TextColumn("· {task.fields[calls]} calls · {task.fields[tokens]:,} tokens · "
                            "${task.fields[cost]:.4f} · {task.fields[failed]} infra errors"),
                 TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
