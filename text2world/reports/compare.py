@@ -212,7 +212,9 @@ def _protocol_note(side: dict) -> str:
 def side_title(side: dict) -> str:
     """One side of a comparison as its titles name it: the model, then what tells its run
     apart (its label) and its protocol, ``reference/oracle [next-state-mystery]``."""
-    told = [part for part in (side.get("label"), side.get("protocol_label"))
+    epochs = int(side.get("epochs") or 1)
+    told = [part for part in (side.get("label"), side.get("protocol_label"),
+                              f"{epochs} epochs" if epochs > 1 else None)
             if part and part != "-"]
     return f"{side['model']} [{', '.join(told)}]" if told else str(side["model"])
 
