@@ -298,7 +298,10 @@ def score_run_command(
 
         _print_summary(generation_summary(summary), name, with_semantic=index == len(modes) - 1,
                        run=run)
-    console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
+    from text2world.engine.summary import items_phrase
+
+    counted = items_phrase(summary["finished_items"], summary.get("epochs") or 1)
+    console.print(f"re-scored {counted} ({', '.join(modes)}): "
                   f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 
 
