@@ -413,6 +413,9 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
                 "mystery": row.get("mystery"), "metrics": {"all": {"all": row["all"]},
                                         "rho": report.data["by_rho"][row["run"]]}},
                 report.data["intervals"][row["run"]]))
+            spread = spread_table(row["label"], (report.data.get("epochs") or {}).get(row["run"], {}))
+            if spread is not None:
+                print_table(console, spread)
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)
