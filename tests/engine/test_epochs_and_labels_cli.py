@@ -84,6 +84,7 @@ def test_resumed_epochs_say_samples_and_wm_epochs_count_items():
     assert summary["finished_items"] == items and summary["finished_samples"] == 2 * items
     assert f"{2 * items}/{2 * items} samples done ({items} items x 2 epochs)" in wm, wm
     assert "per epoch (0 .. 1), %" in wm, wm
+    assert "per epoch (0 .. 1), %" in flat(t2w("report", str(runs() / "wm-epochs")).stdout)
 
 
 def test_labels_tell_runs_of_one_model_apart_in_compare_and_report():
