@@ -338,8 +338,8 @@ function modelCell(run) {
   if (run.status === "failed") badges += ` <span class="badge invalid failed" title="${esc(run.reason || "")}">failed</span>`;
   else if (!run.finished) badges += ' <span class="badge invalid">no summary</span>';
   // the run's short label tells two runs of one model apart (t2w eval --label, else its id's own part)
-  const told = run.label ? ` <span class="run-label muted" title="${esc(run.id)}">${esc(run.label)}</span>` : "";
-  return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${told}${badges}</td>`;
+  const told = run.label ? `<span class="run-label muted" title="${esc(run.id)}">${esc(run.label)}</span>` : "";
+  return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${badges}${told}</td>`;
 }
 function itemsText(s) {
   // "N items x E epochs": --epochs asks each item E times, never more items
