@@ -196,11 +196,14 @@ def _epoch_spreads(loaded_runs: list[LoadedRun]) -> dict[str, dict]:
     """Label -> the headline values per epoch and their spread, for each run of several
     epochs (as its summary has them, on the scores the report reads)."""
     from text2world.engine.summary import epoch_spread
-    from text2world.tasks.registry import task_for_run
+    from text2world.tasks.registry import task_for_kind
 
     spreads = {}
     for loaded in loaded_runs:
-        found = epoch_spread(task_for_run(loaded.run), loaded.config, loaded.items)
+        if run_epochs(loaded.config) < 2:
+            continue
+        # the kind's task: its headline is a function of the records (an imported run too)
+        found = epoch_spread(task_for_kind(loaded.run.kind), loaded.config, loaded.items)
         if found:
             spreads[loaded.label] = dict(found)
     return spreads
