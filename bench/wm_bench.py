@@ -27,7 +27,8 @@
 
 5. ``--propose-ratio`` (issue 32): ``t2w wm propose --model reference/oracle`` and ``t2w wm
    next-state --model reference/oracle`` (baselines included, defaults) as commands, each in a
-   fresh runs folder, their CPU with children, and the ratio (target <= 2); then the check of
+   fresh runs folder, their CPU with children, and the ratio (target <= 2), cold (each from an
+   empty ``T2W_HOME``) and warm (each again in its home); then the check of
    one proposal as a real model's (every applicable action of each propose item, one at a
    time, through the task's own check): the median and p90 (target median < 10 ms).
 """
@@ -173,13 +174,13 @@ def keyed_domains() -> list[str]:
     return keyed
 
 
-def command_cpu(task: str, limit: int | None, domains: list[str] | None = None) -> float:
+def command_cpu(task: str, limit: int | None, domains: list[str] | None, home: Path) -> float:
     """CPU-s (children included) of ``t2w wm TASK --model reference/oracle`` in a fresh runs
-    folder."""
+    folder, with ``home`` as ``T2W_HOME`` (its caches: plans, scores, responses)."""
     import subprocess
 
     with tempfile.TemporaryDirectory(prefix="t2w-wm-bench-") as runs:
-        env = {**os.environ, "T2W_RUNS_DIR": runs,
+        env = {**os.environ, "T2W_RUNS_DIR": runs, "T2W_HOME": str(home),
                "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         command = [sys.executable, "-m", "text2world.cli", "wm", task, "--model",
                    "reference/oracle"] + ([] if limit is None else ["--limit-domains", str(limit)]) \
@@ -194,7 +195,32 @@ def command_cpu(task: str, limit: int | None, domains: list[str] | None = None) 
 
 def propose_ratio(limit: int | None, planner_timeout: float,
                   domains: list[str] | None = None) -> None:
-    """Issue 32: the propose command's CPU against next-state's, and one proposal's check."""
+    """Issue 32: the propose command's CPU against next-state's, and one proposal's check.
+    Each command runs twice in a ``T2W_HOME`` of its own: first empty (cold: what a new user
+    pays), then again in it (warm: its caches filled)."""
+    from first_command_bench import machine
+
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} at start")
+    tasks = ("next-state", "propose")
+    with tempfile.TemporaryDirectory(prefix="t2w-wm-bench-home-") as homes:
+        cpu = {}
+        for state in ("cold", "warm"):
+            for task in tasks:
+                cpu[state, task] = command_cpu(task, limit, domains, Path(homes) / task)
+            print(f"{state} ({'an empty' if state == 'cold' else 'the same'} T2W_HOME each): "
+                  f"t2w wm next-state {cpu[state, 'next-state']:.1f} CPU-s, t2w wm propose "
+                  f"{cpu[state, 'propose']:.1f} CPU-s (reference/oracle, baselines, children "
+                  f"included); ratio "
+                  f"{cpu[state, 'propose'] / max(cpu[state, 'next-state'], 1e-9):.2f} "
+                  f"(target <= 2); load average {os.getloadavg()[0]:.1f}")
+        os.environ["T2W_HOME"] = str(Path(homes) / "check")  # the check below: cold too
+        check_proposals(limit, planner_timeout, domains)
+
+
+def check_proposals(limit: int | None, planner_timeout: float,
+                    domains: list[str] | None) -> None:
+    """The CPU of checking one proposal as a real model's, over every applicable action of
+    each propose item."""
     import asyncio
     from types import SimpleNamespace
 
@@ -202,12 +228,6 @@ def propose_ratio(limit: int | None, planner_timeout: float,
     from text2world.tasks.wm.baselines import applicable_actions
     from text2world.tasks.wm.task import WmTask, _Solver, build
 
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    cpu = {task: command_cpu(task, limit, domains) for task in ("next-state", "propose")}
-    print(f"t2w wm next-state: {cpu['next-state']:.1f} CPU-s; t2w wm propose: "
-          f"{cpu['propose']:.1f} CPU-s (reference/oracle, baselines, children included); "
-          f"ratio {cpu['propose'] / max(cpu['next-state'], 1e-9):.2f} (target <= 2); "
-          f"load {os.getloadavg()[0]:.1f}")
     options = WmOptions(model="reference/oracle", task="propose", limit=limit,
                         planner_timeout=planner_timeout, domains=domains)
     task = WmTask(options)

@@ -106,6 +106,28 @@ def stop_group(process) -> str:
     return process.stdout.read().decode(errors="replace")
 
 
+def offline_page(page, server: str) -> tuple[list[str], list[str]]:
+    """Refuse (and record) a browser page's requests to any host but ``server``'s, and record
+    its script errors: (requests to other hosts, script errors), for the test to find empty."""
+    from urllib.parse import urlparse
+
+    external: list[str] = []
+    errors: list[str] = []
+    local = urlparse(server).netloc
+
+    def gate(route) -> None:
+        target = urlparse(route.request.url)
+        if target.scheme in ("data", "blob") or target.netloc == local:
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", gate)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return external, errors
+
+
 def chromium_path() -> str | None:
     """The headless browser the page tests drive (``T2W_CHROMIUM``, else Debian's chromium)."""
     import shutil

@@ -138,7 +138,7 @@ def test_report_writes_one_folder_per_mode_and_fits_80_columns():
     assert "F1 types" in canonical.stdout and "F1 types" not in paper.stdout
     # the markdown stays in the files (and --markdown prints it for a pipe)
     markdown = runner.invoke(app, ["report", str(run), "--markdown"])
-    assert "| Model | Items | Exec EC_0 |" in markdown.output
+    assert "| Model | Run | Items | Exec EC_0 |" in markdown.output
     # an explicit folder holding the other mode's report is not silently replaced
     refused = runner.invoke(app, ["report", str(run), "--mode", "canonical",
                                   "--out", str(run / "report" / "paper")])

@@ -216,7 +216,7 @@ def test_allowed_overrides_on_resume_and_kind_checks(tmp_path):
     again = runner.invoke(app, ["eval", "--resume", str(run), "--max-concurrency", "2",
                                 "--timeout", "30", "--quiet"])
     assert again.exit_code == 0, again.output
-    assert "(0 new items, 2/2 done" in again.output  # the old run is finished: no call
+    assert "(0 new items, 2/2 items done" in again.output  # the old run is finished: no call
     wrong = runner.invoke(app, ["wm", "verify", "--resume", str(run)])
     assert wrong.exit_code == 1 and "is a generation run, not a wm run" in wrong.output
     probe = runner.invoke(app, ["contamination", "--resume", str(run)])

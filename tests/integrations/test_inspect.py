@@ -320,3 +320,26 @@ def test_world_model_tasks_take_the_mystery_copies(store):
                                             problems_per_domain=1, mystery=True))
     assert "unstack" in plain.lower()
     assert mystery and "unstack" not in mystery.lower()
+
+
+def test_import_after_inspect_limit_plans_only_the_samples_run(store, tmp_path):
+    """Issue 47: ``inspect eval --limit 2 --epochs 2`` of a 5-domain task, imported with
+    ``t2w import-inspect``: the run plans the 2 samples the log ran (never 2/5), asked in 2
+    epochs, and counts them as items x epochs."""
+    log = inspect_eval(generation(ec=0, dataset=str(store), semantic=False),
+                       model=scripted_model(scripts()), limit=2, epochs=2,
+                       log_dir=str(tmp_path / "logs"), display="none")[0]
+    assert log.status == "success", log.error
+    out = tmp_path / "runs" / "imported"
+    done = subprocess.run([sys.executable, "-m", "text2world.cli", "import-inspect",
+                           str(log.location), "--out", str(out)],
+                          env={**inspect_env(tmp_path), "COLUMNS": "80"}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["planned_items"], summary["finished_items"], summary["finished_samples"],
+            summary["epochs"]) == (2, 2, 4, 2), summary
+    config = json.loads((out / "config.json").read_text())
+    ran = {str(sample.id) for sample in log.samples}
+    assert len(ran) == 2 and set(config["selected"]) == ran and config["planned_items"] == 2
+    assert len(summary["per_epoch"]) == 2

@@ -169,7 +169,8 @@ def test_each_protocol_over_the_whole_store(space, generation_runs):
     summaries = {run_id: space.summary(run_id) for run_id in (*runs, "noisy")}
     for run_id, summary in summaries.items():
         epochs = 2 if run_id == "epochs" else 1
-        assert summary["finished_items"] == STORE_TEST_ITEMS * epochs, run_id
+        assert summary["finished_items"] == STORE_TEST_ITEMS, run_id  # items, not samples
+        assert summary["finished_samples"] == STORE_TEST_ITEMS * epochs, run_id
         assert summary["infrastructure_errors"] == 0, run_id
     assert [summaries[r]["protocol"] for r in ("plans", "behavior", "agent", "noisy")] == \
         ["plans", "behavior", "agent", "syntax"]

@@ -63,6 +63,10 @@ def test_every_shipped_key_is_current_and_replays(path):
                     assert cost + to_go >= rest - 1e-9, f"{record.id}/{name} {text}"
             plan_action = str(world.plan[index])
             assert answers[plan_action] == pytest.approx(rest - world.step_costs[index])
+            left = (entry.get("unanswered") or {}).get(digest, [])
+            # what the planner left unanswered: applicable actions the key could not cost
+            assert set(left) <= applicable and not set(left) & set(answers), f"{record.id}/{name}"
+        assert set(entry.get("unanswered") or {}) <= set(entry["states"]), f"{record.id}/{name}"
 
 
 @pytest.mark.parametrize("generated", [False, True], ids=["easy", "generated"])
@@ -90,8 +94,9 @@ def test_a_rebuilt_key_equals_the_shipped_one():
     name, entry = next(iter(json.loads(path.read_text())["problems"].items()))
     world = world_for(record, name)
     index = key_indices(world)[0]
-    answers, _ = state_key(world, index)
+    answers, _, unanswered = state_key(world, index)
     assert answers == entry["states"][state_hash(world.states[index])]
+    assert unanswered == (entry.get("unanswered") or {}).get(state_hash(world.states[index]), [])
 
 
 def test_a_stale_key_is_ignored():
@@ -141,3 +146,63 @@ def test_scores_with_the_key_equal_the_planners(tmp_path, monkeypatch):
     assert with_planner.stats["planner_calls"] > 0
     assert with_key.summary["metrics"] == with_planner.summary["metrics"]
     assert keyed == planned
+
+
+UNANSWERED = [(path, generated) for files, generated in ((KEY_FILES, False),
+                                                        (GENERATED_KEY_FILES, True))
+              for path in files if '"unanswered"' in path.read_text()]
+
+
+def test_some_keys_record_what_the_planner_left_unanswered():
+    assert UNANSWERED, "no key records an action the planner left unanswered"
+
+
+@pytest.mark.parametrize("path, generated", UNANSWERED,
+                         ids=lambda p: p.stem if hasattr(p, "stem") else "")
+def test_recorded_unanswered_actions_are_those_the_key_lacks(path, generated):
+    """``answer_keys --record-unanswered`` reads them off a key without a planner: every
+    applicable action of a keyed state that the key has no cost for."""
+    from text2world.tasks.wm.answer_keys import unanswered_from_key
+
+    record = _hard_record(path.stem) if generated else RECORDS[path.stem]
+    entries = json.loads(path.read_text())["problems"]
+    assert unanswered_from_key(record, entries) == entries
+
+
+def test_unanswered_actions_are_no_answer_only_within_the_keys_bound():
+    """A check given no more time than the key's build (bound_s) gets the planner's no answer
+    from the key; given more, it asks the planner (the action is not in the key)."""
+    path, generated = UNANSWERED[0]
+    record = _hard_record(path.stem) if generated else RECORDS[path.stem]
+    name, entry = next((n, e) for n, e in json.loads(path.read_text())["problems"].items()
+                       if e.get("unanswered"))
+    text = next(p.pddl for p in record.problems if p.name == name)
+    digest, actions = next(iter(entry["unanswered"].items()))
+    within = shipped_key(record, name, text, planner_timeout=entry["bound_s"])
+    assert all(within[digest][action] is None for action in actions)
+    beyond = shipped_key(record, name, text, planner_timeout=entry["bound_s"] + 10)
+    assert not set(actions) & set(beyond[digest])
+    assert shipped_key(record, name, text) == entry["states"]
+
+
+def test_propose_from_an_empty_home_runs_no_planner(tmp_path):
+    """Issue 47: ``t2w wm propose`` from an empty T2W_HOME on a domain whose baselines propose
+    actions the key's build left unanswered: no planner runs (its plan cache stays empty),
+    where it used to run Fast Downward to its timeout for each."""
+    import os
+    import subprocess
+    import sys
+
+    from repo_paths import REPO
+
+    home = tmp_path / "home"
+    env = {**os.environ, "T2W_HOME": str(home), "T2W_RUNS_DIR": str(tmp_path / "runs"),
+           "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "text2world.cli", "wm", "propose", "--model",
+                           "reference/oracle", "--domains", "taxi-dispatch", "--json"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["finished_items"] > 0
+    planned = list((home / "cache" / "plans").rglob("*.json")) \
+        if (home / "cache" / "plans").is_dir() else []
+    assert planned == [], f"the planner ran: {len(planned)} answers cached"

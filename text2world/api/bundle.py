@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from text2world.api.viewer import STATIC
+from text2world.engine.run_store import run_epochs
 from text2world.errors import Text2WorldError
 
 
@@ -43,7 +44,7 @@ def _curves(get: Callable[[str], dict | None], base: str, config: Mapping[str, A
     ``config``: the run's config as the API's JSON gives it (any JSON object)."""
     if isinstance(config.get("model"), str):
         get(f"/v1/protocols?model={_q(config['model'])}")
-    if int(config.get("epochs") or 1) > 1:
+    if run_epochs(config) > 1:
         for mode in ("paper", "canonical"):
             get(f"{base}/scaling?mode={mode}")
 

@@ -272,6 +272,11 @@ class RunSummary(BaseModel):
     id: str
     finished: bool = Field(description="summary.json exists and is readable")
     model: str | None = None
+    label: str | None = Field(None, description="The run's short label, which tells two runs "
+                              "of one model apart: its --label, else what its run id says "
+                              "beyond the model.")
+    epochs: int = Field(1, description="Samples per item (--epochs): the summary counts "
+                        "finished_items and, apart, finished_samples.")
     dataset: str | None = None
     summary: Any = None
     problems: list[str] = Field(default_factory=list,

@@ -20,6 +20,7 @@ from text2world.cli.runs import (
     concurrency_option,
     epochs_option,
     explicit_flags,
+    label_option,
     max_retries_option,
     max_tokens_option,
     model_arg_option,
@@ -113,6 +114,7 @@ def contamination_command(
     no_cache: bool = no_cache_option("Probe: "),
     seed: int = typer.Option(0, "--seed", help="Probe: seed of the reference models."),
     run_id: str = run_id_option("Probe: "),
+    label: str = label_option(),
     runs_dir: Path = runs_dir_option(),
     resume: Path = resume_option(),
     quiet: bool = quiet_option(),
@@ -160,7 +162,7 @@ def contamination_command(
         domains=split_ids(domains), epochs=epochs, api_base=api_base, temperature=temperature,
         max_tokens=max_tokens, model_args=parse_model_args(model_arg),
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
-        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id,
+        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id, label=label,
         prompt_tokens=prompt_tokens, runs_root=runs_dir, n=n, max_mismatches=max_mismatches,
         top=max(top, show_spans))
     try:

@@ -19,6 +19,7 @@ from text2world.cli.runs import (
     epochs_option,
     explicit_flags,
     infrastructure_note,
+    label_option,
     max_retries_option,
     max_tokens_option,
     model_arg_option,
@@ -34,6 +35,7 @@ from text2world.cli.runs import (
     run_paths,
     runs_dir_option,
     split_ids,
+    spread_table,
     temperature_option,
     timeout_option,
 )
@@ -64,8 +66,10 @@ def summary_table(summary: GenerationSummary, mode: str = "paper",
         return None
     metrics = mode_metrics(mode)
     intervals = generation_intervals(items, mode, metrics, len(rounds)) if items else None
+    from text2world.engine.summary import items_phrase
+
     title = (f"{summary['model']} on {summary['dataset']}: {mode} mode "
-             f"({summary['finished_items']} items, %"
+             f"({items_phrase(summary['finished_items'], summary.get('epochs') or 1)}, %"
              + (", mean [95% interval])" if intervals else ")"))
     table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
     table.add_column("round", no_wrap=True)
@@ -90,14 +94,19 @@ def _print_summary(summary: GenerationSummary, mode: str = "paper", with_semanti
     table = summary_table(summary, mode, items)
     if table is not None:
         print_table(console, table)
+    spread = spread_table(str(summary.get("model") or "run"), dict(summary))
+    if spread is not None:  # --epochs: the headline values of each epoch and their spread
+        print_table(console, spread)
     semantic = with_semantic and (summary.get("metrics") or {}).get("semantic")
     if semantic:  # behaviour on the gold's problems, where the dataset has problems
         from text2world.cli.report import semantic_tables
+        from text2world.engine.summary import items_phrase
         from text2world.scoring.semantic import METRICS
         from text2world.tasks.generation.intervals import generation_intervals
 
         label = summary.get("model") or "run"
-        data = {"per_round": {label: semantic}}
+        data = {"per_round": {label: semantic}, "counts": {label: items_phrase(
+            summary["finished_items"], summary.get("epochs") or 1)}}
         if items:
             data["intervals"] = {label: generation_intervals(items, "semantic", METRICS, len(semantic))}
         for semantic_table in semantic_tables(data):
@@ -179,6 +188,7 @@ def eval_command(
     workers: int = typer.Option(None, "--workers",
                                 help="Processes for validation and scoring (0: none)."),
     run_id: str = run_id_option(),
+    label: str = label_option(),
     runs_dir: Path = runs_dir_option(),
     mystery: bool = typer.Option(False, "--mystery",
                                  help="Obfuscated copies: every name a seeded nonsense word, "
@@ -206,6 +216,7 @@ def eval_command(
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
+    from text2world.engine.summary import done_phrase
     from text2world.model.client import ModelConfigError, load_model_aliases
     from text2world.tasks.generation.task import EvalOptions, evaluate, options_from_run, plan
 
@@ -223,7 +234,7 @@ def eval_command(
         temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
         retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
-        run_id=run_id, semantic=semantic, mystery=mystery, runs_root=runs_dir,
+        run_id=run_id, label=label, semantic=semantic, mystery=mystery, runs_root=runs_dir,
         allow_exemplar_items=allow_exemplar_items, feedback=feedback, agent=agent,
         tool_budget=tool_budget)
     try:
@@ -246,9 +257,8 @@ def eval_command(
                          lambda: evaluate(options, observer, evaluation_plan))
     summary = result.summary
     _print_summary(summary, run=result.run.path)
-    finished, planned = summary["finished_items"], summary["planned_items"]
-    done = f"{finished}/{planned * summary.get('epochs', 1)} done"
-    console.print(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
+    done = done_phrase(summary, result.new_items)
+    console.print(f"run: {result.run.path}  ({done}, "
                   f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
                   + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
                   + f"protocol {summary.get('protocol', 'syntax')}, "
@@ -288,7 +298,10 @@ def score_run_command(
 
         _print_summary(generation_summary(summary), name, with_semantic=index == len(modes) - 1,
                        run=run)
-    console.print(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
+    from text2world.engine.summary import items_phrase
+
+    counted = items_phrase(summary["finished_items"], summary.get("epochs") or 1)
+    console.print(f"re-scored {counted} ({', '.join(modes)}): "
                   f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
 
 

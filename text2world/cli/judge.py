@@ -15,6 +15,7 @@ from text2world.cli.runs import (
     epochs_option,
     explicit_flags,
     infrastructure_note,
+    label_option,
     max_retries_option,
     max_tokens_option,
     model_arg_option,
@@ -64,6 +65,7 @@ def judge_command(
     no_cache: bool = no_cache_option(),
     seed: int = typer.Option(0, "--seed", help="Seed of the reference judges."),
     run_id: str = run_id_option(),
+    label: str = label_option(),
     runs_dir: Path = runs_dir_option(),
     resume: Path = resume_option(),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -84,7 +86,7 @@ def judge_command(
         limit=limit, domains=split_ids(domains), epochs=epochs, api_base=api_base,
         temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
-        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id,
+        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id, label=label,
         runs_root=runs_dir)
     try:
         options = given if resume is None else resumed_options(

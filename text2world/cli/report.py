@@ -18,9 +18,13 @@ def _pct(value) -> str:
 
 
 def _run_title(row: dict) -> str:
+    from text2world.engine.summary import items_phrase
     from text2world.reports.generation import protocol_label
 
     return (row["run"] + (" (reference)" if row["reference_model"] else "")
+            + (f", run {row['run_label']}" if row.get("run_label") else "")
+            + (f", {items_phrase(row['items'], row['epochs'])}" if row.get("epochs", 1) > 1
+               else "")
             + f", protocol {protocol_label(row)}")
 
 
@@ -38,7 +42,8 @@ def report_tables(data: dict) -> list[Table]:
         table = Table(title=f"Table 1 and Figure 6: {_run_title(row)}, {mode} mode, % "
                             f"(EC_0: no correction{corrected}; mean [95% interval])")
         table.add_column("round", no_wrap=True)
-        table.add_column("items", justify="right")
+        # with epochs each item is counted once per epoch: its samples
+        table.add_column("items" if row.get("epochs", 1) == 1 else "samples", justify="right")
         for metric in metrics:
             table.add_column(METRIC_HEADERS[metric], justify="right")
         for rnd, ci in zip(data["per_round"][row["run"]], data["intervals"][row["run"]]):
@@ -46,6 +51,12 @@ def report_tables(data: dict) -> list[Table]:
                           *(format_interval(ci[m]) for m in metrics))
         tables.append(table)
     tables += scaling_tables(data.get("scaling") or {})
+    from text2world.cli.runs import spread_table
+
+    for label, spread in (data.get("epochs") or {}).items():
+        epoch_table = spread_table(label, spread)
+        if epoch_table is not None:
+            tables.append(epoch_table)
     for pair in data["abstract_vs_concrete"]:
         table = Table(title=f"{pair['model']}: abstract vs concrete descriptions, "
                             f"{round_label(pair['ec'])}, {mode} mode, %")
@@ -91,10 +102,13 @@ def report_tables(data: dict) -> list[Table]:
 def scaling_tables(scaling: dict) -> list[Table]:
     """Test-time scaling (``--epochs``): pass@k and best-of-N against N, and the correction
     budget beside them."""
+    from text2world.engine.summary import items_phrase
+
     tables = []
     for label, curves in scaling.items():
-        table = Table(title=f"Test-time scaling: {label} ({curves['items']} items, "
-                            f"{curves['epochs']} samples each, protocol {curves['protocol']}, %; "
+        counted = items_phrase(curves["items"], curves["epochs"])
+        table = Table(title=f"Test-time scaling: {label} ({counted}, "
+                            f"protocol {curves['protocol']}, %; "
                             "best-of-N chosen without the gold)")
         table.add_column("curve")
         for n in range(1, curves["epochs"] + 1):
@@ -125,8 +139,9 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
         cis = (semantic.get("intervals") or {}).get(run) or [{} for _ in rows]
         # Rounds as columns, each metric over all items [95% interval] with its mean over the
         # simulated items on the row below: a count never among the percentages.
-        count = max((row["items"] for row in rows), default=0)
-        title = f"Semantic scores: {run}, % of all {count} items"
+        count = (semantic.get("counts") or {}).get(run) or \
+            f"{max((row['items'] for row in rows), default=0)} items"
+        title = f"Semantic scores: {run}, % of all {count}"
         table = Table(title=title, min_width=min(len(title), console.width),
                       caption="behaviour on the gold's problems; an item that could not be "
                               "simulated counts 0 [95% interval]; 'simulated only': the mean "
@@ -324,7 +339,7 @@ def compare_command(
                  else "--held-out needs --by family")
         from text2world.cli.families import print_family_comparison
         return print_family_comparison(run_a, run_b, mode, held_out, as_json, markdown)
-    from text2world.reports.compare import CompareError, compare_markdown, compare_runs
+    from text2world.reports.compare import CompareError, compare_markdown, compare_runs, side_title
 
     try:
         data = compare_runs(run_a, run_b, mode)
@@ -339,8 +354,7 @@ def compare_command(
     for note in data["notes"]:
         warn(note)
     # escaped: "[syntax]" would otherwise be read as rich markup and vanish from the title
-    table = Table(title=escape(f"{data['b']['model']} [{data['b']['protocol_label']}] (B) vs "
-                               f"{data['a']['model']} [{data['a']['protocol_label']}] (A): ")
+    table = Table(title=escape(f"{side_title(data['b'])} (B) vs {side_title(data['a'])} (A): ")
                   + f"{data['common_items']} common items, B - A in points "
                     f"[95% paired interval], seed {data['seed']}",
                   caption="W/T/L: items where B wins / ties / loses; metrics named as in "

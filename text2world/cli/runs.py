@@ -22,6 +22,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 
 from text2world.cli.common import ExitCode, console, err_console, fail, warn
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume
@@ -106,6 +107,36 @@ def run_id_option(prefix: str = ""):
     return typer.Option(None, "--run-id", help=f"{prefix}Name of the run directory.")
 
 
+def label_option():
+    return typer.Option(None, "--label",
+                        help="A short name for the run, shown in the viewer, t2w compare and "
+                             "reports (default: what its run id says beyond the model).")
+
+
+def spread_table(title: str, spread: dict[str, Any]) -> Table | None:
+    """A run of several epochs (``--epochs``): each headline value per epoch, then their mean,
+    standard deviation, min and max (the summary's ``per_epoch`` and ``spread``, given as
+    ``{"per_epoch": ..., "spread": ...}``); None for a run of one epoch."""
+    per_epoch, spreads = spread.get("per_epoch") or [], spread.get("spread") or {}
+    if not per_epoch or not spreads:
+        return None
+
+    def pct(value: Any) -> str:
+        return f"{100 * value:.1f}" if isinstance(value, (int, float)) else "-"
+
+    table = Table(title=f"{title}: per epoch (0 .. {len(per_epoch) - 1}), %, then their mean, "
+                        "standard deviation, min and max")
+    table.add_column("value")
+    for row in per_epoch:
+        table.add_column(str(row["epoch"]), justify="right")
+    for name in ("mean", "std", "min", "max"):
+        table.add_column(name, justify="right")
+    for key, values in spreads.items():
+        table.add_row(key, *(pct(row.get(key)) for row in per_epoch),
+                      *(pct(values[name]) for name in ("mean", "std", "min", "max")))
+    return table
+
+
 def parse_model_args(values: list[str]) -> dict:
     parsed = {}
     for value in values:
@@ -185,9 +216,17 @@ class ProgressObserver:
         self.failed = 0
         self._line_at = 0.0
         self._line_done = 0
+        self.unit = "items"
 
     def start(self, total: int, done: int, run) -> None:
+        from text2world.engine.run_store import run_epochs
+        from text2world.engine.summary import items_phrase
+
         self.total, self.done = total, done
+        epochs = run_epochs(getattr(run, "config", None) or {})
+        # --epochs asks each item several times: the samples are counted, never as items
+        self.unit = "items" if epochs == 1 else \
+            f"samples ({items_phrase(total // epochs, epochs)})"
         for note in getattr(run, "notes", ()):  # repairs made on opening it (a torn last line)
             warn(note)
         if done and not self.quiet:
@@ -197,13 +236,14 @@ class ProgressObserver:
             finished = len(run.finished_ids()) if covered > total else done
             extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
                      if covered > total else "")
-            console.print(f"resuming {run.path}: {done} of {total} items already done{extra}",
+            console.print(f"resuming {run.path}: {done} of {total} {self.unit} already done{extra}",
                           highlight=False, soft_wrap=True)
         if not self.show or total == done:
             return
         if self.bar:
             self.progress = Progress(
                 TextColumn(f"[bold]{self.label}[/]"), BarColumn(), MofNCompleteColumn(),
+                TextColumn(self.unit.split(" ")[0]),  # items, or samples with epochs
                 TextColumn("· {task.fields[calls]} calls · {task.fields[tokens]:,} tokens · "
                            "${task.fields[cost]:.4f} · {task.fields[failed]} infra errors"),
                 TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -226,7 +266,7 @@ class ProgressObserver:
             if (self.done == self.total or now - self._line_at >= PROGRESS_SECONDS
                     or self.done - self._line_done >= step):
                 self._line_at, self._line_done = now, self.done
-                print(f"{self.label}: {self.done}/{self.total} items, {self.calls} calls, "
+                print(f"{self.label}: {self.done}/{self.total} {self.unit}, {self.calls} calls, "
                       f"${self.cost:.4f} paid, {self.failed} infrastructure errors",
                       file=sys.stderr, flush=True)
 

@@ -19,6 +19,7 @@ from text2world.cli.runs import (
     epochs_option,
     explicit_flags,
     infrastructure_note,
+    label_option,
     max_retries_option,
     max_tokens_option,
     model_arg_option,
@@ -33,6 +34,7 @@ from text2world.cli.runs import (
     run_id_option,
     runs_dir_option,
     split_ids,
+    spread_table,
     temperature_option,
     timeout_option,
 )
@@ -214,6 +216,7 @@ def _task_command(task: str):
         no_cache: bool = no_cache_option(),
         seed: int = typer.Option(0, "--seed", help="Seed of the items and reference models."),
         run_id: str = run_id_option(),
+        label: str = label_option(),
         runs_dir: Path = runs_dir_option(),
         resume: Path = resume_option(),
         quiet: bool = quiet_option(),
@@ -236,6 +239,7 @@ def _task_command(task: str):
 
 
 def run_task(task: str, ctx: typer.Context, args: dict) -> None:
+    from text2world.engine.summary import done_phrase
     from text2world.tasks.wm.task import WmOptions, options_from_run, plan, run_wm
 
     flags = explicit_flags(ctx, WM_FIELDS)
@@ -258,7 +262,7 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         max_concurrency=args["max_concurrency"], timeout=args["timeout"],
         max_retries=args["max_retries"], retry_base_delay=args["retry_delay"],
         planner_timeout=args["planner_timeout"], use_cache=not args["no_cache"],
-        seed=args["seed"], run_id=args["run_id"], runs_root=args["runs_dir"])
+        seed=args["seed"], run_id=args["run_id"], label=args["label"], runs_root=args["runs_dir"])
     try:
         if args["resume"] is not None:
             resumed = options_from_run(args["resume"], args["runs_dir"])
@@ -292,12 +296,13 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         print_json(summary)
     else:
         print_table(console, summary_table(summary))
+        spread = spread_table(str(summary.get("model") or "run"), dict(summary))
+        if spread is not None:  # --epochs: the headline values of each epoch and their spread
+            print_table(console, spread)
         if wm_plan.built.skipped:
             console.print(f"{len(wm_plan.built.skipped)} problems skipped (see config.json "
                           "skipped_problems)", highlight=False)
-        console.print(f"run: {result.run.path} ({result.new_items} new items, "
-                      f"{summary['finished_items']}/"
-                      f"{summary['planned_items'] * summary.get('epochs', 1)} done, "
+        console.print(f"run: {result.run.path} ({done_phrase(summary, result.new_items)}, "
                       f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
                       f"${summary['cost_paid']:.4f} paid, {result.wall_time:.1f}s)",
                       highlight=False, soft_wrap=True)
@@ -408,6 +413,9 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
                 "mystery": row.get("mystery"), "metrics": {"all": {"all": row["all"]},
                                         "rho": report.data["by_rho"][row["run"]]}},
                 report.data["intervals"][row["run"]]))
+            spread = spread_table(row["label"], (report.data.get("epochs") or {}).get(row["run"], {}))
+            if spread is not None:
+                print_table(console, spread)
     console.print(f"world-model report written to {report.out_dir}/", highlight=False,
                   soft_wrap=True)
     console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)

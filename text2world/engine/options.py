@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
+from text2world.engine.run_store import run_epochs
 from text2world.errors import Text2WorldError
 
 BUILTIN_DATASET = "text2world"
@@ -27,10 +28,10 @@ class OptionsError(Text2WorldError, ValueError):
 RESUME_OVERRIDES = frozenset({
     "max_concurrency", "timeout", "max_retries", "retry_base_delay", "use_cache", "workers",
     "api_base", "model_args", "epochs", "quiet", "runs_root", "progress", "planner_timeout",
-    "top", "n", "max_mismatches", "resume", "run_id"})
+    "top", "n", "max_mismatches", "resume", "run_id", "label"})
 RESUME_HELP = ("Resume this run (folder or run id). The run's own settings are used; only "
                "--max-concurrency, --timeout, --max-retries, --retry-delay, --no-cache, "
-               "--epochs (adds epochs), --runs-dir, --quiet, the probe's --n and --max-mismatches "
+               "--epochs (adds epochs), --label, --runs-dir, --quiet, the probe's --n and --max-mismatches "
                "and the credentials (--api-base, "
                "--model-arg) may be given again; any other flag must match the run's.")
 
@@ -58,6 +59,7 @@ class RunOptions:
     resume: Path | None = None
     epochs: int = 1  # samples per item; each epoch's calls are cached apart
     runs_root: Path | None = None  # --runs-dir; None: $T2W_RUNS_DIR or ./runs
+    label: str | None = None  # --label: the run's short name in the viewer, compare, reports
 
     # A task's own settings as its config records them: config key -> (field, conversion).
     FIELDS: ClassVar[dict[str, tuple[str, Callable[[Any], Any]]]] = {}
@@ -98,7 +100,7 @@ class RunOptions:
             model_args={k: v for k, v in generation.items() if k not in spec_params},
             timeout=float(config.get("timeout", 600.0)),
             max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
-            epochs=int(config.get("epochs") or 1), resume=Path(path))
+            epochs=run_epochs(config), resume=Path(path))
         for key, (name, convert) in cls.FIELDS.items():
             if key in config:
                 values[name] = convert(config[key])

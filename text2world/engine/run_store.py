@@ -82,7 +82,7 @@ __all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KIN
            "ItemRecord", "ModelCall", "PaidCall", "Run", "RunConfig", "RunError", "RunKind",
            "RunWriteError", "RunSummary", "ScoresRecord", "SentCall", "Stopped", "Usage",
            "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl", "run_kind",
-           "run_stoppable", "runs_dir", "sample_key", "utc_now"]
+           "run_epochs", "run_label", "run_stoppable", "runs_dir", "sample_key", "utc_now"]
 
 FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
 
@@ -179,6 +179,7 @@ class RunConfig(TypedDict, total=False):
     selected: list[str]  # every sample id the run covers, in order
     epochs: int
     planned_items: int
+    label: str  # --label: the run's short name (else ``run_label`` derives one from its id)
     code_version: dict[str, str]
     imported_from: dict[str, Any]  # a run imported from an Inspect log (``t2w import-inspect``)
     # every task's (``Task.configure``)
@@ -331,7 +332,9 @@ class RunSummary(TypedDict, total=False):
     model: str | None
     dataset: str | None
     planned_items: int | None
-    finished_items: int
+    label: str  # the run's short label (``run_label``)
+    finished_items: int  # items with a finished sample (not samples: ``finished_samples``)
+    finished_samples: int  # finished (item, epoch) samples
     infrastructure_errors: int
     infrastructure_error_items: list[str]
     calls: int
@@ -439,6 +442,30 @@ def sample_key(record: ItemRecord | ErrorRecord | PaidCall | SentCall) -> tuple[
     return str(record.get("item")), int(record.get("epoch") or 0)
 
 
+def run_epochs(config: Mapping[str, Any]) -> int:
+    """The epochs a run covers (``--epochs``; a run made before epochs existed has one)."""
+    return int(config.get("epochs") or 1)
+
+
+def run_label(config: Mapping[str, Any], run_id: str | None = None) -> str:
+    """A run's short label, which tells two runs of one model apart: the ``--label`` it was
+    made with; else an id given with ``--run-id`` as it is; else the generated id's parts
+    less the model's (the model is shown beside it), ``mystery`` added for obfuscated worlds
+    (their ids differ only in the hash, which closes every label and keeps two apart)."""
+    given = config.get("label")
+    if isinstance(given, str) and given.strip():
+        return given.strip()
+    run_id = str(run_id or config.get("run_id") or "")
+    parts = run_id.split("__")
+    if len(parts) < 3 or not re.fullmatch(r"[0-9a-f]{8}", parts[-1]):
+        return run_id  # an id given with --run-id: the user's own words
+    model = slug(str(config.get("model") or ""))
+    kept = [part for part in parts[:-1] if part != model]
+    if config.get("mystery") and "mystery" not in kept:
+        kept.append("mystery")
+    return "/".join(kept + parts[-1:])
+
+
 def kind_of(config: Mapping[str, Any]) -> str:
     """The kind of a run config as a string, an unknown one included (for messages and for
     listing it); configs written before kinds existed (no ``kind``, or ``eval``) are
@@ -532,20 +559,24 @@ class Run:
         atomic_write_text(path / CONFIG_FILE, json.dumps(config, indent=2, ensure_ascii=False))
         return cls(path, config), False
 
-    def extend(self, selected: list[str], epochs: int, selection: dict[str, Any] | None) -> None:
+    def extend(self, selected: list[str], epochs: int, selection: dict[str, Any] | None,
+               label: str | None = None) -> None:
         """Make the run cover ``selected`` samples and ``epochs`` epochs too (under the lock):
         a run first made with ``--limit 5`` and then run without it covers every item, and
-        ``--resume`` finishes them all. Nothing is ever removed from a run."""
+        ``--resume`` finishes them all. Nothing is ever removed from a run. ``label``: a new
+        ``--label`` for it (a label is a name, not a setting: it may change)."""
         old = list(self.config.get("selected") or [])
         merged = old + [item for item in selected if item not in set(old)]
-        new_epochs = max(int(self.config.get("epochs") or 1), epochs)
-        if merged == old and new_epochs == int(self.config.get("epochs") or 1):
+        new_epochs = max(run_epochs(self.config), epochs)
+        relabelled = label is not None and label != "" and label != self.config.get("label")
+        if merged == old and new_epochs == run_epochs(self.config) and not relabelled:
             return
         wider = len(merged) > len(old)
         self.config = {**self.config, "selected": merged, "epochs": new_epochs,
                        "planned_items": len(merged),
                        "selection": selection if wider or not old
                        else self.config.get("selection"),
+                       **({"label": label} if label and relabelled else {}),
                        "version": FORMAT_VERSION}
         atomic_write_text(self.path / CONFIG_FILE,
                           json.dumps(redact(self.config), indent=2, ensure_ascii=False))

@@ -180,6 +180,7 @@ def prepare(task: Task) -> Prepared:
         "selected": task.selection_ids(samples),
         "epochs": options.epochs,
         "planned_items": len(samples),
+        **({"label": options.label.strip()} if options.label and options.label.strip() else {}),
         "code_version": code_version(),
     }
     return Prepared(task, spec, api_key, samples, config, run_path(options, task, config))
@@ -431,7 +432,8 @@ def _execute(prepared: Prepared, observer: Observer, started: float) -> RunResul
             executor.shutdown(wait=False, cancel_futures=True)
         raise
     try:
-        run.extend(prepared.config["selected"], epochs, prepared.config["selection"])
+        run.extend(prepared.config["selected"], epochs, prepared.config["selection"],
+                   prepared.config.get("label"))
         finished = run.finished_keys()
         pending = [(sample, epoch) for epoch in range(epochs) for sample in prepared.samples
                    if (sample.id, epoch) not in finished]

@@ -21,6 +21,8 @@ from text2world.engine.run_store import (
     RunConfig,
     RunSummary,
     SentCall,
+    run_epochs,
+    run_label,
     sample_key,
     utc_now,
 )
@@ -45,10 +47,14 @@ def common_summary(config: RunConfig, items: Sequence[ItemRecord],
         "calls_sent_unanswered": (sum(1 for call in sent if call.get("call") not in answered)
                                   if sent else None),
         "run_id": config.get("run_id"),
+        "label": run_label(config),
         "model": config.get("model"),
         "dataset": config.get("dataset"),
         "planned_items": config.get("planned_items"),
-        "finished_items": len(items),
+        # items, not samples: --epochs asks each item several times (``finished_samples``)
+        "finished_items": len({sample_key(item)[0] for item in items}),
+        "finished_samples": len(items),
+        "epochs": run_epochs(config),
         "infrastructure_errors": len(open_errors),
         "infrastructure_error_items": sorted(str(e.get("item")) for e in open_errors),
         # a call with turns (an agent's round) made one request per turn
@@ -84,18 +90,43 @@ def summarize(task: Task, run: Run, items: Sequence[ItemRecord] | None = None,
     config = run.config
     summary: RunSummary = {**task.summarize(config, items, errors),
                            **common_summary(config, items, errors, paid, sent)}
-    epochs = int(config.get("epochs") or 1)
-    summary["epochs"] = epochs
-    if epochs > 1:
-        per_epoch = []
-        for epoch in range(epochs):
-            chosen = [item for item in items if sample_key(item)[1] == epoch]
-            values = task.headline(task.summarize(config, chosen, [])) if chosen else {}
-            per_epoch.append({"epoch": epoch, "finished_items": len(chosen), **values})
-        summary["per_epoch"] = per_epoch
-        summary["spread"] = spread(per_epoch)
+    summary.update(epoch_spread(task, config, items))
     summary["updated"] = utc_now()
     return summary
+
+
+def epoch_spread(task: Task, config: RunConfig, items: Sequence[ItemRecord]) -> RunSummary:
+    """A run of several epochs: its task's headline values per epoch (``per_epoch``) and their
+    spread (``spread``); nothing for a run of one epoch. The summary and the reports show it."""
+    epochs = run_epochs(config)
+    if epochs < 2:
+        return {}
+    per_epoch = []
+    for epoch in range(epochs):
+        chosen = [item for item in items if sample_key(item)[1] == epoch]
+        values = task.headline(task.summarize(config, chosen, [])) if chosen else {}
+        per_epoch.append({"epoch": epoch, "finished_items": len(chosen), **values})
+    return {"per_epoch": per_epoch, "spread": spread(per_epoch)}
+
+
+def items_phrase(items: int, epochs: int = 1, noun: str = "item") -> str:
+    """How every count of a run reads: ``2 items x 3 epochs``, ``1 item`` (one epoch)."""
+    counted = f"{items} {noun}" + ("" if items == 1 else "s")
+    return f"{counted} x {epochs} epochs" if epochs > 1 else counted
+
+
+def done_phrase(summary: RunSummary, new: int | None = None, noun: str = "item") -> str:
+    """How far a run is, after ``new`` samples made now: ``2 new items, 2/2 items done``;
+    with epochs, in samples: ``4 new samples, 3/4 samples done (2 items x 2 epochs)``."""
+    planned = int(summary.get("planned_items") or 0)
+    epochs = int(summary.get("epochs") or 1)
+    made = "" if new is None else f"{new} new {noun if epochs == 1 else 'sample'}" + \
+        ("" if new == 1 else "s") + ", "
+    if epochs == 1:
+        return f"{made}{summary.get('finished_items', 0)}/{planned} {noun}s done"
+    samples = summary.get("finished_samples", summary.get("finished_items", 0))
+    return (f"{made}{samples}/{planned * epochs} samples done "
+            f"({items_phrase(planned, epochs, noun)})")
 
 
 def spread(per_epoch: list[dict[str, Any]]) -> dict[str, dict[str, float]]:

@@ -58,6 +58,20 @@ def _read_log(path: Path):
                            f"{str(err)[:300]})") from None
 
 
+def _log_selection(settings: dict, log) -> dict:
+    """What the log covers, which Inspect's own options narrow after the task chose its
+    samples (``--limit``, ``--sample-id``; ``--epochs`` repeats them): the samples it ran, in
+    the task's order, and its epochs; an empty log keeps the task's selection."""
+    ran = list(dict.fromkeys(str(sample.id) for sample in log.samples or ()))
+    epochs = max([int(log.eval.config.epochs or 1)]
+                 + [int(sample.epoch or 1) for sample in log.samples or ()])
+    if not ran:
+        return {"epochs": epochs}
+    order = {item: index for index, item in enumerate(settings.get("selected") or ())}
+    ran.sort(key=lambda item: order.get(item, len(order)))
+    return {"selected": ran, "planned_items": len(ran), "epochs": epochs}
+
+
 def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     """Write the run folder of the Inspect log at ``path`` (default: ``runs/inspect-...``)."""
     from text2world.engine.summary import summarize
@@ -72,7 +86,7 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
         raise ImportError_(f"{path}: the log holds no samples (written with --no-log-samples?)")
     model = log.eval.model
     config: RunConfig = {
-        **settings, "model": model, "litellm_model": None,
+        **settings, **_log_selection(settings, log), "model": model, "litellm_model": None,
         "api_base": log.eval.model_base_url, "api_key_env": None,
         "reference_model": model.startswith("t2w/"),
         "generation": log.eval.model_generate_config.model_dump(exclude_none=True),
@@ -99,7 +113,8 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
                                                              "message": message[:2000]},
                            "at": utc_now()})
             continue
-        items.append(record)
+        # Inspect numbers epochs from 1; the engine's samples are (item, epoch from 0)
+        items.append({**record, "epoch": max(0, int(sample.epoch or 1) - 1)})
     run, _ = Run.create_or_resume(out, config)
     try:
         run.lock()

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Sequence
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import METRICS, ItemRecord, Run, RunError, mode_metrics
+from text2world.engine.run_store import (
+    METRICS,
+    ItemRecord,
+    Run,
+    RunError,
+    mode_metrics,
+    run_epochs,
+    run_label,
+)
 from text2world.errors import Text2WorldError
 from text2world.stats import SEED, format_interval, paired_difference
 from text2world.tasks.contamination.records import probe_items
@@ -191,16 +199,15 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     if a.kind == "generation" and config_protocol(a.run.config) != config_protocol(b.run.config):
         notes.append(f"protocols differ: A ran {protocol_label(a.run.config)}, B ran "
                      f"{protocol_label(b.run.config)} (docs/protocols.md)")
-    return {"a": {"run_id": a.run.run_id, "model": a.run.config.get("model"),
-                  "items": len(ids_a),
-                  "protocol": config_protocol(a.run.config) if a.kind == "generation" else "-",
-                  "protocol_label": protocol_label(a.run.config) if a.kind == "generation"
-                  else "-"},
-            "b": {"run_id": b.run.run_id, "model": b.run.config.get("model"),
-                  "items": len(ids_b),
-                  "protocol": config_protocol(b.run.config) if b.kind == "generation" else "-",
-                  "protocol_label": protocol_label(b.run.config) if b.kind == "generation"
-                  else "-"},
+    def side_data(side: _Side, ids: set[str]) -> dict:
+        generation = side.kind == "generation"
+        return {"run_id": side.run.run_id, "model": side.run.config.get("model"),
+                "label": run_label(side.run.config, side.run.run_id),
+                "items": len(ids), "epochs": run_epochs(side.run.config),
+                "protocol": config_protocol(side.run.config) if generation else "-",
+                "protocol_label": protocol_label(side.run.config) if generation else "-"}
+
+    return {"a": side_data(a, ids_a), "b": side_data(b, ids_b),
             "kind": a.kind, "task": a.run.config.get("task"), "mode": mode,
             "common_items": len(common), "seed": seed, "clustered_by_domain": a.kind == "wm",
             "metrics": metrics, "headline": headline, "per_domain": per_domain,
@@ -227,12 +234,22 @@ def _protocol_note(side: dict) -> str:
     return f" (protocol {label})" if label and label != "-" else ""
 
 
+def side_title(side: dict) -> str:
+    """One side of a comparison as its titles name it: the model, then what tells its run
+    apart (its label) and its protocol, ``reference/oracle [next-state-mystery]``."""
+    epochs = int(side.get("epochs") or 1)
+    told = [part for part in (side.get("label"), side.get("protocol_label"),
+                              f"{epochs} epochs" if epochs > 1 else None)
+            if part and part != "-"]
+    return f"{side['model']} [{', '.join(told)}]" if told else str(side["model"])
+
+
 def compare_markdown(data: dict) -> str:
     """The comparison as markdown: paired differences, domains that differ most."""
     def pct(value):
         return "-" if value is None else f"{100 * value:.1f}"
 
-    lines = [f"# {data['b']['model']} vs {data['a']['model']} ({data['kind']}"
+    lines = [f"# {side_title(data['b'])} vs {side_title(data['a'])} ({data['kind']}"
              + (f" {data['task']}" if data.get("task") else "")
              + (f", {data['mode']} mode" if data["kind"] == "generation" else "") + ")", "",
              f"A: {data['a']['run_id']}{_protocol_note(data['a'])}  ",

@@ -24,8 +24,11 @@ from text2world.engine.run_store import (
     RunConfig,
     RunError,
     mode_metrics,
+    run_epochs,
+    run_label,
     runs_dir,
 )
+from text2world.engine.summary import items_phrase
 from text2world.errors import Text2WorldError
 from text2world.files import OutputFileError, atomic_write_text, check_output_folder, read_input_text
 from text2world.pddl.validation import CATEGORIES
@@ -123,7 +126,7 @@ def load_runs(paths: list[Path]) -> list[LoadedRun]:
     seen: Counter = Counter(r.label for r in loaded)
     for r in loaded:
         if seen[r.label] > 1:
-            r.label = f"{r.label} [{r.run.run_id[-8:]}]"
+            r.label = f"{r.label} [{run_label(r.config, r.run.run_id)}]"
     return loaded
 
 
@@ -178,7 +181,8 @@ def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
     from text2world.stats import repeated_measures
     from text2world.tasks.generation.intervals import generation_values
 
-    ids = sorted(str(item["item"]) for item in loaded.items)
+    # each item once: its epochs are averaged (``generation_values``), never extra subjects
+    ids = sorted({str(item["item"]) for item in loaded.items})
     result = {}
     for metric in mode_metrics(mode):
         per_round = [generation_values(loaded.items, mode, r, metric)
@@ -186,6 +190,37 @@ def _repeated_measures(loaded: LoadedRun, mode: str) -> dict:
         result[metric] = repeated_measures([[values.get(i) for i in ids]
                                             for values in per_round])
     return result
+
+
+def _epoch_spreads(loaded_runs: list[LoadedRun]) -> dict[str, dict]:
+    """Label -> the headline values per epoch and their spread, for each run of several
+    epochs (as its summary has them, on the scores the report reads)."""
+    from text2world.engine.summary import epoch_spread
+    from text2world.tasks.registry import task_for_kind
+
+    spreads = {}
+    for loaded in loaded_runs:
+        if run_epochs(loaded.config) < 2:
+            continue
+        # the kind's task: its headline is a function of the records (an imported run too)
+        found = epoch_spread(task_for_kind(loaded.run.kind), loaded.config, loaded.items)
+        if found:
+            spreads[loaded.label] = dict(found)
+    return spreads
+
+
+def _epoch_markdown(spreads: dict[str, dict]) -> str:
+    lines = []
+    for label, found in spreads.items():
+        per_epoch, spread = found["per_epoch"], found["spread"]
+        header = ["Value"] + [f"Epoch {row['epoch']}" for row in per_epoch] + \
+            ["Mean", "Std", "Min", "Max"]
+        rows = [[key] + [_pct(row.get(key)) for row in per_epoch]
+                + [_pct(values[name]) for name in ("mean", "std", "min", "max")]
+                for key, values in spread.items()]
+        lines += [f"## Per epoch: {label} (%, {len(per_epoch)} epochs)", "",
+                  md_table(header, rows), ""]
+    return "\n".join(lines)
 
 
 def error_category_rows(loaded: LoadedRun) -> list[dict]:
@@ -278,7 +313,9 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         table_rows.append({
             "run": loaded.label, "run_id": loaded.run.run_id, "model": loaded.config.get("model"),
             "reference_model": bool(loaded.config.get("reference_model")),
-            "items": len(loaded.items), "ec": loaded.ec,
+            "run_label": run_label(loaded.config, loaded.run.run_id),
+            "items": len({str(item["item"]) for item in loaded.items}),
+            "epochs": run_epochs(loaded.config), "ec": loaded.ec,
             "protocol": config_protocol(loaded.config),
             "oracle_feedback": bool(loaded.config.get("oracle_feedback")),
             "tool_calls": sum(int(item.get("tool_calls") or 0) for item in loaded.items),
@@ -303,10 +340,11 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
         files.append(out_dir / name)
 
     # Table 1
-    header = ["Model", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
+    header = ["Model", "Run", "Items"] + [f"{LABELS[m]} EC_0" for m in metrics] + \
         [f"{LABELS[m]} EC_k" for m in metrics]
     md_rows = [[row["run"] + (" (reference)" if row["reference_model"] else "")
-                + ("" if row["protocol"] == "syntax" else f" [{protocol_label(row)}]"), row["items"]]
+                + ("" if row["protocol"] == "syntax" else f" [{protocol_label(row)}]"),
+                row["run_label"], items_phrase(row["items"], row["epochs"])]
                + [format_interval(intervals[row["run"]][0][m]) for m in metrics]
                + [format_interval(intervals[row["run"]][-1][m]) for m in metrics]
                for row in table_rows]
@@ -316,9 +354,10 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                  f"{k_text} corrections; mean [95% interval])\n\n"
                  + md_table(header, md_rows) + f"\n\n{method_note()}.\n")
     write("table1.md", table1_md)
-    write("table1.csv", csv_text([["run", "run_id", "items", "ec"]
+    write("table1.csv", csv_text([["run", "run_id", "label", "items", "epochs", "ec"]
                               + [f"{m}_ec0" for m in metrics] + [f"{m}_eck" for m in metrics]]
-                             + [[row["run"], row["run_id"], row["items"], row["ec"]]
+                             + [[row["run"], row["run_id"], row["run_label"], row["items"],
+                                 row["epochs"], row["ec"]]
                                 + [row[f"{m}_ec0"] for m in metrics]
                                 + [row[f"{m}_eck"] for m in metrics] for row in table_rows]))
 
@@ -328,7 +367,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
                  + [f"{m}_{end}" for m in metrics for end in ("low", "high")]]
     for loaded in loaded_runs:
         round_lines.append(f"**{loaded.label}**\n")
-        round_lines.append(md_table(["Round", "Items"] + [LABELS[m] for m in metrics],
+        counted = "Items" if run_epochs(loaded.config) == 1 else "Samples"  # item x epoch
+        round_lines.append(md_table(["Round", counted] + [LABELS[m] for m in metrics],
                                      [[round_label(row["round"]), row["items"]]
                                       + [format_interval(ci[m]) for m in metrics]
                                       for row, ci in zip(curves[loaded.label],
@@ -464,14 +504,17 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     from text2world.reports.scaling import scaling_section
     scaling_md, scaling_data = scaling_section(
         [(r.label, r.items, r.config) for r in loaded_runs], mode)
+    epoch_data = _epoch_spreads(loaded_runs)
     summary_md = "\n".join([table1_md + warnings_md + notes_md, *round_lines,
-                            *error_lines, *anova_lines, "", *ac_lines, semantic_md, scaling_md])
+                            *error_lines, *anova_lines, "", *ac_lines, semantic_md, scaling_md,
+                            _epoch_markdown(epoch_data)])
     write("report.md", summary_md + "\n" + domain_md)
     data = {"mode": mode, "metrics": list(metrics), "runs": table_rows, "items": item_sets,
             "warnings": report_warnings, "notes": notes, "per_round": curves,
             "error_categories": categories, "rounds_test": anova, "intervals": intervals,
             "interval_method": method_note(), "abstract_vs_concrete": pairs,
             "per_domain": per_domain, "semantic": semantic_data, "scaling": scaling_data,
+            "epochs": epoch_data,
             "protocols": {r.label: config_protocol(r.config) for r in loaded_runs},
             "files": [p.name for p in files] + ["report.json"]}
     write("report.json", json.dumps(data, indent=2, ensure_ascii=False))

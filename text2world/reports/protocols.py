@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from text2world.engine.run_store import RunConfig
+from text2world.engine.run_store import RunConfig, run_epochs, run_label
 from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
 from text2world.tasks.generation.records import GenerationItem
 
@@ -94,12 +94,12 @@ def protocol_curves(model: str, runs: list[tuple[str, RunConfig, int, dict, dict
             continue
         series.append({
             "run_id": run_id, "protocol": config_protocol(config),
-            "label": protocol_label(config),
+            "label": protocol_label(config), "run_label": run_label(config, run_id),
             "oracle_feedback": is_oracle(config_protocol(config))
             or bool(config.get("oracle_feedback")),
             "agent": bool(config.get("agent")), "tool_budget": config.get("tool_budget"),
             "dataset": config.get("dataset"), "ec": int(config.get("ec", 0)),
-            "epochs": int(config.get("epochs") or 1), "items": items,
+            "epochs": run_epochs(config), "items": items,
             "reference_model": bool(config.get("reference_model")),
             "curves": curves, "intervals": intervals, "_config": config})
     series.sort(key=_order)
@@ -113,10 +113,10 @@ def protocol_curves(model: str, runs: list[tuple[str, RunConfig, int, dict, dict
                    if len({str(e["_config"].get(key)) for e in group}) > 1]
         for entry in group:
             extra = ", ".join(f"{key} {entry['_config'].get(key)}" for key in varying)
-            entry["label"] += f" · {extra}" if extra else f" · {entry['run_id']}"
+            entry["label"] += f" · {extra}" if extra else f" · {entry['run_label']}"
         if len({e["label"] for e in group}) < len(group):
             for entry in group:
-                entry["label"] += f" · {entry['run_id']}"
+                entry["label"] += f" · {entry['run_label']}"
     for entry in series:
         del entry["_config"]
     metrics = sorted({key for entry in series for key in entry["curves"]})
@@ -142,7 +142,7 @@ def run_scaling(config: RunConfig, items: Sequence[GenerationItem],
     best-of-N, the correction budget), or None with one epoch; labelled with its protocol."""
     from text2world.reports.scaling import item_problems, scaling_curves
 
-    if int(config.get("epochs") or 1) < 2:
+    if run_epochs(config) < 2:
         return None
     curves = scaling_curves(items, config, item_problems(config), mode)
     if curves is None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, Sequence
 
-from text2world.engine.run_store import RunConfig, sample_key
+from text2world.engine.run_store import RunConfig, run_epochs, sample_key
+from text2world.engine.summary import items_phrase
 from text2world.tasks.generation.records import GenerationItem
 
 SELECTION_RULE = ("the first sample whose domain validates; among those, the one whose "
@@ -84,7 +85,7 @@ def scaling_curves(items: Sequence[GenerationItem], config: RunConfig,
                    problems: dict[str, list[tuple[str, str]]], mode: str = "paper") -> dict | None:
     """pass@k and best-of-N curves of a run's items (every epoch), or None with one epoch.
     ``problems``: item id -> its problems (for the selection rule)."""
-    epochs = int(config.get("epochs") or 1)
+    epochs = run_epochs(config)
     if epochs < 2:
         return None
     samples: dict[str, list[GenerationItem]] = defaultdict(list)
@@ -139,7 +140,7 @@ def scaling_markdown(label: str, curves: dict) -> str:
     for name, values in curves["best_of_n"].items():
         rows.append([f"best-of-N {name}"] + [f"{100 * v:.1f}" for v in values])
     budget = curves["correction_budget"]["executable"]
-    return (f"## Test-time scaling: {label} ({curves['items']} items, {epochs} samples each, "
+    return (f"## Test-time scaling: {label} ({items_phrase(curves['items'], epochs)}, "
             f"protocol {curves['protocol']}, %)\n\n" + md_table(header, rows)
             + f"\n\nColumns: k (pass@k) or N (best-of-N). Best-of-N selection (no gold): "
               f"{curves['selection_rule']}. Correction budget (first sample, executable), "
@@ -167,7 +168,7 @@ def scaling_section(runs: list[tuple[str, Sequence[GenerationItem], RunConfig]],
     config)."""
     parts, data = [], {}
     for label, items, config in runs:
-        if int(config.get("epochs") or 1) < 2:
+        if run_epochs(config) < 2:
             continue
         curves = scaling_curves(items, config, item_problems(config), mode)
         if curves is not None:

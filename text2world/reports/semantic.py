@@ -33,6 +33,16 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
+def samples_phrase(items: Sequence[GenerationItem]) -> str:
+    """``2 items x 3 epochs``: the items of a run's finished samples and their epochs."""
+    from text2world.engine.run_store import sample_key
+    from text2world.engine.summary import items_phrase
+
+    keys = [sample_key(item) for item in items]
+    epochs = len({epoch for _, epoch in keys}) or 1
+    return items_phrase(len({item for item, _ in keys}), epochs)
+
+
 def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_dir: Path,
                      plots: bool = True) -> tuple[str, dict | None, list[Path]]:
     """Markdown, JSON data and figure files of the semantic part of ``t2w report``.
@@ -47,6 +57,7 @@ def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_
         return "", None, []
     intervals = {label: generation_intervals(items, "semantic", METRICS, ec + 1)
                  for label, items, ec in runs if label in curves}
+    data_counts = {label: samples_phrase(items) for label, items, _ in runs}
     lines = ["## Semantic scores (behaviour on the gold's problems)", "",
              "Verdicts of each item's last round (EC_k), counted:", "",
              "| Run | Items | " + " | ".join(VERDICTS) + " |",
@@ -62,7 +73,7 @@ def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_
               "items only, and 'Simulable' their share; 'incomplete' rounds count with the "
               "parts that could be matched.", "", header, "|" + " --- |" * (2 + 3 * len(METRICS))]
     for label, rows in curves.items():
-        cells = [f"{label} ({rows[-1]['items']} items)", _pct(rows[-1]["simulable"])]
+        cells = [f"{label} ({data_counts[label]})", _pct(rows[-1]["simulable"])]
         for metric in METRICS:
             cells += [format_interval(intervals[label][0][metric]),
                       format_interval(intervals[label][-1][metric]),
@@ -81,6 +92,7 @@ def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_
         _plot(curves, path)
         files.append(path)
     data = {"per_round": curves, "intervals": intervals,
+            "counts": {label: data_counts[label] for label in curves},
             "diagnoses": {label: [{"action": a, "diagnosis": t, "items": n}
                                   for (a, t), n in rows] for label, rows in diagnoses.items()}}
     return "\n".join(lines) + "\n", data, files

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import Run, RunConfig, RunError, RunKind, runs_dir
+from text2world.engine.run_store import Run, RunConfig, RunError, RunKind, run_epochs, runs_dir
+from text2world.engine.summary import epoch_spread
 from text2world.errors import Text2WorldError
 from text2world.files import atomic_write_text, check_output_folder
 from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
+from text2world.tasks.registry import task_for_kind
 from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals
 from text2world.tasks.wm.metrics import (
     COLUMNS,
@@ -106,6 +108,10 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                              "reference_model": config.get("reference_model", False),
                              "items": len(items), "all": summary["all"]["all"]})
         data["by_rho"][name] = summary["rho"]
+        spread = epoch_spread(task_for_kind(run.kind), config, items) \
+            if run_epochs(config) > 1 else {}
+        if spread:  # --epochs: the headline values of each epoch and their spread
+            data.setdefault("epochs", {})[name] = dict(spread)
         data["per_domain"][name] = summary["domain"]
         steps: dict[str, list[WmItem]] = {}
         for item in items:

@@ -18,6 +18,6 @@ class ViewError(Text2WorldError, LookupError):
 def page_counts(run: Run, items: Sequence[ItemRecord]) -> dict:
     """The counts the run page shows (the engine's, ``run_counts``)."""
     counts = run_counts(run, items)
-    return {key: counts[key] for key in ("finished_items", "planned_items",
-                                         "infrastructure_errors", "calls", "prompt_tokens",
-                                         "completion_tokens", "cost")}
+    return {key: counts[key] for key in ("label", "finished_items", "finished_samples",
+                                         "planned_items", "epochs", "infrastructure_errors",
+                                         "calls", "prompt_tokens", "completion_tokens", "cost")}

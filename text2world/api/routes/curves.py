@@ -16,7 +16,16 @@ from pydantic import BaseModel, Field
 
 from text2world.api.schemas import ERRORS
 from text2world.engine.run_reader import list_runs
-from text2world.engine.run_store import LOG_FILE, ItemRecord, RunConfig, RunError, RunKind, kind_of
+from text2world.engine.run_store import (
+    LOG_FILE,
+    ItemRecord,
+    RunConfig,
+    RunError,
+    RunKind,
+    kind_of,
+    run_epochs,
+    sample_key,
+)
 from text2world.errors import ApiError
 from text2world.tasks.generation.records import generation_items
 
@@ -35,7 +44,9 @@ class ProtocolSeries(BaseModel):
     dataset: str | None = None
     ec: int = Field(description="the run's last correction round k")
     epochs: int
-    items: int = Field(description="finished items (every epoch's samples)")
+    items: int = Field(description="finished items (each asked ``epochs`` times)")
+    run_label: str = Field(description="the run's short label (--label, else what its run "
+                                       "id says beyond the model)")
     reference_model: bool
     curves: dict[str, list[float | None]] = Field(
         description="'mode.metric' -> its mean at EC_0 .. EC_k, as the run's report has them "
@@ -130,7 +141,8 @@ def _curves_of(config: RunConfig, items: Sequence[ItemRecord]) -> tuple[int, dic
 
     items = generation_items(items)  # a generation run's (``_model_runs``)
     curves = round_curves(config, items)
-    return len(items), curves, round_intervals(items, curves)
+    # items, not samples: --epochs asks each item several times
+    return len({sample_key(item)[0] for item in items}), curves, round_intervals(items, curves)
 
 
 @router.get("/runs/{run_id}/scaling", response_model=ScalingCurves, responses=ERRORS,
@@ -144,7 +156,7 @@ def run_scaling(request: Request, run_id: str,
     from text2world.reports.protocols import run_scaling as scaling
 
     run = open_run(request, run_id)
-    if kind_of(run.config) != RunKind.GENERATION or int(run.config.get("epochs") or 1) < 2:
+    if kind_of(run.config) != RunKind.GENERATION or run_epochs(run.config) < 2:
         raise ApiError(404, "no_scaling", f"run {run_id!r} is not a generation run with several "
                        "epochs (t2w eval --epochs N): it has no test-time scaling curves")
     curves = computed(run, f"scaling:{mode}",

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query
 from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
-from text2world.engine.run_store import KINDS, SUMMARY_FILE, RunError
+from text2world.engine.run_store import KINDS, SUMMARY_FILE, RunError, run_epochs, run_label
 from text2world.errors import ApiError
 from text2world.model.credentials import redact
 
@@ -67,8 +67,10 @@ def run_status(info: RunInfo) -> dict:
 def _run_entry(info: RunInfo, detail: bool = False) -> dict:
     """A run as the API shows it (read by the run store's reader, credentials dropped)."""
     config = info.config
+    known = config if isinstance(config, dict) else {}
     result = {"id": info.run_id, "finished": info.finished,
               "model": _field(config, "model", "model_name"),
+              "label": run_label(known, info.run_id), "epochs": run_epochs(known),
               "dataset": _field(config, "dataset", "dataset_name"),
               "summary": _redact(info.summary), "problems": info.problems,
               **run_status(info)}

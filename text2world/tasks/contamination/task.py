@@ -26,6 +26,7 @@ from text2world.engine.run_store import (
     RunSummary,
     identity_hash,
     make_run_id,
+    run_epochs,
     text_hash,
 )
 from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
@@ -194,7 +195,7 @@ class ProbeTask:
             "kind": KIND, "split": config.get("split"),
             "n": self.options.n, "max_mismatches": self.options.max_mismatches,
             "prefix_tokens": self.options.prompt_tokens,
-            "complete": len(results) >= planned * int(config.get("epochs") or 1),
+            "complete": len(results) >= planned * run_epochs(config),
             "mean_rate": float(np.mean(rates)) if rates else None,
             "mean_rate_interval": bootstrap_mean(rates).as_dict(),  # 95%, over domains
             "median_rate": float(np.median(rates)) if rates else None,

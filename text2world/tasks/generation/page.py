@@ -81,7 +81,8 @@ def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
         "ec": ec,
         "modes": modes,
         "summary": {key: summary[key] for key in (
-            "finished_items", "planned_items", "infrastructure_errors", "valid_at_round",
+            "label", "finished_items", "finished_samples", "planned_items", "epochs",
+            "infrastructure_errors", "valid_at_round",
             "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "cost_paid")},
         "per_round": per_round,
         "intervals": {mode: generation_intervals(items, mode, [k for k in per_round[mode][0]

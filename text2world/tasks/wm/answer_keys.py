@@ -127,15 +127,17 @@ def _path_cost(world, node: frozenset, following: dict) -> float:
     return total
 
 
-def state_key(world, index: int, limit: int = EXPLORE_LIMIT) -> tuple[dict, int]:
+def state_key(world, index: int, limit: int = EXPLORE_LIMIT) -> tuple[dict, int, list[str]]:
     """The cost-to-go of every applicable action's successor from ``world.states[index]``:
-    (action -> cost or None, how many the planner had to answer)."""
+    (action -> cost or None, how many the planner had to answer, the actions it left
+    unanswered in its time)."""
     state = world.states[index]
     remaining = world.remaining_cost(index)
     steps = [(action, *world.step_cost(state, action)) for action in world.simulator.applicable(state)]
     bound = remaining + 2 * max((cost for _, _, cost in steps), default=1.0)
     explored = _explore(world, state, bound, limit)
     answers: dict[str, float | None] = {}
+    unanswered: list[str] = []
     planned = 0
     for action, successor, cost in steps:
         known, value = world.known_cost(successor)
@@ -149,9 +151,12 @@ def state_key(world, index: int, limit: int = EXPLORE_LIMIT) -> tuple[dict, int]
             planned += 1
             value = world.optimal_cost_from(successor)
             if value is None and not world.known_cost(successor)[0]:
-                continue  # no answer in time: not shipped, scoring asks the planner
+                # no answer in time: shipped apart, so a check given no more time than
+                # this asks no planner (``shipped_keys.shipped_key``)
+                unanswered.append(str(action))
+                continue
         answers[str(action)] = value
-    return answers, planned
+    return answers, planned, unanswered
 
 
 def key_indices(world) -> list[int]:
@@ -180,13 +185,48 @@ def key_record(record: Record, planner_timeout: float = 20.0) -> tuple[dict, int
             problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": {},
                                       "skipped": "no optimal plan within the bound"}
             continue
-        states = {}
+        states, unanswered = {}, {}
         for index in key_indices(world):
-            answers, calls = state_key(world, index)
+            answers, calls, left = state_key(world, index)
             states[state_hash(world.states[index])] = answers
+            if left:
+                unanswered[state_hash(world.states[index])] = left
             planned += calls
-        problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": states}
+        problems[problem.name] = {"key": key, "bound_s": planner_timeout, "states": states,
+                                  **({"unanswered": unanswered} if unanswered else {})}
     return {"format": FORMAT, "problems": problems}, planned
+
+
+def unanswered_from_key(record: Record, entries: dict, planner_timeout: float = 20.0) -> dict:
+    """``entries`` (a key file's ``problems``) with each current keyed problem's unanswered
+    actions recorded (``unanswered``), read off the key without a planner: ``state_key``
+    keys every applicable action of a keyed state but those the planner left unanswered, so
+    an applicable action a keyed state lacks is one (keys built before they were recorded)."""
+    from text2world.tasks.wm.world import WorldError, world_for
+
+    updated = dict(entries)
+    for problem in record.problems:
+        entry = entries.get(problem.name)
+        if not isinstance(entry, dict) or "skipped" in entry or \
+                entry.get("key") != plan_key(record.domain, problem.pddl):
+            continue
+        try:
+            world = world_for(record, problem.name, planner_timeout)
+        except WorldError:
+            continue
+        unanswered = {}
+        for index in key_indices(world):
+            name = state_hash(world.states[index])
+            keyed = entry["states"].get(name)
+            if not isinstance(keyed, dict):
+                continue
+            left = [str(action) for action in world.simulator.applicable(world.states[index])
+                    if str(action) not in keyed]
+            if left:
+                unanswered[name] = left
+        updated[problem.name] = {k: v for k, v in entry.items() if k != "unanswered"} | \
+            ({"unanswered": unanswered} if unanswered else {})
+    return updated
 
 
 def key_is_current(record: Record, generated: bool, root: Path | None = None) -> bool:
@@ -249,6 +289,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="only domains with a missing or stale key (resume)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="domains built at once, one process each (default 1)")
+    parser.add_argument("--record-unanswered", action="store_true",
+                        help="only record, in the current keys, the actions the planner left "
+                             "unanswered (read off each key, no planner)")
     args = parser.parse_args(argv)
     records = load_dataset().select("all", args.domains.split(",") if args.domains else None)
     records = [r for r in records if r.problems]
@@ -258,6 +301,20 @@ def main(argv: list[str] | None = None) -> None:
                    if "generator_error" not in r.meta]
     if args.size in ("easy", "both"):
         chosen += [(r, False) for r in records]
+    if args.record_unanswered:
+        for record, generated in chosen:
+            path = keys_path(record.id, None, generated)
+            entries = problem_entries(path)
+            if not entries:
+                continue
+            updated = unanswered_from_key(record, entries)
+            left = sum(len(actions) for entry in updated.values() if isinstance(entry, dict)
+                       for actions in (entry.get("unanswered") or {}).values())
+            atomic_write_text(path, json.dumps({"format": FORMAT, "problems": updated},
+                                               indent=0) + "\n")
+            print(f"{record.id}{' (generated)' if generated else ''}: {left} unanswered "
+                  "actions recorded", flush=True)
+        return
     write_keys(chosen, only_missing=args.missing, jobs=args.jobs)
 
 

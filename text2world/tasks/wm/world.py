@@ -73,7 +73,8 @@ class World:
         """(known, optimal cost from ``successor``, the state ``action`` leads to from
         ``state``) from the shipped answer key (``shipped_keys.py``), without the planner."""
         if self._key is None:
-            self._key = shipped_key(self.record, self.problem_name, self.problem_text)
+            self._key = shipped_key(self.record, self.problem_name, self.problem_text,
+                                    planner_timeout=self.planner_timeout)
         answers = self._key.get(state_hash(state)) if self._key else None
         if not isinstance(answers, dict) or str(action) not in answers:
             return False, None

@@ -337,10 +337,23 @@ function modelCell(run) {
   }
   if (run.status === "failed") badges += ` <span class="badge invalid failed" title="${esc(run.reason || "")}">failed</span>`;
   else if (!run.finished) badges += ' <span class="badge invalid">no summary</span>';
-  return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${badges}</td>`;
+  // the run's short label tells two runs of one model apart (t2w eval --label, else its id's own part)
+  const told = run.label ? `<span class="run-label muted" title="${esc(run.id)}">${esc(run.label)}</span>` : "";
+  return `<td><a href="${runLink(run.id)}" title="${esc(run.id)}">${esc(run.model || s.model || run.id)}</a>${badges}${told}</td>`;
+}
+function itemsText(s) {
+  // "N items x E epochs": --epochs asks each item E times, never more items
+  const epochs = s.epochs || 1, planned = s.planned_items;
+  const items = epochs > 1 && s.finished_samples === undefined ? null : s.finished_items;  // a summary from before samples were counted apart
+  const samples = s.finished_samples ?? s.finished_items ?? 0;
+  const whole = planned && (epochs > 1 ? samples >= planned * epochs : items === planned);
+  const count = whole ? `${planned}` : `${items ?? "?"}${planned ? "/" + planned : ""}`;
+  return epochs > 1 ? `${count} × ${epochs} epochs` : count;
 }
 function itemsCell(s) {
-  return `<td class="num">${esc(s.finished_items ?? "")}${s.planned_items && s.planned_items !== s.finished_items ? "/" + esc(s.planned_items) : ""}</td>`;
+  const epochs = s.epochs || 1;
+  const title = epochs > 1 ? ` title="${esc(`${s.finished_samples ?? s.finished_items ?? 0} of ${(s.planned_items || 0) * epochs} samples (items × epochs)`)}"` : "";
+  return `<td class="num"${title}>${esc(itemsText(s))}</td>`;
 }
 
 async function leaderboard() {
@@ -363,7 +376,7 @@ async function leaderboard() {
   }
   function render() {
     const needle = state.lbFilter.toLowerCase();
-    const match = r => !needle || [r.id, r.model, r.dataset, r.task, (r.summary || {}).description, (r.summary || {}).prompt]
+    const match = r => !needle || [r.id, r.label, r.model, r.dataset, r.task, (r.summary || {}).description, (r.summary || {}).prompt]
       .some(v => String(v || "").toLowerCase().includes(needle));
     const shown = sortRows(runs.filter(match), state.lbSort, lbValue);
     const columns = pairs.filter(([mode, m]) => state.lbColumns.has(mode + ":" + m));
@@ -485,7 +498,7 @@ function judgeRunPage(runId, data) {
   const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
     <td class="num">${esc(it.epoch)}</td><td>${esc(it.verdict)}</td><td class="${it.judge && it.judge !== it.ours ? "no" : ""}">${esc(it.judge || "no rating")}</td><td class="num">${esc(it.rating ?? "–")}</td></tr>`).join("");
   app.innerHTML = runHeader(runId, c, [["kind", "LLM judge"], ["run judged", c.source_run], ["its model", c.source_model], ["judged", `${j.judged} (${j.items} items)`],
-      ["unparsed answers", j.unparsed], ["calls", s.calls], ["cost", money(s.cost)], ["created", c.created]]) +
+      ["unparsed answers", j.unparsed], ["calls", s.calls], ["cost", money(s.cost)], ["created", c.created]], s) +
     `<h2>Agreement with our semantic verdicts</h2><table id="agreement"><thead><tr><th>Judge</th><th class="num">Cohen's kappa [95%]</th><th class="num">Accuracy %</th></tr></thead><tbody>
       <tr><td>${esc(c.model)}</td><td class="num" id="kappa">${kappaText(j.kappa)}</td><td class="num">${pct(j.accuracy)}</td></tr>${refRows}</tbody></table>
     <p class="muted">The paper (${esc(paper.source || "")}): kappa ${esc(paper.value)} between ${esc(paper.between || "")}. Ours: equivalent = same world; different or incomplete = different. The reference judges' rows are what a constant, a random and a perfect judge get on these items.</p>
@@ -509,7 +522,7 @@ async function compare(ids) {
   if (runs.some(r => !r.missing && (r.kind || "generation") !== "generation")) return comparePaired(runs);
   const overviews = await Promise.all(runs.map(r => r.missing ? null : getJSON(`/v1/runs/${encodeURIComponent(r.id)}/overview`).catch(() => null)));
   const modes = lbModes(runs.filter(r => r.summary));
-  const names = runs.map(r => (r.model || r.id) + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?") + " · " + ((r.summary || {}).protocol || "syntax"));
+  const names = runs.map(r => (r.model || r.id) + (r.label ? " [" + r.label + "]" : "") + " · " + ((r.summary || {}).description || "") + " · " + ((r.summary || {}).prompt || "") + " · EC" + ((r.summary || {}).ec ?? "?") + " · " + ((r.summary || {}).protocol || "syntax"));
   let html = `<h1>Compare ${runs.length} runs</h1>`;
   const models = [...new Set(runs.filter(r => !r.missing).map(r => r.model))];
   if (models.length === 1 && models[0] && new Set(runs.map(r => (r.summary || {}).protocol || "syntax")).size > 1) {
@@ -554,7 +567,7 @@ async function compare(ids) {
     }
     items += "</tbody></table>";
     // Per domain x run: mean F1 after the last round, as a heat map.
-    const heat = `<table class="heat" id="heatmap"><thead><tr><th>Domain</th>${runs.map((r, i) => `<th title="${esc(names[i])}">${esc(r.model || r.id)}</th>`).join("")}</tr></thead><tbody>${itemIds.map(id =>
+    const heat = `<table class="heat" id="heatmap"><thead><tr><th>Domain</th>${runs.map((r, i) => `<th title="${esc(names[i])}">${esc(r.model || r.id)}${r.label ? `<br><span class="run-label muted">${esc(r.label)}</span>` : ""}</th>`).join("")}</tr></thead><tbody>${itemIds.map(id =>
       `<tr><td>${esc(id)}</td>${overviews.map(o => { const it = o && o.items.find(x => x.item === id); const v = it && (it.scores[mode] || {}).f1_mean_eck;
         return `<td style="background:${heatColor(v)}" title="${esc(id)}: ${pct(v)}">${v === null || v === undefined ? "–" : Math.round(100 * v)}</td>`; }).join("")}</tr>`).join("")}</tbody></table>`;
     document.getElementById("cmp-body").innerHTML = `<h2>Table 1 per round (${esc(mode)}, %; EC_0 and EC_k ±95% interval half-width)</h2><div class="table-wrap">${table}</div>
@@ -579,7 +592,8 @@ async function pairedSection(runs, mode) {
     try { data = await getJSON(`/v1/runs/${encodeURIComponent(runs[0].id)}/compare/${encodeURIComponent(other.id)}?mode=${encodeURIComponent(mode)}`); }
     catch (err) { html += `<div class="note">${esc(other.model || other.id)} vs ${esc(runs[0].model || runs[0].id)}: ${esc(err.message)}</div>`; continue; }
     const signed = ci => ci.mean === null ? "–" : `${(100 * ci.mean >= 0 ? "+" : "") + (100 * ci.mean).toFixed(1)} <span class="ci">[${(100 * ci.low).toFixed(1)}, ${(100 * ci.high).toFixed(1)}]</span>`;
-    html += `<h2>Paired: ${esc(data.b.model)} (B) − ${esc(data.a.model)} (A) <span class="muted">(${data.common_items} common items, points, 95% paired bootstrap${data.clustered_by_domain ? " over domains" : ""}, seed ${data.seed})</span></h2>
+    const side = x => x.model + (x.label ? ` [${x.label}]` : "");  // two runs of one model told apart
+    html += `<h2>Paired: ${esc(side(data.b))} (B) − ${esc(side(data.a))} (A) <span class="muted">(${data.common_items} common items, points, 95% paired bootstrap${data.clustered_by_domain ? " over domains" : ""}, seed ${data.seed})</span></h2>
       ${data.notes.map(n => `<div class="note">${esc(n)}</div>`).join("")}
       <div class="table-wrap"><table class="paired"><thead><tr><th>Metric</th><th class="num">A</th><th class="num">B</th><th class="num">B − A</th><th class="num">p</th><th class="num">B wins</th><th class="num">ties</th><th class="num">B loses</th></tr></thead><tbody>
       ${data.metrics.map(r => `<tr><td>${esc(r.metric)}</td><td class="num">${pct(r.mean_a)}</td><td class="num">${pct(r.mean_b)}</td><td class="num">${signed(r.difference)}</td>
@@ -657,11 +671,11 @@ async function runPage(runId) {
         <td>${yesno(sc.exec_ec0)}</td><td>${yesno(sc.exec_eck)}</td>${standard ? `<td class="num">${pct(sc.similarity_eck)}</td><td class="num">${pct(sc.f1_mean_eck)}</td>`
           : extra.map(k => `<td class="num">${pct((sc.eck || {})[k])}</td>`).join("")}${verdicts ? `<td>${esc(sc.verdict_eck || "–")}</td>` : ""}</tr>`;
     }).join("");
-    app.innerHTML = `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
+    app.innerHTML = `${runTitle(runId, c, s)}
       <div class="card kv">${[["dataset", c.dataset], ["description", c.description], ["prompt", c.prompt], ["EC", c.ec],
         ["protocol", (c.protocol || "syntax") + (c.oracle_feedback ? " (oracle feedback)" : "") + (s.tool_calls ? `, ${s.tool_calls} tool calls` : "")],
         ...(c.epochs > 1 ? [["epochs", c.epochs]] : []),
-        ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", `${s.calls} (${s.cached_calls} cached)`],
+        ["items", itemsText(s)], ["calls", `${s.calls} (${s.cached_calls} cached)`],
         ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`], ["cost", money(s.cost)],
         ["infrastructure errors", s.infrastructure_errors], ["created", c.created]]
         .map(([k, v]) => `<div><span>${esc(k)}</span>${esc(v ?? "–")}</div>`).join("")}
@@ -936,8 +950,13 @@ async function scalingPanel(runId, mode) {
 
 // ---------------------------------------------------------------------------------- world-model and probe runs
 
-function runHeader(runId, c, extra) {
-  return `<h1>${esc(c.model || runId)} <span class="muted">${esc(runId)}</span></h1>
+function runTitle(runId, c, s) {
+  // the model, the run's short label (what tells it apart from the model's other runs), its id
+  const told = c.label || (s || {}).label || "";
+  return `<h1>${esc(c.model || runId)}${told && told !== runId ? ` <span class="run-label">${esc(told)}</span>` : ""} <span class="muted">${esc(runId)}</span></h1>`;
+}
+function runHeader(runId, c, extra, s) {
+  return `${runTitle(runId, c, s)}
     <div class="card kv">${extra.map(([k, v]) => `<div><span>${esc(k)}</span>${esc(v ?? "–")}</div>`).join("")}
     ${c.reference_model ? '<div class="note">reference model: built from the gold domains, not an LLM result</div>' : ""}</div>`;
 }
@@ -959,8 +978,8 @@ function wmRunPage(runId, data) {
     <td class="num">${esc(it.rho)}</td><td>${esc(it.group || "")}</td><td>${it.score === null || it.score === undefined ? "–" : it.score === 1 ? '<span class="yes">yes</span>' : it.score === 0 ? '<span class="no">no</span>' : pct(it.score)}</td>
     <td class="no">${esc(it.format_error || "")}</td></tr>`).join("");
   app.innerHTML = runHeader(runId, c, [["task", data.task], ["rules", c.rules], ["render", c.render], ["form", data.task === "next-state" ? c.form : "–"],
-      ["dataset", c.dataset], ["items", `${s.finished_items}/${s.planned_items ?? "?"}`], ["calls", s.calls], ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`],
-      ["cost", money(s.cost)], ["infrastructure errors", s.infrastructure_errors], ["seed", c.seed], ["created", c.created]]) +
+      ["dataset", c.dataset], ["items", itemsText(s)], ["calls", s.calls], ["tokens", `${s.prompt_tokens} in, ${s.completion_tokens} out`],
+      ["cost", money(s.cost)], ["infrastructure errors", s.infrastructure_errors], ["seed", c.seed], ["created", c.created]], s) +
     `<h2>${esc(data.task)}: all items (%, mean [95% interval], domains resampled)</h2>${wmGroupTable("all", [{ key: "all", ...data.all }], cols).replace("<h3>By all</h3>", "")}
     <div class="charts"><div class="card">${lineChart(series, rho.length, label(data.headline) + " vs rho (%, bars: 95% intervals)", rho.map(r => "rho " + r.key), "share of the plan the model handles")}</div></div>
     ${Object.entries(data.groups).map(([name, rows]) => wmGroupTable(name, rows, cols)).join("")}
@@ -976,7 +995,7 @@ function probeRunPage(runId, data) {
   const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.name || "")}</td>
     <td class="num">${pct(it.rate)}</td><td class="num">${esc(it.contaminated ?? "–")} / ${esc(it.counted ?? "–")}</td><td>${esc(it.finish_reason || "")}</td></tr>`).join("");
   app.innerHTML = runHeader(runId, c, [["kind", "contamination probe"], ["dataset", c.dataset], ["split", c.split], ["domains", `${s.finished_items}/${s.planned_items ?? "?"}`],
-      ["prompt", `first ${m.prefix_tokens} GPT-2 tokens of the gold`], ["n-gram", `${m.n} tokens, ≤ ${m.max_mismatches} mismatches`], ["cost", money(s.cost)], ["created", c.created]]) +
+      ["prompt", `first ${m.prefix_tokens} GPT-2 tokens of the gold`], ["n-gram", `${m.n} tokens, ≤ ${m.max_mismatches} mismatches`], ["cost", money(s.cost)], ["created", c.created]], s) +
     `<h2>Measures</h2><table id="measures"><tbody><tr><th>Mean contamination rate</th><td class="num">${ciText(m.mean_rate)}</td></tr>
       <tr><th>Median rate</th><td class="num">${pct(m.median_rate)}</td></tr><tr><th>Domains above 50%</th><td class="num">${m.domains_above_half} of ${m.domains}</td></tr></tbody></table>
     <p class="muted">Rate: share of the gold domain's content n-grams that the model's continuation reproduces (paper section 3.4); mean [95% interval] over domains.</p>
