@@ -11,8 +11,12 @@ HTML comment on its own line directly above the block (several may be stacked, i
   (``pytest -m "not slow"`` leaves it out; CI runs it).
 
 Every other block is run with ``bash -e``: the blocks of one page in order, each in its own shell, in one
-fresh working folder with a fresh ``T2W_HOME`` and ``T2W_RUNS_DIR=./runs``, offline (no proxy, no API
-key, litellm's bundled cost map, Hugging Face offline), at ``COLUMNS=80``, and must exit 0. In a
+fresh working folder with an empty ``HOME``, a fresh ``T2W_HOME`` and ``T2W_RUNS_DIR=./runs``, offline (no
+proxy, no API key, litellm's bundled cost map, Hugging Face offline), at ``COLUMNS=80``, and must exit 0
+and print no line wider than 80 characters (a line holding one path alone may be longer: a run's folder).
+Then the whole site as a reader follows it (``test_docs_in_reading_order``): the README and every page in
+mkdocs.yml's nav order, all in ONE folder and home, so a page's runs must not clash with an earlier
+page's (name them so; a glob must match one run). In a
 ``console`` block only lines starting with ``$ `` are commands (the prompt is stripped; a command line
 ending in ``\\`` continues on the next line); the other lines are output and are not run.
 
@@ -44,6 +48,9 @@ SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 # Pages other engineers are writing; mkdocs.yml lists them in a comment until they exist.
 BLOCK_TIMEOUT_S = 900
 README_MAX_LINES = 150
+MAX_COLUMNS = 80
+# A line that is one path alone (a run's folder on a line of its own) may pass 80 columns.
+_LONE_PATH = re.compile(r"[\w./~-]*/[\w./~-]*")
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*docs-test:\s*(\w+)\s*(.*?)\s*-->\s*$")
 _DIRECTIVES = {"skip", "expect", "slow"}
@@ -182,7 +189,10 @@ def _environment(home: Path, work: Path) -> dict[str, str]:
     """The environment of a new user on an offline machine, with this checkout's code importable."""
     dropped = re.compile(r".*(_API_KEY|_TOKEN|_SECRET)$|(?i:.*_proxy)$|CI$|T2W_.*|PYTEST_.*")
     env = {key: value for key, value in os.environ.items() if not dropped.fullmatch(key)}
+    user_home = home.parent / "user-home"  # an empty HOME: nothing of the developer's (caches, config) leaks in
+    user_home.mkdir(exist_ok=True)
     env.update({
+        "HOME": str(user_home), "XDG_CACHE_HOME": str(user_home / ".cache"),
         "T2W_HOME": str(home), "T2W_RUNS_DIR": str(work / "runs"), "COLUMNS": "80", "LINES": "50",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
         "NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO),
@@ -210,6 +220,23 @@ def _run_block(block: Block, work: Path, env: dict[str, str], checker: Path) -> 
         output = stopped.stdout if isinstance(stopped.stdout, str) else (stopped.stdout or b"").decode()
         return -1, output + f"\n(stopped after {BLOCK_TIMEOUT_S} s)"
     return done.returncode, done.stdout
+
+
+def wide_lines(output: str, width: int = MAX_COLUMNS) -> list[str]:
+    """The output's lines wider than ``width`` characters, less those that hold one path alone (a run's folder)."""
+    return [line for line in output.splitlines()
+            if len(line) > width and not _LONE_PATH.fullmatch(line.strip())]
+
+
+def _check_block(block: Block, code: int, output: str) -> None:
+    """A block passes when it exits 0, prints what it expects and no line wider than 80 columns."""
+    assert code == 0, _failure(block, f"exit code {code}", output)
+    flowing = " ".join(output.split())
+    for text in block.expect:
+        assert " ".join(text.split()) in flowing, _failure(block, f"the output does not contain {text!r}", output)
+    wide = wide_lines(output)
+    assert not wide, _failure(block, f"{len(wide)} output lines wider than {MAX_COLUMNS} columns:\n"
+                              + "\n".join(wide), output)
 
 
 def _failure(block: Block, reason: str, output: str) -> str:
@@ -244,13 +271,54 @@ def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) ->
         block_started = time.monotonic()
         code, output = _run_block(block, work, env, checker)
         print(f"{block.page}:{block.line}: exit {code} in {time.monotonic() - block_started:.1f} s")
-        assert code == 0, _failure(block, f"exit code {code}", output)
-        flowing = " ".join(output.split())
-        for text in block.expect:
-            assert " ".join(text.split()) in flowing, \
-                _failure(block, f"the output does not contain {text!r}", output)
+        _check_block(block, code, output)
     docs_seconds.append(time.monotonic() - started)
     print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
+
+
+def reading_order() -> list[Path]:
+    """The README, then every docs page in mkdocs.yml's nav order: the order a reader follows them."""
+    return [REPO / "README.md"] + [DOCS / page for page in _nav_order(_mkdocs_config().get("nav", []))]
+
+
+def _nav_order(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node] if node.endswith(".md") else []
+    if isinstance(node, list):
+        return [page for item in node for page in _nav_order(item)]
+    if isinstance(node, dict):
+        return [page for value in node.values() for page in _nav_order(value)]
+    return []
+
+
+@pytest.mark.slow
+def test_docs_in_reading_order(tmp_path: Path) -> None:
+    """The README and every page in the site's order, block by block, in ONE folder with one home, as a
+    reader follows them: a page's runs must not clash with an earlier page's, nor its globs match two runs."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    checker = _pip_checker(tmp_path)
+    env = _environment(home, work)
+    started = time.monotonic()
+    count = 0
+    for path in reading_order():
+        blocks, errors = parse_blocks(path)
+        assert not errors, "\n".join(errors)
+        for block in blocks:
+            if block.skip:
+                continue
+            code, output = _run_block(block, work, env, checker)
+            _check_block(block, code, output)
+            count += 1
+    print(f"\ndocs in reading order: {count} blocks in {time.monotonic() - started:.1f} s")
+
+
+def test_wide_lines_are_found() -> None:
+    """Counted in characters; a path alone on its line is let through, a path inside a sentence is not."""
+    path = "runs/" + "reference-noisy-oracle__" * 4
+    output = "\n".join(["é" * 80, path, "  " + path, "run: " + path, "x" * 81])
+    assert wide_lines(output) == ["run: " + path, "x" * 81]
 
 
 def test_pip_check_refuses_an_unknown_extra(tmp_path: Path) -> None:
@@ -280,16 +348,6 @@ def test_directives_are_parsed(tmp_path: Path) -> None:
     assert any("without a language" in error for error in errors)
 
 
-def _nav_pages(node: object) -> set[str]:
-    if isinstance(node, str):
-        return {node} if node.endswith(".md") else set()
-    if isinstance(node, list):
-        return set().union(*(_nav_pages(item) for item in node)) if node else set()
-    if isinstance(node, dict):
-        return set().union(*(_nav_pages(value) for value in node.values())) if node else set()
-    return set()
-
-
 def _mkdocs_config() -> dict:
     yaml = pytest.importorskip("yaml", reason="PyYAML (installed with mkdocs: the docs extra) reads mkdocs.yml")
 
@@ -303,7 +361,7 @@ def _mkdocs_config() -> dict:
 
 def test_every_docs_page_is_in_the_nav() -> None:
     config = _mkdocs_config()
-    in_nav = _nav_pages(config.get("nav", []))
+    in_nav = set(_nav_order(config.get("nav", [])))
     on_disk = {path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md")}
     missing = sorted(on_disk - in_nav)
     assert not missing, f"docs pages not in mkdocs.yml's nav: {missing}"

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
+from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say, warn
 from text2world.cli.runs import run_paths, runs_dir_option
 from text2world.reports.rendering import print_table
 
@@ -235,14 +235,12 @@ def report_command(
         for table in report_tables(report.data):
             print_table(console, table)
         for note in report.data["notes"]:
-            console.print(f"note: {note}", highlight=False)
-    console.print(f"{report.data['mode']} report written to {report.out_dir}/", highlight=False,
-                  soft_wrap=True)  # a path stays on one line, to copy
-    console.print("files: " + ", ".join(sorted(p.name for p in report.files))
-                  + " (report.md holds every table, the per-domain one included)",
-                  highlight=False)
+            say(f"note: {note}")
+    say(f"{report.data['mode']} report written to {report.out_dir}/")
+    say("files: " + ", ".join(sorted(p.name for p in report.files))
+        + " (report.md holds every table, the per-domain one included)")
     for line in unmatched_lines:
-        console.print(line, highlight=False, soft_wrap=True)
+        say(line)
 
 
 def _kind(path: Path) -> str:
@@ -385,7 +383,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[P
             lines.append(f"{data['run_id']}: no comparison with {table} ({data['chosen']}): "
                          f"{data['reason']}")
             continue
-        console.print(f"published table: {data['chosen']}", highlight=False, soft_wrap=True)
+        say(f"published table: {data['chosen']}")
         title = (f"{data['model']} beside {data['matched']} in {source.get('table', '')} of "
                  f"arXiv {source.get('arxiv', '')} {source.get('version', '')} "
                  f"({data['mode']} mode, %)")
@@ -434,5 +432,4 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
         table.add_row("domains above 50%",
                       f"{measures['domains_above_half']} of {measures['domains']}")
         print_table(console, table)
-    console.print(f"contamination report written to {out_dir}/", highlight=False,
-                  soft_wrap=True)
+    say(f"contamination report written to {out_dir}/")
