@@ -314,6 +314,26 @@ def test_docs_in_reading_order(tmp_path: Path) -> None:
     print(f"\ndocs in reading order: {count} blocks in {time.monotonic() - started:.1f} s")
 
 
+def test_curl_calls_the_port_t2w_listens_on() -> None:
+    """A ``curl`` at this machine in a shell block (run or skipped) names ``t2w serve``'s port or
+    ``t2w view``'s, or a port the block chose (``$port``): never 8000, vLLM's (rewards.md did)."""
+    from text2world.cli.serve import SERVE_PORT
+    from text2world.cli.view import VIEW_PORT
+
+    wrong = []
+    for path in pages():
+        blocks, _ = parse_blocks(path)
+        for block in blocks:
+            for line in block.script().splitlines():
+                if "curl" not in line:
+                    continue
+                for port in re.findall(r"(?:localhost|127\.0\.0\.1):(\d+)", line):
+                    if int(port) not in (SERVE_PORT, VIEW_PORT):
+                        wrong.append(f"{block.page}:{block.line}: {line.strip()}")
+    assert not wrong, f"curl to a port neither t2w serve ({SERVE_PORT}) nor t2w view listens on:\n" \
+        + "\n".join(wrong)
+
+
 def test_wide_lines_are_found() -> None:
     """Counted in characters; a path alone on its line is let through, a path inside a sentence is not."""
     path = "runs/" + "reference-noisy-oracle__" * 4
