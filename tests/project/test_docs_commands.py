@@ -312,6 +312,9 @@ def test_docs_in_reading_order(tmp_path: Path) -> None:
             _check_block(block, code, output)
             count += 1
     print(f"\ndocs in reading order: {count} blocks in {time.monotonic() - started:.1f} s")
+    site = _mkdocs_config().get("site_dir", "site")
+    assert not (work / site).exists(), \
+        f"a docs command wrote into {site}/, the folder `mkdocs build` replaces with the documentation"
 
 
 def test_curl_calls_the_port_t2w_listens_on() -> None:
