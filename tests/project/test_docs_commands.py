@@ -9,6 +9,8 @@ HTML comment on its own line directly above the block (several may be stacked, i
   runs of white space counted as one space (a table title wrapped at 80 columns still matches).
 - ``<!-- docs-test: slow REASON -->``: the block runs, but its page's test is marked ``slow``
   (``pytest -m "not slow"`` leaves it out; CI runs it).
+- ``<!-- docs-test: run -->`` above a ``python`` block: it is run too, with ``python``, as the
+  shell blocks are (a library example that defines everything it uses).
 
 Every other block is run with ``bash -e``: the blocks of one page in order, each in its own shell, in one
 fresh working folder with an empty ``HOME``, a fresh ``T2W_HOME`` and ``T2W_RUNS_DIR=./runs``, offline (no
@@ -53,7 +55,7 @@ MAX_COLUMNS = 80
 _LONE_PATH = re.compile(r"[\w./~-]*/[\w./~-]*")
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*docs-test:\s*(\w+)\s*(.*?)\s*-->\s*$")
-_DIRECTIVES = {"skip", "expect", "slow"}
+_DIRECTIVES = {"skip", "expect", "slow", "run"}
 
 
 class DocsFormatError(Exception):
@@ -72,6 +74,8 @@ class Block:
 
     def script(self) -> str:
         """The commands to run: the block itself, or a console block's ``$ `` lines without the prompt."""
+        if self.language == "python":
+            return f"python - <<'DOCS_TEST_PYTHON'\n{self.text}DOCS_TEST_PYTHON\n"
         if self.language != "console":
             return self.text
         commands: list[str] = []
@@ -131,6 +135,7 @@ def parse_blocks(path: Path, name: str | None = None) -> tuple[list[Block], list
         if not language:
             errors.append(f"{name}:{start}: a fenced block without a language (tag it: bash, console, text, ...)")
         block = Block(name, start, language.lower(), "\n".join(body) + "\n")
+        run = any(kind == "run" for _, kind, _ in pending)
         for at, kind, argument in pending:
             if kind not in _DIRECTIVES:
                 errors.append(f"{name}:{at}: unknown docs-test directive {kind!r} (skip, expect, slow)")
@@ -138,16 +143,21 @@ def parse_blocks(path: Path, name: str | None = None) -> tuple[list[Block], list
                 errors.append(f"{name}:{at}: 'docs-test: {kind}' needs a reason")
             elif kind == "expect" and not argument:
                 errors.append(f"{name}:{at}: 'docs-test: expect' needs the text to expect")
+            elif kind == "run" and block.language != "python":
+                errors.append(f"{name}:{at}: 'docs-test: run' applies to python blocks (shell blocks always run)")
+            elif kind == "run":
+                pass
             elif kind == "skip":
                 block.skip = argument
             elif kind == "slow":
                 block.slow = argument
             else:
                 block.expect.append(argument)
-        if pending and block.language not in SHELL_LANGUAGES:
-            errors.append(f"{name}:{pending[0][0]}: docs-test directives apply to shell blocks only")
+        if pending and block.language not in SHELL_LANGUAGES and not run:
+            errors.append(f"{name}:{pending[0][0]}: docs-test directives apply to shell blocks "
+                          "(and python blocks marked 'run')")
         pending = []
-        if block.language in SHELL_LANGUAGES:
+        if block.language in SHELL_LANGUAGES or (run and block.language == "python"):
             blocks.append(block)
     if pending:
         errors.append(f"{name}:{pending[0][0]}: a docs-test directive at the end of the page, above no block")
@@ -369,6 +379,25 @@ def test_directives_are_parsed(tmp_path: Path) -> None:
     assert blocks[1].script() == "echo hello \\\n  world\ntrue\n"
     assert any("needs a reason" in error for error in errors)
     assert any("without a language" in error for error in errors)
+
+
+def test_python_blocks_marked_run_are_run(tmp_path: Path) -> None:
+    """A python block marked ``run`` is collected and run with python (an unmarked one is not), and an
+    error in it fails the block; ``run`` above a shell block is a format error."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- docs-test: run -->\n```python\nx = 6 * 7\nprint('answer', x)\n```\n\n"
+        "```python\nnot run\n```\n\n<!-- docs-test: run -->\n```python\nprint(undefined_name)\n```\n\n"
+        "<!-- docs-test: run -->\n```bash\ntrue\n```\n", encoding="utf-8")
+    blocks, errors = parse_blocks(page, "page.md")
+    assert [block.line for block in blocks] == [2, 12, 17]
+    assert errors == ["page.md:16: 'docs-test: run' applies to python blocks (shell blocks always run)"]
+    checker = _pip_checker(tmp_path)
+    env = _environment(tmp_path / "home", tmp_path)
+    code, output = _run_block(blocks[0], tmp_path, env, checker)
+    assert code == 0 and "answer 42" in output
+    code, output = _run_block(blocks[1], tmp_path, env, checker)
+    assert code != 0 and "NameError" in output
 
 
 def _mkdocs_config() -> dict:
