@@ -205,6 +205,9 @@ def test_world_model_tasks_score_exactly_as_t2w_wm(task_name, factory, store, tm
         assert [c["response"] for c in mine["calls"]] == [c["response"] for c in theirs["calls"]]
         assert [c.get("messages") or c["prompt_tail"] for c in mine["calls"]] == \
             [c.get("messages") or c["prompt_tail"] for c in theirs["calls"]]
+    headline = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit_at_1", "plan": "success"}
+    assert log.results.scores[0].name == headline[task_name], \
+        "Inspect's progress bar shows the first metric: the task's headline, not format_error"
     for entry in log.results.scores:
         if entry.name == "format_error":
             assert entry.metrics["mean"].value * overall["items"] == overall["format_errors"]
