@@ -32,7 +32,6 @@ docs/ is in mkdocs.yml's nav, the strict docs build is wired into .ci/run and th
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -43,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from new_user import MAX_COLUMNS, new_user_environment, wide_lines
 from repo_paths import REPO
 
 DOCS = REPO / "docs"
@@ -50,9 +50,6 @@ SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 # Pages other engineers are writing; mkdocs.yml lists them in a comment until they exist.
 BLOCK_TIMEOUT_S = 900
 README_MAX_LINES = 150
-MAX_COLUMNS = 80
-# A line that is one path alone (a run's folder on a line of its own) may pass 80 columns.
-_LONE_PATH = re.compile(r"[\w./~-]*/[\w./~-]*")
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*docs-test:\s*(\w+)\s*(.*?)\s*-->\s*$")
 _DIRECTIVES = {"skip", "expect", "slow", "run"}
@@ -195,22 +192,6 @@ for target in targets:
 '''
 
 
-def _environment(home: Path, work: Path) -> dict[str, str]:
-    """The environment of a new user on an offline machine, with this checkout's code importable."""
-    dropped = re.compile(r".*(_API_KEY|_TOKEN|_SECRET)$|(?i:.*_proxy)$|CI$|T2W_.*|PYTEST_.*")
-    env = {key: value for key, value in os.environ.items() if not dropped.fullmatch(key)}
-    user_home = home.parent / "user-home"  # an empty HOME: nothing of the developer's (caches, config) leaks in
-    user_home.mkdir(exist_ok=True)
-    env.update({
-        "HOME": str(user_home), "XDG_CACHE_HOME": str(user_home / ".cache"),
-        "T2W_HOME": str(home), "T2W_RUNS_DIR": str(work / "runs"), "COLUMNS": "80", "LINES": "50",
-        "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-        "NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO),
-                                                                                       os.environ.get("PYTHONPATH")])),
-    })
-    return env
-
-
 def _pip_checker(folder: Path) -> Path:
     checker = folder / "pip_check.py"
     checker.write_text(_PIP_CHECK, encoding="utf-8")
@@ -230,12 +211,6 @@ def _run_block(block: Block, work: Path, env: dict[str, str], checker: Path) -> 
         output = stopped.stdout if isinstance(stopped.stdout, str) else (stopped.stdout or b"").decode()
         return -1, output + f"\n(stopped after {BLOCK_TIMEOUT_S} s)"
     return done.returncode, done.stdout
-
-
-def wide_lines(output: str, width: int = MAX_COLUMNS) -> list[str]:
-    """The output's lines wider than ``width`` characters, less those that hold one path alone (a run's folder)."""
-    return [line for line in output.splitlines()
-            if len(line) > width and not _LONE_PATH.fullmatch(line.strip())]
 
 
 def _check_block(block: Block, code: int, output: str) -> None:
@@ -275,7 +250,7 @@ def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) ->
     home.mkdir()
     work.mkdir()
     checker = _pip_checker(tmp_path)
-    env = _environment(home, work)
+    env = new_user_environment(home, work)
     started = time.monotonic()
     for block in runnable:
         block_started = time.monotonic()
@@ -309,7 +284,7 @@ def test_docs_in_reading_order(tmp_path: Path) -> None:
     home.mkdir()
     work.mkdir()
     checker = _pip_checker(tmp_path)
-    env = _environment(home, work)
+    env = new_user_environment(home, work)
     started = time.monotonic()
     count = 0
     for path in reading_order():
@@ -358,10 +333,10 @@ def test_pip_check_refuses_an_unknown_extra(tmp_path: Path) -> None:
     """The stand-in for pip fails on an extra pyproject.toml does not define, so a stale install line fails."""
     checker = _pip_checker(tmp_path)
     block = Block("example.md", 1, "bash", 'pip install -e ".[no-such-extra]"\n')
-    code, output = _run_block(block, tmp_path, _environment(tmp_path, tmp_path), checker)
+    code, output = _run_block(block, tmp_path, new_user_environment(tmp_path / "home", tmp_path), checker)
     assert code != 0 and "no extra 'no-such-extra'" in output
     block = Block("example.md", 1, "bash", 'pip install -e ".[test]" && echo checked\n')
-    code, output = _run_block(block, tmp_path, _environment(tmp_path, tmp_path), checker)
+    code, output = _run_block(block, tmp_path, new_user_environment(tmp_path / "home", tmp_path), checker)
     assert code == 0 and "checked" in output
 
 
@@ -393,7 +368,7 @@ def test_python_blocks_marked_run_are_run(tmp_path: Path) -> None:
     assert [block.line for block in blocks] == [2, 12, 17]
     assert errors == ["page.md:16: 'docs-test: run' applies to python blocks (shell blocks always run)"]
     checker = _pip_checker(tmp_path)
-    env = _environment(tmp_path / "home", tmp_path)
+    env = new_user_environment(tmp_path / "home", tmp_path)
     code, output = _run_block(blocks[0], tmp_path, env, checker)
     assert code == 0 and "answer 42" in output
     code, output = _run_block(blocks[1], tmp_path, env, checker)
