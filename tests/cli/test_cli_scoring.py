@@ -163,4 +163,4 @@ def test_score_takes_a_store_id_in_every_mode(tmp_path):
         assert json.loads(result.output) == expected
     unknown = runner.invoke(app, ["score", "no-such-domain", str(predicted)])
     assert unknown.exit_code == 1
-    assert "no such file, and not a domain id of the store" in unknown.output
+    assert "no such file, and not a domain id of the store" in " ".join(unknown.output.split())

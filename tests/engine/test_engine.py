@@ -216,11 +216,11 @@ def test_allowed_overrides_on_resume_and_kind_checks(tmp_path):
     again = runner.invoke(app, ["eval", "--resume", str(run), "--max-concurrency", "2",
                                 "--timeout", "30", "--quiet"])
     assert again.exit_code == 0, again.output
-    assert "(0 new items, 2/2 done" in again.output  # the old run is finished: no call
+    assert "(0 new items, 2/2 done" in " ".join(again.output.split())  # the old run is finished: no call
     wrong = runner.invoke(app, ["wm", "verify", "--resume", str(run)])
-    assert wrong.exit_code == 1 and "is a generation run, not a wm run" in wrong.output
+    assert wrong.exit_code == 1 and "is a generation run, not a wm run" in " ".join(wrong.output.split())
     probe = runner.invoke(app, ["contamination", "--resume", str(run)])
-    assert probe.exit_code == 1 and "not a contamination run" in probe.output
+    assert probe.exit_code == 1 and "not a contamination run" in " ".join(probe.output.split())
 
 
 @pytest.mark.parametrize("task", ["eval", "wm-verify", "probe"])
@@ -373,7 +373,7 @@ def test_wm_subcommand_help_lists_only_its_options():
     assert "--top-k" in propose and "--slack" in propose and "--form" not in propose
     refused = runner.invoke(app, ["wm", "verify", "--model", "reference/oracle", "--form",
                                   "diff"])
-    assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in refused.output
+    assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in " ".join(refused.output.split())
 
 
 @pytest.mark.slow

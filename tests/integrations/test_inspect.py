@@ -257,13 +257,13 @@ def test_import_inspect_shows_each_failed_sample_and_report_advises_a_retry_in_i
     out = tmp_path / "runs" / "imported"
     result = CliRunner().invoke(cli, ["import-inspect", str(log.location), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "1 items (1 failed samples)" in result.output
+    assert "1 item (1 failed sample) written to" in result.output
     assert "failed sample t2wi-fix1: RuntimeError('the provider answered 503: overloaded')" \
         in " ".join(result.output.split())
     report = CliRunner().invoke(cli, ["report", str(out)])
     assert report.exit_code == 0, report.output
     flat = " ".join(report.output.split())
-    assert "1 items failed" in flat and "inspect eval-retry" in flat, report.output
+    assert "1 item failed" in flat and "inspect eval-retry" in flat, report.output
     assert "t2w import-inspect" in flat and "t2w eval --resume" not in flat
 
 

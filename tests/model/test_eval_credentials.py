@@ -213,7 +213,7 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
         stopper.join(30)
     text = " ".join(output_of(result).split())
     assert result.exit_code == 2, text
-    assert "1 items failed with infrastructure errors" in text
+    assert "1 item failed with infrastructure errors" in text
     assert f"connection_error: cannot connect to {server.url}: Connection refused" in text
     assert "after 3 attempts" in text and "t2w eval --resume" in text
     errors = read_jsonl(Path(os.environ["T2W_RUNS_DIR"]) / "gone" / "errors.jsonl")

@@ -39,7 +39,7 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.model.client import prepare_litellm_environment
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 
 if TYPE_CHECKING:
     from text2world.tasks.generation.records import GenerationItem, GenerationSummary
@@ -256,7 +256,7 @@ def eval_command(
     _print_summary(summary, run=result.run.path)
     finished, planned = summary["finished_items"], summary["planned_items"]
     done = f"{finished}/{planned * summary.get('epochs', 1)} done"
-    say(f"run: {result.run.path}  ({result.new_items} new items, {done}, "
+    say(f"run: {result.run.path}  ({count_of(result.new_items, 'new item')}, {done}, "
         f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
         + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
         + f"protocol {summary.get('protocol', 'syntax')}, "
@@ -295,8 +295,8 @@ def score_run_command(
 
         _print_summary(generation_summary(summary), name, with_semantic=index == len(modes) - 1,
                        run=run)
-    say(f"re-scored {summary['finished_items']} items ({', '.join(modes)}): "
-        f"{run}/{SCORES_FILE}, {SUMMARY_FILE}")
+    say(f"re-scored {count_of(summary['finished_items'], 'item')} ({', '.join(modes)}), written to "
+        f"{SCORES_FILE} and {SUMMARY_FILE} in {run}")
 
 
 def _disk_caches() -> dict:

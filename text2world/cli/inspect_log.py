@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from text2world.cli.common import err_console, fail, say
+from text2world.reports.rendering import count_of
 
 
 def import_inspect_command(
@@ -23,7 +24,8 @@ def import_inspect_command(
         imported = import_inspect_log(log, out)
     except (ImportError_, RunError) as err:
         fail(str(err))
-    say(f"{imported.items} items ({imported.errors} failed samples) written to {imported.path}",
+    say(f"{count_of(imported.items, 'item')} ({count_of(imported.errors, 'failed sample')}) written to "
+        f"{imported.path}",
         to=err_console)
     for item, message in imported.failures:  # what failed, as Inspect logged it (first line)
         lines = message.strip().splitlines() or ["(no message)"]

@@ -28,6 +28,7 @@ from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, che
 from text2world.engine.process import Stopped
 from text2world.errors import Text2WorldError
 from text2world.model.client import FatalModelError
+from text2world.reports.rendering import count_of
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import ItemRecord
@@ -197,7 +198,7 @@ class ProgressObserver:
             finished = len(run.finished_ids()) if covered > total else done
             extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
                      if covered > total else "")
-            say(f"resuming {run.path}: {done} of {total} items already done{extra}")
+            say(f"resuming {run.path} ({done} of {count_of(total, 'item')} already done{extra})")
         if not self.show or total == done:
             return
         if self.bar:
@@ -306,7 +307,7 @@ def infrastructure_note(result, resume_command: str) -> None:
     message = str(first.get("message", "?"))
     base = result.run.config.get("api_base")  # written without credentials
     where = "" if base and base in message else f" (api base {base or 'the provider default'})"
-    say(f"{count} items failed with infrastructure errors and are not "
+    say(f"{count_of(count, 'item')} failed with infrastructure errors and are not "
         f"scored; the first: {first.get('kind', '?')}: {message}{where}, after "
         f"{first.get('attempts', '?')} attempts. Retry them with: "
         f"{resume_command} --resume {result.run.path}", to=err_console)

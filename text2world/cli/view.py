@@ -93,4 +93,4 @@ def _bundle(runs_dir: Path, out: Path, run_ids: str | None) -> None:
     except OSError as err:
         fail(f"{out}: cannot write the bundle ({err.strerror or err})")
     say(f"static viewer of {count_of(len(result['runs']), 'run')} "
-        f"({count_of(result['answers'], 'answer')}) written to {out}/: open {out}/index.html")
+        f"({count_of(result['answers'], 'answer')}) written to {out}/\nopen {out}/index.html")

@@ -296,7 +296,7 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         if wm_plan.built.skipped:
             say(f"{count_of(len(wm_plan.built.skipped), 'problem')} skipped (see config.json "
                 "skipped_problems)")
-        say(f"run: {result.run.path} ({result.new_items} new items, "
+        say(f"run: {result.run.path} ({count_of(result.new_items, 'new item')}, "
             f"{summary['finished_items']}/"
             f"{summary['planned_items'] * summary.get('epochs', 1)} done, "
             f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
@@ -450,5 +450,5 @@ def mystery_command(
         folder = write_mystery_store(records, out, seed)
     except (DatasetError, ValueError) as err:
         fail(str(err))
-    say(f"{count_of(len(records), 'mystery domain')} written to {folder}; run t2w eval "
-        f"--dataset {folder}")
+    say(f"{count_of(len(records), 'mystery domain')} written to {folder}\n"
+        f"evaluate a model on them: t2w eval --dataset {folder}")
