@@ -107,7 +107,7 @@ def test_malformed_import_fails_naming_file_and_record(tmp_path, file_name, cont
     path = _write(tmp_path / file_name, content)
     result = _data("import", str(path), "--name", "broken")
     assert result.exit_code == 1
-    assert message in result.output and file_name in result.output
+    assert message in " ".join(result.output.split()) and file_name in result.output
     assert not imported_dir("broken").exists()
 
 
@@ -138,7 +138,7 @@ def test_import_argument_errors(tmp_path, args, message):
     args = [str(tmp_path / "missing.json") if a == "MISSING" else str(good) if a == "GOOD"
             else a for a in args]
     result = _data("import", *args)
-    assert result.exit_code == 1 and message in result.output
+    assert result.exit_code == 1 and message in " ".join(result.output.split())
     assert not (home_dir() / "datasets").exists() or not any((home_dir() / "datasets").iterdir())
 
 
@@ -177,7 +177,7 @@ def test_export_store_round_trips_through_import(tmp_path):
 ])
 def test_export_errors(args, message):
     result = _data("export", *args)
-    assert result.exit_code == 1 and message in result.output
+    assert result.exit_code == 1 and message in " ".join(result.output.split())
 
 
 # --------------------------------------------------------------------------------------------
