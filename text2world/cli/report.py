@@ -10,7 +10,7 @@ from rich.table import Table
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say, warn
 from text2world.cli.runs import run_paths, runs_dir_option
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 
 
 def _pct(value) -> str:
@@ -126,7 +126,7 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
         # Rounds as columns, each metric over all items [95% interval] with its mean over the
         # simulated items on the row below: a count never among the percentages.
         count = max((row["items"] for row in rows), default=0)
-        title = f"Semantic scores: {run}, % of all {count} items"
+        title = f"Semantic scores: {run}, % of all {count_of(count, 'item')}"
         table = Table(title=title, min_width=min(len(title), console.width),
                       caption="behaviour on the gold's problems; an item that could not be "
                               "simulated counts 0 [95% interval]; 'simulated only': the mean "

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from text2world.reports.rendering import count_of
 from text2world.scoring.semantic import METRICS, VERDICTS
 from text2world.scoring.semantic_record import (  # noqa: F401 (re-exported: their old home)
     CONDITIONAL,
@@ -62,7 +63,7 @@ def semantic_section(runs: list[tuple[str, Sequence[GenerationItem], int]], out_
               "items only, and 'Simulable' their share; 'incomplete' rounds count with the "
               "parts that could be matched.", "", header, "|" + " --- |" * (2 + 3 * len(METRICS))]
     for label, rows in curves.items():
-        cells = [f"{label} ({rows[-1]['items']} items)", _pct(rows[-1]["simulable"])]
+        cells = [f"{label} ({count_of(rows[-1]['items'], 'item')})", _pct(rows[-1]["simulable"])]
         for metric in METRICS:
             cells += [format_interval(intervals[label][0][metric]),
                       format_interval(intervals[label][-1][metric]),
