@@ -114,3 +114,15 @@ def test_the_run_lines_name_the_run_whole(outputs):
     assert "2 new items, 2/2 done" in flowing and "report: t2w report" in flowing
     assert "needs an API key" in " ".join(outputs["eval without a key"][2].split())
     assert "re-scored 2 items (canonical)" in " ".join(outputs["score-run"][2].split())
+
+
+def test_messages_wrap_and_a_long_path_stands_whole_on_its_own_line():
+    from text2world.cli.common import wrap_message
+
+    path = "/tmp/" + "a-long-folder-name/" * 5 + "runs/reference-noisy-oracle__text2world__ec1__4d41590b"
+    lines = wrap_message(f"run: {path}  (2 new items, 2/2 done, 3 calls, 0 from cache, protocol "
+                         "syntax, $0.0000 paid ($0.0000 in all), 2.6s)", 80).splitlines()
+    assert lines[0] == "run:" and lines[1] == "  " + path
+    assert all(len(line) <= 80 for line in lines[2:]) and lines[2].startswith("  (2 new items")
+    assert wrap_message("short: fits", 80) == "short: fits"
+    assert wrap_message("first\n  indented paragraph " + "word " * 20, 40).splitlines()[2].startswith("    ")
