@@ -223,7 +223,7 @@ def rates_table(summary: ProbeSummary, top: int) -> None:
         print_table(console, table, keep=2)
     mean = summary["mean_rate"]
     say(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
-        f"{count_of(summary['planned_items'], 'domain')}" if mean is not None else "no domain finished")
+        f"{count_of(summary['planned_items'] or 0, 'domain')}" if mean is not None else "no domain finished")
 
 
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
