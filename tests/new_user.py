@@ -11,9 +11,9 @@ from pathlib import Path
 from repo_paths import REPO
 
 MAX_COLUMNS = 80
-# A line that is one path alone (a run's folder on a line of its own, perhaps in brackets or
-# followed by the colon of "PATH: what is wrong") may pass 80 columns.
-_LONE_PATH = re.compile(r"\(?[\w./~-]*/[\w./~-]*[:;,.)]*")
+# A line that is one path or file name alone (a run's folder on a line of its own, perhaps in
+# brackets or followed by the colon of "PATH: what is wrong") may pass 80 columns.
+_LONE_PATH = re.compile(r"\(?[\w./~-]+[:;,)]*")
 
 
 def wide_lines(output: str, width: int = MAX_COLUMNS) -> list[str]:

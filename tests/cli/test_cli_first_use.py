@@ -157,7 +157,7 @@ def test_report_compares_runs_on_their_common_items_and_says_so(tmp_path):
     assert "(abstract): 4" in warning and "(concrete): 2" in warning
     assert "on the 2 items they all finished, leaving out 2" in warning
     assert_fits(result.stdout)
-    folder = Path(re.search(r"paper report written to (\S+)/", result.stdout).group(1))
+    folder = Path(re.search(r"paper report written to (\S+)/", flat(result.stdout)).group(1))
     data = json.loads((folder / "report.json").read_text())
     assert data["items"] == {"runs": {"reference/noisy-oracle (abstract)": 4,
                                       "reference/noisy-oracle (concrete)": 2},

@@ -325,8 +325,9 @@ def test_curl_calls_the_port_t2w_listens_on() -> None:
 def test_wide_lines_are_found() -> None:
     """Counted in characters; a path alone on its line is let through, a path inside a sentence is not."""
     path = "runs/" + "reference-noisy-oracle__" * 4
-    output = "\n".join(["é" * 80, path, "  " + path, "run: " + path, "x" * 81])
-    assert wide_lines(output) == ["run: " + path, "x" * 81]
+    prose = "a line of prose " * 6
+    output = "\n".join(["é" * 80, path, "  " + path, f"({path}):", "run: " + path, prose, "é" * 81 + " é"])
+    assert wide_lines(output) == ["run: " + path, prose, "é" * 81 + " é"]
 
 
 def test_pip_check_refuses_an_unknown_extra(tmp_path: Path) -> None:
