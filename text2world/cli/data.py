@@ -433,8 +433,7 @@ def lint_command(
             typer.echo(f"{result.path}: {status}")  # unwrapped: one finding per line
             for finding in (result.findings if show_all else result.offending()):
                 typer.echo(f"  {finding}")
-        typer.echo("figures: " + ", ".join(f"{k.replace('_', ' ')} {v}"
-                                            for k, v in figures.items()))
+        say("figures: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in figures.items()))
     if released is None and figures["failing"]:
         raise typer.Exit(1)
 
