@@ -246,19 +246,26 @@ def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) ->
     runnable = [block for block in blocks if not block.skip]
     if not runnable:
         pytest.skip(f"{page_name(path)} has no runnable shell block")
-    home, work = tmp_path / "home", tmp_path / "work"
+    started = time.monotonic()
+    _run_in_one_folder(runnable, tmp_path)
+    docs_seconds.append(time.monotonic() - started)
+    print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
+
+
+def _run_in_one_folder(blocks: list[Block], folder: Path) -> Path:
+    """The blocks in order, each in its own shell, in ``folder/work`` with one new user's home;
+    each must pass ``_check_block``. Returns the working folder."""
+    home, work = folder / "home", folder / "work"
     home.mkdir()
     work.mkdir()
-    checker = _pip_checker(tmp_path)
+    checker = _pip_checker(folder)
     env = new_user_environment(home, work)
-    started = time.monotonic()
-    for block in runnable:
+    for block in blocks:
         block_started = time.monotonic()
         code, output = _run_block(block, work, env, checker)
         print(f"{block.page}:{block.line}: exit {code} in {time.monotonic() - block_started:.1f} s")
         _check_block(block, code, output)
-    docs_seconds.append(time.monotonic() - started)
-    print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
+    return work
 
 
 def reading_order() -> list[Path]:
@@ -280,23 +287,14 @@ def _nav_order(node: object) -> list[str]:
 def test_docs_in_reading_order(tmp_path: Path) -> None:
     """The README and every page in the site's order, block by block, in ONE folder with one home, as a
     reader follows them: a page's runs must not clash with an earlier page's, nor its globs match two runs."""
-    home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    checker = _pip_checker(tmp_path)
-    env = new_user_environment(home, work)
-    started = time.monotonic()
-    count = 0
+    blocks = []
     for path in reading_order():
-        blocks, errors = parse_blocks(path)
+        page_blocks, errors = parse_blocks(path)
         assert not errors, "\n".join(errors)
-        for block in blocks:
-            if block.skip:
-                continue
-            code, output = _run_block(block, work, env, checker)
-            _check_block(block, code, output)
-            count += 1
-    print(f"\ndocs in reading order: {count} blocks in {time.monotonic() - started:.1f} s")
+        blocks += [block for block in page_blocks if not block.skip]
+    started = time.monotonic()
+    work = _run_in_one_folder(blocks, tmp_path)
+    print(f"\ndocs in reading order: {len(blocks)} blocks in {time.monotonic() - started:.1f} s")
     site = _mkdocs_config().get("site_dir", "site")
     assert not (work / site).exists(), \
         f"a docs command wrote into {site}/, the folder `mkdocs build` replaces with the documentation"
