@@ -113,7 +113,7 @@ def test_the_run_lines_name_the_run_whole(outputs):
     flowing = " ".join(output.split())
     assert "2 new items, 2/2 done" in flowing and "report: t2w report" in flowing
     assert "needs an API key" in " ".join(outputs["eval without a key"][2].split())
-    assert "re-scored 2 items (canonical)" in " ".join(outputs["score-run"][2].split())
+    assert "re-scored 3 items (canonical)" in " ".join(outputs["score-run"][2].split())
 
 
 def test_messages_wrap_and_a_long_path_stands_whole_on_its_own_line():
