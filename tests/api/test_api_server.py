@@ -277,7 +277,7 @@ def test_serve_prints_its_url_and_docs(tmp_path):
                                       "--score-processes", "1"],
                      {"T2W_HOME": str(tmp_path), "T2W_RUNS_DIR": str(tmp_path / "runs")}, port)
     output = running.stop()
-    assert f"text2world API: http://127.0.0.1:{port}/  (docs: http://127.0.0.1:{port}/docs" in output
+    assert f"text2world API: http://127.0.0.1:{port}/ (docs: http://127.0.0.1:{port}/docs" in " ".join(output.split())
     assert "no authentication" not in output and "Traceback" not in output, output
 
 

@@ -290,7 +290,7 @@ def test_openapi_lists_the_viewer_endpoints(client):
 def test_view_command_refuses_a_missing_folder(tmp_path):
     result = CliRunner().invoke(cli, ["view", str(tmp_path / "nope")])
     assert result.exit_code == 1
-    assert "no such folder" in result.output
+    assert "no such folder" in " ".join(result.output.split())
 
 
 def test_warming_reads_the_newest_runs_once(runs_dir):

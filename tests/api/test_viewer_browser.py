@@ -373,3 +373,27 @@ def test_every_leaderboard_score_has_its_interval(page, server, kinds):
         assert all("±" in text or text == "–" for text in cells), cells
     above = page.locator("#probe-runs tbody tr td.num").last.inner_text()
     assert "±" in above, above
+
+
+@pytest.mark.parametrize("tallest", [1, 5, 7, 13, 62, 101, 1234])
+def test_error_chart_axis_ends_on_a_label_at_or_above_the_tallest_bar(page, server, tallest):
+    """The syntax-error chart's y axis: round steps, and its last label at or above the tallest bar
+    (ticks 13/26/39/52 left a bar of 62 past the last label)."""
+    page.goto(f"{server}/view/#/")
+    wait_ready(page, "leaderboard")
+    chart = page.evaluate("""tallest => {
+        const box = document.createElement('div');
+        box.innerHTML = barChart([{round: 0, invalid: tallest, categories: {syntax: tallest}},
+                                  {round: 1, invalid: 1, categories: {syntax: 1}}], 'errors');
+        const labels = [...box.querySelectorAll('svg text[text-anchor=end]')].map(
+            t => ({value: Number(t.textContent), y: Number(t.getAttribute('y')) - 4}));
+        const bar = box.querySelector('rect.bar');
+        return {labels, barTop: Number(bar.getAttribute('y'))};
+    }""", tallest)
+    values = [label["value"] for label in chart["labels"]]
+    assert values[0] == 0 and len(values) <= 6, values
+    steps = {b - a for a, b in zip(values, values[1:])}
+    assert len(steps) == 1, values  # evenly spaced
+    assert values[-1] >= tallest, values
+    top = chart["labels"][-1]["y"]
+    assert chart["barTop"] >= top - 1e-6, (chart, "the tallest bar rises past the last label")

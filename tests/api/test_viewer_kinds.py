@@ -152,6 +152,6 @@ def test_cli_bundle(kinds, tmp_path):
     result = CliRunner().invoke(cli, ["view", str(kinds.runs_dir), "--bundle",
                                       str(tmp_path / "b"), "--runs", kinds.probe.name])
     assert result.exit_code == 0, result.output
-    assert "static viewer of 1 runs" in result.output
+    assert "static viewer of 1 run (" in result.output
     result = CliRunner().invoke(cli, ["view", str(kinds.runs_dir), "--runs", "x"])
     assert result.exit_code != 0 and "--bundle" in result.output

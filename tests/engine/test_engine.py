@@ -114,8 +114,9 @@ def test_stopped_run_resumes_losing_nothing_and_pays_each_call_once(task, signum
         if signum == signal.SIGTERM:
             assert code == 143, stderr
             lines = [line for line in stderr.splitlines() if line.strip()]
-            assert len(lines) == 1 and "stopped by SIGTERM" in lines[0], stderr
-            assert f"--resume {run}" in lines[0], stderr
+            # one message, wrapped at 80 columns (the run's folder whole on a line of its own)
+            assert "stopped by SIGTERM" in lines[0] and stderr.count("stopped by") == 1, stderr
+            assert f"--resume {run}" in " ".join(stderr.split()) and "Traceback" not in stderr, stderr
             summary = json.loads((run / "summary.json").read_text())
             assert summary["finished_items"] == len(read_jsonl(run / "log.jsonl"))
         else:
@@ -173,8 +174,8 @@ def test_limit_then_full_run_then_resume_finishes_every_item(task, setup):
         finally:
             if full.poll() is None:
                 full.kill()
-        line = full.stderr.read().decode().strip().splitlines()[-1]
-        run = Path(line.split("--resume ", 1)[1].strip())
+        message = " ".join(full.stderr.read().decode().split())  # wrapped at 80 columns
+        run = Path(message.split("--resume ", 1)[1].split()[0])
         resumed = subprocess.run([sys.executable, "-m", "text2world.cli",
                                   *resume_command(task), "--resume", str(run), "--quiet"],
                                  env=setup["env"], cwd=REPO, capture_output=True, text=True,
@@ -216,11 +217,11 @@ def test_allowed_overrides_on_resume_and_kind_checks(tmp_path):
     again = runner.invoke(app, ["eval", "--resume", str(run), "--max-concurrency", "2",
                                 "--timeout", "30", "--quiet"])
     assert again.exit_code == 0, again.output
-    assert "(0 new items, 2/2 items done" in again.output  # the old run is finished: no call
+    assert "(0 new items, 2/2 items done" in " ".join(again.output.split())  # the old run is finished: no call
     wrong = runner.invoke(app, ["wm", "verify", "--resume", str(run)])
-    assert wrong.exit_code == 1 and "is a generation run, not a wm run" in wrong.output
+    assert wrong.exit_code == 1 and "is a generation run, not a wm run" in " ".join(wrong.output.split())
     probe = runner.invoke(app, ["contamination", "--resume", str(run)])
-    assert probe.exit_code == 1 and "not a contamination run" in probe.output
+    assert probe.exit_code == 1 and "not a contamination run" in " ".join(probe.output.split())
 
 
 @pytest.mark.parametrize("task", ["eval", "wm-verify", "probe"])
@@ -373,7 +374,7 @@ def test_wm_subcommand_help_lists_only_its_options():
     assert "--top-k" in propose and "--slack" in propose and "--form" not in propose
     refused = runner.invoke(app, ["wm", "verify", "--model", "reference/oracle", "--form",
                                   "diff"])
-    assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in refused.output
+    assert refused.exit_code == 1 and "--form applies to t2w wm next-state" in " ".join(refused.output.split())
 
 
 @pytest.mark.slow

@@ -205,6 +205,9 @@ def test_world_model_tasks_score_exactly_as_t2w_wm(task_name, factory, store, tm
         assert [c["response"] for c in mine["calls"]] == [c["response"] for c in theirs["calls"]]
         assert [c.get("messages") or c["prompt_tail"] for c in mine["calls"]] == \
             [c.get("messages") or c["prompt_tail"] for c in theirs["calls"]]
+    headline = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit_at_1", "plan": "success"}
+    assert log.results.scores[0].name == headline[task_name], \
+        "Inspect's progress bar shows the first metric: the task's headline, not format_error"
     for entry in log.results.scores:
         if entry.name == "format_error":
             assert entry.metrics["mean"].value * overall["items"] == overall["format_errors"]
@@ -254,13 +257,13 @@ def test_import_inspect_shows_each_failed_sample_and_report_advises_a_retry_in_i
     out = tmp_path / "runs" / "imported"
     result = CliRunner().invoke(cli, ["import-inspect", str(log.location), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "1 items (1 failed samples)" in result.output
+    assert "1 item (1 failed sample) written to" in result.output
     assert "failed sample t2wi-fix1: RuntimeError('the provider answered 503: overloaded')" \
         in " ".join(result.output.split())
     report = CliRunner().invoke(cli, ["report", str(out)])
     assert report.exit_code == 0, report.output
     flat = " ".join(report.output.split())
-    assert "1 items failed" in flat and "inspect eval-retry" in flat, report.output
+    assert "1 item failed" in flat and "inspect eval-retry" in flat, report.output
     assert "t2w import-inspect" in flat and "t2w eval --resume" not in flat
 
 

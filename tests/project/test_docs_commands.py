@@ -9,10 +9,16 @@ HTML comment on its own line directly above the block (several may be stacked, i
   runs of white space counted as one space (a table title wrapped at 80 columns still matches).
 - ``<!-- docs-test: slow REASON -->``: the block runs, but its page's test is marked ``slow``
   (``pytest -m "not slow"`` leaves it out; CI runs it).
+- ``<!-- docs-test: run -->`` above a ``python`` block: it is run too, with ``python``, as the
+  shell blocks are (a library example that defines everything it uses).
 
 Every other block is run with ``bash -e``: the blocks of one page in order, each in its own shell, in one
-fresh working folder with a fresh ``T2W_HOME`` and ``T2W_RUNS_DIR=./runs``, offline (no proxy, no API
-key, litellm's bundled cost map, Hugging Face offline), at ``COLUMNS=80``, and must exit 0. In a
+fresh working folder with an empty ``HOME``, a fresh ``T2W_HOME`` and ``T2W_RUNS_DIR=./runs``, offline (no
+proxy, no API key, litellm's bundled cost map, Hugging Face offline), at ``COLUMNS=80``, and must exit 0
+and print no line wider than 80 characters (a line holding one path alone may be longer: a run's folder).
+Then the whole site as a reader follows it (``test_docs_in_reading_order``): the README and every page in
+mkdocs.yml's nav order, all in ONE folder and home, so a page's runs must not clash with an earlier
+page's (name them so; a glob must match one run). In a
 ``console`` block only lines starting with ``$ `` are commands (the prompt is stripped; a command line
 ending in ``\\`` continues on the next line); the other lines are output and are not run.
 
@@ -26,7 +32,6 @@ docs/ is in mkdocs.yml's nav, the strict docs build is wired into .ci/run and th
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -37,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from new_user import MAX_COLUMNS, new_user_environment, wide_lines
 from repo_paths import REPO
 
 DOCS = REPO / "docs"
@@ -46,7 +52,7 @@ BLOCK_TIMEOUT_S = 900
 README_MAX_LINES = 150
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*docs-test:\s*(\w+)\s*(.*?)\s*-->\s*$")
-_DIRECTIVES = {"skip", "expect", "slow"}
+_DIRECTIVES = {"skip", "expect", "slow", "run"}
 
 
 class DocsFormatError(Exception):
@@ -65,6 +71,8 @@ class Block:
 
     def script(self) -> str:
         """The commands to run: the block itself, or a console block's ``$ `` lines without the prompt."""
+        if self.language == "python":
+            return f"python - <<'DOCS_TEST_PYTHON'\n{self.text}DOCS_TEST_PYTHON\n"
         if self.language != "console":
             return self.text
         commands: list[str] = []
@@ -124,6 +132,7 @@ def parse_blocks(path: Path, name: str | None = None) -> tuple[list[Block], list
         if not language:
             errors.append(f"{name}:{start}: a fenced block without a language (tag it: bash, console, text, ...)")
         block = Block(name, start, language.lower(), "\n".join(body) + "\n")
+        run = any(kind == "run" for _, kind, _ in pending)
         for at, kind, argument in pending:
             if kind not in _DIRECTIVES:
                 errors.append(f"{name}:{at}: unknown docs-test directive {kind!r} (skip, expect, slow)")
@@ -131,16 +140,21 @@ def parse_blocks(path: Path, name: str | None = None) -> tuple[list[Block], list
                 errors.append(f"{name}:{at}: 'docs-test: {kind}' needs a reason")
             elif kind == "expect" and not argument:
                 errors.append(f"{name}:{at}: 'docs-test: expect' needs the text to expect")
+            elif kind == "run" and block.language != "python":
+                errors.append(f"{name}:{at}: 'docs-test: run' applies to python blocks (shell blocks always run)")
+            elif kind == "run":
+                pass
             elif kind == "skip":
                 block.skip = argument
             elif kind == "slow":
                 block.slow = argument
             else:
                 block.expect.append(argument)
-        if pending and block.language not in SHELL_LANGUAGES:
-            errors.append(f"{name}:{pending[0][0]}: docs-test directives apply to shell blocks only")
+        if pending and block.language not in SHELL_LANGUAGES and not run:
+            errors.append(f"{name}:{pending[0][0]}: docs-test directives apply to shell blocks "
+                          "(and python blocks marked 'run')")
         pending = []
-        if block.language in SHELL_LANGUAGES:
+        if block.language in SHELL_LANGUAGES or (run and block.language == "python"):
             blocks.append(block)
     if pending:
         errors.append(f"{name}:{pending[0][0]}: a docs-test directive at the end of the page, above no block")
@@ -178,19 +192,6 @@ for target in targets:
 '''
 
 
-def _environment(home: Path, work: Path) -> dict[str, str]:
-    """The environment of a new user on an offline machine, with this checkout's code importable."""
-    dropped = re.compile(r".*(_API_KEY|_TOKEN|_SECRET)$|(?i:.*_proxy)$|CI$|T2W_.*|PYTEST_.*")
-    env = {key: value for key, value in os.environ.items() if not dropped.fullmatch(key)}
-    env.update({
-        "T2W_HOME": str(home), "T2W_RUNS_DIR": str(work / "runs"), "COLUMNS": "80", "LINES": "50",
-        "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-        "NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO),
-                                                                                       os.environ.get("PYTHONPATH")])),
-    })
-    return env
-
-
 def _pip_checker(folder: Path) -> Path:
     checker = folder / "pip_check.py"
     checker.write_text(_PIP_CHECK, encoding="utf-8")
@@ -210,6 +211,17 @@ def _run_block(block: Block, work: Path, env: dict[str, str], checker: Path) -> 
         output = stopped.stdout if isinstance(stopped.stdout, str) else (stopped.stdout or b"").decode()
         return -1, output + f"\n(stopped after {BLOCK_TIMEOUT_S} s)"
     return done.returncode, done.stdout
+
+
+def _check_block(block: Block, code: int, output: str) -> None:
+    """A block passes when it exits 0, prints what it expects and no line wider than 80 columns."""
+    assert code == 0, _failure(block, f"exit code {code}", output)
+    flowing = " ".join(output.split())
+    for text in block.expect:
+        assert " ".join(text.split()) in flowing, _failure(block, f"the output does not contain {text!r}", output)
+    wide = wide_lines(output)
+    assert not wide, _failure(block, f"{len(wide)} output lines wider than {MAX_COLUMNS} columns:\n"
+                              + "\n".join(wide), output)
 
 
 def _failure(block: Block, reason: str, output: str) -> str:
@@ -234,33 +246,96 @@ def test_page_commands(path: Path, tmp_path: Path, docs_seconds: list[float]) ->
     runnable = [block for block in blocks if not block.skip]
     if not runnable:
         pytest.skip(f"{page_name(path)} has no runnable shell block")
-    home, work = tmp_path / "home", tmp_path / "work"
+    started = time.monotonic()
+    _run_in_one_folder(runnable, tmp_path)
+    docs_seconds.append(time.monotonic() - started)
+    print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
+
+
+def _run_in_one_folder(blocks: list[Block], folder: Path) -> Path:
+    """The blocks in order, each in its own shell, in ``folder/work`` with one new user's home;
+    each must pass ``_check_block``. Returns the working folder."""
+    home, work = folder / "home", folder / "work"
     home.mkdir()
     work.mkdir()
-    checker = _pip_checker(tmp_path)
-    env = _environment(home, work)
-    started = time.monotonic()
-    for block in runnable:
+    checker = _pip_checker(folder)
+    env = new_user_environment(home, work)
+    for block in blocks:
         block_started = time.monotonic()
         code, output = _run_block(block, work, env, checker)
         print(f"{block.page}:{block.line}: exit {code} in {time.monotonic() - block_started:.1f} s")
-        assert code == 0, _failure(block, f"exit code {code}", output)
-        flowing = " ".join(output.split())
-        for text in block.expect:
-            assert " ".join(text.split()) in flowing, \
-                _failure(block, f"the output does not contain {text!r}", output)
-    docs_seconds.append(time.monotonic() - started)
-    print(f"{page_name(path)}: {len(runnable)} blocks in {docs_seconds[-1]:.1f} s")
+        _check_block(block, code, output)
+    return work
+
+
+def reading_order() -> list[Path]:
+    """The README, then every docs page in mkdocs.yml's nav order: the order a reader follows them."""
+    return [REPO / "README.md"] + [DOCS / page for page in _nav_order(_mkdocs_config().get("nav", []))]
+
+
+def _nav_order(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node] if node.endswith(".md") else []
+    if isinstance(node, list):
+        return [page for item in node for page in _nav_order(item)]
+    if isinstance(node, dict):
+        return [page for value in node.values() for page in _nav_order(value)]
+    return []
+
+
+@pytest.mark.slow
+def test_docs_in_reading_order(tmp_path: Path) -> None:
+    """The README and every page in the site's order, block by block, in ONE folder with one home, as a
+    reader follows them: a page's runs must not clash with an earlier page's, nor its globs match two runs."""
+    blocks = []
+    for path in reading_order():
+        page_blocks, errors = parse_blocks(path)
+        assert not errors, "\n".join(errors)
+        blocks += [block for block in page_blocks if not block.skip]
+    started = time.monotonic()
+    work = _run_in_one_folder(blocks, tmp_path)
+    print(f"\ndocs in reading order: {len(blocks)} blocks in {time.monotonic() - started:.1f} s")
+    site = _mkdocs_config().get("site_dir", "site")
+    assert not (work / site).exists(), \
+        f"a docs command wrote into {site}/, the folder `mkdocs build` replaces with the documentation"
+
+
+def test_curl_calls_the_port_t2w_listens_on() -> None:
+    """A ``curl`` at this machine in a shell block (run or skipped) names ``t2w serve``'s port or
+    ``t2w view``'s, or a port the block chose (``$port``): never 8000, vLLM's (rewards.md did)."""
+    from text2world.cli.serve import SERVE_PORT
+    from text2world.cli.view import VIEW_PORT
+
+    wrong = []
+    for path in pages():
+        blocks, _ = parse_blocks(path)
+        for block in blocks:
+            for line in block.script().splitlines():
+                if "curl" not in line:
+                    continue
+                for port in re.findall(r"(?:localhost|127\.0\.0\.1):(\d+)", line):
+                    if int(port) not in (SERVE_PORT, VIEW_PORT):
+                        wrong.append(f"{block.page}:{block.line}: {line.strip()}")
+    assert not wrong, f"curl to a port neither t2w serve ({SERVE_PORT}) nor t2w view listens on:\n" \
+        + "\n".join(wrong)
+
+
+def test_wide_lines_are_found() -> None:
+    """Counted in characters; a path alone on its line is let through, a path inside a sentence is not."""
+    path = "runs/" + "reference-noisy-oracle__" * 4
+    prose = "a line of prose " * 6
+    output = "\n".join(["é" * 80, path, "  " + path, f"({path}):", "run: " + path, prose, "é" * 81 + " é"])
+    assert wide_lines(output) == ["run: " + path, prose, "é" * 81 + " é"]
 
 
 def test_pip_check_refuses_an_unknown_extra(tmp_path: Path) -> None:
     """The stand-in for pip fails on an extra pyproject.toml does not define, so a stale install line fails."""
     checker = _pip_checker(tmp_path)
     block = Block("example.md", 1, "bash", 'pip install -e ".[no-such-extra]"\n')
-    code, output = _run_block(block, tmp_path, _environment(tmp_path, tmp_path), checker)
+    code, output = _run_block(block, tmp_path, new_user_environment(tmp_path / "home", tmp_path), checker)
     assert code != 0 and "no extra 'no-such-extra'" in output
     block = Block("example.md", 1, "bash", 'pip install -e ".[test]" && echo checked\n')
-    code, output = _run_block(block, tmp_path, _environment(tmp_path, tmp_path), checker)
+    code, output = _run_block(block, tmp_path, new_user_environment(tmp_path / "home", tmp_path), checker)
     assert code == 0 and "checked" in output
 
 
@@ -280,14 +355,23 @@ def test_directives_are_parsed(tmp_path: Path) -> None:
     assert any("without a language" in error for error in errors)
 
 
-def _nav_pages(node: object) -> set[str]:
-    if isinstance(node, str):
-        return {node} if node.endswith(".md") else set()
-    if isinstance(node, list):
-        return set().union(*(_nav_pages(item) for item in node)) if node else set()
-    if isinstance(node, dict):
-        return set().union(*(_nav_pages(value) for value in node.values())) if node else set()
-    return set()
+def test_python_blocks_marked_run_are_run(tmp_path: Path) -> None:
+    """A python block marked ``run`` is collected and run with python (an unmarked one is not), and an
+    error in it fails the block; ``run`` above a shell block is a format error."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- docs-test: run -->\n```python\nx = 6 * 7\nprint('answer', x)\n```\n\n"
+        "```python\nnot run\n```\n\n<!-- docs-test: run -->\n```python\nprint(undefined_name)\n```\n\n"
+        "<!-- docs-test: run -->\n```bash\ntrue\n```\n", encoding="utf-8")
+    blocks, errors = parse_blocks(page, "page.md")
+    assert [block.line for block in blocks] == [2, 12, 17]
+    assert errors == ["page.md:16: 'docs-test: run' applies to python blocks (shell blocks always run)"]
+    checker = _pip_checker(tmp_path)
+    env = new_user_environment(tmp_path / "home", tmp_path)
+    code, output = _run_block(blocks[0], tmp_path, env, checker)
+    assert code == 0 and "answer 42" in output
+    code, output = _run_block(blocks[1], tmp_path, env, checker)
+    assert code != 0 and "NameError" in output
 
 
 def _mkdocs_config() -> dict:
@@ -303,7 +387,7 @@ def _mkdocs_config() -> dict:
 
 def test_every_docs_page_is_in_the_nav() -> None:
     config = _mkdocs_config()
-    in_nav = _nav_pages(config.get("nav", []))
+    in_nav = set(_nav_order(config.get("nav", [])))
     on_disk = {path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md")}
     missing = sorted(on_disk - in_nav)
     assert not missing, f"docs pages not in mkdocs.yml's nav: {missing}"

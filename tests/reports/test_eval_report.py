@@ -195,4 +195,4 @@ def test_cli_report_against(two_runs, tmp_path, monkeypatch):
                                   "metric": "executable", "value": 5.0}], monkeypatch)
     result = CliRunner().invoke(cli, ["report", str(two_runs[0]), "--against", name])
     assert result.exit_code == 0, result.output
-    assert "1 of 1 published figures lie outside our 95% interval" in result.output
+    assert "1 of 1 published figures lie outside our 95% interval" in " ".join(result.output.split())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import IntEnum, StrEnum
@@ -12,6 +13,7 @@ from typing import Any, Iterator, NoReturn, cast
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from text2world.files import MAX_INPUT_FILE_BYTES, InputFileError, read_input_bytes
 from text2world.pddl.model import DomainInputError, decode_domain_bytes
@@ -44,9 +46,31 @@ def mode_option(default, *names: str, **extra) -> Any:
     return typer.Option(default, "--mode", *names, help=extra.pop("help", MODE_HELP), **extra)
 
 
+def wrap_message(message: str, width: int) -> str:
+    """Prose wrapped at ``width`` columns, continuation lines indented; a word longer than a line
+    (a run's folder, a path) goes whole on a line of its own, to copy, never folded."""
+    lines: list[str] = []
+    for paragraph in message.splitlines() or [""]:
+        indent = paragraph[:len(paragraph) - len(paragraph.lstrip())]
+        lines += textwrap.wrap(paragraph, width, subsequent_indent=indent + "  ", break_long_words=False,
+                               break_on_hyphens=False) or [""]
+    return "\n".join(lines)
+
+
+def say(message: str, *, to: Console | None = None, label_style: str | None = None) -> None:
+    """Print a message (plain text, no markup) wrapped at the terminal's width (``COLUMNS``;
+    80 where it is not a terminal); ``label_style`` styles its first word up to the colon
+    (``error:``, ``warning:``)."""
+    target = to or console
+    text = Text(wrap_message(message, target.width))
+    if label_style and ":" in message:
+        text.stylize(label_style, 0, message.index(":") + 1)
+    target.print(text, highlight=False, soft_wrap=True)
+
+
 def warn(message: str) -> None:
     """A warning on stderr: something the user should know that does not stop the command."""
-    err_console.print(f"[bold yellow]warning:[/] {message}", highlight=False)
+    say(f"warning: {message}", to=err_console, label_style="bold yellow")
 
 
 _JSON_FAILURES: ContextVar[bool] = ContextVar("json_failures", default=False)
@@ -77,7 +101,7 @@ class ExitCode(IntEnum):
 
 def fail(message: str, code: int = ExitCode.INPUT) -> NoReturn:
     """Print an error a person can act on and exit; never a traceback."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    say(f"error: {message}", to=err_console, label_style="bold red")
     if _JSON_FAILURES.get():
         print_json({"ok": False, "error": message, "exit_code": code})
     raise typer.Exit(code)

@@ -13,7 +13,7 @@ from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
-from text2world.cli.common import ExitCode, console, err_console, fail, print_json
+from text2world.cli.common import ExitCode, console, err_console, fail, print_json, say
 from text2world.cli.runs import (
     ProgressObserver,
     api_base_option,
@@ -39,7 +39,7 @@ from text2world.cli.runs import (
     timeout_option,
 )
 from text2world.errors import Text2WorldError
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 from text2world.store.datasets import SPLITS, DatasetError, load_dataset
 from text2world.tasks.contamination.corpus import CorpusError, iter_corpus
 
@@ -228,25 +228,21 @@ def rates_table(summary: ProbeSummary, top: int) -> None:
     if top and summary["per_domain"]:
         print_table(console, table, keep=2)
     mean = summary["mean_rate"]
-    console.print(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
-                  f"{summary['planned_items']} domains" if mean is not None else
-                  "no domain finished", highlight=False)
+    say(f"mean contamination rate: {mean:.3f} over {summary['finished_items']} of "
+        f"{count_of(summary['planned_items'] or 0, 'domain')}" if mean is not None else "no domain finished")
 
 
 def _print_probe(result, options: ProbeOptions, top: int, show_spans: int) -> None:
     summary = result.summary
     rates_table(summary, top)
-    console.print(f"run: {result.run_path} ({result.new_items} new, "
-                  f"{summary['cached_calls']} answered from cache"
-                  + (", resumed" if result.resumed else "") + ")",
-                  highlight=False, soft_wrap=True)
+    say(f"run: {result.run_path} ({result.new_items} new, "
+        f"{summary['cached_calls']} answered from cache" + (", resumed" if result.resumed else "") + ")")
     if result.histogram:
-        console.print(f"histogram: {result.histogram}", highlight=False, soft_wrap=True)
+        say(f"histogram: {result.histogram}")
     if result.errors:
-        err_console.print(f"[yellow]{len(result.errors)} domains failed with infrastructure "
-                          f"errors[/] ({', '.join(summary['infrastructure_error_items'][:10])}); "
-                          f"retry them with: t2w contamination --resume {result.run_path}",
-                          highlight=False, soft_wrap=True)
+        say(f"{count_of(len(result.errors), 'domain')} failed with infrastructure errors "
+            f"({', '.join(summary['infrastructure_error_items'][:10])}); "
+            f"retry them with: t2w contamination --resume {result.run_path}", to=err_console)
     for row in summary["most_contaminated"][:show_spans]:
         _print_spans(f"{row['item']} ({row['name']})", result.results[row["item"]])
 
@@ -298,9 +294,9 @@ def _compare(path: Path, dataset_name: str, records, text_field: str, top: int,
                       f"{result.rate:.3f}", f"{result.contaminated}/{result.counted}")
     if listed:
         print_table(console, table, keep=2)
-    console.print(f"{len(corpus)} corpus items x {len(references)} gold domains = "
-                  f"{comparison.pairs:,} pairs in {seconds:.2f}s; {len(best)} items overlap "
-                  f"some domain" + ("" if listed else " (no overlaps found)"), highlight=False)
+    say(f"{count_of(len(corpus), 'corpus item')} x {count_of(len(references), 'gold domain')} = "
+        f"{count_of(comparison.pairs, 'pair')} in {seconds:.2f}s; {count_of(len(best), 'item')} "
+        f"{'overlaps' if len(best) == 1 else 'overlap'} some domain" + ("" if listed else " (no overlaps found)"))
     for overlap in listed[:show_spans]:
         _print_spans(f"{overlap.item} vs {overlap.domain}", overlap.result)
 

@@ -11,9 +11,9 @@ import typer
 from rich import box
 from rich.table import Table
 
-from text2world.cli.common import console, err_console, fail, print_json
+from text2world.cli.common import console, err_console, fail, print_json, say, warn
 from text2world.files import InputFileError, read_input_text
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 from text2world.store.curation import CurationError, CurationReport, curate_dir
 from text2world.store.datasets import (
     BUILTIN,
@@ -72,7 +72,7 @@ def list_command(
     if as_json:
         print_json(rows)
         return
-    print_table(console, _list_table(f"{data.name}: {len(rows)} domains ({split})", rows,
+    print_table(console, _list_table(f"{data.name}: {count_of(len(rows), 'domain')} ({split})", rows,
                               console.width))
     console.print("preds: predicates, acts: actions, probs: problems; t2w data show ID for one "
                   "domain", highlight=False)
@@ -392,8 +392,8 @@ def manifest_command(
     except DatasetError as err:
         fail(str(err))
     for warning in warnings:
-        err_console.print(f"[yellow]warning[/] {warning}", highlight=False, markup=True)
-    console.print(f"{path}: {len(manifest['domains'])} domains", highlight=False)
+        warn(warning)
+    say(f"{path}: {count_of(len(manifest['domains']), 'domain')}")
 
 
 @app.command("lint")
@@ -441,8 +441,7 @@ def lint_command(
             typer.echo(f"{result.path}: {status}")  # unwrapped: one finding per line
             for finding in (result.findings if show_all else result.offending()):
                 typer.echo(f"  {finding}")
-        typer.echo("figures: " + ", ".join(f"{k.replace('_', ' ')} {v}"
-                                            for k, v in figures.items()))
+        say("figures: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in figures.items()))
     if released is None and figures["failing"]:
         raise typer.Exit(1)
 

@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json
+from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say
 from text2world.cli.runs import (
     ProgressObserver,
     api_base_option,
@@ -53,6 +53,13 @@ cache_app = typer.Typer(help="Inspect or clear the caches under $T2W_HOME/cache:
                         no_args_is_help=True)
 
 
+# What the table's short headers mean, under it (t2w report's tables say the same).
+METRIC_LEGEND = ("EC_0: the first answer; EC_k: after up to k corrections. Exec: the domain "
+                 "parses and validates; Sim: its text's similarity to the gold (Levenshtein "
+                 "ratio); F1 pred, param, pre, eff, types: F1 of its predicates, parameters, "
+                 "preconditions, effects, types against the gold's.")
+
+
 def summary_table(summary: GenerationSummary, mode: str = "paper",
                   items: Sequence[GenerationItem] | None = None) -> Table | None:
     """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode; with the
@@ -71,7 +78,8 @@ def summary_table(summary: GenerationSummary, mode: str = "paper",
     title = (f"{summary['model']} on {summary['dataset']}: {mode} mode "
              f"({items_phrase(summary['finished_items'], summary.get('epochs') or 1)}, %"
              + (", mean [95% interval])" if intervals else ")"))
-    table = Table(title=title, min_width=min(len(title), console.width))  # title on one line
+    table = Table(title=title, min_width=min(len(title), console.width),  # title on one line
+                  caption=METRIC_LEGEND, caption_justify="left")
     table.add_column("round", no_wrap=True)
     for name in metrics:
         table.add_column(METRIC_HEADERS[name], justify="right")
@@ -258,15 +266,14 @@ def eval_command(
     summary = result.summary
     _print_summary(summary, run=result.run.path)
     done = done_phrase(summary, result.new_items)
-    console.print(f"run: {result.run.path}  ({done}, "
-                  f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
-                  + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
-                  + f"protocol {summary.get('protocol', 'syntax')}, "
-                  f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
-                  f"{result.wall_time:.1f}s)", highlight=False,
-                  soft_wrap=True)
+    say(f"run: {result.run.path}  ({done}, "
+        f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
+        + (f"{summary['tool_calls']} tool calls, " if summary.get("tool_calls") else "")
+        + f"protocol {summary.get('protocol', 'syntax')}, "
+        f"${summary['cost_paid']:.4f} paid (${summary['cost']:.4f} in all), "
+        f"{result.wall_time:.1f}s)")
     infrastructure_note(result, "t2w eval")
-    console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
+    say(f"report: t2w report {result.run.path}")
 
 
 def score_run_command(
@@ -301,8 +308,8 @@ def score_run_command(
     from text2world.engine.summary import items_phrase
 
     counted = items_phrase(summary["finished_items"], summary.get("epochs") or 1)
-    console.print(f"re-scored {counted} ({', '.join(modes)}): "
-                  f"{run}/{SCORES_FILE}, {SUMMARY_FILE}", highlight=False, soft_wrap=True)
+    say(f"re-scored {counted} ({', '.join(modes)}), written to "
+        f"{SCORES_FILE} and {SUMMARY_FILE} in {run}")
 
 
 def _disk_caches() -> dict:

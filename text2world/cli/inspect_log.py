@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import console, err_console, fail
+from text2world.cli.common import err_console, fail, say
+from text2world.reports.rendering import count_of
 
 
 def import_inspect_command(
@@ -26,11 +27,12 @@ def import_inspect_command(
         imported = import_inspect_log(log, out)
     except (ImportError_, RunError) as err:
         fail(str(err))
-    err_console.print(f"{imported.items} items ({imported.errors} failed samples) written to "
-                      f"{imported.path}", highlight=False)
+    say(f"{count_of(imported.items, 'item')} ({count_of(imported.errors, 'failed sample')}) written to "
+        f"{imported.path}",
+        to=err_console)
     for item, message in imported.failures:  # what failed, as Inspect logged it (first line)
         lines = message.strip().splitlines() or ["(no message)"]
         more = f" (+{len(lines) - 1} lines in errors.jsonl)" if len(lines) > 1 else ""
         err_console.print(f"failed sample {item}: {lines[0][:300]}{more}", markup=False,
                           highlight=False)
-    console.print(f"report: t2w report {imported.path}", highlight=False, soft_wrap=True)
+    say(f"report: t2w report {imported.path}")

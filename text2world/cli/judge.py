@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from text2world.cli.common import console, fail, print_json
+from text2world.cli.common import console, fail, print_json, say
 from text2world.cli.runs import (
     ProgressObserver,
     api_base_option,
@@ -101,9 +101,7 @@ def judge_command(
         print_json({**result.summary, "run_path": str(result.run.path)})
     else:
         print_judge(result.summary)
-        console.print(f"run: {result.run.path} ({result.new_items} new"
-                      + (", resumed" if result.resumed else "") + ")", highlight=False,
-                      soft_wrap=True)
+        say(f"run: {result.run.path} ({result.new_items} new" + (", resumed" if result.resumed else "") + ")")
     infrastructure_note(result, "t2w judge")
 
 
@@ -112,6 +110,6 @@ def print_judge(summary: JudgeSummary) -> None:
 
     for part in judge_tables(summary):
         if isinstance(part, str):
-            console.print(part, highlight=False, soft_wrap=True)
+            say(part)
         else:
             console.print(part)

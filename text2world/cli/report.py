@@ -8,9 +8,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, warn
+from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say, warn
 from text2world.cli.runs import run_paths, runs_dir_option
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 
 
 def _pct(value) -> str:
@@ -140,7 +140,7 @@ def semantic_tables(semantic: dict | None) -> list[Table]:
         # Rounds as columns, each metric over all items [95% interval] with its mean over the
         # simulated items on the row below: a count never among the percentages.
         count = (semantic.get("counts") or {}).get(run) or \
-            f"{max((row['items'] for row in rows), default=0)} items"
+            count_of(max((row["items"] for row in rows), default=0), "item")
         title = f"Semantic scores: {run}, % of all {count}"
         table = Table(title=title, min_width=min(len(title), console.width),
                       caption="behaviour on the gold's problems; an item that could not be "
@@ -260,14 +260,12 @@ def report_command(
         for table in report_tables(report.data):
             print_table(console, table)
         for note in report.data["notes"]:
-            console.print(f"note: {note}", highlight=False)
-    console.print(f"{report.data['mode']} report written to {report.out_dir}/", highlight=False,
-                  soft_wrap=True)  # a path stays on one line, to copy
-    console.print("files: " + ", ".join(sorted(p.name for p in report.files))
-                  + " (report.md holds every table, the per-domain one included)",
-                  highlight=False)
+            say(f"note: {note}")
+    say(f"{report.data['mode']} report written to {report.out_dir}/")
+    say("files: " + ", ".join(sorted(p.name for p in report.files))
+        + " (report.md holds every table, the per-domain one included)")
     for line in unmatched_lines:
-        console.print(line, highlight=False, soft_wrap=True)
+        say(line)
 
 
 def _kind(path: Path) -> str:
@@ -420,7 +418,7 @@ def _against_report(runs: list[Path], table: str, as_json: bool) -> tuple[list[P
             lines.append(f"{data['run_id']}: no comparison with {table} ({data['chosen']}): "
                          f"{data['reason']}")
             continue
-        console.print(f"published table: {data['chosen']}", highlight=False, soft_wrap=True)
+        say(f"published table: {data['chosen']}")
         title = (f"{data['model']} beside {data['matched']} in {source.get('table', '')} of "
                  f"arXiv {source.get('arxiv', '')} {source.get('version', '')} "
                  f"({data['mode']} mode, %)")
@@ -469,5 +467,4 @@ def _probe_report(run: Path, out: Path | None, as_json: bool, markdown: bool) ->
         table.add_row("domains above 50%",
                       f"{measures['domains_above_half']} of {measures['domains']}")
         print_table(console, table)
-    console.print(f"contamination report written to {out_dir}/", highlight=False,
-                  soft_wrap=True)
+    say(f"contamination report written to {out_dir}/")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import ExitCode, choices, console, err_console, fail
+from text2world.cli.common import ExitCode, choices, err_console, fail, say
 from text2world.cli.runs import run_paths, runs_dir_option
+from text2world.reports.rendering import count_of
 from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, METRICS
 
 Metric = choices("Metric", METRICS)
@@ -46,7 +47,7 @@ def score_batch_command(
         now = time.monotonic()
         if done == total or now - last[0] >= 2.0:
             last[0] = now
-            err_console.print(f"scored {done}/{total} lines", highlight=False)
+            say(f"scored {done}/{count_of(total, 'line')}", to=err_console)
 
     if ray or ray_address:
         runner = run_on_ray(ray_address, workers)
@@ -59,8 +60,8 @@ def score_batch_command(
         fail(str(err))
     except RayUnavailable as err:
         fail(str(err), ExitCode.INFRASTRUCTURE)
-    console.print(f"{out}: {result['lines']} lines ({result['scored']} scored, "
-                  f"{result['resumed']} already there)", highlight=False, soft_wrap=True)
+    say(f"{out}: {count_of(result['lines'], 'line')} ({result['scored']} scored, "
+        f"{result['resumed']} already there)")
 
 
 def export_trajectories_command(
@@ -79,4 +80,4 @@ def export_trajectories_command(
         count = export_trajectories(run_paths(runs, runs_dir), out, where)
     except (RunError, TrajectoryError) as err:
         fail(str(err))
-    console.print(f"{out}: {count} trajectories", highlight=False, soft_wrap=True)
+    say(f"{out}: {count_of(count, 'trajectory', 'trajectories')}")

@@ -24,11 +24,12 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from text2world.cli.common import ExitCode, console, err_console, fail, warn
+from text2world.cli.common import ExitCode, console, err_console, fail, say, warn
 from text2world.engine.options import RESUME_HELP, OptionsError, RunOptions, check_resume
 from text2world.engine.process import Stopped
 from text2world.errors import Text2WorldError
 from text2world.model.client import FatalModelError
+from text2world.reports.rendering import count_of
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import ItemRecord
@@ -236,8 +237,7 @@ class ProgressObserver:
             finished = len(run.finished_ids()) if covered > total else done
             extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
                      if covered > total else "")
-            console.print(f"resuming {run.path}: {done} of {total} {self.unit} already done{extra}",
-                          highlight=False, soft_wrap=True)
+            say(f"resuming {run.path} ({done} of {total} {self.unit} already done{extra})")
         if not self.show or total == done:
             return
         if self.bar:
@@ -325,7 +325,7 @@ def _stop(observer: ProgressObserver | None) -> None:
 
 
 def _stopped(message: str, code: int) -> NoReturn:
-    err_console.print(message, highlight=False, soft_wrap=True)
+    say(message, to=err_console)
     raise typer.Exit(code)
 
 
@@ -347,11 +347,10 @@ def infrastructure_note(result, resume_command: str) -> None:
     message = str(first.get("message", "?"))
     base = result.run.config.get("api_base")  # written without credentials
     where = "" if base and base in message else f" (api base {base or 'the provider default'})"
-    err_console.print(f"[yellow]{count} items failed with infrastructure errors[/] and are not "
-                      f"scored; the first: {first.get('kind', '?')}: {message}{where}, after "
-                      f"{first.get('attempts', '?')} attempts. Retry them with: "
-                      f"{resume_command} --resume {result.run.path}", highlight=False,
-                      soft_wrap=True)
+    say(f"{count_of(count, 'item')} failed with infrastructure errors and are not "
+        f"scored; the first: {first.get('kind', '?')}: {message}{where}, after "
+        f"{first.get('attempts', '?')} attempts. Retry them with: "
+        f"{resume_command} --resume {result.run.path}", to=err_console)
     raise typer.Exit(ExitCode.INFRASTRUCTURE)
 
 

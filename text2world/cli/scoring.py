@@ -18,6 +18,8 @@ from text2world.cli.common import (
     mode_option,
     print_json,
     read_text_file,
+    say,
+    warn,
 )
 from text2world.pddl.extract import NoDomainFound, domain_from_answer
 from text2world.pddl.model import DomainInputError
@@ -64,10 +66,9 @@ def _report_gold(result: Score, gold: Path) -> None:
     if result.gold_executable and not result.gold_errors:
         return
     what = "does not parse" if not result.gold_executable else "cannot be scored as released"
-    err_console.print(f"[bold yellow]warning:[/] the gold domain {gold} {what}: its F1s are 0 "
-                      "whatever the prediction", highlight=False, soft_wrap=True)
+    warn(f"the gold domain {gold} {what}: its F1s are 0 whatever the prediction")
     for issue in result.gold_errors:
-        err_console.print(f"  gold {issue}", highlight=False, soft_wrap=True)
+        say(f"  gold {issue}", to=err_console)
 
 
 def validate_command(

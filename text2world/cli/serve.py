@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from text2world.cli.common import console, fail, warn
+from text2world.cli.common import fail, say, warn
 
 # Not 8000, the default port of vLLM (and of the local model aliases in models.toml): a
 # scoring server there would answer `t2w eval --model llama-3.1-8b` with 404s.
@@ -127,10 +127,9 @@ def serve_command(
         os.environ["T2W_DATA_DIR"] = str(data_dir.resolve())
     check_port_free(host, port)
     url = server_url(host, port)
-    console.print(f"text2world API: [bold]{url}/[/]  (docs: {url}/docs; Ctrl+C stops)"
-                  + ("; every interface, no authentication: anyone who reaches this port may "
-                     "use it" if host in ("0.0.0.0", "::") and not settings.token else ""),
-                  highlight=False, soft_wrap=True)
+    say(f"text2world API: {url}/  (docs: {url}/docs; Ctrl+C stops)"
+        + ("; every interface, no authentication: anyone who reaches this port may "
+           "use it" if host in ("0.0.0.0", "::") and not settings.token else ""))
     # Client addresses are the peers' own (admission limits clients by address): no proxy
     # headers. A request head must arrive within the header deadline (api.server).
     uvicorn.run("text2world.api.app:app", host=host, port=port, workers=workers, log_level=log_level,

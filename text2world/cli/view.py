@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from text2world.cli.common import console, fail, warn
+from text2world.cli.common import console, fail, say, warn
 from text2world.cli.serve import SERVE_PORT, allowed_hosts_option, check_port_free, server_url, token_option
+from text2world.reports.rendering import count_of
 
 # Not t2w serve's port: the scoring service and the viewer run side by side.
 VIEW_PORT = SERVE_PORT + 1
@@ -67,8 +68,7 @@ def view_command(
     if warning:
         warn(warning)
     url = f"{server_url(host, port)}/view/"
-    console.print(f"text2world viewer: [bold]{url}[/]  (runs from {runs_dir}; Ctrl+C stops)",
-                  highlight=False, soft_wrap=True)
+    say(f"text2world viewer: {url}  (runs from {runs_dir}; Ctrl+C stops)")
     if warm:
         from text2world.api.viewer import warm as warm_runs
 
@@ -93,5 +93,5 @@ def _bundle(runs_dir: Path, out: Path, run_ids: str | None) -> None:
         fail(str(err))
     except OSError as err:
         fail(f"{out}: cannot write the bundle ({err.strerror or err})")
-    console.print(f"static viewer of {len(result['runs'])} runs ({result['answers']} answers) "
-                  f"written to {out}/: open {out}/index.html", highlight=False, soft_wrap=True)
+    say(f"static viewer of {count_of(len(result['runs']), 'run')} "
+        f"({count_of(result['answers'], 'answer')}) written to {out}/\nopen {out}/index.html")

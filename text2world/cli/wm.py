@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.table import Table
 
-from text2world.cli.common import choices, console, err_console, fail, print_json
+from text2world.cli.common import choices, console, err_console, fail, print_json, say
 from text2world.cli.runs import (
     ProgressObserver,
     api_base_option,
@@ -40,7 +40,7 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
-from text2world.reports.rendering import print_table
+from text2world.reports.rendering import count_of, print_table
 
 if TYPE_CHECKING:
     from text2world.tasks.wm.records import WmSummary
@@ -116,7 +116,8 @@ def summary_table(summary: WmSummary, intervals: dict | None = None) -> Table:
                         + (summary.get("protocol") or "")
                         + (", mystery" if summary.get("mystery") else "")
                         + (f", {summary['size']}" if summary.get("size") else "")
-                        + " (% unless noted; cost/opt a ratio)")
+                        + (" (% unless noted; cost/opt a ratio)" if ("cost_ratio", "cost/opt") in columns
+                           else " (%)"))
     table.caption = "baseline: a trivial strategy scored on the same items"
     table.add_column("rho", min_width=12)
     table.add_column("items", justify="right", no_wrap=True)
@@ -300,15 +301,14 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
         if spread is not None:  # --epochs: the headline values of each epoch and their spread
             print_table(console, spread)
         if wm_plan.built.skipped:
-            console.print(f"{len(wm_plan.built.skipped)} problems skipped (see config.json "
-                          "skipped_problems)", highlight=False)
-        console.print(f"run: {result.run.path} ({done_phrase(summary, result.new_items)}, "
-                      f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
-                      f"${summary['cost_paid']:.4f} paid, {result.wall_time:.1f}s)",
-                      highlight=False, soft_wrap=True)
+            say(f"{count_of(len(wm_plan.built.skipped), 'problem')} skipped (see config.json "
+                "skipped_problems)")
+        say(f"run: {result.run.path} ({done_phrase(summary, result.new_items)}, "
+            f"{summary['calls']} calls, {summary['cached_calls']} from cache, "
+            f"${summary['cost_paid']:.4f} paid, {result.wall_time:.1f}s)")
     infrastructure_note(result, f"t2w wm {task}")
     if not args["as_json"]:
-        console.print(f"report: t2w report {result.run.path}", highlight=False, soft_wrap=True)
+        say(f"report: t2w report {result.run.path}")
 
 
 for _name in TASK_NAMES:
@@ -377,7 +377,7 @@ def build_command(
             lines += [json.dumps({**item, "prompt": first_prompt(item, by_id[item["domain"]])},
                                  ensure_ascii=False) for item in built.items]
             skipped.update(built.skipped)
-            messages.print(f"{name}: {len(built.items)} items", highlight=False)
+            say(f"{name}: {count_of(len(built.items), 'item')}", to=messages)
     if out is None:
         sys.stdout.write("\n".join(lines) + "\n" if lines else "")
         sys.stdout.flush()
@@ -387,9 +387,9 @@ def build_command(
         except OSError as err:
             fail(str(err))
     for reason in sorted(skipped):
-        messages.print(f"skipped: {reason}", highlight=False)
-    messages.print(f"{len(lines)} items written to "
-                   f"{'standard output' if out is None else out}", highlight=False)
+        say(f"skipped: {reason}", to=messages)
+    say(f"{count_of(len(lines), 'item')} written to {'standard output' if out is None else out}",
+        to=messages)
 
 
 def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool) -> None:
@@ -416,9 +416,8 @@ def report_wm(runs: list[Path], out: Path | None, as_json: bool, markdown: bool)
             spread = spread_table(row["label"], (report.data.get("epochs") or {}).get(row["run"], {}))
             if spread is not None:
                 print_table(console, spread)
-    console.print(f"world-model report written to {report.out_dir}/", highlight=False,
-                  soft_wrap=True)
-    console.print("files: " + ", ".join(sorted(p.name for p in report.files)), highlight=False)
+    say(f"world-model report written to {report.out_dir}/")
+    say("files: " + ", ".join(sorted(p.name for p in report.files)))
 
 
 @app.command("both-ways")
@@ -459,5 +458,5 @@ def mystery_command(
         folder = write_mystery_store(records, out, seed)
     except (DatasetError, ValueError) as err:
         fail(str(err))
-    console.print(f"{len(records)} mystery domains written to {folder}; run t2w eval "
-                  f"--dataset {folder}", highlight=False, soft_wrap=True)
+    say(f"{count_of(len(records), 'mystery domain')} written to {folder}\n"
+        f"evaluate a model on them: t2w eval --dataset {folder}")

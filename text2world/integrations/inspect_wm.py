@@ -38,10 +38,11 @@ from text2world.tasks.wm.task import WmOptions, WmTask
 
 def item_value(task_name: str, record: WmItem) -> dict[str, float]:
     """One item's share of each overall metric of ``tasks.wm.metrics.aggregate`` (NaN: the item
-    does not count)."""
+    does not count). The task's headline comes first (Inspect's progress bar shows the first
+    metric), ``format_error`` last."""
     m = record["metrics"]
     nan = math.nan
-    value = {"format_error": 1.0 if record.get("format_error") else 0.0}
+    value: dict[str, float] = {}
     if task_name == "next-state":
         legal = m["kind"] == "legal"
         value.update(accuracy=float(m["correct"]),
@@ -65,6 +66,7 @@ def item_value(task_name: str, record: WmItem) -> dict[str, float]:
         value.update(success=float(m["success"]), declared_done=float(m["declared_done"]),
                      state_accuracy=nan_if_none(m["state_accuracy"]), mean_steps=float(m["steps"]),
                      cost_ratio=nan_if_none(m["cost_ratio"]) if m["success"] else nan)
+    value["format_error"] = 1.0 if record.get("format_error") else 0.0
     return value
 
 

@@ -18,6 +18,7 @@ from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import Run, RunError, RunKind
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
+from text2world.reports.rendering import count_of
 from text2world.scoring.alignment import align
 from text2world.simulation import GroundAction, PlanningProblem, SimulationError, Simulator, parse_problem
 from text2world.simulation.problem import TypedName, parse_atom
@@ -156,8 +157,8 @@ def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
             "own_domain_errors": own_errors, "rows": rows}
     markdown = "\n".join([
         f"# The same world both ways: {data['model']}", "",
-        f"{count} next-state items over {domains} domains with a valid generated "
-        f"domain ({len(missing)} domains without one left out).", "",
+        f"{count_of(count, 'next-state item')} over {count_of(domains, 'domain')} with a valid",
+        f"generated domain ({count_of(len(missing), 'domain')} without one left out).", "",
         "| measure | value |", "| --- | --- |",
         f"| own domain and direct answer agree | {100 * agree:.1f}% |",
         f"| own domain (simulated by us) right | {100 * own_right:.1f}% |",

@@ -25,6 +25,7 @@ from text2world.engine.run_store import (
     run_label,
 )
 from text2world.errors import Text2WorldError
+from text2world.reports.rendering import count_of
 from text2world.stats import SEED, format_interval, paired_difference
 from text2world.tasks.contamination.records import probe_items
 from text2world.tasks.generation.feedback import config_protocol
@@ -174,9 +175,9 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     ids_b = {str(i["item"]) for i in b.items}
     common = sorted(ids_a & ids_b)
     if not common:
-        raise CompareError(f"the runs share no item ({len(ids_a)} and {len(ids_b)} items)")
+        raise CompareError(f"the runs share no item ({len(ids_a)} and {count_of(len(ids_b), 'item')})")
     if len(common) < len(ids_a | ids_b):
-        notes.append(f"compared on the {len(common)} items both finished (A has {len(ids_a)}, "
+        notes.append(f"compared on the {count_of(len(common), 'item')} both finished (A has {len(ids_a)}, "
                      f"B has {len(ids_b)})")
     domains = side_a.domains
     clusters = [domains[i] for i in common] if a.kind == "wm" else None

@@ -39,7 +39,7 @@ from text2world.reports.generation_figures import (
     plot_heatmap,
     plot_rounds,
 )
-from text2world.reports.rendering import LABELS, csv_text, md_table, round_label
+from text2world.reports.rendering import LABELS, count_of, csv_text, md_table, round_label
 from text2world.stats import format_interval
 from text2world.tasks.generation.feedback import config_protocol
 from text2world.tasks.generation.records import GenerationItem, generation_items
@@ -492,7 +492,7 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     if any(row["reference_model"] for row in table_rows):
         notes.append("Runs marked (reference) come from built-in reference models built from "
                      "the gold domains: they check the pipeline and are not LLM results.")
-    notes += [f"{row['run']}: {row['infrastructure_errors']} items failed with infrastructure "
+    notes += [f"{row['run']}: {count_of(row['infrastructure_errors'], 'item')} failed with infrastructure "
               f"errors and are not scored ({row['retry']})."
               for row in table_rows if row["infrastructure_errors"]]
     notes_md = "".join(f"\n> {note}\n" for note in notes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.markup import escape
 from rich.table import Table
 
+from text2world.reports.rendering import count_of
 from text2world.stats import format_interval
 from text2world.tasks.judge.records import JudgeSummary
 
@@ -55,11 +56,14 @@ def judge_tables(summary: JudgeSummary) -> list[Table | str]:
                f"{paper.get('between')}; our side here is the semantic verdict "
                "(equivalent = same; different or incomplete = different)")
     if summary.get("unparsed_items"):
-        out.append(f"{len(summary['unparsed_items'])} answers had no rating 1-5 and are not "
+        unparsed = len(summary["unparsed_items"])
+        out.append(f"{count_of(unparsed, 'answer')} {'has' if unparsed == 1 else 'had'} no rating 1-5 and "
+                   f"{'is' if unparsed == 1 else 'are'} not "
                    f"counted: {', '.join(summary['unparsed_items'][:10])}")
     if summary.get("excluded_items"):
-        out.append(f"{len(summary['excluded_items'])} items of the run have no semantic verdict "
-                   "and were not judged")
+        excluded = len(summary["excluded_items"])
+        out.append(f"{count_of(excluded, 'item')} of the run {'has' if excluded == 1 else 'have'} no "
+                   f"semantic verdict and {'was' if excluded == 1 else 'were'} not judged")
     rows = summary.get("disagreements") or []
     if rows:
         table = Table(title=f"Disagreements ({len(rows)}; first {SHOWN_DISAGREEMENTS}): "

@@ -20,6 +20,11 @@ LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
           "f1_types": "F1 types"}
 
 
+def count_of(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the number it takes: ``1 item``, ``2 items``, ``0 items``."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 def round_label(round_index: int | str) -> str:
     """The one label of a correction round everywhere a person reads it: EC_0, EC_1, ... EC_k."""
     return f"EC_{round_index}"

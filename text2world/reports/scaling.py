@@ -140,8 +140,9 @@ def scaling_markdown(label: str, curves: dict) -> str:
     for name, values in curves["best_of_n"].items():
         rows.append([f"best-of-N {name}"] + [f"{100 * v:.1f}" for v in values])
     budget = curves["correction_budget"]["executable"]
-    return (f"## Test-time scaling: {label} ({items_phrase(curves['items'], epochs)}, "
-            f"protocol {curves['protocol']}, %)\n\n" + md_table(header, rows)
+    # The heading short (a markdown heading cannot wrap at 80 columns), what it measures below it.
+    return (f"## Test-time scaling: {label}\n\n{items_phrase(curves['items'], epochs)}, "
+            f"protocol {curves['protocol']}, %:\n\n" + md_table(header, rows)
             + f"\n\nColumns: k (pass@k) or N (best-of-N). Best-of-N selection (no gold): "
               f"{curves['selection_rule']}. Correction budget (first sample, executable), "
               + ", ".join(f"EC_{r}: {100 * v:.1f}" for r, v in enumerate(budget)) + ".\n")

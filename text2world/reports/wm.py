@@ -136,8 +136,9 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
                  for baseline, row in (overall.get("baselines") or {}).items()]
         data.setdefault("macro", {})[name] = summary["macro"]
         sections += [f"## {task}: {_label(config)}  ({name})", "",
-                     "Percentages, mean [95% interval] (bootstrap, domains resampled; cost/opt "
-                     "is a ratio); \"-\": not measured (hit@K above the K asked). Baselines: "
+                     "Percentages, mean [95% interval] (bootstrap, domains resampled"
+                     + ("; cost/opt is a ratio" if "cost_ratio" in columns else "")
+                     + "); \"-\": not measured (hit@K above the K asked). Baselines: "
                      "trivial strategies scored on the same items; a model's number means "
                      "something only above them." + (
                          " REFERENCE MODEL: checks the pipeline, not an LLM result."

@@ -75,7 +75,7 @@ def test_compare_missing_text_field_is_a_clear_error(tmp_path):
     corpus.write_text(json.dumps({"id": "a", "body": "x"}) + "\n")
     result = _invoke("--compare", str(corpus))
     assert result.exit_code == 1
-    assert "line 1 has no text field 'text'" in result.output and "body" in result.output
+    assert "line 1 has no text field 'text'" in " ".join(result.output.split()) and "body" in result.output
 
 
 @pytest.mark.parametrize("content, message", [
@@ -86,11 +86,11 @@ def test_compare_bad_jsonl(tmp_path, content, message):
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(content)
     result = _invoke("--compare", str(corpus))
-    assert result.exit_code == 1 and message in result.output
+    assert result.exit_code == 1 and message in " ".join(result.output.split())
 
 
 def test_compare_argument_errors(tmp_path):
-    assert "no such file" in _invoke("--compare", str(tmp_path / "missing")).output
+    assert "no such file" in " ".join(_invoke("--compare", str(tmp_path / "missing")).output.split())
     both = _invoke("--compare", str(tmp_path), "--model", "reference/oracle")
     assert both.exit_code == 1 and "exactly one" in both.output
     neither = _invoke()
@@ -102,7 +102,7 @@ def test_compare_argument_errors(tmp_path):
     assert unknown.exit_code == 1 and "unknown dataset" in unknown.output
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert "no readable text files" in _invoke("--compare", str(empty)).output
+    assert "no readable text files" in " ".join(_invoke("--compare", str(empty)).output.split())
 
 
 def test_read_corpus_json_list_and_single_file(tmp_path):
@@ -133,7 +133,7 @@ def test_iter_corpus_streams_jsonl_and_names_the_bad_line(tmp_path):
     with pytest.raises(CorpusError, match="line 4 is not UTF-8"):
         list(items)
     result = _invoke("--compare", str(corpus))
-    assert result.exit_code == 1 and "line 4 is not UTF-8" in result.output
+    assert result.exit_code == 1 and "line 4 is not UTF-8" in " ".join(result.output.split())
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")
-    assert "no records" in _invoke("--compare", str(empty)).output
+    assert "no records" in " ".join(_invoke("--compare", str(empty)).output.split())

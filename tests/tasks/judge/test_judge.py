@@ -116,10 +116,10 @@ def test_cli_and_report(judged, tmp_path):
                                  "--runs-dir", str(tmp_path / "runs")])
     assert result.exit_code == 0, result.output
     assert "1.00 [1.00, 1.00]" in result.output and "Confusion matrix" in result.output
-    run_path = result.output.split("run: ")[-1].split(" (")[0].strip()
+    run_path = " ".join(result.output.split()).split("run: ")[-1].split(" (")[0]  # wrapped at 80
     again = runner.invoke(cli, ["judge", "--resume", run_path, "--epochs", "2",
                                 "--runs-dir", str(tmp_path / "runs")])
-    assert again.exit_code == 0 and "resumed" in again.output and "over 2 epochs" in again.output
+    assert again.exit_code == 0 and "resumed" in again.output and "over 2 epochs" in " ".join(again.output.split())
     report = runner.invoke(cli, ["report", run_path, "--json"])
     assert report.exit_code == 0, report.output
     assert json.loads(report.output)["kappa"]["mean"] == pytest.approx(1.0)
@@ -142,10 +142,10 @@ def test_bad_input_is_a_clear_error(judged, tmp_path):
     # reference judges judge only, and the reference generators do not judge
     result = runner.invoke(cli, ["judge", str(judged), "--model", "reference/oracle",
                                  "--runs-dir", str(judged.parent)])
-    assert result.exit_code == 1 and "cannot judge" in result.output
+    assert result.exit_code == 1 and "cannot judge" in " ".join(result.output.split())
     result = runner.invoke(cli, ["eval", "--model", "reference/judge-yes", "--limit", "1",
                                  "--runs-dir", str(tmp_path / "runs"), "--quiet"])
-    assert result.exit_code != 0 and "only inside t2w judge" in result.output
+    assert result.exit_code != 0 and "only inside t2w judge" in " ".join(result.output.split())
 
 
 def test_the_viewer_shows_a_judge_run(judged):

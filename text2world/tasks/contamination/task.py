@@ -220,7 +220,7 @@ class ProbeTask:
         if rates:
             plot_histogram(rates, run.path / HISTOGRAM_FILE,
                            title=f"{run.config.get('model')} on {run.config.get('dataset')} "
-                                 f"({len(rates)} domains)")
+                                 f"({len(rates)} domain{'' if len(rates) == 1 else 's'})")
             summary["histogram"] = HISTOGRAM_FILE
         logged = {str(item["item"]): item for item in probe_items(run.items())}
         spans = []

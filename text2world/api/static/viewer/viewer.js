@@ -205,17 +205,28 @@ function lineChart(series, rounds, title, xlabels, xtitle) {
   const legend = `<div class="legend">${series.map((s, i) => `<span data-toggle="${i}">${key(i)}${esc(s.name)}</span>`).join("")}</div>`;
   return `<div class="chart-box">${svg}${legend}</div>`;
 }
+function countStep(tallest, most) {
+  // The smallest round step (1, 2, 2.5, 5 times a power of ten, whole numbers only) that spans
+  // ``tallest`` in at most ``most`` steps.
+  for (let scale = 1; ; scale *= 10) {
+    for (const m of [1, 2, 2.5, 5]) {
+      const step = m * scale;
+      if (Number.isInteger(step) && Math.ceil(tallest / step) <= most) return step;
+    }
+  }
+}
 function barChart(rows, title) {
   // rows: [{round, invalid, categories: {name: count}}]: stacked bars per round
   const names = [];
   rows.forEach(r => Object.keys(r.categories).forEach(n => { if (!names.includes(n)) names.push(n); }));
   const W = 560, H = 280, L = 44, R = 12, T = 24, B = 34;
-  const max = Math.max(1, ...rows.map(r => r.invalid));
+  // The axis ends on a labelled tick at or above the tallest bar (a round step: 1, 2, 5, 10, 20, 25, 50 ...).
+  const tallest = Math.max(1, ...rows.map(r => r.invalid));
+  const step = countStep(tallest, 5), max = Math.ceil(tallest / step) * step;
   const band = (W - L - R) / Math.max(1, rows.length), bw = Math.min(60, band * 0.6);
   const y = v => T + (1 - v / max) * (H - T - B);
   let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}">`;
   svg += `<text x="${L}" y="15" font-weight="600">${esc(title)}</text>`;
-  const step = Math.max(1, Math.ceil(max / 5));
   for (let v = 0; v <= max; v += step) svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`;
   rows.forEach((row, i) => {
     const cx = L + band * i + band / 2;
