@@ -111,7 +111,7 @@ def test_the_run_lines_name_the_run_whole(outputs):
     folder = next(line for line in lines if "reference-noisy-oracle__" in line and line.startswith("/"))
     assert Path(folder).is_dir(), folder
     flowing = " ".join(output.split())
-    assert "2 new items, 2/2 done" in flowing and "report: t2w report" in flowing
+    assert "2 new items, 2/2 items done" in flowing and "report: t2w report" in flowing
     assert "needs an API key" in " ".join(outputs["eval without a key"][2].split())
     assert "re-scored 3 items (canonical)" in " ".join(outputs["score-run"][2].split())
 

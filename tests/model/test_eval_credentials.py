@@ -215,7 +215,10 @@ def test_a_server_gone_mid_run_is_a_connection_error_with_its_cause(tmp_path):
     assert result.exit_code == 3, text  # ExitCode.INFRASTRUCTURE
     assert "1 item failed with infrastructure errors" in text
     assert f"connection_error: cannot connect to {server.url}: Connection refused" in text
-    assert "after 3 attempts" in text and "t2w eval --resume" in text
+    # 3 attempts; 4 under heavy load (a first failure not recognised as a refused connection,
+    # as in the test above)
+    attempts = re.search(r"after (\d+) attempts", text)
+    assert attempts and 3 <= int(attempts.group(1)) <= 4 and "t2w eval --resume" in text, text
     errors = read_jsonl(Path(os.environ["T2W_RUNS_DIR"]) / "gone" / "errors.jsonl")
     assert [(e["item"], e["error"]["kind"]) for e in errors] == [("t2wcg-3", "connection_error")]
 

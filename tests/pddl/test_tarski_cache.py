@@ -125,9 +125,10 @@ def test_transient_trees_serve_their_block_and_are_dropped(parses):
     assert tarski_cache.stats()["entries"] == entries + 1
 
 
-def test_a_reward_keeps_no_tree_of_its_answer(parses):
+def test_a_reward_keeps_no_tree_of_its_answer(parses, monkeypatch):
     """A reward's answer is parsed once (validation and model share the tree) and its tree
     is not kept (a long-lived object the garbage collector would walk; its model is)."""
+    monkeypatch.setenv("T2W_REWARD_WORKERS", "0")  # spies on the parsing: in this process
     from text2world.rewards import _PARSED, _VALIDATED, resolve_gold, reward_for
 
     record = next(r for r in load_dataset() if r.problems)

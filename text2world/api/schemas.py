@@ -72,7 +72,7 @@ class ScoreRequest(_Strict):
     response: Text | None = Field(None, description="A raw LLM answer; the domain is extracted.")
     mode: Mode = Field("paper", description="paper: the released evaluator exactly; "
                        "canonical: rename-invariant, per action.")
-    dataset: DatasetName = Field(BUILTIN, description="Dataset that `gold_id` refers to (a name).")
+    dataset: Text = Field(BUILTIN, description="Dataset that `gold_id` refers to (a name).")
     semantic: bool = Field(False, description="Also score behaviour on the gold's problems "
                            "(plan validity, gold plan acceptance, applicability F1, transition "
                            "accuracy, per-action diagnoses).")

@@ -235,9 +235,10 @@ class ProgressObserver:
             # part of it (never "3/1 done").
             covered = len((getattr(run, "config", None) or {}).get("selected") or ())
             finished = len(run.finished_ids()) if covered > total else done
-            extra = (f" (the run covers {covered} items, {finished}/{covered} done)"
+            extra = (f"; the run covers {covered} items, {finished}/{covered} done"
                      if covered > total else "")
-            say(f"resuming {run.path} ({done} of {total} {self.unit} already done{extra})")
+            counted = count_of(total, "item") if self.unit == "items" else f"{total} {self.unit}"
+            say(f"resuming {run.path} ({done} of {counted} already done{extra})")
         if not self.show or total == done:
             return
         if self.bar:

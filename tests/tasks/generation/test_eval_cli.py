@@ -186,7 +186,7 @@ def test_rejected_key_stops_the_run_with_a_clear_error(tmp_path, monkeypatch):
 
 def test_report_and_cache_commands_errors(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path / "missing")])
-    assert result.exit_code == 1 and "no such run directory" in output_of(result)
+    assert result.exit_code == 1 and "no such run directory" in " ".join(output_of(result).split())
     empty = runner.invoke(app, ["cache", "inspect", "--json"])
     assert empty.exit_code == 0 and json.loads(empty.output)["entries"] == 0
 
@@ -323,8 +323,10 @@ def test_signal_to_the_eval_process_alone_leaves_no_process_and_resume_works(tmp
         stderr = (tmp_path / "err.txt").read_text()
         if signum == signal.SIGTERM:
             assert code == 143, stderr
-            lines = [line for line in stderr.splitlines() if line.strip()]
-            assert len(lines) == 1 and "stopped by SIGTERM" in lines[0], stderr
+            # one message (wrapped at 80 columns, the run path on a line of its own)
+            flat = " ".join(stderr.split())
+            assert flat.startswith("stopped by SIGTERM") and flat.count("stopped by") == 1, stderr
+            assert f"Resume with: t2w eval --resume {run}" in flat, stderr
             assert "never awaited" not in stderr and "Traceback" not in stderr
         else:
             assert code == -signal.SIGKILL
