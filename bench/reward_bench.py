@@ -177,7 +177,7 @@ def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
 
     from text2world.pddl import model, validation
     from text2world.planning import front
-    from text2world.scoring import semantic
+    from text2world.scoring import semantic, semantic_pair
 
     forget_answers()
     inside: Counter = Counter()
@@ -204,8 +204,8 @@ def breakdown(kinds: list[tuple[str, str, str]], costliest: int = 5) -> None:
              (front, "search_plan", "in-process planner search, h^2 included"),
              (front, "fast_downward_with_prover", "Fast Downward (this process's side)"),
              (semantic, "aligned_prediction", "alignment"),
-             (semantic._PairScorer, "_trajectory", "simulation along the gold's trajectories"),
-             (semantic._PairScorer, "_gold_answers_trajectory",
+             (semantic_pair.PairScorer, "_trajectory", "simulation along the gold's trajectories"),
+             (semantic_pair.PairScorer, "_gold_answers_trajectory",
               "the same through the gold's answers (the gold itself, or with actions left out)")]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
     collections: dict[int, list[float]] = {}

@@ -22,7 +22,7 @@ from repo_paths import REPO
 from text2world.engine.pool import GoldPrefetch
 from text2world.planning import fast_downward as planning
 from text2world.planning import front as planner_front
-from text2world.scoring import semantic
+from text2world.scoring import semantic, semantic_gold
 from text2world.store.datasets import load_dataset
 from text2world.tasks.generation.scoring import score_round
 from text2world.tasks.generation.task import EvalOptions, evaluate, plan
@@ -43,7 +43,7 @@ def _timing_free(data):
 
 
 def _clear_semantic_caches() -> None:
-    semantic._GOLD_CACHE.clear()
+    semantic_gold._GOLD_CACHE.clear()
     planner_front.clear_memory()
 
 
@@ -146,7 +146,7 @@ def test_a_gold_being_prepared_is_waited_for_not_built_twice(monkeypatch):
     _clear_semantic_caches()
     started, release = threading.Event(), threading.Event()
     built = []
-    real_build = semantic._build_gold
+    real_build = semantic_gold._build_gold
 
     def slow_build(*args):
         built.append(threading.current_thread().name)
@@ -154,7 +154,7 @@ def test_a_gold_being_prepared_is_waited_for_not_built_twice(monkeypatch):
         assert release.wait(60)
         return real_build(*args)
 
-    monkeypatch.setattr(semantic, "_build_gold", slow_build)
+    monkeypatch.setattr(semantic_gold, "_build_gold", slow_build)
     prefetch = GoldPrefetch([(record.domain, problems)])
     assert started.wait(60)
     results = []

@@ -8,7 +8,7 @@ from collections import OrderedDict
 
 import pytest
 
-from text2world.scoring import semantic
+from text2world.scoring import semantic, semantic_gold, semantic_pair
 from text2world.scoring.mutants import behaviour_differs, mutants, rename
 from text2world.scoring.semantic import SemanticSettings, prepare_gold, semantic_score
 from text2world.simulation import parse_problem
@@ -171,8 +171,8 @@ def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
                    rename(model, types=True).to_pddl(),
                    next(m for m in mutants(model)).domain.to_pddl()]
     used: list[bool] = []
-    original = semantic._PairScorer._gold_answers_trajectory
-    monkeypatch.setattr(semantic._PairScorer, "_gold_answers_trajectory",
+    original = semantic_pair.PairScorer._gold_answers_trajectory
+    monkeypatch.setattr(semantic_pair.PairScorer, "_gold_answers_trajectory",
                         lambda self, *args: args[-1] is None and used.append(True)
                         or original(self, *args))
     calls: list[int] = []  # the gold's answers used, per prediction
@@ -181,15 +181,15 @@ def test_a_prediction_that_is_the_gold_is_scored_as_a_full_comparison_scores_it(
         found = []
         for prediction in predictions:
             before = len(used)
-            scorer_init = semantic._PairScorer.__init__
+            scorer_init = semantic_pair.PairScorer.__init__
 
             def init(self, *args, **kwargs):
                 scorer_init(self, *args, **kwargs)
                 self.itself = self.itself and itself
 
-            monkeypatch.setattr(semantic._PairScorer, "__init__", init)
+            monkeypatch.setattr(semantic_pair.PairScorer, "__init__", init)
             score = semantic_score(gold, prediction, problems).to_dict()
-            monkeypatch.setattr(semantic._PairScorer, "__init__", scorer_init)
+            monkeypatch.setattr(semantic_pair.PairScorer, "__init__", scorer_init)
             calls.append(len(used) - before)
             found.append({k: v for k, v in score.items()
                           if k not in ("seconds", "planner_seconds")})
@@ -217,11 +217,11 @@ def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it
     from text2world.pddl import perturb
 
     used: list[bool] = []
-    original = semantic._PairScorer._gold_answers_trajectory
-    monkeypatch.setattr(semantic._PairScorer, "_gold_answers_trajectory",
+    original = semantic_pair.PairScorer._gold_answers_trajectory
+    monkeypatch.setattr(semantic_pair.PairScorer, "_gold_answers_trajectory",
                         lambda self, *args: args[-1] is not None and used.append(True)
                         or original(self, *args))
-    kept = semantic._kept_actions
+    kept = semantic_pair.kept_actions
     pairs, shortcuts = 0, 0
     for record in sorted(load_dataset().records, key=lambda r: r.id)[::4]:
         if not record.problems:
@@ -231,13 +231,13 @@ def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it
             prediction = perturb.drop_action(gold, seed=seed)
             found = []
             for restricted in (True, False):
-                monkeypatch.setattr(semantic, "_kept_actions",
+                monkeypatch.setattr(semantic_pair, "kept_actions",
                                     kept if restricted else lambda *_: None)
                 score = semantic_score(gold, prediction, problems).to_dict()
                 found.append({k: v for k, v in score.items()
                               if k not in ("seconds", "planner_seconds")})
             for short, full in zip(found[0]["problems"], found[1]["problems"]):
-                if short["planner"] == semantic._KEPT_PLAN:
+                if short["planner"] == semantic_pair.KEPT_PLAN:
                     assert short["plan_valid"] and short["gold_plan_accepted"]
                     assert full["plan_valid"] is True, (record.id, seed, full)
                     for problem in (short, full):
@@ -248,7 +248,7 @@ def test_the_gold_with_actions_left_out_is_scored_as_a_full_comparison_scores_it
             pairs += 1
     assert pairs >= 40 and len(used) >= 3 * pairs  # most problems of most pairs
     assert shortcuts >= pairs // 2
-    monkeypatch.setattr(semantic, "_kept_actions", kept)
+    monkeypatch.setattr(semantic_pair, "kept_actions", kept)
 
 
 def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) -> None:
@@ -258,7 +258,7 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
     from text2world.store.datasets import load_dataset
 
     # a cache of this test's own: the module's golds (the ``blocks`` fixture) stay cached
-    monkeypatch.setattr(semantic, "_GOLD_CACHE", OrderedDict())
+    monkeypatch.setattr(semantic_gold, "_GOLD_CACHE", OrderedDict())
     records = [r for r in load_dataset() if r.problems][:40]
     golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems)) for r in records]
     prepared = [prepare_gold(gold, problems) for gold, problems in golds]
@@ -266,9 +266,9 @@ def test_gold_cache_holds_a_batch_of_golds_and_is_bounded_in_bytes(monkeypatch) 
                for (gold, problems), cache in zip(golds, prepared))
     sizes = [deep_size(cache) for cache in prepared]
     large, small = golds[sizes.index(max(sizes))], golds[sizes.index(min(sizes))]
-    semantic._GOLD_CACHE.clear()
+    semantic_gold._GOLD_CACHE.clear()
     first = prepare_gold(*large)
-    ((_, room),) = semantic._GOLD_CACHE.values()  # the bytes it was cached with
+    ((_, room),) = semantic_gold._GOLD_CACHE.values()  # the bytes it was cached with
     monkeypatch.setenv("T2W_GOLD_CACHE_BYTES", str(room))  # room for it alone
     assert prepare_gold(*large) is first
     prepare_gold(*small)  # fits, but not beside the first: the least recently used goes
@@ -284,13 +284,13 @@ def test_every_store_gold_stays_prepared_within_the_default_bound(monkeypatch) -
     from text2world.store.datasets import load_dataset
 
     monkeypatch.delenv("T2W_GOLD_CACHE_BYTES", raising=False)
-    monkeypatch.setattr(semantic, "_GOLD_CACHE", OrderedDict())
+    monkeypatch.setattr(semantic_gold, "_GOLD_CACHE", OrderedDict())
     golds = [(r.domain, tuple((p.name, p.pddl) for p in r.problems))
              for r in load_dataset() if r.problems]
     prepared = [prepare_gold(gold, problems) for gold, problems in golds]
     assert default_max_bytes(PREPARED_GOLDS_MAX_BYTES) == PREPARED_GOLDS_MAX_BYTES
-    held = sum(size for _, size in semantic._GOLD_CACHE.values())
-    assert len(semantic._GOLD_CACHE) == len(golds), (len(semantic._GOLD_CACHE), held)
+    held = sum(size for _, size in semantic_gold._GOLD_CACHE.values())
+    assert len(semantic_gold._GOLD_CACHE) == len(golds), (len(semantic_gold._GOLD_CACHE), held)
     assert all(prepare_gold(gold, problems) is cache
                for (gold, problems), cache in zip(golds, prepared))
     assert held <= 0.8 * PREPARED_GOLDS_MAX_BYTES  # room for the store to grow

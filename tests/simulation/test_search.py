@@ -12,7 +12,7 @@ from planning_helpers import SWITCHES, TOKENS, switches_problem, tokens_problem
 
 from text2world.pddl.model import parse_domain
 from text2world.planning import front as planner_front
-from text2world.scoring import semantic
+from text2world.scoring import semantic, semantic_gold
 from text2world.scoring.mutants import mutants
 from text2world.simulation import simulator_from_text
 from text2world.simulation.crosscheck import up_plan_valid
@@ -185,14 +185,14 @@ def _scores(pairs, home, monkeypatch, force_fallback: bool):
             patch.setattr(planner_front, "search_plan", lambda *args, **kwargs: (None, "forced"))
             # the golds' shipped answers are the in-process ones: plan them here instead
             patch.setattr("text2world.planning.front.gold_front_answer", lambda *args, **kwargs: None)
-        semantic._GOLD_CACHE.clear()
+        semantic_gold._GOLD_CACHE.clear()
         planner_front.clear_memory()
         for gold_id, text in pairs:
             gold, problems = datasets.store_problems(gold_id)
             cache = semantic.prepare_gold(gold, problems)
             golds[gold_id] = {p.name: p.plan for p in cache.problems}
             scores.append(semantic.semantic_score(gold, text, gold_cache=cache))
-        semantic._GOLD_CACHE.clear()
+        semantic_gold._GOLD_CACHE.clear()
         planner_front.clear_memory()
     return scores, golds
 

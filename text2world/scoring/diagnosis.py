@@ -92,9 +92,14 @@ class Diagnoser:
                          f"(not {lift(atom, params, action.args)})")] += 1
 
     def diagnoses(self) -> tuple[Diagnosis, ...]:
-        ordered = sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))
-        return tuple(Diagnosis(name, kind, literal, count, _message(name, kind, literal, count))
-                     for (name, kind, literal), count in ordered)
+        return diagnoses_of(self.counts)
+
+
+def diagnoses_of(counts: Counter) -> tuple[Diagnosis, ...]:
+    """Diagnoses from a ``Diagnoser``'s counts (or several summed), most frequent first."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(Diagnosis(name, kind, literal, count, _message(name, kind, literal, count))
+                 for (name, kind, literal), count in ordered)
 
 
 _WITHOUT_COUNTS = {
