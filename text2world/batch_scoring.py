@@ -137,17 +137,121 @@ ChunkRunner = Callable[[list[list[dict[str, str]]], str, float], Iterator[list[d
 
 def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
              workers: int = 1) -> Iterator[list[dict]]:
-    """Chunks scored in this process (``workers`` 1) or in a local process pool, as they end."""
+    """Chunks scored in this process (``workers`` 1) or in a local process pool, as they end.
+
+    In this process each answer is scored in a reward worker (``text2world.bounded``). A pool
+    process scores its answers itself instead (a reward worker of its own would double the
+    processes), under the same bounds: the reward worker's memory (``RLIMIT_AS``) and, as a
+    backstop to the scoring's own CPU clocks, its chunk's CPU budget (``RLIMIT_CPU``). A pool
+    process past a bound dies; the chunks it leaves unscored are scored here, in reward
+    workers, whose answer for the line at fault is the usual "timeout" or "limit"."""
     if workers <= 1:
         for part in parts:
             yield score_chunk(part, metric, limit)
         return
     from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(score_chunk, part, metric, limit) for part in parts]
+    from text2world.bounded import memory_limit_mb
+
+    unscored: list[int] = []
+    with ProcessPoolExecutor(workers, initializer=pool_process_init,
+                             initargs=(memory_limit_mb(),)) as pool:
+        futures = {pool.submit(score_chunk_in_pool, part, metric, limit): index
+                   for index, part in enumerate(parts)}
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                unscored.append(futures[future])
+                continue
+            yield result
+    for index in sorted(unscored):
+        yield score_chunk(parts[index], metric, limit)
+
+
+def pool_process_init(memory_mb: int) -> None:
+    """A score-batch pool process: answers scored in it (no reward worker of its own), its
+    memory bounded as a reward worker's is."""
+    import os
+
+    from text2world.bounded import limit_memory
+    from text2world.rewards import WORKERS_VARIABLE
+
+    os.environ[WORKERS_VARIABLE] = "0"
+    limit_memory(memory_mb)
+
+
+def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRIC,
+                        limit: float = DEFAULT_LIMIT) -> list[dict]:
+    """``score_chunk`` in a pool process: past the chunk's CPU budget (each answer's limit
+    and margin, and a gold's preparation) the process ends (SIGXCPU)."""
+    from text2world.bounded import CPU_MARGIN, PREPARE_CPU_LIMIT, limit_own_cpu
+
+    limit_own_cpu(PREPARE_CPU_LIMIT + len(tasks) * (limit + CPU_MARGIN))
+    return score_chunk(tasks, metric, limit)
+
+
+ENGINES = ("auto", "local", "ray")
+# What ``choose_engine`` weighs (docs/benchmarks-speed.md): Ray took about 15 s to start and
+# was slower than the local pool on a 48-line batch; a line costs about half a CPU second.
+RAY_STARTUP_SECONDS = 15.0
+LINE_CPU_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """Where a batch is scored: ``engine`` "local" (``workers`` processes; 1: this process)
+    or "ray" (the cluster at ``address``, or a local Ray of ``workers`` CPUs), and why."""
+
+    engine: str
+    workers: int
+    address: str | None
+    why: str
+
+    def line(self) -> str:
+        """The one line ``t2w score-batch`` prints (which engine and why)."""
+        if self.engine == "ray":
+            where = f"the Ray cluster at {self.address}" if self.address else \
+                f"a local Ray of {self.workers} CPUs"
+        elif self.workers > 1:
+            where = f"a local pool of {self.workers} processes"
+        else:
+            where = "this process"
+        return f"engine: {where} ({self.why})"
+
+
+def choose_engine(engine: str, lines: int, workers: int | None = None,
+                  ray_address: str | None = None, cores: int | None = None) -> EngineChoice:
+    """Where to score ``lines`` lines: ``engine`` "local" or "ray" as told, or "auto": Ray
+    when a cluster is running (``ray_address`` or ``RAY_ADDRESS``) and the batch would take
+    the local pool longer than twice Ray's start-up, else the local pool (a Ray started here
+    would use the same cores and pay its start-up). ``workers``: the local processes (default:
+    the cores, at most one per chunk)."""
+    import os
+
+    if engine not in ENGINES:
+        raise BatchInputError(f"--engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    cores = cores or os.cpu_count() or 1
+    chunked = max(1, -(-lines // CHUNK_LINES))
+    local = workers or min(cores, chunked)
+    address = ray_address or os.environ.get("RAY_ADDRESS") or None
+    if engine == "ray":
+        return EngineChoice("ray", workers or cores, address, "as told")
+    if engine == "local":
+        return EngineChoice("local", local, None, "as told")
+    estimate = lines * LINE_CPU_SECONDS / local
+    if address is None:
+        return EngineChoice("local", local, None, "auto: no Ray cluster, RAY_ADDRESS unset")
+    from importlib.util import find_spec
+
+    if find_spec("ray") is None:
+        return EngineChoice("local", local, None, "auto: Ray is not installed")
+    if estimate <= 2 * RAY_STARTUP_SECONDS:
+        return EngineChoice("local", local, None, f"auto: ~{estimate:.0f} s here, under "
+                            f"twice Ray's start-up")
+    return EngineChoice("ray", local, address, f"auto: ~{estimate:.0f} s here, over twice "
+                        f"Ray's start-up")
 
 
 def done_ids(out: Path) -> dict[str, dict]:
@@ -203,5 +307,6 @@ def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -
                       what="--out")
 
 
-__all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "chunks", "done_ids", "parse_line",
-           "read_batch", "run_here", "score_batch", "score_chunk", "score_task"]
+__all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "ENGINES", "EngineChoice", "chunks",
+           "choose_engine", "done_ids", "parse_line", "pool_process_init", "read_batch",
+           "run_here", "score_batch", "score_chunk", "score_chunk_in_pool", "score_task"]

@@ -109,7 +109,7 @@ def limit_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
-def _limit_own_cpu(seconds: float) -> None:
+def limit_own_cpu(seconds: float) -> None:
     """SIGXCPU (which ends the process) once this process has used ``seconds`` more CPU."""
     used = sum(os.times()[:2])
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
@@ -187,11 +187,11 @@ def _serve(sock: socket.socket) -> None:
             return
         prepare, job, cpu_limit = message
         try:
-            _limit_own_cpu(PREPARE_CPU_LIMIT)
+            limit_own_cpu(PREPARE_CPU_LIMIT)
             if prepare is not None:
                 _call(prepare)
             send_message(sock, ("started", None))
-            _limit_own_cpu(cpu_limit + CPU_MARGIN)
+            limit_own_cpu(cpu_limit + CPU_MARGIN)
             answer: tuple[str, Any] = ("ok", _call(job))
         except MemoryError:
             answer = ("memory", "MemoryError")

@@ -23,9 +23,15 @@ def score_batch_command(
                                   help="The metric in each line's 'reward' (every score is written)."),
     limit: float = typer.Option(DEFAULT_LIMIT, "--limit", min=0.1,
                                 help="CPU seconds per answer; past it the reward is 0, with the reason."),
-    workers: int = typer.Option(1, "--workers", "-j", min=1,
-                                help="Local worker processes (with --ray: the local Ray's CPUs)."),
-    ray: bool = typer.Option(False, "--ray", help="Run on Ray (a local cluster unless --ray-address)."),
+    workers: int | None = typer.Option(None, "--workers", "-j", min=1,
+                                       help="Local worker processes (default: the cores, at "
+                                            "most one per 16 lines; with --ray: the local "
+                                            "Ray's CPUs)."),
+    engine: str = typer.Option("auto", "--engine",
+                               help="local (a process pool here), ray, or auto: Ray when a "
+                                    "cluster runs (RAY_ADDRESS) and the batch is big enough "
+                                    "to pay its start-up."),
+    ray: bool = typer.Option(False, "--ray", help="Run on Ray (a local cluster unless --ray-address); --engine ray."),
     ray_address: str | None = typer.Option(None, "--ray-address",
                                            help="Address of a running Ray cluster (implies --ray)."),
     dataset: str = typer.Option("text2world", "--dataset",
@@ -34,7 +40,7 @@ def score_batch_command(
                                      "generated worlds folder)."),
 ) -> None:
     """Score many answers: every score, verdict and reason per line, resumable by id."""
-    from text2world.batch_scoring import BatchInputError, read_batch, run_here, score_batch
+    from text2world.batch_scoring import BatchInputError, choose_engine, read_batch, run_here, score_batch
     from text2world.integrations.ray_batch import RayUnavailable, run_on_ray
 
     try:
@@ -49,11 +55,17 @@ def score_batch_command(
             last[0] = now
             say(f"scored {done}/{count_of(total, 'line')}", to=err_console)
 
-    if ray or ray_address:
-        runner = run_on_ray(ray_address, workers)
+    try:
+        choice = choose_engine("ray" if ray or ray_address else engine, len(lines), workers,
+                               ray_address)
+    except BatchInputError as err:
+        fail(str(err))
+    say(choice.line(), to=err_console)
+    if choice.engine == "ray":
+        runner = run_on_ray(choice.address, None if choice.address else choice.workers)
     else:
         def runner(parts, chosen, seconds):
-            return run_here(parts, chosen, seconds, workers)
+            return run_here(parts, chosen, seconds, choice.workers)
     try:
         result = score_batch(lines, out, str(metric), limit, runner, progress)
     except BatchInputError as err:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -37,7 +37,7 @@ from text2world.scoring.semantic import (
     simulation_failed,
     verdict_given,
 )
-from text2world.scoring.semantic_gold import prepare_gold, prepare_gold_problem
+from text2world.scoring.semantic_gold import GoldCache, prepare_gold, prepare_gold_problem
 from text2world.scoring.semantic_pair import PairScorer
 from text2world.scoring.semantic_results import (
     GOLD_SIDE,
@@ -120,7 +120,7 @@ def _score_problem(task: ProblemTask) -> ProblemPart:
     part.gold_notes = cache.notes
     if gold.timeout:
         part.gold_timeouts.append(f"{GOLD_SIDE} of problem {gold.name}: {gold.timeout}")
-    aligned = align_onto(cache, task.predicted, report, started)
+    aligned = _aligned(task, cache, report, started)
     if not isinstance(aligned, AlignedPrediction):
         part.early = aligned
         return part
@@ -141,6 +141,26 @@ def _score_problem(task: ProblemTask) -> ProblemPart:
     part.planner_seconds = scorer.planner_seconds
     part.seconds = time.perf_counter() - started
     return part
+
+
+# The alignment of a prediction onto its gold, by (gold, prediction, settings): each task of a pair
+# needs it and it costs about as much as scoring a small problem, so a worker that gets
+# several problems of one pair aligns once. Deterministic, so a remembered one is the same.
+_ALIGNED: OrderedDict[tuple, AlignedPrediction | SemanticScore] = OrderedDict()
+_ALIGNED_SIZE = 256
+
+
+def _aligned(task: ProblemTask, cache: GoldCache, report: dict,
+             started: float) -> AlignedPrediction | SemanticScore:
+    key = (task.gold, task.predicted, task.settings)
+    found = _ALIGNED.get(key)
+    if found is None:
+        found = _ALIGNED[key] = align_onto(cache, task.predicted, report, started)
+        while len(_ALIGNED) > _ALIGNED_SIZE:
+            _ALIGNED.popitem(last=False)
+    else:
+        _ALIGNED.move_to_end(key)
+    return found
 
 
 def merge_parts(parts: Sequence[ProblemPart]) -> SemanticScore:

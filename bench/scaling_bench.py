@@ -1,0 +1,203 @@
+"""Semantic scoring on many cores: predicted from the tasks' CPU, measured on this machine.
+
+The batch is bench/semantic_bench.py's throughput batch (store domains spread over the store;
+each gold against itself and ``--per-domain`` sampled single-point mutants), cut into one task
+per gold problem (``text2world.scoring.semantic_tasks``) and fed to a pool of forked worker
+processes longest expected first (LPT, by the CPU each gold problem's own preparation took).
+Everything runs from an empty ``T2W_HOME``; each measured run gets an empty one of its own
+(a run must not find the previous run's planner answers on disk).
+
+Prints:
+
+* the machine (cores, CPU model) and its load average before and after;
+* the CPU of each task (the worker's CPU and its Fast Downward children's; the longest and a
+  histogram, every one with ``--each``), their sum and the longest (the makespan's lower
+  bound on any number of workers);
+* the prediction: the measured task CPUs replayed through the same scheduler (LPT by the
+  expected costs) for 2, 16 and 64 workers, the makespan and the efficiency (sum of task CPU /
+  workers x makespan), beside the ideal (LPT by the true CPUs) and whole pairs as tasks (the
+  unsplit granularity);
+* the truth: the batch scored with 1 and with N workers (``--workers``, default the cores),
+  wall time, CPU-s including the child processes, the speed-up of N over 1 and the
+  efficiency N workers reached, beside the prediction for N.
+
+    python bench/scaling_bench.py [--domains 16] [--per-domain 4] [--workers N] [--each]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+HOME = tempfile.mkdtemp(prefix="t2w-scaling-bench-")
+os.environ["T2W_HOME"] = os.path.join(HOME, "prepare")  # empty: nothing cached yet
+
+from text2world.scoring.mutants import mutants  # noqa: E402
+from text2world.scoring.semantic import prepare_gold  # noqa: E402
+from text2world.scoring.semantic_tasks import (  # noqa: E402
+    ProblemTask,
+    expected_costs,
+    lpt_makespan,
+    lpt_order,
+    merge_all,
+    problem_tasks,
+    score_problem,
+)
+from text2world.store.datasets import load_dataset, store_problems  # noqa: E402
+
+PREDICTED_WORKERS = (2, 16, 64)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def own_cpu() -> float:
+    """This process's CPU seconds and its finished children's (Fast Downward's runs)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed_task(task: ProblemTask):
+    """``score_problem`` and the CPU it took in the worker, children included."""
+    before = own_cpu()
+    part = score_problem(task)
+    return part, own_cpu() - before
+
+
+def batch(domains: int, per_domain: int, seed: int) -> list[tuple[str, str, list]]:
+    records = sorted((r for r in load_dataset().records if r.problems), key=lambda r: r.id)
+    rng = random.Random(seed)
+    pairs: list[tuple[str, str, list]] = []
+    for record in records[::max(1, len(records) // domains)][:domains]:
+        gold, problems = store_problems(record.id)
+        cache = prepare_gold(gold, problems)  # in the parent: every worker inherits it
+        candidates = mutants(cache.domain)
+        chosen = rng.sample(candidates, min(per_domain, len(candidates)))
+        pairs += [(gold, text, problems)
+                  for text in [gold] + [m.domain.to_pddl() for m in chosen]]
+    return pairs
+
+
+def measure(tasks: list[ProblemTask], order: list[int], workers: int, label: str):
+    """Score the tasks in ``order`` with ``workers`` forked processes from an empty home:
+    (wall seconds, CPU-s of the workers and their children, each task's CPU, the parts)."""
+    os.environ["T2W_HOME"] = os.path.join(HOME, label)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children.ru_utime + children.ru_stime
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        list(pool.map(abs, range(workers)))  # every worker started before the clock
+        started = time.monotonic()
+        results = list(pool.map(timed_task, [tasks[i] for i in order], chunksize=1))
+        wall = time.monotonic() - started
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent = children.ru_utime + children.ru_stime - before
+    task_cpu = [0.0] * len(tasks)
+    parts = []
+    for index, (part, seconds) in zip(order, results):
+        task_cpu[index] = seconds
+        parts.append(part)
+    return wall, spent, task_cpu, parts
+
+
+def efficiency(total: float, workers: int, makespan: float) -> float:
+    return total / (workers * makespan) if makespan else 1.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", type=int, default=16, help="store domains in the batch")
+    parser.add_argument("--per-domain", type=int, default=4, help="mutants per domain")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="workers of the measured parallel run (default: the cores)")
+    parser.add_argument("--each", action="store_true", help="print every task's CPU")
+    args = parser.parse_args()
+
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, {cpu_model()}, Python "
+          f"{platform.python_version()}; load average {load[0]:.1f} {load[1]:.1f} "
+          f"{load[2]:.1f} before; T2W_HOME empty ({HOME})")
+    started = own_cpu()
+    pairs = batch(args.domains, args.per_domain, args.seed)
+    tasks = problem_tasks(pairs)
+    expected = expected_costs(tasks)
+    order = lpt_order(expected)
+    print(f"batch: {len(pairs)} pairs ({args.domains} domains, the gold and "
+          f"{args.per_domain} mutants each), {len(tasks)} tasks (one per gold problem); "
+          f"golds prepared in {own_cpu() - started:.1f} CPU-s")
+
+    wall_1, cpu_1, task_cpu, parts_1 = measure(tasks, order, 1, "one")
+    total, longest = sum(task_cpu), max(task_cpu)
+    ranked = sorted(range(len(tasks)), key=lambda i: -task_cpu[i])
+    print(f"\ntask CPU (worker and its children), measured on 1 worker: sum {total:.1f} s, "
+          f"median {statistics.median(task_cpu) * 1000:.0f} ms, longest {longest:.2f} s "
+          f"(the makespan's lower bound on any number of workers)")
+    shown = ranked if args.each else ranked[:10]
+    for index in shown:
+        task = tasks[index]
+        gold_id = next(r.id for r in load_dataset().records if r.domain == task.gold)
+        print(f"  {task_cpu[index]:7.3f} s  pair {task.pair:3d} ({gold_id}) problem "
+              f"{task.problems[task.index][0] if task.problems else '-'}"
+              f" (expected {expected[index]:.3f})")
+    edges = (0.01, 0.1, 1.0, 10.0)
+    counts = [sum(1 for c in task_cpu if low <= c < high)
+              for low, high in zip((0.0, *edges), (*edges, float("inf")))]
+    print("  histogram: " + ", ".join(
+        f"{label} {count}" for label, count in zip(
+            ("<10 ms", "10-100 ms", "0.1-1 s", "1-10 s", ">=10 s"), counts)))
+
+    pair_cpu = [0.0] * len(pairs)
+    for index, task in enumerate(tasks):
+        pair_cpu[task.pair] += task_cpu[index]
+    print("\nprediction: the measured task CPUs through the scheduler "
+          "(efficiency = task CPU / (workers x makespan))")
+    print(f"  {'workers':>7}  {'LPT by expected cost':>24}  {'LPT by true CPU':>20}  "
+          f"{'whole pairs, LPT':>20}")
+    predicted = {}
+    for workers in sorted({*PREDICTED_WORKERS, args.workers}):
+        by_expected = lpt_makespan(task_cpu, workers, order)
+        ideal = lpt_makespan(task_cpu, workers)
+        whole = lpt_makespan(pair_cpu, workers)
+        predicted[workers] = (by_expected, efficiency(total, workers, by_expected))
+        print(f"  {workers:>7}  {by_expected:8.1f} s, eff {predicted[workers][1]:.2f}  "
+              f"{ideal:8.1f} s, eff {efficiency(total, workers, ideal):.2f}  "
+              f"{whole:8.1f} s, eff {efficiency(total, workers, whole):.2f}")
+
+    wall_n, cpu_n, _, parts_n = measure(tasks, order, args.workers, "many")
+    same = [s.to_dict() | {"seconds": 0, "planner_seconds": 0} for s in merge_all(parts_1)] == \
+        [s.to_dict() | {"seconds": 0, "planner_seconds": 0} for s in merge_all(parts_n)]
+    print(f"\ntruth on this machine ({len(tasks)} tasks in LPT order, each run from an empty "
+          f"T2W_HOME):")
+    print(f"  1 worker: {wall_1:.1f} s wall, {cpu_1:.1f} CPU-s (workers and children)")
+    print(f"  {args.workers} workers: {wall_n:.1f} s wall, {cpu_n:.1f} CPU-s; speed-up "
+          f"{wall_1 / wall_n:.2f}x one worker, efficiency {wall_1 / (args.workers * wall_n):.2f}"
+          f" (predicted {total / predicted[args.workers][0] / args.workers:.2f} "
+          f"from the task CPUs: {total / predicted[args.workers][0]:.2f}x)")
+    print(f"  scores of the two runs identical: {same}")
+    load = os.getloadavg()
+    print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} after")
+
+
+if __name__ == "__main__":
+    main()
