@@ -28,7 +28,7 @@ from processes import descendants, free_port, stop_group, survivors
 from repo_paths import REPO
 from typer.testing import CliRunner
 
-from text2world import score, validate
+from text2world import load_dataset, score, validate
 from text2world.cli import app as cli
 from text2world.pddl.perturb import drop_action
 
@@ -338,6 +338,7 @@ def guarded(tmp_path_factory):
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
                             "--score-processes", "2", "--score-timeout", "1",
                             "--header-timeout", "1", "--client-limit", "2",
+                            "--limit-wait", "0.5",  # under the 1 s jobs: the third is refused
                             "--max-body", "100000", "--demote-after", "0",
                             "--log-level", "warning"]
     running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
@@ -505,3 +506,57 @@ def test_a_client_over_its_request_rate_gets_429_and_the_connection_closes(paced
     assert retry == error["retry_after"] and 1 <= retry <= 5
     # Probes are never paced.
     assert all(paced.client.get(path).status_code == 200 for path in ("/healthz", "/readyz"))
+
+
+# -------------------------------------------------------------------------------- several workers
+
+
+@pytest.fixture(scope="module")
+def two_fronts(tmp_path_factory):
+    """Two front processes (uvicorn workers) with a client limit of two requests each."""
+    port = free_port()
+    home = tmp_path_factory.mktemp("fronts-home")
+    args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                            "--workers", "2", "--score-processes", "1", "--client-limit", "2",
+                            "--log-level", "warning"]
+    running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
+    yield running
+    output = running.stop()
+    assert "Traceback" not in output, output
+
+
+def test_a_client_sending_past_its_limit_is_queued_not_refused(two_fronts):
+    """Twelve requests at once from one address, over connections the two front processes
+    share unevenly, with a limit of two inside each: the requests past the limit wait for
+    room (``--limit-wait``) and every one is answered."""
+    body = {"pddl": "(define (domain d) (:predicates (p)))"}
+    with ThreadPoolExecutor(12) as pool:
+        clients = [httpx.Client(base_url=two_fronts.url, timeout=60) for _ in range(12)]
+        try:
+            answers = list(pool.map(lambda c: c.post("/v1/validate", json=body), clients))
+        finally:
+            for client in clients:
+                client.close()
+    assert [answer.status_code for answer in answers] == [200] * 12, \
+        [answer.text for answer in answers if answer.status_code != 200]
+
+
+def test_a_batch_streams_its_results_as_json_lines_in_order(two_fronts):
+    domain = load_dataset().get("gripper").domain
+    items = [{"id": f"item-{index}", "gold_id": "gripper",
+              "response": drop_action(domain, seed=index) if index % 2 else domain}
+             for index in range(5)]
+    whole = two_fronts.client.post("/v1/score/batch", json={"items": items})
+    assert whole.status_code == 200, whole.text
+    lines = []
+    with two_fronts.client.stream("POST", "/v1/score/batch", json={"items": items},
+                                  headers={"Accept": "application/x-ndjson"}) as streamed:
+        assert streamed.status_code == 200
+        assert streamed.headers["content-type"].startswith("application/x-ndjson")
+        lines = [json.loads(line) for line in streamed.iter_lines() if line]
+    assert lines == whole.json()["results"]
+    assert [line["id"] for line in lines] == [item["id"] for item in items]
+    bad = two_fronts.client.post("/v1/score/batch", headers={"Accept": "application/x-ndjson"},
+                                 json={"items": [{"id": "x", "gold_id": "no-such",
+                                                  "response": "r"}]})
+    assert_error(bad, 422, "invalid_item")  # refused before the stream starts

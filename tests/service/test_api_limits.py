@@ -578,3 +578,60 @@ def test_no_scoring_process_outlives_a_killed_server(tmp_path):
     while time.monotonic() < deadline and any(alive(pid) for pid in watched):
         time.sleep(0.1)
     assert not any(alive(pid) for pid in watched), "processes outlived the killed server"
+
+
+def test_a_request_past_its_client_limit_waits_for_room_within_the_limit_wait():
+    """With ``limit_wait``, a request past its client's limit is not refused at once: it waits
+    outside for a request of its client to leave, then takes its turn; only when none leaves
+    within the wait is it refused (429)."""
+    async def scenario():
+        gate = admission(client_limit=2, limit_wait=30.0)
+        await gate.acquire("a")
+        second = asyncio.create_task(gate.acquire("a"))  # waits: one slot, in use
+        await _waiting(gate, 1)
+        third = asyncio.create_task(gate.acquire("a"))  # past the limit of 2: waits outside
+        await asyncio.sleep(0.05)
+        assert not third.done() and gate.snapshot()["waiting"] == 1
+        gate.release("a")  # the second scores; the third takes the waiting place
+        await second
+        await _waiting(gate, 1)
+        gate.release("a")
+        await third  # served, never refused
+        gate.release("a")
+        short = admission(client_limit=1, limit_wait=0.05)
+        await short.acquire("a")
+        with pytest.raises(ApiError) as refused:  # nothing leaves within 0.05 s
+            await short.acquire("a")
+        return gate.snapshot(), refused.value
+
+    snapshot, refused = asyncio.run(scenario())
+    assert snapshot == {"slots": 1, "free": 1, "waiting": 0, "clients": 0, "background": 0}
+    assert refused.status == 429 and refused.code == "too_many_requests"
+
+
+def test_a_request_finding_the_queue_full_waits_for_a_place_within_the_limit_wait():
+    async def scenario():
+        gate = admission(max_queue=1, limit_wait=30.0)
+        await gate.acquire("a")
+        queued = asyncio.create_task(gate.acquire("b"))
+        await _waiting(gate, 1)
+        late = asyncio.create_task(gate.acquire("b"))  # no place, and none to take: waits
+        await asyncio.sleep(0.05)
+        assert not late.done()
+        gate.release("a")  # "b"'s first scores, its place goes to the late one
+        await queued
+        gate.release("b")
+        await late
+        gate.release("b")
+        return gate.snapshot()
+
+    assert asyncio.run(scenario())["free"] == 1
+
+
+def test_the_limit_wait_setting_and_its_variable():
+    assert Settings().limit_wait == 5.0
+    custom = Settings.from_env({"T2W_API_LIMIT_WAIT": "0.5", "T2W_API_QUEUE_TIMEOUT": "0.2"})
+    assert custom.limit_wait == 0.5 and Settings.from_env(custom.to_env()) == custom
+    assert Admission.for_settings(custom).limit_wait == 0.2  # never past the queue timeout
+    with pytest.raises(SettingsError, match="T2W_API_LIMIT_WAIT"):
+        Settings.from_env({"T2W_API_LIMIT_WAIT": "-1"})

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Mapping
 
 from text2world.errors import Text2WorldError
-from text2world.service.admission import DEFAULT_QUEUE_TIMEOUT, default_client_limit, default_queue_limit
+from text2world.service.admission import DEFAULT_QUEUE_TIMEOUT, LIMIT_WAIT, default_client_limit, default_queue_limit
 from text2world.service.limits import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds
@@ -36,6 +36,7 @@ ENV_VARS = {
     "T2W_API_CLIENT_LIMIT": "client_limit",
     "T2W_API_MAX_QUEUE": "max_queue",
     "T2W_API_QUEUE_TIMEOUT": "queue_timeout",
+    "T2W_API_LIMIT_WAIT": "limit_wait",
     "T2W_API_HEADER_TIMEOUT": "header_timeout",
     "T2W_GOLD_CACHE_BYTES": "gold_cache_bytes",
     "T2W_API_CLIENT_RATE": "client_rate",
@@ -84,6 +85,9 @@ class Settings:
     process, at least 32."""
     queue_timeout: float = DEFAULT_QUEUE_TIMEOUT
     """Seconds a request may wait for a scoring process; past it, 503."""
+    limit_wait: float = LIMIT_WAIT
+    """Seconds a request past its client's limit or the queue's waits for room before its
+    429 or 503 (``service.admission``; at most ``queue_timeout``); 0: refused at once."""
     header_timeout: float = DEFAULT_HEADER_TIMEOUT
     """Seconds a connection may take to send a request's headers (and may stay idle between
     requests); past it, 408 and the connection is closed."""
@@ -140,6 +144,9 @@ class Settings:
             if not getattr(self, name) > 0:
                 raise SettingsError(f"{name.replace('_', ' ')} ({variable}) must be positive "
                                     f"seconds, not {getattr(self, name)}")
+        if not self.limit_wait >= 0:
+            raise SettingsError("limit wait (T2W_API_LIMIT_WAIT, --limit-wait) must be at "
+                                f"least 0 seconds, not {self.limit_wait}")
         if self.client_rate is not None and not self.client_rate >= 0:
             raise SettingsError("client rate (T2W_API_CLIENT_RATE, --client-rate) must be at "
                                 f"least 0 requests per second, not {self.client_rate}")
@@ -221,6 +228,7 @@ class Settings:
             "T2W_API_CLIENT_LIMIT": _optional(self.client_limit),
             "T2W_API_MAX_QUEUE": _optional(self.max_queue),
             "T2W_API_QUEUE_TIMEOUT": repr(float(self.queue_timeout)),
+            "T2W_API_LIMIT_WAIT": repr(float(self.limit_wait)),
             "T2W_API_HEADER_TIMEOUT": repr(float(self.header_timeout)),
             "T2W_GOLD_CACHE_BYTES": _optional(self.gold_cache_bytes),
             "T2W_API_CLIENT_RATE": "" if self.client_rate is None else repr(float(self.client_rate)),
@@ -248,6 +256,7 @@ _EXPECTED = {
     "client_limit": "expected a whole number, e.g. 8",
     "max_queue": "expected a whole number, e.g. 32",
     "queue_timeout": "expected a number of seconds, e.g. 30",
+    "limit_wait": "expected a number of seconds, e.g. 5 (0: refuse at once)",
     "header_timeout": "expected a number of seconds, e.g. 10",
     "gold_cache_bytes": "expected a whole number of bytes, e.g. 67108864",
     "client_rate": "expected requests per second, e.g. 100 (0: no limit)",
@@ -263,7 +272,7 @@ def _convert(name: str, raw: str):
     if name in ("max_body", "score_processes", "workers", "client_concurrency", "client_limit",
                 "max_queue", "gold_cache_bytes", "client_burst"):
         return int(raw)
-    if name in ("score_timeout", "queue_timeout", "header_timeout", "client_rate",
+    if name in ("score_timeout", "queue_timeout", "limit_wait", "header_timeout", "client_rate",
                 "demote_after", "body_timeout"):
         value = float(raw)
         if value != value:  # NaN passes every comparison check otherwise

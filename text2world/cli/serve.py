@@ -64,6 +64,11 @@ def serve_command(
     queue_timeout: float = typer.Option(None, "--queue-timeout", envvar="T2W_API_QUEUE_TIMEOUT",
                                         show_default="30",
                                         help="Seconds a request may wait for a scoring process."),
+    limit_wait: float = typer.Option(None, "--limit-wait", envvar="T2W_API_LIMIT_WAIT",
+                                     show_default="5",
+                                     help="Seconds a request past its client's limit or the "
+                                          "queue's waits for room before its 429 or 503 "
+                                          "(0: at once)."),
     header_timeout: float = typer.Option(None, "--header-timeout", envvar="T2W_API_HEADER_TIMEOUT",
                                          show_default="10",
                                          help="Seconds a connection may take to send request "
@@ -110,7 +115,8 @@ def serve_command(
              "score_processes": score_processes, "warm": warm, "runs_dir": runs_dir,
              "workers": workers, "client_concurrency": client_concurrency,
              "client_limit": client_limit, "max_queue": max_queue,
-             "queue_timeout": queue_timeout, "header_timeout": header_timeout,
+             "queue_timeout": queue_timeout, "limit_wait": limit_wait,
+             "header_timeout": header_timeout,
              "client_rate": client_rate, "client_burst": client_burst,
              "demote_after": demote_after, "body_timeout": body_timeout,
              "allowed_hosts": hosts_for_bind(host, parse_hosts(allowed_hosts)), "token": token or None}

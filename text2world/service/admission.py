@@ -8,6 +8,14 @@ with a JSON error and ``Retry-After``:
 * at most ``max_queue`` requests waiting in all, each for at most ``queue_timeout`` seconds;
   past either, 503.
 
+A request past the client's limit or the queue's is not refused at once: it waits outside, up
+to ``limit_wait`` seconds, for its client to have a request fewer inside (or for a waiting
+place), and is refused only when none comes in time. A client that sends more at once than
+its limit (a batch sent over many connections, or connections spread unevenly over several
+server workers) is then served at the pace its share allows instead of half refused. At most
+``max_queue`` requests of a client, and ``max_queue`` in all, wait outside; past that the
+refusal is at once.
+
 Capacity is shared across clients, however many there are and however many connections
 each opens. A waiting request has a *rank*: how many requests its client already had inside
 (scoring or waiting) when it arrived, plus its recent refused requests (429, 503; each counts
@@ -47,6 +55,7 @@ from typing import Any, AsyncIterator
 from text2world.errors import ApiError
 
 DEFAULT_QUEUE_TIMEOUT = 30.0  # seconds a request may wait for a slot
+LIMIT_WAIT = 5.0  # seconds a request past a limit waits for room before its 429 or 503
 PENALTY_LIMITS = 3  # a client whose job ran past the time limit yields for this many limits
 REFUSAL_HALF_LIFE = 5.0  # seconds: how long a client's refused requests weigh on its rank
 
@@ -80,8 +89,9 @@ class _Waiter:
 
 class Admission:
     def __init__(self, slots: int, client_concurrency: int, client_limit: int, max_queue: int,
-                 queue_timeout: float, penalty_seconds: float) -> None:
+                 queue_timeout: float, penalty_seconds: float, limit_wait: float = 0.0) -> None:
         self.slots = slots
+        self.limit_wait = limit_wait  # see the module's docstring; 0: refuse at once
         self.client_concurrency = client_concurrency
         self.client_limit = client_limit
         self.max_queue = max_queue
@@ -98,20 +108,25 @@ class Admission:
         self._job_seconds = 0.05  # moving average, for Retry-After
         # per client: (refusals, decaying with REFUSAL_HALF_LIFE, and when last counted)
         self._refused: dict[str, tuple[float, float]] = {}
+        # requests waiting outside for room (``limit_wait``): per client, and for the queue
+        self._outside: dict[str, list[asyncio.Future]] = {}
+        self._outside_queue: list[asyncio.Future] = []
 
     @classmethod
     def for_settings(cls, settings: Any) -> "Admission":
         """The bounds of an ``api.settings.Settings``, per server worker."""
         return cls(settings.processes, settings.per_client_concurrency,
                    settings.per_client_limit, settings.queue_limit, settings.queue_timeout,
-                   penalty_seconds=PENALTY_LIMITS * settings.score_timeout)
+                   penalty_seconds=PENALTY_LIMITS * settings.score_timeout,
+                   limit_wait=min(settings.limit_wait, settings.queue_timeout))
 
     @classmethod
     def for_slots(cls, slots: int, score_timeout: float) -> "Admission":
         """The default bounds for ``slots`` scoring processes (those of ``api.settings`` left
         unset): what the MCP server's and the agent protocol's tools run with."""
         return cls(slots, slots, default_client_limit(slots), default_queue_limit(slots),
-                   DEFAULT_QUEUE_TIMEOUT, penalty_seconds=PENALTY_LIMITS * score_timeout)
+                   DEFAULT_QUEUE_TIMEOUT, penalty_seconds=PENALTY_LIMITS * score_timeout,
+                   limit_wait=LIMIT_WAIT)
 
     # ---- state, for /readyz and tests
 
@@ -163,6 +178,13 @@ class Admission:
 
     async def acquire(self, client: str) -> None:
         """Wait for a slot for ``client``, or raise the 429/503 ``ApiError``."""
+        deadline = time.monotonic() + self.limit_wait
+        if self._inside[client] >= self.client_limit:
+            await self._wait_outside(self._outside.setdefault(client, []), self.max_queue,
+                                     lambda: self._inside[client] < self.client_limit,
+                                     deadline)
+            if not self._outside.get(client, True):
+                del self._outside[client]
         if self._inside[client] >= self.client_limit:
             self._refuse(client)
             raise self._busy(429, "too_many_requests",
@@ -175,6 +197,22 @@ class Admission:
             self._inside[client] += 1
             return
         rank = self._inside[client] + self._refusals(client)
+        if len(self._waiting) >= self.max_queue and not self._make_room(client, rank):
+            await self._wait_outside(self._outside_queue, self.max_queue,
+                                     lambda: len(self._waiting) < self.max_queue
+                                     or self._free > 0, deadline)
+            if self._free > 0 and self._running[client] < self.client_concurrency \
+                    and self._inside[client] < self.client_limit:
+                self._free -= 1
+                self._running[client] += 1
+                self._inside[client] += 1
+                return
+        if self._inside[client] >= self.client_limit:  # others of its client came first
+            self._refuse(client)
+            raise self._busy(429, "too_many_requests",
+                             f"this client ({client}) already has {self._inside[client]} scoring "
+                             f"requests in progress; the limit is {self.client_limit} "
+                             "(T2W_API_CLIENT_LIMIT)")
         if len(self._waiting) >= self.max_queue and not self._make_room(client, rank):
             self._refuse(client)
             raise self._busy(503, "server_busy",
@@ -202,6 +240,36 @@ class Admission:
                                  f"the request waited {self.queue_timeout:g} s for a free "
                                  "scoring process (T2W_API_QUEUE_TIMEOUT)") from None
             raise
+
+    async def _wait_outside(self, outside: list[asyncio.Future], bound: int,
+                            room: Any, deadline: float) -> None:
+        """Wait until ``room()`` or ``deadline`` (at once when ``bound`` requests wait
+        outside already), woken by ``_wake`` when a request leaves."""
+        loop = asyncio.get_running_loop()
+        while not room() and len(outside) < bound:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            woken = loop.create_future()
+            outside.append(woken)
+            try:
+                await asyncio.wait_for(asyncio.shield(woken), left)
+            except asyncio.TimeoutError:
+                return
+            finally:
+                if woken in outside:
+                    outside.remove(woken)
+                elif not woken.done():
+                    woken.cancel()
+
+    @staticmethod
+    def _wake(outside: list[asyncio.Future] | None) -> None:
+        """Wake the first request waiting outside in ``outside`` (room was made)."""
+        while outside:
+            woken = outside.pop(0)
+            if not woken.done():
+                woken.set_result(None)
+                return
 
     def _make_room(self, client: str, rank: float) -> bool:
         """Every waiting place is taken: give ``client``'s request of ``rank`` the place of the
@@ -242,6 +310,11 @@ class Admission:
         if self._inside[client] <= 0:
             del self._inside[client]
             self._running.pop(client, None)
+        outside = self._outside.get(client)
+        self._wake(outside)
+        if outside is not None and not outside:
+            del self._outside[client]
+        self._wake(self._outside_queue)
 
     def release(self, client: str, demoted: bool = False) -> None:
         """Give back the slot (or, ``demoted``, the background place) ``client`` was granted."""

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any, AsyncIterator, Sequence
 
 import anyio
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
 
 from text2world.api.dependencies import JobRunnerDep, RecordsDep
 from text2world.api.schemas import (
@@ -66,13 +69,21 @@ def _batch_lines(request: BatchScoreRequest) -> list[dict]:
         raise api_error(err) from None
 
 
+NDJSON = "application/x-ndjson"
+
+
 @router.post("/score/batch", response_model=BatchScoreResponse, responses=SCORING_ERRORS,
              summary="Score many answers as rewards")
-async def score_batch(request: BatchScoreRequest, run_job: JobRunnerDep) -> dict:
+async def score_batch(request: BatchScoreRequest, run_job: JobRunnerDep,
+                      http: Request) -> Any:
     """Each item's reward (`metric`: semantic by default, 0 for an answer that does not
     validate), every score, the semantic verdict and the reason, as `t2w score-batch` writes
     them. Each item is one scoring job, bounded like `/v1/score`; an item past the time limit
-    gets reward 0 and says so. At most the client's concurrency of items score at once."""
+    gets reward 0 and says so. At most the client's concurrency of items score at once.
+
+    With `Accept: application/x-ndjson` the results stream as JSON lines in the items' order,
+    each as soon as it and those before it are scored; an error after the first line ends the
+    stream with a line `{"error": {...}}` (before it, the usual error response)."""
     from text2world.rewards import DEFAULT_LIMIT
 
     lines = await anyio.to_thread.run_sync(_batch_lines, request)
@@ -91,9 +102,42 @@ async def score_batch(request: BatchScoreRequest, run_job: JobRunnerDep) -> dict
                         "executable": None, "verdict": None, "reason": err.message, "scores": {}}
 
     tasks = [asyncio.ensure_future(one(line)) for line in lines]
+    if NDJSON in http.headers.get("accept", ""):
+        return await _streamed(tasks)
     try:
         return {"results": await asyncio.gather(*tasks)}
     except BaseException:  # an error answers the request: the other items stop scoring
-        for task in tasks:
-            task.cancel()
+        _cancel(tasks)
         raise
+
+
+def _cancel(tasks: Sequence[asyncio.Future]) -> None:
+    for task in tasks:
+        task.cancel()
+
+
+async def _streamed(tasks: Sequence[asyncio.Future]) -> StreamingResponse:
+    """The items' results as JSON lines in their order. The first is awaited before the
+    response starts, so an error there is the usual error response."""
+    try:
+        first = await tasks[0] if tasks else None
+    except BaseException:
+        _cancel(tasks)
+        raise
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            if first is not None:
+                yield json.dumps(first, ensure_ascii=False).encode() + b"\n"
+            for task in tasks[1:]:
+                try:
+                    result = await task
+                except ApiError as err:
+                    error = {"code": err.code, "message": err.message, **(err.details or {})}
+                    yield json.dumps({"error": error}).encode() + b"\n"
+                    return
+                yield json.dumps(result, ensure_ascii=False).encode() + b"\n"
+        finally:  # the client went away, or an error ended the stream
+            _cancel(tasks)
+
+    return StreamingResponse(lines(), media_type=NDJSON)
