@@ -58,6 +58,7 @@ from text2world.scoring.semantic_tasks import (  # noqa: E402
 from text2world.store.datasets import load_dataset, store_problems  # noqa: E402
 
 PREDICTED_WORKERS = (2, 16, 64)
+TARGET = 0.75  # the efficiency whose batch size is printed
 
 
 def cpu_model() -> str:
@@ -132,6 +133,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="workers of the measured parallel run (default: the cores)")
     parser.add_argument("--each", action="store_true", help="print every task's CPU")
+    parser.add_argument("--copies", type=int, nargs="*", default=[10],
+                        help="also predict for batches N times this one (default 10)")
     args = parser.parse_args()
 
     load = os.getloadavg()
@@ -183,6 +186,18 @@ def main() -> None:
         print(f"  {workers:>7}  {by_expected:8.1f} s, eff {predicted[workers][1]:.2f}  "
               f"{ideal:8.1f} s, eff {efficiency(total, workers, ideal):.2f}  "
               f"{whole:8.1f} s, eff {efficiency(total, workers, whole):.2f}")
+
+    # the longest task bounds the makespan: the batch a target efficiency needs around it
+    for workers in (16, 64):
+        needed = TARGET * workers * longest  # the makespan is at least the longest task
+        print(f"  {workers} workers at efficiency {TARGET:g} need at least {needed:.0f} CPU-s "
+              f"of tasks beside a longest of {longest:.1f} s ({needed / total:.1f}x this batch)")
+    for copies in args.copies:
+        replayed = task_cpu * copies
+        print(f"  a batch {copies}x this one (the same tasks {copies} times, LPT):  " + ", ".join(
+            f"{workers} workers eff "
+            f"{efficiency(total * copies, workers, lpt_makespan(replayed, workers)):.2f}"
+            for workers in PREDICTED_WORKERS))
 
     wall_n, cpu_n, _, parts_n = measure(tasks, order, args.workers, "many")
     same = [s.to_dict() | {"seconds": 0, "planner_seconds": 0} for s in merge_all(parts_1)] == \
