@@ -121,6 +121,11 @@ def measure(tasks: list[ProblemTask], order: list[int], workers: int, label: str
     return wall, spent, task_cpu, parts
 
 
+def comparable(score) -> dict:
+    """A score without its wall-clock fields."""
+    return score.to_dict() | {"seconds": 0, "planner_seconds": 0}
+
+
 def efficiency(total: float, workers: int, makespan: float) -> float:
     return total / (workers * makespan) if makespan else 1.0
 
@@ -200,8 +205,10 @@ def main() -> None:
             for workers in PREDICTED_WORKERS))
 
     wall_n, cpu_n, _, parts_n = measure(tasks, order, args.workers, "many")
-    same = [s.to_dict() | {"seconds": 0, "planner_seconds": 0} for s in merge_all(parts_1)] == \
-        [s.to_dict() | {"seconds": 0, "planner_seconds": 0} for s in merge_all(parts_n)]
+    scores_1, scores_n = merge_all(parts_1), merge_all(parts_n)
+    differ = [index for index, (one, many) in enumerate(zip(scores_1, scores_n))
+              if comparable(one) != comparable(many)]
+    clocked = [index for index in differ if scores_1[index].timeouts or scores_n[index].timeouts]
     print(f"\ntruth on this machine ({len(tasks)} tasks in LPT order, each run from an empty "
           f"T2W_HOME):")
     print(f"  1 worker: {wall_1:.1f} s wall, {cpu_1:.1f} CPU-s (workers and children)")
@@ -209,7 +216,12 @@ def main() -> None:
           f"{wall_1 / wall_n:.2f}x one worker, efficiency {wall_1 / (args.workers * wall_n):.2f}"
           f" (predicted {total / predicted[args.workers][0] / args.workers:.2f} "
           f"from the task CPUs: {total / predicted[args.workers][0]:.2f}x)")
-    print(f"  scores of the two runs identical: {same}")
+    print(f"  scores of the two runs identical: {len(pairs) - len(differ)} of {len(pairs)}; "
+          f"of the others, {len(clocked)} shaped by a clock (a timeout: such a score may not "
+          f"repeat)")
+    for index in differ[:5]:
+        print(f"    pair {index}: timeouts {scores_1[index].timeouts[:1]} vs "
+              f"{scores_n[index].timeouts[:1]}")
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} after")
 
