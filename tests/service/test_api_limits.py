@@ -317,7 +317,8 @@ def test_a_long_job_is_demoted_and_a_short_one_runs_beside_it():
 
 def test_429_over_the_app_is_json_with_retry_after():
     app = create_app(Settings(score_timeout=3, score_processes=1, client_limit=1,
-                              demote_after=0))  # the slow job keeps its slot
+                              demote_after=0,  # the slow job keeps its slot
+                              limit_wait=0.2))  # and does not end within the wait for room
     with TestClient(app, raise_server_exceptions=False) as client:
         wait_ready(client)
         slow: list = []
