@@ -8,7 +8,7 @@ from collections import OrderedDict
 
 import pytest
 
-from text2world.scoring import semantic, semantic_gold, semantic_pair
+from text2world.scoring import semantic_gold, semantic_pair
 from text2world.scoring.mutants import behaviour_differs, mutants, rename
 from text2world.scoring.semantic import SemanticSettings, prepare_gold, semantic_score
 from text2world.simulation import parse_problem
