@@ -46,6 +46,7 @@ def bench_pairs(domains: int = 8, per_domain: int = 3) -> list[tuple[str, str, l
         answers = [gold, rename(domain).to_pddl(), perturb.drop_action(gold, seed=1),
                    *(m.domain.to_pddl() for m in chosen)]
         pairs += [(gold, answer, problems) for answer in answers]
+    pairs.append(notes_on_both_sides())
     gold, problems = pairs[0][0], pairs[0][2]
     pairs += [(gold, "(define (domain broken", problems),  # does not parse
               (gold, gold, []),                                # no problems
@@ -54,6 +55,20 @@ def bench_pairs(domains: int = 8, per_domain: int = 3) -> list[tuple[str, str, l
                      " (:action z :parameters () :precondition (q) :effect (not (q))))",
                problems)]                                      # nothing aligns
     return pairs
+
+
+SMALL_GOLD = """(define (domain small) (:requirements :strips) (:predicates (p) (q) (r))
+  (:action a :parameters () :precondition (and (p) (r)) :effect (and (not (p)) (q))))"""
+SMALL_ANSWER = """(define (domain small) (:requirements :strips) (:predicates (p) (q))
+  (:action a :parameters () :precondition (p) :effect (and (not (p)) (q))))"""
+
+
+def notes_on_both_sides() -> tuple[str, str, list]:
+    """A pair whose score has notes of the gold's side (a problem without a gold plan) and of
+    the prediction's (a predicate it lacks), on two problems: their order is the pair's."""
+    problem = "(define (problem {0}) (:domain small) (:init {1}) (:goal (q)))"
+    return SMALL_GOLD, SMALL_ANSWER, [("solvable", problem.format("solvable", "(p) (r)")),
+                                      ("unsolvable", problem.format("unsolvable", "(r)"))]
 
 
 def test_split_scoring_equals_the_unsplit_score() -> None:
@@ -74,6 +89,9 @@ def test_split_scoring_equals_the_unsplit_score() -> None:
     assert len(repeatable) >= len(pairs) - 2  # a clock may fire on a loaded machine
     for index in repeatable:
         assert comparable(split[index]) == comparable(whole[index]), pairs[index][1][:200]
+    small = whole[len(pairs) - 5]
+    assert any("no gold plan" in note for note in small.notes), small.notes
+    assert sum("has no predicate r" in note for note in small.notes) == 2, small.notes
     verdicts = {whole[i].verdict for i in repeatable}
     assert {"equivalent", "different", "not_simulated"} <= verdicts
 
