@@ -338,7 +338,7 @@ def guarded(tmp_path_factory):
     args = t2w_command() + ["serve", "--host", "127.0.0.1", "--port", str(port),
                             "--score-processes", "2", "--score-timeout", "1",
                             "--header-timeout", "1", "--client-limit", "2",
-                            "--limit-wait", "0.5",  # under the 1 s jobs: the third is refused
+                            "--limit-wait", "0",  # past the limit: refused at once
                             "--max-body", "100000", "--demote-after", "0",
                             "--log-level", "warning"]
     running = Server(args, {"T2W_HOME": str(home), "T2W_RUNS_DIR": str(home / "runs")}, port)
