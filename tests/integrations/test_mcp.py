@@ -25,7 +25,7 @@ from text2world.integrations.mcp_server import McpSettings, Tools, build_server
 from text2world.scoring.semantic import semantic_score
 from text2world.store.datasets import load_dataset
 
-TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
+TOOLS = {"validate_domain", "score_domain", "score_problem", "plan", "validate_plan", "simulate",
          "list_domains", "get_domain", "list_published"}
 BROKEN = ("(define (domain broken) (:requirements :strips)\n  (:predicates (p))\n"
           "  (:action a :parameters ()\n    :precondition (q)\n    :effect (p)))")
