@@ -176,7 +176,8 @@ def eval_command(
                                           help="Template file with {domain}, {error}, "
                                                "{history}, {round}."),
     description: str = typer.Option("abstract", "--description",
-                                    help="abstract or concrete descriptions."),
+                                    help="abstract or concrete descriptions, or problems "
+                                         "(Prob2Domain: problems and plans)."),
     dataset: str = typer.Option("text2world", "--dataset",
                                 help="Built-in store (default), an imported dataset or a path."),
     split: str = typer.Option("test", "--split", help="test, train or all."),

@@ -13,10 +13,13 @@ from text2world.files import InputFileError, read_input_text
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import Record
 
-BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
+# prob2domain: the prompt of ``--description problems`` (its problems and plans, no description)
+BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt",
+                   "prob2domain": "prob2domain.txt"}
+PROBLEMS_PROMPT = "prob2domain"
 CORRECTION_PROMPT = "correction.txt"
 HISTORY_ROUNDS = 5  # earlier rounds shown in a correction prompt, as in the released code
-DESCRIPTIONS = ("abstract", "concrete")
+DESCRIPTIONS = ("abstract", "concrete", "problems")  # what the model is given of a domain
 
 
 class EvalError(Text2WorldError, ValueError):
@@ -55,6 +58,22 @@ def load_template(name_or_path: str, required: tuple[str, ...], what: str) -> Te
     if missing:
         raise EvalError(f"{what} template {path} lacks the placeholder(s) {', '.join(missing)}")
     return Template(str(path), text)
+
+
+def prompt_for(description: str, prompt: str) -> str:
+    """The generation prompt of a description kind: ``problems`` (Prob2Domain) takes
+    ``prob2domain`` (in place of the default zero-shot) or a template file; ``prob2domain``
+    shows problems, so it takes no other kind."""
+    if description == "problems":
+        if prompt == "zero-shot":
+            return PROBLEMS_PROMPT
+        if prompt in BUILTIN_PROMPTS and prompt != PROBLEMS_PROMPT:
+            raise EvalError(f"--description problems takes the {PROBLEMS_PROMPT} prompt (the "
+                            f"default) or a template file with {{description}}, not {prompt!r}")
+    elif prompt == PROBLEMS_PROMPT:
+        raise EvalError(f"--prompt {PROBLEMS_PROMPT} shows a domain's problems and plans: give "
+                        "it with --description problems")
+    return prompt
 
 
 def _fill(template: str, values: dict[str, str]) -> str:

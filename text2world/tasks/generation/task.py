@@ -60,6 +60,7 @@ from text2world.tasks.generation.prompts import (
     Prompts,
     few_shot_examples,
     load_template,
+    prompt_for,
 )
 from text2world.tasks.generation.records import (
     GenerationItem,
@@ -140,7 +141,8 @@ class GenerationTask:
             raise EvalError("--ec must be 0 or more")
         if options.description not in DESCRIPTIONS:
             raise EvalError(f"unknown description kind {options.description!r}; choose "
-                            "abstract or concrete")
+                            f"{', '.join(DESCRIPTIONS)}")
+        options.prompt = prompt_for(options.description, options.prompt)
         check_protocol(options.feedback)
         if options.agent:
             if options.feedback != "syntax":
