@@ -599,8 +599,8 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
     """veRL's reward contract: the reward of ``solution_str`` against ``ground_truth`` (a store
     id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset``, ``limit`` and
     ``planner_limit`` (see ``reward_for``), and for ``metric="problem"`` must set
-    ``gold_problem`` (a problem name of the gold domain, or problem PDDL); ``data_source`` is not used (veRL routes by it
-    before calling). Every other keyword is accepted and ignored: veRL's reward loop passes
+    ``gold_problem`` (a problem name of the gold domain, or problem PDDL); ``data_source`` is
+    not used (veRL routes by it before calling). Every other keyword is accepted and ignored: veRL's reward loop passes
     ``reward_router_address`` and ``reward_model_tokenizer`` to every custom function."""
     info = extra_info if isinstance(extra_info, dict) else {}
     return _one_reward(solution_str, ground_truth, info.get("gold_problem"),

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from problem_rewrites import render, renaming, store_problems
 from problem_rewrites import renamed as renamed_parts
+from problem_rewrites import renaming, render, store_problems
 
 from text2world.pddl.extract import NoProblemFound, extract_problem
 from text2world.scoring.problem_answer import (

@@ -31,7 +31,6 @@ from typing import Any
 
 from text2world.pddl.extract import NoProblemFound, extract_problem
 from text2world.pddl.model import parse_domain
-from text2world.simulation import SimulationError, parse_problem
 from text2world.scoring.problem_equivalence import (
     DEFAULT_WORK_BOUND,
     PLAN_TIMEOUT,
@@ -39,6 +38,7 @@ from text2world.scoring.problem_equivalence import (
     ProblemVerdict,
     compare_problems,
 )
+from text2world.simulation import SimulationError, parse_problem
 
 LIMIT = "limit"  # starts a reason where a bound of the check left the answer open
 
@@ -80,7 +80,7 @@ def problem_reward(verdict: ProblemVerdict) -> tuple[float, str]:
     if verdict.equivalent:
         return 1.0, ""
     if not verdict.parseable:
-        return 0.0, verdict.message  # "the prediction does not parse: ..." 
+        return 0.0, verdict.message  # "the prediction does not parse: ..."
     if verdict.equivalent is None:
         return 0.0, f"{LIMIT}: the check was left open: {verdict.message}"
     where = f": {verdict.counterexample.text}" if verdict.counterexample else ""

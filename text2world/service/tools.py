@@ -184,9 +184,9 @@ class Tools:
                             gold_pddl: str | None = None, dataset: str = BUILTIN) -> dict:
         """``POST /v1/score/problem``: a problem answer against a gold problem."""
         _one_of(("gold_id", gold_id), ("gold_pddl", gold_pddl), "a store id or a gold domain")
-        for name, value in (("response", response), ("gold_problem", gold_problem)):
+        for field, value in (("response", response), ("gold_problem", gold_problem)):
             if not isinstance(value, str):
-                raise ApiError(422, "invalid_request", f"{name} must be text")
+                raise ApiError(422, "invalid_request", f"{field} must be text")
         _check_size(self.settings, response=response, gold_problem=gold_problem,
                     gold_pddl=gold_pddl)
         gold_ref, problems = None, []

@@ -52,15 +52,8 @@ class Record:
     folder: str = field(default="", compare=False, hash=False)
 
     def description(self, kind: str = "abstract") -> str | None:
-        """The text a model is given for the domain: its ``abstract`` or ``concrete``
-        description, or (``problems``, Prob2Domain) its problems with their shipped plans."""
-        if kind == "problems":
-            from text2world.store.plans import problems_text  # plans.py imports this module
-
-            return problems_text(self)
         if kind not in ("abstract", "concrete"):
-            raise ValueError(f"description kind must be 'abstract', 'concrete' or 'problems', "
-                             f"not {kind!r}")
+            raise ValueError(f"description kind must be 'abstract' or 'concrete', not {kind!r}")
         return self.abstract if kind == "abstract" else self.concrete
 
     @property

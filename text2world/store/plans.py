@@ -109,7 +109,7 @@ def shipped_plan(record: Record, problem_name: str, problem_text: str,
 
 def problems_text(record: Record) -> str | None:
     """The record's problems with their shipped solution plans, as the Prob2Domain prompt shows
-    them instead of a description (``Record.description("problems")``); None without problems.
+    them instead of a description (``t2w eval --description problems``); None without problems.
     A problem without a shipped plan (stale, or a dataset that ships none) says so."""
     if not record.problems:
         return None

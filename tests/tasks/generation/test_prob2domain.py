@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from text2world.cli import app
 from text2world.engine.run_store import read_jsonl
 from text2world.store.datasets import load_dataset
-from text2world.store.plans import shipped_plan
+from text2world.store.plans import problems_text, shipped_plan
 
 runner = CliRunner()
 DOMAINS = ("blocksworld", "gripper", "brewery")
@@ -78,11 +78,9 @@ def test_prompts_of_descriptions_are_refused_with_a_message(args, message):
 
 def test_a_problem_without_a_shipped_plan_says_so_and_no_problems_is_no_text():
     record = load_dataset().get("gripper")
-    text = record.description("problems")
+    text = problems_text(record)
     assert text.count("A solution plan (") == len(record.problems)
     changed = replace(record, problems=(replace(record.problems[0],
                                                 pddl=record.problems[0].pddl + " "),))
-    assert "No solution plan is given for this problem." in changed.description("problems")
-    assert replace(record, problems=()).description("problems") is None
-    with pytest.raises(ValueError, match="'abstract', 'concrete' or 'problems'"):
-        record.description("plans")
+    assert "No solution plan is given for this problem." in problems_text(changed)
+    assert problems_text(replace(record, problems=())) is None

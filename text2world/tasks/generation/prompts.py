@@ -12,6 +12,7 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import Record
+from text2world.store.plans import problems_text
 
 # prob2domain: the prompt of ``--description problems`` (its problems and plans, no description)
 BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt",
@@ -84,10 +85,16 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return text
 
 
+def description_text(record: Record, kind: str) -> str | None:
+    """What the model is given of ``record``: its ``abstract`` or ``concrete`` description, or
+    (``problems``: Prob2Domain) its problems with their shipped plans."""
+    return problems_text(record) if kind == "problems" else record.description(kind)
+
+
 def few_shot_examples(records: list[Record], description: str) -> str:
     parts = []
     for number, record in enumerate(records, 1):
-        text = record.description(description) or record.abstract or ""
+        text = description_text(record, description) or record.abstract or ""
         parts.append(f"Example {number}:\n## Domain description\n{text.strip()}\n\n"
                      f"## PDDL domain\n```pddl\n{record.domain.strip()}\n```")
     return "\n\n".join(parts)

@@ -58,6 +58,7 @@ from text2world.tasks.generation.prompts import (
     DESCRIPTIONS,
     EvalError,
     Prompts,
+    description_text,
     few_shot_examples,
     load_template,
     prompt_for,
@@ -191,7 +192,7 @@ class GenerationTask:
         except DatasetError as err:
             raise EvalError(str(err)) from None
         self.skipped = [r.id for r in records
-                        if not (r.description(options.description) or "").strip()]
+                        if not (description_text(r, options.description) or "").strip()]
         records = [r for r in records if r.id not in self.skipped]
         if not records:
             raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
@@ -326,7 +327,7 @@ class GenerationTask:
         rounds: list[GenerationRound] = []
         scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
-        messages = prompts.generation_messages(record.description(options.description) or "")
+        messages = prompts.generation_messages(description_text(record, options.description) or "")
         problems = tuple((p.name, p.pddl) for p in record.problems) if self.semantic else ()
         try:
             if options.agent:
