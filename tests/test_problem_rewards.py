@@ -5,11 +5,10 @@ within its CPU limit; the caller's configuration errors are raised."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import textwrap
 
 import pytest
+from trainer_helpers import verl_rewards
 
 from text2world.rewards import (
     PROBLEM_METRIC,
@@ -78,33 +77,10 @@ def test_compute_score_as_verl_calls_it(problems):
     assert compute_score("t2w", gold, domain, {**info, "gold_problem": gold}) == 1.0
 
 
-_VERL_LOADER = textwrap.dedent("""
-    import importlib, importlib.util, sys
-    def load_module(module_path):
-        if module_path.startswith("pkg://"):
-            return importlib.import_module(module_path[len("pkg://"):].replace("/", "."))
-        spec = importlib.util.spec_from_file_location("custom_module", module_path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    compute_score = load_module(sys.argv[1]).compute_score
-    gold = sys.stdin.read()
-    for answer in ("```pddl\\n" + gold + "\\n```", "I do not know."):
-        print(compute_score(data_source="text2world", solution_str=answer, ground_truth="gripper",
-                            extra_info={"metric": "problem", "gold_problem": "p01"},
-                            reward_router_address=None, reward_model_tokenizer=None))
-""")
-
-
 @pytest.mark.parametrize("how", ["file", "pkg"])
 def test_verl_loads_the_problem_metric_by_file_path_and_by_pkg(problems, how):
-    from text2world import rewards
-
-    path = rewards.__file__ if how == "file" else "pkg://text2world.rewards"
-    result = subprocess.run([sys.executable, "-c", _VERL_LOADER, path], input=problems[0],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.split() == ["1.0", "0.0"]
+    info = {"metric": "problem", "gold_problem": "p01"}
+    assert verl_rewards(how, problems[0], info) == ["1.0", "0.0"]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the workers' limits are Linux's")

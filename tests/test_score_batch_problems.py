@@ -5,10 +5,10 @@ process, a local pool and Ray; bad problem lines refused before scoring, naming 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from trainer_helpers import require_ray
 from typer.testing import CliRunner
 
 from text2world.batch_scoring import parse_line, score_task
@@ -87,12 +87,7 @@ def test_a_local_pool_writes_the_same_file(tmp_path, source, expected):
 
 
 def test_ray_writes_the_same_file(tmp_path, source, expected):
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("ray is in the test extra: CI must install it")
-        pytest.skip("ray is not installed (pip install 'text2world[ray]')")
+    require_ray()
     out = tmp_path / "ray.jsonl"
     result = _run(str(source), "--out", str(out), "--ray", "--workers", "2")
     assert result.exit_code == 0, result.output
