@@ -274,29 +274,34 @@ def problem_reward_for(gold: ProblemGold, answer: Any, limit: float = DEFAULT_LI
     job = (_MODULE, "_problem_reward_in_worker", ((gold.id, gold.domain, gold.problem), text, limit))
     if not in_workers():
         return RewardDetail(**_problem_reward_in_worker(*job[2]))
-    outcome, value = _workers().run(job, limit)
+    prepare = (_MODULE, "_prepare_problem_in_worker", (job[2][0],))
+    outcome, value = _workers().run(job, limit, prepare)
     if outcome == "ok":
         return RewardDetail(**value)
     return RewardDetail(0.0, PROBLEM_METRIC, False, reason=_failure(outcome, value, limit),
                         scores={PROBLEM_METRIC: 0.0})
 
 
+def _prepare_problem_in_worker(golden: tuple) -> None:
+    """In a worker, before the answer's budget: the scoring imported, the gold parsed."""
+    from text2world.scoring.problem_answer import check_problem_gold
+
+    try:
+        with collector_paused():
+            check_problem_gold(golden[1], golden[2])
+    except Exception:  # noqa: BLE001 - checked by resolve_problem_gold already
+        pass
+
+
 def _problem_reward_in_worker(golden: tuple, text: str, limit: float) -> dict:
+    return _guarded(PROBLEM_METRIC, _problem_reward, golden, text, limit).to_dict()
+
+
+def _problem_reward(golden: tuple, text: str, limit: float) -> RewardDetail:
     from text2world.scoring.problem_answer import score_problem_answer
     from text2world.scoring.problem_equivalence import PLAN_TIMEOUT
 
-    _, domain, problem = golden
-    try:
-        with collector_paused():
-            scored = score_problem_answer(domain, problem, text,
-                                          plan_timeout=min(PLAN_TIMEOUT, limit))
-    except MemoryError:
-        return RewardDetail(0.0, PROBLEM_METRIC, False, reason=f"{LIMIT}: the answer's scoring "
-                            "ran out of memory", scores={PROBLEM_METRIC: 0.0}).to_dict()
-    except Exception as err:  # noqa: BLE001 - no model output may stop a training step
-        return RewardDetail(0.0, PROBLEM_METRIC, False, reason=f"scoring failed: "
-                            f"{type(err).__name__}: {err}"[:500],
-                            scores={PROBLEM_METRIC: 0.0}).to_dict()
+    scored = score_problem_answer(golden[1], golden[2], text, plan_timeout=min(PLAN_TIMEOUT, limit))
     scores: dict[str, Any] = {PROBLEM_METRIC: scored.reward}
     verdict, found = None, scored.verdict
     if found is not None and found.parseable:
@@ -305,7 +310,7 @@ def _problem_reward_in_worker(golden: tuple, text: str, limit: float) -> dict:
             scores["solvable"] = float(found.solvable)
         scores.update(similarity=found.similarity, init_f1=found.init_f1, goal_f1=found.goal_f1)
     return RewardDetail(scored.reward, PROBLEM_METRIC, verdict is not None, verdict, scored.reason,
-                        scores).to_dict()
+                        scores)
 
 
 def _failure(outcome: str, value: Any, limit: float) -> str:
@@ -326,12 +331,17 @@ def _failure(outcome: str, value: Any, limit: float) -> str:
 
 def _reward_here(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
                  planner_limit: float | None) -> RewardDetail:
+    return _guarded(metric, _reward, gold, text, metric, limit, every_score, planner_limit)
+
+
+def _guarded(metric: str, score: Any, *args: Any) -> RewardDetail:
+    """``score(*args)``, a reward of 0 with the reason for anything the answer makes it raise."""
     try:
         # the answer's parse allocates as scoring does (see simulation/collector.py): paused,
         # its temporaries are not promoted to the oldest generation by young collections, and
         # the full collections they would cause (over every prepared gold) are fewer
         with collector_paused():
-            return _reward(gold, text, metric, limit, every_score, planner_limit)
+            return score(*args)
     except MemoryError:
         return RewardDetail(0.0, metric, False, reason=f"{LIMIT}: the answer's scoring ran out "
                                                        "of memory")
