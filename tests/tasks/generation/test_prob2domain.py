@@ -68,6 +68,7 @@ def test_the_prompt_is_the_problems_and_plans_and_the_run_says_so(monkeypatch):
     (["--description", "abstract", "--prompt", "prob2domain"],
      "--prompt prob2domain shows a domain's problems and plans"),
     (["--description", "plans"], "choose abstract, concrete, problems"),
+    (["--mystery"], "mystery worlds do not have: drop --mystery"),
 ])
 def test_prompts_of_descriptions_are_refused_with_a_message(args, message):
     chosen = args if "--description" in args else [*args, "--description", "problems"]

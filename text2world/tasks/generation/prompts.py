@@ -61,11 +61,14 @@ def load_template(name_or_path: str, required: tuple[str, ...], what: str) -> Te
     return Template(str(path), text)
 
 
-def prompt_for(description: str, prompt: str) -> str:
+def prompt_for(description: str, prompt: str, mystery: bool = False) -> str:
     """The generation prompt of a description kind: ``problems`` (Prob2Domain) takes
     ``prob2domain`` (in place of the default zero-shot) or a template file; ``prob2domain``
     shows problems, so it takes no other kind."""
     if description == "problems":
+        if mystery:  # the shipped plans are keyed by, and name, the original texts
+            raise EvalError("--description problems shows the store's shipped plans, which "
+                            "mystery worlds do not have: drop --mystery")
         if prompt == "zero-shot":
             return PROBLEMS_PROMPT
         if prompt in BUILTIN_PROMPTS and prompt != PROBLEMS_PROMPT:

@@ -143,7 +143,7 @@ class GenerationTask:
         if options.description not in DESCRIPTIONS:
             raise EvalError(f"unknown description kind {options.description!r}; choose "
                             f"{', '.join(DESCRIPTIONS)}")
-        options.prompt = prompt_for(options.description, options.prompt)
+        options.prompt = prompt_for(options.description, options.prompt, options.mystery)
         check_protocol(options.feedback)
         if options.agent:
             if options.feedback != "syntax":
