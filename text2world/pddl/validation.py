@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -222,7 +223,7 @@ _IMPLIED = {
 }
 
 
-def _declared(requirements) -> set[str]:
+def _declared(requirements: Iterable[str]) -> set[str]:
     declared = set(requirements)
     for requirement in list(declared):
         declared |= _IMPLIED.get(requirement, set())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, TypedName, check_domain_text
@@ -161,7 +161,7 @@ class PlanningProblem:
                 f"  (:goal {self.goal.to_pddl()}){metric})\n")
 
 
-def _reader_of_printed(domain_text: str, err: Exception):
+def _reader_of_printed(domain_text: str, err: Exception) -> Any:
     """A tarski reader of the domain as ``parse_domain`` reads it, for a text whose folded form
     tarski refuses although ``parse_domain`` accepts it (a type ``Object`` beside the built-in
     ``object``): its printed form folds cleanly. Else ``ProblemError`` with tarski's message."""
