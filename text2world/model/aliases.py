@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 
 from text2world.errors import Text2WorldError
 from text2world.files import home_dir
@@ -24,7 +25,7 @@ class ModelConfigError(Text2WorldError, ValueError):
 
 
 @lru_cache(maxsize=1)
-def litellm_module():
+def litellm_module() -> ModuleType:
     """The configured litellm module, with the reference provider registered.
 
     Imported with the cyclic garbage collector paused, then frozen (``gc.freeze``): litellm
@@ -45,7 +46,7 @@ def litellm_module():
             gc.enable()
 
 
-def _configured_litellm():
+def _configured_litellm() -> ModuleType:
     import litellm
 
     litellm.suppress_debug_info = True

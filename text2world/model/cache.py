@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, Iterator
 
 from text2world.files import MAX_CACHE_ENTRY_BYTES, JsonFileStore, home_dir, read_input_text
 from text2world.model.credentials import redact
@@ -83,7 +84,7 @@ class ResponseCache(JsonFileStore):
                   "completion": completion.to_dict()}
         self.write(key, json.dumps(record, ensure_ascii=False))
 
-    def records(self):
+    def records(self) -> Iterator[tuple[Path, dict[str, Any]]]:
         """(path, the entry's JSON, {} when unreadable) of every cached response (the entries
         ``JsonFileStore.entries`` finds)."""
         for path in sorted(path for path, _, _ in self.entries()):

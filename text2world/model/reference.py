@@ -175,7 +175,7 @@ def _reply(messages: list, text: str | None, tool_call: dict | None = None) -> R
 
 
 @lru_cache(maxsize=1)
-def reference_handler():
+def reference_handler() -> Any:
     """A litellm CustomLLM answering as ``reference_reply`` does, for calls made through
     litellm itself (``LLMClient`` answers the reference models without it)."""
     prepare_litellm_environment()
@@ -201,10 +201,12 @@ def reference_handler():
                    "total_tokens": reply.prompt_tokens + reply.completion_tokens})
 
     class ReferenceLLM(CustomLLM):
-        def completion(self, model, messages, *args, litellm_params=None, **kwargs):
+        def completion(self, model: str, messages: list, *args: Any, litellm_params: dict | None = None,
+                       **kwargs: Any) -> Any:
             return answer(model, messages, litellm_params)
 
-        async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs):
+        async def acompletion(self, model: str, messages: list, *args: Any,
+                              litellm_params: dict | None = None, **kwargs: Any) -> Any:
             return answer(model, messages, litellm_params)
 
     return ReferenceLLM()

@@ -228,7 +228,7 @@ def audit_lines(audit: dict) -> list[str]:
     store, released = audit["store"], audit.get("released", {})
     lines = []
 
-    def row(label: str, mine, theirs=None) -> None:
+    def row(label: str, mine: object, theirs: object = None) -> None:
         lines.append(f"{label:<52} {mine!s:>10}" + (f" {theirs!s:>10}" if theirs is not None
                                                        else ""))
     row("", "store", "released" if released else None)

@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, check_folder, read_input_bytes
@@ -81,7 +81,7 @@ class CurationReport:
 # Similarity
 
 
-def _vectorizer():
+def _vectorizer() -> Any:
     """scikit-learn's default TF-IDF, as in the paper. Its word pattern ignores one-letter
     names and splits at hyphens, so renaming variables (``?b`` -> ``?x``) does not hide a copy."""
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -93,7 +93,7 @@ def _prepare(text: str) -> str:
     return strip_comments(text)
 
 
-def similarity_matrix(texts: Sequence[str]):
+def similarity_matrix(texts: Sequence[str]) -> Any:
     """Pairwise TF-IDF cosine similarities (a dense numpy array, 1.0 on the diagonal)."""
     from sklearn.metrics.pairwise import cosine_similarity
     if not texts:
@@ -103,7 +103,7 @@ def similarity_matrix(texts: Sequence[str]):
     return cosine_similarity(matrix)
 
 
-def cross_similarity(texts: Sequence[str], others: Sequence[str]):
+def cross_similarity(texts: Sequence[str], others: Sequence[str]) -> Any:
     """TF-IDF cosine of every text against every other-corpus text (IDF fitted on both)."""
     from sklearn.metrics.pairwise import cosine_similarity
     matrix = _vectorizer().fit_transform([_prepare(t) for t in [*texts, *others]])
@@ -217,7 +217,7 @@ def read_source_dir(source: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def curate_dir(source: str | os.PathLike, out: str | os.PathLike, *, force: bool = False,
-               **limits) -> CurationReport:
+               **limits: Any) -> CurationReport:
     """Curate every ``*.pddl`` of ``source`` into ``out`` (survivors + ``curation-report.json``).
 
     ``out`` must not exist or be an empty folder, unless ``force`` replaces it. Everything is

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
@@ -278,7 +278,7 @@ def portable_reference(name_or_path: str) -> str:
     return str(path.absolute()) if path.exists() else name_or_path
 
 
-def _cached(path: Path, load, *watched: Path) -> Dataset:
+def _cached(path: Path, load: Callable[[], Dataset], *watched: Path) -> Dataset:
     """Load once per change of ``path`` or ``watched``: their modification times are the key
     (a store folder's own time does not change when a domain is added inside domains/)."""
     stamps = []
@@ -469,7 +469,7 @@ def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list
     return record.domain, [(p.name, p.pddl) for p in record.problems]
 
 
-def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
+def resolve_gold(gold: str, problems_dir: str | Path | None = None, dataset: str = "text2world"
                  ) -> tuple[str, list[tuple[str, str]]]:
     """The gold text and problems for ``t2w score --semantic`` (``SemanticInputError`` when
     there are none): ``gold`` is a domain file (then

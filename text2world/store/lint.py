@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from text2world.pddl.model import Domain
+    from text2world.pddl.model import Action, Domain
 
 from text2world.files import read_input_bytes
 
@@ -216,7 +216,7 @@ BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must
                    "afterwards", "after the action", "as a result", "becomes", "it is required")
 
 
-def action_signature(action) -> str:
+def action_signature(action: Action) -> str:
     """An action's bullet title: ``name <?p1> <?p2>`` (lower case)."""
     return " ".join([action.name, *(f"<{p.name}>" for p in action.parameters)]).lower()
 

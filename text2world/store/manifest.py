@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from text2world.store.audit import domain_features, size_band
 from text2world.store.curation import cached_validate
@@ -48,7 +49,7 @@ def domain_facts(text: str) -> dict:
     return facts
 
 
-def _read_json(path: Path):
+def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as err:

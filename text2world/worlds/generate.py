@@ -293,7 +293,7 @@ def generate(settings: Settings, workers: int = 1,
     return Generated([kept[i] for i in sorted(kept)], dropped)
 
 
-def _json(data) -> str:
+def _json(data: object) -> str:
     return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
