@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from text2world.pddl.model import (
+    Action,
     AddEffect,
     And,
     Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     FunctionEffect,
@@ -70,7 +72,8 @@ def _rename_formula(formula: Formula, names: dict[str, str], depth: int = 0) -> 
     raise TypeError(f"unexpected formula {formula!r}")
 
 
-def _bind(variables: tuple[TypedName, ...], names: dict[str, str], depth: int):
+def _bind(variables: tuple[TypedName, ...], names: dict[str, str],
+          depth: int) -> tuple[dict[str, str], str]:
     inner = dict(names)
     rendered = []
     for index, variable in enumerate(variables):
@@ -79,7 +82,7 @@ def _bind(variables: tuple[TypedName, ...], names: dict[str, str], depth: int):
     return inner, " ".join(rendered)
 
 
-def _rename_effect(effect, names: dict[str, str], depth: int = 0) -> str:
+def _rename_effect(effect: Effect, names: dict[str, str], depth: int = 0) -> str:
     if isinstance(effect, AddEffect):
         return _rename_formula(effect.atom, names, depth)
     if isinstance(effect, DeleteEffect):
@@ -111,7 +114,7 @@ class Printable(Protocol):
     def to_pddl(self) -> str: ...
 
 
-def action_items(action) -> dict[str, list[tuple[str, Printable]]]:
+def action_items(action: Action) -> dict[str, list[tuple[str, Printable]]]:
     """Per component, (canonical key, declaration) of each item canonical mode compares."""
     names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
     # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
@@ -123,7 +126,7 @@ def action_items(action) -> dict[str, list[tuple[str, Printable]]]:
     }
 
 
-def _canonical_action(action) -> _CanonicalAction:
+def _canonical_action(action: Action) -> _CanonicalAction:
     items = action_items(action)
     return _CanonicalAction(*(frozenset(key for key, _ in items[component])
                               for component in ACTION_COMPONENTS))

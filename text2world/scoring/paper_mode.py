@@ -5,6 +5,7 @@ is marked ``QUIRK`` where it is reproduced."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 from text2world.pddl.model import (
@@ -27,7 +28,7 @@ class _PaperView:
     action_error: bool  # the released _preprocess raised on this domain
 
 
-def _paper_preprocess(items) -> list[str]:
+def _paper_preprocess(items: Iterable[str]) -> list[str]:
     """The released ``_preprocess``: sort; inside items that start with '(' and contain ' or ',
     sort the disjuncts."""
     items = sorted(map(str, items))

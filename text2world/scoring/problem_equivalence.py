@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterator
 from typing import Literal as TypingLiteral
 
 from text2world.errors import Text2WorldError
@@ -326,7 +327,7 @@ def _renamed_literals(goal: GoalLiterals, mapping: dict) -> frozenset:
     return frozenset((p, (a[0], *(mapping.get(x, x) for x in a[1:]))) for p, a in goal.literals)
 
 
-def _candidate_renamings(gold: _Side, pred: _Side, renaming: dict):
+def _candidate_renamings(gold: _Side, pred: _Side, renaming: dict) -> Iterator[dict]:
     """Renamings of the initial states to compare the goals under: those mapping one goal's
     literals into the other's first (a goal with implied literals added or left out), then the
     others."""

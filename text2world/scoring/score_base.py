@@ -4,7 +4,7 @@ whitespace-free similarity both modes use."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Hashable, Iterable, Literal
 
 import Levenshtein
 
@@ -72,7 +72,7 @@ class Score:
         return result
 
 
-def set_f1(predicted, reference) -> float:
+def set_f1(predicted: Iterable[Hashable], reference: Iterable[Hashable]) -> float:
     """F1 of two collections compared as sets; two empty collections score 1, as released."""
     predicted, reference = set(predicted), set(reference)
     if not predicted and not reference:

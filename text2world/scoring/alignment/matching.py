@@ -31,7 +31,8 @@ MAX_SWAPS = 20  # per kind
 _NAME_WEIGHT = 0.5  # of a fuzzy name similarity; the rest of the score is structure
 
 
-def _match_names(gold_names: list[str], predicted_names: list[str]):
+def _match_names(gold_names: list[str],
+                 predicted_names: list[str]) -> tuple[dict[str, str], dict[str, float]]:
     """Exact matches, then normal forms unique on both sides. Returns (pairs, confidences)."""
     pairs: dict[str, str] = {}
     confidence: dict[str, float] = {}
@@ -327,11 +328,11 @@ def _align(gold: Domain, predicted: Domain, gold_side: Side, predicted_side: Sid
     # Alternating rounds can settle on a consistent but wrong choice among near-symmetric names
     # (two predicates and the two actions that use them, exchanged together). Try exchanging
     # such partners, re-deciding what depends on them, and keep what agrees more.
-    def snapshot():
+    def snapshot() -> tuple[dict, dict]:
         return ({k: (dict(st.assigned), dict(st.assigned_confidence), st.scores)
                  for k, st in states.items()}, {k: dict(m) for k, m in mappings.items()})
 
-    def restore(saved) -> None:
+    def restore(saved: tuple[dict, dict]) -> None:
         kept, saved_mappings = saved
         for k, (assigned, confidences, scores) in kept.items():
             states[k].assigned, states[k].assigned_confidence, states[k].scores = (
