@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+__all__ = ["Text2WorldError", "ApiError", "ScoringTimeout", "ScoringUnavailable", "PublishedError"]
+
 
 class Text2WorldError(Exception):
     """A clear error of text2world: bad input, an unusable run, a model that cannot be

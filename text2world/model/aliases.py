@@ -18,6 +18,11 @@ from text2world.files import home_dir
 from text2world.model.credentials import is_secret_name
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
 
+__all__ = [
+    "ModelConfigError", "litellm_module", "ModelSpec", "user_models_path",
+    "load_model_aliases", "resolve_model", "api_key_for",
+]
+
 
 class ModelConfigError(Text2WorldError, ValueError):
     """An unknown model alias, a malformed models file or a missing API key."""

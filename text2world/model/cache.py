@@ -13,6 +13,8 @@ from typing import Any, Iterator
 from text2world.files import MAX_CACHE_ENTRY_BYTES, JsonFileStore, home_dir, read_input_text
 from text2world.model.credentials import redact
 
+__all__ = ["Completion", "cache_dir", "request_key", "ResponseCache"]
+
 
 @dataclass
 class Completion:

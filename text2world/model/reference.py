@@ -24,6 +24,11 @@ from text2world.model.environment import (
     prepare_litellm_environment,
 )
 
+__all__ = [
+    "register_reference_answerer", "reference_answer", "reference_agent_step",
+    "reference_reply", "reference_handler",
+]
+
 # The world-model and judge tasks answer their own prompts for the reference models: they hold
 # the call's truth (the simulator's state, the semantic verdict). Each registers its answerer
 # here when its module is imported, since the model layer sits below the tasks.

@@ -26,6 +26,17 @@ from text2world.pddl.bounds import (  # noqa: F401
     line_column,
 )
 
+__all__ = [
+    "strip_comments_released", "strip_comments", "TarskiReader", "tarski_parse",
+    "folding_can_change_parse", "TypedName", "Atom", "Truth", "Not", "And", "Or", "Quantified",
+    "Formula", "AddEffect", "DeleteEffect", "ConditionalEffect", "ForallEffect",
+    "FunctionEffect", "Effect", "iter_formula", "iter_literals", "iter_atoms", "map_formula",
+    "iter_effects", "VARIABLE", "Predicate", "Action", "Domain", "term_from_tarski",
+    "formula_from_tarski", "domain_from_tarski", "DOMAINS_MAX_ENTRIES", "parse_domain",
+    "DomainInputError", "line_column", "decode_domain_bytes", "check_domain_text",
+    "MAX_NESTING_DEPTH",
+]
+
 # --------------------------------------------------------------------------------------------
 # Text helpers
 

@@ -15,6 +15,8 @@ from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.issues import Issue, balance_error
 from text2world.pddl.model import line_column
 
+__all__ = ["unclosed_parenthesis", "all_errors"]
+
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "when"})
 _QUANTIFIERS = frozenset({"forall", "exists"})
 _NUMERIC = frozenset({"increase", "decrease", "assign", "scale-up", "scale-down", "<", ">", "<=",

@@ -38,6 +38,8 @@ from text2world.pddl.model import (
     tarski_parse,
 )
 
+__all__ = ["CATEGORIES", "Validation", "classify_error", "used_features", "validate", "Issue"]
+
 CATEGORIES = (
     "UndefinedDomainName", "IncorrectParentheses", "UndefinedConstant", "MissingRequirements",
     "UndefinedType", "UnsupportedFeature", "TypeMismatch", "UndefinedVariable",

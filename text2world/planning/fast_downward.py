@@ -28,6 +28,13 @@ from text2world.files import JsonFileStore
 if TYPE_CHECKING:
     import subprocess  # imported where a planner starts: it is slow to import
 
+__all__ = [
+    "PlanResult", "tarski_problem_error", "solve_problem", "PlanCache", "PlannerMissing",
+    "fast_downward_driver", "fast_downward_folder", "run_fast_downward", "TURN_OVER",
+    "run_fast_downward_direct", "read_plan_file", "cpu_limit_message", "PROVER_SEARCH",
+    "fast_downward_plan", "PROVER_AFTER", "fast_downward_with_prover", "solve_many",
+]
+
 PLANNER = "fast-downward"
 
 

@@ -33,6 +33,11 @@ from text2world.scoring.alignment import align
 from text2world.scoring.caching import gold_cache
 from text2world.scoring.score_base import Score, ratio_without_whitespace, set_f1
 
+__all__ = [
+    "ACTION_COMPONENTS", "Printable", "action_items", "canonical_view", "canonical_gold_view",
+    "score_canonical_views",
+]
+
 
 def _flatten(formula: Formula) -> list[Formula]:
     if isinstance(formula, And):

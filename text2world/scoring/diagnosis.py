@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from text2world.pddl.model import Domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl
 
+__all__ = ["KINDS", "Diagnosis", "lift", "Diagnoser", "describe"]
+
 KINDS = ("missing-precondition", "extra-precondition", "missing-effect", "extra-effect",
          "missing-action", "extra-action", "parameter-types")
 

@@ -33,6 +33,10 @@ from text2world.pddl.model import (
 )
 from text2world.simulation import PlanningProblem, Simulator, conjuncts
 
+__all__ = [
+    "mutants", "Arguments", "rename_formula", "rename_effect", "rename", "behaviour_differs",
+]
+
 
 @dataclass(frozen=True)
 class Mutant:

@@ -16,6 +16,8 @@ from text2world.pddl.validation import Issue, classify_error
 from text2world.scoring.caching import gold_cache
 from text2world.scoring.score_base import Score, ScoringError, ratio_without_whitespace, set_f1
 
+__all__ = ["paper_gold_view", "score_paper"]
+
 
 @dataclass(frozen=True)
 class _PaperView:

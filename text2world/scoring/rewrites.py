@@ -39,6 +39,8 @@ from text2world.pddl.model import (
 from text2world.scoring.mutants import rename_effect, rename_formula
 from text2world.simulation import PlanningProblem, conjuncts
 
+__all__ = ["unused_constants", "REWRITES", "drop_action", "reachable_problems"]
+
 
 def _rename(domain: Domain, predicates: dict[str, str], actions: dict[str, str],
             types: dict[str, str]) -> Domain:

@@ -13,6 +13,11 @@ from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 from text2world.pddl.validation import Issue
 from text2world.scoring.alignment import Alignment
 
+__all__ = [
+    "Mode", "MODES", "ScoringError", "Score", "set_f1", "remove_whitespace",
+    "ratio_without_whitespace",
+]
+
 Mode = Literal["paper", "canonical"]
 MODES: tuple[str, ...] = ("paper", "canonical")
 

@@ -14,6 +14,8 @@ from text2world.simulation import PlanningProblem
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
 
+__all__ = ["align_prediction", "aligned_prediction", "project_problem", "without_unused_constants"]
+
 _TOKEN = re.compile(r"[^\s()]+")
 Declared = TypeVar("Declared", Predicate, Action)  # a declaration that has a name
 

@@ -16,6 +16,8 @@ from text2world.simulation.compiler import MAX_LOOP_DEPTH, Node, compile_cached,
 if TYPE_CHECKING:
     from text2world.simulation.conditions import ConditionCompiler
 
+__all__ = ["compile_enumerator", "compile_test", "compile_effects", "MAX_LOOP_DEPTH"]
+
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
 

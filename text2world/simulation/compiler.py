@@ -29,6 +29,11 @@ from text2world.pddl.model import (
 )
 from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature, WorkLimitExceeded
 
+__all__ = [
+    "Node", "MAX_LOOP_DEPTH", "work_limit_exceeded", "compile_cached", "Scope",
+    "compile_formula", "compile_effect", "conjuncts", "free_slots", "CompiledAction",
+]
+
 # A compiled formula or effect: its kind first ("atom", "and", "forall", "add", ...), then
 # its parts, variables as slot numbers (ints) and objects as names.
 Node = tuple[Any, ...]

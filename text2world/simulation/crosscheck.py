@@ -18,6 +18,8 @@ from typing import Any, Iterable
 from text2world.pddl.model import Domain, parse_domain
 from text2world.simulation import GroundAction, Simulator, atom_to_pddl, parse_problem
 
+__all__ = ["up_problem", "up_plan_valid", "UPSide", "crosscheck_walk", "synthetic_problem"]
+
 UPState = Any  # a state of unified-planning's sequential simulator (an untyped library)
 
 

@@ -14,6 +14,13 @@ from typing import Any, Iterable, NamedTuple
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, TypedName, check_domain_text
 
+__all__ = [
+    "GroundAtom", "State", "DEFAULT_MAX_WORK", "MAX_QUANTIFIED_BINDINGS", "LIMIT",
+    "COST_FUNCTION", "SimulationError", "UnsupportedFeature", "ProblemError",
+    "WorkLimitExceeded", "GroundingTooLarge", "GroundAction", "parse_plan", "atom_to_pddl",
+    "parse_atom", "PlanningProblem", "parse_problem", "TypedName",
+]
+
 GroundAtom = tuple  # (predicate, arg1, ...), all strings
 State = frozenset   # of GroundAtom
 

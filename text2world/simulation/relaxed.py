@@ -28,6 +28,8 @@ from text2world.simulation.problem import GroundAction, SimulationError, WorkLim
 if TYPE_CHECKING:
     from text2world.simulation.simulator import Simulator
 
+__all__ = ["INFINITY", "NEGATED", "MAX_EFFECT_BINDINGS", "RelaxationTooLarge", "RelaxedTask"]
+
 INFINITY = float("inf")
 NEGATED = "¬"  # (NEGATED, atom): the relaxed atom "atom is false", for negated goal atoms
 # atoms or relaxed actions past which grounding stops (the searches fall back)

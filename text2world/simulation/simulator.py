@@ -44,6 +44,8 @@ from text2world.simulation.problem import (
     parse_problem,
 )
 
+__all__ = ["PlanValidation", "Walk", "Simulator", "simulator_from_text"]
+
 
 @dataclass(frozen=True)
 class PlanValidation:

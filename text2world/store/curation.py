@@ -28,6 +28,12 @@ from text2world.files import InputFileError, check_folder, read_input_bytes
 from text2world.pddl.validation import Validation, validate
 from text2world.store.tokens import count_gpt2_tokens
 
+__all__ = [
+    "STEPS", "MAX_PREDICATES", "MAX_ACTIONS", "MAX_TOKENS", "REPORT_NAME", "CurationError",
+    "cached_validate", "CurationReport", "similarity_matrix", "cross_similarity",
+    "similar_pairs", "curate_texts", "curate_dir", "replace_dir",
+]
+
 STEPS = ("validation", "dedup", "complexity", "tokens")
 SIMILARITY_THRESHOLD = 0.9
 MAX_PREDICATES = 40

@@ -18,6 +18,15 @@ from typing import Callable, Iterable, Iterator
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
 
+__all__ = [
+    "BUILTIN", "FAMILY", "NO_FAMILY", "SPLITS", "DatasetError", "Problem", "Record", "Dataset",
+    "first", "imported_dir", "check_dataset_name", "list_datasets", "UnknownDataset",
+    "DatasetUnavailable", "UnknownDomain", "named_dataset", "named_record", "StoreGold",
+    "gold_from_store", "load_dataset", "dataset_of_run", "portable_reference",
+    "MAX_DATASET_FILE_BYTES", "load_store_dir", "import_dataset", "export_jsonl",
+    "store_problems", "resolve_gold", "atomic_write_text", "data_dir", "home_dir",
+]
+
 BUILTIN = "text2world"
 # A generated world's structural family (its manifest entry's ``family``); a record without one
 # (the store's own domains) is reported under ``NO_FAMILY``.

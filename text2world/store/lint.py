@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 
 from text2world.files import read_input_bytes
 
+__all__ = [
+    "KINDS", "GENERAL_RULE_LIMIT", "CORPUS_RULE_MEAN", "ACTION_LIMIT", "lint_text",
+    "lint_store", "lint_records", "corpus_figures", "action_signature", "action_bullets",
+    "format_problems",
+]
+
 # Phrases that state a rule: a condition, a limit, an obligation or a prohibition.
 RULE_PHRASES = (
     "only", "must", "until", "at most", "at least", "cannot", "can't", "can not", "unless",

@@ -29,6 +29,11 @@ from text2world.store.curation import cached_validate
 from text2world.store.datasets import DatasetError, atomic_write_text
 from text2world.store.tokens import count_gpt2_tokens
 
+__all__ = [
+    "MANIFEST_NAME", "SPLITS", "domain_facts", "build_manifest", "write_manifest",
+    "manifest_differences",
+]
+
 MANIFEST_NAME = "manifest.json"
 VERSION = 1
 PEOPLE_FIELDS = ("name", "split", "category", "provenance", "optional_actions")

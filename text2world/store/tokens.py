@@ -12,6 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+__all__ = ["gpt2_encoding", "gpt2_tokens", "count_gpt2_tokens"]
+
 # GPT-2's pre-tokenisation pattern (the same one tiktoken uses for "gpt2").
 _GPT2_PATTERN = (r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
 

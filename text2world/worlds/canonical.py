@@ -28,6 +28,8 @@ from text2world.pddl.model import (
 )
 from text2world.worlds.plan import Literal
 
+__all__ = ["ROUNDS", "Edge", "domain_structure", "world_key"]
+
 ROUNDS = 4
 Edge = tuple[str, str, str]  # (role, source node, target node)
 

@@ -25,6 +25,8 @@ from text2world.store.lint import format_problems, lint_text
 from text2world.store.necessity import without_action
 from text2world.store.tokens import count_gpt2_tokens
 
+__all__ = ["PLAN_TIMEOUT", "store_band", "Verified", "verify_world"]
+
 PLAN_TIMEOUT = 10.0  # Fast Downward's CPU seconds, when the in-process search gives up
 
 

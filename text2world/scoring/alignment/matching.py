@@ -16,6 +16,11 @@ from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
 from text2world.scoring.alignment.typing_predicates import type_predicates, typed_side
 
+__all__ = [
+    "THRESHOLD", "SEED_THRESHOLD", "EXACT_CONFIDENCE", "NORMALISED_CONFIDENCE", "ROUNDS",
+    "MAX_PAIRS", "SWAP_GAP", "MAX_SWAPS", "align",
+]
+
 THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
 SEED_THRESHOLD = 0.1  # first-round pairs kept as context for later rounds (not as a result)
 EXACT_CONFIDENCE = 1.0

@@ -10,6 +10,10 @@ from typing import Callable, Iterable
 
 from text2world.scoring.alignment.structure import Side, Translator
 
+__all__ = [
+    "MAX_PERMUTED_ARITY", "MAX_PERMUTED_PARAMETERS", "MAX_ORDERED_PARAMETERS", "joint_orders",
+]
+
 MAX_PERMUTED_ARITY = 4  # predicate argument orders tried: all of them up to this arity (24)
 MAX_PERMUTED_PARAMETERS = 6  # action parameter orders tried exhaustively up to this (720)
 MAX_ORDERED_PARAMETERS = 16  # past this many parameters an action's order stays as written

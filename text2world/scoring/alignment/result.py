@@ -21,6 +21,8 @@ from text2world.pddl.model import (
     map_formula,
 )
 
+__all__ = ["KINDS", "UNMAPPED_PREFIX", "FrozenMap", "Alignment"]
+
 KINDS: tuple[str, ...] = ("types", "predicates", "actions", "constants")
 UNMAPPED_PREFIX = "unmapped-"
 

@@ -26,6 +26,11 @@ from text2world.pddl.model import (
     Quantified,
 )
 
+__all__ = [
+    "Side", "side_of", "MAX_CONTEXT", "type_depths", "Translator", "wl_colours",
+    "structure_scores",
+]
+
 # A literal's role: "pre", "add", ... ("n" before it: negated), or in context a tuple whose
 # last item names the predicate beside it.
 Role = str | tuple[str, ...]
