@@ -124,3 +124,25 @@ def test_every_name_of_all_exists(module):
     path = MODULES[module]
     assert missing_names(path.read_text(), path) == [], \
         f"{path.relative_to(REPO)}: __all__ lists names the module does not bind"
+
+
+# docs/reference.md: the base modules, then each package below the tasks with its __all__
+REFERENCE = REPO / "docs" / "reference.md"
+REFERENCE_BASE = ("errors", "files", "stats", "bounded")
+REFERENCE_PACKAGES = ("pddl", "simulation", "planning", "scoring", "store", "worlds", "model")
+
+
+def test_the_library_reference_follows_the_packages_all():
+    """The reference page renders, for each package, the package and then the modules its
+    ``__all__`` lists, in that order (each module shows its own ``__all__``: mkdocs.yml's
+    ``filters: public``): a module added to or taken from an ``__all__`` must be added to or
+    taken from the page."""
+    expected = [f"text2world.{name}" for name in REFERENCE_BASE]
+    for package in REFERENCE_PACKAGES:
+        listed = declared_all(MODULES[f"text2world.{package}"].read_text()) or []
+        expected += [f"text2world.{package}", *(f"text2world.{package}.{m}" for m in listed)]
+    rendered = [line.removeprefix("::: ").strip() for line in REFERENCE.read_text().splitlines()
+                if line.startswith("::: ")]
+    assert rendered == expected, "docs/reference.md does not follow the packages' __all__"
+    options = (REPO / "mkdocs.yml").read_text()
+    assert "filters: public" in options, "mkdocs.yml: modules must render their __all__ only"

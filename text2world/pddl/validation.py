@@ -74,6 +74,9 @@ _QUOTED = re.compile(r'element "([^"]+)"')
 
 @dataclass(frozen=True)
 class Validation:
+    """What ``validate`` found: ``ok`` when there is no error; the errors and warnings, each an
+    ``Issue`` (category, message, line, column); the parsed ``Domain`` when the text parses."""
+
     ok: bool
     errors: tuple[Issue, ...] = ()
     warnings: tuple[Issue, ...] = ()
