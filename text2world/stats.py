@@ -54,7 +54,7 @@ class Interval:
     resamples: int
     level: float = LEVEL
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def excludes(self, value: float) -> bool:
@@ -76,7 +76,7 @@ class PairedResult:
     losses: int
     permutations: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "difference": self.difference.as_dict()}
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from text2world.errors import Text2WorldError
 from text2world.files import home_dir
@@ -98,7 +99,7 @@ class ModelSpec:
     def is_reference(self) -> bool:
         return self.provider == REFERENCE_PROVIDER
 
-    def to_config(self) -> dict:
+    def to_config(self) -> dict[str, Any]:
         """What a run config records: never the key, only the variable's name."""
         data = asdict(self)
         data["is_reference"] = self.is_reference

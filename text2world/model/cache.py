@@ -31,7 +31,7 @@ class Completion:
     # function calls the model asked for (agent protocol): [{id, name, arguments (JSON text)}]
     tool_calls: list[dict] | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -96,7 +96,7 @@ class ResponseCache(JsonFileStore):
                 data = {}
             yield path, data
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         by_model: dict[str, dict] = {}
         total_bytes = 0
         count = 0

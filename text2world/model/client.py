@@ -51,7 +51,7 @@ class InfrastructureError(Text2WorldError, RuntimeError):
         self.message = message
         self.attempts = attempts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "attempts": self.attempts}
 
 

@@ -41,7 +41,7 @@ def register_reference_answerer(task: str, answerer: ReferenceAnswerer) -> None:
     REFERENCE_ANSWERERS[task] = answerer
 
 
-def task_reference_answer(task: str, model: str, context: dict) -> str:
+def task_reference_answer(task: str, model: str, context: dict[str, Any]) -> str:
     """The registered answer of a reference model to a call of ``task``."""
     answerer = REFERENCE_ANSWERERS.get(task)
     if answerer is None:
@@ -94,7 +94,7 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     return text
 
 
-def reference_agent_step(model: str, context: dict, tool_results: list[str]
+def reference_agent_step(model: str, context: dict[str, Any], tool_results: list[str]
                          ) -> tuple[str, dict | None]:
     """The agent protocol (``t2w eval --agent``): (final answer, None), or (``""``, the
     arguments of a ``validate_domain`` call). A reference model validates round i's domain with
@@ -136,7 +136,7 @@ class ReferenceReply:
     completion_tokens: int
 
 
-def reference_reply(model: str, messages: list, context: dict) -> ReferenceReply:
+def reference_reply(model: str, messages: list, context: dict[str, Any]) -> ReferenceReply:
     """What ``reference/<model>`` replies to ``messages``, given the call's ``context`` (what
     the tasks pass as the ``t2w`` metadata of the call: the item's gold or world, the round,
     the seed...). Raises ``ReferenceCallError`` for a call it does not answer. Offline and

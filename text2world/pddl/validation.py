@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.extract import dropped_definitions
@@ -82,7 +83,7 @@ class Validation:
     warnings: tuple[Issue, ...] = ()
     domain: Domain | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "errors": [e.to_dict() for e in self.errors],
                 "warnings": [w.to_dict() for w in self.warnings]}
 

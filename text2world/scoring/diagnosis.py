@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from text2world.pddl.model import Domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl
@@ -29,7 +30,7 @@ class Diagnosis:
     message: str
     uncertain: str = ""  # why the mapping behind it is uncertain (scoring.verdict.qualify)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 

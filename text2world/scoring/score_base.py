@@ -4,7 +4,7 @@ whitespace-free similarity both modes use."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Literal
+from typing import Any, Hashable, Iterable, Literal
 
 import Levenshtein
 
@@ -53,7 +53,7 @@ class Score:
     gold_errors: tuple[Issue, ...] = ()
     alignment: Alignment | None = field(default=None, compare=False)  # canonical mode only
 
-    def to_dict(self, details: bool = False) -> dict:
+    def to_dict(self, details: bool = False) -> dict[str, Any]:
         """The documented score keys; with ``details``, also ``gold_executable``,
         ``gold_errors`` and ``per_action`` (what ``t2w score --json`` and the API return)."""
         result = {

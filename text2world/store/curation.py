@@ -77,7 +77,7 @@ class CurationReport:
             counted[item.step] += 1
         return counted
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "files": self.files, "kept": list(self.kept),
                 "dropped": [asdict(d) for d in self.dropped], "dropped_per_step": self.counts(),
                 "thresholds": dict(self.thresholds)}

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
@@ -71,7 +71,7 @@ class Record:
         value = self.meta.get(FAMILY) if isinstance(self.meta, dict) else None
         return value if isinstance(value, str) and value else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "split": self.split, "domain": self.domain,
                 "abstract": self.abstract, "concrete": self.concrete,
                 "problems": [{"name": p.name, "pddl": p.pddl} for p in self.problems],
@@ -152,9 +152,9 @@ def check_dataset_name(name: str) -> None:
                            "'-' (at most 64 characters)")
 
 
-def list_datasets() -> list[dict]:
+def list_datasets() -> list[dict[str, Any]]:
     """The built-in store and every imported dataset, with their sizes."""
-    found = [{"name": BUILTIN, "kind": "built-in", "path": str(data_dir())}]
+    found: list[dict[str, Any]] = [{"name": BUILTIN, "kind": "built-in", "path": str(data_dir())}]
     root = home_dir() / "datasets"
     if root.is_dir():
         for folder in sorted(root.iterdir()):

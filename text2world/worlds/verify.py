@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain
@@ -38,7 +39,7 @@ class TokenBand:
     abstract: tuple[int, int]
     concrete: tuple[int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"domain": list(self.domain), "abstract": list(self.abstract),
                 "concrete": list(self.concrete)}
 

@@ -244,7 +244,7 @@ class Alignment:
                           for a in predicted.actions),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-able: per kind the mapped pairs (predicted, gold, confidence) and the unmapped."""
         result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes),
                         "argument_orders": {p: list(o) for p, o in sorted(
