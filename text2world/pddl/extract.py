@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 
+__all__ = [
+    "MAX_ANSWER_CHARS", "NoDomainFound", "strip_reasoning", "Block", "balanced_expression",
+    "extract_domain", "domain_from_answer", "dropped_definitions",
+]
+
 # An answer may be longer than a domain (reasoning, explanations); past this it is not scanned.
 MAX_ANSWER_CHARS = 8 * MAX_DOMAIN_CHARS
 

@@ -28,6 +28,11 @@ from pathlib import Path
 
 from text2world.store.datasets import Record, atomic_write_text, data_dir
 
+__all__ = [
+    "FORMAT", "plan_key", "plans_path", "record_root", "problem_entries", "shipped_plan",
+    "write_gold_front",
+]
+
 PLANS_FOLDER = "plans"
 FORMAT = "t2w-shipped-plans-1"
 

@@ -15,6 +15,11 @@ from typing import Iterable, Mapping, Sequence
 
 from text2world.worlds.plan import ActionSpec, Literal, PredicateSpec, When, WorldPlan
 
+__all__ = [
+    "fill", "sentence", "render_fact", "render_facts", "render_predicate", "action_signature",
+    "render_action", "render_description",
+]
+
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
