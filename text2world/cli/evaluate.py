@@ -222,6 +222,12 @@ def eval_command(
                                      help="No progress bar (or lines, without a terminal)."),
     quiet: bool = quiet_option(),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
+    task: str = typer.Option("generation", "--task",
+                             help="generation (domains from text) or problem (PDDL problems "
+                                  "from text, --description explicit or abstract: "
+                                  "docs/tasks/problems.md)."),
+    size: str = typer.Option(None, "--size", help="With --task problem: easy (the store's "
+                                                  "problems), hard (generated) or both."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
     from text2world.engine.summary import done_phrase
@@ -235,6 +241,18 @@ def eval_command(
             fail(str(err))
         print_table(console, model_aliases_table(aliases))
         return
+    from text2world.cli.problem import check_task, problem_eval
+
+    check_task(ctx, task)
+    if task == "problem":
+        return problem_eval(ctx, dict(
+            model=model or "", ec=ec, style=description, size=size, dataset=dataset,
+            split=split, limit=limit, domains=split_ids(domains), epochs=epochs,
+            api_base=api_base, temperature=temperature, max_tokens=max_tokens,
+            model_args=parse_model_args(model_arg), max_concurrency=max_concurrency,
+            timeout=timeout, max_retries=max_retries, retry_base_delay=retry_delay,
+            use_cache=not no_cache, seed=seed, workers=workers, run_id=run_id, label=label,
+            runs_root=runs_dir), resume, quiet, no_progress)
     given = EvalOptions(
         model=model or "", ec=ec, prompt=prompt, correction_prompt=correction_prompt,
         description=description, dataset=dataset, split=split, limit=limit,
