@@ -38,7 +38,9 @@ def test_glosses_are_read_from_predicate_lines():
 
 def test_explicit_states_every_object_and_fact(records):
     record = records["blocksworld"]
-    text = explicit_description(record, record.problems[0].pddl)
+    text = " ".join(explicit_description(record, record.problems[0].pddl).split())
+    assert all(len(line) <= 78 for line in explicit_description(
+        record, record.problems[0].pddl).splitlines())
     assert "block b sits directly on block a" in text.lower()
     assert "block a sits directly on block b and block b sits directly on block c" in \
         text.lower()  # the goal

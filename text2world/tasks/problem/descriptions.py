@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
@@ -33,6 +34,15 @@ from text2world.worlds.prose import (
 
 STYLES = ("explicit", "abstract")
 MAX_NAMED = 3  # object names an abstract description may give (lint_abstract)
+WIDTH = 78  # descriptions are wrapped to this width (read in terminals too)
+
+
+def _wrapped(lines: Sequence[str]) -> str:
+    """Each line wrapped to ``WIDTH``; a bullet's continuation indented under its text."""
+    return "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="  " if
+                                   line.startswith("- ") else "", break_on_hyphens=False,
+                                   break_long_words=False) if line else ""
+                     for line in lines) + "\n"
 
 
 class DescriptionError(Text2WorldError, ValueError):
@@ -142,7 +152,7 @@ def explicit_description(record: Record, problem_pddl: str) -> str:
     lines += ["", "The goal: " + sentence(_formula_text(info.glosses, info.problem.goal))]
     if info.problem.metric:
         lines.append(f"Plans are judged by the metric: {info.problem.metric}.")
-    return "\n".join(lines) + "\n"
+    return _wrapped(lines)
 
 
 def _type_members(info: Described) -> dict[str, set[str]]:
@@ -252,7 +262,7 @@ def abstract_description(record: Record, problem_pddl: str) -> str:
     if info.problem.function_values:
         lines.append(f"Numeric values are set for {len(info.problem.function_values)} "
                      "function terms (costs, capacities) as the domain expects.")
-    return "\n".join(lines) + "\n"
+    return _wrapped(lines)
 
 
 def vocabulary(info: Described) -> set[str]:
@@ -278,7 +288,7 @@ def describe(record: Record, problem_pddl: str, style: str) -> str:
 # --------------------------------------------------------------------------------------------
 # The lint of abstract descriptions
 
-_SENTENCES = re.compile(r"(?<=[.;:])\s+|\n+")
+_SENTENCES = re.compile(r"(?<=[.;:])\s+|\n\s*\n")  # a wrapped line is no new sentence
 
 
 # names that are everyday words: an article is not an object named "a"
