@@ -20,7 +20,7 @@ def overview(run: Run, items: Sequence[ProblemItem]) -> dict:
         series = item.get("ec") or {}
         rows.append({"item": str(item.get("item")), "epoch": item.get("epoch", 0),
                      "size": item.get("size"), "rounds": item.get("rounds_used"),
-                     **{metric: (series.get(metric) or [None])[-1]
+                     **{metric: series[metric][-1] if series.get(metric) else None
                         for metric in ("parseable", "solvable", "equivalent", "similarity")},
                      "rule": item.get("rule"),
                      "counterexample": (item.get("counterexample") or {}).get("text")})

@@ -27,14 +27,14 @@ class ProblemItem(ItemRecord, total=False):
     size: str  # easy (the store's problems) or hard (generated ones)
     style: str  # explicit or abstract
     description: str
-    ec: dict[str, list[float | None]]  # metric -> value at EC_0 .. EC_k
+    ec: dict[str, list[float]]  # metric -> value at EC_0 .. EC_k (an open answer: 0)
     rule: str | None  # what decided equivalence in the last round
     counterexample: dict[str, Any] | None  # the last round's
     equivalent_open: bool  # the last round parses and a bound left equivalence open
     floors: dict[str, dict[str, Any]]  # trivial strategy -> its verdict on this item
     valid_round: int | None  # the first round whose problem parses and is not unsolvable
+    rounds_used: int
     rounds: list[ProblemRound]
-    usage: dict[str, int]
 
 
 class ProblemSummary(RunSummary, total=False):
