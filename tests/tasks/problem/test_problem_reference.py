@@ -7,6 +7,7 @@ chat text."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import pytest
 
@@ -23,9 +24,15 @@ from text2world.tasks.problem.reference import (
 from text2world.tasks.problem.task import empty_goal
 
 
-@pytest.fixture(scope="module")
-def records() -> dict:
+@lru_cache(maxsize=1)
+def _store() -> dict:
     return {record.id: record for record in load_dataset().select("all", None)}
+
+
+@pytest.fixture
+def records() -> dict:
+    """The store's records by id (read once per process)."""
+    return _store()
 
 
 def test_real_problem_errors_parse_and_change_the_task(records):

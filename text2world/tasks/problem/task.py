@@ -31,6 +31,7 @@ from text2world.engine.run_store import (
 )
 from text2world.engine.runner import RunResult, TaskPlan, execute, plan_task
 from text2world.engine.runner import options_from_run as resume_options
+from text2world.engine.summary import call_totals
 from text2world.engine.task import Sample, SampleContext
 from text2world.errors import Text2WorldError
 from text2world.model.client import ModelSpec
@@ -236,10 +237,7 @@ class ProblemTask:
             "equivalent_open": last.get("parseable") is True and last.get("equivalent") is None,
             "floors": floors, "valid_round": valid[0] if valid else None,
             "rounds_used": len(rounds),
-            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
-                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
-            "cost": sum(r["cost"] or 0.0 for r in rounds),
-            "latency": round(sum(r["latency"] for r in rounds), 4),
+            **call_totals(rounds),  # usage, cost, latency
             "rounds": rounds,
         }
 
