@@ -224,8 +224,7 @@ def eval_command(
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
     task: str = typer.Option("generation", "--task",
                              help="generation (domains from text) or problem (PDDL problems "
-                                  "from text, --description explicit or abstract: "
-                                  "docs/tasks/problems.md)."),
+                                  "from text; --description explicit or abstract)."),
     size: str = typer.Option(None, "--size", help="With --task problem: easy (the store's "
                                                   "problems), hard (generated) or both."),
 ) -> None:
