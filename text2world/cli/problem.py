@@ -93,6 +93,11 @@ def print_problem_summary(summary: dict) -> None:
     rules = ", ".join(f"{rule} {count}" for rule, count in
                       sorted((summary.get("rules") or {}).items()))
     say(f"decided by: {rules or '-'}; left open by a bound: {summary.get('undecided', 0)}")
+    failures = summary.get("failures") or []
+    if failures:  # the gap between solvable and equivalent, with what tells them apart
+        first = failures[0]
+        say(f"solvable but not the described task: {summary.get('solvable_not_equivalent')}; "
+            f"e.g. {first['item']}: {first.get('counterexample') or first.get('rule')}")
 
 
 def problem_eval(ctx: typer.Context, values: dict[str, Any], resume: Path | None,

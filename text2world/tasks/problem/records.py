@@ -47,7 +47,8 @@ class ProblemSummary(RunSummary, total=False):
     floors: dict[str, dict[str, Any]]  # strategy -> metric -> Interval dict
     rules: dict[str, int]  # the last round's rule -> items
     undecided: int  # items whose last verdict a bound left open
-    failures: list[dict[str, Any]]  # solvable but not equivalent: item, counterexample
+    solvable_not_equivalent: int  # items (and epochs) whose last problem is
+    failures: list[dict[str, Any]]  # the first of them: item, rule, counterexample
 
 
 def problem_items(items: Sequence[ItemRecord]) -> Sequence[ProblemItem]:

@@ -43,9 +43,15 @@ def _map_atoms(formula: Formula, change: Callable[[Atom], Atom]) -> Formula:
 
 
 def _goal_atoms(formula: Formula) -> list[Atom]:
-    found: list[Atom] = []
-    _map_atoms(formula, lambda atom: found.append(atom) or atom)  # type: ignore[func-returns-value]
-    return found
+    if isinstance(formula, Atom):
+        return [formula]
+    if isinstance(formula, Not):
+        return _goal_atoms(formula.formula)
+    if isinstance(formula, (And, Or)):
+        return [atom for part in formula.parts for atom in _goal_atoms(part)]
+    if isinstance(formula, Quantified):
+        return _goal_atoms(formula.body)
+    return []
 
 
 def semantic_error(domain_text: str, gold: str, kind: str, rng: random.Random) -> str | None:

@@ -30,7 +30,7 @@ def summarize_problems(config: RunConfig, records: Sequence[ItemRecord]) -> Prob
             "floors": floor_intervals(items) if items else {},
             "rules": dict(Counter(str(i.get("rule")) for i in items)),
             "undecided": sum(1 for i in items if i.get("equivalent_open")),
-            "failures": failures[:MAX_FAILURES]}
+            "solvable_not_equivalent": len(failures), "failures": failures[:MAX_FAILURES]}
 
 
 def problem_headline(summary: RunSummary) -> dict[str, float | None]:
