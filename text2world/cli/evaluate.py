@@ -193,6 +193,11 @@ def eval_command(
                                      help="No progress bar (or lines, without a terminal)."),
     quiet: bool = quiet_option(),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
+    task: str = typer.Option("generation", "--task",
+                             help="generation (domains from text) or problem (PDDL problems "
+                                  "from text; --description explicit or abstract)."),
+    size: str = typer.Option(None, "--size", help="With --task problem: easy (the store's "
+                                                  "problems), hard (generated) or both."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
     from text2world.engine.summary import done_phrase
@@ -206,6 +211,15 @@ def eval_command(
             fail(str(err))
         print_table(console, model_aliases_table(aliases))
         return
+    from text2world.cli.problem import check_task, problem_eval
+
+    check_task(ctx, task)
+    if task == "problem":
+        flags = {name: value for name, value in run_flags.items() if name != "resume"}
+        return problem_eval(ctx, dict(
+            model=model or "", ec=ec, style=description, size=size, dataset=dataset,
+            split=split, limit=limit, domains=split_ids(domains), workers=workers, **flags),
+            run_flags["resume"], quiet, no_progress)
     given = EvalOptions(
         model=model or "", ec=ec, prompt=prompt, correction_prompt=correction_prompt,
         description=description, dataset=dataset, split=split, limit=limit,

@@ -10,7 +10,7 @@ viewer's counts all go through here.
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
 from text2world.engine.run_store import (
     ErrorRecord,
@@ -21,6 +21,7 @@ from text2world.engine.run_store import (
     RunConfig,
     RunSummary,
     SentCall,
+    Usage,
     run_epochs,
     run_label,
     sample_key,
@@ -33,6 +34,20 @@ if TYPE_CHECKING:
 
 def _calls(item: ItemRecord) -> list[ModelCall]:
     return list(item.get("rounds") or item.get("calls") or [])
+
+
+class CallTotals(TypedDict):
+    usage: Usage
+    cost: float
+    latency: float
+
+
+def call_totals(calls: Sequence[ModelCall]) -> CallTotals:
+    """An item's ``usage``, ``cost`` and ``latency``: the sums over its calls (rounds)."""
+    return {"usage": {"prompt_tokens": sum(c.get("prompt_tokens") or 0 for c in calls),
+                      "completion_tokens": sum(c.get("completion_tokens") or 0 for c in calls)},
+            "cost": sum(c.get("cost") or 0.0 for c in calls),
+            "latency": round(sum(c.get("latency") or 0.0 for c in calls), 4)}
 
 
 def common_summary(config: RunConfig, items: Sequence[ItemRecord],

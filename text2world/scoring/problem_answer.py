@@ -5,7 +5,8 @@ tool ``score_problem``).
 ``score_problem_answer(domain, gold_problem, answer)`` extracts the ``(define (problem ...))``
 of the answer (prose, markdown fences and ``<think>`` blocks around it: ``pddl.extract``),
 compares it with the gold by meaning (``problem_equivalence.compare_problems``) and returns a
-``ProblemAnswerScore``: the verdict and a reward in [0, 1].
+``ProblemAnswerScore``: the verdict and a reward in [0, 1]. ``problem_round_verdict``: the
+same verdict as a round of ``t2w eval --task problem`` records it.
 
 The reward is binary: **1.0 when the answer is equivalent to the gold** (the same initial state
 up to a renaming of objects, goals accepting the same reachable states), **0.0 otherwise**:
@@ -104,5 +105,21 @@ def score_problem_answer(domain_pddl: str, gold_problem_pddl: str, answer: str, 
     return ProblemAnswerScore(reward, verdict, reason[:1000], problem)
 
 
-__all__ = ["LIMIT", "ProblemAnswerScore", "ProblemComparisonError", "check_problem_gold", "problem_reward",
-           "score_problem_answer"]
+def problem_round_verdict(domain_pddl: str, gold_problem_pddl: str, answer: str
+                          ) -> dict[str, Any]:
+    """One round of ``t2w eval --task problem`` as its item record keeps it: the verdict on
+    the problem in ``answer`` (``ProblemVerdict.to_dict``, an unparsed verdict when there is
+    none) with ``extracted`` (a problem was found), ``problem`` (its text) and, where none
+    was found, ``message`` saying why. Raises ``ProblemComparisonError`` when the gold side
+    cannot be read."""
+    try:
+        problem = extract_problem(answer)
+    except NoProblemFound as err:
+        verdict = compare_problems(domain_pddl, gold_problem_pddl, "")
+        return {**verdict.to_dict(), "extracted": False, "problem": "", "message": str(err)}
+    verdict = compare_problems(domain_pddl, gold_problem_pddl, problem)
+    return {**verdict.to_dict(), "extracted": True, "problem": problem}
+
+
+__all__ = ["LIMIT", "ProblemAnswerScore", "ProblemComparisonError", "check_problem_gold",
+           "problem_reward", "problem_round_verdict", "score_problem_answer"]

@@ -39,6 +39,7 @@ from text2world.engine.run_store import (
 )
 from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm_up_in_background
 from text2world.engine.runner import options_from_run as resume_options
+from text2world.engine.summary import call_totals
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.scoring.caching import ResultCache
@@ -454,10 +455,7 @@ class GenerationTask:
             "valid_round": valid_round,
             "rounds_used": len(rounds),
             "ec": ec_scores,
-            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
-                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
-            "cost": sum(r["cost"] or 0.0 for r in rounds),
-            "latency": round(sum(r["latency"] for r in rounds), 4),
+            **call_totals(rounds),  # usage, cost, latency
             "rounds": rounds,
         }
 
