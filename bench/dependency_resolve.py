@@ -29,28 +29,15 @@ import venv
 from pathlib import Path
 
 from first_command_bench import machine
+from lock_file import LOCK, canonical_name, lock_pins
 
 REPO = Path(__file__).resolve().parent.parent
-LOCK = REPO / "requirements" / "lock.txt"
 _BACKTRACK = re.compile(r"looking at multiple versions of ([A-Za-z0-9_.\-\[\]]+)")
-
-
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def lock_pins() -> dict[str, str]:
-    pins = {}
-    for line in LOCK.read_text().splitlines():
-        match = re.match(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;]+)", line)
-        if match:
-            pins[_canonical(match.group(1))] = match.group(2)
-    return pins
 
 
 def backtracked(pip_output: str) -> list[str]:
     """The packages pip backtracked over, in the order it first said so."""
-    return list(dict.fromkeys(_canonical(name.split("[")[0]) for name in _BACKTRACK.findall(pip_output)))
+    return list(dict.fromkeys(canonical_name(name.split("[")[0]) for name in _BACKTRACK.findall(pip_output)))
 
 
 def resolve(extras: str, packages: list[str], timeout: float) -> dict:
@@ -74,7 +61,7 @@ def resolve(extras: str, packages: list[str], timeout: float) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         installed = {}
         if code == 0 and report.is_file():
-            installed = {_canonical(item["metadata"]["name"]): item["metadata"]["version"]
+            installed = {canonical_name(item["metadata"]["name"]): item["metadata"]["version"]
                          for item in json.loads(report.read_text())["install"]}
         return {"code": code, "output": output, "wall": wall, "installed": installed,
                 "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
@@ -107,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, locked, today in newer:
         print(f"  {name}: lock {locked}, today {today}")
     for name in args.packages:
-        version = outcome["installed"].get(_canonical(re.split(r"[\[<>=!~ ]", name)[0]))
+        version = outcome["installed"].get(canonical_name(re.split(r"[\[<>=!~ ]", name)[0]))
         if version:
             print(f"  beside us: {name} {version}")
     return 0

@@ -13,6 +13,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from trainer_helpers import verl_rewards
 
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action, rename_variables
@@ -90,40 +91,12 @@ def test_compute_score_as_verl_calls_it(gold_text):
     assert compute_score("text2world", "no pddl here", GOLD, None) == 0.0
 
 
-# veRL's ``load_module`` (verl/utils/import_utils.py, v0.7 and main) as it is: a ``pkg://`` path
-# imports the module; any other path is executed from the file under the name "custom_module",
-# never entered in sys.modules. Then the reward loop calls the function with its own keywords.
-_VERL_LOADER = textwrap.dedent("""
-    import importlib, importlib.util, os, sys
-    def load_module(module_path):
-        if module_path.startswith("pkg://"):
-            return importlib.import_module(module_path[len("pkg://"):].replace("/", "."))
-        spec = importlib.util.spec_from_file_location("custom_module", module_path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    module = load_module(sys.argv[1])
-    compute_score = getattr(module, "compute_score")
-    gold = sys.stdin.read()
-    for answer in ("```pddl\\n" + gold + "\\n```", "I do not know."):
-        print(compute_score(data_source="text2world", solution_str=answer, ground_truth="gripper",
-                            extra_info={"index": 0}, reward_router_address=None,
-                            reward_model_tokenizer=None))
-""")
-
-
 @pytest.mark.parametrize("how", ["file", "pkg"])
 def test_verl_loads_compute_score_by_file_path_and_by_pkg(gold_text, how):
     """veRL's file-path loader runs ``rewards.py`` without a ``sys.modules`` entry (dataclasses
     with string annotations die there), and its reward loop passes keywords of its own
     (``reward_router_address``, ``reward_model_tokenizer``): both load forms score."""
-    from text2world import rewards
-
-    path = rewards.__file__ if how == "file" else "pkg://text2world.rewards"
-    result = subprocess.run([sys.executable, "-c", _VERL_LOADER, path], input=gold_text,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.split() == ["1.0", "0.0"]
+    assert verl_rewards(how, gold_text, {"index": 0}) == ["1.0", "0.0"]
 
 
 def test_compute_score_ignores_keywords_it_does_not_know(gold_text):

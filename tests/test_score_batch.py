@@ -4,11 +4,11 @@ without ``--ray``) and ``POST /v1/score/batch`` (the same lines, bounded like /v
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from api_helpers import assert_error, scoring_client
+from trainer_helpers import require_ray
 from typer.testing import CliRunner
 
 from text2world.batch_scoring import BatchInputError, parse_line, read_batch, score_task
@@ -82,12 +82,7 @@ def test_resumes_by_id_after_a_kill(tmp_path, source, expected):
 
 
 def test_the_same_lines_on_ray_with_two_workers(tmp_path, source, expected):
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("ray is in the test extra: CI must install it")
-        pytest.skip("ray is not installed (pip install 'text2world[ray]')")
+    require_ray()
     out = tmp_path / "ray.jsonl"
     result = _run(str(source), "--out", str(out), "--ray", "--workers", "2")
     assert result.exit_code == 0, result.output

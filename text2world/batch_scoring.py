@@ -4,6 +4,8 @@ per line (``t2w score-batch``, ``POST /v1/score/batch``).
 Input lines are ``{"id", "gold_id" or "gold_pddl", "response"}`` (optionally ``"dataset"``);
 output lines are ``{"id", "gold", "metric", "reward", "executable", "verdict", "reason",
 "scores"}`` (``text2world.rewards.reward_for`` with every metric), in the input's order.
+A line with ``"gold_problem"`` (a problem name of the gold domain, or problem PDDL) holds a
+problem answer: its metric is ``problem`` (``rewards.problem_reward_for``) whatever ``--metric``.
 
 Lines are scored in chunks (``score_chunk``: plain data in and out, so a chunk runs the same in
 this process, in a process pool, on Ray or in the API's scoring processes). Chunks are cut after
@@ -29,7 +31,17 @@ from text2world.files import (
     check_output_file,
     read_input_text,
 )
-from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, RewardInputError, check_metric, resolve_gold, reward_for
+from text2world.rewards import (
+    DEFAULT_LIMIT,
+    DEFAULT_METRIC,
+    PROBLEM_METRIC,
+    RewardInputError,
+    check_metric,
+    problem_reward_for,
+    resolve_gold,
+    resolve_problem_gold,
+    reward_for,
+)
 from text2world.store.datasets import BUILTIN, portable_reference
 
 CHUNK_LINES = 16  # lines per task: small enough to balance two workers on 400 lines
@@ -43,15 +55,18 @@ class BatchInputError(Text2WorldError, ValueError):
 
 @dataclass(frozen=True)
 class BatchLine:
-    """One line to score: ``gold`` is the store id or the gold PDDL."""
+    """One line to score: ``gold`` is the store id or the gold PDDL; ``problem`` the gold
+    problem of a problem answer (None: the answer is a domain)."""
 
     id: str
     gold: str
     response: str
     dataset: str = "text2world"
+    problem: str | None = None
 
     def task(self) -> dict[str, str]:
-        return {"id": self.id, "gold": self.gold, "response": self.response, "dataset": self.dataset}
+        task = {"id": self.id, "gold": self.gold, "response": self.response, "dataset": self.dataset}
+        return task if self.problem is None else {**task, "problem": self.problem}
 
 
 def parse_line(raw: Any, where: str, dataset: str = BUILTIN) -> BatchLine:
@@ -60,10 +75,11 @@ def parse_line(raw: Any, where: str, dataset: str = BUILTIN) -> BatchLine:
     folder's ``gold_id`` is scored against that folder)."""
     if not isinstance(raw, dict):
         raise BatchInputError(f"{where}: a line must be a JSON object, not {type(raw).__name__}")
-    unknown = set(raw) - {"id", "gold_id", "gold_pddl", "response", "dataset"}
+    unknown = set(raw) - {"id", "gold_id", "gold_pddl", "response", "dataset", "gold_problem"}
     if unknown:
         raise BatchInputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} "
-                              "(a line has id, gold_id or gold_pddl, response, dataset)")
+                              "(a line has id, gold_id or gold_pddl, response, dataset, "
+                              "gold_problem)")
     item = raw.get("id")
     if isinstance(item, int) and not isinstance(item, bool):
         item = str(item)
@@ -74,15 +90,17 @@ def parse_line(raw: Any, where: str, dataset: str = BUILTIN) -> BatchLine:
         raise BatchInputError(f"{where} (id {item!r}): give exactly one of 'gold_id' and 'gold_pddl'")
     gold, response, dataset = (raw.get("gold_id", raw.get("gold_pddl")), raw.get("response"),
                                raw.get("dataset", dataset))
-    for name, value in (("gold", gold), ("response", response), ("dataset", dataset)):
+    problem = raw.get("gold_problem")
+    for name, value in (("gold", gold), ("response", response), ("dataset", dataset),
+                        ("gold_problem", "" if problem is None else problem)):
         if not isinstance(value, str):
             raise BatchInputError(f"{where} (id {item!r}): {name!r} must be a string")
     assert isinstance(gold, str) and isinstance(response, str) and isinstance(dataset, str)
     try:
-        resolve_gold(gold, dataset)
+        resolve_gold(gold, dataset) if problem is None else resolve_problem_gold(gold, problem, dataset)
     except RewardInputError as err:
         raise BatchInputError(f"{where} (id {item!r}): {err}") from None
-    return BatchLine(item, gold, response, portable_reference(dataset))
+    return BatchLine(item, gold, response, portable_reference(dataset), problem)
 
 
 def read_batch(path: Path, dataset: str = BUILTIN) -> list[BatchLine]:
@@ -112,9 +130,14 @@ def read_batch(path: Path, dataset: str = BUILTIN) -> list[BatchLine]:
 
 def score_task(task: dict[str, str], metric: str = DEFAULT_METRIC, limit: float = DEFAULT_LIMIT) -> dict:
     """The output line of one task (``BatchLine.task``); never raises for the response."""
-    gold = resolve_gold(task["gold"], task.get("dataset", "text2world"))
-    detail = reward_for(gold, task["response"], metric, limit, every_score=True)
-    return {"id": task["id"], "gold": gold.id, "metric": metric, "reward": detail.reward,
+    gold: Any
+    if task.get("problem") is not None:
+        gold = resolve_problem_gold(task["gold"], task["problem"], task.get("dataset", "text2world"))
+        detail = problem_reward_for(gold, task["response"], limit)
+    else:
+        gold = resolve_gold(task["gold"], task.get("dataset", "text2world"))
+        detail = reward_for(gold, task["response"], metric, limit, every_score=True)
+    return {"id": task["id"], "gold": gold.id, "metric": detail.metric, "reward": detail.reward,
             "executable": detail.executable, "verdict": detail.verdict, "reason": detail.reason,
             "scores": detail.scores}
 
@@ -127,7 +150,7 @@ def score_chunk(tasks: list[dict[str, str]], metric: str = DEFAULT_METRIC,
 
 def chunks(lines: list[BatchLine], size: int = CHUNK_LINES) -> list[list[dict[str, str]]]:
     """Tasks cut into chunks after grouping them by gold (stable within a gold)."""
-    ordered = sorted(lines, key=lambda line: (line.dataset, line.gold))
+    ordered = sorted(lines, key=lambda line: (line.dataset, line.gold, line.problem or ""))
     return [[line.task() for line in ordered[start:start + size]]
             for start in range(0, len(ordered), size)]
 
@@ -275,7 +298,10 @@ def score_batch(lines: list[BatchLine], out: Path, metric: str = DEFAULT_METRIC,
                 progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Score ``lines`` into ``out`` (JSONL), resuming: ids already there are kept. Returns
     ``{"lines", "scored", "resumed"}``."""
-    check_metric(metric)
+    if check_metric(metric) == PROBLEM_METRIC and any(line.problem is None for line in lines):
+        first = next(line.id for line in lines if line.problem is None)
+        raise BatchInputError(f"--metric problem: line {first!r} has no 'gold_problem' (a domain "
+                              "answer: choose a domain metric)")
     previous = done_ids(out)
     wanted = {line.id for line in lines}
     if previous and not set(previous) & wanted:

@@ -41,6 +41,11 @@ from typing import Any, Sequence
 
 from text2world.children import start_child
 
+__all__ = [
+    "CPU_MARGIN", "send_message", "recv_message", "HEADER_SIZE", "encode_header",
+    "decode_header", "memory_limit_mb", "limit_memory", "tree_cpu", "Workers",
+]
+
 DEFAULT_MEMORY_MB = 2048  # address space of a worker (a real answer's scoring needs < 500)
 MEMORY_VARIABLE = "T2W_WORKER_MEMORY_MB"
 CPU_MARGIN = 1.0  # CPU seconds past a job's budget before its worker is killed

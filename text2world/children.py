@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Callable
 
+__all__ = ["die_with_parent", "start_child", "source"]
+
 _PR_SET_PDEATHSIG = 1
 
 

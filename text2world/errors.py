@@ -7,7 +7,9 @@ that caught those still works."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+
+__all__ = ["Text2WorldError", "ApiError", "ScoringTimeout", "ScoringUnavailable", "PublishedError"]
 
 
 class Text2WorldError(Exception):
@@ -29,7 +31,7 @@ class ApiError(Text2WorldError):
         self.details = details
         self.headers = headers or {}
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., ApiError], tuple[Any, ...]]:
         # Raised inside scoring processes: must survive pickling back to the server.
         return (_api_error, (self.status, self.code, self.message, self.details))
 

@@ -18,7 +18,7 @@ import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from text2world.errors import Text2WorldError
 
@@ -291,7 +291,7 @@ class JsonFileStore:
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
-    def read(self, key: str) -> dict | None:
+    def read(self, key: str) -> dict[str, Any] | None:
         path = self.path(key)
         try:  # an entry linked to a device or a FIFO is refused, not read
             data = json.loads(read_input_text(path, "cache entry", MAX_CACHE_ENTRY_BYTES))
@@ -343,7 +343,7 @@ class JsonFileStore:
                     found.append((Path(entry.path), info.st_size, info.st_mtime))
         return found
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         """{"path", "entries", "bytes", "max_bytes"}."""
         entries = self.entries()
         return {"path": str(self.root), "entries": len(entries),

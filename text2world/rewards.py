@@ -18,7 +18,10 @@ Metrics (``METRICS``): ``executable`` (1 when the extracted domain validates), `
 default): 1.0 exactly for the verdict ``equivalent``; otherwise the mean of the four semantic
 metrics (plan validity, gold plan acceptance, applicability F1, transition accuracy), at most
 ``NOT_EQUIVALENT_CAP``, so that only an equivalent domain earns the full reward. Every metric is
-0 for an answer that does not validate.
+0 for an answer that does not validate. ``problem`` (``PROBLEM_METRIC``) rewards a problem answer
+instead: the gold is a domain and one of its problems (``gold_problem``: a store problem name or
+problem PDDL), the reward 1 for a problem equivalent to the gold problem, else 0
+(``scoring.problem_answer``, which says why there is no partial credit).
 
 Guarantees: deterministic (seeded sampling and work bounds, never a clock: the same answer and
 gold give the same reward in any process, under any load and ``PYTHONHASHSEED``), bounded
@@ -46,7 +49,8 @@ from text2world.errors import Text2WorldError
 from text2world.scoring.caching import TextCache
 from text2world.simulation.collector import collector_paused
 
-METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")
+METRICS = ("executable", "paper_f1", "canonical_f1", "semantic")  # of a domain answer
+PROBLEM_METRIC = "problem"  # of a problem answer (``problem_reward_for``)
 DEFAULT_METRIC = "semantic"
 DEFAULT_LIMIT = 10.0  # CPU seconds per answer (real answers take well under one)
 DEFAULT_PLANNER_LIMIT = 10.0  # CPU seconds per Fast Downward run (at most ``limit``)
@@ -150,9 +154,47 @@ def check_planner_limit(planner_limit: Any) -> float | None:
 
 
 def check_metric(metric: str) -> str:
-    if metric not in METRICS:
-        raise RewardInputError(f"unknown reward metric {metric!r}; choose one of {', '.join(METRICS)}")
+    if metric not in METRICS and metric != PROBLEM_METRIC:
+        raise RewardInputError(f"unknown reward metric {metric!r}; choose one of "
+                               f"{', '.join(METRICS)}, {PROBLEM_METRIC}")
     return metric
+
+
+@dataclass(frozen=True)
+class ProblemGold:
+    """A gold problem of a gold domain (``id``: ``<domain id>/<problem name>``, the problem's
+    name being ``pddl:<hash>`` for a problem given as text)."""
+
+    id: str
+    domain: str
+    problem: str
+
+
+@functools.lru_cache(maxsize=4096)
+def resolve_problem_gold(domain: str, problem: str, dataset: str = "text2world") -> ProblemGold:
+    """A gold problem: ``domain`` as ``resolve_gold`` reads it, ``problem`` a problem name of that
+    store domain or problem PDDL text; both must parse (``RewardInputError`` says why not)."""
+    from text2world.scoring.problem_answer import ProblemComparisonError, check_problem_gold
+
+    gold = resolve_gold(domain, dataset)
+    if not isinstance(problem, str) or not problem.strip():
+        raise RewardInputError(f"the gold problem must be a problem name of {gold.id!r} or "
+                               f"problem PDDL text, not {problem!r:.80}")
+    if "(define" in problem.lower():
+        import hashlib
+
+        name, text = "pddl:" + hashlib.sha256(problem.strip().encode()).hexdigest()[:12], problem
+    else:
+        name, text = problem.strip(), dict(gold.problems).get(problem.strip(), "")
+        if not text:
+            known = ", ".join(n for n, _ in gold.problems) or "none"
+            raise RewardInputError(f"{problem!r:.80} is neither problem PDDL text nor a problem "
+                                   f"of {gold.id!r} (its problems: {known})")
+    try:
+        check_problem_gold(gold.domain, text)
+    except ProblemComparisonError as err:
+        raise RewardInputError(f"gold {gold.id}/{name}: {err}") from None
+    return ProblemGold(f"{gold.id}/{name}", gold.domain, text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,13 +243,12 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     proof of none, Fast Downward needs more seconds for. So it changes rewards, and the
     rewards of one limit are not comparable with another's; its plans are cached apart from
     the default's."""
-    check_metric(metric)
+    if check_metric(metric) == PROBLEM_METRIC:
+        raise RewardInputError("metric 'problem' scores a problem answer: problem_reward_for")
     planner_limit = check_planner_limit(planner_limit)
     text = answer_text(answer)
     if not in_workers():
         return _reward_here(gold, text, metric, limit, every_score, planner_limit)
-    from text2world import bounded
-
     workers = _workers()
     golden = (gold.id, gold.domain, gold.problems)
     prepare = None
@@ -220,26 +261,87 @@ def reward_for(gold: Gold, answer: Any, metric: str = DEFAULT_METRIC,
     if outcome == "ok":
         return RewardDetail(**value)
     zeros = dict.fromkeys(METRICS if every_score else ("executable", metric), 0.0)
+    return RewardDetail(0.0, metric, False, reason=_failure(outcome, value, limit), scores=zeros)
+
+
+def problem_reward_for(gold: ProblemGold, answer: Any, limit: float = DEFAULT_LIMIT) -> RewardDetail:
+    """The reward of one problem answer against ``gold`` (metric ``problem``), in a worker
+    process under the same limits as ``reward_for`` (``T2W_REWARD_WORKERS=0``: here); never
+    raises for the answer. ``executable``: the problem parses; ``verdict``: ``equivalent``,
+    ``different`` or ``open`` (a bound stopped the check); ``scores``: the reward beside what
+    it does not pay for (solvable, similarity, init_f1, goal_f1)."""
+    text = answer_text(answer)
+    job = (_MODULE, "_problem_reward_in_worker", ((gold.id, gold.domain, gold.problem), text, limit))
+    if not in_workers():
+        return RewardDetail(**_problem_reward_in_worker(*job[2]))
+    prepare = (_MODULE, "_prepare_problem_in_worker", (job[2][0],))
+    outcome, value = _workers().run(job, limit, prepare)
+    if outcome == "ok":
+        return RewardDetail(**value)
+    return RewardDetail(0.0, PROBLEM_METRIC, False, reason=_failure(outcome, value, limit),
+                        scores={PROBLEM_METRIC: 0.0})
+
+
+def _prepare_problem_in_worker(golden: tuple) -> None:
+    """In a worker, before the answer's budget: the scoring imported, the gold parsed."""
+    from text2world.scoring.problem_answer import check_problem_gold
+
+    try:
+        with collector_paused():
+            check_problem_gold(golden[1], golden[2])
+    except Exception:  # noqa: BLE001 - checked by resolve_problem_gold already
+        pass
+
+
+def _problem_reward_in_worker(golden: tuple, text: str, limit: float) -> dict:
+    return _guarded(PROBLEM_METRIC, _problem_reward, golden, text, limit).to_dict()
+
+
+def _problem_reward(golden: tuple, text: str, limit: float) -> RewardDetail:
+    from text2world.scoring.problem_answer import score_problem_answer
+    from text2world.scoring.problem_equivalence import PLAN_TIMEOUT
+
+    scored = score_problem_answer(golden[1], golden[2], text, plan_timeout=min(PLAN_TIMEOUT, limit))
+    scores: dict[str, Any] = {PROBLEM_METRIC: scored.reward}
+    verdict, found = None, scored.verdict
+    if found is not None and found.parseable:
+        verdict = {True: "equivalent", False: "different", None: "open"}[found.equivalent]
+        if found.solvable is not None:
+            scores["solvable"] = float(found.solvable)
+        scores.update(similarity=found.similarity, init_f1=found.init_f1, goal_f1=found.goal_f1)
+    return RewardDetail(scored.reward, PROBLEM_METRIC, verdict is not None, verdict, scored.reason,
+                        scores)
+
+
+def _failure(outcome: str, value: Any, limit: float) -> str:
+    """The reason of a worker that did not answer (``bounded.Workers.run``'s outcome)."""
+    from text2world import bounded
+
     if outcome == "timeout":
         reason = (f"{TIMEOUT}: the answer's scoring {value}: its worker process was killed (the "
                   f"limit: {limit:g} CPU seconds per answer, planner processes included)")
     elif outcome in ("memory", "died"):
         reason = (f"{LIMIT}: the answer's scoring needed more than the "
-                  f"{workers.memory_mb or bounded.memory_limit_mb()} MiB of memory its worker "
+                  f"{_workers().memory_mb or bounded.memory_limit_mb()} MiB of memory its worker "
                   f"process has ({value})")
     else:
         reason = f"scoring failed: {value}"
-    return RewardDetail(0.0, metric, False, reason=reason[:1000], scores=zeros)
+    return reason[:1000]
 
 
 def _reward_here(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
                  planner_limit: float | None) -> RewardDetail:
+    return _guarded(metric, _reward, gold, text, metric, limit, every_score, planner_limit)
+
+
+def _guarded(metric: str, score: Any, *args: Any) -> RewardDetail:
+    """``score(*args)``, a reward of 0 with the reason for anything the answer makes it raise."""
     try:
         # the answer's parse allocates as scoring does (see simulation/collector.py): paused,
         # its temporaries are not promoted to the oldest generation by young collections, and
         # the full collections they would cause (over every prepared gold) are fewer
         with collector_paused():
-            return _reward(gold, text, metric, limit, every_score, planner_limit)
+            return score(*args)
     except MemoryError:
         return RewardDetail(0.0, metric, False, reason=f"{LIMIT}: the answer's scoring ran out "
                                                        "of memory")
@@ -451,7 +553,9 @@ class DomainReward:
     ``gold_id`` (a store id or gold PDDL per completion; ``gold_pddl`` is accepted as the column
     name too), ``metric`` (one of ``METRICS``, a string or a column), ``dataset``, ``limit``
     (CPU seconds per answer) and ``planner_limit`` (an option that changes rewards: see
-    ``reward_for``). Every other keyword (``prompts``, ``completion_ids``,
+    ``reward_for``). With ``metric="problem"`` a completion is a problem answer and
+    ``gold_problem`` (a column: a problem name of the gold domain, or problem PDDL) its gold
+    (``problem_reward_for``). Every other keyword (``prompts``, ``completion_ids``,
     ``trainer_state``, other columns) is accepted and ignored. ``last_details``: the
     ``RewardDetail`` of each completion of the latest call (the reasons)."""
 
@@ -465,7 +569,8 @@ class DomainReward:
 
     def __call__(self, completions: Sequence[Any], gold_id: Any = None, *, metric: Any = None,
                  gold_pddl: Any = None, dataset: Any = None, limit: float | None = None,
-                 planner_limit: float | None = None, **kwargs: Any) -> list[float]:
+                 planner_limit: float | None = None, gold_problem: Any = None,
+                 **kwargs: Any) -> list[float]:
         size = len(completions)
         golds = gold_id if gold_id is not None else gold_pddl
         if golds is None:
@@ -474,12 +579,26 @@ class DomainReward:
         metrics = _column(metric if metric is not None else self.metric, size, "metric")
         datasets = _column(dataset if dataset is not None else "text2world", size, "dataset")
         planner = self.planner_limit if planner_limit is None else check_planner_limit(planner_limit)
-        details = [reward_for(resolve_gold(reference, data), completion, check_metric(chosen),
-                              self.limit if limit is None else limit, planner_limit=planner)
-                   for completion, reference, chosen, data in
-                   zip(completions, _column(golds, size, "gold_id"), metrics, datasets)]
+        seconds = self.limit if limit is None else limit
+        problems = _column(gold_problem, size, "gold_problem")
+        details = [_one_reward(completion, reference, problem, check_metric(chosen), data,
+                               seconds, planner)
+                   for completion, reference, problem, chosen, data in
+                   zip(completions, _column(golds, size, "gold_id"), problems, metrics, datasets)]
         self.last_details = details
         return [detail.reward for detail in details]
+
+
+def _one_reward(completion: Any, reference: Any, problem: Any, metric: str, dataset: str,
+                limit: float, planner_limit: float | None) -> RewardDetail:
+    if metric != PROBLEM_METRIC:
+        return reward_for(resolve_gold(reference, dataset), completion, metric, limit,
+                          planner_limit=planner_limit)
+    if problem is None:
+        raise RewardInputError("metric 'problem' needs a 'gold_problem' (TRL: a dataset column; "
+                               "veRL: extra_info): a problem name of the gold domain or "
+                               "problem PDDL")
+    return problem_reward_for(resolve_problem_gold(reference, problem, dataset), completion, limit)
 
 
 domain_reward = DomainReward()
@@ -489,17 +608,20 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
                   extra_info: dict | None = None, **kwargs: Any) -> float:
     """veRL's reward contract: the reward of ``solution_str`` against ``ground_truth`` (a store
     id or gold PDDL). ``extra_info`` may set ``metric``, ``dataset``, ``limit`` and
-    ``planner_limit`` (see ``reward_for``); ``data_source`` is not used (veRL routes by it
-    before calling). Every other keyword is accepted and ignored: veRL's reward loop passes
+    ``planner_limit`` (see ``reward_for``), and for ``metric="problem"`` must set
+    ``gold_problem`` (a problem name of the gold domain, or problem PDDL); ``data_source`` is
+    not used (veRL routes by it before calling). Every other keyword is accepted and ignored: veRL's reward loop passes
     ``reward_router_address`` and ``reward_model_tokenizer`` to every custom function."""
     info = extra_info if isinstance(extra_info, dict) else {}
-    metric = check_metric(info.get("metric") or DEFAULT_METRIC)
-    gold = resolve_gold(ground_truth, info.get("dataset") or "text2world")
-    return reward_for(gold, solution_str, metric, float(info.get("limit") or DEFAULT_LIMIT),
-                      planner_limit=info.get("planner_limit")).reward
+    return _one_reward(solution_str, ground_truth, info.get("gold_problem"),
+                       check_metric(info.get("metric") or DEFAULT_METRIC),
+                       info.get("dataset") or "text2world",
+                       float(info.get("limit") or DEFAULT_LIMIT),
+                       check_planner_limit(info.get("planner_limit"))).reward
 
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "DEFAULT_PLANNER_LIMIT", "METRICS", "NOT_EQUIVALENT_CAP",
-           "DomainReward", "Gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
+           "PROBLEM_METRIC", "DomainReward", "Gold", "ProblemGold", "problem_reward_for",
+           "resolve_problem_gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
            "check_planner_limit", "compute_score", "domain_reward", "forget_answers", "in_workers", "resolve_gold",
            "reward_for", "reward_workers"]

@@ -25,6 +25,12 @@ from typing import Any
 
 import numpy as np
 
+__all__ = [
+    "SEED", "Value", "Interval", "bootstrap_mean", "independent_difference",
+    "paired_difference", "repeated_measures", "format_interval", "cohen_kappa",
+    "bootstrap_kappa", "method_note",
+]
+
 SEED = 20250218  # the Text2World paper's arXiv date: any fixed value does; it is reported
 RESAMPLES = 2000
 LEVEL = 0.95
@@ -48,7 +54,7 @@ class Interval:
     resamples: int
     level: float = LEVEL
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def excludes(self, value: float) -> bool:
@@ -70,7 +76,7 @@ class PairedResult:
     losses: int
     permutations: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "difference": self.difference.as_dict()}
 
 

@@ -66,18 +66,18 @@ CASES: dict[tuple[str, str], Case] = {
     ("contamination", "compare"): case("in-either", "contamination --compare {P}"),
     ("contamination", "dataset"): case("in-either", "contamination --compare {GOOD} -d {P}"),
     ("contamination", "output"): case("out-file", "contamination --compare {GOOD} -o {P}"),
-    ("contamination", "runs_dir"): case("out-folder",
+    ("contamination", "runs_root"): case("out-folder",
                                         f"contamination {RUN_OPTS} --runs-dir {{P}}"),
     ("contamination", "resume"): case("in-folder", "contamination --resume {P}"),
-    ("judge", "run"): case("in-folder", "judge {P} -m reference/judge-oracle"),
-    ("judge", "runs_dir"): case("out-folder", "judge {RUN} -m reference/judge-oracle "
+    ("judge", "source"): case("in-folder", "judge {P} -m reference/judge-oracle"),
+    ("judge", "runs_root"): case("out-folder", "judge {RUN} -m reference/judge-oracle "
                                               "--runs-dir {P}"),
     ("judge", "resume"): case("in-folder", "judge --resume {P}"),
     ("eval", "prompt"): case("in-file", f"eval {RUN_OPTS} --runs-dir {{T}} --prompt {{P}}"),
     ("eval", "correction_prompt"): case("in-file", f"eval {RUN_OPTS} --runs-dir {{T}} "
                                                    "--correction-prompt {P}"),
     ("eval", "dataset"): case("in-either", f"eval {RUN_OPTS} --runs-dir {{T}} --dataset {{P}}"),
-    ("eval", "runs_dir"): case("out-folder", f"eval {RUN_OPTS} --runs-dir {{P}}"),
+    ("eval", "runs_root"): case("out-folder", f"eval {RUN_OPTS} --runs-dir {{P}}"),
     ("eval", "resume"): case("in-folder", "eval --resume {P}"),
     ("report", "runs"): case("in-folder", "report {P}"),
     ("report", "out"): case("out-folder", "report {RUN} --out {P}"),
@@ -118,7 +118,7 @@ CASES: dict[tuple[str, str], Case] = {
 for _task in ("next-state", "verify", "verify-rollout", "propose", "plan"):
     CASES[(f"wm {_task}", "dataset")] = case("in-either", f"wm {_task} {WM_RUN} --runs-dir {{T}} "
                                                           "--dataset {P}")
-    CASES[(f"wm {_task}", "runs_dir")] = case("out-folder", f"wm {_task} {WM_RUN} --runs-dir {{P}}")
+    CASES[(f"wm {_task}", "runs_root")] = case("out-folder", f"wm {_task} {WM_RUN} --runs-dir {{P}}")
     CASES[(f"wm {_task}", "resume")] = case("in-folder", f"wm {_task} --resume {{P}}")
 
 # Named like a path but not one: what each is instead.

@@ -195,6 +195,12 @@ def test_limit_then_full_run_then_resume_finishes_every_item(task, setup):
     ("eval", "--limit", "5", "2"),
     ("wm-verify", "--rules", "none", "pddl"),
     ("probe", "--prompt-tokens", "30", "20"),
+    # flags whose parameter is named as its option field (cli/run_options.py), a shared one
+    # and task ones, and the old name of --prompt-tokens
+    ("eval", "--seed", "3", "0"),
+    ("wm-verify", "--problems", "2", "1"),
+    ("wm-verify", "--rho", "0.5", "0.25,0.5,0.75,1.0"),
+    ("probe", "--prefix-tokens", "30", "20"),
 ])
 def test_a_flag_contradicting_the_resumed_run_is_refused(task, flag, value, recorded, tmp_path):
     legacy = {"eval": "legacy-eval", "wm-verify": "legacy-wm", "probe": "legacy-probe"}[task]

@@ -115,3 +115,20 @@ def test_labels_tell_runs_of_one_model_apart_in_compare_and_report():
     assert "run baseline try" in flat(t2w("report", str(generated)).stdout)
     summary = json.loads((other / "summary.json").read_text())
     assert summary["label"] == f"text2world/abstract/zero-shot/ec1/{digest}"
+
+
+def test_counts_read_alike_in_run_lines_and_reports():
+    """One wording of a count (engine.summary.count_of): the run lines' phrases and the reports'
+    counts both write the noun in its number and thousands with a comma."""
+    from text2world.engine.summary import count_of, done_phrase, items_phrase
+    from text2world.reports import rendering
+
+    assert rendering.count_of is count_of
+    assert items_phrase(1) == "1 item" and items_phrase(0) == "0 items"
+    assert items_phrase(1000) == "1,000 items"
+    assert items_phrase(1200, 3) == "1,200 items x 3 epochs"
+    summary = {"planned_items": 1500, "finished_items": 1200, "epochs": 1}
+    assert done_phrase(summary, 1) == "1 new item, 1,200/1,500 items done"  # type: ignore[arg-type]
+    summary = {"planned_items": 1000, "finished_samples": 1999, "epochs": 2}
+    assert done_phrase(summary, 2) == \
+        "2 new samples, 1,999/2,000 samples done (1,000 items x 2 epochs)"  # type: ignore[arg-type]

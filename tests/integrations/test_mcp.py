@@ -22,10 +22,11 @@ from repo_paths import REPO
 
 from text2world import score, validate
 from text2world.integrations.mcp_server import McpSettings, Tools, build_server
+from text2world.scoring.problem_answer import score_problem_answer
 from text2world.scoring.semantic import semantic_score
 from text2world.store.datasets import load_dataset
 
-TOOLS = {"validate_domain", "score_domain", "plan", "validate_plan", "simulate",
+TOOLS = {"validate_domain", "score_domain", "score_problem", "plan", "validate_plan", "simulate",
          "list_domains", "get_domain", "list_published"}
 BROKEN = ("(define (domain broken) (:requirements :strips)\n  (:predicates (p))\n"
           "  (:action a :parameters ()\n    :precondition (q)\n    :effect (p)))")
@@ -325,3 +326,41 @@ def test_plan_on_a_hostile_domain_is_bounded_and_never_runs_in_the_server_proces
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_score_problem_over_stdio():
+    """``score_problem`` as ``POST /v1/score/problem`` answers (``scoring.problem_answer``)."""
+    record = load_dataset().get("gripper")
+    gold, other = record.problems[0], record.problems[1]
+
+    async def session() -> None:
+        parameters = StdioServerParameters(command=sys.executable,
+                                           args=["-m", "text2world.cli", "mcp"], env=_env(),
+                                           cwd=str(REPO))
+        async with Client(parameters, read_timeout_seconds=120) as client:
+            call = client.call_tool
+            right = await call("score_problem", {"gold_id": "gripper", "gold_problem": gold.name,
+                                                 "response": f"```pddl\n{gold.pddl}\n```"})
+            assert not right.is_error, right.content[0].text
+            body = right.structured_content
+            assert body["reward"] == 1.0 and body["verdict"]["equivalent"] is True
+            assert body["gold"] == {"dataset": "text2world", "id": "gripper"}
+            wrong = (await call("score_problem", {"gold_pddl": record.domain,
+                                                  "gold_problem": gold.pddl,
+                                                  "response": other.pddl})).structured_content
+            expected = score_problem_answer(record.domain, gold.pddl, other.pddl).to_dict()
+            assert {key: wrong[key] for key in expected} == expected and wrong["reward"] == 0.0
+            for arguments, message in [
+                ({"gold_id": "gripper", "gold_problem": "p99", "response": "r"},
+                 "unknown_problem: domain 'gripper' has no problem 'p99'"),
+                ({"gold_id": "nope", "gold_problem": "p01", "response": "r"},
+                 "unknown_domain:"),
+                ({"gold_id": "gripper", "gold_problem": "(define (problem q)", "response": "r"},
+                 "unscorable: the problem cannot be scored: the gold problem"),
+                ({"gold_problem": "p01", "response": "r"},
+                 "invalid_request: give exactly one of 'gold_id' and 'gold_pddl'"),
+                ({"gold_id": "gripper", "response": "r"}, "invalid_request:"),
+            ]:
+                assert _error(await call("score_problem", arguments)).startswith(message)
+
+    asyncio.run(session())

@@ -13,6 +13,7 @@ Today's index is checked by ``bench/dependency_resolve.py``, which reports and n
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -21,6 +22,7 @@ import sys
 import tomllib
 import venv
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from packaging.requirements import Requirement
@@ -48,13 +50,17 @@ def _requirements(extras: tuple[str, ...] | None = None) -> list[str]:
     return PROJECT["dependencies"] + [r for extra in chosen.values() for r in extra]
 
 
-def _lock_pins() -> dict[str, str]:
-    pins = {}
-    for line in LOCK.read_text().splitlines():
-        match = re.match(r"^([A-Za-z0-9_.\-]+)(\[[^\]]*\])?==([^\s;]+)", line)
-        if match:
-            pins[canonicalize_name(match.group(1))] = match.group(3)
-    return pins
+def _bench_module(name: str) -> ModuleType:
+    """A module of bench/ by its path (tests do not import bench/ as a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
+    assert spec and spec.loader, f"bench/{name}.py is missing"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The lock's pins as bench/dependency_resolve.py reads them: one parser for both
+lock_pins = _bench_module("lock_file").lock_pins
 
 
 def lock_date() -> str:
@@ -88,7 +94,7 @@ def test_the_bound_check_finds_a_bound_and_passes_a_range():
 
 
 def test_the_lock_satisfies_every_range_of_pyproject():
-    pins = _lock_pins()
+    pins = lock_pins()
     assert len(pins) > 100, f"{LOCK}: only {len(pins)} pins: is it the whole set?"
     problems = []
     for text in _requirements(LOCKED_EXTRAS) + _requirements(("mcp", "ray", "hf", "inspect")):
@@ -172,7 +178,7 @@ def _newest_alone(packages: tuple[str, ...], tmp_path: Path) -> dict[str, str]:
 def _our_newest(extras: tuple[str, ...]) -> list[str]:
     """Our direct dependencies at the newest versions their ranges allow as of the lock's date
     (the lock's pins): what a fresh ``pip install`` of ours puts in a venv."""
-    pins = _lock_pins()
+    pins = lock_pins()
     names = {canonicalize_name(Requirement(text).name) for text in _requirements(extras)}
     return sorted(f"{name}=={pins[name]}" for name in names if name in pins)
 
@@ -229,7 +235,7 @@ def test_a_fresh_venv_installs_exactly_the_lock_without_backtracking(tmp_path):
     assert result.returncode == 0, output[-3000:]
     assert "looking at multiple versions" not in output, [
         line for line in output.splitlines() if "looking at multiple versions" in line]
-    pins = _lock_pins()
+    pins = lock_pins()
     installed = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
                  for item in json.loads(report.read_text())["install"]}
     installed.pop("text2world", None)

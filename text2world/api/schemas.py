@@ -212,6 +212,44 @@ class ScoreResponse(BaseModel):
                                   "(`reason` says why).")
 
 
+class ProblemScoreRequest(_Strict):
+    """A model's problem answer (``response``) and the gold problem it should pose:
+    ``gold_problem`` (a problem name of the store domain ``gold_id``, or problem PDDL) of the
+    gold domain (``gold_id`` or ``gold_pddl``: exactly one)."""
+
+    model_config = ConfigDict(json_schema_extra=_ONE_GOLD)
+
+    gold_id: Text | None = Field(None, description="Id of the gold domain in `dataset`.",
+                                 examples=["blocksworld"])
+    gold_pddl: Text | None = Field(None, description="The gold domain as PDDL text.")
+    gold_problem: Text = Field(..., description="A problem name of `gold_id` (GET "
+                               "/v1/domains/{id} lists them) or the gold problem's PDDL.",
+                               examples=["p01"])
+    response: Text = Field(..., description="The raw model answer; its `(define (problem ...))` "
+                           "is extracted.")
+    dataset: DatasetName = Field(BUILTIN, description="Dataset that `gold_id` refers to.")
+
+    @model_validator(mode="after")
+    def _one_gold(self) -> ProblemScoreRequest:
+        if (self.gold_id is None) == (self.gold_pddl is None):
+            raise ValueError("give exactly one of 'gold_id' (a store id) and 'gold_pddl' (PDDL text)")
+        return self
+
+
+class ProblemScoreResponse(BaseModel):
+    """``scoring.problem_answer``: the reward (1 equivalent, else 0), why, the verdict."""
+
+    gold: GoldRef | None = Field(None, description="The store record scored against, if any.")
+    problem: str | None = Field(None, description="The store problem's name, if any.")
+    reward: float = Field(..., description="1.0 when the answer poses the gold's task, else 0.")
+    reason: str = Field(..., description="Why the reward is below 1 (empty when it is 1).")
+    verdict: dict | None = Field(None, description="The equivalence verdict (parseable, "
+                                 "solvable, equivalent, rule, counterexample, similarity, "
+                                 "init_f1, goal_f1, mapping, states, message); None when the "
+                                 "answer holds no problem.")
+    extracted: str | None = Field(None, description="The problem taken from the answer.")
+
+
 class ErrorBody(BaseModel):
     code: str
     message: str

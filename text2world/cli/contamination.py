@@ -14,29 +14,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from text2world.cli.common import ExitCode, console, err_console, fail, print_json, say
+from text2world.cli.run_options import SHARED_FLAGS, RunFlags, with_run_options
 from text2world.cli.runs import (
     ProgressObserver,
-    api_base_option,
-    concurrency_option,
-    epochs_option,
     explicit_flags,
-    label_option,
-    max_retries_option,
-    max_tokens_option,
-    model_arg_option,
-    no_cache_option,
-    parse_model_args,
     quiet_option,
     reference_notice,
-    resume_option,
     resumed_options,
-    retry_delay_option,
     run_guarded,
-    run_id_option,
-    runs_dir_option,
     split_ids,
-    temperature_option,
-    timeout_option,
 )
 from text2world.errors import Text2WorldError
 from text2world.reports.rendering import count_of, print_table
@@ -54,11 +40,6 @@ from text2world.tasks.contamination.overlap import (
 from text2world.tasks.contamination.probe import DEFAULT_CONCURRENCY, DEFAULT_PROMPT_TOKENS
 from text2world.tasks.contamination.task import ProbeOptions, probe, probe_options_from_run
 
-PROBE_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
-                "model_arg": "model_args", "runs_dir": "runs_root", "as_json": "json",
-                "show_spans": "spans", "text_field": "text_field", "prefix_tokens": "prompt_tokens"}
-
-
 
 def _excerpt(text: str, lines: int = 4) -> str:
     """A span's text wrapped to the terminal under its 12-character label (at most ``lines``
@@ -69,6 +50,8 @@ def _excerpt(text: str, lines: int = 4) -> str:
     return ("\n" + " " * 12).join(wrapped)
 
 
+@with_run_options(seed_help="Probe: seed of the reference models.", prefix="Probe: ",
+                  max_concurrency=DEFAULT_CONCURRENCY)
 def contamination_command(
     ctx: typer.Context,
     model: str = typer.Option(None, "--model", "-m",
@@ -102,21 +85,7 @@ def contamination_command(
                                       help="Old name of --prompt-tokens."),
     limit: int = typer.Option(None, "--limit", help="Probe: only the first N gold domains."),
     domains: str = typer.Option(None, "--domains", help="Probe: comma-separated domain ids."),
-    epochs: int = epochs_option(),
-    api_base: str = api_base_option("Probe: "),
-    temperature: float = temperature_option("Probe: "),
-    max_tokens: int = max_tokens_option("Probe: "),
-    model_arg: list[str] = model_arg_option(),
-    max_concurrency: int = concurrency_option("Probe: ", DEFAULT_CONCURRENCY),
-    timeout: float = timeout_option("Probe: "),
-    max_retries: int = max_retries_option("Probe: "),
-    retry_delay: float = retry_delay_option(),
-    no_cache: bool = no_cache_option("Probe: "),
-    seed: int = typer.Option(0, "--seed", help="Probe: seed of the reference models."),
-    run_id: str = run_id_option("Probe: "),
-    label: str = label_option(),
-    runs_dir: Path = runs_dir_option(),
-    resume: Path = resume_option(),
+    run_flags: RunFlags = SHARED_FLAGS,
     quiet: bool = quiet_option(),
 ) -> None:
     """Token n-gram contamination (paper section 3.4).
@@ -125,6 +94,7 @@ def contamination_command(
     the continuation is compared with the gold. --compare scores every file or record of a
     corpus against every gold domain and lists the top overlaps (benchmark leakage check).
     """
+    resume = run_flags["resume"]
     if sum(x is not None for x in (model, compare, resume)) == 0 or \
             (compare is not None and (model is not None or resume is not None)):
         fail("give exactly one of --model MODEL (probe a model, or --resume RUN) or "
@@ -159,18 +129,17 @@ def contamination_command(
         return
     given = ProbeOptions(
         model=model or "", dataset=dataset, split=split or "test", limit=limit,
-        domains=split_ids(domains), epochs=epochs, api_base=api_base, temperature=temperature,
-        max_tokens=max_tokens, model_args=parse_model_args(model_arg),
-        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
-        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, run_id=run_id, label=label,
-        prompt_tokens=prompt_tokens, runs_root=runs_dir, n=n, max_mismatches=max_mismatches,
-        top=max(top, show_spans))
+        domains=split_ids(domains), prompt_tokens=prompt_tokens, n=n,
+        max_mismatches=max_mismatches, top=max(top, show_spans), **run_flags)
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give
             # them again; n and max-mismatches may change (rates are recomputed).
-            options = resumed_options(probe_options_from_run(resume, runs_dir), given,
-                                      explicit_flags(ctx, PROBE_FIELDS))
+            flags = explicit_flags(ctx)
+            if "prefix_tokens" in flags:  # the old name of --prompt-tokens
+                flags["prompt_tokens"] = flags.pop("prefix_tokens")
+            options = resumed_options(probe_options_from_run(resume, given.runs_root), given,
+                                      flags)
             options.n, options.max_mismatches = n, max_mismatches
             options.top = max(top, show_spans)
         else:

@@ -12,32 +12,19 @@ from rich.table import Table
 from rich.text import Text
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say
+from text2world.cli.run_options import SHARED_FLAGS, RunFlags, with_run_options
 from text2world.cli.runs import (
     ProgressObserver,
-    api_base_option,
-    concurrency_option,
-    epochs_option,
     explicit_flags,
     infrastructure_note,
-    label_option,
-    max_retries_option,
-    max_tokens_option,
-    model_arg_option,
-    no_cache_option,
-    parse_model_args,
     quiet_option,
     reference_notice,
-    resume_option,
     resumed_options,
-    retry_delay_option,
     run_guarded,
-    run_id_option,
     run_paths,
     runs_dir_option,
     split_ids,
     spread_table,
-    temperature_option,
-    timeout_option,
 )
 from text2world.errors import Text2WorldError
 from text2world.model.client import prepare_litellm_environment
@@ -158,10 +145,7 @@ def _quick_exit() -> None:
         _quick_exit.registered = True  # type: ignore[attr-defined]  # a flag on the function
 
 
-EVAL_FIELDS = {"retry_delay": "retry_base_delay", "no_cache": "use_cache",
-               "model_arg": "model_args", "runs_dir": "runs_root", "no_progress": "progress"}
-
-
+@with_run_options(seed_help="Seed of the reference models.")
 def eval_command(
     ctx: typer.Context,
     model: str = typer.Option(None, "--model", "-m",
@@ -176,28 +160,16 @@ def eval_command(
                                           help="Template file with {domain}, {error}, "
                                                "{history}, {round}."),
     description: str = typer.Option("abstract", "--description",
-                                    help="abstract or concrete descriptions."),
+                                    help="abstract or concrete descriptions, or problems "
+                                         "(Prob2Domain: problems and plans)."),
     dataset: str = typer.Option("text2world", "--dataset",
                                 help="Built-in store (default), an imported dataset or a path."),
     split: str = typer.Option("test", "--split", help="test, train or all."),
     limit: int = typer.Option(None, "--limit", help="Only the first N selected items."),
     domains: str = typer.Option(None, "--domains", help="Comma-separated item ids."),
-    epochs: int = epochs_option(),
-    api_base: str = api_base_option(),
-    temperature: float = temperature_option(),
-    max_tokens: int = max_tokens_option(),
-    model_arg: list[str] = model_arg_option(),
-    max_concurrency: int = concurrency_option(),
-    timeout: float = timeout_option(),
-    max_retries: int = max_retries_option(),
-    retry_delay: float = retry_delay_option(),
-    no_cache: bool = no_cache_option(),
-    seed: int = typer.Option(0, "--seed", help="Seed of the reference models."),
+    run_flags: RunFlags = SHARED_FLAGS,
     workers: int = typer.Option(None, "--workers",
                                 help="Processes for validation and scoring (0: none)."),
-    run_id: str = run_id_option(),
-    label: str = label_option(),
-    runs_dir: Path = runs_dir_option(),
     mystery: bool = typer.Option(False, "--mystery",
                                  help="Obfuscated copies: every name a seeded nonsense word, "
                                       "descriptions and problems to match."),
@@ -217,11 +189,15 @@ def eval_command(
     allow_exemplar_items: bool = typer.Option(
         False, "--allow-exemplar-items",
         help="With few-shot prompts: also evaluate the exemplars (their gold is in the prompt)."),
-    resume: Path = resume_option(),
     no_progress: bool = typer.Option(False, "--no-progress",
                                      help="No progress bar (or lines, without a terminal)."),
     quiet: bool = quiet_option(),
     list_models: bool = typer.Option(False, "--list-models", help="List model aliases."),
+    task: str = typer.Option("generation", "--task",
+                             help="generation (domains from text) or problem (PDDL problems "
+                                  "from text; --description explicit or abstract)."),
+    size: str = typer.Option(None, "--size", help="With --task problem: easy (the store's "
+                                                  "problems), hard (generated) or both."),
 ) -> None:
     """Generate PDDL domains with a model, correct them with the validator, score every round."""
     from text2world.engine.summary import done_phrase
@@ -235,22 +211,28 @@ def eval_command(
             fail(str(err))
         print_table(console, model_aliases_table(aliases))
         return
+    from text2world.cli.problem import check_task, problem_eval
+
+    check_task(ctx, task)
+    if task == "problem":
+        flags = {name: value for name, value in run_flags.items() if name != "resume"}
+        return problem_eval(ctx, dict(
+            model=model or "", ec=ec, style=description, size=size, dataset=dataset,
+            split=split, limit=limit, domains=split_ids(domains), workers=workers, **flags),
+            run_flags["resume"], quiet, no_progress)
     given = EvalOptions(
         model=model or "", ec=ec, prompt=prompt, correction_prompt=correction_prompt,
         description=description, dataset=dataset, split=split, limit=limit,
-        domains=split_ids(domains), epochs=epochs, api_base=api_base,
-        temperature=temperature, max_tokens=max_tokens, model_args=parse_model_args(model_arg),
-        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries,
-        retry_base_delay=retry_delay, use_cache=not no_cache, seed=seed, workers=workers,
-        run_id=run_id, label=label, semantic=semantic, mystery=mystery, runs_root=runs_dir,
+        domains=split_ids(domains), workers=workers, semantic=semantic, mystery=mystery,
         allow_exemplar_items=allow_exemplar_items, feedback=feedback, agent=agent,
-        tool_budget=tool_budget)
+        tool_budget=tool_budget, **run_flags)
+    resume = run_flags["resume"]
     try:
         if resume is not None:
             # Credentials are never written to the run: --api-base and --model-arg give
             # them again; any other flag must match the run's.
-            options = resumed_options(options_from_run(resume, runs_dir), given,
-                                      explicit_flags(ctx, EVAL_FIELDS))
+            options = resumed_options(options_from_run(resume, given.runs_root), given,
+                                      explicit_flags(ctx))
         else:
             if not model:
                 fail("no model given: pass --model ALIAS (see --list-models), or --resume RUN")

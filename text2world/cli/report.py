@@ -231,6 +231,9 @@ def report_command(
             summary = summarize_run(open_run(path))
             print_json(summary) if as_json else print_judge(judge_summary(summary))
         return
+    if kind == RunKind.PROBLEM:
+        from text2world.cli.problem import report_problem
+        return report_problem(runs, as_json)
     if kind == RunKind.CONTAMINATION:
         for path in runs:  # each probe's report in its own folder
             _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)

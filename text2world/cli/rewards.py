@@ -11,13 +11,14 @@ import typer
 from text2world.cli.common import ExitCode, choices, err_console, fail, say
 from text2world.cli.runs import run_paths, runs_dir_option
 from text2world.reports.rendering import count_of
-from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, METRICS
+from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC, METRICS, PROBLEM_METRIC
 
-Metric = choices("Metric", METRICS)
+Metric = choices("Metric", (*METRICS, PROBLEM_METRIC))
 
 
 def score_batch_command(
-    source: Path = typer.Argument(..., help='JSONL input: lines {"id", "gold_id" or "gold_pddl", "response"}.'),
+    source: Path = typer.Argument(..., help='JSONL input: lines {"id", "gold_id" or "gold_pddl", "response"}'
+                                 ' (and "gold_problem" for a problem answer).'),
     out: Path = typer.Option(..., "--out", "-o", help="JSONL output (resumed when it exists)."),
     metric: Metric = typer.Option(DEFAULT_METRIC, "--metric",  # type: ignore[valid-type]
                                   help="The metric in each line's 'reward' (every score is written)."),

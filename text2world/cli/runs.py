@@ -159,10 +159,10 @@ def split_ids(text: str | None) -> list[str] | None:
 # --resume
 
 
-def explicit_flags(ctx: typer.Context, fields: dict[str, str] | None = None) -> dict[str, str]:
+def explicit_flags(ctx: typer.Context) -> dict[str, str]:
     """Option field -> flag, for each option the command line set explicitly (not a default
-    or an environment variable). ``fields`` maps parameter names to option fields."""
-    fields = fields or {}
+    or an environment variable). A task command names its parameters as its options' fields
+    (cli/run_options.py), so a parameter's name is its field."""
     found = {}
     for param in ctx.command.params:
         source = ctx.get_parameter_source(param.name) if param.name else None
@@ -170,7 +170,7 @@ def explicit_flags(ctx: typer.Context, fields: dict[str, str] | None = None) -> 
         if getattr(source, "name", None) == "COMMANDLINE":
             flag = max((o for o in param.opts if o.startswith("--")), key=len,
                        default=param.opts[0] if param.opts else param.name)
-            found[fields.get(param.name, param.name)] = flag
+            found[param.name] = flag
     return found
 
 

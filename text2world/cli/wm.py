@@ -12,31 +12,17 @@ import typer
 from rich.table import Table
 
 from text2world.cli.common import choices, console, err_console, fail, print_json, say
+from text2world.cli.run_options import RUN_FLAGS, SHARED_FLAGS, RunFlags, with_run_options
 from text2world.cli.runs import (
     ProgressObserver,
-    api_base_option,
-    concurrency_option,
-    epochs_option,
     explicit_flags,
     infrastructure_note,
-    label_option,
-    max_retries_option,
-    max_tokens_option,
-    model_arg_option,
-    no_cache_option,
-    parse_model_args,
     quiet_option,
     reference_notice,
-    resume_option,
     resumed_options,
-    retry_delay_option,
     run_guarded,
-    run_id_option,
-    runs_dir_option,
     split_ids,
     spread_table,
-    temperature_option,
-    timeout_option,
 )
 from text2world.errors import Text2WorldError
 from text2world.model.environment import prepare_litellm_environment
@@ -143,15 +129,13 @@ TASK_ONLY = {"form": ("next-state",), "illegal_share": ("next-state",),
              "off_plan_share": ("next-state",), "static_share": ("next-state",),
              "examples": ("next-state",), "k": ("propose", "plan"),
              "slack": ("propose",), "per_k": ("propose",)}
-WM_FIELDS = {"problems": "problems_per_domain", "rho": "rhos", "no_cache": "use_cache",
-             "retry_delay": "retry_base_delay", "model_arg": "model_args",
-             "runs_dir": "runs_root", "as_json": "json", "limit_domains": "limit"}
 
 
 def _task_command(task: str):
     def hidden(name: str) -> bool:
         return task not in TASK_ONLY.get(name, (task,))
 
+    @with_run_options(seed_help="Seed of the items and reference models.")
     def command(
         ctx: typer.Context,
         model: str = typer.Option(None, "--model", "-m",
@@ -170,8 +154,8 @@ def _task_command(task: str):
                                            "description."),
         form: Form = typer.Option("full", "--form", hidden=hidden("form"),  # type: ignore[valid-type]  # typer choices: an enum made at runtime
                                   help="Predict the full state or the diff."),
-        rho: str = typer.Option("0.25,0.5,0.75,1", "--rho",
-                                help="Shares of the plan the model handles."),
+        rhos: str = typer.Option("0.25,0.5,0.75,1", "--rho",
+                                 help="Shares of the plan the model handles."),
         k: int = typer.Option(None, "--top-k", "-k", hidden=hidden("k"),
                               help=("Actions asked for (default 10; hit@1,2,3,5,10)."
                                     if task == "propose" else
@@ -197,35 +181,23 @@ def _task_command(task: str):
         examples: int = typer.Option(0, "--examples", hidden=hidden("examples"),
                                      help="Worked examples from the train split (other "
                                           "domains) in every prompt (0-8)."),
-        problems: int = typer.Option(None, "--problems", help="Problems per domain (all)."),
+        problems_per_domain: int = typer.Option(None, "--problems",
+                                                help="Problems per domain (all)."),
         dataset: str = typer.Option("text2world", "--dataset"),
         split: str = typer.Option("test", "--split", help="test, train or all."),
-        limit_domains: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
-        limit: int = typer.Option(None, "--limit", hidden=True),
+        limit: int = typer.Option(None, "--limit-domains", help=LIMIT_DOMAINS_HELP),
+        items_limit: int = typer.Option(None, "--limit", hidden=True),  # refused: counts items
         domains: str = typer.Option(None, "--domains", help="Comma-separated domain ids."),
-        epochs: int = epochs_option(),
-        api_base: str = api_base_option(),
-        temperature: float = temperature_option(),
-        max_tokens: int = max_tokens_option(),
-        model_arg: list[str] = model_arg_option(),
-        max_concurrency: int = concurrency_option(),
-        timeout: float = timeout_option(),
-        max_retries: int = max_retries_option(),
-        retry_delay: float = retry_delay_option(),
+        run_flags: RunFlags = SHARED_FLAGS,
         planner_timeout: float = typer.Option(20.0, "--planner-timeout",
                                               help="Seconds per Fast Downward call."),
-        no_cache: bool = no_cache_option(),
-        seed: int = typer.Option(0, "--seed", help="Seed of the items and reference models."),
-        run_id: str = run_id_option(),
-        label: str = label_option(),
-        runs_dir: Path = runs_dir_option(),
-        resume: Path = resume_option(),
         quiet: bool = quiet_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     ) -> None:
         args = dict(locals())
         args.pop("ctx")
         args.pop("hidden", None)
+        args.update(args.pop("run_flags"))
         run_task(task, ctx, args)
 
     command.__doc__ = {
@@ -243,30 +215,25 @@ def run_task(task: str, ctx: typer.Context, args: dict) -> None:
     from text2world.engine.summary import done_phrase
     from text2world.tasks.wm.task import WmOptions, options_from_run, plan, run_wm
 
-    flags = explicit_flags(ctx, WM_FIELDS)
+    flags = explicit_flags(ctx)
     for name, tasks in TASK_ONLY.items():
         if name in flags and task not in tasks:
             fail(f"{flags[name]} applies to t2w wm {' and '.join(tasks)}, not to {task}")
     given = WmOptions(
         model=args["model"] or "", task=task, size=str(args["size"]),
         mystery=args["mystery"], rules=str(args["rules"]),
-        render=str(args["render"]), form=str(args["form"]), rhos=parse_rhos(args["rho"]),
+        render=str(args["render"]), form=str(args["form"]), rhos=parse_rhos(args["rhos"]),
         k=args["k"], slack=args["slack"], per_k=args["per_k"],
         illegal_share=args["illegal_share"], off_plan_share=args["off_plan_share"],
         static_share=args["static_share"], examples=args["examples"],
-        problems_per_domain=args["problems"],
+        problems_per_domain=args["problems_per_domain"],
         dataset=args["dataset"], split=args["split"],
-        limit=domain_limit(args["limit_domains"], args["limit"]),
-        domains=split_ids(args["domains"]), epochs=args["epochs"],
-        api_base=args["api_base"], temperature=args["temperature"],
-        max_tokens=args["max_tokens"], model_args=parse_model_args(args["model_arg"]),
-        max_concurrency=args["max_concurrency"], timeout=args["timeout"],
-        max_retries=args["max_retries"], retry_base_delay=args["retry_delay"],
-        planner_timeout=args["planner_timeout"], use_cache=not args["no_cache"],
-        seed=args["seed"], run_id=args["run_id"], label=args["label"], runs_root=args["runs_dir"])
+        limit=domain_limit(args["limit"], args["items_limit"]),
+        domains=split_ids(args["domains"]), planner_timeout=args["planner_timeout"],
+        **{name: args[name] for name in RUN_FLAGS})
     try:
         if args["resume"] is not None:
-            resumed = options_from_run(args["resume"], args["runs_dir"])
+            resumed = options_from_run(args["resume"], args["runs_root"])
             if resumed.task != task:
                 fail(f"{args['resume']} is a {resumed.task} run: resume it with "
                      f"t2w wm {resumed.task} --resume")

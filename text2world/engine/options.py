@@ -98,8 +98,10 @@ class RunOptions:
             domains=list(selected) if selected else selection.get("domains"),
             api_base=config.get("api_base"), temperature=temperature, max_tokens=max_tokens,
             model_args={k: v for k, v in generation.items() if k not in spec_params},
-            timeout=float(config.get("timeout", 600.0)),
-            max_retries=int(config.get("max_retries", 5)), seed=int(config.get("seed", 0)),
+            # an imported run (t2w import-inspect) records neither: null
+            timeout=float(_given(config.get("timeout"), 600.0)),
+            max_retries=int(_given(config.get("max_retries"), 5)),
+            seed=int(config.get("seed", 0)),
             epochs=run_epochs(config), resume=Path(path))
         for key, (name, convert) in cls.FIELDS.items():
             if key in config:
@@ -108,6 +110,10 @@ class RunOptions:
 
     def selection_flags(self) -> dict:
         return {"limit": self.limit, "domains": self.domains}
+
+
+def _given(value: Any, default: Any) -> Any:
+    return default if value is None else value
 
 
 def resume_conflicts(resumed: RunOptions, given: RunOptions, flags: dict[str, str]) -> list[str]:

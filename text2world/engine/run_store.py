@@ -106,12 +106,13 @@ class RunKind(str, Enum):
     WM = "wm"
     CONTAMINATION = "contamination"
     JUDGE = "judge"
+    PROBLEM = "problem"
 
     @property
     def command(self) -> str:
         """The command that makes runs of this kind."""
         return {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination",
-                "judge": "t2w judge"}[self.value]
+                "judge": "t2w judge", "problem": "t2w eval --task problem"}[self.value]
 
 
 KINDS = tuple(kind.value for kind in RunKind)  # the tasks (``Run.kind``)

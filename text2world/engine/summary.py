@@ -10,7 +10,7 @@ viewer's counts all go through here.
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
 from text2world.engine.run_store import (
     ErrorRecord,
@@ -21,6 +21,7 @@ from text2world.engine.run_store import (
     RunConfig,
     RunSummary,
     SentCall,
+    Usage,
     run_epochs,
     run_label,
     sample_key,
@@ -33,6 +34,20 @@ if TYPE_CHECKING:
 
 def _calls(item: ItemRecord) -> list[ModelCall]:
     return list(item.get("rounds") or item.get("calls") or [])
+
+
+class CallTotals(TypedDict):
+    usage: Usage
+    cost: float
+    latency: float
+
+
+def call_totals(calls: Sequence[ModelCall]) -> CallTotals:
+    """An item's ``usage``, ``cost`` and ``latency``: the sums over its calls (rounds)."""
+    return {"usage": {"prompt_tokens": sum(c.get("prompt_tokens") or 0 for c in calls),
+                      "completion_tokens": sum(c.get("completion_tokens") or 0 for c in calls)},
+            "cost": sum(c.get("cost") or 0.0 for c in calls),
+            "latency": round(sum(c.get("latency") or 0.0 for c in calls), 4)}
 
 
 def common_summary(config: RunConfig, items: Sequence[ItemRecord],
@@ -109,10 +124,16 @@ def epoch_spread(task: Task, config: RunConfig, items: Sequence[ItemRecord]) -> 
     return {"per_epoch": per_epoch, "spread": spread(per_epoch)}
 
 
+def count_of(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the number it takes: ``1 item``, ``2 items``, ``0 items``,
+    ``1,000 items``: how every count a person reads is written (reports, runs, commands)."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 def items_phrase(items: int, epochs: int = 1, noun: str = "item") -> str:
     """How every count of a run reads: ``2 items x 3 epochs``, ``1 item`` (one epoch)."""
-    counted = f"{items} {noun}" + ("" if items == 1 else "s")
-    return f"{counted} x {epochs} epochs" if epochs > 1 else counted
+    counted = count_of(items, noun)
+    return f"{counted} x {epochs:,} epochs" if epochs > 1 else counted
 
 
 def done_phrase(summary: RunSummary, new: int | None = None, noun: str = "item") -> str:
@@ -120,12 +141,11 @@ def done_phrase(summary: RunSummary, new: int | None = None, noun: str = "item")
     with epochs, in samples: ``4 new samples, 3/4 samples done (2 items x 2 epochs)``."""
     planned = int(summary.get("planned_items") or 0)
     epochs = int(summary.get("epochs") or 1)
-    made = "" if new is None else f"{new} new {noun if epochs == 1 else 'sample'}" + \
-        ("" if new == 1 else "s") + ", "
+    made = "" if new is None else count_of(new, f"new {noun if epochs == 1 else 'sample'}") + ", "
     if epochs == 1:
-        return f"{made}{summary.get('finished_items', 0)}/{planned} {noun}s done"
+        return f"{made}{summary.get('finished_items', 0):,}/{planned:,} {noun}s done"
     samples = summary.get("finished_samples", summary.get("finished_items", 0))
-    return (f"{made}{samples}/{planned * epochs} samples done "
+    return (f"{made}{samples:,}/{planned * epochs:,} samples done "
             f"({items_phrase(planned, epochs, noun)})")
 
 

@@ -33,6 +33,7 @@ from text2world.scoring.metrics import MODES
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 from text2world.scoring.semantic_record import headline_value
 from text2world.store.datasets import BUILTIN
+from text2world.tasks.generation.prompts import description_text
 from text2world.tasks.generation.records import GenerationItem
 from text2world.tasks.generation.task import EvalOptions, GenerationTask
 
@@ -85,7 +86,7 @@ def generation(ec: int = 3, description: str = "abstract", mode: str = "paper",
     inspect_samples = [
         Sample(id=s.id, target=s.data.domain,
                input=chat_messages(prompts.generation_messages(
-                   s.data.description(description) or "")),
+                   description_text(s.data, description) or "")),
                metadata={"name": s.data.name, "split": s.data.split}) for s in samples]
     metadata = task_metadata(engine_task, samples)
     metadata["text2world"]["mode"] = mode

@@ -79,9 +79,9 @@ def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
 
     log = _read_log(Path(path))
     settings = (log.eval.metadata or {}).get(CONFIG_KEY)
-    if not isinstance(settings, dict) or settings.get("kind") not in ("generation", "wm"):
+    if not isinstance(settings, dict) or settings.get("kind") not in ("generation", "wm", "problem"):
         raise ImportError_(f"{path}: task {log.eval.task!r} is not a text2world task "
-                           "(text2world/generation, next_state, verify, propose, plan)")
+                           "(text2world/generation, next_state, verify, propose, plan, problem)")
     if log.samples is None:
         raise ImportError_(f"{path}: the log holds no samples (written with --no-log-samples?)")
     model = log.eval.model

@@ -51,7 +51,7 @@ class ReferenceModelAPI(ModelAPI):
         context = (config.extra_body or {}).get(CONTEXT_KEY)
         if not isinstance(context, dict):
             raise ValueError("text2world reference models answer only text2world's tasks "
-                             "(text2world/generation, next_state, verify, propose, plan): they "
+                             "(text2world/generation, next_state, verify, propose, plan, problem): they "
                              "need the item's gold")
         round_index = int(context.get("round", 0))
         if context.get("agent"):  # the agent protocol: a validate_domain call, or the answer
@@ -67,6 +67,10 @@ class ReferenceModelAPI(ModelAPI):
             from text2world.tasks.wm.reference import reference_wm_answer
 
             text = reference_wm_answer(self.model_name, context, round_index)
+        elif context.get("task") == "problem":  # registered by its task (tasks.problem)
+            from text2world.model.reference import task_reference_answer
+
+            text = task_reference_answer("problem", self.model_name, context)
         else:
             text = reference_answer(self.model_name, context["gold"], str(context.get("item", "")),
                                     round_index, int(context.get("seed", 0)))

@@ -1,16 +1,18 @@
 """Inspect tasks of text2world, registered through the ``inspect_ai`` entry point
 (``pyproject.toml``), so ``inspect eval text2world/generation`` and
-``inspect eval text2world/next_state`` (``verify``, ``propose``, ``plan``) find them, and the
+``inspect eval text2world/next_state`` (``verify``, ``propose``, ``plan``, ``problem``) find them, and the
 ``t2w`` model provider (``t2w/oracle``, ``t2w/noisy-oracle``).
 
 Install with ``pip install 'text2world[inspect]'``.
 """
 
 from text2world.integrations.inspect_generation import generation
+from text2world.integrations.inspect_problem import problem
 from text2world.integrations.inspect_reference import reference_provider
 from text2world.integrations.inspect_wm import next_state, plan, propose, verify
 
-__all__ = ["generation", "next_state", "plan", "propose", "reference_provider", "verify"]
+__all__ = ["generation", "next_state", "plan", "problem", "propose", "reference_provider",
+           "verify"]
 
 NAMESPACE = "text2world"
 
@@ -22,7 +24,7 @@ def _namespace_tasks() -> None:
     under the package's namespace whatever Inspect found."""
     from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
 
-    for function in (generation, next_state, verify, propose, plan):
+    for function in (generation, next_state, verify, propose, plan, problem):
         info = registry_info(function)
         if not info.name.startswith(f"{NAMESPACE}/"):
             registry_add(function, RegistryInfo(type=info.type, name=f"{NAMESPACE}/{info.name}",

@@ -1,6 +1,6 @@
 """``t2w mcp``: text2world's validator, scorer, planner and simulator as MCP tools for agents.
 
-Tools: ``validate_domain``, ``score_domain``, ``plan``, ``validate_plan``, ``simulate``,
+Tools: ``validate_domain``, ``score_domain``, ``score_problem``, ``plan``, ``validate_plan``, ``simulate``,
 ``list_domains``, ``get_domain`` and ``list_published``, over stdio (the default) or streamable
 HTTP on loopback.
 
@@ -65,6 +65,12 @@ _DESCRIPTIONS = {
                     "`canonical` (rename-invariant); `semantic: true` adds plan validity, gold "
                     "plan acceptance, applicability F1, transition accuracy and diagnoses on the "
                     "gold's problems (or `problems`: [{name, pddl}]).",
+    "score_problem": "Score a problem answer (`response`, a raw model answer holding "
+                     "`(define (problem ...))`) against a gold problem (`gold_problem`: a "
+                     "problem name of the store domain `gold_id`, or problem PDDL with "
+                     "`gold_pddl`): reward 1.0 when it poses the gold's task (the same initial "
+                     "state up to a renaming of objects, goals accepting the same reachable "
+                     "states), else 0, with the reason and the verdict.",
     "plan": "Solve a PDDL problem (the planner front: in-process greedy search, then Fast "
             "Downward lama-first): the plan, or the status (unsolvable, timeout, ...), and "
             "which planner answered. The plan is replayed in the simulator (`validated`).",

@@ -11,11 +11,18 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from text2world.errors import Text2WorldError
 from text2world.files import home_dir
 from text2world.model.credentials import is_secret_name
 from text2world.model.environment import REFERENCE_MODELS, REFERENCE_PROVIDER, prepare_litellm_environment
+
+__all__ = [
+    "ModelConfigError", "litellm_module", "ModelSpec", "user_models_path",
+    "load_model_aliases", "resolve_model", "api_key_for",
+]
 
 
 class ModelConfigError(Text2WorldError, ValueError):
@@ -24,7 +31,7 @@ class ModelConfigError(Text2WorldError, ValueError):
 
 
 @lru_cache(maxsize=1)
-def litellm_module():
+def litellm_module() -> ModuleType:
     """The configured litellm module, with the reference provider registered.
 
     Imported with the cyclic garbage collector paused, then frozen (``gc.freeze``): litellm
@@ -45,7 +52,7 @@ def litellm_module():
             gc.enable()
 
 
-def _configured_litellm():
+def _configured_litellm() -> ModuleType:
     import litellm
 
     litellm.suppress_debug_info = True
@@ -92,7 +99,7 @@ class ModelSpec:
     def is_reference(self) -> bool:
         return self.provider == REFERENCE_PROVIDER
 
-    def to_config(self) -> dict:
+    def to_config(self) -> dict[str, Any]:
         """What a run config records: never the key, only the variable's name."""
         data = asdict(self)
         data["is_reference"] = self.is_reference

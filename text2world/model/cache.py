@@ -8,9 +8,12 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, Iterator
 
 from text2world.files import MAX_CACHE_ENTRY_BYTES, JsonFileStore, home_dir, read_input_text
 from text2world.model.credentials import redact
+
+__all__ = ["Completion", "cache_dir", "request_key", "ResponseCache"]
 
 
 @dataclass
@@ -28,7 +31,7 @@ class Completion:
     # function calls the model asked for (agent protocol): [{id, name, arguments (JSON text)}]
     tool_calls: list[dict] | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -83,7 +86,7 @@ class ResponseCache(JsonFileStore):
                   "completion": completion.to_dict()}
         self.write(key, json.dumps(record, ensure_ascii=False))
 
-    def records(self):
+    def records(self) -> Iterator[tuple[Path, dict[str, Any]]]:
         """(path, the entry's JSON, {} when unreadable) of every cached response (the entries
         ``JsonFileStore.entries`` finds)."""
         for path in sorted(path for path, _, _ in self.entries()):
@@ -93,7 +96,7 @@ class ResponseCache(JsonFileStore):
                 data = {}
             yield path, data
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         by_model: dict[str, dict] = {}
         total_bytes = 0
         count = 0

@@ -51,7 +51,7 @@ class InfrastructureError(Text2WorldError, RuntimeError):
         self.message = message
         self.attempts = attempts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "attempts": self.attempts}
 
 
@@ -373,7 +373,7 @@ class LLMClient:
             tool_calls=[{"id": call["id"], "name": call["function"]["name"],
                          "arguments": call["function"]["arguments"]}] if call else None)
 
-    def _completion(self, response, latency: float, attempts: int) -> Completion:
+    def _completion(self, response: Any, latency: float, attempts: int) -> Completion:
         choice = response.choices[0]
         message = choice.message
         content = getattr(message, "content", None) or ""
@@ -393,7 +393,7 @@ class LLMClient:
                           model=getattr(response, "model", None),
                           tool_calls=calls or None)
 
-    def _cost(self, response, prompt_tokens: int, completion_tokens: int) -> float | None:
+    def _cost(self, response: Any, prompt_tokens: int, completion_tokens: int) -> float | None:
         spec = self.spec
         if spec.is_reference:
             return 0.0

@@ -35,6 +35,12 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+__all__ = [
+    "MASK", "is_secret_name", "fingerprint", "split_userinfo", "remember_secret",
+    "mask_secrets", "redact_text", "mask_known_secrets", "redact_streams", "redact",
+    "needs_credentials", "lost_credentials_message",
+]
+
 MASK = "***"
 FINGERPRINT = "sha256:"
 HEADER_FIELDS = frozenset({"extra_headers", "headers", "default_headers"})

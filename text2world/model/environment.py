@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import os
 
+__all__ = [
+    "REFERENCE_PROVIDER", "REFERENCE_MODELS", "REFERENCE_JUDGES", "SYSTEM_MESSAGE",
+    "prepare_litellm_environment",
+]
+
 REFERENCE_PROVIDER = "reference"
 REFERENCE_MODELS = ("oracle", "noisy-oracle", "judge-yes", "judge-random", "judge-oracle")
 REFERENCE_JUDGES = ("judge-yes", "judge-random", "judge-oracle")  # answer only in t2w judge

@@ -24,6 +24,11 @@ from text2world.model.environment import (
     prepare_litellm_environment,
 )
 
+__all__ = [
+    "register_reference_answerer", "reference_answer", "reference_agent_step",
+    "reference_reply", "reference_handler",
+]
+
 # The world-model and judge tasks answer their own prompts for the reference models: they hold
 # the call's truth (the simulator's state, the semantic verdict). Each registers its answerer
 # here when its module is imported, since the model layer sits below the tasks.
@@ -36,7 +41,7 @@ def register_reference_answerer(task: str, answerer: ReferenceAnswerer) -> None:
     REFERENCE_ANSWERERS[task] = answerer
 
 
-def task_reference_answer(task: str, model: str, context: dict) -> str:
+def task_reference_answer(task: str, model: str, context: dict[str, Any]) -> str:
     """The registered answer of a reference model to a call of ``task``."""
     answerer = REFERENCE_ANSWERERS.get(task)
     if answerer is None:
@@ -89,7 +94,7 @@ def reference_answer(model: str, gold: str, item: str, round_index: int, seed: i
     return text
 
 
-def reference_agent_step(model: str, context: dict, tool_results: list[str]
+def reference_agent_step(model: str, context: dict[str, Any], tool_results: list[str]
                          ) -> tuple[str, dict | None]:
     """The agent protocol (``t2w eval --agent``): (final answer, None), or (``""``, the
     arguments of a ``validate_domain`` call). A reference model validates round i's domain with
@@ -131,7 +136,7 @@ class ReferenceReply:
     completion_tokens: int
 
 
-def reference_reply(model: str, messages: list, context: dict) -> ReferenceReply:
+def reference_reply(model: str, messages: list, context: dict[str, Any]) -> ReferenceReply:
     """What ``reference/<model>`` replies to ``messages``, given the call's ``context`` (what
     the tasks pass as the ``t2w`` metadata of the call: the item's gold or world, the round,
     the seed...). Raises ``ReferenceCallError`` for a call it does not answer. Offline and
@@ -175,7 +180,7 @@ def _reply(messages: list, text: str | None, tool_call: dict | None = None) -> R
 
 
 @lru_cache(maxsize=1)
-def reference_handler():
+def reference_handler() -> Any:
     """A litellm CustomLLM answering as ``reference_reply`` does, for calls made through
     litellm itself (``LLMClient`` answers the reference models without it)."""
     prepare_litellm_environment()
@@ -201,10 +206,12 @@ def reference_handler():
                    "total_tokens": reply.prompt_tokens + reply.completion_tokens})
 
     class ReferenceLLM(CustomLLM):
-        def completion(self, model, messages, *args, litellm_params=None, **kwargs):
+        def completion(self, model: str, messages: list, *args: Any, litellm_params: dict | None = None,
+                       **kwargs: Any) -> Any:
             return answer(model, messages, litellm_params)
 
-        async def acompletion(self, model, messages, *args, litellm_params=None, **kwargs):
+        async def acompletion(self, model: str, messages: list, *args: Any,
+                              litellm_params: dict | None = None, **kwargs: Any) -> Any:
             return answer(model, messages, litellm_params)
 
     return ReferenceLLM()

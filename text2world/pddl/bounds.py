@@ -19,6 +19,13 @@ from collections import OrderedDict
 
 from text2world.errors import Text2WorldError
 
+__all__ = [
+    "MAX_DOMAIN_CHARS", "MAX_TOKENS", "MAX_NESTING_DEPTH", "MAX_TYPES", "MAX_TYPE_DEPTH",
+    "MAX_DECLARATIONS", "MAX_IDENTIFIER_CHARS", "MAX_REPORTED_ISSUES", "LIMITS",
+    "DomainInputError", "line_column", "TOKEN", "decode_domain_bytes", "check_domain_text",
+    "check_structure",
+]
+
 # The limits, one place (the README's "Bounds on input" lists them).
 MAX_DOMAIN_CHARS = 128_000  # characters of one domain text (the API's body limit is separate)
 MAX_TOKENS = 20_000  # parentheses, names and keywords (comments excluded); tarski: ~0.5 s

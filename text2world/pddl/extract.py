@@ -1,4 +1,5 @@
-"""Extraction of a PDDL domain from a model's answer (one function for the library, CLI, API).
+"""Extraction of a PDDL domain (or problem) from a model's answer (one function each for the
+library, CLI, API).
 
 Answers seen from real models: fenced blocks tagged ``pddl``/``lisp``/``PDDL``, a fence followed by
 a ``pddl`` line, code starting on the fence line itself (```` ```(define ...````), an unclosed last
@@ -24,12 +25,18 @@ from dataclasses import dataclass
 from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 
+__all__ = [
+    "MAX_ANSWER_CHARS", "NoDomainFound", "strip_reasoning", "Block", "balanced_expression",
+    "extract_domain", "domain_from_answer", "dropped_definitions",
+]
+
 # An answer may be longer than a domain (reasoning, explanations); past this it is not scanned.
 MAX_ANSWER_CHARS = 8 * MAX_DOMAIN_CHARS
 
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
 _DOMAIN_DEFINE = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
+_PROBLEM_DEFINE = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
 _LANGUAGE_TAG = re.compile(r"[A-Za-z][\w+.-]*")
 _PDDL_TAGS = frozenset({"pddl"})
 _TAG_LINE = frozenset({"pddl", "lisp", "scheme", "pddl domain", "pddl:"})
@@ -41,6 +48,10 @@ _LEADING_COMMENTS = re.compile(r"(?:\s|;[^\n]*)*")
 
 class NoDomainFound(Text2WorldError, ValueError):
     """The answer contains no PDDL domain."""
+
+
+class NoProblemFound(Text2WorldError, ValueError):
+    """The answer contains no PDDL problem (``(define (problem ...``)."""
 
 
 def strip_reasoning(response: str) -> str:
@@ -197,6 +208,29 @@ def extract_domain(response: str, mode: str = "canonical") -> str:
         raise NoDomainFound(
             f"no PDDL domain found in the answer {where}(no fenced block, no '(define' text)")
     return balanced_expression(text, match.start())
+
+
+def extract_problem(response: str) -> str:
+    """The ``(define (problem ...))`` form of an answer (prose, fences and ``<think>`` blocks
+    around it): the longest such form of the fenced blocks, else of the bare text, up to its
+    balancing parenthesis (or the end, when unbalanced, so the parser can say so); a domain
+    beside it is dropped. Raises ``NoProblemFound`` when there is none."""
+    if not isinstance(response, str) or not response.strip():
+        raise NoProblemFound("the answer is empty")
+    if len(response) > MAX_ANSWER_CHARS:
+        raise NoProblemFound(f"the answer has {len(response):,} characters; the limit is "
+                             f"{MAX_ANSWER_CHARS:,} (MAX_ANSWER_CHARS)")
+    text = strip_reasoning(response)
+    problems = []
+    for code in [block.code for block in fenced_blocks(text)] or [text]:
+        match = _PROBLEM_DEFINE.search(code)
+        if match is not None:
+            problems.append(balanced_expression(_before_fence(code, match), match.start()))
+    if not problems:
+        where = " after removing <think> blocks" if text != response else ""
+        raise NoProblemFound(f"no PDDL problem found in the answer{where} (no "
+                             "'(define (problem' text)")
+    return max(problems, key=len)
 
 
 def domain_from_answer(text: str, mode: str = "canonical") -> str:

@@ -5,6 +5,7 @@ parenthesis balance check, shared by ``validation`` (tarski's verdict and its ta
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from text2world.pddl.model import line_column, strip_comments
 
@@ -19,7 +20,7 @@ class Issue:
     column: int | None = None
     kind: str | None = None  # the underlying exception or check, e.g. "UndefinedPredicate"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def __str__(self) -> str:

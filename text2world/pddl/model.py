@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Callable, Iterable, Iterator, Union
+from typing import Any, Callable, Iterable, Iterator, Union
 
 # The input limits and their linear-time checks live in bounds.py (re-exported here).
 from text2world.pddl.bounds import (  # noqa: F401
@@ -25,6 +25,17 @@ from text2world.pddl.bounds import (  # noqa: F401
     decode_domain_bytes,
     line_column,
 )
+
+__all__ = [
+    "strip_comments_released", "strip_comments", "TarskiReader", "tarski_parse",
+    "folding_can_change_parse", "TypedName", "Atom", "Truth", "Not", "And", "Or", "Quantified",
+    "Formula", "AddEffect", "DeleteEffect", "ConditionalEffect", "ForallEffect",
+    "FunctionEffect", "Effect", "iter_formula", "iter_literals", "iter_atoms", "map_formula",
+    "iter_effects", "VARIABLE", "Predicate", "Action", "Domain", "term_from_tarski",
+    "formula_from_tarski", "domain_from_tarski", "DOMAINS_MAX_ENTRIES", "parse_domain",
+    "DomainInputError", "line_column", "decode_domain_bytes", "check_domain_text",
+    "MAX_NESTING_DEPTH",
+]
 
 # --------------------------------------------------------------------------------------------
 # Text helpers
@@ -57,8 +68,12 @@ def strip_comments(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # tarski bridge
 
+# A ``tarski.io.PDDLReader`` holding a parsed domain (tarski has no type hints); tarski's terms,
+# formulas and effects come in as ``Any`` too.
+TarskiReader = Any
 
-def tarski_parse(text: str, *, case_insensitive: bool = False):
+
+def tarski_parse(text: str, *, case_insensitive: bool = False) -> TarskiReader:
     """Parse a domain with tarski (``raise_on_error=True``) and return the tarski reader.
 
     Raises ``DomainInputError`` for input rejected before parsing and whatever tarski raises
@@ -67,7 +82,7 @@ def tarski_parse(text: str, *, case_insensitive: bool = False):
     check_domain_text(text)
     from text2world.pddl.tarski_cache import domain_reader
 
-    def parse(source: str):
+    def parse(source: str) -> TarskiReader:
         try:
             return domain_reader(source)  # parsed once per process, a fresh reader each time
         except RecursionError:
@@ -453,7 +468,7 @@ class Domain:
 # Conversion from tarski objects
 
 
-def term_from_tarski(term) -> str:
+def term_from_tarski(term: Any) -> str:
     from tarski.syntax import CompoundTerm, Constant, Variable
 
     if isinstance(term, (Variable, Constant)):
@@ -463,11 +478,11 @@ def term_from_tarski(term) -> str:
     return str(term)
 
 
-def _typed(variable) -> TypedName:
+def _typed(variable: Any) -> TypedName:
     return TypedName(str(variable.symbol), str(variable.sort.name))
 
 
-def formula_from_tarski(formula) -> Formula:
+def formula_from_tarski(formula: Any) -> Formula:
     from tarski.syntax import Atom as TAtom
     from tarski.syntax import CompoundFormula, Connective, QuantifiedFormula, Tautology
 
@@ -488,7 +503,7 @@ def formula_from_tarski(formula) -> Formula:
     raise ValueError(f"unsupported formula {formula!s}")
 
 
-def _effect_atom(atom) -> Atom:
+def _effect_atom(atom: Any) -> Atom:
     """The atom of a tarski add or delete effect (always an atom there)."""
     result = formula_from_tarski(atom)
     if not isinstance(result, Atom):
@@ -496,7 +511,7 @@ def _effect_atom(atom) -> Atom:
     return result
 
 
-def _effect(effect) -> Effect:
+def _effect(effect: Any) -> Effect:
     from tarski.fstrips import AddEffect as TAdd
     from tarski.fstrips import DelEffect as TDel
     from tarski.fstrips import FunctionalEffect, IncreaseEffect, UniversalEffect
@@ -522,7 +537,7 @@ def _effect(effect) -> Effect:
 _NUMERIC_SORTS = frozenset({"Real", "Integer", "Natural", "number"})
 
 
-def domain_from_tarski(reader) -> Domain:
+def domain_from_tarski(reader: TarskiReader) -> Domain:
     """Build the immutable ``Domain`` from a tarski reader that parsed a domain."""
     builtin_sorts, builtin_predicates, builtin_functions = _builtin_symbols()
     problem = reader.problem
@@ -533,7 +548,7 @@ def domain_from_tarski(reader) -> Domain:
     constants = tuple(TypedName(str(c.symbol), str(c.sort.name)) for c in language.constants()
                       if c.sort.name not in _NUMERIC_SORTS)
 
-    def signature(symbol) -> tuple[TypedName, ...]:
+    def signature(symbol: Any) -> tuple[TypedName, ...]:
         domain = symbol.domain
         return tuple(TypedName(f"?x{i}", str(s.name)) for i, s in enumerate(domain))
 
@@ -558,7 +573,7 @@ def domain_from_tarski(reader) -> Domain:
                   actions=tuple(actions))
 
 
-def _number(term) -> str:
+def _number(term: Any) -> str:
     value = str(term)
     try:
         number = float(value)

@@ -16,6 +16,8 @@ import re
 
 from text2world.pddl.extract import balanced_expression
 
+__all__ = ["normalise_for_tarski"]
+
 _ACTION = re.compile(r"\(\s*:action\b", re.IGNORECASE)
 _KEYWORD = re.compile(r":(precondition|effect)\b", re.IGNORECASE)
 _TYPES = re.compile(r"\(\s*:types\b", re.IGNORECASE)

@@ -10,6 +10,11 @@ from __future__ import annotations
 import random
 import re
 
+__all__ = [
+    "rename_variables", "action_spans", "drop_action", "break_parenthesis",
+    "undefine_predicate",
+]
+
 _VARIABLE = re.compile(r"\?[A-Za-z][\w-]*")
 _ACTION_START = re.compile(r"\(\s*:action\s", re.IGNORECASE)
 

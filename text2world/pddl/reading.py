@@ -15,13 +15,15 @@ from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.issues import Issue, balance_error
 from text2world.pddl.model import line_column
 
+__all__ = ["unclosed_parenthesis", "all_errors"]
+
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "when"})
 _QUANTIFIERS = frozenset({"forall", "exists"})
 _NUMERIC = frozenset({"increase", "decrease", "assign", "scale-up", "scale-down", "<", ">", "<=",
                       ">=", "=", "+", "-", "*", "/"})
 
 
-def _tree(text: str):
+def _tree(text: str) -> list:
     """Nested lists ``[offset, child, ...]`` with ``(token, offset)`` leaves (lower-cased)."""
     root: list = [0]
     stack = [root]
@@ -41,11 +43,11 @@ def _tree(text: str):
     return root
 
 
-def _head(node) -> str:
+def _head(node: list) -> str:
     return node[1][0] if len(node) > 1 and isinstance(node[1], tuple) else ""
 
 
-def _typed_list(items) -> list[tuple[str, int, str | None, int]]:
+def _typed_list(items: list) -> list[tuple[str, int, str | None, int]]:
     """(name, offset, type or None for 'either'/object, offset of the type) of a typed list."""
     result: list[tuple[str, int, str | None, int]] = []
     pending: list[tuple[str, int]] = []
@@ -141,7 +143,7 @@ class _Checker:
                 self.action(section[3:])
         return self.issues
 
-    def action(self, items) -> None:
+    def action(self, items: list) -> None:
         variables: dict[str, str | None] = {}
         bodies = []
         for index, item in enumerate(items):
@@ -157,7 +159,7 @@ class _Checker:
         for body in bodies:
             self.formula(body, variables)
 
-    def formula(self, node, variables: dict[str, str | None]) -> None:
+    def formula(self, node: list, variables: dict[str, str | None]) -> None:
         head = _head(node)
         if not head or head in _NUMERIC or head in self.functions:
             return
@@ -225,7 +227,7 @@ class _Unclosed:
                      "ends up inside it (a ')' is missing before it)", line, column, "Unclosed")
 
 
-def _misplaced(node) -> tuple | list | None:
+def _misplaced(node: list) -> tuple | list | None:
     """The first child that cannot be inside ``node`` (only asked when the text is unbalanced)."""
     head = _head(node)
     if not head or head == "define":

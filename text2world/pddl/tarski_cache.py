@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from text2world.pddl import tarski_lexer
 
@@ -75,7 +76,7 @@ def transient() -> Iterator[None]:
         _TRANSIENT.reset(token)
 
 
-def _tree(reader, text: str, rule: str):
+def _tree(reader: Any, text: str, rule: str) -> tuple[Any, bool]:
     """The parse tree of ``text`` from grammar rule ``rule`` ("domain" or "problem"), parsed
     by ``reader``'s own parser on a miss (through ``parse_domain_string`` for domains, so that
     whatever observes tarski's parses sees this one). Raises what ANTLR raised."""
@@ -101,7 +102,7 @@ def _tree(reader, text: str, rule: str):
     captured: list = []
     parse_string = parser.parse_string
 
-    def capturing(string: str, start_rule: str):
+    def capturing(string: str, start_rule: str) -> Any:
         # tarski's parser on tokens cut without its lexer, the same ones (``tarski_lexer``)
         result = tarski_lexer.parse(parser, string, start_rule) \
             or parse_string(string, start_rule)
@@ -152,7 +153,7 @@ def _copy(error: BaseException) -> BaseException:
         return error
 
 
-def domain_reader(text: str):
+def domain_reader(text: str) -> Any:
     """A fresh ``tarski.io.PDDLReader`` (``raise_on_error=True``) holding the domain ``text``,
     its tree parsed at most once per process (see the module's docstring). Comment bodies are
     emptied first (see ``_COMMENT_BODY``). Raises what ``parse_domain_string`` raises."""
@@ -167,7 +168,7 @@ def domain_reader(text: str):
     return reader
 
 
-def read_instance(reader, text: str):
+def read_instance(reader: Any, text: str) -> Any:
     """``reader.parse_instance_string(text)`` with the problem's tree parsed at most once per
     process; returns the tarski problem."""
     tree, parsed = _tree(reader, _COMMENT_BODY.sub(";", text), "problem")

@@ -54,7 +54,8 @@ def _kind(piece: str) -> tuple[int, int] | None:
     errors: list[str] = []
 
     class Recorder(ErrorListener):
-        def syntaxError(self, recognizer, offending_symbol, line, column, msg, e):
+        def syntaxError(self, recognizer: Any, offending_symbol: Any, line: int,  # noqa: N802
+                        column: int, msg: str, e: Exception | None) -> None:
             errors.append(msg)
 
     lexer = fstripsLexer(InputStream(piece))
@@ -84,7 +85,7 @@ class _TokenSource:
         self._factory = CommonTokenFactory.DEFAULT
         self.inputStream = text_stream
 
-    def nextToken(self):  # noqa: N802 - ANTLR's name
+    def nextToken(self) -> Any:  # noqa: N802 - ANTLR's name
         token = self.tokens[self._next]
         self._next += 1
         return token
@@ -144,7 +145,7 @@ def tokens(text: str) -> _TokenSource | None:
     return source
 
 
-def parse(parser, text: str, rule: str):
+def parse(parser: Any, text: str, rule: str) -> tuple[Any, Any] | None:
     """What ``parser._parse_stream(InputStream(text), rule)`` returns (a tarski
     ``FStripsParser``: the tree and its token stream), from ``tokens``; None where ``tokens``
     declines the text."""

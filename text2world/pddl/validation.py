@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from text2world.pddl.bounds import MAX_REPORTED_ISSUES, TOKEN
 from text2world.pddl.extract import dropped_definitions
@@ -36,6 +38,8 @@ from text2world.pddl.model import (
     strip_comments,
     tarski_parse,
 )
+
+__all__ = ["CATEGORIES", "Validation", "classify_error", "used_features", "validate", "Issue"]
 
 CATEGORIES = (
     "UndefinedDomainName", "IncorrectParentheses", "UndefinedConstant", "MissingRequirements",
@@ -71,12 +75,15 @@ _QUOTED = re.compile(r'element "([^"]+)"')
 
 @dataclass(frozen=True)
 class Validation:
+    """What ``validate`` found: ``ok`` when there is no error; the errors and warnings, each an
+    ``Issue`` (category, message, line, column); the parsed ``Domain`` when the text parses."""
+
     ok: bool
     errors: tuple[Issue, ...] = ()
     warnings: tuple[Issue, ...] = ()
     domain: Domain | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "errors": [e.to_dict() for e in self.errors],
                 "warnings": [w.to_dict() for w in self.warnings]}
 
@@ -222,7 +229,7 @@ _IMPLIED = {
 }
 
 
-def _declared(requirements) -> set[str]:
+def _declared(requirements: Iterable[str]) -> set[str]:
     declared = set(requirements)
     for requirement in list(declared):
         declared |= _IMPLIED.get(requirement, set())

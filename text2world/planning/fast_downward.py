@@ -19,11 +19,21 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from text2world import children
 from text2world.errors import Text2WorldError
 from text2world.files import JsonFileStore
+
+if TYPE_CHECKING:
+    import subprocess  # imported where a planner starts: it is slow to import
+
+__all__ = [
+    "PlanResult", "tarski_problem_error", "solve_problem", "PlanCache", "PlannerMissing",
+    "fast_downward_driver", "fast_downward_folder", "run_fast_downward", "TURN_OVER",
+    "run_fast_downward_direct", "read_plan_file", "cpu_limit_message", "PROVER_SEARCH",
+    "fast_downward_plan", "PROVER_AFTER", "fast_downward_with_prover", "solve_many",
+]
 
 PLANNER = "fast-downward"
 
@@ -188,7 +198,7 @@ runpy.run_path(driver, run_name="__main__")
 
 
 def _start_launcher(launcher: str, options: Sequence[str], arguments: Sequence[str],
-                    workdir: Path, stdout: Any):
+                    workdir: Path, stdout: Any) -> subprocess.Popen[bytes]:
     """Start ``launcher`` (Python source) with the interpreter ``options`` and ``arguments``
     after the parent's PID, in ``workdir``, in its own process group, its output (stdout and
     stderr) to ``stdout``."""

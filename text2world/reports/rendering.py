@@ -11,6 +11,8 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from text2world.engine.summary import count_of as count_of  # re-exported: one wording of counts
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
@@ -18,11 +20,6 @@ if TYPE_CHECKING:
 LABELS = {"executable": "Exec", "similarity": "Sim", "f1_predicates": "F1 pred",
           "f1_parameters": "F1 param", "f1_preconditions": "F1 precond", "f1_effects": "F1 eff",
           "f1_types": "F1 types"}
-
-
-def count_of(count: int, noun: str, plural: str | None = None) -> str:
-    """A count with its noun in the number it takes: ``1 item``, ``2 items``, ``0 items``."""
-    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
 def round_label(round_index: int | str) -> str:

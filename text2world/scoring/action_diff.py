@@ -19,6 +19,8 @@ from text2world.scoring.canonical_mode import (
     score_canonical_views,
 )
 
+__all__ = ["action_diff"]
+
 
 def _diff_rows(gold_items: Sequence[tuple[Hashable, Printable]],
                predicted_items: Sequence[tuple[Hashable, Printable]]) -> list[dict]:

@@ -30,6 +30,12 @@ from typing import Callable, Generic, TypeVar
 
 from text2world.files import JsonFileStore
 
+__all__ = [
+    "T", "DEFAULT_MAX_BYTES", "PREPARED_GOLDS_MAX_BYTES", "deep_size", "text_key",
+    "default_max_bytes", "TextCache", "ALL_TEXT_CACHES", "gold_cache", "code_fingerprint",
+    "ResultCache",
+]
+
 T = TypeVar("T")
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024

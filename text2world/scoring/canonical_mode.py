@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from text2world.pddl.model import (
+    Action,
     AddEffect,
     And,
     Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     FunctionEffect,
@@ -30,6 +32,11 @@ from text2world.pddl.validation import Issue, classify_error
 from text2world.scoring.alignment import align
 from text2world.scoring.caching import gold_cache
 from text2world.scoring.score_base import Score, ratio_without_whitespace, set_f1
+
+__all__ = [
+    "ACTION_COMPONENTS", "Printable", "action_items", "canonical_view", "canonical_gold_view",
+    "score_canonical_views",
+]
 
 
 def _flatten(formula: Formula) -> list[Formula]:
@@ -70,7 +77,8 @@ def _rename_formula(formula: Formula, names: dict[str, str], depth: int = 0) -> 
     raise TypeError(f"unexpected formula {formula!r}")
 
 
-def _bind(variables: tuple[TypedName, ...], names: dict[str, str], depth: int):
+def _bind(variables: tuple[TypedName, ...], names: dict[str, str],
+          depth: int) -> tuple[dict[str, str], str]:
     inner = dict(names)
     rendered = []
     for index, variable in enumerate(variables):
@@ -79,7 +87,7 @@ def _bind(variables: tuple[TypedName, ...], names: dict[str, str], depth: int):
     return inner, " ".join(rendered)
 
 
-def _rename_effect(effect, names: dict[str, str], depth: int = 0) -> str:
+def _rename_effect(effect: Effect, names: dict[str, str], depth: int = 0) -> str:
     if isinstance(effect, AddEffect):
         return _rename_formula(effect.atom, names, depth)
     if isinstance(effect, DeleteEffect):
@@ -111,7 +119,7 @@ class Printable(Protocol):
     def to_pddl(self) -> str: ...
 
 
-def action_items(action) -> dict[str, list[tuple[str, Printable]]]:
+def action_items(action: Action) -> dict[str, list[tuple[str, Printable]]]:
     """Per component, (canonical key, declaration) of each item canonical mode compares."""
     names = {p.name: f"?{i}" for i, p in enumerate(action.parameters)}
     # Lower-cased: a domain parsed as written (see tarski_parse) may keep upper-case names.
@@ -123,7 +131,7 @@ def action_items(action) -> dict[str, list[tuple[str, Printable]]]:
     }
 
 
-def _canonical_action(action) -> _CanonicalAction:
+def _canonical_action(action: Action) -> _CanonicalAction:
     items = action_items(action)
     return _CanonicalAction(*(frozenset(key for key, _ in items[component])
                               for component in ACTION_COMPONENTS))

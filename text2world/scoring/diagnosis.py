@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from text2world.pddl.model import Domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl
+
+__all__ = ["KINDS", "Diagnosis", "lift", "Diagnoser", "describe"]
 
 KINDS = ("missing-precondition", "extra-precondition", "missing-effect", "extra-effect",
          "missing-action", "extra-action", "parameter-types")
@@ -27,7 +30,7 @@ class Diagnosis:
     message: str
     uncertain: str = ""  # why the mapping behind it is uncertain (scoring.verdict.qualify)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from text2world.pddl.model import (
     VARIABLE,
@@ -20,6 +21,7 @@ from text2world.pddl.model import (
     ConditionalEffect,
     DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     FunctionEffect,
@@ -30,6 +32,10 @@ from text2world.pddl.model import (
     map_formula,
 )
 from text2world.simulation import PlanningProblem, Simulator, conjuncts
+
+__all__ = [
+    "mutants", "Arguments", "rename_formula", "rename_effect", "rename", "behaviour_differs",
+]
 
 
 @dataclass(frozen=True)
@@ -94,8 +100,14 @@ def _rename_action_variables(action: Action, names: dict[str, str]) -> Action:
                    effects=tuple(rename_effect(e, term) for e in action.effects))
 
 
-def rename_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k: k,
-                 arguments=None) -> Formula:
+# ``arguments(predicate, args)``: an atom's arguments reordered (or as they are)
+Arguments = Callable[[str, tuple[str, ...]], tuple[str, ...]]
+
+
+def rename_formula(formula: Formula, term: Callable[[str], str],
+                   predicate: Callable[[str], str] = lambda p: p,
+                   kind: Callable[[str], str] = lambda k: k,
+                   arguments: Arguments | None = None) -> Formula:
     """The formula with terms, predicate names and types mapped; ``arguments(predicate,
     args)`` may also reorder an atom's (original) arguments."""
     def node(f: Formula) -> Formula:
@@ -112,8 +124,11 @@ def rename_formula(formula: Formula, term, predicate=lambda p: p, kind=lambda k:
     return map_formula(formula, node)
 
 
-def rename_effect(effect, term, predicate=lambda p: p, kind=lambda k: k, arguments=None):
-    def inner(x):
+def rename_effect(effect: Effect, term: Callable[[str], str],
+                  predicate: Callable[[str], str] = lambda p: p,
+                  kind: Callable[[str], str] = lambda k: k,
+                  arguments: Arguments | None = None) -> Effect:
+    def inner(x: Effect) -> Effect:
         return rename_effect(x, term, predicate, kind, arguments)
 
     if isinstance(effect, (AddEffect, DeleteEffect)):

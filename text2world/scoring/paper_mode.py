@@ -5,6 +5,7 @@ is marked ``QUIRK`` where it is reproduced."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 from text2world.pddl.model import (
@@ -14,6 +15,8 @@ from text2world.pddl.model import (
 from text2world.pddl.validation import Issue, classify_error
 from text2world.scoring.caching import gold_cache
 from text2world.scoring.score_base import Score, ScoringError, ratio_without_whitespace, set_f1
+
+__all__ = ["paper_gold_view", "score_paper"]
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class _PaperView:
     action_error: bool  # the released _preprocess raised on this domain
 
 
-def _paper_preprocess(items) -> list[str]:
+def _paper_preprocess(items: Iterable[str]) -> list[str]:
     """The released ``_preprocess``: sort; inside items that start with '(' and contain ' or ',
     sort the disjuncts."""
     items = sorted(map(str, items))

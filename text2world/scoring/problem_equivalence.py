@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 from typing import Literal as TypingLiteral
 
 from text2world.errors import Text2WorldError
@@ -50,6 +51,7 @@ from text2world.scoring.problem_goals import (
 from text2world.scoring.problem_graph import (
     FactGraph,
     IsomorphismBound,
+    Renaming,
     best_matching,
     first_isomorphism,
     isomorphisms,
@@ -86,7 +88,7 @@ class Counterexample:
     text: str
     facts: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "facts": list(self.facts)}
 
 
@@ -108,7 +110,7 @@ class ProblemVerdict:
     states: int | None = None
     message: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"parseable": self.parseable, "solvable": self.solvable,
                 "equivalent": self.equivalent, "rule": self.rule,
                 "counterexample": self.counterexample.to_dict() if self.counterexample else None,
@@ -326,7 +328,7 @@ def _renamed_literals(goal: GoalLiterals, mapping: dict) -> frozenset:
     return frozenset((p, (a[0], *(mapping.get(x, x) for x in a[1:]))) for p, a in goal.literals)
 
 
-def _candidate_renamings(gold: _Side, pred: _Side, renaming: dict):
+def _candidate_renamings(gold: _Side, pred: _Side, renaming: Renaming) -> Iterator[Renaming]:
     """Renamings of the initial states to compare the goals under: those mapping one goal's
     literals into the other's first (a goal with implied literals added or left out), then the
     others."""

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 from text2world.errors import Text2WorldError
 
 Fact = tuple  # (label, predicate, arg1, ...)
+Renaming = dict[str, str]  # an object of one problem -> the object of the other it stands for
 MAX_MATCH_WORK = 200_000  # candidate assignments tried by one isomorphism search
 
 
@@ -52,7 +53,7 @@ class FactGraph:
         return FactGraph(self.objects, self.fixed, self.facts | frozenset(facts))
 
 
-def rename_fact(fact: Fact, mapping: dict) -> Fact:
+def rename_fact(fact: Fact, mapping: Mapping[str, str]) -> Fact:
     return (fact[0], fact[1], *(mapping.get(a, a) for a in fact[2:]))
 
 
@@ -91,7 +92,7 @@ def _colours(graphs: tuple[FactGraph, FactGraph], facts: tuple[frozenset, frozen
 
 
 def isomorphisms(source: FactGraph, target: FactGraph, *, exact: Iterable[str] = ("init",),
-                 max_work: int = MAX_MATCH_WORK) -> Iterator[dict]:
+                 max_work: int = MAX_MATCH_WORK) -> Iterator[Renaming]:
     """Every bijection ``source`` object -> ``target`` object, type for type, fixed objects to
     themselves, mapping the facts labelled ``exact`` exactly onto the target's and the other
     facts into the target's. Raises ``IsomorphismBound`` past ``max_work`` assignments."""
@@ -129,7 +130,7 @@ def isomorphisms(source: FactGraph, target: FactGraph, *, exact: Iterable[str] =
                     return False
         return True
 
-    def extend(depth: int) -> Iterator[dict]:
+    def extend(depth: int) -> Iterator[Renaming]:
         if depth == len(order):
             yield dict(mapping)
             return
@@ -151,12 +152,12 @@ def isomorphisms(source: FactGraph, target: FactGraph, *, exact: Iterable[str] =
 
 
 def first_isomorphism(source: FactGraph, target: FactGraph, *, exact: Iterable[str] = ("init",),
-                      max_work: int = MAX_MATCH_WORK) -> dict | None:
+                      max_work: int = MAX_MATCH_WORK) -> Renaming | None:
     """The first of ``isomorphisms``, or None when there is none."""
     return next(isomorphisms(source, target, exact=exact, max_work=max_work), None)
 
 
-def best_matching(source: FactGraph, target: FactGraph) -> dict:
+def best_matching(source: FactGraph, target: FactGraph) -> Renaming:
     """A matching of ``source``'s objects into ``target``'s, type for type (fixed objects to
     themselves), greedily keeping the most facts: objects with the most facts are placed first,
     each on the free target object that maps the most of its facts already placed. Objects left

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from text2world.pddl.model import (
     Action,
@@ -37,7 +37,9 @@ from text2world.pddl.model import (
     map_formula,
 )
 from text2world.scoring.mutants import rename_effect, rename_formula
-from text2world.simulation import conjuncts
+from text2world.simulation import PlanningProblem, conjuncts
+
+__all__ = ["unused_constants", "REWRITES", "drop_action", "reachable_problems"]
 
 
 def _rename(domain: Domain, predicates: dict[str, str], actions: dict[str, str],
@@ -137,10 +139,10 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
     taken = {p.name for p in domain.predicates}
     predicate = {t: (t if t not in taken else f"is-{t}") for t in names}
 
-    def untyped(items):
+    def untyped(items: Iterable[TypedName]) -> tuple[TypedName, ...]:
         return tuple(TypedName(v.name, "object") for v in items)
 
-    def guard(items) -> list[Formula]:
+    def guard(items: Iterable[TypedName]) -> list[Formula]:
         return [Atom(predicate[v.type], (v.name,)) for v in items if v.type in names]
 
     def guarded(f: Formula) -> Formula:
@@ -156,7 +158,7 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
     def formula(f: Formula) -> Formula:
         return map_formula(f, guarded)
 
-    def effect(e):
+    def effect(e: Effect) -> Effect:
         if isinstance(e, ConditionalEffect):
             return ConditionalEffect(formula(e.condition), effect(e.effect))
         if isinstance(e, ForallEffect):
@@ -188,7 +190,8 @@ def types_as_predicates(domain: Domain, seed: int = 0) -> Domain | None:
         actions=tuple(actions))
 
 
-def predicates_as_types(domain: Domain, seed: int = 0, problems=()) -> Domain | None:
+def predicates_as_types(domain: Domain, seed: int = 0,
+                        problems: Iterable[PlanningProblem] = ()) -> Domain | None:
     """An untyped domain whose unary static predicates act as types, written typed: each
     parameter tested by ``(P ?x)`` at the top of a precondition becomes ``?x - P`` and the test
     goes. Applies to the predicates used only so, and only when no object of ``problems``
@@ -272,7 +275,7 @@ def _effect_atoms(e: Effect) -> Iterator[Atom]:
             yield from iter_atoms(node.condition)
 
 
-def _goal_atoms(goal) -> list[tuple]:
+def _goal_atoms(goal: Formula | None) -> list[tuple]:
     return [(a.predicate, *a.args) for a in iter_atoms(goal)] if goal is not None else []
 
 

@@ -4,7 +4,7 @@ whitespace-free similarity both modes use."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Hashable, Iterable, Literal
 
 import Levenshtein
 
@@ -12,6 +12,11 @@ from text2world.errors import Text2WorldError
 from text2world.pddl.bounds import MAX_DOMAIN_CHARS
 from text2world.pddl.validation import Issue
 from text2world.scoring.alignment import Alignment
+
+__all__ = [
+    "Mode", "MODES", "ScoringError", "Score", "set_f1", "remove_whitespace",
+    "ratio_without_whitespace",
+]
 
 Mode = Literal["paper", "canonical"]
 MODES: tuple[str, ...] = ("paper", "canonical")
@@ -48,7 +53,7 @@ class Score:
     gold_errors: tuple[Issue, ...] = ()
     alignment: Alignment | None = field(default=None, compare=False)  # canonical mode only
 
-    def to_dict(self, details: bool = False) -> dict:
+    def to_dict(self, details: bool = False) -> dict[str, Any]:
         """The documented score keys; with ``details``, also ``gold_executable``,
         ``gold_errors`` and ``per_action`` (what ``t2w score --json`` and the API return)."""
         result = {
@@ -72,7 +77,7 @@ class Score:
         return result
 
 
-def set_f1(predicted, reference) -> float:
+def set_f1(predicted: Iterable[Hashable], reference: Iterable[Hashable]) -> float:
     """F1 of two collections compared as sets; two empty collections score 1, as released."""
     predicted, reference = set(predicted), set(reference)
     if not predicted and not reference:

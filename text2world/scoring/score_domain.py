@@ -25,6 +25,8 @@ from text2world.scoring.metrics import Score, score, with_truncation
 if TYPE_CHECKING:
     from text2world.scoring.semantic import SemanticScore, SemanticSettings
 
+__all__ = ["Answer", "DomainScore", "score_domain"]
+
 Answer = Literal["domain", "answer", "either"]
 """What the prediction is: a domain as is, a model answer (the domain is extracted), or a
 file that may be either (extracted when it looks like an answer: what the CLI reads)."""

@@ -6,15 +6,18 @@ other way)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, TypeVar
 
-from text2world.pddl.model import Domain
+from text2world.pddl.model import Action, Domain, Predicate
 from text2world.simulation import PlanningProblem
 
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
 
+__all__ = ["align_prediction", "aligned_prediction", "project_problem", "without_unused_constants"]
+
 _TOKEN = re.compile(r"[^\s()]+")
+Declared = TypeVar("Declared", Predicate, Action)  # a declaration that has a name
 
 
 def align_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, dict | None, str]:
@@ -34,7 +37,7 @@ def aligned_prediction(gold: Domain, predicted: Domain) -> tuple[Domain, "Alignm
     alignment = align(gold, predicted)
     translated = alignment.translate(predicted, typing=True)
 
-    def in_gold_order(items, reference):
+    def in_gold_order(items: Iterable[Declared], reference: Iterable[Declared]) -> tuple[Declared, ...]:
         rank = {x.name: i for i, x in enumerate(reference)}
         return tuple(sorted(items, key=lambda x: rank.get(x.name, len(rank))))
 

@@ -34,7 +34,8 @@ class Trajectory:
     parents: tuple[int | None, ...]
 
     @classmethod
-    def path(cls, states, actions) -> "Trajectory":
+    def path(cls, states: Sequence[frozenset],
+             actions: Sequence[GroundAction]) -> "Trajectory":
         """``actions[i]`` leads from ``states[i]`` to ``states[i + 1]``."""
         return cls(tuple(states), (None, *actions), (None, *range(len(states) - 1)))
 

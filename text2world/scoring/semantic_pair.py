@@ -8,6 +8,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from text2world.pddl.model import Domain, Formula, iter_atoms
 from text2world.planning.front import FRONT_LIMITS, PREDICTION_LIMITS, planned, timeout_of
@@ -17,12 +18,16 @@ from text2world.scoring.semantic_gold import GoldCache, GoldProblem, Trajectory,
 from text2world.scoring.semantic_results import GOLD_SIDE, ProblemScore, SemanticTimeout
 from text2world.simulation import PlanningProblem, Simulator, parse_plan
 
+if TYPE_CHECKING:
+    from text2world.scoring.alignment import Alignment
+
 
 class PairScorer:
     """Scores one translated prediction against a cached gold, problem by problem."""
 
     def __init__(self, cache: GoldCache, predicted: Domain, started: float,
-                 alignment=None, prediction_timeout: float | None = None) -> None:
+                 alignment: Alignment | None = None,
+                 prediction_timeout: float | None = None) -> None:
         self.cache = cache
         self.predicted = predicted
         self.typing = ((alignment.typing_types(), alignment.typing_predicates())

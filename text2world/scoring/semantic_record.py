@@ -20,6 +20,11 @@ from typing import Any, Mapping, Sequence
 
 from text2world.scoring.semantic import METRICS, VERDICTS
 
+__all__ = [
+    "CONDITIONAL", "compact_semantic", "verdict_of", "ec_semantic", "headline_value",
+    "semantic_rounds",
+]
+
 # The records read here are a generation run's rounds and items (``GenerationRound``,
 # ``GenerationItem`` of ``tasks.generation.records``); scoring sits below the engine and the
 # tasks, so it reads them as the JSON mappings they are.

@@ -25,6 +25,8 @@ from text2world.scoring.diagnosis import Diagnosis
 if TYPE_CHECKING:
     from text2world.scoring.alignment import Alignment
 
+__all__ = ["Verdict", "unmatched_parts", "uncertain_pairs", "qualify", "decide"]
+
 
 
 class Verdict(StrEnum):

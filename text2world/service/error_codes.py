@@ -58,6 +58,10 @@ def api_error(err: BaseException, surface: Surface = API) -> ApiError:
         return ApiError(422, "no_domain_found", f"response: {err}")
     if isinstance(err, ScoringError):
         return ApiError(422, "unscorable", f"the pair cannot be scored: {err}")
+    from text2world.scoring.problem_answer import ProblemComparisonError
+
+    if isinstance(err, ProblemComparisonError):  # the gold domain or problem of a problem answer
+        return ApiError(422, "unscorable", f"the problem cannot be scored: {err}")
     if isinstance(err, DomainInputError):  # the gold: the prediction's are in the score
         return ApiError(422, "invalid_domain", f"gold domain: {err.message}")
     from text2world.simulation import ProblemError, UnsupportedFeature

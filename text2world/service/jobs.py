@@ -6,6 +6,7 @@ framework; below the tasks, so that the agent protocol's tools run them too.
 
 from __future__ import annotations
 
+from text2world.errors import ApiError
 from text2world.pddl.extract import NoDomainFound, extract_domain
 from text2world.pddl.model import DomainInputError
 from text2world.pddl.validation import validate
@@ -13,8 +14,8 @@ from text2world.scoring.metrics import ScoringError, score
 from text2world.scoring.score_domain import score_domain
 from text2world.service.error_codes import api_error
 
-__all__ = ["batch_item_job", "gold_cache_info", "score_job", "validate_job",
-           "warm_gold_cache", "warm_up_process"]
+__all__ = ["batch_item_job", "gold_cache_info", "gold_problem_text", "score_job",
+           "score_problem_job", "validate_job", "warm_gold_cache", "warm_up_process"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -48,6 +49,36 @@ def score_job(task: dict) -> dict:
     except (NoDomainFound, ScoringError, DomainInputError) as err:
         raise api_error(err) from None
     return result.to_dict()
+
+
+def gold_problem_text(gold_problem: str, problems: list | tuple, gold_id: str | None,
+                      surface_lister: str) -> tuple[str, str | None]:
+    """The gold problem of ``POST /v1/score/problem`` and the MCP tool ``score_problem``:
+    problem PDDL as is, or the problem of that name among a store gold's ``problems`` (name,
+    pddl); with the name, or None for PDDL. An unknown name: 404 ``unknown_problem``."""
+    if "(define" in gold_problem.lower():
+        return gold_problem, None
+    if gold_id is None:
+        raise ApiError(422, "invalid_request", "'gold_problem' is a problem name only with "
+                       "'gold_id' (a store domain); with 'gold_pddl' give the problem's PDDL")
+    found = dict(problems).get(gold_problem.strip())
+    if found is None:
+        names = ", ".join(name for name, _ in problems) or "none"
+        raise ApiError(404, "unknown_problem", f"domain {gold_id!r} has no problem "
+                       f"{gold_problem!r:.80} (its problems: {names}; {surface_lister})")
+    return found, gold_problem.strip()
+
+
+def score_problem_job(task: dict) -> dict:
+    """``POST /v1/score/problem`` and the MCP tool ``score_problem``: a problem answer
+    (``response``) against the gold problem (``problem``) of ``domain``
+    (``scoring.problem_answer``); a domain or gold problem that does not parse is a 422."""
+    from text2world.scoring.problem_answer import ProblemComparisonError, score_problem_answer
+
+    try:
+        return score_problem_answer(task["domain"], task["problem"], task["response"]).to_dict()
+    except ProblemComparisonError as err:
+        raise api_error(err) from None
 
 
 def batch_item_job(task: dict) -> dict:

@@ -22,7 +22,7 @@ from typing import Any
 from text2world.errors import ApiError, ScoringTimeout, ScoringUnavailable
 from text2world.service import simulation_jobs
 from text2world.service.error_codes import MCP, api_error
-from text2world.service.jobs import score_job, validate_job
+from text2world.service.jobs import gold_problem_text, score_job, score_problem_job, validate_job
 from text2world.service.limits import DEFAULT_MAX_BODY, DEFAULT_SCORE_TIMEOUT
 from text2world.store.datasets import (
     BUILTIN,
@@ -179,6 +179,28 @@ class Tools:
                                              "mode": mode, "semantic": semantic,
                                              "problems": pairs})
         return {**result, "gold": gold_ref}
+
+    async def score_problem(self, response: str, gold_problem: str, gold_id: str | None = None,
+                            gold_pddl: str | None = None, dataset: str = BUILTIN) -> dict:
+        """``POST /v1/score/problem``: a problem answer against a gold problem."""
+        _one_of(("gold_id", gold_id), ("gold_pddl", gold_pddl), "a store id or a gold domain")
+        for field, value in (("response", response), ("gold_problem", gold_problem)):
+            if not isinstance(value, str):
+                raise ApiError(422, "invalid_request", f"{field} must be text")
+        _check_size(self.settings, response=response, gold_problem=gold_problem,
+                    gold_pddl=gold_pddl)
+        gold_ref, problems = None, []
+        if gold_id is not None:
+            found = await asyncio.to_thread(_gold, dataset, gold_id)
+            domain, gold_ref, problems = found.domain, found.ref(), list(found.problems)
+        else:
+            assert gold_pddl is not None  # _one_of
+            domain = gold_pddl
+        problem, name = gold_problem_text(gold_problem, problems, gold_id,
+                                          "get_domain lists them")
+        result = await self._run(score_problem_job, {"domain": domain, "problem": problem,
+                                                     "response": response})
+        return {**result, "gold": gold_ref, "problem": name}
 
     async def plan(self, domain: str, problem: str, timeout: float | None = None) -> dict:
         from text2world.planning.front import PROVER_SHARE

@@ -9,21 +9,23 @@ the plan. Only names and objects of the parsed domain reach the source, always t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Callable, cast
+from typing import TYPE_CHECKING, AbstractSet, Callable, Iterable, cast
 
-from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, free_slots, work_limit_exceeded
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, Node, compile_cached, free_slots, work_limit_exceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.conditions import ConditionCompiler
 
+__all__ = ["compile_enumerator", "compile_test", "compile_effects", "MAX_LOOP_DEPTH"]
+
 Enumerator = Callable[[AbstractSet, dict, Callable, int], tuple[list, int]]
 
 
-def _term(term) -> str:
+def _term(term: int | str) -> str:
     return f"v{term}" if isinstance(term, int) else repr(term)
 
 
-def _atom(pred: str, terms) -> str:
+def _atom(pred: str, terms: Iterable[int | str]) -> str:
     return "(" + ", ".join([repr(pred), *(_term(t) for t in terms)]) + ",)"
 
 
@@ -70,7 +72,7 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
         parts.append(lines)
         depth = 1
 
-    def checks(nodes) -> None:
+    def checks(nodes: Iterable[Node]) -> None:
         for node in nodes:
             test = _inline_test(node)
             if test is None:
@@ -134,11 +136,11 @@ def compile_enumerator(steps: tuple, arity: int, slots: int,
     return cast(Enumerator, namespace["enumerate_"])  # defined by the exec above
 
 
-def _needs_binding(node) -> bool:
+def _needs_binding(node: Node) -> bool:
     return _inline_test(node) is None
 
 
-def _inline_test(node) -> str | None:
+def _inline_test(node: Node) -> str | None:
     """A Python test true when the literal is FALSE, for the literal kinds written inline."""
     kind = node[0]
     if kind == "eq":

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from types import CodeType
+from typing import Any
 
 from text2world.pddl.model import (
     Action,
@@ -16,6 +17,7 @@ from text2world.pddl.model import (
     Atom,
     ConditionalEffect,
     DeleteEffect,
+    Effect,
     ForallEffect,
     Formula,
     FunctionEffect,
@@ -23,8 +25,18 @@ from text2world.pddl.model import (
     Or,
     Quantified,
     Truth,
+    TypedName,
 )
 from text2world.simulation.problem import COST_FUNCTION, SimulationError, UnsupportedFeature, WorkLimitExceeded
+
+__all__ = [
+    "Node", "MAX_LOOP_DEPTH", "work_limit_exceeded", "compile_cached", "Scope",
+    "compile_formula", "compile_effect", "conjuncts", "free_slots", "CompiledAction",
+]
+
+# A compiled formula or effect: its kind first ("atom", "and", "forall", "add", ...), then
+# its parts, variables as slot numbers (ints) and objects as names.
+Node = tuple[Any, ...]
 
 # Loops one generated function nests at most; CPython stops at 20 nested blocks per function.
 MAX_LOOP_DEPTH = 16
@@ -68,7 +80,7 @@ def _term(name: str, env: dict[str, int], where: str) -> int | str:
     return name
 
 
-def compile_formula(formula: Formula, env: dict[str, int], scope: Scope, where: str):
+def compile_formula(formula: Formula, env: dict[str, int], scope: Scope, where: str) -> Node:
     if isinstance(formula, Atom):
         if formula.predicate in _COMPARISONS:
             raise UnsupportedFeature(f"{where}: numeric comparison {formula.to_pddl()}")
@@ -93,7 +105,8 @@ def compile_formula(formula: Formula, env: dict[str, int], scope: Scope, where: 
     raise UnsupportedFeature(f"{where}: unsupported formula {formula!r}")
 
 
-def _bind(variables, env: dict[str, int], scope: Scope) -> tuple[dict[str, int], tuple]:
+def _bind(variables: tuple[TypedName, ...], env: dict[str, int],
+          scope: Scope) -> tuple[dict[str, int], tuple]:
     """A new slot for each quantified variable: the environment inside the quantifier, and the
     (slot, type) pairs the compiled node carries."""
     inner = dict(env)
@@ -105,7 +118,7 @@ def _bind(variables, env: dict[str, int], scope: Scope) -> tuple[dict[str, int],
     return inner, tuple(bound)
 
 
-def _parse_cost(value: str, env: dict[str, int], where: str):
+def _parse_cost(value: str, env: dict[str, int], where: str) -> float | Node:
     try:
         return float(value)
     except ValueError:
@@ -116,7 +129,7 @@ def _parse_cost(value: str, env: dict[str, int], where: str):
     return (words[0], tuple(_term(w, env, where) for w in words[1:]))
 
 
-def compile_effect(effect, env: dict[str, int], scope: Scope, where: str) -> tuple:
+def compile_effect(effect: Effect, env: dict[str, int], scope: Scope, where: str) -> Node:
     if isinstance(effect, AddEffect):
         node = compile_formula(effect.atom, env, scope, where)
         return ("add", node[1], node[2])
@@ -147,7 +160,7 @@ def conjuncts(formula: Formula) -> list[Formula]:
     return [formula]
 
 
-def free_slots(node) -> set[int]:
+def free_slots(node: Node) -> set[int]:
     """Slots a formula node reads that are not bound inside it."""
     kind = node[0]
     if kind == "atom":

@@ -19,18 +19,18 @@ from __future__ import annotations
 
 from typing import Callable
 
-from text2world.simulation.compiler import MAX_LOOP_DEPTH, compile_cached, work_limit_exceeded
+from text2world.simulation.compiler import MAX_LOOP_DEPTH, Node, compile_cached, work_limit_exceeded
 
 
-def _value(term) -> str:
+def _value(term: int | str) -> str:
     return f"b[{term}]" if isinstance(term, int) else repr(term)
 
 
-def _negate(node) -> tuple:
+def _negate(node: Node) -> Node:
     return node[1] if node[0] == "not" else ("not", node)
 
 
-def _parts(node) -> list:
+def _parts(node: Node) -> list[Node]:
     """The conjuncts of ``node`` (nested ``and`` flattened)."""
     if node[0] == "and":
         return [p for part in node[1] for p in _parts(part)]
@@ -61,7 +61,7 @@ class ConditionCompiler:
         self.namespace[name] = value
         return name
 
-    def expression(self, node) -> str:
+    def expression(self, node: Node) -> str:
         """Python source, true when ``node`` holds for binding ``b`` in ``state``."""
         kind = node[0]
         if kind == "atom":
@@ -84,7 +84,7 @@ class ConditionCompiler:
             return f"not {self._quantifier(node[1], negated)}(b, state)"
         raise ValueError(f"not a formula node: {node!r}")
 
-    def function(self, node) -> Callable[[list, frozenset], bool]:
+    def function(self, node: Node) -> Callable[[list, frozenset], bool]:
         """``f(b, state) -> bool`` for ``node``."""
         source = f"def condition_(b, state):\n    return {self.expression(node)}"
         namespace = dict(self.namespace)

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from text2world.pddl.model import Domain, parse_domain
 from text2world.simulation import GroundAction, Simulator, atom_to_pddl, parse_problem
+
+__all__ = ["up_problem", "up_plan_valid", "UPSide", "crosscheck_walk", "synthetic_problem"]
+
+UPState = Any  # a state of unified-planning's sequential simulator (an untyped library)
 
 
 @dataclass
@@ -32,7 +37,7 @@ class CrossCheck:
         return not self.mismatches
 
 
-def up_problem(domain_text: str, problem_text: str):
+def up_problem(domain_text: str, problem_text: str) -> Any:
     """The problem as unified-planning parses it (its own PDDL reader)."""
     from unified_planning.io import PDDLReader
     from unified_planning.shortcuts import get_environment
@@ -40,7 +45,7 @@ def up_problem(domain_text: str, problem_text: str):
     return PDDLReader().parse_problem_string(domain_text, problem_text)
 
 
-def up_plan_valid(domain_text: str, problem_text: str, steps) -> bool:
+def up_plan_valid(domain_text: str, problem_text: str, steps: Iterable[str | GroundAction]) -> bool:
     """Whether unified-planning's own validator (its own parse of the texts) accepts the plan
     ``steps`` (PDDL step strings or ``GroundAction``); its parser's errors propagate."""
     from unified_planning.plans import ActionInstance, SequentialPlan
@@ -75,10 +80,10 @@ class UPSide:
         self.evaluator = StateEvaluator(self.problem)
         self.pruned = True  # False once UP's static-fluent pruning had to be switched off
 
-    def initial_state(self):
+    def initial_state(self) -> UPState:
         return self.simulator.get_initial_state()
 
-    def applicable(self, state) -> tuple[GroundAction, ...]:
+    def applicable(self, state: UPState) -> tuple[GroundAction, ...]:
         try:
             found = list(self.simulator.get_applicable_actions(state))
         except ValueError as err:
@@ -96,16 +101,16 @@ class UPSide:
             GroundAction(action.name.lower(), tuple(str(p).lower() for p in params))
             for action, params in found))
 
-    def apply(self, state, action: GroundAction):
+    def apply(self, state: UPState, action: GroundAction) -> UPState:
         return self.simulator.apply(state, self.actions[action.name],
                                     [self.objects[a] for a in action.args])
 
-    def atoms(self, state) -> frozenset:
+    def atoms(self, state: UPState) -> frozenset:
         return frozenset(
             (key.fluent().name.lower(), *(str(a).lower() for a in key.args))
             for key in self.fluents if state.get_value(key).bool_constant_value())
 
-    def step_cost(self, state, action: GroundAction) -> float:
+    def step_cost(self, state: UPState, action: GroundAction) -> float:
         if self.costs is None:
             return 0.0
         up_action = self.actions[action.name]
@@ -221,7 +226,7 @@ def synthetic_problem(domain: Domain, *, seed: int = 0, per_type: int = 2,
     members = Simulator._type_closure(
         domain, PlanningProblem("p", domain.name, all_objects, frozenset(), Truth()))
 
-    def groundings(parameters) -> list[tuple[str, ...]]:
+    def groundings(parameters: Iterable[TypedName]) -> list[tuple[str, ...]]:
         tuples: list[tuple[str, ...]] = [()]
         for parameter in parameters:
             tuples = [t + (o,) for t in tuples for o in members.get(parameter.type, ())]

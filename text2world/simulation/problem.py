@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, Formula, TypedName, check_domain_text
+
+__all__ = [
+    "GroundAtom", "State", "DEFAULT_MAX_WORK", "MAX_QUANTIFIED_BINDINGS", "LIMIT",
+    "COST_FUNCTION", "SimulationError", "UnsupportedFeature", "ProblemError",
+    "WorkLimitExceeded", "GroundingTooLarge", "GroundAction", "parse_plan", "atom_to_pddl",
+    "parse_atom", "PlanningProblem", "parse_problem", "TypedName",
+]
 
 GroundAtom = tuple  # (predicate, arg1, ...), all strings
 State = frozenset   # of GroundAtom
@@ -161,7 +168,7 @@ class PlanningProblem:
                 f"  (:goal {self.goal.to_pddl()}){metric})\n")
 
 
-def _reader_of_printed(domain_text: str, err: Exception):
+def _reader_of_printed(domain_text: str, err: Exception) -> Any:
     """A tarski reader of the domain as ``parse_domain`` reads it, for a text whose folded form
     tarski refuses although ``parse_domain`` accepts it (a type ``Object`` beside the built-in
     ``object``): its printed form folds cleanly. Else ``ProblemError`` with tarski's message."""

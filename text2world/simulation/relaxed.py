@@ -19,13 +19,16 @@ from __future__ import annotations
 import heapq
 import time
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from text2world.simulation.codegen import compile_enumerator
+from text2world.simulation.compiler import CompiledAction, Node
 from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
 
 if TYPE_CHECKING:
     from text2world.simulation.simulator import Simulator
+
+__all__ = ["INFINITY", "NEGATED", "MAX_EFFECT_BINDINGS", "RelaxationTooLarge", "RelaxedTask"]
 
 INFINITY = float("inf")
 NEGATED = "¬"  # (NEGATED, atom): the relaxed atom "atom is false", for negated goal atoms
@@ -42,7 +45,7 @@ class RelaxationTooLarge(WorkLimitExceeded):
     """The relaxed problem has more atoms or ground actions than its bound."""
 
 
-def _relaxable(node, static: frozenset) -> bool:
+def _relaxable(node: Node, static: frozenset) -> bool:
     """A check that reads the same in every state, so the relaxation keeps it."""
     kind = node[0]
     if kind in ("eq", "true"):
@@ -176,7 +179,7 @@ class RelaxedTask:
 
     # -- grounding ---------------------------------------------------------------------
 
-    def _ground(self, compiled, args: tuple, unit_costs: bool) -> list[tuple]:
+    def _ground(self, compiled: CompiledAction, args: tuple, unit_costs: bool) -> list[tuple]:
         """The relaxed actions of one ground action: ``(pre atoms, add atoms, cost)``, one per
         way of satisfying its disjunctive preconditions (see ``_requirements``)."""
         binding = [None] * max(compiled.slots, 1)
@@ -248,7 +251,7 @@ class RelaxedTask:
                 literals += option
         return literals, choices
 
-    def _assignments(self, variables: tuple, binding: list):
+    def _assignments(self, variables: tuple, binding: list) -> Iterator[tuple[str, ...]]:
         """Binds the quantified ``variables`` to each combination of objects in turn (at most
         ``MAX_QUANTIFIED``; none beyond it: the condition is then left out)."""
         domains = [self.simulator.objects_of_type(t) for _, t in variables]
@@ -262,7 +265,7 @@ class RelaxedTask:
                 binding[slot] = obj
             yield objects
 
-    def _option(self, node, binding: list) -> list | None:
+    def _option(self, node: Node, binding: list) -> list | None:
         """The fluent literals a conjunction of literals needs; None when it can never hold
         (a static atom false in the start state, an unequal pair). Parts that are not literals
         need nothing."""
@@ -453,18 +456,18 @@ class RelaxedTask:
         return float(sum(self.cost[a] for a in chosen)), preferred
 
 
-def _bind(node, binding: list) -> tuple:
+def _bind(node: Node, binding: list) -> tuple:
     return (node[1], *[binding[t] if isinstance(t, int) else t for t in node[2]])
 
 
-def _conjunction(node) -> list:
+def _conjunction(node: Node) -> list[Node]:
     """The parts of a condition's top-level conjunction."""
     if node[0] == "and":
         return [a for part in node[1] for a in _conjunction(part)]
     return [node]
 
 
-def _goal_literals(node) -> tuple[set, set]:
+def _goal_literals(node: Node) -> tuple[set, set]:
     """The ground atoms of the goal's top-level conjunction: positive ones, negated ones."""
     positive, negative = set(), set()
     for part in _conjunction(node):

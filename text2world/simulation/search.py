@@ -24,6 +24,7 @@ import heapq
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, Callable, Iterator
 
 from text2world.simulation.problem import GroundAction, SimulationError, WorkLimitExceeded
 from text2world.simulation.relaxed import INFINITY, RelaxedTask
@@ -145,7 +146,7 @@ class _Search:
             raise _Bounded("evaluated",
                            f"more than {self.limits.max_evaluated:,} states evaluated")
 
-    def successors(self, state: frozenset):
+    def successors(self, state: frozenset) -> Iterator[tuple[GroundAction, frozenset, float]]:
         """``(action, successor, step cost)`` in the simulator's sorted order."""
         for action in self.sim.applicable(state):
             after, cost = self.sim.transition(state, action, check=False)
@@ -162,13 +163,13 @@ class _Search:
             state = previous
         return tuple(reversed(steps)), cost
 
-    def result(self, status: str, **fields) -> SearchResult:
+    def result(self, status: str, **fields: Any) -> SearchResult:
         return SearchResult(status, self.algorithm, expanded=self.expanded,
                             evaluated=self.evaluated,
                             seconds=time.thread_time() - self.began, relaxed=self.relaxed,
                             **fields)
 
-    def run(self, body) -> SearchResult:
+    def run(self, body: Callable[[], SearchResult]) -> SearchResult:
         try:
             return body()
         except _Bounded as bound:

@@ -6,7 +6,7 @@ import random
 import threading
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from text2world.pddl.model import (
     VARIABLE,
@@ -19,7 +19,15 @@ from text2world.pddl.model import (
     parse_domain,
 )
 from text2world.simulation.codegen import compile_effects, compile_enumerator, compile_test
-from text2world.simulation.compiler import CompiledAction, Scope, compile_effect, compile_formula, conjuncts, free_slots
+from text2world.simulation.compiler import (
+    CompiledAction,
+    Node,
+    Scope,
+    compile_effect,
+    compile_formula,
+    conjuncts,
+    free_slots,
+)
 from text2world.simulation.conditions import ConditionCompiler
 from text2world.simulation.problem import (
     DEFAULT_MAX_WORK,
@@ -35,6 +43,8 @@ from text2world.simulation.problem import (
     parse_plan,
     parse_problem,
 )
+
+__all__ = ["PlanValidation", "Walk", "Simulator", "simulator_from_text"]
 
 
 @dataclass(frozen=True)
@@ -139,7 +149,7 @@ class Simulator:
 
     # -- compilation ---------------------------------------------------------------------
 
-    def quantified_bindings(self, node, outer: int = 1, effect: bool = False) -> int:
+    def quantified_bindings(self, node: Node, outer: int = 1, effect: bool = False) -> int:
         """The most object combinations a quantifier in ``node`` (a compiled formula, or with
         ``effect`` a compiled effect) ranges over on this problem, nested quantifiers
         multiplied (1 without one)."""
@@ -197,7 +207,8 @@ class Simulator:
         return CompiledAction(action, arity, scope.size, param_types, literals,
                               self._join_plan(arity, param_types, literals), effects)
 
-    def _join_plan(self, arity: int, param_types: tuple[str, ...], literals) -> tuple:
+    def _join_plan(self, arity: int, param_types: tuple[str, ...],
+                   literals: Sequence[tuple[Formula, Node]]) -> tuple:
         """Order the positive atoms most-constrained first, then enumerate the parameters no
         atom binds; attach each other check where its last variable gets bound.
 
@@ -211,7 +222,7 @@ class Simulator:
         bound: set[int] = set()
         order = []
         while positives:
-            def rank(node):
+            def rank(node: Node) -> tuple[int, bool, bool, int]:
                 variables = {t for t in node[2] if isinstance(t, int)}
                 free = len(variables - bound)
                 connected = bool(variables & bound) or not bound
@@ -268,7 +279,7 @@ class Simulator:
         return frozenset(self._predicates) - changed
 
     @staticmethod
-    def _max_slot(node) -> int:
+    def _max_slot(node: Node) -> int:
         if node[0] in ("exists", "forall"):
             return max([s for s, _ in node[1]] + [Simulator._max_slot(node[2])])
         if node[0] in ("and", "or"):
@@ -286,7 +297,7 @@ class Simulator:
             raise WorkLimitExceeded(
                 f"grounding needed more than {self.max_work:,} search steps in one call")
 
-    def _holds(self, node, binding: list, state: frozenset) -> bool:
+    def _holds(self, node: Node, binding: list, state: frozenset) -> bool:
         kind = node[0]
         if kind == "atom":
             return (node[1], *[binding[t] if isinstance(t, int) else t for t in node[2]]) in state
@@ -445,7 +456,7 @@ class Simulator:
             elif kind == "cost":
                 cost[0] += self._cost_value(effect[1], binding)
 
-    def _cost_value(self, term, binding: list) -> float:
+    def _cost_value(self, term: float | Node, binding: list) -> float:
         if isinstance(term, float):
             return term
         key = (term[0], *[binding[t] if isinstance(t, int) else t for t in term[1]])
@@ -532,7 +543,7 @@ def _ground_text(literal: Formula, mapping: dict[str, str]) -> str:
     return VARIABLE.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
 
 
-def simulator_from_text(domain_text: str, problem_text: str, **kwargs) -> Simulator:
+def simulator_from_text(domain_text: str, problem_text: str, **kwargs: Any) -> Simulator:
     """Parse both texts (domain with ``parse_domain``, problem with tarski) and simulate."""
     domain = parse_domain(domain_text)
     return Simulator(domain, parse_problem(domain_text, problem_text), **kwargs)

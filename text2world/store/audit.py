@@ -29,6 +29,11 @@ from text2world.pddl.model import (
 )
 from text2world.store.curation import cached_validate
 
+__all__ = [
+    "SIZE_BANDS", "goal_predicates", "write_only_predicates", "domain_features", "size_band",
+    "store_audit", "audit_lines",
+]
+
 _CONNECTIVES = {"and", "or", "not", "forall", "exists", "imply", "when", "=", "either"}
 # Size bands by number of actions + predicates, cut at the released set's terciles (<= 8, 9-14,
 # >= 15), so the store's skew towards large domains shows.
@@ -228,7 +233,7 @@ def audit_lines(audit: dict) -> list[str]:
     store, released = audit["store"], audit.get("released", {})
     lines = []
 
-    def row(label: str, mine, theirs=None) -> None:
+    def row(label: str, mine: object, theirs: object = None) -> None:
         lines.append(f"{label:<52} {mine!s:>10}" + (f" {theirs!s:>10}" if theirs is not None
                                                        else ""))
     row("", "store", "released" if released else None)

@@ -21,12 +21,18 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, check_folder, read_input_bytes
 from text2world.pddl.validation import Validation, validate
 from text2world.store.tokens import count_gpt2_tokens
+
+__all__ = [
+    "STEPS", "MAX_PREDICATES", "MAX_ACTIONS", "MAX_TOKENS", "REPORT_NAME", "CurationError",
+    "cached_validate", "CurationReport", "similarity_matrix", "cross_similarity",
+    "similar_pairs", "curate_texts", "curate_dir", "replace_dir",
+]
 
 STEPS = ("validation", "dedup", "complexity", "tokens")
 SIMILARITY_THRESHOLD = 0.9
@@ -71,7 +77,7 @@ class CurationReport:
             counted[item.step] += 1
         return counted
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "files": self.files, "kept": list(self.kept),
                 "dropped": [asdict(d) for d in self.dropped], "dropped_per_step": self.counts(),
                 "thresholds": dict(self.thresholds)}
@@ -81,7 +87,7 @@ class CurationReport:
 # Similarity
 
 
-def _vectorizer():
+def _vectorizer() -> Any:
     """scikit-learn's default TF-IDF, as in the paper. Its word pattern ignores one-letter
     names and splits at hyphens, so renaming variables (``?b`` -> ``?x``) does not hide a copy."""
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -93,7 +99,7 @@ def _prepare(text: str) -> str:
     return strip_comments(text)
 
 
-def similarity_matrix(texts: Sequence[str]):
+def similarity_matrix(texts: Sequence[str]) -> Any:
     """Pairwise TF-IDF cosine similarities (a dense numpy array, 1.0 on the diagonal)."""
     from sklearn.metrics.pairwise import cosine_similarity
     if not texts:
@@ -103,7 +109,7 @@ def similarity_matrix(texts: Sequence[str]):
     return cosine_similarity(matrix)
 
 
-def cross_similarity(texts: Sequence[str], others: Sequence[str]):
+def cross_similarity(texts: Sequence[str], others: Sequence[str]) -> Any:
     """TF-IDF cosine of every text against every other-corpus text (IDF fitted on both)."""
     from sklearn.metrics.pairwise import cosine_similarity
     matrix = _vectorizer().fit_transform([_prepare(t) for t in [*texts, *others]])
@@ -217,7 +223,7 @@ def read_source_dir(source: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def curate_dir(source: str | os.PathLike, out: str | os.PathLike, *, force: bool = False,
-               **limits) -> CurationReport:
+               **limits: Any) -> CurationReport:
     """Curate every ``*.pddl`` of ``source`` into ``out`` (survivors + ``curation-report.json``).
 
     ``out`` must not exist or be an empty folder, unless ``force`` replaces it. Everything is

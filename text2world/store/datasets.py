@@ -13,10 +13,19 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, atomic_write_text, data_dir, home_dir, read_input_text
+
+__all__ = [
+    "BUILTIN", "FAMILY", "NO_FAMILY", "SPLITS", "DatasetError", "Problem", "Record", "Dataset",
+    "first", "imported_dir", "check_dataset_name", "list_datasets", "UnknownDataset",
+    "DatasetUnavailable", "UnknownDomain", "named_dataset", "named_record", "StoreGold",
+    "gold_from_store", "load_dataset", "dataset_of_run", "portable_reference",
+    "MAX_DATASET_FILE_BYTES", "load_store_dir", "import_dataset", "export_jsonl",
+    "store_problems", "resolve_gold", "atomic_write_text", "data_dir", "home_dir",
+]
 
 BUILTIN = "text2world"
 # A generated world's structural family (its manifest entry's ``family``); a record without one
@@ -62,7 +71,7 @@ class Record:
         value = self.meta.get(FAMILY) if isinstance(self.meta, dict) else None
         return value if isinstance(value, str) and value else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "split": self.split, "domain": self.domain,
                 "abstract": self.abstract, "concrete": self.concrete,
                 "problems": [{"name": p.name, "pddl": p.pddl} for p in self.problems],
@@ -143,9 +152,9 @@ def check_dataset_name(name: str) -> None:
                            "'-' (at most 64 characters)")
 
 
-def list_datasets() -> list[dict]:
+def list_datasets() -> list[dict[str, Any]]:
     """The built-in store and every imported dataset, with their sizes."""
-    found = [{"name": BUILTIN, "kind": "built-in", "path": str(data_dir())}]
+    found: list[dict[str, Any]] = [{"name": BUILTIN, "kind": "built-in", "path": str(data_dir())}]
     root = home_dir() / "datasets"
     if root.is_dir():
         for folder in sorted(root.iterdir()):
@@ -278,7 +287,7 @@ def portable_reference(name_or_path: str) -> str:
     return str(path.absolute()) if path.exists() else name_or_path
 
 
-def _cached(path: Path, load, *watched: Path) -> Dataset:
+def _cached(path: Path, load: Callable[[], Dataset], *watched: Path) -> Dataset:
     """Load once per change of ``path`` or ``watched``: their modification times are the key
     (a store folder's own time does not change when a domain is added inside domains/)."""
     stamps = []
@@ -469,7 +478,7 @@ def store_problems(gold_id: str, dataset: str = "text2world") -> tuple[str, list
     return record.domain, [(p.name, p.pddl) for p in record.problems]
 
 
-def resolve_gold(gold: str, problems_dir=None, dataset: str = "text2world"
+def resolve_gold(gold: str, problems_dir: str | Path | None = None, dataset: str = "text2world"
                  ) -> tuple[str, list[tuple[str, str]]]:
     """The gold text and problems for ``t2w score --semantic`` (``SemanticInputError`` when
     there are none): ``gold`` is a domain file (then

@@ -31,9 +31,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from text2world.pddl.model import Domain
+    from text2world.pddl.model import Action, Domain
 
 from text2world.files import read_input_bytes
+
+__all__ = [
+    "KINDS", "GENERAL_RULE_LIMIT", "CORPUS_RULE_MEAN", "ACTION_LIMIT", "lint_text",
+    "lint_store", "lint_records", "corpus_figures", "action_signature", "action_bullets",
+    "format_problems",
+]
 
 # Phrases that state a rule: a condition, a limit, an obligation or a prohibition.
 RULE_PHRASES = (
@@ -216,7 +222,7 @@ BANNED_ABSTRACT = ("precondition", "effect:", "effects:", "requires that", "must
                    "afterwards", "after the action", "as a result", "becomes", "it is required")
 
 
-def action_signature(action) -> str:
+def action_signature(action: Action) -> str:
     """An action's bullet title: ``name <?p1> <?p2>`` (lower case)."""
     return " ".join([action.name, *(f"<{p.name}>" for p in action.parameters)]).lower()
 

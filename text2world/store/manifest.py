@@ -22,11 +22,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from text2world.store.audit import domain_features, size_band
 from text2world.store.curation import cached_validate
 from text2world.store.datasets import DatasetError, atomic_write_text
 from text2world.store.tokens import count_gpt2_tokens
+
+__all__ = [
+    "MANIFEST_NAME", "SPLITS", "domain_facts", "build_manifest", "write_manifest",
+    "manifest_differences",
+]
 
 MANIFEST_NAME = "manifest.json"
 VERSION = 1
@@ -48,7 +54,7 @@ def domain_facts(text: str) -> dict:
     return facts
 
 
-def _read_json(path: Path):
+def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as err:

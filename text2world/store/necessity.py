@@ -26,6 +26,11 @@ from typing import Callable, Iterable
 from text2world.planning.fast_downward import PlanResult, solve_many
 from text2world.store.datasets import DatasetError, atomic_write_text
 
+__all__ = [
+    "CACHE_NAME", "SOLVE_TIMEOUT", "UNSOLVABLE", "action_names", "without_action",
+    "SolveCache", "analyse_domains", "store_domains", "optional_actions", "necessity_problems",
+]
+
 CACHE_NAME = "necessity-cache.json"
 SOLVE_TIMEOUT = 20.0
 UNSOLVABLE = ("UNSOLVABLE_PROVEN", "UNSOLVABLE_INCOMPLETELY")  # search space exhausted

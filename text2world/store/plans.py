@@ -28,6 +28,11 @@ from pathlib import Path
 
 from text2world.store.datasets import Record, atomic_write_text, data_dir
 
+__all__ = [
+    "FORMAT", "plan_key", "plans_path", "record_root", "problem_entries", "shipped_plan",
+    "write_gold_front",
+]
+
 PLANS_FOLDER = "plans"
 FORMAT = "t2w-shipped-plans-1"
 
@@ -105,6 +110,28 @@ def shipped_plan(record: Record, problem_name: str, problem_text: str,
         return None
     return ShippedPlan(tuple(steps), entry.get("cost"), bool(entry.get("optimal")),
                        float(entry.get("bound_s") or 0.0))
+
+
+def problems_text(record: Record) -> str | None:
+    """The record's problems with their shipped solution plans, as the Prob2Domain prompt shows
+    them instead of a description (``t2w eval --description problems``); None without problems.
+    A problem without a shipped plan (stale, or a dataset that ships none) says so."""
+    if not record.problems:
+        return None
+    parts = []
+    for problem in record.problems:
+        shipped = shipped_plan(record, problem.name, problem.pddl)
+        if shipped is None:
+            plan = "No solution plan is given for this problem."
+        elif shipped.status != "solved":
+            plan = ("It has no solution plan." if shipped.status == "unsolvable" else
+                    f"No solution plan was found within {shipped.bound_s:g} s.")
+        else:
+            steps = len(shipped.plan)
+            plan = (f"A solution plan ({steps} step{'s' if steps != 1 else ''}):\n"
+                    + "\n".join(shipped.plan))
+        parts.append(f"Problem {problem.name}:\n```pddl\n{problem.pddl.strip()}\n```\n{plan}")
+    return "\n\n".join(parts)
 
 
 def write_gold_front(records: list[Record], root: Path | None = None) -> int:

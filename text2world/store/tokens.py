@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+__all__ = ["gpt2_encoding", "gpt2_tokens", "count_gpt2_tokens"]
 
 # GPT-2's pre-tokenisation pattern (the same one tiktoken uses for "gpt2").
 _GPT2_PATTERN = (r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
@@ -30,7 +33,7 @@ def _byte_decoder() -> dict[str, int]:
 
 
 @cache
-def gpt2_encoding():
+def gpt2_encoding() -> Any:
     """A tiktoken ``Encoding`` equal to GPT-2's, built from files shipped in a wheel."""
     from importlib.util import find_spec
 

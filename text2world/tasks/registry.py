@@ -21,6 +21,7 @@ TASK_MODULES = {
     RunKind.WM: "text2world.tasks.wm.task",
     RunKind.CONTAMINATION: "text2world.tasks.contamination.task",
     RunKind.JUDGE: "text2world.tasks.judge.task",
+    RunKind.PROBLEM: "text2world.tasks.problem.task",
 }
 
 # The module of each kind's run page (what ``t2w view`` shows of a run): it defines
@@ -30,6 +31,7 @@ PAGE_MODULES = {
     RunKind.WM: "text2world.tasks.wm.page",
     RunKind.CONTAMINATION: "text2world.tasks.contamination.page",
     RunKind.JUDGE: "text2world.tasks.judge.page",
+    RunKind.PROBLEM: "text2world.tasks.problem.page",
 }
 
 

@@ -18,6 +18,7 @@ from typing import Iterable, Sequence
 
 from text2world.pddl.model import (
     AddEffect,
+    Atom,
     ConditionalEffect,
     DeleteEffect,
     Domain,
@@ -26,6 +27,8 @@ from text2world.pddl.model import (
     iter_literals,
 )
 from text2world.worlds.plan import Literal
+
+__all__ = ["ROUNDS", "Edge", "domain_structure", "world_key"]
 
 ROUNDS = 4
 Edge = tuple[str, str, str]  # (role, source node, target node)
@@ -81,7 +84,7 @@ def domain_graph(domain: Domain) -> tuple[dict[str, str], list[Edge]]:
             edges += [(f"param{index}", node, variable),
                       ("type", variable, type_node(parameter.type))]
 
-        def literal_edges(atom, role: str, conditioned: bool) -> None:
+        def literal_edges(atom: Atom, role: str, conditioned: bool) -> None:
             use = f"{node}!{len(labels)}"
             labels[use] = role + ("/when" if conditioned else "")
             edges.append(("literal", node, use))

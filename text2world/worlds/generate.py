@@ -36,6 +36,12 @@ from text2world.worlds.plan import ProblemSpec, WorldPlan, domain_pddl, problem_
 from text2world.worlds.prose import render_description
 from text2world.worlds.verify import PLAN_TIMEOUT, store_band, verify_world
 
+__all__ = [
+    "GENERATOR_VERSION", "WorldsError", "Settings", "World", "check_families", "world_seed",
+    "draft", "build_world", "build_worlds", "Runner", "local_runner", "Generated", "CHUNK",
+    "generate", "check_output", "write_dataset",
+]
+
 GENERATOR_VERSION = "worlds-1"
 MAX_ATTEMPTS = 8
 COSTS = (1, 2, 3)  # the action costs drawn for a world with costs
@@ -293,7 +299,7 @@ def generate(settings: Settings, workers: int = 1,
     return Generated([kept[i] for i in sorted(kept)], dropped)
 
 
-def _json(data) -> str:
+def _json(data: object) -> str:
     return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 

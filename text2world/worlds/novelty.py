@@ -23,6 +23,8 @@ from text2world.files import data_dir
 from text2world.pddl.model import parse_domain
 from text2world.worlds.canonical import domain_structure
 
+__all__ = ["N", "Reference", "default_released", "reference_index", "novelty"]
+
 N = 4
 _WORD = re.compile(r"[a-z0-9?]+(?:-[a-z0-9]+)*")
 

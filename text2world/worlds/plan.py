@@ -16,6 +16,11 @@ from dataclasses import dataclass, field
 
 from text2world.errors import Text2WorldError
 
+__all__ = [
+    "TypeSpec", "PredicateSpec", "Literal", "literal", "When", "ActionSpec", "WorldPlan",
+    "ProblemSpec", "domain_pddl", "problem_pddl",
+]
+
 
 class WorldPlanError(Text2WorldError, ValueError):
     """A semantic plan that does not hold together (a family's bug, said with the name)."""

@@ -2,7 +2,9 @@
 
 The one renderer of glosses into English: the descriptions of generated worlds (abstract and
 concrete, in the store's format: General, Types, Predicates, Actions) are written with it, and
-so can a problem's description (``render_facts``: the facts of an initial state or a goal).
+so can a problem's description (``render_facts``/``render_ground``: the facts of an initial
+state or a goal). The store's own domains keep their glosses in their descriptions' predicate
+lines (``render_predicate``'s format), read back by ``glosses_from_description``.
 
 A gloss is a template over a predicate's variables (``"{d} is at {l}"``); a fact fills it with
 objects, a literal of an action with ``?``-variables.
@@ -14,6 +16,11 @@ import re
 from typing import Iterable, Mapping, Sequence
 
 from text2world.worlds.plan import ActionSpec, Literal, PredicateSpec, When, WorldPlan
+
+__all__ = [
+    "fill", "sentence", "render_fact", "render_facts", "render_predicate", "action_signature",
+    "render_action", "render_description",
+]
 
 _SLOT = re.compile(r"\{(\w+)\}")
 
@@ -53,7 +60,65 @@ def render_literal(plan: WorldPlan, lit: Literal, variables: bool = True) -> str
 
 def render_facts(plan: WorldPlan, facts: Iterable[Literal]) -> str:
     """Ground facts as one sentence (a problem's initial state or goal)."""
-    return sentence(join_clauses([render_literal(plan, f, variables=False) for f in facts]))
+    return render_ground({p.name: p for p in plan.predicates}, facts)
+
+
+def render_ground(predicates: Mapping[str, PredicateSpec], facts: Iterable[Literal]) -> str:
+    """Ground facts as one sentence, each by its predicate's gloss in ``predicates``."""
+    return sentence(join_clauses([render_fact(predicates[f.predicate], f.args, f.positive)
+                                  for f in facts]))
+
+
+_PREDICATE_LINE = re.compile(r"^\s*-\s*\*\*\(\s*([^\s()]+)([^)]*)\)\*\*\s*:\s*(.+?)\s*$",
+                             re.MULTILINE)
+
+
+def _signature_params(text: str) -> list[tuple[str, str]]:
+    """``?a ?b - t ?c`` as [(a, t), (b, t), (c, object)]."""
+    params: list[tuple[str, str]] = []
+    pending: list[str] = []
+    tokens = text.split()
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token == "-" and index + 1 < len(tokens):
+            params += [(v, tokens[index + 1].lower()) for v in pending]
+            pending, index = [], index + 2
+            continue
+        if token.startswith("?"):
+            pending.append(token[1:].lower())
+        index += 1
+    return params + [(v, "object") for v in pending]
+
+
+def gloss_spec(name: str, params: Sequence[tuple[str, str]], text: str) -> PredicateSpec:
+    """A predicate's gloss from a description's sentence over its ``?``-variables
+    (``"Block ?top sits on block ?below."``); a variable the sentence leaves out is named
+    after it, so every argument of a fact is rendered."""
+    slots = {v: re.sub(r"\W", "_", v) for v, _ in params}
+    gloss = text.strip().rstrip(".")
+    for variable in sorted(slots, key=len, reverse=True):
+        gloss = re.sub(r"\?" + re.escape(variable) + r"(?![\w-])",
+                       "{" + slots[variable] + "}", gloss, flags=re.IGNORECASE)
+    missing = [v for v in slots if "{" + slots[v] + "}" not in gloss]
+    if missing:
+        gloss += " (" + ", ".join(f"{v}: {{{slots[v]}}}" for v in missing) + ")"
+    if gloss[:1].isupper() and not gloss[1:2].isupper():
+        gloss = gloss[0].lower() + gloss[1:]
+    return PredicateSpec(name.lower(), tuple((slots[v], t) for v, t in params), gloss,
+                         "it is not the case that " + gloss)
+
+
+def glosses_from_description(text: str) -> dict[str, PredicateSpec]:
+    """The predicate glosses of a description in the store's format: each predicate line
+    (``- **(on ?top - block ?below - block)**: Block ?top sits on block ?below.``) as a
+    ``PredicateSpec`` (the first line of a name wins)."""
+    specs: dict[str, PredicateSpec] = {}
+    for match in _PREDICATE_LINE.finditer(text or ""):
+        name = match.group(1).lower()
+        if name not in specs:
+            specs[name] = gloss_spec(name, _signature_params(match.group(2)), match.group(3))
+    return specs
 
 
 def predicate_signature(predicate: PredicateSpec) -> str:

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain
@@ -25,6 +26,8 @@ from text2world.store.lint import format_problems, lint_text
 from text2world.store.necessity import without_action
 from text2world.store.tokens import count_gpt2_tokens
 
+__all__ = ["PLAN_TIMEOUT", "store_band", "Verified", "verify_world"]
+
 PLAN_TIMEOUT = 10.0  # Fast Downward's CPU seconds, when the in-process search gives up
 
 
@@ -36,7 +39,7 @@ class TokenBand:
     abstract: tuple[int, int]
     concrete: tuple[int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"domain": list(self.domain), "abstract": list(self.abstract),
                 "concrete": list(self.concrete)}
 

@@ -2,5 +2,7 @@
 
 from text2world.api.routes import curves, published, runs, scoring, service, store
 
+__all__ = ["ROUTERS"]
+
 ROUTERS = (service.router, scoring.router, store.router, runs.router, published.router,
            curves.router)

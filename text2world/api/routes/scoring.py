@@ -15,6 +15,8 @@ from text2world.api.schemas import (
     SCORING_ERRORS,
     BatchScoreRequest,
     BatchScoreResponse,
+    ProblemScoreRequest,
+    ProblemScoreResponse,
     ScoreRequest,
     ScoreResponse,
     ValidateRequest,
@@ -22,7 +24,13 @@ from text2world.api.schemas import (
 )
 from text2world.errors import ApiError
 from text2world.service.error_codes import api_error
-from text2world.service.jobs import batch_item_job, score_job, validate_job
+from text2world.service.jobs import (
+    batch_item_job,
+    gold_problem_text,
+    score_job,
+    score_problem_job,
+    validate_job,
+)
 
 router = APIRouter(prefix="/v1", tags=["scoring"])
 
@@ -48,6 +56,30 @@ async def score_domain(request: ScoreRequest, run_job: JobRunnerDep, records: Re
             "mode": request.mode, "semantic": request.semantic, "problems": problems}
     result = await run_job(score_job, task)
     return {**result, "gold": gold_ref}
+
+
+@router.post("/score/problem", response_model=ProblemScoreResponse, responses=SCORING_ERRORS,
+             summary="Score a problem answer against a gold problem")
+async def score_problem(request: ProblemScoreRequest, run_job: JobRunnerDep,
+                        records: RecordsDep) -> dict:
+    """The `(define (problem ...))` of a raw model answer compared by meaning with the gold
+    problem (`gold_problem`: a problem name of the store domain `gold_id`, or PDDL) of the gold
+    domain: reward 1.0 when equivalent (the same initial state up to a renaming of objects,
+    goals accepting the same reachable states), else 0, with the reason and the verdict. A
+    gold domain or problem that does not parse is a 422 (`unscorable`); an unknown problem
+    name a 404 (`unknown_problem`). Bounded like `/v1/score`."""
+    gold_ref, problems = None, []
+    if request.gold_id is not None:
+        found = await records.get(request.dataset, request.gold_id)
+        domain, gold_ref, problems = found.domain, found.ref(), list(found.problems)
+    else:
+        assert request.gold_pddl is not None  # the model's check
+        domain = request.gold_pddl
+    problem, name = gold_problem_text(request.gold_problem, problems, request.gold_id,
+                                      "GET /v1/domains/{id} lists them")
+    result = await run_job(score_problem_job, {"domain": domain, "problem": problem,
+                                               "response": request.response})
+    return {**result, "gold": gold_ref, "problem": name}
 
 
 @router.post("/validate", response_model=ValidateResponse, responses=SCORING_ERRORS,

@@ -16,6 +16,11 @@ from text2world.scoring.alignment.result import Alignment, FrozenMap
 from text2world.scoring.alignment.structure import Side, Translator, side_of, structure_scores, wl_colours
 from text2world.scoring.alignment.typing_predicates import type_predicates, typed_side
 
+__all__ = [
+    "THRESHOLD", "SEED_THRESHOLD", "EXACT_CONFIDENCE", "NORMALISED_CONFIDENCE", "ROUNDS",
+    "MAX_PAIRS", "SWAP_GAP", "MAX_SWAPS", "align",
+]
+
 THRESHOLD = 0.5  # an assigned pair scoring below this stays unmapped
 SEED_THRESHOLD = 0.1  # first-round pairs kept as context for later rounds (not as a result)
 EXACT_CONFIDENCE = 1.0
@@ -31,7 +36,8 @@ MAX_SWAPS = 20  # per kind
 _NAME_WEIGHT = 0.5  # of a fuzzy name similarity; the rest of the score is structure
 
 
-def _match_names(gold_names: list[str], predicted_names: list[str]):
+def _match_names(gold_names: list[str],
+                 predicted_names: list[str]) -> tuple[dict[str, str], dict[str, float]]:
     """Exact matches, then normal forms unique on both sides. Returns (pairs, confidences)."""
     pairs: dict[str, str] = {}
     confidence: dict[str, float] = {}
@@ -327,11 +333,11 @@ def _align(gold: Domain, predicted: Domain, gold_side: Side, predicted_side: Sid
     # Alternating rounds can settle on a consistent but wrong choice among near-symmetric names
     # (two predicates and the two actions that use them, exchanged together). Try exchanging
     # such partners, re-deciding what depends on them, and keep what agrees more.
-    def snapshot():
+    def snapshot() -> tuple[dict, dict]:
         return ({k: (dict(st.assigned), dict(st.assigned_confidence), st.scores)
                  for k, st in states.items()}, {k: dict(m) for k, m in mappings.items()})
 
-    def restore(saved) -> None:
+    def restore(saved: tuple[dict, dict]) -> None:
         kept, saved_mappings = saved
         for k, (assigned, confidences, scores) in kept.items():
             states[k].assigned, states[k].assigned_confidence, states[k].scores = (

@@ -8,6 +8,8 @@ import re
 import Levenshtein
 import numpy as np
 
+__all__ = ["name_tokens", "name_keys", "fuzzy"]
+
 _STOP_WORDS = frozenset({"is", "has", "a", "an", "the"})
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _SEPARATORS = re.compile(r"[-_\s]+")

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
+from typing import Callable, Iterable
 
 from text2world.scoring.alignment.structure import Side, Translator
+
+__all__ = [
+    "MAX_PERMUTED_ARITY", "MAX_PERMUTED_PARAMETERS", "MAX_ORDERED_PARAMETERS", "joint_orders",
+]
 
 MAX_PERMUTED_ARITY = 4  # predicate argument orders tried: all of them up to this arity (24)
 MAX_PERMUTED_PARAMETERS = 6  # action parameter orders tried exhaustively up to this (720)
@@ -15,7 +20,7 @@ MAX_ORDERED_PARAMETERS = 16  # past this many parameters an action's order stays
 ORDER_ROUNDS = 2  # predicate orders, then action orders, this many times
 
 
-def _typed_orders(types: list[str], theirs: tuple[str, ...]):
+def _typed_orders(types: list[str], theirs: tuple[str, ...]) -> list[tuple[int, ...]]:
     """Orders that put every argument at a position of its type (gold position i takes
     predicted position order[i]); all orders when none does (types not mapped alike)."""
     allowed = [[k for k, t in enumerate(types) if t == wanted] for wanted in theirs]
@@ -69,7 +74,8 @@ def _greedy_start(literals: list, gold_literals: list, types: list[str],
     return tuple(order)
 
 
-def _best(written: tuple, agreement, limit: int, candidates=None, start=None) -> tuple:
+def _best(written: tuple, agreement: Callable[[tuple], float], limit: int,
+          candidates: Iterable[tuple] | None = None, start: tuple | None = None) -> tuple:
     """The order with the highest agreement, kept only when strictly better than as written.
     Past ``limit`` positions, pairwise exchanges from ``start`` (or as written) while the
     agreement strictly increases."""
@@ -87,11 +93,11 @@ def _best(written: tuple, agreement, limit: int, candidates=None, start=None) ->
         improved = False
         for i in range(len(best)):
             for j in range(i + 1, len(best)):
-                order = list(best)
-                order[i], order[j] = order[j], order[i]
-                value = agreement(tuple(order))
+                swapped = list(best)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                value = agreement(tuple(swapped))
                 if value > best_value:
-                    best, best_value, improved = tuple(order), value, True
+                    best, best_value, improved = tuple(swapped), value, True
     return best
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, NoReturn
 
 from text2world.pddl.model import (
     Action,
@@ -12,6 +12,7 @@ from text2world.pddl.model import (
     ConditionalEffect,
     DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     Predicate,
@@ -19,6 +20,8 @@ from text2world.pddl.model import (
     TypedName,
     map_formula,
 )
+
+__all__ = ["KINDS", "UNMAPPED_PREFIX", "FrozenMap", "Alignment"]
 
 KINDS: tuple[str, ...] = ("types", "predicates", "actions", "constants")
 UNMAPPED_PREFIX = "unmapped-"
@@ -33,7 +36,7 @@ class FrozenMap(Mapping):
     def __init__(self, data: Mapping | Iterable = ()) -> None:
         object.__setattr__(self, "_data", dict(data))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return self._data[key]
 
     def __iter__(self) -> Iterator:
@@ -45,16 +48,16 @@ class FrozenMap(Mapping):
     def __hash__(self) -> int:
         return hash(frozenset(self._data.items()))
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError("FrozenMap is read-only")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenMap], tuple[dict]]:
         return (FrozenMap, (self._data,))
 
 
@@ -203,7 +206,7 @@ class Alignment:
                                    for k, i in enumerate(order))
             return Predicate(self.rename("predicates", p.name), parameters)
 
-        def effect(e):
+        def effect(e: Effect) -> Effect:
             if isinstance(e, AddEffect):
                 return AddEffect(atom(e.atom))
             if isinstance(e, DeleteEffect):
@@ -241,7 +244,7 @@ class Alignment:
                           for a in predicted.actions),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-able: per kind the mapped pairs (predicted, gold, confidence) and the unmapped."""
         result: dict = {"gold_untyped": self.gold_untyped, "notes": list(self.notes),
                         "argument_orders": {p: list(o) for p, o in sorted(

@@ -17,6 +17,7 @@ from text2world.pddl.model import (
     ConditionalEffect,
     DeleteEffect,
     Domain,
+    Effect,
     ForallEffect,
     Formula,
     FunctionEffect,
@@ -24,6 +25,15 @@ from text2world.pddl.model import (
     Or,
     Quantified,
 )
+
+__all__ = [
+    "Side", "side_of", "MAX_CONTEXT", "type_depths", "Translator", "wl_colours",
+    "structure_scores",
+]
+
+# A literal's role: "pre", "add", ... ("n" before it: negated), or in context a tuple whose
+# last item names the predicate beside it.
+Role = str | tuple[str, ...]
 
 FUNCTION = "\x00function"  # stands for the predicate of a function effect in literal lists
 _VARIABLE = re.compile(r"\?[^\s(),]+")
@@ -61,7 +71,7 @@ def side_of(domain: Domain) -> Side:
                 return ("c", x)
             return ("t", x)  # a function term or number: kept as text
 
-        def walk(f: Formula, role, bound: dict, into: list) -> None:
+        def walk(f: Formula, role: str, bound: dict, into: list) -> None:
             if isinstance(f, Atom):
                 into.append((role, f.predicate, tuple(arg(x, bound) for x in f.args)))
             elif isinstance(f, Not):
@@ -85,7 +95,7 @@ def side_of(domain: Domain) -> Side:
             elif isinstance(f, Quantified):
                 walk(f.body, role, {**bound, **{v.name: v.type for v in f.variables}}, into)
 
-        def walk_effect(e, bound: dict, into: list) -> None:
+        def walk_effect(e: Effect, bound: dict, into: list) -> None:
             if isinstance(e, AddEffect):
                 walk(e.atom, "add", bound, into)
             elif isinstance(e, DeleteEffect):
@@ -193,7 +203,7 @@ class Translator:
             return index
         return order.index(index)
 
-    def literal(self, action: str, role, predicate: str, args: tuple) -> tuple:
+    def literal(self, action: str, role: Role, predicate: str, args: tuple) -> tuple:
         """A literal of an action in the gold's vocabulary and argument positions."""
         if self.side == "g":
             return role, predicate, args
@@ -223,7 +233,7 @@ class Translator:
         mapped = self.mappings[kind].get(name)
         return mapped if mapped is not None else "\x00p:" + name
 
-    def role(self, role):
+    def role(self, role: Role) -> Role:
         """A literal's role; in context it names a predicate beside it, to translate."""
         if isinstance(role, str):
             return role
@@ -234,7 +244,7 @@ class Translator:
                      else ("q", self("types", a[1])) if a[0] == "q" else a for a in args)
 
 
-def _anonymous_role(role):
+def _anonymous_role(role: Role) -> Role:
     """The role without the predicate beside it (before any are mapped)."""
     return role if isinstance(role, str) else role[:2]
 
@@ -331,7 +341,7 @@ def _multiset(items: Iterable) -> frozenset:
 
 
 def _features(kind: str, side: Side, tr: Translator, names: list[str], anonymous: bool,
-              colours: dict | None = None):
+              colours: dict | None = None) -> tuple[list[frozenset], list[frozenset]]:
     """Per name: (signature features, usage features) in the gold's vocabulary."""
     signatures: list[frozenset] = []
     usages: list = []

@@ -18,6 +18,8 @@ import numpy as np
 from text2world.scoring.alignment.names import fuzzy
 from text2world.scoring.alignment.structure import Side, Translator
 
+__all__ = ["THRESHOLD", "static_unary", "type_predicates", "typed_side"]
+
 THRESHOLD = 0.5
 _NAME_WEIGHT = 0.5
 

@@ -12,11 +12,15 @@ from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
 from text2world.model.environment import SYSTEM_MESSAGE
 from text2world.store.datasets import Record
+from text2world.store.plans import problems_text
 
-BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt"}
+# prob2domain: the prompt of ``--description problems`` (its problems and plans, no description)
+BUILTIN_PROMPTS = {"zero-shot": "zero-shot.txt", "few-shot": "few-shot.txt",
+                   "prob2domain": "prob2domain.txt"}
+PROBLEMS_PROMPT = "prob2domain"
 CORRECTION_PROMPT = "correction.txt"
 HISTORY_ROUNDS = 5  # earlier rounds shown in a correction prompt, as in the released code
-DESCRIPTIONS = ("abstract", "concrete")
+DESCRIPTIONS = ("abstract", "concrete", "problems")  # what the model is given of a domain
 
 
 class EvalError(Text2WorldError, ValueError):
@@ -57,6 +61,25 @@ def load_template(name_or_path: str, required: tuple[str, ...], what: str) -> Te
     return Template(str(path), text)
 
 
+def prompt_for(description: str, prompt: str, mystery: bool = False) -> str:
+    """The generation prompt of a description kind: ``problems`` (Prob2Domain) takes
+    ``prob2domain`` (in place of the default zero-shot) or a template file; ``prob2domain``
+    shows problems, so it takes no other kind."""
+    if description == "problems":
+        if mystery:  # the shipped plans are keyed by, and name, the original texts
+            raise EvalError("--description problems shows the store's shipped plans, which "
+                            "mystery worlds do not have: drop --mystery")
+        if prompt == "zero-shot":
+            return PROBLEMS_PROMPT
+        if prompt in BUILTIN_PROMPTS and prompt != PROBLEMS_PROMPT:
+            raise EvalError(f"--description problems takes the {PROBLEMS_PROMPT} prompt (the "
+                            f"default) or a template file with {{description}}, not {prompt!r}")
+    elif prompt == PROBLEMS_PROMPT:
+        raise EvalError(f"--prompt {PROBLEMS_PROMPT} shows a domain's problems and plans: give "
+                        "it with --description problems")
+    return prompt
+
+
 def _fill(template: str, values: dict[str, str]) -> str:
     # Plain replacement: PDDL and descriptions are full of braces that str.format would choke on.
     text = template
@@ -65,10 +88,16 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return text
 
 
+def description_text(record: Record, kind: str) -> str | None:
+    """What the model is given of ``record``: its ``abstract`` or ``concrete`` description, or
+    (``problems``: Prob2Domain) its problems with their shipped plans."""
+    return problems_text(record) if kind == "problems" else record.description(kind)
+
+
 def few_shot_examples(records: list[Record], description: str) -> str:
     parts = []
     for number, record in enumerate(records, 1):
-        text = record.description(description) or record.abstract or ""
+        text = description_text(record, description) or record.abstract or ""
         parts.append(f"Example {number}:\n## Domain description\n{text.strip()}\n\n"
                      f"## PDDL domain\n```pddl\n{record.domain.strip()}\n```")
     return "\n\n".join(parts)

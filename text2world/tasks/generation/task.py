@@ -39,6 +39,7 @@ from text2world.engine.run_store import (
 )
 from text2world.engine.runner import RunResult, TaskPlan, execute, prepare, warm_up_in_background
 from text2world.engine.runner import options_from_run as resume_options
+from text2world.engine.summary import call_totals
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.scoring.caching import ResultCache
@@ -58,8 +59,10 @@ from text2world.tasks.generation.prompts import (
     DESCRIPTIONS,
     EvalError,
     Prompts,
+    description_text,
     few_shot_examples,
     load_template,
+    prompt_for,
 )
 from text2world.tasks.generation.records import (
     GenerationItem,
@@ -140,7 +143,8 @@ class GenerationTask:
             raise EvalError("--ec must be 0 or more")
         if options.description not in DESCRIPTIONS:
             raise EvalError(f"unknown description kind {options.description!r}; choose "
-                            "abstract or concrete")
+                            f"{', '.join(DESCRIPTIONS)}")
+        options.prompt = prompt_for(options.description, options.prompt, options.mystery)
         check_protocol(options.feedback)
         if options.agent:
             if options.feedback != "syntax":
@@ -189,7 +193,7 @@ class GenerationTask:
         except DatasetError as err:
             raise EvalError(str(err)) from None
         self.skipped = [r.id for r in records
-                        if not (r.description(options.description) or "").strip()]
+                        if not (description_text(r, options.description) or "").strip()]
         records = [r for r in records if r.id not in self.skipped]
         if not records:
             raise EvalError(f"no selected item of dataset {dataset.name!r} has a "
@@ -324,7 +328,7 @@ class GenerationTask:
         rounds: list[GenerationRound] = []
         scoring: list[asyncio.Future] = []
         history: list[tuple[str, str]] = []
-        messages = prompts.generation_messages(record.description(options.description) or "")
+        messages = prompts.generation_messages(description_text(record, options.description) or "")
         problems = tuple((p.name, p.pddl) for p in record.problems) if self.semantic else ()
         try:
             if options.agent:
@@ -451,10 +455,7 @@ class GenerationTask:
             "valid_round": valid_round,
             "rounds_used": len(rounds),
             "ec": ec_scores,
-            "usage": {"prompt_tokens": sum(r["prompt_tokens"] for r in rounds),
-                      "completion_tokens": sum(r["completion_tokens"] for r in rounds)},
-            "cost": sum(r["cost"] or 0.0 for r in rounds),
-            "latency": round(sum(r["latency"] for r in rounds), 4),
+            **call_totals(rounds),  # usage, cost, latency
             "rounds": rounds,
         }
 

@@ -18,6 +18,8 @@ from text2world.worlds.families import (
 )
 from text2world.worlds.families.base import Family
 
+__all__ = ["FAMILIES", "Family"]
+
 FAMILIES: dict[str, Family] = {module.FAMILY.name: module.FAMILY for module in (
     transport, doors, stacking, machines, assembly, scheduling,
     sorting, staffing, painting, pouring,

@@ -9,6 +9,8 @@ import random
 from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(part="module", product="satellite", fetch="unpack", first="dock", mount="attach",
          close="seal", parts="panel,antenna,battery,sensor,thruster,radio,camera,mirror,"

@@ -19,6 +19,11 @@ from text2world.worlds.plan import (
     literal,
 )
 
+__all__ = [
+    "Lexicon", "Knobs", "Family", "Builder", "facts", "ProblemDraft", "connect", "SIZES",
+    "article",
+]
+
 Lexicon = Mapping[str, str]
 Knobs = dict
 

@@ -18,6 +18,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(crew="settler", site="field", material="resource", good="tool", gather="harvest",
          craft="forge", ship="trade", market="bazaar", workshop="forge-site",

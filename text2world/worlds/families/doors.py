@@ -9,6 +9,8 @@ import random
 from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft, article
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(agent="explorer", room="chamber", door="gate", key="rune", walk="stride",
          take="collect", unlock="unseal", drop="discard", agents="ada,bo,cyr",

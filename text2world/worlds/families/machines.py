@@ -9,6 +9,8 @@ import random
 from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(machine="press", mode="die", job="order", switch="refit", run="stamp",
          calibrate="align", certified="approved", machines="p1,p2,p3,p4", modes="round,square,"

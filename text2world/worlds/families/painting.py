@@ -17,6 +17,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(robot="painter", cell="tile", colour="paint", move="step", paint="coat",
          switch="refill", robots="pat,rio", colours="red,blue,yellow,green",

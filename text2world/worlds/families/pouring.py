@@ -18,6 +18,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(vessel="tank", amount="volume", fill="pump-in", pour="transfer", drain="flush",
          vessels="alpha,bravo,charlie,delta,echo", vessel_gloss="A water tank",

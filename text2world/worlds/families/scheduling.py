@@ -9,6 +9,8 @@ import random
 from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(task="lecture", worker="teacher", slot="period", start="open", finish="close",
          tick="ring", tasks="algebra,poetry,biology,history,music,drawing,physics,latin",

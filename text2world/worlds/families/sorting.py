@@ -18,6 +18,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(robot="sorter", item="parcel", bin="chute", kind="zone", place="bay", move="roll",
          grab="grip", scan="scan", drop="drop", items="red-box,tube,envelope,crate,sack,"

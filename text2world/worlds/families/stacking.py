@@ -16,6 +16,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(item="crate", surface="pallet", hand="forklift", pick="lift", put="set-down",
          stack="pile", unstack="unpile", items="oak,pine,birch,ash,elm,fir,yew,maple",

@@ -17,6 +17,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(staff="nurse", client="patient", skill="treatment", begin="attend", end="discharge",
          clock="report", staffs="amy,ben,cara,dev", clients="mr-ash,ms-bell,mr-cole,ms-dale,"

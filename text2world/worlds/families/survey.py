@@ -17,6 +17,8 @@ from text2world.worlds.families.base import (
 )
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(rover="rover", site="crater", survey="image", ready="focus", drive="drive",
          dock="lander", rovers="spirit,sojourner,zhurong,lunokhod",

@@ -9,6 +9,8 @@ import random
 from text2world.worlds.families.base import SIZES, Builder, Family, Knobs, Lexicon, ProblemDraft, connect
 from text2world.worlds.plan import ProblemSpec, WorldPlan
 
+__all__ = ["LEXICONS", "knobs", "build", "problem", "FAMILY"]
+
 LEXICONS: tuple[Lexicon, ...] = (
     dict(vehicle="truck", place="depot", cargo="crate", link="road", move="drive",
          moves="drives", load="load", unload="unload", inside="in", station="fuel-pump",

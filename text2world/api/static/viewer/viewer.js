@@ -375,7 +375,8 @@ async function leaderboard() {
   const wmRuns = all.filter(r => r.kind === "wm" && r.status !== "damaged");
   const probes = all.filter(r => r.kind === "contamination" && r.status !== "damaged");
   const judges = all.filter(r => r.kind === "judge" && r.status !== "damaged");
-  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", "judge", undefined].includes(r.kind));
+  const problemRuns = all.filter(r => r.kind === "problem" && r.status !== "damaged");
+  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", "judge", "problem", undefined].includes(r.kind));
   const modes = lbModes(runs);
   const pairs = [];  // every (mode, metric) some generation run has
   for (const mode of modes) for (const run of runs) for (const m of metricsOf(((run.summary || {}).metrics || {})[mode])) {
@@ -424,6 +425,7 @@ async function leaderboard() {
     if (wmRuns.length) html += wmTable(wmRuns.filter(match));
     if (probes.length) html += probeTable(probes.filter(match));
     if (judges.length) html += judgeTable(judges.filter(match));
+    if (problemRuns.length) html += problemTable(problemRuns.filter(match));
     if (broken.length) {
       html += `<h2>Runs that cannot be shown <span class="muted">(${broken.length})</span></h2><table id="broken-runs"><thead><tr><th>Run</th><th>Reason</th></tr></thead><tbody>
         ${broken.map(r => `<tr data-run="${esc(r.id)}"><td><a href="${runLink(r.id)}">${esc(r.id)}</a></td><td class="reason">${esc(r.reason || (r.problems || []).join("; ") || "unknown run kind " + r.kind)}</td></tr>`).join("")}</tbody></table>`;
@@ -499,6 +501,36 @@ function judgeTable(runs) {
   }).join("");
   return `<h2>LLM judges <span class="muted">(t2w judge: agreement with our semantic verdicts, Cohen's kappa [95% interval], accuracy %)</span></h2>
     <div class="table-wrap"><table id="judge-runs"><thead><tr><th></th><th>Judge</th><th>Run judged</th><th class="num">Judged</th><th class="num">Kappa</th><th class="num">Accuracy</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+const PROBLEM_METRICS = ["parseable", "solvable", "equivalent", "similarity", "init_f1", "goal_f1"];
+
+function problemTable(runs) {
+  const rows = runs.map(r => {
+    const s = r.summary || {}, last = (s.per_round || []).slice(-1)[0] || {};
+    return `<tr data-run="${esc(r.id)}"><td></td>${modelCell(r)}<td>${esc(s.style || "")}</td><td>${esc(s.size || "")}</td>${itemsCell(s)}
+      ${["parseable", "solvable", "equivalent"].map(m => `<td class="num">${ciText(last[m])}</td>`).join("")}</tr>`;
+  }).join("");
+  return `<h2>Problems from text <span class="muted">(t2w eval --task problem: the last round, %, mean [95% interval])</span></h2>
+    <div class="table-wrap"><table id="problem-runs"><thead><tr><th></th><th>Model</th><th>Description</th><th>Size</th><th class="num">Items</th><th class="num">Parseable</th><th class="num">Solvable</th><th class="num">Equivalent</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function problemRunPage(runId, data) {
+  const c = data.config || {}, s = data.summary, p = data.problem;
+  const head = `<tr><th></th>${PROBLEM_METRICS.map(m => `<th class="num">${esc(label(m))}</th>`).join("")}</tr>`;
+  const line = (name, row) => `<tr><td>${esc(name)}</td>${PROBLEM_METRICS.map(m => `<td class="num">${ciText(row[m])}</td>`).join("")}</tr>`;
+  const itemRows = data.items.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, it.item)}">${esc(it.item)}</a></td><td>${esc(it.size || "")}</td>
+    <td class="num">${esc(it.epoch)}</td><td class="num">${esc(it.rounds ?? "")}</td>${["parseable", "solvable", "equivalent"].map(m => `<td>${yesno(it[m])}</td>`).join("")}<td>${esc(it.rule || "")}</td><td>${esc(it.counterexample || "")}</td></tr>`).join("");
+  app.innerHTML = runHeader(runId, c, [["kind", "problems from text"], ["description", c.description], ["size", c.size], ["EC", c.ec],
+      ["calls", s.calls], ["cost", money(s.cost)], ["created", c.created]], s) +
+    `<h2>Per correction round <span class="muted">(%, mean [95% interval])</span></h2><table id="problem-rounds"><thead>${head}</thead><tbody>
+      ${(p.per_round || []).map(r => line("EC_" + r.round, r)).join("")}</tbody></table>
+    <h2>Floors <span class="muted">(trivial answers on the same items)</span></h2><table id="problem-floors"><thead>${head}</thead><tbody>
+      ${Object.entries(p.floors || {}).map(([name, row]) => line(name, row)).join("")}</tbody></table>
+    <h2>Items <span class="muted">(${data.items.length})</span></h2>
+    <div class="table-wrap"><table id="items"><thead><tr><th>Item</th><th>Size</th><th class="num">Epoch</th><th class="num">Rounds</th><th>Parseable</th><th>Solvable</th><th>Equivalent</th><th>Rule</th><th>Counterexample</th></tr></thead><tbody>${itemRows}</tbody></table></div>`;
+  itemsTableKeys(runId);
+  ready("run");
 }
 
 function judgeRunPage(runId, data) {
@@ -652,6 +684,7 @@ async function runPage(runId) {
   if (data.kind === "wm") return wmRunPage(runId, data);
   if (data.kind === "contamination") return probeRunPage(runId, data);
   if (data.kind === "judge") return judgeRunPage(runId, data);
+  if (data.kind === "problem") return problemRunPage(runId, data);
   if (!state.runMode || !data.modes.includes(state.runMode)) state.runMode = data.modes[0] || "paper";
   const s = data.summary;
   function render() {
@@ -806,7 +839,7 @@ async function itemPage(runId, itemId, roundParam) {
   const base = `/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}`;
   const item = await getJSON(base);
   setCrumbs([["runs", "#/"], [runId.length > 40 ? runId.slice(0, 40) + "…" : runId, runLink(runId)], [itemId, null]]);
-  if (item.kind === "wm" || item.kind === "contamination" || item.kind === "judge") return otherItemPage(runId, itemId, item);
+  if (["wm", "contamination", "judge", "problem"].includes(item.kind)) return otherItemPage(runId, itemId, item);
   const last = item.rounds.length - 1;
   const round = roundParam === undefined ? last : Math.max(0, Math.min(last, Number(roundParam)));
   const diffPromise = getJSON(`${base}/diff?round=${round}`);
@@ -1042,6 +1075,13 @@ function otherItemPage(runId, itemId, item) {
         <div><h2>Truth</h2>${item.truth ? jsonBlock(item.truth) : '<p class="muted">not in this log (runs made before the truth was logged)</p>'}</div></div>
       <h2>Verdict and scores</h2>${jsonBlock(item.metrics)}
       <h2>Calls</h2>${(item.calls || []).map((call, i) => `<h3>call ${i + 1}</h3>${messagesBlock(call.messages, "prompt-" + i)}<div class="msg"><div class="role">answer</div><pre>${esc(call.response)}</pre></div>`).join("")}`;
+  } else if (item.kind === "problem") {
+    body = `<h1>${esc(item.item)} <span class="muted">${esc(item.size || "")}, ${esc(item.style || "")}</span></h1>
+      <div class="card kv"><div><span>rule</span>${esc(item.rule || "–")}</div><div><span>rounds</span>${esc(item.rounds_used)}</div><div><span>cost</span>${money(item.cost)}</div></div>
+      <h2>Counterexample</h2><p id="counterexample">${esc((item.counterexample || {}).text || "none")}</p>
+      <h2>Description</h2><div class="msg"><pre>${esc(item.description)}</pre></div>
+      ${(item.rounds || []).map(r => `<h2>EC_${r.round}: parseable ${yesno((r.verdict || {}).parseable)}, solvable ${yesno((r.verdict || {}).solvable)}, equivalent ${yesno((r.verdict || {}).equivalent)}</h2>
+        <div class="msg"><pre>${esc(r.problem || r.response)}</pre></div>${r.feedback ? `<div class="error-box">${esc(r.feedback)}</div>` : ""}`).join("")}`;
   } else if (item.kind === "judge") {
     body = `<h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span></h1>
       <div class="card kv"><div><span>our verdict</span>${esc(item.verdict)}</div><div><span>judge</span>${esc(item.judge || "no rating")} (${esc(item.rating ?? "–")})</div>

@@ -1,0 +1,1 @@
+"""The problem-generation task (``t2w eval --task problem``): a PDDL problem from text."""
