@@ -15,7 +15,7 @@ from typing import Any
 from text2world.pddl.model import Domain
 from text2world.simulation import GroundAction, SimulationError, Simulator, atom_to_pddl
 
-__all__ = ["KINDS", "Diagnosis", "lift", "Diagnoser", "describe"]
+__all__ = ["KINDS", "Diagnosis", "lift", "Diagnoser", "describe", "diagnoses_of"]
 
 KINDS = ("missing-precondition", "extra-precondition", "missing-effect", "extra-effect",
          "missing-action", "extra-action", "parameter-types")
