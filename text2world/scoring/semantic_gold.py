@@ -318,3 +318,6 @@ def error_reason(err: Exception) -> str:
     reason = getattr(err, "reason", None) or getattr(err, "message", None) or str(err)
     return f"{type(err).__name__}: {reason}" if not isinstance(err, SimulationError) else reason
 
+
+__all__ = ["GoldCache", "GoldProblem", "Trajectory", "error_reason", "planner_domain",
+           "planner_inputs", "prepare_gold", "prepare_gold_problem", "unparsed_reason"]

@@ -254,3 +254,5 @@ def kept_actions(gold: Domain, predicted: Domain) -> frozenset[str] | None:
 def goal_predicates(formula: Formula) -> set[str]:
     return {atom.predicate for atom in iter_atoms(formula)} - {"="}
 
+
+__all__ = ["KEPT_PLAN", "PairScorer", "kept_actions"]

@@ -116,3 +116,7 @@ class SemanticScore:
 
 
 GOLD_SIDE = "the gold's plan"  # starts a timeout of the gold's side (SemanticScore.timeouts)
+
+
+__all__ = ["GOLD_SIDE", "GoldNotSimulated", "METRICS", "ProblemScore", "SemanticScore",
+           "SemanticSettings", "SemanticTimeout", "VERDICTS"]
