@@ -94,7 +94,7 @@ def test_reference_model_runs_offline_end_to_end_and_reports(no_network, tmp_pat
      "'no-such-domain'"),
     (["--model", "reference/oracle", "--prompt", "/nonexistent/template.txt"],
      "no such file"),
-    (["--model", "reference/oracle", "--description", "vague"], "abstract or concrete"),
+    (["--model", "reference/oracle", "--description", "vague"], "abstract, concrete, problems"),
     (["--model", "reference/oracle", "--dataset", "no-such-dataset"], "unknown dataset"),
     (["--model", "reference/oracle", "--model-arg", "oops"], "KEY=VALUE"),
     (["--resume", "/nonexistent/run"], "no such run directory"),
