@@ -19,7 +19,6 @@ from typing import Any, cast
 from text2world.engine.run_store import (
     CONFIG_FILE,
     ERRORS_FILE,
-    KINDS,
     LOG_FILE,
     PAID_FILE,
     SCORES_FILE,
@@ -28,8 +27,10 @@ from text2world.engine.run_store import (
     Run,
     RunConfig,
     RunError,
+    kind_names,
     kind_of,
     run_kind,
+    run_version,
 )
 
 
@@ -70,7 +71,7 @@ class RunInfo:
 
     @property
     def version(self) -> int | None:
-        return int(self.config.get("version") or 1) if isinstance(self.config, dict) else None
+        return run_version(self.config) if isinstance(self.config, dict) else None
 
     @property
     def finished(self) -> bool:
@@ -81,7 +82,7 @@ class RunInfo:
     def error(self) -> str | None:
         """Why the run cannot be opened, or None."""
         if self.run is not None:
-            return None if self.kind in KINDS else f"a run of unknown kind {self.kind!r}"
+            return None if self.kind in kind_names() else f"a run of unknown kind {self.kind!r}"
         return "; ".join(self.problems) or f"no {CONFIG_FILE}"
 
     def logged_items(self) -> int | None:

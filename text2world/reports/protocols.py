@@ -15,7 +15,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from text2world.engine.run_store import RunConfig, run_epochs, run_label
-from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
+from text2world.tasks.generation.feedback import (
+    PROTOCOLS,
+    config_protocol,
+    is_oracle,
+    protocol_label,
+)
 from text2world.tasks.generation.records import GenerationItem
 
 EXECUTABILITY = "paper.executable"
@@ -24,16 +29,6 @@ EXECUTABILITY = "paper.executable"
 SEMANTIC = ("semantic.plan_validity", "paper.similarity")
 ORDER = (*PROTOCOLS, "agent")
 _DISTINGUISH = ("dataset", "description", "prompt", "ec", "epochs", "temperature")
-
-
-def protocol_label(config: RunConfig) -> str:
-    """The protocol as the viewer labels a curve: oracle feedback said, the agent's budget."""
-    protocol = config_protocol(config)
-    if is_oracle(protocol) or config.get("oracle_feedback"):
-        return f"{protocol} (oracle feedback)"
-    if protocol == "agent" and config.get("tool_budget") is not None:
-        return f"agent ({config['tool_budget']} tool calls)"
-    return protocol
 
 
 def round_curves(config: RunConfig,

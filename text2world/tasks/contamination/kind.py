@@ -1,0 +1,32 @@
+"""The contamination probe's kind (``t2w contamination --model``) as the engine, the reports,
+the API, the bundle and the CLI know it (``engine.kinds.KindSpec``); registered in
+``tasks/registry.py``. Light to import: what it computes is imported when asked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from text2world.engine.kinds import TASK_IDENTITY_KEYS, Columns, KindSpec
+
+if TYPE_CHECKING:
+    from text2world.engine.run_store import ItemRecord, Run
+
+
+class ContaminationKind(KindSpec):
+    name = "contamination"
+    command = "t2w contamination"
+    # Not its settings: kept in the identity its run ids hash, which has always had them, so
+    # that its runs keep their ids.
+    identity_keys = TASK_IDENTITY_KEYS + ("correction_prompt_hash", "ec")
+    task_module = "text2world.tasks.contamination.task"
+    page_module = "text2world.tasks.contamination.page"
+    report = "text2world.cli.report:probe_report"
+    compared = True
+
+    def compare_columns(self, run: "Run", items: "Sequence[ItemRecord]",
+                        mode: str) -> tuple[Columns, str]:
+        """Each probed domain's overlap rate."""
+        from text2world.tasks.contamination.records import probe_items
+
+        return {"rate": {str(i["item"]): float(i["rate"]) for i in probe_items(items)
+                         if isinstance(i.get("rate"), (int, float))}}, "rate"
