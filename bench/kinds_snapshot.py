@@ -6,7 +6,7 @@ how runs are read (the run store, the kinds' descriptors) changes no output, byt
     python bench/kinds_snapshot.py diff OUT1 OUT2  # the outputs that differ (exit 1 if any)
 
 ``make`` once (runs carry time stamps), then ``outputs`` before and after the change on the same
-runs, and ``diff`` the two folders. The legacy fixtures (tests/fixtures/runs) are copied in too:
+runs (before: ``PYTHONPATH=<a checkout of the base commit>``), and ``diff`` the two folders. The legacy fixtures (tests/fixtures/runs) are copied in too:
 runs written by older versions of the run format.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import filecmp
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,8 +58,11 @@ OUTPUTS = (
     ("compare-probe.txt", ["compare", "RUNS/probe-oracle", "RUNS/probe-noisy"]),
     ("compare-judge.txt", ["compare", "RUNS/judge-oracle", "RUNS/judge-random"]),
     ("compare-mixed.txt", ["compare", "RUNS/gen-oracle", "RUNS/wm-noisy"]),
-    ("export-gen.jsonl", ["export-trajectories", "RUNS/gen-noisy", "--output",
-                          "OUT/export-gen.jsonl"]),
+    ("export.txt", ["export-trajectories", "RUNS/gen-noisy", "RUNS/wm-noisy",
+                    "RUNS/probe-noisy", "RUNS/judge-random", "--out", "OUT/export.jsonl"]),
+    ("report-family.txt", ["report", "RUNS/gen-noisy", "--by", "family"]),
+    ("report-against.txt", ["report", "RUNS/gen-noisy", "--against", "paper"]),
+    ("report-mixed.txt", ["report", "RUNS/gen-noisy", "RUNS/wm-noisy"]),
     ("bundle.txt", ["view", "RUNS", "--bundle", "OUT/bundle"]),
 )
 
@@ -90,8 +94,16 @@ def outputs(folder: Path, out: Path) -> None:
     for name, args in OUTPUTS:
         done = t2w(args, runs, out)
         text = f"exit {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
-        (out / name).write_text(text.replace(str(folder), "DIR"))
+        (out / name).write_text(text.replace(str(out), "OUT").replace(str(folder), "DIR"))
         print(f"{name}: exit {done.returncode}")
+
+
+def _normal(path: Path) -> str:
+    text = re.sub(r"/[^\"\s]*/text2world/", "REPO/text2world/", path.read_text())
+    if path.suffix == ".svg":
+        text = re.sub(r"<dc:date>[^<]*</dc:date>", "", text)
+        text = re.sub(r"\b(p|m|image)[0-9a-f]{8,}\b", "ID", text)
+    return text
 
 
 def diff(first: Path, second: Path) -> int:
@@ -104,6 +116,11 @@ def diff(first: Path, second: Path) -> int:
             walk(sub)
 
     walk(filecmp.dircmp(first, second, ignore=[]))
+    # figures carry their time of drawing and random ids, pages the checkout's path: compared
+    # without them
+    different = [name for name in different if not (first / name).is_file()
+                 or not (second / name).is_file()
+                 or _normal(first / name) != _normal(second / name)]
     files = sum(1 for path in first.rglob("*") if path.is_file())
     print(f"{files} files compared; {len(different)} differ" + "".join(
         f"\n  {name}" for name in sorted(different)))
