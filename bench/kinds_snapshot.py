@@ -5,9 +5,10 @@ how runs are read (the run store, the kinds' descriptors) changes no output, byt
     python bench/kinds_snapshot.py outputs DIR OUT # t2w report/compare/view --bundle of them
     python bench/kinds_snapshot.py diff OUT1 OUT2  # the outputs that differ (exit 1 if any)
 
-``make`` once (runs carry time stamps), then ``outputs`` before and after the change on the same
-runs (before: ``PYTHONPATH=<a checkout of the base commit>``), and ``diff`` the two folders. The legacy fixtures (tests/fixtures/runs) are copied in too:
-runs written by older versions of the run format.
+``make`` once (runs carry time stamps), then ``outputs`` before and after the change on the
+same runs (before: ``PYTHONPATH=<a checkout of the base commit>``), and ``diff`` the two
+folders. The legacy fixtures (tests/fixtures/runs) are copied in too: runs written by older
+versions of the run format.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from text2world.engine.run_store import (
     Run,
     RunConfig,
     RunError,
+    check_config,
     kind_names,
     kind_of,
     run_kind,
@@ -113,6 +114,12 @@ def read_run_info(folder: Path, root: Path | None = None) -> RunInfo:
     if config is not None and not isinstance(config, dict):
         problems.append(f"{CONFIG_FILE} is not a JSON object")
         config = None
+    if config is not None:
+        try:  # checked and migrated as ``Run.open`` does; named as the listing names files
+            config = check_config(config, Path(CONFIG_FILE))
+        except RunError as err:
+            problems.append(str(err))
+            config = None
     if root is not None:
         escaped = [name for name in RUN_DATA_FILES if _outside(folder / name, root)]
         if escaped:  # refused like a config or summary that points out: the run cannot be opened

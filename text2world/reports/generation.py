@@ -41,7 +41,7 @@ from text2world.reports.rendering import LABELS, count_of, csv_text, md_table, r
 from text2world.scoring.score_base import MODES, mode_metrics
 from text2world.stats import format_interval
 from text2world.tasks.generation.feedback import config_protocol
-from text2world.tasks.generation.records import GenerationItem, generation_items
+from text2world.tasks.generation.records import GenerationItem, config_ec, generation_items
 from text2world.tasks.generation.summary import NO_PDDL, error_categories, item_cell, summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
@@ -72,7 +72,7 @@ class LoadedRun:
 
     @property
     def ec(self) -> int:
-        return int(self.config.get("ec", 0))
+        return config_ec(self.config)
 
 
 def retry_advice(config: RunConfig) -> str:

@@ -21,7 +21,7 @@ from text2world.tasks.generation.feedback import (
     is_oracle,
     protocol_label,
 )
-from text2world.tasks.generation.records import GenerationItem
+from text2world.tasks.generation.records import GenerationItem, config_ec
 
 EXECUTABILITY = "paper.executable"
 # The semantic curve shown by default: the leaderboard's semantic column, else (runs scored
@@ -93,7 +93,7 @@ def protocol_curves(model: str, runs: list[tuple[str, RunConfig, int, dict, dict
             "oracle_feedback": is_oracle(config_protocol(config))
             or bool(config.get("oracle_feedback")),
             "agent": bool(config.get("agent")), "tool_budget": config.get("tool_budget"),
-            "dataset": config.get("dataset"), "ec": int(config.get("ec", 0)),
+            "dataset": config.get("dataset"), "ec": config_ec(config),
             "epochs": run_epochs(config), "items": items,
             "reference_model": bool(config.get("reference_model")),
             "curves": curves, "intervals": intervals, "_config": config})

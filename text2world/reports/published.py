@@ -33,7 +33,7 @@ from text2world.engine.run_store import RunError, kind_of
 from text2world.errors import PublishedError  # its home is below the error-code table; found here too
 from text2world.stats import bootstrap_mean
 from text2world.tasks.generation.intervals import generation_samples
-from text2world.tasks.generation.records import generation_items
+from text2world.tasks.generation.records import config_ec, generation_items
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")
@@ -197,7 +197,7 @@ def against(path: Path, name: str = "paper") -> dict:
                                " (it holds no published value yet: "
                                + str(table.get("missing") or "") + ")"))
         return result
-    ec = int(run.config.get("ec", 0))
+    ec = config_ec(run.config)
     for row in (r for r in table["rows"] if r["model"] == model):
         round_index = table["settings"][row["setting"]]
         entry = {"setting": row["setting"], "metric": row["metric"],

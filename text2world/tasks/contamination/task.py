@@ -74,7 +74,7 @@ class ProbeTask:
     """The probe (``engine.task.Task``): one call per gold domain."""
 
     kind = KIND
-    command = "t2w contamination"
+    command = ContaminationKind.command
     uses_cpu_pool = False
 
     def __init__(self, options: ProbeOptions) -> None:

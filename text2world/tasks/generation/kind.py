@@ -15,11 +15,6 @@ if TYPE_CHECKING:
 EQUIVALENT = "equivalent@EC_k"  # the share of items whose last round is semantically equivalent
 
 
-def config_ec(config: Mapping[str, Any]) -> int:
-    """The correction rounds of a generation run (``--ec``: its last round is EC_k)."""
-    return int(config.get("ec", 0))
-
-
 def f1_mean(score: Mapping[str, Any]) -> float | None:
     """The mean of a round's F1s (in one mode), None when it has none."""
     values = [score[m] for m in METRICS[2:] if isinstance(score.get(m), (int, float))]
@@ -51,7 +46,7 @@ class GenerationKind(KindSpec):
         """Column ("executable@EC_0", ...) -> item -> value, at EC_0 and at the run's last
         round; the headline: the mean F1 at EC_k (in semantic mode its first EC_k column)."""
         from text2world.tasks.generation.intervals import generation_values
-        from text2world.tasks.generation.records import generation_items
+        from text2world.tasks.generation.records import config_ec, generation_items
 
         logged = generation_items(items)
         if not any(mode in (item.get("ec") or {}) for item in logged):
@@ -102,7 +97,7 @@ class GenerationKind(KindSpec):
         """Executability and mean F1 at the last round (``mode``; its headline in semantic
         mode) and, where it was scored semantically, the share equivalent to the gold."""
         from text2world.scoring.semantic_record import verdict_of
-        from text2world.tasks.generation.records import generation_items
+        from text2world.tasks.generation.records import config_ec, generation_items
 
         chosen = ["executable@EC_k", "f1_mean@EC_k"] if mode in MODES else [headline]
         shown = {name: columns[name] for name in chosen if name in columns}

@@ -13,7 +13,7 @@ from text2world.engine.summary import run_counts
 from text2world.scoring.score_base import MODES
 from text2world.stats import mean_or_none
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
-from text2world.tasks.generation.records import GenerationItem, GenerationSummary, generation_item
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary, config_ec, generation_item
 from text2world.tasks.generation.summary import error_categories, item_cell, summarize
 
 # "line 73:37" inside a parser message: a second place an error points at.
@@ -62,7 +62,7 @@ def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
     """Per-round scores with 95% intervals, error categories, per-domain rows."""
     from text2world.tasks.generation.intervals import generation_intervals
 
-    ec = int(run.config.get("ec", 0))
+    ec = config_ec(run.config)
     modes = modes_of(items)
     summary: GenerationSummary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]

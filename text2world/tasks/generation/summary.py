@@ -10,7 +10,7 @@ from typing import Sequence
 from text2world.engine.run_store import ErrorRecord, RunConfig
 from text2world.scoring.score_base import METRICS, MODES, mode_metrics
 from text2world.stats import mean_or_none
-from text2world.tasks.generation.records import GenerationItem, GenerationSummary
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary, config_ec
 
 NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no domain: counted apart
 
@@ -19,7 +19,7 @@ def summarize(config: RunConfig, items: Sequence[GenerationItem],
               open_errors: Sequence[ErrorRecord]) -> GenerationSummary:
     """Mean metrics per round (EC_0 .. EC_k) for each scoring mode, and what else only a
     generation run has (``open_errors``: unused, the engine counts them)."""
-    ec = int(config.get("ec", 0))
+    ec = config_ec(config)
     per_mode: dict[str, list[dict]] = {}
     for mode in MODES:
         rounds = []

@@ -112,7 +112,7 @@ class GenerationTask:
     """The Text2World generation loop with EC_k (``engine.task.Task``)."""
 
     kind = KIND
-    command = "t2w eval"
+    command = GenerationKind.command
     uses_cpu_pool = True
 
     def __init__(self, options: EvalOptions, prefetch: bool = False) -> None:

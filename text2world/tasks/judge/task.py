@@ -105,7 +105,7 @@ class JudgeTask:
     """One call per judged item (``engine.task.Task``)."""
 
     kind = KIND
-    command = "t2w judge"
+    command = JudgeKind.command
     uses_cpu_pool = False
 
     def __init__(self, options: JudgeOptions) -> None:

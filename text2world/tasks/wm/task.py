@@ -196,7 +196,7 @@ class WmTask:
 
     @property
     def command(self) -> str:
-        return f"t2w wm {self.options.task}"
+        return f"{WmKind.command} {self.options.task}"
 
     def check(self) -> None:
         _check(self.options)
