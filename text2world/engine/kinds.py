@@ -26,7 +26,7 @@ from text2world.engine.run_records import RunError, slug
 from text2world.model.credentials import redact
 
 if TYPE_CHECKING:
-    from text2world.engine.run_records import ItemRecord, RunConfig
+    from text2world.engine.run_records import ItemRecord, RunConfig, ScoresRecord
 
 # ``engine.run_store.Run`` and ``engine.task.Task``, not imported here: both import this module
 # (a descriptor types its own methods with them).
@@ -81,9 +81,14 @@ class KindSpec:
         """What the viewer's run page shows of ``run`` and its finished ``items``."""
         return import_module(self.page_module).overview(run, items)
 
-    def item_page(self, run: Run, item: dict) -> dict:
+    def item_page(self, run: Run, item: "ItemRecord") -> dict:
         """What the viewer's item page adds to the logged record of one item."""
         return {"task": run.config.get("task") or item.get("task")}
+
+    def with_rescored(self, item: "ItemRecord", scores: "ScoresRecord") -> "ItemRecord":
+        """A logged item with its scores of ``scores.jsonl`` (``t2w score-run``) over its own:
+        a kind that is never scored again keeps its item."""
+        return item
 
     # ---- t2w compare (and t2w report --by family)
     def compare_columns(self, run: Run, items: "Sequence[ItemRecord]",

@@ -68,6 +68,7 @@ from text2world.engine.kinds import (
     kind_spec,
     make_run_id,
     run_kind,
+    spec_of,
     text_hash,
 )
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
@@ -390,13 +391,12 @@ class Run:
         never scored again: ``items()``)."""
         items = self.items()
         if self.scores_path.is_file():
-            rescored = {str(r["item"]): r for r in _records(ScoresRecord,
-                                                            read_jsonl(self.scores_path, check=True))}
-            # ``ec``: a generation record's scores per mode, which the engine does not type
-            items = [cast(ItemRecord, {**item, "ec": {
-                **cast("Mapping[str, Any]", item).get("ec", {}),
-                **rescored.get(str(item["item"]), {}).get("ec", {})}})
-                for item in items]
+            rescored = {str(r["item"]): r for r in _records(
+                ScoresRecord, read_jsonl(self.scores_path, check=True))}
+            spec = spec_of(self.kind)
+            none: ScoresRecord = {}
+            items = [spec.with_rescored(item, rescored.get(str(item["item"]), none))
+                     for item in items]
         return items
 
     def write_scores(self, records: list[ScoresRecord]) -> None:

@@ -4,13 +4,13 @@ Light to import: what it computes is imported when asked."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from text2world.engine.kinds import TASK_IDENTITY_KEYS, Columns, KindSpec, score_number
 from text2world.scoring.score_base import METRICS, MODES, mode_metrics
 
 if TYPE_CHECKING:
-    from text2world.engine.run_store import ItemRecord, Run, RunConfig
+    from text2world.engine.run_store import ItemRecord, Run, RunConfig, ScoresRecord
 
 EQUIVALENT = "equivalent@EC_k"  # the share of items whose last round is semantically equivalent
 
@@ -36,10 +36,15 @@ class GenerationKind(KindSpec):
     epoch_curves = True
     inspect_import = True
 
-    def item_page(self, run: "Run", item: dict) -> dict:
+    def item_page(self, run: "Run", item: "ItemRecord") -> dict:
         from text2world.tasks.generation.page import item_page
 
         return item_page(run, item)
+
+    def with_rescored(self, item: "ItemRecord", scores: "ScoresRecord") -> "ItemRecord":
+        """The item's ``ec`` (its scores per mode) with the modes scored again replaced."""
+        logged = cast("Mapping[str, Any]", item).get("ec", {})
+        return cast("ItemRecord", {**item, "ec": {**logged, **scores.get("ec", {})}})
 
     def compare_columns(self, run: "Run", items: "Sequence[ItemRecord]",
                         mode: str) -> tuple[Columns, str]:

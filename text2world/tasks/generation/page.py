@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
-from text2world.engine.run_store import Run
+from text2world.engine.run_store import ItemRecord, Run
 from text2world.engine.summary import run_counts
 from text2world.scoring.score_base import MODES
 from text2world.stats import mean_or_none
@@ -137,7 +137,7 @@ def error_lines(validation: dict | None) -> list[int]:
     return sorted(lines)
 
 
-def item_page(run: Run, item: dict) -> dict:
+def item_page(run: Run, item: ItemRecord) -> dict:
     """What the viewer's item page adds to a logged generation item: its rounds with the lines
     their validation errors point at, and the gold domain."""
     gold, gold_note = gold_domain(run, str(item.get("item")))
