@@ -3,15 +3,16 @@ bundle and the CLI know it (``engine.kinds.KindSpec``); registered in ``tasks/re
 
 from __future__ import annotations
 
-from text2world.engine.kinds import TASK_IDENTITY_KEYS, KindSpec
+from text2world.engine.kinds import KindSpec
+from text2world.tasks.generation.kind import GenerationKind
 
 
 class JudgeKind(KindSpec):
     name = "judge"
     command = "t2w judge"
-    # Not its settings: kept in the identity its run ids hash, which has always had them, so
-    # that its runs keep their ids.
-    identity_keys = TASK_IDENTITY_KEYS + ("correction_prompt_hash", "ec")
+    # The generation kind's keys, not all its own settings (its configs say ``ec: 0``): what
+    # its run ids have always hashed, kept so that its runs keep their ids.
+    identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.judge.task"
     page_module = "text2world.tasks.judge.page"
     report = "text2world.cli.report:judge_report"

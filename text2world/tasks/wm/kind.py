@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from text2world.engine.kinds import TASK_IDENTITY_KEYS, Columns, KindSpec
+from text2world.engine.kinds import Columns, KindSpec
+from text2world.tasks.generation.kind import GenerationKind
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import ItemRecord, Run, RunConfig
@@ -16,9 +17,9 @@ class WmKind(KindSpec):
     name = "wm"
     command = "t2w wm"
     title = "world-model (t2w wm)"
-    # Not its settings (its configs say ``ec: 0``): kept in the identity its run ids hash,
-    # which has always had them, so that its runs keep their ids.
-    identity_keys = TASK_IDENTITY_KEYS + ("correction_prompt_hash", "ec")
+    # The generation kind's keys, not all its own settings (its configs say ``ec: 0``): what
+    # its run ids have always hashed, kept so that its runs keep their ids.
+    identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.wm.task"
     page_module = "text2world.tasks.wm.page"
     report = "text2world.cli.report:wm_report"
