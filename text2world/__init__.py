@@ -9,6 +9,7 @@ from text2world.pddl.validation import Issue, Validation, validate
 from text2world.scoring.metrics import MODES, Score, ScoringError, score, score_answer
 from text2world.scoring.semantic import SemanticScore, semantic_score
 from text2world.store.datasets import Dataset, DatasetError, Record, load_dataset
+from text2world.tasks import registry as _registry  # noqa: F401 - registers the run kinds
 from text2world.tasks.contamination.overlap import Contamination, contamination_rate
 from text2world.version import __version__ as __version__
 

@@ -80,6 +80,11 @@ class PairedResult:
         return {**asdict(self), "difference": self.difference.as_dict()}
 
 
+def mean_or_none(values: Sequence[float]) -> float | None:
+    """The mean of plain numbers; None for none."""
+    return sum(values) / len(values) if values else None
+
+
 def _one_sample_each(values: Sequence[Value]) -> list[float] | None:
     """The values as one number per item when every item is a number or holds exactly one
     (a run of one epoch); else None."""

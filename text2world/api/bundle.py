@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from text2world.api.viewer import STATIC
+from text2world.engine.kinds import spec_of
 from text2world.engine.run_store import run_epochs
 from text2world.errors import Text2WorldError
 
@@ -96,13 +97,15 @@ def write_bundle(runs_dir: Path, out_dir: Path, run_ids: Iterable[str] | None = 
             overview = get(f"{base}/overview")
             if overview is None:
                 continue
-            if overview.get("kind") == "generation":
+            spec = spec_of(str(overview.get("kind")))
+            if spec.published_tables:
                 get(f"{base}/against/paper")
+            if spec.epoch_curves:
                 _curves(get, base, overview.get("config") or {})
             for row in overview.get("items", []):
                 item_url = f"{base}/items/{_q(row['item'])}"
                 item = get(item_url)
-                if item is not None and overview.get("kind") == "generation":
+                if item is not None and spec.round_diffs:
                     for index in range(len(item.get("rounds") or [])):
                         get(f"{item_url}/diff?round={index}")
         for first in chosen:

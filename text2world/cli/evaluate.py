@@ -51,7 +51,7 @@ def summary_table(summary: GenerationSummary, mode: str = "paper",
                   items: Sequence[GenerationItem] | None = None) -> Table | None:
     """Mean scores per round (EC_0 .. EC_k) of one scoring mode, titled with that mode; with the
     run's finished ``items``, each mean with its 95% interval (as ``t2w report`` gives it)."""
-    from text2world.engine.run_store import mode_metrics
+    from text2world.scoring.score_base import mode_metrics
     from text2world.stats import format_interval
     from text2world.tasks.generation.intervals import generation_intervals
 

@@ -62,7 +62,7 @@ def print_family_reports(runs: list[Path], mode: str, held_out: str | None, as_j
         if markdown:
             typer.echo(family_markdown(data))
             continue
-        what = data["kind"] if data["kind"] != "wm" else f"wm {data['task']}"
+        what = data["kind"] + (f" {data['task']}" if data.get("task") else "")  # wm: its task
         table = Table(title=f"{data['model']} ({what}) by family: mean, [95% interval], %",
                       caption=f"items resampled{' by domain' if data['clustered_by_domain'] else ''}"
                               f", seed {data['seed']}")

@@ -143,6 +143,12 @@ def problem_eval(ctx: typer.Context, values: dict[str, Any], resume: Path | None
     say(f"report: t2w report {result.run.path}")
 
 
+def problem_report(runs: Sequence[Path], options: Any) -> None:
+    """``t2w report`` of problem runs (``ProblemKind.report``): ``report_problem`` with the
+    command's options (``cli.report.ReportOptions``)."""
+    report_problem(runs, options.as_json)
+
+
 def report_problem(runs: Sequence[Path], as_json: bool) -> None:
     """``t2w report`` of problem runs: each run's tables (or its summary as JSON)."""
     from text2world.engine.run_reader import open_run

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from typing import Callable
 
 import typer
 from rich.markup import escape
@@ -10,6 +13,7 @@ from rich.table import Table
 
 from text2world.cli.common import METRIC_HEADERS, Mode, console, fail, mode_option, print_json, say, warn
 from text2world.cli.runs import run_paths, runs_dir_option
+from text2world.engine.kinds import default_kind, kind_names, kind_spec
 from text2world.reports.rendering import count_of, print_table
 
 
@@ -203,7 +207,6 @@ def report_command(
 ) -> None:
     """Table 1, per-round curves, abstract vs concrete, error categories, per-domain, ANOVA
     (world-model runs: accuracy vs rho, hit@K, static vs dynamic, per step, per domain)."""
-    from text2world.reports.generation import ReportError, build_report
 
     runs = run_paths(runs, runs_dir)
     if held_out is not None and by != "family":
@@ -215,30 +218,86 @@ def report_command(
     if len(set(kinds.values())) > 1:
         fail("runs of different tasks cannot be reported together: " + ", ".join(
             f"{path} is a {kind} run" for path, kind in kinds.items()))
-    from text2world.engine.run_store import RunKind
+    kind = next(iter(kinds.values()), default_kind())
+    report = _reporter(kind)
+    report(runs, ReportOptions(out=out, mode=str(mode), all_items=all_items, as_json=as_json,
+                               by=by, markdown=markdown, against=against))
 
-    kind = next(iter(kinds.values()), RunKind.GENERATION.value)
-    if kind == RunKind.WM:
-        from text2world.cli.wm import report_wm
-        return report_wm(runs, out, as_json, markdown)
-    if kind == RunKind.JUDGE:
-        from text2world.cli.judge import print_judge
-        from text2world.engine.run_reader import open_run
-        from text2world.tasks.judge.records import judge_summary
-        from text2world.tasks.registry import summarize_run
 
-        for path in runs:
-            summary = summarize_run(open_run(path))
-            print_json(summary) if as_json else print_judge(judge_summary(summary))
-        return
-    if kind == RunKind.PROBLEM:
-        from text2world.cli.problem import report_problem
-        return report_problem(runs, as_json)
-    if kind == RunKind.CONTAMINATION:
-        for path in runs:  # each probe's report in its own folder
-            _probe_report(path, out if len(runs) == 1 else None, as_json, markdown)
-        return
+@dataclass(frozen=True)
+class ReportOptions:
+    """``t2w report``'s options, as each kind's report reads them (``KindSpec.report``)."""
 
+    out: Path | None
+    mode: str
+    all_items: bool
+    as_json: bool
+    by: str | None
+    markdown: bool
+    against: str | None
+
+
+def _reporter(kind: str) -> Callable[[list[Path], ReportOptions], None]:
+    """The report of ``kind``'s runs (``KindSpec.report``: "module:function"); a folder of no
+    known kind is reported as the default kind's, whose report says why it cannot be."""
+    spec = kind_spec(kind if kind in kind_names() else default_kind())
+    if not spec.report:
+        return summary_report
+    module, _, name = spec.report.partition(":")
+    return getattr(import_module(module), name)
+
+
+def summary_report(runs: list[Path], options: ReportOptions) -> None:
+    """The report of a kind with none of its own: each run's summary (JSON with ``--json``)."""
+    from text2world.engine.run_reader import open_run
+    from text2world.tasks.registry import summarize_run
+
+    for path in runs:
+        summary = summarize_run(open_run(path))
+        if options.as_json:
+            print_json(summary)
+            continue
+        table = Table(title=f"{summary.get('run_id')} ({summary.get('kind')})")
+        table.add_column("value")
+        table.add_column("", justify="right")
+        for key, value in summary.items():
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                table.add_row(key, str(value))
+        print_table(console, table)
+
+
+def wm_report(runs: list[Path], options: ReportOptions) -> None:
+    """World-model runs: their report (``cli.wm.report_wm``)."""
+    from text2world.cli.wm import report_wm
+
+    report_wm(runs, options.out, options.as_json, options.markdown)
+
+
+def judge_report(runs: list[Path], options: ReportOptions) -> None:
+    """Judge runs: each one's agreement with our verdicts."""
+    from text2world.cli.judge import print_judge
+    from text2world.engine.run_reader import open_run
+    from text2world.tasks.judge.records import judge_summary
+    from text2world.tasks.registry import summarize_run
+
+    for path in runs:
+        summary = summarize_run(open_run(path))
+        print_json(summary) if options.as_json else print_judge(judge_summary(summary))
+
+
+def probe_report(runs: list[Path], options: ReportOptions) -> None:
+    """Contamination probes: each probe's report in its own folder."""
+    for path in runs:
+        _probe_report(path, options.out if len(runs) == 1 else None, options.as_json,
+                      options.markdown)
+
+
+def generation_report(runs: list[Path], options: ReportOptions) -> None:
+    """Generation runs: Table 1 and the rest (``--by``, ``--against``, ``--all-items``)."""
+    from text2world.reports.generation import ReportError, build_report
+
+    out, mode, all_items, as_json = options.out, options.mode, options.all_items, options.as_json
+    by, markdown, against = options.by, options.markdown, options.against
     if by is not None:
         _stratified_report(runs, by, str(mode), as_json, markdown)
         return
@@ -274,12 +333,12 @@ def report_command(
 def _kind(path: Path) -> str:
     """The task of a run folder (a folder that is not a run is reported as the report says)."""
     from text2world.engine.run_reader import open_run
-    from text2world.engine.run_store import RunError, RunKind
+    from text2world.engine.run_store import RunError
 
     try:
         return open_run(path).kind
     except RunError:
-        return RunKind.GENERATION.value
+        return default_kind()
 
 
 def stratified_table(rows: list[dict], by: str, mode: str) -> Table:

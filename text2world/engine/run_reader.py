@@ -19,7 +19,6 @@ from typing import Any, cast
 from text2world.engine.run_store import (
     CONFIG_FILE,
     ERRORS_FILE,
-    KINDS,
     LOG_FILE,
     PAID_FILE,
     SCORES_FILE,
@@ -28,8 +27,11 @@ from text2world.engine.run_store import (
     Run,
     RunConfig,
     RunError,
+    check_config,
+    kind_names,
     kind_of,
     run_kind,
+    run_version,
 )
 
 
@@ -70,7 +72,7 @@ class RunInfo:
 
     @property
     def version(self) -> int | None:
-        return int(self.config.get("version") or 1) if isinstance(self.config, dict) else None
+        return run_version(self.config) if isinstance(self.config, dict) else None
 
     @property
     def finished(self) -> bool:
@@ -81,7 +83,7 @@ class RunInfo:
     def error(self) -> str | None:
         """Why the run cannot be opened, or None."""
         if self.run is not None:
-            return None if self.kind in KINDS else f"a run of unknown kind {self.kind!r}"
+            return None if self.kind in kind_names() else f"a run of unknown kind {self.kind!r}"
         return "; ".join(self.problems) or f"no {CONFIG_FILE}"
 
     def logged_items(self) -> int | None:
@@ -112,6 +114,12 @@ def read_run_info(folder: Path, root: Path | None = None) -> RunInfo:
     if config is not None and not isinstance(config, dict):
         problems.append(f"{CONFIG_FILE} is not a JSON object")
         config = None
+    if config is not None:
+        try:  # checked and migrated as ``Run.open`` does; named as the listing names files
+            config = check_config(config, Path(CONFIG_FILE))
+        except RunError as err:
+            problems.append(str(err))
+            config = None
     if root is not None:
         escaped = [name for name in RUN_DATA_FILES if _outside(folder / name, root)]
         if escaped:  # refused like a config or summary that points out: the run cannot be opened

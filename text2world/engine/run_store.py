@@ -1,6 +1,7 @@
-"""The run store: ``runs/<run-id>/`` holds one run of one task, and this module is the only
-code that reads or writes it. The viewer, ``t2w report``, the API and ``t2w score-run`` read
-runs through it.
+"""The run store: ``runs/<run-id>/`` holds one run of one task, and ``Run`` is the only code
+that reads or writes it (the records' types, names and checks: ``engine.run_records``; the
+kinds and a run's identity: ``engine.kinds``; both re-exported here). The viewer,
+``t2w report``, the API and ``t2w score-run`` read runs through it.
 
 Files, each holding typed records that carry the task's ``kind`` and the format ``version``:
 
@@ -36,7 +37,8 @@ all re-exported by ``text2world.engine``):
   ``summary``, ``finished``, ``run``). ``find_run(runs_dir, run_id)``: one of them.
 
 Folders written before this format (no ``kind``/``version``: version 1) still open: a config
-without ``kind`` is a generation (``t2w eval``) run, records without ``epoch`` are epoch 0.
+without ``kind`` is of the default kind (``kinds.kind_of``), records without ``epoch`` are
+epoch 0 (``run_records.migrate_config``, ``check_config``, ``check_record``).
 
 Nothing written holds a credential: configs and error records pass through
 ``credentials.redact`` here, the one place they are written.
@@ -50,19 +52,59 @@ outlives its parent cannot keep a run locked.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
-import re
 import subprocess
-import time
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TypedDict, TypeVar, cast
+from typing import Any, Mapping, cast
 
+from text2world.engine.kinds import default_kind as default_kind
+from text2world.engine.kinds import (
+    identity_hash,
+    identity_keys,
+    kind_names,
+    kind_of,
+    kind_spec,
+    make_run_id,
+    run_kind,
+    spec_of,
+    text_hash,
+)
 from text2world.engine.process import Stopped, follow_parent, forget_fd, register_fd, run_stoppable
-from text2world.errors import Text2WorldError
+from text2world.engine.run_records import (
+    CONFIG_FILE,
+    ERRORS_FILE,
+    FORMAT_VERSION,
+    LOCK_FILE,
+    LOG_FILE,
+    MAX_CONFIG_BYTES,
+    PAID_FILE,
+    SCORES_FILE,
+    SENT_FILE,
+    SUMMARY_FILE,
+    ErrorInfo,
+    ErrorRecord,
+    ItemRecord,
+    ModelCall,
+    PaidCall,
+    RecordT,
+    RunConfig,
+    RunError,
+    RunSummary,
+    RunWriteError,
+    ScoresRecord,
+    SentCall,
+    Usage,
+    check_config,
+    read_jsonl,
+    run_epochs,
+    run_label,
+    run_version,
+    sample_key,
+    slug,
+    utc_now,
+)
 from text2world.files import (
     InputFileError,
     atomic_write_text,
@@ -74,329 +116,18 @@ from text2world.files import (
 )
 from text2world.model.credentials import mask_known_secrets, redact
 
-if TYPE_CHECKING:
-    from typing_extensions import ReadOnly
-
-__all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "IDENTITY_KEYS", "KINDS", "LOG_FILE",
-           "PAID_FILE", "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorInfo", "ErrorRecord",
-           "ItemRecord", "ModelCall", "PaidCall", "Run", "RunConfig", "RunError", "RunKind",
-           "RunWriteError", "RunSummary", "ScoresRecord", "SentCall", "Stopped", "Usage",
-           "drop_torn_tail", "follow_parent", "kind_of", "read_jsonl", "run_kind",
-           "run_epochs", "run_label", "run_stoppable", "runs_dir", "sample_key", "utc_now"]
-
-FORMAT_VERSION = 2  # 1: folders written before records carried kind and version
-
-# The files of a run folder: their names are spelled here only.
-CONFIG_FILE = "config.json"
-LOG_FILE = "log.jsonl"
-ERRORS_FILE = "errors.jsonl"
-PAID_FILE = "paid.jsonl"
-SENT_FILE = "sent.jsonl"
-SUMMARY_FILE = "summary.json"
-SCORES_FILE = "scores.jsonl"  # a generation run's rounds scored again (``t2w score-run``)
-LOCK_FILE = ".lock"
-MAX_CONFIG_BYTES = 64 * 1024 * 1024  # config.json, summary.json: read whole
-
-
-class RunKind(str, Enum):
-    """The kinds of run, one per task (``Run.kind``; ``tasks.registry`` maps each to its
-    task). ``kind_of``/``run_kind`` are the only code that reads a config's ``kind``."""
-
-    GENERATION = "generation"
-    WM = "wm"
-    CONTAMINATION = "contamination"
-    JUDGE = "judge"
-    PROBLEM = "problem"
-
-    @property
-    def command(self) -> str:
-        """The command that makes runs of this kind."""
-        return {"generation": "t2w eval", "wm": "t2w wm", "contamination": "t2w contamination",
-                "judge": "t2w judge", "problem": "t2w eval --task problem"}[self.value]
-
-
-KINDS = tuple(kind.value for kind in RunKind)  # the tasks (``Run.kind``)
-# What configs written before kinds existed (or by the first ``t2w eval``) say: generation.
-_LEGACY_KINDS = {None: RunKind.GENERATION, "": RunKind.GENERATION, "eval": RunKind.GENERATION}
-
-# The generation task's score names (here for the modules that have always imported them).
-METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
-           "f1_effects")
-SCORE_MODES = ("paper", "canonical")
-
-
-def mode_metrics(mode: str) -> tuple[str, ...]:
-    """The metrics a mode reports per round: canonical mode adds F1 over types."""
-    return METRICS + (("f1_types",) if mode == "canonical" else ())
-
-
-def mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-# Settings that define what a run measures: resuming with other values would mix two runs.
-IDENTITY_KEYS = ("model", "litellm_model", "api_base", "dataset", "dataset_hash", "split",
-                 "description", "prompt", "prompt_hash", "correction_prompt_hash", "ec",
-                 "generation", "seed")
-
-
-class RunError(Text2WorldError, ValueError):
-    """A run directory that cannot be created, opened or resumed; the message says why."""
-
-
-class RunWriteError(RunError):
-    """A run folder that cannot be written (a full disk, a quota, a file size limit); what was
-    written before is kept, without a partial line."""
-
-
-# --------------------------------------------------------------------------------------------
-# Typed records: the lines of the run files, as JSON reads them back (``total=False``: a record
-# written by an older version, or by another task, may lack any key). Every record also has
-# ``kind`` and ``version`` (``_stamp``). The engine's types say what the engine and the readers
-# of any kind read; each task types its own records on them (``tasks/<kind>/records.py``:
-# ``GenerationItem``, ``WmItem``, ``ProbeItem``, ``JudgeItem`` and their summaries).
-
-
-class RunConfig(TypedDict, total=False):
-    """``config.json``: one type for every kind, since it is read before the kind is known
-    (resume, identity, listing, labels); the tasks' keys never clash."""
-
-    kind: str
-    version: int
-    run_id: str
-    created: str
-    # the engine's (``runner.prepare``)
-    model: str
-    litellm_model: str | None
-    api_base: str | None
-    api_key_env: str | None  # the name of the variable the key was read from, never the key
-    model_spec: dict[str, Any]
-    reference_model: bool
-    generation: dict[str, Any]  # the call settings: temperature, max_tokens, model args
-    seed: int
-    timeout: float | None
-    max_retries: int | None
-    selection: dict[str, Any] | None  # the flags that selected: {"limit": ..., "domains": ...}
-    selected: list[str]  # every sample id the run covers, in order
-    epochs: int
-    planned_items: int
-    label: str  # --label: the run's short name (else ``run_label`` derives one from its id)
-    code_version: dict[str, str]
-    imported_from: dict[str, Any]  # a run imported from an Inspect log (``t2w import-inspect``)
-    # every task's (``Task.configure``)
-    dataset: str
-    dataset_source: str
-    dataset_hash: str
-    split: str
-    description: str  # generation: the description kind; wm: the rules
-    prompt: str
-    prompt_hash: str
-    ec: int  # correction rounds (generation); 0 for the other tasks
-    mystery: bool  # generation and wm
-    # generation
-    correction_prompt: str
-    correction_prompt_hash: str
-    few_shot_examples: list[str]
-    exemplars_evaluated: list[str]  # few-shot exemplars that are also evaluated items
-    semantic: bool
-    skipped_items: list[str]
-    protocol: str
-    feedback: str
-    oracle_feedback: bool
-    agent: bool
-    tool_budget: int
-    # world models (wm)
-    task: str
-    size: str
-    rules: str
-    render: str
-    form: str
-    rhos: list[float]
-    k: int | None
-    slack: float
-    per_k: bool
-    illegal_share: float
-    problems_per_domain: int | None
-    off_plan_share: float
-    static_share: float
-    examples: int
-    items_hash: str
-    skipped_problems: list[str]
-    # contamination
-    prefix_tokens: int
-    prompt_tokens: int  # what runs before format version 2 called ``prefix_tokens``
-    n: int
-    max_mismatches: int
-    # judge
-    source_run: str
-    source_path: str
-    source_model: str | None
-    source_description: str | None
-    prompt_source: str
-    excluded_items: dict[str, str]  # item -> why it was not judged
-
-
-class ErrorInfo(TypedDict, total=False):
-    kind: str  # the error's class of failure (rate limit, timeout, ...; ``inspect_error``)
-    message: str
-    attempts: int
-
-
-class ErrorRecord(TypedDict, total=False):
-    """A line of ``errors.jsonl``: an infrastructure failure of one sample."""
-
-    kind: str
-    version: int
-    item: str
-    epoch: int
-    error: ErrorInfo
-    at: str
-
-
-class Usage(TypedDict, total=False):
-    prompt_tokens: int
-    completion_tokens: int
-
-
-class ModelCall(TypedDict, total=False):
-    """One model call a sample logs (a generation round, a world-model call, the one call of a
-    probe or judge item): what the engine and the readers of any kind read of it."""
-
-    round: int
-    messages: list[dict[str, Any]]
-    response: str
-    reasoning: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    cost: float | None  # None: the price is unknown
-    latency: float
-    attempts: int
-    cached: bool
-    finish_reason: str | None
-    turns: int  # an agent's round: one request per turn
-    tool_calls: list[dict[str, Any]]  # the function calls an answer asked for
-
-
-class ItemRecord(TypedDict, total=False):
-    """A line of ``log.jsonl``: one finished sample (item and epoch), with the keys every task
-    writes; each task's record adds its own (``tasks/<kind>/records.py``). ``rounds`` and
-    ``calls`` are read-only here so that a task's record may say what its calls hold."""
-
-    kind: str
-    version: int
-    item: str
-    epoch: int
-    usage: Usage
-    cost: float | None
-    latency: float
-    finished: str
-    rounds: ReadOnly[Sequence[ModelCall]]  # generation, and the one call of a probe or judge item
-    calls: ReadOnly[Sequence[ModelCall]]  # world models
-
-
-class PaidCall(TypedDict, total=False):
-    """A line of ``paid.jsonl``: a call the model answered (not the cache)."""
-
-    kind: str
-    version: int
-    item: str
-    epoch: int
-    round: int
-    cost: float | None
-    prompt_tokens: int
-    completion_tokens: int
-    at: str
-    call: str | None  # the id of its sent.jsonl line (runs since sent.jsonl; None in memory)
-    from_log: bool  # counted from the log of a run begun before the ledger existed
-
-
-class SentCall(TypedDict, total=False):
-    """A line of ``sent.jsonl``: a request about to go out to the model."""
-
-    kind: str
-    version: int
-    item: str
-    epoch: int
-    round: int
-    attempt: int
-    call: str
-    at: str
-
-
-class RunSummary(TypedDict, total=False):
-    """``summary.json``: the counts every task's summary has (``engine.summary``); each task's
-    summary adds its own (``tasks/<kind>/records.py``)."""
-
-    kind: str
-    version: int
-    run_id: str | None
-    model: str | None
-    dataset: str | None
-    planned_items: int | None
-    label: str  # the run's short label (``run_label``)
-    finished_items: int  # items with a finished sample (not samples: ``finished_samples``)
-    finished_samples: int  # finished (item, epoch) samples
-    infrastructure_errors: int
-    infrastructure_error_items: list[str]
-    calls: int
-    cached_calls: int
-    paid_calls: int
-    cost_unknown_calls: int
-    prompt_tokens: int  # tokens of the prompts sent, in every task
-    completion_tokens: int
-    cost: float
-    cost_paid: float
-    calls_sent: int | None  # requests sent to a model (None: a run made before they were recorded)
-    calls_sent_unanswered: int | None  # of them, never answered: in flight at a kill, timed out
-    epochs: int
-    per_epoch: list[dict[str, Any]]  # {"epoch", "finished_items", headline values}
-    spread: dict[str, dict[str, float]]  # headline value -> mean, std, min, max, epochs
-    updated: str
-    rescored: dict[str, Any]  # when ``t2w score-run`` scored the run again: modes, at
-
-
-class ScoresRecord(TypedDict, total=False):
-    """A line of ``scores.jsonl``: a generation item's rounds scored again (``t2w score-run``)."""
-
-    item: str
-    ec: dict[str, Any]  # replaces the logged record's ``ec`` of the modes it has
-    rounds: list[dict[str, Any]]  # each round's scores per mode
-    semantic: list[Any]  # each round's semantic scores, when scored with ``semantic``
-
-
-RecordT = TypeVar("RecordT", ItemRecord, ErrorRecord, PaidCall, SentCall, ScoresRecord)
-
-
-def utc_now() -> str:
-    """The time stamps of run logs: UTC, to the second."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+__all__ = ["CONFIG_FILE", "ERRORS_FILE", "FORMAT_VERSION", "LOG_FILE", "PAID_FILE",
+           "SCORES_FILE", "SENT_FILE", "SUMMARY_FILE", "ErrorInfo", "ErrorRecord", "ItemRecord",
+           "ModelCall", "PaidCall", "Run", "RunConfig", "RunError", "RunSummary", "RunWriteError",
+           "ScoresRecord", "SentCall", "Stopped", "Usage", "drop_torn_tail", "follow_parent",
+           "identity_hash", "kind_names", "kind_of", "make_run_id", "read_jsonl", "run_epochs",
+           "run_kind", "run_label", "run_stoppable", "run_version", "runs_dir", "sample_key",
+           "slug", "text_hash", "utc_now"]
 
 
 def runs_dir() -> Path:
     """Where runs are written and read: ``--runs-dir``, else ``$T2W_RUNS_DIR``, else ./runs."""
     return Path(os.environ.get("T2W_RUNS_DIR") or "runs")
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def identity_hash(config: RunConfig) -> str:
-    """The hash of what a run measures; credentials are not part of it (``redact``)."""
-    identity = redact({key: config.get(key) for key in IDENTITY_KEYS})
-    return text_hash(json.dumps(identity, sort_keys=True))
-
-
-def slug(value: Any) -> str:
-    """A value as a readable part of a run id."""
-    return re.sub(r"[^A-Za-z0-9.]+", "-", str(value)).strip("-")
-
-
-def make_run_id(parts: Iterable[Any], digest: str) -> str:
-    """Readable and deterministic: the same command maps to the same run, so re-running it
-    resumes instead of starting over (and a larger selection extends it). ``digest``: a hash
-    of what the run measures (``identity_hash``)."""
-    return ("__".join(slug(part) for part in parts) + f"__{digest[:8]}")[:180]
 
 
 def code_version() -> dict:
@@ -419,73 +150,6 @@ def code_version() -> dict:
     return version
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Records of a JSONL file; a torn last line (a killed writer) is ignored. Any JSON object:
-    the ``Run`` methods that read a run file say which record type its lines are."""
-    if not path.is_file():
-        return []
-    records = []
-    with path.open("rb") as stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                if not line.endswith(b"\n"):
-                    break  # unfinished last line
-                raise RunError(f"{path}: line {number} is not valid JSON") from None
-    return records
-
-
-def sample_key(record: ItemRecord | ErrorRecord | PaidCall | SentCall) -> tuple[str, int]:
-    """(item id, epoch) of a logged sample, error or paid call; no epoch: epoch 0."""
-    return str(record.get("item")), int(record.get("epoch") or 0)
-
-
-def run_epochs(config: Mapping[str, Any]) -> int:
-    """The epochs a run covers (``--epochs``; a run made before epochs existed has one)."""
-    return int(config.get("epochs") or 1)
-
-
-def run_label(config: Mapping[str, Any], run_id: str | None = None) -> str:
-    """A run's short label, which tells two runs of one model apart: the ``--label`` it was
-    made with; else an id given with ``--run-id`` as it is; else the generated id's parts
-    less the model's (the model is shown beside it), ``mystery`` added for obfuscated worlds
-    (their ids differ only in the hash, which closes every label and keeps two apart)."""
-    given = config.get("label")
-    if isinstance(given, str) and given.strip():
-        return given.strip()
-    run_id = str(run_id or config.get("run_id") or "")
-    parts = run_id.split("__")
-    if len(parts) < 3 or not re.fullmatch(r"[0-9a-f]{8}", parts[-1]):
-        return run_id  # an id given with --run-id: the user's own words
-    model = slug(str(config.get("model") or ""))
-    kept = [part for part in parts[:-1] if part != model]
-    if config.get("mystery") and "mystery" not in kept:
-        kept.append("mystery")
-    return "/".join(kept + parts[-1:])
-
-
-def kind_of(config: Mapping[str, Any]) -> str:
-    """The kind of a run config as a string, an unknown one included (for messages and for
-    listing it); configs written before kinds existed (no ``kind``, or ``eval``) are
-    generation runs. Any JSON object: a listed folder's config is read before it is known to
-    be a run's (``run_reader.RunInfo``)."""
-    kind = config.get("kind")
-    legacy = _LEGACY_KINDS.get(kind) if kind is None or isinstance(kind, str) else None
-    return legacy.value if legacy is not None else str(kind)
-
-
-def run_kind(config: Mapping[str, Any]) -> RunKind:
-    """The kind of a run config (``kind_of``'s rule); ``RunError`` for a kind no task makes."""
-    kind = kind_of(config)
-    try:
-        return RunKind(kind)
-    except ValueError:
-        raise RunError(f"a run of unknown kind {kind!r} (known: {', '.join(KINDS)})") from None
-
-
 @dataclass
 class Run:
     path: Path
@@ -504,7 +168,7 @@ class Run:
 
     @property
     def version(self) -> int:
-        return int(self.config.get("version") or 1)
+        return run_version(self.config)
 
     @property
     def log_path(self) -> Path:
@@ -538,13 +202,13 @@ class Run:
         Returns the run and whether it was resumed. The config is written, and compared,
         without credentials. A resumed run's selection and epochs grow to cover this
         command's (``extend``), so that ``--resume`` later finishes all of them."""
-        config = redact({"kind": "generation", **config, "version": FORMAT_VERSION})
+        config = redact({"kind": default_kind(), **config, "version": FORMAT_VERSION})
         if (path / CONFIG_FILE).is_file():
             run = cls.open(path)
             if run.kind != config["kind"]:
                 raise RunError(f"{path} is a {run.kind} run, not a {config['kind']} run; "
                                "choose another --run-id")
-            differences = [key for key in IDENTITY_KEYS
+            differences = [key for key in identity_keys(config["kind"])
                            if run.config.get(key) != config.get(key)]
             if differences:
                 shown = "; ".join(f"{key}: run has {run.config.get(key)!r}, now "
@@ -596,9 +260,9 @@ class Run:
             config = json.loads(read_input_text(config_path, "run config", MAX_CONFIG_BYTES))
         except (OSError, ValueError) as err:
             raise RunError(f"{config_path}: unreadable ({err})") from None
-        if not isinstance(config, dict):
-            raise RunError(f"{config_path}: not a JSON object")
-        return cls(path, cast(RunConfig, config))  # as written: not checked key by key
+        # the keys every reader relies on checked, older formats migrated; a task's own keys
+        # are its readers' to check
+        return cls(path, cast(RunConfig, check_config(config, config_path)))
 
     # ---- writing
 
@@ -717,7 +381,7 @@ class Run:
         """Finished samples, one per (item, epoch) (the last record wins if a log was ever
         merged), as the task wrote them (a task's own record type: ``tasks/<kind>/records.py``)."""
         by_key: dict[tuple[str, int], ItemRecord] = {}
-        for record in _records(ItemRecord, read_jsonl(self.log_path)):
+        for record in _records(ItemRecord, read_jsonl(self.log_path, check=True)):
             by_key[sample_key(record)] = record
         return list(by_key.values())
 
@@ -727,13 +391,12 @@ class Run:
         never scored again: ``items()``)."""
         items = self.items()
         if self.scores_path.is_file():
-            rescored = {str(r["item"]): r for r in _records(ScoresRecord,
-                                                            read_jsonl(self.scores_path))}
-            # ``ec``: a generation record's scores per mode, which the engine does not type
-            items = [cast(ItemRecord, {**item, "ec": {
-                **cast("Mapping[str, Any]", item).get("ec", {}),
-                **rescored.get(str(item["item"]), {}).get("ec", {})}})
-                for item in items]
+            rescored = {str(r["item"]): r for r in _records(
+                ScoresRecord, read_jsonl(self.scores_path, check=True))}
+            spec = spec_of(self.kind)
+            none: ScoresRecord = {}
+            items = [spec.with_rescored(item, rescored.get(str(item["item"]), none))
+                     for item in items]
         return items
 
     def write_scores(self, records: list[ScoresRecord]) -> None:
@@ -745,7 +408,7 @@ class Run:
             raise self._write_failed(self.scores_path, err) from None
 
     def finished_keys(self) -> set[tuple[str, int]]:
-        return {sample_key(r) for r in _records(ItemRecord, read_jsonl(self.log_path))}
+        return {sample_key(r) for r in _records(ItemRecord, read_jsonl(self.log_path, check=True))}
 
     def finished_ids(self) -> set[str]:
         """Items with at least one finished sample."""
@@ -755,19 +418,19 @@ class Run:
         """Infrastructure errors of samples that have not finished since."""
         finished = self.finished_keys()
         latest: dict[tuple[str, int], ErrorRecord] = {}
-        for record in _records(ErrorRecord, read_jsonl(self.errors_path)):
+        for record in _records(ErrorRecord, read_jsonl(self.errors_path, check=True)):
             latest[sample_key(record)] = record
         return [r for key, r in latest.items() if key not in finished]
 
     def paid_calls(self) -> list[PaidCall] | None:
         """Every call this run paid for, in any attempt; None for a run made before the
         ledger existed (its ``cost_paid`` is then counted from the logged calls)."""
-        return (_records(PaidCall, read_jsonl(self.paid_path)) if self.paid_path.is_file()
+        return (_records(PaidCall, read_jsonl(self.paid_path, check=True)) if self.paid_path.is_file()
                 else None)
 
     def sent_calls(self) -> list[SentCall] | None:
         """Every request this run sent to a model; None for a run made before the record."""
-        return (_records(SentCall, read_jsonl(self.sent_path)) if self.sent_path.is_file()
+        return (_records(SentCall, read_jsonl(self.sent_path, check=True)) if self.sent_path.is_file()
                 else None)
 
     def stored_summary(self) -> RunSummary | None:
@@ -781,10 +444,7 @@ class Run:
 
 
 def _command(kind: str) -> str:
-    try:
-        return RunKind(kind).command
-    except ValueError:
-        return "t2w command"
+    return kind_spec(kind).command if kind in kind_names() else "t2w command"
 
 
 def _records(record_type: type[RecordT], lines: list[dict[str, Any]]) -> list[RecordT]:
@@ -805,5 +465,4 @@ def _lock_holder(path: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return text if text.isdigit() else None
-
 

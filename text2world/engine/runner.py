@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, TypeVar, cast
 
+from text2world.engine.kinds import kind_names, kind_spec
 from text2world.engine.options import OptionsError, RunOptions
 from text2world.engine.pool import CpuQueue, make_executor
 from text2world.engine.process import run_stoppable
@@ -204,10 +205,13 @@ def check_reference_role(spec: ModelSpec, task: Task) -> None:
     if not spec.is_reference:
         return
     judge = spec.litellm_model.split("/", 1)[-1] in REFERENCE_JUDGES
-    if judge and task.kind != "judge":
+    judging = kind_spec(task.kind).judges
+    if judge and not judging:
+        judged_by = " or ".join(kind_spec(kind).command for kind in kind_names()
+                                if kind_spec(kind).judges)
         raise ModelConfigError(f"{spec.name} is a reference judge: it answers only inside "
-                               "t2w judge")
-    if task.kind == "judge" and not judge:
+                               f"{judged_by}")
+    if judging and not judge:
         raise ModelConfigError(f"{spec.name} cannot judge: the reference judges are "
                                + ", ".join(f"reference/{m}" for m in REFERENCE_JUDGES))
 

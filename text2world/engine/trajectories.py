@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from text2world.engine.kinds import spec_of
 from text2world.engine.run_reader import open_run
 from text2world.errors import Text2WorldError
 from text2world.files import atomic_write_text
@@ -51,36 +52,6 @@ def conversation(calls: Sequence[Mapping[str, Any]]) -> list[dict]:
             answer["tool_calls"] = call["tool_calls"]
         messages.append(answer)
     return messages
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
-    return float(value) if isinstance(value, (int, float)) else None
-
-
-def _scores_and_verdict(kind: str, item: Mapping[str, Any]) -> tuple[dict[str, float | None], str]:
-    scores: dict[str, float | None] = {}
-    if kind == "generation":
-        last = (item.get("rounds") or [{}])[-1]
-        for mode, values in (last.get("scores") or {}).items():
-            for name, value in (values or {}).items():
-                if name not in ("mode", "errors"):
-                    scores[f"{mode}.{name}"] = _number(value)
-        semantic = last.get("semantic")
-        if isinstance(semantic, dict):
-            from text2world.scoring.semantic import METRICS
-            from text2world.scoring.semantic_record import verdict_of
-
-            scores.update({f"semantic.{m}": _number(semantic.get(m)) for m in METRICS})
-            return scores, verdict_of(semantic)
-        return scores, "valid" if item.get("valid") else "invalid"
-    metrics: dict = item["metrics"] if isinstance(item.get("metrics"), dict) else {}
-    scores = {name: _number(value) for name, value in metrics.items()
-              if _number(value) is not None or value is None}
-    if "correct" in metrics:
-        return scores, "correct" if metrics.get("correct") else "wrong"
-    return scores, ""
 
 
 def _matches(line: dict, where: str | None) -> bool:
@@ -113,6 +84,7 @@ def trajectories(runs: Iterable[Path], where: str | None = None) -> list[dict]:
     lines: list[dict[str, Any]] = []
     for path in runs:
         run = open_run(path)  # RunError says why a run cannot be read
+        spec = spec_of(run.kind)
         for record in run.items():
             # any kind's record, each key checked before use: read as the JSON it is
             item: Mapping[str, Any] = record
@@ -123,7 +95,7 @@ def trajectories(runs: Iterable[Path], where: str | None = None) -> list[dict]:
                 calls = [item]
             if not calls:
                 continue
-            scores, verdict = _scores_and_verdict(run.kind, item)
+            scores, verdict = spec.trajectory_scores(item)
             line: dict[str, Any] = {"messages": conversation(calls), "run": run.run_id, "kind": run.kind,
                     "item": str(item.get("item")), "epoch": int(item.get("epoch") or 0),
                     "verdict": verdict, "scores": scores}

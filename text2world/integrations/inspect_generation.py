@@ -20,7 +20,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 
-from text2world.engine.run_store import mode_metrics
 from text2world.integrations.inspect_engine import (
     chat_messages,
     engine_scorer,
@@ -30,6 +29,7 @@ from text2world.integrations.inspect_engine import (
     task_metadata,
 )
 from text2world.scoring.metrics import MODES
+from text2world.scoring.score_base import mode_metrics
 from text2world.scoring.semantic import METRICS as SEMANTIC_METRICS
 from text2world.scoring.semantic_record import headline_value
 from text2world.store.datasets import BUILTIN

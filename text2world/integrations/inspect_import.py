@@ -74,12 +74,13 @@ def _log_selection(settings: dict, log) -> dict:
 
 def import_inspect_log(path: Path, out: Path | None = None) -> Imported:
     """Write the run folder of the Inspect log at ``path`` (default: ``runs/inspect-...``)."""
+    from text2world.engine.kinds import spec_of
     from text2world.engine.summary import summarize
     from text2world.tasks.registry import task_for_kind
 
     log = _read_log(Path(path))
     settings = (log.eval.metadata or {}).get(CONFIG_KEY)
-    if not isinstance(settings, dict) or settings.get("kind") not in ("generation", "wm", "problem"):
+    if not isinstance(settings, dict) or not spec_of(str(settings.get("kind"))).inspect_import:
         raise ImportError_(f"{path}: task {log.eval.task!r} is not a text2world task "
                            "(text2world/generation, next_state, verify, propose, plan, problem)")
     if log.samples is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import Run, RunError, RunKind
+from text2world.engine.run_store import Run, RunError
 from text2world.errors import Text2WorldError
 from text2world.pddl.model import Domain, parse_domain
 from text2world.reports.rendering import count_of
@@ -24,6 +24,7 @@ from text2world.simulation import GroundAction, PlanningProblem, SimulationError
 from text2world.simulation.problem import TypedName, parse_atom
 from text2world.store.datasets import load_dataset
 from text2world.tasks.generation.records import generation_items
+from text2world.tasks.wm.kind import WmKind
 from text2world.tasks.wm.records import WmItem, wm_items
 
 
@@ -102,9 +103,9 @@ def build_both_ways(eval_path: Path, wm_path: Path) -> BothWays:
         eval_run, wm_run = open_run(eval_path), open_run(wm_path)
     except RunError as err:
         raise BothWaysError(str(err)) from None
-    if wm_run.kind != RunKind.WM or wm_run.config.get("task") != "next-state":
+    if wm_run.kind != WmKind.name or wm_run.config.get("task") != "next-state":
         raise BothWaysError(f"{wm_path} is not a t2w wm next-state run")
-    if eval_run.kind == RunKind.WM:
+    if eval_run.kind == WmKind.name:
         raise BothWaysError(f"{eval_path} is a world-model run; give a t2w eval run first")
     if eval_run.config.get("model") != wm_run.config.get("model"):
         raise BothWaysError(f"the runs are of different models ({eval_run.config.get('model')}"

@@ -14,29 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from text2world.engine.kinds import kind_spec, spec_of
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import (
-    METRICS,
-    ItemRecord,
-    Run,
-    RunError,
-    mode_metrics,
-    run_epochs,
-    run_label,
-)
+from text2world.engine.run_store import ItemRecord, Run, RunError, run_epochs, run_label
 from text2world.errors import Text2WorldError
 from text2world.reports.rendering import count_of
 from text2world.stats import SEED, format_interval, paired_difference
-from text2world.tasks.contamination.records import probe_items
-from text2world.tasks.generation.feedback import config_protocol
-from text2world.tasks.generation.intervals import generation_values
-from text2world.tasks.generation.records import generation_items
-from text2world.tasks.wm.intervals import wm_item_values
-from text2world.tasks.wm.records import wm_items
 
-HEADLINE = {"generation": "f1_mean", "wm": None, "contamination": "rate"}
-WM_HEADLINE = {"next-state": "accuracy", "verify": "accuracy", "propose": "hit@1",
-               "plan": "success"}
 TOP_DOMAINS = 10
 
 
@@ -62,62 +46,11 @@ def _open(path: Path) -> _Side:
         items = run.scored_items()
     except RunError as err:
         raise CompareError(str(err)) from None
-    if kind not in HEADLINE:
+    if not spec_of(kind).compared:
         raise CompareError(f"{path}: runs of kind {kind!r} cannot be compared")
     if not items:
         raise CompareError(f"{path}: no finished item")
     return _Side(run, kind, items)
-
-
-def _f1_mean(score: dict) -> float | None:
-    values = [score[m] for m in METRICS[2:] if isinstance(score.get(m), (int, float))]
-    return sum(values) / len(values) if values else None
-
-
-def _generation_columns(side: _Side, mode: str) -> dict[str, dict[str, float]]:
-    """Column name ("executable@EC_0", ...) -> item -> value."""
-    last = int(side.run.config.get("ec", 0))
-    items = generation_items(side.items)
-    metrics = (mode_metrics(mode) if mode in ("paper", "canonical")
-               else sorted({k for item in items
-                            for score in ((item.get("ec") or {}).get(mode) or [])
-                            if isinstance(score, dict)
-                            for k, v in score.items()
-                            if isinstance(v, (int, float)) and not isinstance(v, bool)}))
-    columns: dict[str, dict[str, float]] = {}
-    for label, index in (("EC_0", 0), ("EC_k", last)):
-        for metric in metrics:
-            columns[f"{metric}@{label}"] = generation_values(items, mode, index, metric)
-        if mode in ("paper", "canonical"):
-            f1 = {}
-            for item in items:
-                scores = (item.get("ec") or {}).get(mode) or []
-                if len(scores) > index and isinstance(scores[index], dict):
-                    value = _f1_mean(scores[index])
-                    if value is not None:
-                        f1[str(item["item"])] = value
-            columns[f"f1_mean@{label}"] = f1
-    return columns
-
-
-def _wm_columns(side: _Side) -> dict[str, dict[str, float]]:
-    task = side.run.config.get("task")
-    columns: dict[str, dict[str, float]] = {}
-    for item in wm_items(side.items):
-        for metric, value in wm_item_values(str(task), item).items():
-            columns.setdefault(metric, {})[str(item["item"])] = value
-    return columns
-
-
-def _probe_columns(side: _Side) -> dict[str, dict[str, float]]:
-    return {"rate": {str(i["item"]): float(i["rate"]) for i in probe_items(side.items)
-                     if isinstance(i.get("rate"), (int, float))}}
-
-
-def _domain_of(side: _Side) -> dict[str, str]:
-    if side.kind == "wm":
-        return {str(i["item"]): str(i.get("domain")) for i in wm_items(side.items)}
-    return {str(i["item"]): str(i["item"]) for i in side.items}  # one item per domain
 
 
 @dataclass(frozen=True)
@@ -140,18 +73,13 @@ def run_columns(path: Path, mode: str = "paper") -> RunColumns:
 
 
 def _columns_of(side: _Side, mode: str) -> RunColumns:
-    if side.kind == "wm":
-        columns = _wm_columns(side)
-        headline = WM_HEADLINE.get(str(side.run.config.get("task")), "accuracy")
-    elif side.kind == "contamination":
-        columns, headline = _probe_columns(side), "rate"
-    else:
-        if not any(mode in (item.get("ec") or {}) for item in generation_items(side.items)):
-            raise CompareError(f"{side.run.path}: no {mode} scores in its log")
-        columns = _generation_columns(side, mode)
-        headline = "f1_mean@EC_k" if mode in ("paper", "canonical") else next(
-            (c for c in columns if c.endswith("@EC_k")), "")
-    return RunColumns(side.run, side.kind, side.items, columns, headline, _domain_of(side))
+    spec = kind_spec(side.kind)
+    try:
+        columns, headline = spec.compare_columns(side.run, side.items, mode)
+    except ValueError as err:
+        raise CompareError(str(err)) from None
+    return RunColumns(side.run, side.kind, side.items, columns, headline,
+                      spec.item_domains(side.items))
 
 
 def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
@@ -160,17 +88,14 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     a, b = _open(path_a), _open(path_b)
     if a.kind != b.kind:
         raise CompareError(f"cannot compare a {a.kind} run with a {b.kind} run")
-    notes = []
-    if a.kind == "wm":
-        task_a, task_b = a.run.config.get("task"), b.run.config.get("task")
-        if task_a != task_b:
-            raise CompareError(f"cannot compare a {task_a} run with a {task_b} run")
+    spec = kind_spec(a.kind)
+    try:
+        spec.check_comparable(a.run.config, b.run.config)
+    except ValueError as err:
+        raise CompareError(str(err)) from None
     side_a, side_b = _columns_of(a, mode), _columns_of(b, mode)
     cols_a, cols_b, headline = side_a.columns, side_b.columns, side_a.headline
-    if a.kind == "generation":
-        ka, kb = a.run.config.get("ec"), b.run.config.get("ec")
-        if ka != kb:
-            notes.append(f"EC_k is each run's last round: EC_{ka} for A, EC_{kb} for B")
+    notes = spec.pairing_notes(a.run.config, b.run.config)
     ids_a = {str(i["item"]) for i in a.items}
     ids_b = {str(i["item"]) for i in b.items}
     common = sorted(ids_a & ids_b)
@@ -180,7 +105,7 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
         notes.append(f"compared on the {count_of(len(common), 'item')} both finished (A has {len(ids_a)}, "
                      f"B has {len(ids_b)})")
     domains = side_a.domains
-    clusters = [domains[i] for i in common] if a.kind == "wm" else None
+    clusters = [domains[i] for i in common] if spec.clustered_by_domain else None
     metrics = []
     for column in [c for c in cols_a if c in cols_b]:
         values_a = [cols_a[column].get(i) for i in common]
@@ -195,22 +120,18 @@ def compare_runs(path_a: Path, path_b: Path, mode: str = "paper",
     tally = {"wins": sum(d["difference"] > 1e-9 for d in per_domain),
              "ties": sum(abs(d["difference"]) <= 1e-9 for d in per_domain),
              "losses": sum(d["difference"] < -1e-9 for d in per_domain)}
-    from text2world.reports.protocols import protocol_label
+    notes += spec.settings_notes(a.run.config, b.run.config)
 
-    if a.kind == "generation" and config_protocol(a.run.config) != config_protocol(b.run.config):
-        notes.append(f"protocols differ: A ran {protocol_label(a.run.config)}, B ran "
-                     f"{protocol_label(b.run.config)} (docs/protocols.md)")
     def side_data(side: _Side, ids: set[str]) -> dict:
-        generation = side.kind == "generation"
+        protocol, protocol_label = spec.protocol(side.run.config)
         return {"run_id": side.run.run_id, "model": side.run.config.get("model"),
                 "label": run_label(side.run.config, side.run.run_id),
                 "items": len(ids), "epochs": run_epochs(side.run.config),
-                "protocol": config_protocol(side.run.config) if generation else "-",
-                "protocol_label": protocol_label(side.run.config) if generation else "-"}
+                "protocol": protocol, "protocol_label": protocol_label}
 
     return {"a": side_data(a, ids_a), "b": side_data(b, ids_b),
             "kind": a.kind, "task": a.run.config.get("task"), "mode": mode,
-            "common_items": len(common), "seed": seed, "clustered_by_domain": a.kind == "wm",
+            "common_items": len(common), "seed": seed, "clustered_by_domain": spec.clustered_by_domain,
             "metrics": metrics, "headline": headline, "per_domain": per_domain,
             "domains": tally, "differ_most": differing, "notes": notes}
 
@@ -252,7 +173,7 @@ def compare_markdown(data: dict) -> str:
 
     lines = [f"# {side_title(data['b'])} vs {side_title(data['a'])} ({data['kind']}"
              + (f" {data['task']}" if data.get("task") else "")
-             + (f", {data['mode']} mode" if data["kind"] == "generation" else "") + ")", "",
+             + (f", {data['mode']} mode" if spec_of(data["kind"]).score_modes else "") + ")", "",
              f"A: {data['a']['run_id']}{_protocol_note(data['a'])}  ",
              f"B: {data['b']['run_id']}{_protocol_note(data['b'])}", "",
              f"{data['common_items']} common items; differences are B - A in points, with a "

@@ -17,37 +17,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from text2world.engine.kinds import kind_spec
 from text2world.engine.run_store import Run
 from text2world.reports.compare import CompareError, RunColumns, run_columns
 from text2world.reports.generation import ReportError
 from text2world.reports.rendering import md_table
-from text2world.scoring.semantic_record import verdict_of
 from text2world.stats import SEED, bootstrap_mean, format_interval, independent_difference, paired_difference
 from text2world.store.datasets import BUILTIN, FAMILY, NO_FAMILY, DatasetError, dataset_of_run
-from text2world.tasks.generation.records import generation_items
-
-EQUIVALENT = "equivalent@EC_k"  # the share of items whose last round is semantically equivalent
 
 
 def family_metrics(columns: RunColumns, mode: str) -> dict[str, dict[str, float]]:
-    """The columns the family report shows: a generation run's executability and mean F1 at
-    its last round (``mode``; its headline in semantic mode) and, where it was scored
-    semantically, the share equivalent to the gold; a world-model or probe run's headline."""
-    if columns.kind != "generation":
-        return {columns.headline: columns.columns.get(columns.headline, {})}
-    chosen = ["executable@EC_k", "f1_mean@EC_k"] if mode in ("paper", "canonical") \
-        else [columns.headline]
-    shown = {name: columns.columns[name] for name in chosen if name in columns.columns}
-    last = int(columns.run.config.get("ec", 0))
-    samples: dict[str, list[float]] = {}
-    for item in generation_items(columns.items):
-        cells = (item.get("ec") or {}).get("semantic") or []
-        if len(cells) > last and isinstance(cells[last], dict):
-            samples.setdefault(str(item["item"]), []).append(
-                float(verdict_of(cells[last]) == "equivalent"))
-    if samples:
-        shown[EQUIVALENT] = {item: sum(v) / len(v) for item, v in samples.items()}
-    return shown
+    """The columns the family report shows: its kind's (``KindSpec.family_columns``: a
+    generation run's executability, mean F1 and share equivalent at its last round; a
+    world-model or probe run's headline)."""
+    return kind_spec(columns.kind).family_columns(columns.columns, columns.headline,
+                                                  columns.run.config, columns.items, mode)
 
 
 def item_families(columns: RunColumns) -> tuple[dict[str, str], list[str]]:
@@ -131,13 +115,14 @@ def family_report(path: Path, mode: str = "paper", held_out: Sequence[str] = (),
     return {"run_id": columns.run.run_id, "model": columns.run.config.get("model"),
             "kind": columns.kind, "task": columns.run.config.get("task"), "mode": mode,
             "dataset": columns.run.config.get("dataset"), "seed": seed,
-            "clustered_by_domain": columns.kind == "wm", "metrics": list(metrics),
+            "clustered_by_domain": kind_spec(columns.kind).clustered_by_domain, "metrics": list(metrics),
             "families": rows, "held_out": names, "summary": summary, "notes": notes}
 
 
 def _clusters(columns: RunColumns, items: list[str]) -> list[str] | None:
     """World-model items of one domain are resampled together; a generation item is a domain."""
-    return [columns.domains[i] for i in items] if columns.kind == "wm" else None
+    return [columns.domains[i] for i in items] if kind_spec(columns.kind).clustered_by_domain \
+        else None
 
 
 def compare_by_family(path_a: Path, path_b: Path, mode: str = "paper",

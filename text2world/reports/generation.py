@@ -19,11 +19,9 @@ from typing import Any, Sequence
 from text2world.engine.run_reader import open_run
 from text2world.engine.run_store import (
     ERRORS_FILE,
-    SCORE_MODES,
     Run,
     RunConfig,
     RunError,
-    mode_metrics,
     run_epochs,
     run_label,
     runs_dir,
@@ -40,9 +38,10 @@ from text2world.reports.generation_figures import (
     plot_rounds,
 )
 from text2world.reports.rendering import LABELS, count_of, csv_text, md_table, round_label
+from text2world.scoring.score_base import MODES, mode_metrics
 from text2world.stats import format_interval
 from text2world.tasks.generation.feedback import config_protocol
-from text2world.tasks.generation.records import GenerationItem, generation_items
+from text2world.tasks.generation.records import GenerationItem, config_ec, generation_items
 from text2world.tasks.generation.summary import NO_PDDL, error_categories, item_cell, summarize
 
 __all__ = ["NO_PDDL", "Report", "ReportError", "build_report", "round_label"]
@@ -73,7 +72,7 @@ class LoadedRun:
 
     @property
     def ec(self) -> int:
-        return int(self.config.get("ec", 0))
+        return config_ec(self.config)
 
 
 def retry_advice(config: RunConfig) -> str:
@@ -272,7 +271,7 @@ def _check_out_dir(out_dir: Path, mode: str) -> None:
         old_mode = json.loads(read_input_text(previous, "report")).get("mode")
     except (OSError, ValueError, AttributeError):
         old_mode = None
-    if old_mode in SCORE_MODES and old_mode != mode:
+    if old_mode in MODES and old_mode != mode:
         raise ReportError(f"{out_dir} holds the {old_mode} report; write the {mode} report "
                           "elsewhere (--out) or remove that folder first")
 
@@ -287,8 +286,8 @@ def build_report(paths: list[Path], out_dir: Path | None = None, mode: str = "pa
     different items are compared on their common items unless ``all_items``;
     ``Report.warnings`` says so.
     """
-    if mode not in SCORE_MODES:
-        raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(SCORE_MODES)}")
+    if mode not in MODES:
+        raise ReportError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     loaded_runs = load_runs([Path(p) for p in paths])
     item_sets, report_warnings = _common_items(loaded_runs, all_items)
     if out_dir is None:

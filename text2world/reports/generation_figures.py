@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from text2world.engine.run_store import mode_metrics
 from text2world.pddl.validation import CATEGORIES
 from text2world.reports.rendering import LABELS, pyplot, round_label, round_ticks, save_figure
+from text2world.scoring.score_base import mode_metrics
 from text2world.tasks.generation.summary import NO_PDDL
 
 

@@ -15,8 +15,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from text2world.engine.run_store import RunConfig, run_epochs, run_label
-from text2world.tasks.generation.feedback import PROTOCOLS, config_protocol, is_oracle
-from text2world.tasks.generation.records import GenerationItem
+from text2world.tasks.generation.feedback import (
+    PROTOCOLS,
+    config_protocol,
+    is_oracle,
+    protocol_label,
+)
+from text2world.tasks.generation.records import GenerationItem, config_ec
 
 EXECUTABILITY = "paper.executable"
 # The semantic curve shown by default: the leaderboard's semantic column, else (runs scored
@@ -24,16 +29,6 @@ EXECUTABILITY = "paper.executable"
 SEMANTIC = ("semantic.plan_validity", "paper.similarity")
 ORDER = (*PROTOCOLS, "agent")
 _DISTINGUISH = ("dataset", "description", "prompt", "ec", "epochs", "temperature")
-
-
-def protocol_label(config: RunConfig) -> str:
-    """The protocol as the viewer labels a curve: oracle feedback said, the agent's budget."""
-    protocol = config_protocol(config)
-    if is_oracle(protocol) or config.get("oracle_feedback"):
-        return f"{protocol} (oracle feedback)"
-    if protocol == "agent" and config.get("tool_budget") is not None:
-        return f"agent ({config['tool_budget']} tool calls)"
-    return protocol
 
 
 def round_curves(config: RunConfig,
@@ -98,7 +93,7 @@ def protocol_curves(model: str, runs: list[tuple[str, RunConfig, int, dict, dict
             "oracle_feedback": is_oracle(config_protocol(config))
             or bool(config.get("oracle_feedback")),
             "agent": bool(config.get("agent")), "tool_budget": config.get("tool_budget"),
-            "dataset": config.get("dataset"), "ec": int(config.get("ec", 0)),
+            "dataset": config.get("dataset"), "ec": config_ec(config),
             "epochs": run_epochs(config), "items": items,
             "reference_model": bool(config.get("reference_model")),
             "curves": curves, "intervals": intervals, "_config": config})

@@ -27,12 +27,13 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
+from text2world.engine.kinds import kind_names, kind_spec, spec_of
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import RunError, RunKind, kind_of
+from text2world.engine.run_store import RunError, kind_of
 from text2world.errors import PublishedError  # its home is below the error-code table; found here too
 from text2world.stats import bootstrap_mean
 from text2world.tasks.generation.intervals import generation_samples
-from text2world.tasks.generation.records import generation_items
+from text2world.tasks.generation.records import config_ec, generation_items
 
 PACKAGE_TABLES = Path(__file__).resolve().parent / "published"
 ROW_KEYS = ("model", "setting", "metric", "value")
@@ -173,9 +174,9 @@ def against(path: Path, name: str = "paper") -> dict:
     except RunError as err:
         raise PublishedError(str(err)) from None
     table, chosen = choose_table(name, run.config)
-    if run.kind != RunKind.GENERATION:
+    if not spec_of(run.kind).published_tables:
         raise PublishedError(f"{path} is a {run.kind} run; published tables hold "
-                             "generation (t2w eval) figures")
+                             f"{_published_kinds()} figures")
     conditions = table.get("conditions") or {}
     mode = conditions.get("mode", "paper")
     notes = [f"{key}: the table's is {value!r}, the run's {run.config.get(key)!r}"
@@ -196,7 +197,7 @@ def against(path: Path, name: str = "paper") -> dict:
                                " (it holds no published value yet: "
                                + str(table.get("missing") or "") + ")"))
         return result
-    ec = int(run.config.get("ec", 0))
+    ec = config_ec(run.config)
     for row in (r for r in table["rows"] if r["model"] == model):
         round_index = table["settings"][row["setting"]]
         entry = {"setting": row["setting"], "metric": row["metric"],
@@ -214,11 +215,17 @@ def against(path: Path, name: str = "paper") -> dict:
     return result
 
 
+def _published_kinds() -> str:
+    """The kinds whose runs published tables hold figures of, as messages name them."""
+    return " and ".join(kind_spec(kind).title or kind for kind in kind_names()
+                        if kind_spec(kind).published_tables)
+
+
 def published_row(config: Mapping[str, Any], name: str = "paper") -> dict | None:
     """The published figures of a generation run's model (no scores read: what a run's JSON
     carries): the table chosen for its conditions, and its rows of the run's model, or why
     there are none. None for runs of other tasks."""
-    if kind_of(config) != RunKind.GENERATION:
+    if not spec_of(kind_of(config)).published_tables:
         return None
     table, chosen = choose_table(name, config)
     source = table.get("source") or {}

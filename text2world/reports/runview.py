@@ -1,6 +1,6 @@
 """What the results viewer (``t2w view``) shows of a run, computed from the run store.
 
-The run page: each kind's own (``tasks/<kind>/page.py``, found by ``tasks.registry.run_page``).
+The run page: each kind's own (``tasks/<kind>/page.py``, its ``KindSpec.page``).
 The item page: the logged record with the gold domain, the lines its validation errors point
 at, and, per round, the per-action diff of gold vs generated (``metrics.action_diff``). Nothing
 here calls a model or writes a file.
@@ -8,33 +8,34 @@ here calls a model or writes a file.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Sequence, TypeVar
 
-from text2world.engine.run_store import ItemRecord, Run, RunError, RunKind, run_kind
+from text2world.engine.kinds import kind_names, kind_spec, spec_of
+from text2world.engine.run_store import ItemRecord, Run, RunError, run_kind
 from text2world.scoring.metrics import action_diff
-from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
-from text2world.tasks.generation.records import generation_item, generation_items
+from text2world.tasks.generation.page import error_lines as error_lines
+from text2world.tasks.generation.page import gold_domain
+from text2world.tasks.generation.records import generation_items
 from text2world.tasks.page import ViewError  # defined with the pages; the viewer catches it here
-from text2world.tasks.registry import run_page
 
-# "line 73:37" inside a parser message: a second place an error points at.
 ItemRecordT = TypeVar("ItemRecordT", bound=ItemRecord)
-_PARSER_LINE = re.compile(r"\bline (\d+):\d+")
 
 
 def overview(run: Run, items: Sequence[ItemRecord]) -> dict:
-    """Everything the run page shows: the page of the run's kind (``RunKind``: generation, wm,
-    contamination, judge), ``tasks.registry.run_page``."""
+    """Everything the run page shows: the page of the run's kind (its ``KindSpec.page``)."""
     try:
-        run_kind(run.config)
+        spec = run_kind(run.config)
     except RunError:
         raise ViewError(f"run {run.run_id!r} is of an unknown kind {run.kind!r}: the viewer "
-                        "shows generation (t2w eval), world-model (t2w wm), contamination and "
-                        "judge runs") from None
-    return run_page(run, items)
+                        f"shows {kinds_shown()} runs") from None
+    return spec.page(run, items)
+
+
+def kinds_shown() -> str:
+    """The kinds the viewer shows, as its messages name them."""
+    titles = [kind_spec(kind).title or kind for kind in kind_names()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
 
 
 def find_item(items: Sequence[ItemRecordT], item_id: str) -> ItemRecordT:
@@ -42,40 +43,6 @@ def find_item(items: Sequence[ItemRecordT], item_id: str) -> ItemRecordT:
         if str(item.get("item")) == item_id:
             return item
     raise ViewError(f"the run has no finished item {item_id!r} ({len(items)} items logged)")
-
-
-def gold_domain(run: Run, item_id: str) -> tuple[str | None, str | None]:
-    """(gold domain text, a note when it is missing or its dataset changed since the run)."""
-    name = run.config.get("dataset") or BUILTIN
-    source = run.config.get("dataset_source") or ""
-    try:
-        dataset = load_dataset(name)
-    except DatasetError as err:
-        if not (source and Path(source).exists()):
-            return None, f"the run's dataset {name!r} cannot be read: {err}"
-        try:
-            dataset = load_dataset(source)
-        except DatasetError as err2:
-            return None, f"the run's dataset {name!r} cannot be read: {err2}"
-    try:
-        record = dataset.get(item_id)
-    except KeyError:
-        return None, f"dataset {dataset.name!r} no longer has the item {item_id!r}"
-    note = None
-    if run.config.get("dataset_hash") and dataset.content_hash != run.config["dataset_hash"]:
-        note = (f"dataset {dataset.name!r} changed since the run: this gold domain may not be "
-                "the one the run was scored against")
-    return record.domain, note
-
-
-def error_lines(validation: dict | None) -> list[int]:
-    """1-based lines of the domain that the validation's errors point at."""
-    lines: set[int] = set()
-    for issue in (validation or {}).get("errors", []):
-        if isinstance(issue.get("line"), int):
-            lines.add(issue["line"])
-        lines.update(int(n) for n in _PARSER_LINE.findall(str(issue.get("message", ""))))
-    return sorted(lines)
 
 
 def item_detail(run: Run, items: Sequence[ItemRecord], item_id: str) -> dict:
@@ -88,18 +55,14 @@ def item_detail(run: Run, items: Sequence[ItemRecord], item_id: str) -> dict:
     neighbours = {"run_id": run.run_id, "kind": kind, "position": position,
                   "count": len(order), "previous": order[position - 1] if position > 0 else None,
                   "next": order[position + 1] if position + 1 < len(order) else None}
-    if kind != "generation":
-        return {**item, **neighbours, "task": run.config.get("task") or item.get("task")}
-    gold, gold_note = gold_domain(run, item_id)
-    rounds = [{**rnd, "error_lines": error_lines(rnd.get("validation"))}
-              for rnd in generation_item(item).get("rounds", [])]
-    return {**item, **neighbours, "rounds": rounds, "gold": gold, "gold_note": gold_note}
+    return {**item, **neighbours, **spec_of(kind).item_page(run, item)}
 
 
 def round_diff(run: Run, items: Sequence[ItemRecord], item_id: str, round_index: int | None) -> dict:
     """The per-action diff of the gold vs the domain of one round (default: the last)."""
-    if run.kind != RunKind.GENERATION:
-        raise ViewError(f"run {run.run_id!r} is a {run.kind} run: only generation "
+    if not spec_of(run.kind).round_diffs:
+        diffed = " and ".join(kind for kind in kind_names() if kind_spec(kind).round_diffs)
+        raise ViewError(f"run {run.run_id!r} is a {run.kind} run: only {diffed} "
                         "runs have a per-action diff")
     item = find_item(generation_items(items), item_id)
     rounds = item.get("rounds") or []

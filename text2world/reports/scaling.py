@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 from text2world.engine.run_store import RunConfig, run_epochs, sample_key
 from text2world.engine.summary import items_phrase
-from text2world.tasks.generation.records import GenerationItem
+from text2world.tasks.generation.records import GenerationItem, config_ec
 
 SELECTION_RULE = ("the first sample whose domain validates; among those, the one whose "
                   "planner outcomes on the item's problems agree with most other valid samples")
@@ -116,7 +116,7 @@ def scaling_curves(items: Sequence[GenerationItem], config: RunConfig,
     best = {name: [sum(1 for s in chosen[n] if check(s)) / len(complete)
                    for n in range(1, epochs + 1)] for name, check in checks.items()}
     first = [group[0] for group in complete.values()]
-    ec = int(config.get("ec", 0))
+    ec = config_ec(config)
 
     def executable_at(item: GenerationItem, r: int) -> bool:
         cells = (item.get("ec") or {}).get(mode) or []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from text2world.engine.run_store import METRICS, mean
 from text2world.reports.generation import ReportError, load_runs
 from text2world.reports.rendering import md_table
-from text2world.stats import bootstrap_mean, format_interval
+from text2world.scoring.score_base import METRICS
+from text2world.stats import bootstrap_mean, format_interval, mean_or_none
 from text2world.tasks.generation.records import GenerationItem
 
 STRATA = ("size", "feature")
@@ -50,7 +50,7 @@ def stratified_scores(paths: list[Path], by: str, mode: str = "paper") -> list[d
                 scores = (item.get("ec") or {}).get(mode) or []
                 first.append(scores[0] if scores else None)
                 last.append(scores[-1] if scores else None)
-            f1s = [mean([s[m] for m in METRICS[2:] if s.get(m) is not None])
+            f1s = [mean_or_none([s[m] for m in METRICS[2:] if s.get(m) is not None])
                    for s in last if s]
             exec_ec0 = bootstrap_mean([float(bool(s and s["executable"])) for s in first])
             exec_eck = bootstrap_mean([float(bool(s and s["executable"])) for s in last])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import Run, RunConfig, RunError, RunKind, run_epochs, runs_dir
+from text2world.engine.run_store import Run, RunConfig, RunError, run_epochs, runs_dir
 from text2world.engine.summary import epoch_spread
 from text2world.errors import Text2WorldError
 from text2world.files import atomic_write_text, check_output_folder
@@ -19,6 +19,7 @@ from text2world.reports.rendering import csv_text, md_table, pyplot
 from text2world.stats import format_interval
 from text2world.tasks.registry import task_for_kind
 from text2world.tasks.wm.intervals import wm_grouped_intervals, wm_intervals
+from text2world.tasks.wm.kind import WmKind
 from text2world.tasks.wm.metrics import (
     COLUMNS,
     HEADLINE,
@@ -45,7 +46,7 @@ class WmReport:
 
 def is_wm_run(path: Path) -> bool:
     try:
-        return open_run(path).kind == RunKind.WM
+        return open_run(path).kind == WmKind.name
     except RunError:
         return False
 
@@ -73,7 +74,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
             run = open_run(path)
         except RunError as err:
             raise WmReportError(str(err)) from None
-        if run.kind != RunKind.WM:
+        if run.kind != WmKind.name:
             raise WmReportError(f"{path} is not a world-model run; report t2w eval runs and "
                                 "t2w wm runs separately")
         items = [i for i in wm_items(run.items()) if i.get("metrics") is not None]

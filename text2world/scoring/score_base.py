@@ -19,7 +19,16 @@ __all__ = [
 ]
 
 Mode = Literal["paper", "canonical"]
-MODES: tuple[str, ...] = ("paper", "canonical")
+MODES: tuple[str, ...] = ("paper", "canonical")  # the scoring modes: their one home
+# The scores of one round, in every mode (a ``Score``'s fields, as run logs hold them); the
+# F1s are ``METRICS[2:]``. Canonical mode adds F1 over types: ``mode_metrics``.
+METRICS = ("executable", "similarity", "f1_predicates", "f1_parameters", "f1_preconditions",
+           "f1_effects")
+
+
+def mode_metrics(mode: str) -> tuple[str, ...]:
+    """The metrics a mode reports per round: canonical mode adds F1 over types."""
+    return METRICS + (("f1_types",) if mode == "canonical" else ())
 
 
 class ScoringError(Text2WorldError, ValueError):

@@ -1,50 +1,42 @@
-"""The registry of run kinds: the one place that maps a run (its config's kind, ``RunKind``,
-read by ``engine.run_store.run_kind``) to the task that made it. Each task owns its summary
-(``Task.summarize``), its headline (``Task.headline``), ``task_from_run`` and its run page
-(``overview`` in ``tasks/<kind>/page.py``); whatever reads a run of any kind (``Run.summary``,
-``t2w report``, ``t2w score-run``, ``t2w import-inspect``, ``t2w view``) finds the task here."""
+"""The registry of run kinds: each task's kind, registered once into the engine's registry
+(``engine.kinds``), ONE line per kind: its name -> its descriptor, "module:Class" (a
+``KindSpec`` subclass in ``tasks/<kind>/kind.py``), imported the first time it is asked for.
+Adding a task touches its own folder and one line here. The package's facade
+(``text2world/__init__.py``) imports this module, so the kinds are registered in every process.
+
+Each task owns its summary (``Task.summarize``), its headline (``Task.headline``),
+``task_from_run`` and its run page (``overview`` in ``tasks/<kind>/page.py``); whatever reads a
+run of any kind (``Run.summary``, ``t2w report``, ``t2w score-run``, ``t2w import-inspect``,
+``t2w view``) finds them through ``kind_spec(run.kind)``."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Sequence
 
-from text2world.engine.run_store import RunKind, run_kind
+from text2world.engine.kinds import add_kind, kind_spec, run_kind
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import ItemRecord, Run, RunSummary
     from text2world.engine.task import Task
 
-# The module of each kind's task: it defines ``task_from_run(run)`` and ``default_task()``.
-TASK_MODULES = {
-    RunKind.GENERATION: "text2world.tasks.generation.task",
-    RunKind.WM: "text2world.tasks.wm.task",
-    RunKind.CONTAMINATION: "text2world.tasks.contamination.task",
-    RunKind.JUDGE: "text2world.tasks.judge.task",
-    RunKind.PROBLEM: "text2world.tasks.problem.task",
-}
-
-# The module of each kind's run page (what ``t2w view`` shows of a run): it defines
-# ``overview(run, items)``. Apart from the task's module: the viewer needs no task to show one.
-PAGE_MODULES = {
-    RunKind.GENERATION: "text2world.tasks.generation.page",
-    RunKind.WM: "text2world.tasks.wm.page",
-    RunKind.CONTAMINATION: "text2world.tasks.contamination.page",
-    RunKind.JUDGE: "text2world.tasks.judge.page",
-    RunKind.PROBLEM: "text2world.tasks.problem.page",
-}
+# "" and "eval": what configs written before kinds existed (or by the first t2w eval) say
+add_kind("generation", "text2world.tasks.generation.kind:GenerationKind", aliases=("", "eval"))
+add_kind("wm", "text2world.tasks.wm.kind:WmKind")
+add_kind("contamination", "text2world.tasks.contamination.kind:ContaminationKind")
+add_kind("judge", "text2world.tasks.judge.kind:JudgeKind")
+add_kind("problem", "text2world.tasks.problem.kind:ProblemKind")
 
 
 def task_for_run(run: "Run") -> "Task":
     """The task of ``run``, with the options it was made with (``RunError`` for a kind no task
     makes)."""
-    return import_module(TASK_MODULES[run_kind(run.config)]).task_from_run(run)
+    return run_kind(run.config).task_from_run(run)
 
 
-def task_for_kind(kind: RunKind | str) -> "Task":
+def task_for_kind(kind: str) -> "Task":
     """A task of ``kind`` with default options: for its ``summarize``/``headline``, which are
     pure functions of the records (a run imported from elsewhere)."""
-    return import_module(TASK_MODULES[RunKind(kind)]).default_task()
+    return kind_spec(kind).default_task()
 
 
 def summarize_run(run: "Run", items: "Sequence[ItemRecord] | None" = None) -> "RunSummary":
@@ -58,4 +50,4 @@ def summarize_run(run: "Run", items: "Sequence[ItemRecord] | None" = None) -> "R
 def run_page(run: "Run", items: "Sequence[ItemRecord]") -> dict:
     """What the viewer's run page shows of ``run`` and its finished ``items``: its kind's page
     (``RunError`` for a kind no task makes), which reads them as its kind's records."""
-    return import_module(PAGE_MODULES[run_kind(run.config)]).overview(run, items)
+    return run_kind(run.config).page(run, items)

@@ -15,13 +15,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from text2world.api.schemas import ERRORS
+from text2world.engine.kinds import spec_of
 from text2world.engine.run_reader import list_runs
 from text2world.engine.run_store import (
     LOG_FILE,
     ItemRecord,
     RunConfig,
     RunError,
-    RunKind,
     kind_of,
     run_epochs,
     sample_key,
@@ -104,7 +104,7 @@ def _model_runs(runs_dir: Path, model: str) -> list:
         raise ApiError(503, "runs_unavailable", str(err)) from None
     return [info.run for info in infos
             if info.run is not None and info.error is None
-            and kind_of(info.run.config) == RunKind.GENERATION
+            and spec_of(kind_of(info.run.config)).epoch_curves
             and _model_of(info.run.config) == model
             and (info.path / LOG_FILE).is_file()]
 
@@ -156,7 +156,7 @@ def run_scaling(request: Request, run_id: str,
     from text2world.reports.protocols import run_scaling as scaling
 
     run = open_run(request, run_id)
-    if kind_of(run.config) != RunKind.GENERATION or run_epochs(run.config) < 2:
+    if not spec_of(kind_of(run.config)).epoch_curves or run_epochs(run.config) < 2:
         raise ApiError(404, "no_scaling", f"run {run_id!r} is not a generation run with several "
                        "epochs (t2w eval --epochs N): it has no test-time scaling curves")
     curves = computed(run, f"scaling:{mode}",

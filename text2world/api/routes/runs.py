@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query
 from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
-from text2world.engine.run_store import KINDS, SUMMARY_FILE, RunError, run_epochs, run_label
+from text2world.engine.run_store import SUMMARY_FILE, RunError, kind_names, run_epochs, run_label
 from text2world.errors import ApiError
 from text2world.model.credentials import redact
 
@@ -46,7 +46,7 @@ def run_status(info: RunInfo) -> dict:
     unknown kind), each with its reason. The leaderboard lists every run and never breaks."""
     config = info.config if isinstance(info.config, dict) else {}
     result: dict[str, Any] = {
-        "kind": info.kind if info.kind in KINDS else "unknown",
+        "kind": info.kind if info.kind in kind_names() else "unknown",
         "task": config.get("task") if isinstance(config.get("task"), str) else None,
         "reference_model": bool(config.get("reference_model")), "status": "ok",
         "reason": None}

@@ -34,6 +34,7 @@ from text2world.engine.runner import options_from_run as resume_options
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelSpec
 from text2world.store.datasets import DatasetError, Record, first, load_dataset
+from text2world.tasks.contamination.kind import ContaminationKind
 from text2world.tasks.contamination.overlap import (
     DEFAULT_MAX_MISMATCHES,
     DEFAULT_N,
@@ -53,7 +54,7 @@ from text2world.tasks.contamination.probe import (
 )
 from text2world.tasks.contamination.records import ProbeItem, ProbeSummary, probe_items, probe_summary
 
-KIND = "contamination"
+KIND = ContaminationKind.name
 
 
 @dataclass
@@ -73,7 +74,7 @@ class ProbeTask:
     """The probe (``engine.task.Task``): one call per gold domain."""
 
     kind = KIND
-    command = "t2w contamination"
+    command = ContaminationKind.command
     uses_cpu_pool = False
 
     def __init__(self, options: ProbeOptions) -> None:

@@ -57,6 +57,16 @@ def is_oracle(protocol: str) -> bool:
     return protocol in ORACLE_PROTOCOLS
 
 
+def protocol_label(config: RunConfig) -> str:
+    """The protocol as the viewer and comparisons label it: oracle feedback said, the agent's budget."""
+    protocol = config_protocol(config)
+    if is_oracle(protocol) or config.get("oracle_feedback"):
+        return f"{protocol} (oracle feedback)"
+    if protocol == "agent" and config.get("tool_budget") is not None:
+        return f"agent ({config['tool_budget']} tool calls)"
+    return protocol
+
+
 # --------------------------------------------------------------------------------------------
 # plans: the planner under the model's own domain
 

@@ -4,18 +4,26 @@ report's own computations, ``summary``). Found by ``tasks.registry.run_page``.""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Sequence
 
-from text2world.engine.run_store import SCORE_MODES, Run, mean
+from text2world.engine.run_store import ItemRecord, Run
 from text2world.engine.summary import run_counts
-from text2world.tasks.generation.records import GenerationItem, GenerationSummary
+from text2world.scoring.score_base import MODES
+from text2world.stats import mean_or_none
+from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary, config_ec, generation_item
 from text2world.tasks.generation.summary import error_categories, item_cell, summarize
+
+# "line 73:37" inside a parser message: a second place an error points at.
+_PARSER_LINE = re.compile(r"\bline (\d+):\d+")
 
 
 def modes_of(items: Sequence[GenerationItem]) -> list[str]:
     """Scoring modes in the log: paper and canonical first, then any other (semantic)."""
     found = {mode for item in items for mode in (item.get("ec") or {})}
-    return [m for m in SCORE_MODES if m in found] + sorted(found - set(SCORE_MODES))
+    return [m for m in MODES if m in found] + sorted(found - set(MODES))
 
 
 def _numeric(value) -> bool:
@@ -34,7 +42,7 @@ def _generic_round_means(items: Sequence[GenerationItem], mode: str, ec: int) ->
             keys += [k for k, v in score.items() if _numeric(v) and k not in keys]
         row: dict = {"round": r, "items": len(scored)}
         for key in keys:
-            row[key] = mean([float(s[key]) for s in scored if _numeric(s.get(key))])
+            row[key] = mean_or_none([float(s[key]) for s in scored if _numeric(s.get(key))])
         rows.append(row)
     return rows
 
@@ -54,7 +62,7 @@ def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
     """Per-round scores with 95% intervals, error categories, per-domain rows."""
     from text2world.tasks.generation.intervals import generation_intervals
 
-    ec = int(run.config.get("ec", 0))
+    ec = config_ec(run.config)
     modes = modes_of(items)
     summary: GenerationSummary = {**summarize(run.config, items, []), **run_counts(run, items)}
     per_round = {mode: summary["metrics"][mode] if mode in summary["metrics"]
@@ -68,7 +76,7 @@ def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
                                        category_ec0=(item.get("rounds") or [{}])[0].get("category"))
     for mode in modes:
         for item in items:  # an item logged in several epochs: its last record, as the report
-            if mode in SCORE_MODES:
+            if mode in MODES:
                 cell = item_cell(item, mode)
                 rows[str(item["item"])]["scores"][mode] = {key: cell.get(key) for key in (
                     "exec_ec0", "exec_eck", "similarity_eck", "f1_mean_eck")}
@@ -93,3 +101,46 @@ def overview(run: Run, items: Sequence[GenerationItem]) -> dict:
         "error_categories": error_categories(items, ec),
         "items": [rows[key] for key in sorted(rows)],
     }
+
+
+def gold_domain(run: Run, item_id: str) -> tuple[str | None, str | None]:
+    """(gold domain text, a note when it is missing or its dataset changed since the run)."""
+    name = run.config.get("dataset") or BUILTIN
+    source = run.config.get("dataset_source") or ""
+    try:
+        dataset = load_dataset(name)
+    except DatasetError as err:
+        if not (source and Path(source).exists()):
+            return None, f"the run's dataset {name!r} cannot be read: {err}"
+        try:
+            dataset = load_dataset(source)
+        except DatasetError as err2:
+            return None, f"the run's dataset {name!r} cannot be read: {err2}"
+    try:
+        record = dataset.get(item_id)
+    except KeyError:
+        return None, f"dataset {dataset.name!r} no longer has the item {item_id!r}"
+    note = None
+    if run.config.get("dataset_hash") and dataset.content_hash != run.config["dataset_hash"]:
+        note = (f"dataset {dataset.name!r} changed since the run: this gold domain may not be "
+                "the one the run was scored against")
+    return record.domain, note
+
+
+def error_lines(validation: dict | None) -> list[int]:
+    """1-based lines of the domain that the validation's errors point at."""
+    lines: set[int] = set()
+    for issue in (validation or {}).get("errors", []):
+        if isinstance(issue.get("line"), int):
+            lines.add(issue["line"])
+        lines.update(int(n) for n in _PARSER_LINE.findall(str(issue.get("message", ""))))
+    return sorted(lines)
+
+
+def item_page(run: Run, item: ItemRecord) -> dict:
+    """What the viewer's item page adds to a logged generation item: its rounds with the lines
+    their validation errors point at, and the gold domain."""
+    gold, gold_note = gold_domain(run, str(item.get("item")))
+    rounds = [{**rnd, "error_lines": error_lines(rnd.get("validation"))}
+              for rnd in generation_item(item).get("rounds", [])]
+    return {"rounds": rounds, "gold": gold, "gold_note": gold_note}

@@ -10,7 +10,7 @@ generation reports), never checked key by key."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence, cast
+from typing import Any, Mapping, Sequence, cast
 
 from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
 
@@ -81,3 +81,8 @@ def generation_item(item: ItemRecord) -> GenerationItem:
 def generation_summary(summary: RunSummary) -> GenerationSummary:
     """The summary of a generation run, typed as its own."""
     return cast(GenerationSummary, summary)
+
+
+def config_ec(config: Mapping[str, Any]) -> int:
+    """The correction rounds of a generation run (``--ec``: its last round is EC_k)."""
+    return int(config.get("ec", 0))

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from text2world.engine.run_reader import open_run
-from text2world.engine.run_store import SCORE_MODES, RunError, RunSummary, ScoresRecord, utc_now
+from text2world.engine.run_store import RunError, RunSummary, ScoresRecord, utc_now
+from text2world.scoring.score_base import MODES
 from text2world.store.datasets import BUILTIN, DatasetError, load_dataset
-from text2world.tasks.generation.records import GenerationItem, generation_items
+from text2world.tasks.generation.records import GenerationItem, config_ec, generation_items
 from text2world.tasks.generation.scoring import analyze_round, compact_score
 
 
-def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
+def rescore_run(path: Path, modes: tuple[str, ...] = MODES,
                 dataset: str | None = None) -> RunSummary:
     """Score every round of a finished run again (no model call) and write ``scores.jsonl``.
 
@@ -35,7 +36,7 @@ def rescore_run(path: Path, modes: tuple[str, ...] = SCORE_MODES,
         raise RunError(f"dataset {data.name!r} changed since the run (hash "
                        f"{data.content_hash} != {run.config.get('dataset_hash')}); the gold "
                        "domains would not be the ones the run was scored against")
-    ec = int(run.config.get("ec", 0))
+    ec = config_ec(run.config)
     semantic = "semantic" in modes
     modes = tuple(m for m in modes if m != "semantic")
     lines: list[ScoresRecord] = []

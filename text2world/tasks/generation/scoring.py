@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from text2world.engine.run_store import METRICS, SCORE_MODES
 from text2world.pddl.extract import NoDomainFound, extract_domain, strip_reasoning
+from text2world.scoring.score_base import METRICS, MODES
 from text2world.tasks.generation.summary import NO_PDDL
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def validate_round(text: str, extraction_error: str | None) -> dict:
     return validate(text).to_dict()
 
 
-def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
+def score_round(gold: str, text: str, modes: tuple[str, ...] = MODES,
                 problems: tuple = (), response: str | None = None) -> dict:
     """Scores of a round's domain against the gold in each mode, and why any is missing;
     with ``problems`` (``(name, pddl)``) also its semantic scores (``semantic``).
@@ -42,7 +42,7 @@ def score_round(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
     return score_round_repeats(gold, text, modes, problems, response)[0]
 
 
-def score_round_repeats(gold: str, text: str, modes: tuple[str, ...] = SCORE_MODES,
+def score_round_repeats(gold: str, text: str, modes: tuple[str, ...] = MODES,
                         problems: tuple = (), response: str | None = None) -> tuple[dict, bool]:
     """``score_round``, and whether the same inputs give it again (what ``t2w eval`` keeps on
     disk): the paper and canonical scores always do; the semantic one unless a clock shaped it
@@ -78,7 +78,7 @@ def validate_round_repeats(text: str, extraction_error: str | None) -> tuple[dic
 
 
 def analyze_round(gold: str, text: str, extraction_error: str | None,
-                  modes: tuple[str, ...] = SCORE_MODES, problems: tuple = (),
+                  modes: tuple[str, ...] = MODES, problems: tuple = (),
                   response: str | None = None) -> dict:
     """Validate a round's domain and score it against the gold in each mode."""
     return {"validation": validate_round(text, extraction_error),

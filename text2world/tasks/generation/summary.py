@@ -7,15 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from text2world.engine.run_store import (
-    METRICS,
-    SCORE_MODES,
-    ErrorRecord,
-    RunConfig,
-    mean,
-    mode_metrics,
-)
-from text2world.tasks.generation.records import GenerationItem, GenerationSummary
+from text2world.engine.run_store import ErrorRecord, RunConfig
+from text2world.scoring.score_base import METRICS, MODES, mode_metrics
+from text2world.stats import mean_or_none
+from text2world.tasks.generation.records import GenerationItem, GenerationSummary, config_ec
 
 NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no domain: counted apart
 
@@ -24,9 +19,9 @@ def summarize(config: RunConfig, items: Sequence[GenerationItem],
               open_errors: Sequence[ErrorRecord]) -> GenerationSummary:
     """Mean metrics per round (EC_0 .. EC_k) for each scoring mode, and what else only a
     generation run has (``open_errors``: unused, the engine counts them)."""
-    ec = int(config.get("ec", 0))
+    ec = config_ec(config)
     per_mode: dict[str, list[dict]] = {}
-    for mode in SCORE_MODES:
+    for mode in MODES:
         rounds = []
         for r in range(ec + 1):
             row: dict[str, float | int | None] = {"round": r}
@@ -35,7 +30,7 @@ def summarize(config: RunConfig, items: Sequence[GenerationItem],
                       and item["ec"][mode][r] is not None]
             row["items"] = len(scored)
             for metric in mode_metrics(mode):
-                row[metric] = mean([float(s[metric]) for s in scored if s.get(metric) is not None])
+                row[metric] = mean_or_none([float(s[metric]) for s in scored if s.get(metric) is not None])
             rounds.append(row)
         per_mode[mode] = rounds
     from text2world.scoring.semantic_record import semantic_rounds  # lazy: the simulator is not needed here
@@ -84,7 +79,7 @@ def item_cell(item: GenerationItem, mode: str) -> dict:
     scores = (item.get("ec") or {}).get(mode) or []
     first = scores[0] if scores else None
     last = scores[-1] if scores else None
-    f1 = (mean([last[m] for m in METRICS[2:] if last.get(m) is not None])
+    f1 = (mean_or_none([last[m] for m in METRICS[2:] if last.get(m) is not None])
           if last else None)
     return {
         "exec_ec0": None if first is None else bool(first["executable"]),

@@ -27,7 +27,6 @@ from typing import Any, Awaitable, ClassVar, Sequence
 from text2world.engine.options import RunOptions
 from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
 from text2world.engine.run_store import (
-    SCORE_MODES,
     ErrorRecord,
     ItemRecord,
     Run,
@@ -43,6 +42,7 @@ from text2world.engine.summary import call_totals
 from text2world.engine.task import Sample, SampleContext
 from text2world.model.client import ModelConfigError, ModelSpec
 from text2world.scoring.caching import ResultCache
+from text2world.scoring.score_base import MODES
 from text2world.store.datasets import BUILTIN, Dataset, DatasetError, Record, first, load_dataset
 from text2world.tasks.generation.agent import DEFAULT_TOOL_BUDGET, run_agent
 from text2world.tasks.generation.exemplars import evaluated_exemplars, exemplar_overlap_message
@@ -54,6 +54,7 @@ from text2world.tasks.generation.feedback import (
     plans_report,
     protocol_name,
 )
+from text2world.tasks.generation.kind import GenerationKind
 from text2world.tasks.generation.prompts import (
     BUILTIN_PROMPTS,
     DESCRIPTIONS,
@@ -80,7 +81,7 @@ from text2world.tasks.generation.scoring import (
 )
 from text2world.tasks.generation.summary import summarize as summarize_items
 
-KIND = "generation"
+KIND = GenerationKind.name
 
 
 @dataclass
@@ -114,7 +115,7 @@ class GenerationTask:
     """The Text2World generation loop with EC_k (``engine.task.Task``)."""
 
     kind = KIND
-    command = "t2w eval"
+    command = GenerationKind.command
     uses_cpu_pool = True
 
     def __init__(self, options: EvalOptions, prefetch: bool = False) -> None:
@@ -314,7 +315,7 @@ class GenerationTask:
         key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
         # the rounds of one gold are scored by one worker: its gold side is prepared once
         return await self._memo(context, key, False, score_round_repeats, gold, text,
-                                SCORE_MODES, problems, response, affinity=_gold_key(gold))
+                                MODES, problems, response, affinity=_gold_key(gold))
 
     async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[GenerationItem]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
@@ -439,7 +440,7 @@ class GenerationTask:
             valid_round = rnd["round"]
         ec_scores: dict[str, Any] = {
             mode: [compact_score((rounds[min(i, len(rounds) - 1)]["scores"] or {}).get(mode))
-                   for i in range(ec + 1)] for mode in SCORE_MODES}
+                   for i in range(ec + 1)] for mode in MODES}
         from text2world.scoring.semantic_record import ec_semantic
         semantic = ec_semantic(rounds, ec)
         if semantic is not None:
@@ -473,7 +474,7 @@ class GenerationTask:
 
         values: dict[str, float | None] = {}
         summary = generation_summary(summary)
-        for mode in SCORE_MODES:
+        for mode in MODES:
             rounds = (summary.get("metrics") or {}).get(mode) or []
             if rounds:
                 for metric in ("executable", "similarity"):

@@ -42,9 +42,10 @@ from text2world.tasks.judge.agreement import (
     judged_label,
     parse_rating,
 )
+from text2world.tasks.judge.kind import JudgeKind
 from text2world.tasks.judge.records import JudgeItem, JudgeSummary, judge_items, judge_summary
 
-KIND = "judge"
+KIND = JudgeKind.name
 PROMPT_FILE = "judge.txt"
 
 
@@ -104,7 +105,7 @@ class JudgeTask:
     """One call per judged item (``engine.task.Task``)."""
 
     kind = KIND
-    command = "t2w judge"
+    command = JudgeKind.command
     uses_cpu_pool = False
 
     def __init__(self, options: JudgeOptions) -> None:

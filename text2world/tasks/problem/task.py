@@ -43,11 +43,12 @@ from text2world.tasks.problem import reference  # noqa: F401 - registers the ref
 from text2world.tasks.problem.descriptions import STYLES, describe
 from text2world.tasks.problem.feedback import feedback_text, findings
 from text2world.tasks.problem.intervals import METRICS, metric_value
+from text2world.tasks.problem.kind import ProblemKind
 from text2world.tasks.problem.prompts import PROMPT_HASH, correction_messages, problem_messages
 from text2world.tasks.problem.records import ProblemItem, ProblemRound
 from text2world.tasks.problem.summary import problem_headline, summarize_problems
 
-KIND = "problem"
+KIND = ProblemKind.name
 SIZES = ("both", "easy", "hard")
 FLOORS = ("first-problem", "empty-goal")  # trivial answers every item also scores
 _GOAL = re.compile(r"\(\s*:goal\b", re.IGNORECASE)

@@ -48,6 +48,7 @@ from text2world.tasks.wm.items import (
     build_items,
     train_examples,
 )
+from text2world.tasks.wm.kind import WmKind
 from text2world.tasks.wm.metrics import PROPOSE_KS, protocol_label, score_next_state, score_verify, summarize_items
 from text2world.tasks.wm.mystery import mystery_records
 from text2world.tasks.wm.parse import (
@@ -63,7 +64,7 @@ from text2world.tasks.wm.planner import optimal_plan
 from text2world.tasks.wm.records import WmCall, WmItem, WmSummary, wm_items, wm_summary
 from text2world.tasks.wm.world import World, world_for
 
-KIND = "wm"
+KIND = WmKind.name
 # What an answer is judged against, kept in each log record for reports and the viewer.
 TRUTH_KEYS = ("action", "applicable", "next_state", "added", "removed", "valid",
               "first_failing_step", "reason", "mutation", "plan_action", "remaining_plan")
@@ -195,7 +196,7 @@ class WmTask:
 
     @property
     def command(self) -> str:
-        return f"t2w wm {self.options.task}"
+        return f"{WmKind.command} {self.options.task}"
 
     def check(self) -> None:
         _check(self.options)
