@@ -90,6 +90,7 @@ class ProblemPart:
     # the CPU its gold problem's preparation took (``GoldProblem.cost``): what the next task
     # on this problem is expected to cost, for a scheduler that keeps it (never in a score)
     gold_cost: float = 0.0
+    clock: float = 0.0  # what the pair's clock (``SemanticSettings.time_limit``) counted here
 
 
 def problem_tasks(pairs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]],
@@ -144,6 +145,7 @@ def _score_problem(task: ProblemTask) -> ProblemPart:
     part.timeouts, part.notes = scorer.timeouts, scorer.notes
     part.counts = scorer.diagnoser.counts
     part.planner_seconds = scorer.planner_seconds
+    part.clock = scorer.elapsed()
     part.seconds = time.perf_counter() - started
     return part
 
