@@ -18,8 +18,8 @@ on Ray and a run here write the same file.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -35,12 +35,19 @@ from text2world.rewards import (
     DEFAULT_LIMIT,
     DEFAULT_METRIC,
     PROBLEM_METRIC,
+    Gold,
+    RewardDetail,
     RewardInputError,
+    SemanticPending,
     check_metric,
+    guarded_before_semantic,
     problem_reward_for,
     resolve_gold,
     resolve_problem_gold,
+    reward_after_semantic,
     reward_for,
+    semantic_reward,
+    semantic_settings,
 )
 from text2world.store.datasets import BUILTIN, portable_reference
 
@@ -137,7 +144,12 @@ def score_task(task: dict[str, str], metric: str = DEFAULT_METRIC, limit: float 
     else:
         gold = resolve_gold(task["gold"], task.get("dataset", "text2world"))
         detail = reward_for(gold, task["response"], metric, limit, every_score=True)
-    return {"id": task["id"], "gold": gold.id, "metric": detail.metric, "reward": detail.reward,
+    return output_line(task, gold.id, detail)
+
+
+def output_line(task: dict[str, str], gold_id: str, detail: RewardDetail) -> dict:
+    """The output line of ``task`` scored against the gold ``gold_id``."""
+    return {"id": task["id"], "gold": gold_id, "metric": detail.metric, "reward": detail.reward,
             "executable": detail.executable, "verdict": detail.verdict, "reason": detail.reason,
             "scores": detail.scores}
 
@@ -177,6 +189,9 @@ def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
 
     from text2world.bounded import memory_limit_mb
 
+    if metric != PROBLEM_METRIC:  # every line's semantic score cut per gold problem
+        yield from run_split(parts, metric, limit, workers)
+        return
     unscored: list[int] = []
     with ProcessPoolExecutor(workers, initializer=pool_process_init,
                              initargs=(memory_limit_mb(),)) as pool:
@@ -213,6 +228,152 @@ def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRI
 
     limit_own_cpu(PREPARE_CPU_LIMIT + len(tasks) * (limit + CPU_MARGIN))
     return score_chunk(tasks, metric, limit)
+
+
+# --------------------------------------------------------------------------------------------
+# The local pool's semantic scoring cut per gold problem (issue 51): a line's problems are
+# independent, so the pool scores them as tasks of their own, the batch's longest expected
+# first (``scoring.semantic_tasks``), and the batch's tail is one problem, not one answer.
+
+
+@dataclass
+class _Pending:
+    """A line scored but for its semantic comparison, in the parent (plain data)."""
+
+    task: dict[str, str]
+    gold: Gold
+    started: SemanticPending
+    costs: list[float]             # each gold problem's preparation CPU (expected task cost)
+    parts: dict = field(default_factory=dict)  # problem index -> ProblemPart
+
+
+def run_split(parts: list[list[dict[str, str]]], metric: str, limit: float,
+              workers: int) -> Iterator[list[dict]]:
+    """``run_here``'s pool with each answer's semantic comparison cut per gold problem: the
+    chunks are scored up to the comparison (``start_chunk_in_pool``, which prepares the golds
+    and measures their problems), then every problem of every line is a task of the pool,
+    longest expected first over the whole batch (``lpt_order``), and a line is merged and
+    finished (``rewards.reward_after_semantic``) once its problems are in: the lines
+    ``score_chunk`` writes, but for what a clock decides.
+
+    A clock (``limit``: the CPU of the whole answer) bounds each problem instead of the
+    answer: a line whose problems took over half the limit in all, or that a clock shaped,
+    is scored again whole, in the pool (else here), so its line is the unsplit one. So is a
+    line whose task a dead pool process lost (``BrokenProcessPool``), here in reward workers,
+    as ``run_here`` does."""
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    from text2world.bounded import memory_limit_mb
+    from text2world.scoring.semantic_tasks import ProblemTask, lpt_order, merge_parts
+
+    settings = semantic_settings(limit, None)
+    whole: list[dict[str, str]] = []  # lines to score again unsplit
+    with ProcessPoolExecutor(workers, initializer=pool_process_init,
+                             initargs=(memory_limit_mb(),)) as pool:
+        pending: list[_Pending] = []
+        starts = _submit_all(pool, [(start_chunk_in_pool, (part, metric, limit), part)
+                                    for part in parts])
+        whole += [task for part in parts if part not in starts.values() for task in part]
+        for future in as_completed(starts):
+            try:
+                started = future.result()
+            except BrokenProcessPool:
+                whole += starts[future]
+                continue
+            if done := [line for line in started if isinstance(line, dict)]:
+                yield done
+            pending += [line for line in started if isinstance(line, _Pending)]
+        tasks = [ProblemTask(number, index, line.gold.domain, line.started.domain,
+                             line.gold.problems, settings)
+                 for number, line in enumerate(pending)
+                 for index in range(len(line.gold.problems))]
+        costs = [pending[task.pair].costs[task.index] for task in tasks]
+        futures = _submit_all(pool, [(score_problem_in_pool, (tasks[i], limit), tasks[i])
+                                     for i in lpt_order(costs)])
+        unsplit = {task.pair for task in tasks if task not in futures.values()}
+        for future in as_completed(futures):
+            task = futures[future]
+            line = pending[task.pair]
+            try:
+                line.parts[task.index] = future.result()
+            except Exception:  # noqa: BLE001 - a dead process, an unexpected error: whole
+                unsplit.add(task.pair)
+                continue
+            if task.pair in unsplit or len(line.parts) < len(line.gold.problems):
+                continue
+            score = merge_parts(list(line.parts.values()))
+            if score.timeouts or sum(p.clock for p in line.parts.values()) > limit / 2:
+                unsplit.add(task.pair)
+                continue
+            detail = reward_after_semantic(line.started, semantic_reward(score, limit))
+            yield [output_line(line.task, line.gold.id, detail)]
+        whole += [pending[pair].task for pair in sorted(unsplit)]
+        again = _submit_all(pool, [(score_chunk_in_pool, ([task], metric, limit), task)
+                                   for task in whole])
+        for future in as_completed(again):
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                continue
+            whole.remove(again[future])
+            yield result
+    for task in whole:  # what no pool process could score: here, in reward workers
+        yield score_chunk([task], metric, limit)
+
+
+def _submit_all(pool: ProcessPoolExecutor, calls: list[tuple[Callable, tuple, Any]]
+                ) -> dict[Future, Any]:
+    """Each ``(function, args, key)`` submitted in order, by future: those submitted before
+    the pool broke (a dead process) only."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    submitted = {}
+    for function, args, key in calls:
+        try:
+            submitted[pool.submit(function, *args)] = key
+        except BrokenProcessPool:
+            break
+    return submitted
+
+
+def start_chunk_in_pool(tasks: list[dict[str, str]], metric: str,
+                        limit: float) -> list[dict | _Pending]:
+    """In a pool process, each task's output line, or where it needs a semantic comparison
+    what the parent finishes (``_Pending``, with its gold's problems prepared here and their
+    costs measured). Past the chunk's CPU budget the process ends, as in
+    ``score_chunk_in_pool``."""
+    from text2world.bounded import CPU_MARGIN, PREPARE_CPU_LIMIT, limit_own_cpu
+    from text2world.scoring.semantic import prepare_gold
+
+    limit_own_cpu(PREPARE_CPU_LIMIT + len(tasks) * (limit + CPU_MARGIN))
+    found: list[dict | _Pending] = []
+    for task in tasks:
+        if task.get("problem") is not None:
+            found.append(score_task(task, metric, limit))
+            continue
+        gold = resolve_gold(task["gold"], task.get("dataset", "text2world"))
+        started = guarded_before_semantic(gold, task["response"], metric, limit)
+        if isinstance(started, RewardDetail):
+            found.append(output_line(task, gold.id, started))
+            continue
+        try:
+            costs = [problem.cost for problem in
+                     prepare_gold(gold.domain, gold.problems, semantic_settings(limit, None)).problems]
+        except Exception:  # noqa: BLE001 - the tasks report the gold's error
+            costs = [0.0] * len(gold.problems)
+        started.predicted = None  # the domain's text goes back: the tasks parse it
+        found.append(_Pending(task, gold, started, costs))
+    return found
+
+
+def score_problem_in_pool(task: Any, limit: float) -> Any:
+    """``semantic_tasks.score_problem`` in a pool process, within one answer's CPU budget."""
+    from text2world.bounded import CPU_MARGIN, PREPARE_CPU_LIMIT, limit_own_cpu
+    from text2world.scoring.semantic_tasks import score_problem
+
+    limit_own_cpu(PREPARE_CPU_LIMIT + limit + CPU_MARGIN)
+    return score_problem(task)
 
 
 ENGINES = ("auto", "local", "ray")
@@ -334,5 +495,6 @@ def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -
 
 
 __all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "ENGINES", "EngineChoice", "chunks",
-           "choose_engine", "done_ids", "parse_line", "pool_process_init", "read_batch",
-           "run_here", "score_batch", "score_chunk", "score_chunk_in_pool", "score_task"]
+           "choose_engine", "done_ids", "output_line", "parse_line", "pool_process_init", "read_batch",
+           "run_here", "run_split", "score_problem_in_pool", "start_chunk_in_pool",
+           "score_batch", "score_chunk", "score_chunk_in_pool", "score_task"]

@@ -398,7 +398,7 @@ def _prepare_in_worker(golden: tuple, limit: float, planner_limit: float | None)
     _, domain, problems = golden
     try:
         with collector_paused():
-            prepare_gold(domain, problems, settings=_semantic_settings(limit, planner_limit))
+            prepare_gold(domain, problems, settings=semantic_settings(limit, planner_limit))
     except Exception:  # noqa: BLE001 - the answer's scoring meets it again and says why
         pass
 
@@ -433,6 +433,32 @@ _PARSED = TextCache(_parse)
 
 def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
             planner_limit: float | None = None) -> RewardDetail:
+    started = reward_before_semantic(gold, text, metric, limit, every_score, planner_limit)
+    if isinstance(started, RewardDetail):
+        return started
+    semantic = _semantic(gold, started.predicted, limit, planner_limit)
+    return reward_after_semantic(started, semantic)
+
+
+@dataclass
+class SemanticPending:
+    """An answer scored but for its semantic comparison (``reward_before_semantic``): plain
+    data, so that the comparison may run elsewhere, cut per gold problem (``score-batch``'s
+    pool: ``batch_split``), and ``reward_after_semantic`` finish it."""
+
+    metric: str
+    domain: str              # the answer's domain, validated
+    predicted: Any           # its model (or the text, where the parse failed): this process's
+    scores: dict[str, Any]
+    reasons: list[str]
+    chosen: str
+
+
+def reward_before_semantic(gold: Gold, text: str, metric: str, limit: float,
+                           every_score: bool, planner_limit: float | None = None
+                           ) -> RewardDetail | SemanticPending:
+    """``_reward`` up to the semantic comparison: the reward itself where none is needed
+    (or the answer has no valid domain), else what the comparison finishes."""
     from text2world.pddl import tarski_cache
     from text2world.pddl.extract import NoDomainFound, extract_domain
 
@@ -452,7 +478,7 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
         return RewardDetail(0.0, metric, False, reason=f"does not validate{where}: {first.message}"[:500],
                             scores=zeros)
     scores: dict[str, Any] = {"executable": 1.0}
-    verdict, reasons = None, []
+    reasons: list[str] = []
     if "semantic" in wanted and not gold.problems:
         reasons.append("the gold has no problems: semantic scoring is replaced by canonical_f1")
         wanted = tuple(dict.fromkeys([*wanted, "canonical_f1"]))
@@ -461,17 +487,36 @@ def _reward(gold: Gold, text: str, metric: str, limit: float, every_score: bool,
             scores[f"{mode}_f1"], why = _f1(gold.domain, domain, mode)
             if why:
                 reasons.append(why)
-    if simulated:
-        scores["semantic"], verdict, why = _semantic(gold, predicted, limit, planner_limit)
+    chosen = metric if metric != "semantic" or gold.problems else "canonical_f1"
+    pending = SemanticPending(metric, domain, predicted, scores, reasons, chosen)
+    return pending if simulated else reward_after_semantic(pending, None)
+
+
+def guarded_before_semantic(gold: Gold, answer: Any, metric: str, limit: float
+                            ) -> RewardDetail | SemanticPending:
+    """``reward_before_semantic`` of an answer scored in this process (every score), under
+    the guard ``reward_for`` scores it under there (what it makes raise is a reward of 0)."""
+    if check_metric(metric) == PROBLEM_METRIC:
+        raise RewardInputError("metric 'problem' scores a problem answer: problem_reward_for")
+    return _guarded(metric, reward_before_semantic, gold, answer_text(answer), metric, limit,
+                    True, None)
+
+
+def reward_after_semantic(pending: SemanticPending,
+                          semantic: tuple[float, str, str] | None) -> RewardDetail:
+    """The reward of ``pending`` given its semantic comparison (``(value, verdict, reason)``
+    as ``semantic_reward`` gives it; None: none was needed)."""
+    scores, reasons, verdict = dict(pending.scores), list(pending.reasons), None
+    if semantic is not None:
+        scores["semantic"], verdict, why = semantic
         if why:
             reasons.append(why)
-    chosen = metric if metric != "semantic" or gold.problems else "canonical_f1"
-    reward = float(scores[chosen])
+    reward = float(scores[pending.chosen])
     if reward < 1.0 and not reasons:
-        reasons.append(f"{chosen} {reward:.4f}")
+        reasons.append(f"{pending.chosen} {reward:.4f}")
     # a reward of 1 has no reason, unless a clock shaped it (then it may not repeat)
     shown = reasons if reward < 1.0 else [r for r in reasons if r.startswith(TIMEOUT)]
-    return RewardDetail(reward, metric, True, verdict, "; ".join(shown)[:1000], scores)
+    return RewardDetail(reward, pending.metric, True, verdict, "; ".join(shown)[:1000], scores)
 
 
 def _f1(gold: str, domain: str, mode: str) -> tuple[float, str]:
@@ -496,7 +541,7 @@ def _parsed(domain: str) -> Any:
         return domain
 
 
-def _semantic_settings(limit: float, planner_limit: float | None):
+def semantic_settings(limit: float, planner_limit: float | None):
     from text2world.scoring.semantic import SemanticSettings
 
     planner = min(DEFAULT_PLANNER_LIMIT, limit)
@@ -509,10 +554,18 @@ def _semantic(gold: Gold, predicted: Any, limit: float,
               planner_limit: float | None = None) -> tuple[float, str, str]:
     from text2world.scoring.semantic import semantic_score
 
-    settings = _semantic_settings(limit, planner_limit)
+    settings = semantic_settings(limit, planner_limit)
+    result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
+    return semantic_reward(result, limit, planner_limit)
+
+
+def semantic_reward(result: Any, limit: float,
+                    planner_limit: float | None = None) -> tuple[float, str, str]:
+    """(semantic reward, verdict, reason) of a ``SemanticScore`` scored under
+    ``semantic_settings(limit, planner_limit)``."""
+    settings = semantic_settings(limit, planner_limit)
     planner = settings.planner_timeout
     lower = settings.prediction_planner_timeout
-    result = semantic_score(gold.domain, predicted, gold.problems, settings=settings)
     # a clock that fired (a safety net) makes the reward one that may not repeat: say so first;
     # on the answer's side the reward is 0, whichever clock fired (the planner's or the pair's,
     # which fire together on a hopeless search), so that only the reason tells them apart
@@ -624,4 +677,5 @@ __all__ = ["DEFAULT_LIMIT", "DEFAULT_METRIC", "DEFAULT_PLANNER_LIMIT", "METRICS"
            "PROBLEM_METRIC", "DomainReward", "Gold", "ProblemGold", "problem_reward_for",
            "resolve_problem_gold", "RewardDetail", "RewardInputError", "answer_text", "check_metric",
            "check_planner_limit", "compute_score", "domain_reward", "forget_answers", "in_workers", "resolve_gold",
-           "reward_for", "reward_workers"]
+           "guarded_before_semantic", "reward_after_semantic", "reward_before_semantic", "reward_for", "reward_workers",
+           "SemanticPending", "semantic_reward", "semantic_settings"]

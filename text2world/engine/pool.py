@@ -191,6 +191,15 @@ class CpuQueue:
         self._pump()
 
 
+def pool_workers(executor: Executor | None) -> int:
+    """The worker processes of ``make_executor``'s pool (0: none, scoring in this process).
+    With more than one, a task may cut a job into parts that run side by side (a round's
+    semantic score into one job per gold problem: ``scoring.semantic_tasks``)."""
+    if executor is None:
+        return 0
+    return getattr(executor, "_max_workers", 1)
+
+
 POOL_MIN_ITEMS = 5  # fewer items are validated and scored in the eval process itself
 
 

@@ -287,14 +287,19 @@ def semantic_round_repeats(gold: str, text: str,
         score = semantic_score(gold, text, [tuple(p) for p in problems])  # type: ignore[misc]
         return semantic_summary(score), not score.timeouts
     except Exception as err:  # noqa: BLE001 - one round must not stop a run
-        return {"ok": False, "verdict": "not_simulated",
-                "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
-                **dict.fromkeys(METRICS), "unmatched": [], "uncertain": [], "diagnoses": [],
-                "settings": {}, "seconds": 0.0}, False
+        return failed_round(err), False
+
+
+def failed_round(err: BaseException) -> dict:
+    """The summary of a round whose semantic scoring raised ``err`` (not simulated)."""
+    return {"ok": False, "verdict": "not_simulated",
+            "reason": f"semantic scoring failed: {type(err).__name__}: {err}",
+            **dict.fromkeys(METRICS), "unmatched": [], "uncertain": [], "diagnoses": [],
+            "settings": {}, "seconds": 0.0}
 
 
 __all__ = ["GoldCache", "GoldNotSimulated", "METRICS", "VERDICTS", "ProblemScore",
            "SemanticInputError", "SemanticScore",
-           "SemanticSettings", "SemanticTimeout", "align_prediction", "lift", "prepare_gold",
+           "SemanticSettings", "SemanticTimeout", "align_prediction", "failed_round", "lift", "prepare_gold",
            "planner_inputs", "problems_from_dir", "project_problem", "semantic_round",
            "semantic_round_repeats", "semantic_score", "semantic_summary"]

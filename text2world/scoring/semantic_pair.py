@@ -53,13 +53,14 @@ class PairScorer:
         self.itself = self.planned_domain == planner_domain(cache.domain)
         self.kept = None if self.itself else kept_actions(cache.domain, predicted)
 
-    def _elapsed(self) -> float:
+    def elapsed(self) -> float:
+        """What the pair's clock counted so far (CPU or wall seconds: ``cpu_clock``)."""
         if self.settings.cpu_clock:  # the in-process search runs in this thread
             return time.thread_time() - self.cpu_started + self.planner_cpu
         return time.perf_counter() - self.started
 
     def _clock(self) -> None:
-        if self._elapsed() > self.settings.time_limit:
+        if self.elapsed() > self.settings.time_limit:
             raise SemanticTimeout(f"timeout: scoring took more than {self.settings.time_limit:g}s "
                                   f"(time limit per pair)")
 

@@ -32,7 +32,9 @@ from text2world.scoring.semantic import (
     AlignedPrediction,
     aggregate,
     align_onto,
+    failed_round,
     gold_failed,
+    semantic_summary,
     settings_report,
     simulation_failed,
     verdict_given,
@@ -85,6 +87,10 @@ class ProblemPart:
     unmatched: tuple[str, ...] = ()
     uncertain: dict = field(default_factory=dict)
     report: dict = field(default_factory=dict)
+    # the CPU its gold problem's preparation took (``GoldProblem.cost``): what the next task
+    # on this problem is expected to cost, for a scheduler that keeps it (never in a score)
+    gold_cost: float = 0.0
+    clock: float = 0.0  # what the pair's clock (``SemanticSettings.time_limit``) counted here
 
 
 def problem_tasks(pairs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]],
@@ -117,7 +123,7 @@ def _score_problem(task: ProblemTask) -> ProblemPart:
         part.gold_error = gold_failed(err, report, started)
         return part
     (gold,) = cache.problems
-    part.gold_notes = cache.notes
+    part.gold_notes, part.gold_cost = cache.notes, gold.cost
     if gold.timeout:
         part.gold_timeouts.append(f"{GOLD_SIDE} of problem {gold.name}: {gold.timeout}")
     aligned = _aligned(task, cache, report, started)
@@ -139,6 +145,7 @@ def _score_problem(task: ProblemTask) -> ProblemPart:
     part.timeouts, part.notes = scorer.timeouts, scorer.notes
     part.counts = scorer.diagnoser.counts
     part.planner_seconds = scorer.planner_seconds
+    part.clock = scorer.elapsed()
     part.seconds = time.perf_counter() - started
     return part
 
@@ -202,6 +209,20 @@ def merge_all(parts: Sequence[ProblemPart]) -> list[SemanticScore]:
     return [merge_parts(by_pair[pair]) for pair in sorted(by_pair)]
 
 
+def round_of_parts(parts: Sequence[ProblemPart | BaseException]) -> tuple[dict, bool]:
+    """What ``semantic.semantic_round_repeats`` answers for a pair (its summary, whether it
+    repeats), from all its parts, or from the errors that tasks raised instead of a part
+    (the first, in problem order, is the round's failure, as the unsplit pair reports it)."""
+    for found in parts:
+        if isinstance(found, BaseException):
+            return failed_round(found), False
+    try:
+        score = merge_parts([part for part in parts if isinstance(part, ProblemPart)])
+        return semantic_summary(score), not score.timeouts
+    except Exception as err:  # noqa: BLE001 - one round must not stop a run
+        return failed_round(err), False
+
+
 def expected_costs(tasks: Sequence[ProblemTask]) -> list[float]:
     """Each task's expected CPU: what preparing its gold problem cost (``prepare_gold``
     measures it; the gold is prepared here when this process does not hold it yet, which
@@ -234,4 +255,4 @@ def lpt_makespan(durations: Sequence[float], workers: int,
 
 
 __all__ = ["ProblemPart", "ProblemTask", "expected_costs", "lpt_makespan", "lpt_order",
-           "merge_all", "merge_parts", "problem_tasks", "score_problem"]
+           "merge_all", "merge_parts", "problem_tasks", "round_of_parts", "score_problem"]

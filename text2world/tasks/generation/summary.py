@@ -18,7 +18,12 @@ NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no dom
 def summarize(config: RunConfig, items: Sequence[GenerationItem],
               open_errors: Sequence[ErrorRecord]) -> GenerationSummary:
     """Mean metrics per round (EC_0 .. EC_k) for each scoring mode, and what else only a
-    generation run has (``open_errors``: unused, the engine counts them)."""
+    generation run has (``open_errors``: unused, the engine counts them).
+
+    The items are taken in (item, epoch) order, not the log's (the order they finished in,
+    which a pool changes from run to run): a float sum depends on its order, and a summary
+    must not depend on which worker finished first."""
+    items = sorted(items, key=lambda item: (str(item.get("item")), int(item.get("epoch") or 0)))
     ec = config_ec(config)
     per_mode: dict[str, list[dict]] = {}
     for mode in MODES:

@@ -19,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, ClassVar, Sequence
+from typing import Any, Awaitable, Callable, ClassVar, Sequence
 
 from text2world.engine.options import RunOptions
-from text2world.engine.pool import GoldPrefetch, start_gold_prefetch, warm_up
+from text2world.engine.pool import GoldPrefetch, pool_workers, start_gold_prefetch, warm_up
 from text2world.engine.run_store import (
     ErrorRecord,
     ItemRecord,
@@ -130,6 +130,8 @@ class GenerationTask:
         self.semantic = False
         self.memo: dict[str, dict] = {}
         self.results: ResultCache | None = None  # results kept on disk, opened on first use
+        self.split_workers = 0  # the pool's workers (past 1: semantic scores cut per problem)
+        self.problem_costs: dict[tuple[str, int], float] = {}  # (gold, problem) -> gold CPU-s
         self.tools: Any = None  # the service's tools (plans feedback, agent), started on first use
 
     @property
@@ -254,6 +256,7 @@ class GenerationTask:
         return make_run_id(parts, digest)
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
+        self.split_workers = pool_workers(executor)
         if executor is not None or not pending:
             return
         if self.prefetch is None:
@@ -283,10 +286,10 @@ class GenerationTask:
 
     # ---- the solver and scorer
 
-    async def _memo(self, context: SampleContext, key: str, urgent: bool, function,
-                    *args, affinity: str | None = None) -> dict:
-        """``function(*args)``, a job of the pool that answers (result, whether it repeats):
-        from this run's memory, else from the results earlier runs kept on disk
+    async def _memo(self, key: str, compute: Callable[[], Awaitable[tuple[dict, bool]]]
+                    ) -> dict:
+        """What ``compute()`` answers (result, whether it repeats; jobs of the pool): from
+        this run's memory, else from the results earlier runs kept on disk
         (``caching.ResultCache``, keyed by the inputs and the code), else computed (and kept
         on disk when it repeats)."""
         if key in self.memo:  # models often repeat a domain verbatim across rounds
@@ -296,7 +299,7 @@ class GenerationTask:
         stored_key = self.results.key("t2w eval round", key)  # key: "v" or "s" + inputs
         result = self.results.get(stored_key)
         if result is None:
-            result, repeats = await context.cpu(urgent, function, *args, affinity=affinity)
+            result, repeats = await compute()
             if repeats:
                 self.results.put(stored_key, result)
         if len(self.memo) < 4096:
@@ -307,15 +310,65 @@ class GenerationTask:
                         extraction_error: str | None) -> dict:
         key = "v" + hashlib.sha256(json.dumps([text, extraction_error]).encode()).hexdigest()
         # preferably where the round is scored: that worker then finds the answer parsed
-        return await self._memo(context, key, True, validate_round_repeats, text,
-                                extraction_error, affinity=_gold_key(gold))
+        return await self._memo(key, lambda: context.cpu(
+            True, validate_round_repeats, text, extraction_error, affinity=_gold_key(gold)))
 
     async def _score(self, context: SampleContext, gold: str, text: str, problems: tuple,
                      response: str | None) -> dict:
         key = "s" + hashlib.sha256(json.dumps([gold, text, problems, response]).encode()).hexdigest()
+        if problems and self.split_workers > 1:
+            return await self._memo(key, lambda: self._score_split(context, gold, text,
+                                                                   problems, response))
         # the rounds of one gold are scored by one worker: its gold side is prepared once
-        return await self._memo(context, key, False, score_round_repeats, gold, text,
-                                MODES, problems, response, affinity=_gold_key(gold))
+        return await self._memo(key, lambda: context.cpu(
+            False, score_round_repeats, gold, text, MODES, problems, response,
+            affinity=_gold_key(gold)))
+
+    async def _score_split(self, context: SampleContext, gold: str, text: str,
+                           problems: tuple, response: str | None) -> tuple[dict, bool]:
+        """``score_round_repeats`` cut for a pool of several workers: the semantic score as
+        one job per gold problem (``scoring.semantic_tasks``), submitted longest expected
+        first (by the CPU each gold problem's preparation took, measured by the worker that
+        prepared it; a problem not yet measured first, its preparation still to pay, larger
+        problems first), merged to the unsplit result but for the wall-clock ``seconds``.
+        Each problem's jobs go to one worker (its gold problem is prepared once); the other
+        modes' scores are one job beside them, where the round was validated."""
+        from text2world.scoring.semantic_tasks import (
+            ProblemTask,
+            problem_tasks,
+            round_of_parts,
+            score_problem,
+        )
+
+        home = _gold_key(gold)
+        tasks = problem_tasks([(gold, text, problems)])
+        known = self.problem_costs
+
+        def expected(task: ProblemTask) -> tuple:
+            cost = known.get((home, task.index))
+            return (cost is not None, -(cost or 0.0), -len(task.problems[task.index][1]),
+                    task.index)
+
+        tasks.sort(key=expected)
+        jobs = [context.cpu(False, score_problem, task, affinity=f"{home}#{task.index}")
+                for task in tasks]
+        jobs.append(context.cpu(False, score_round_repeats, gold, text, MODES, (),
+                                response, affinity=home))
+        *found, modes = await asyncio.gather(*jobs, return_exceptions=True)
+        if isinstance(modes, BaseException):  # the gold cannot be scored: as unsplit
+            raise modes
+        for answer in found:  # the pool is gone, the run cancelled: as unsplit
+            if isinstance(answer, BrokenExecutor) or not isinstance(answer, Exception) and \
+                    isinstance(answer, BaseException):
+                raise answer
+        parts = [part for _, part in sorted(zip((t.index for t in tasks), found),
+                                            key=lambda pair: pair[0])]
+        for part in parts:
+            if not isinstance(part, BaseException):
+                known[(home, part.index)] = part.gold_cost
+        analysis, repeats = modes
+        analysis["semantic"], semantic_repeats = round_of_parts(parts)
+        return analysis, repeats and semantic_repeats
 
     async def solve(self, sample: Sample, context: SampleContext) -> Awaitable[GenerationItem]:
         """Make the item's calls; returns what yields its log record once scoring is done."""
