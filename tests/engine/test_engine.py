@@ -319,10 +319,11 @@ def test_one_rule_maps_a_config_to_its_kind_and_task(legacy_runs):
     from text2world.engine.run_store import kind_names, kind_of, run_kind
     from text2world.tasks.registry import summarize_run, task_for_kind, task_for_run
 
-    assert kind_names() == ("generation", "wm", "contamination", "judge")
+    assert kind_names() == ("generation", "wm", "contamination", "judge", "problem")
     for config, kind in [({}, "generation"), ({"kind": "eval"}, "generation"),
                          ({"kind": "generation"}, "generation"), ({"kind": "wm"}, "wm"),
-                         ({"kind": "judge"}, "judge"), ({"kind": "contamination"}, "contamination")]:
+                         ({"kind": "judge"}, "judge"), ({"kind": "contamination"}, "contamination"),
+                         ({"kind": "problem"}, "problem")]:
         assert run_kind(config).name == kind and kind_of(config) == kind
         assert task_for_kind(kind).kind == kind
     assert kind_of({"kind": "chess"}) == "chess"
