@@ -100,3 +100,23 @@ def test_unknown_task_and_size_without_it(tmp_path):
     assert chess.returncode != 0 and "unknown --task 'chess'" in chess.stderr
     size = t2w("eval", "--model", "reference/oracle", "--size", "hard", home=tmp_path)
     assert size.returncode != 0 and "--size is for --task problem" in size.stderr
+
+
+def test_problem_runs_compare_item_by_item(tmp_path):
+    """``t2w compare`` pairs two problem runs through the kind's descriptor (its columns:
+    the last round's parseable / solvable / equivalent per item, domains as clusters)."""
+    for model in ("reference/oracle", "reference/noisy-oracle"):
+        made = t2w("eval", "--task", "problem", "--model", model, "--ec", "0", "--domains",
+                   ITEMS, "--split", "all", "--no-progress", "--quiet", home=tmp_path)
+        assert made.returncode == 0, made.stderr
+    runs = sorted(str(p) for p in (tmp_path / "runs").iterdir())
+    result = t2w("compare", *runs, "--json", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    compared = json.loads(result.stdout)
+    assert compared["kind"] == "problem" and compared["common_items"] == 3
+    assert compared["clustered_by_domain"] is True and compared["headline"] == "equivalent"
+    assert [m["metric"] for m in compared["metrics"]] == ["parseable", "solvable", "equivalent"]
+    models = {compared["a"]["model"]: "a", compared["b"]["model"]: "b"}
+    equivalent = compared["metrics"][2]
+    assert equivalent[f"mean_{models['reference/oracle']}"] == 1.0
+    assert equivalent[f"mean_{models['reference/noisy-oracle']}"] < 1.0
