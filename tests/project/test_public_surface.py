@@ -18,13 +18,7 @@ from test_layers import package_modules
 
 # Package faces without __all__ yet, each with why: an entry that gains one fails
 # ``test_known_faces_without_all_still_lack_it`` (strike it off).
-KNOWN_WITHOUT_ALL: dict[str, str] = {
-    "text2world.service": "being reorganised on another branch (issue 49, kinds)",
-    "text2world.tasks": "being reorganised on another branch (issue 49, kinds)",
-    "text2world.tasks.contamination": "being reorganised on another branch (issue 49, kinds)",
-    "text2world.tasks.generation": "being reorganised on another branch (issue 49, kinds)",
-    "text2world.tasks.judge": "being reorganised on another branch (issue 49, kinds)",
-}
+KNOWN_WITHOUT_ALL: dict[str, str] = {}
 
 # The layers whose every module has __all__ (pyproject.toml types them strictly too).
 CURATED_LAYERS = ("errors", "files", "version", "children", "bounded", "stats", "pddl",

@@ -12,3 +12,6 @@ framework (scoring processes import it): below the tasks, so that a task may use
 * ``tools`` - ``Tools``: validate, score, plan, simulate, look domains up, with their checks
   and limits; ``t2w mcp`` serves them, the agent protocol and the plans feedback call them.
 """
+
+__all__ = ["admission", "error_codes", "executor", "jobs", "limits",
+           "scorer", "simulation_jobs", "tools"]
