@@ -37,9 +37,10 @@ says which, since that score may not repeat.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import InputFileError, read_input_text
@@ -206,9 +207,9 @@ def aggregate(results: Sequence[ProblemScore], diagnoses: tuple[Diagnosis, ...],
               planner_seconds: float, timeouts: Sequence[str], report: dict,
               mapping: dict | None, notes: tuple[str, ...], seconds: float) -> SemanticScore:
     """The pair's score from its problems' (before the verdict)."""
-    def mean(values):
-        values = [1.0 if v else 0.0 for v in values if v is not None]
-        return sum(values) / len(values) if values else None
+    def mean(values: Iterable[bool | None]) -> float | None:
+        known = [1.0 if v else 0.0 for v in values if v is not None]
+        return sum(known) / len(known) if known else None
 
     tp = sum(r.true_positive for r in results)
     fp = sum(r.false_positive for r in results)
@@ -237,7 +238,7 @@ class SemanticInputError(Text2WorldError, ValueError):
     """A gold or problem set the semantic scorer cannot be given (clear message)."""
 
 
-def problems_from_dir(path) -> list[tuple[str, str]]:
+def problems_from_dir(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
     """``(name, text)`` for every ``*.pddl`` file of a folder, sorted by name."""
     from pathlib import Path
     folder = Path(path)
