@@ -119,6 +119,26 @@ def test_past_the_work_bound_enumeration_gives_way():
     assert forced.equivalent is None and "more than 5 reachable states" in forced.message
 
 
+def test_a_goal_one_side_meets_at_the_start_is_different_without_enumerating():
+    """An empty goal (or one already met) against a goal the start does not meet: the initial
+    state tells them apart under every renaming, so past any work bound the verdict is
+    ``different`` from that one state, not left to the planner's questions."""
+    empty = BLOCKS.replace("(:goal (and (on a b) (on b c)))", "(:goal (and))")
+    assert empty != BLOCKS
+    for gold, pred, which in ((BLOCKS, empty, "the prediction's goal accepts"),
+                              (empty, BLOCKS, "the gold's goal accepts")):
+        verdict = compare_problems(DOMAINS["blocksworld"], gold, pred, work_bound=5)
+        assert verdict.equivalent is False and verdict.rule == "enumeration", verdict.message
+        assert verdict.states == 1 and verdict.counterexample is not None
+        assert verdict.counterexample.kind == "goal-state"
+        assert verdict.counterexample.text.startswith("the initial state") and \
+            which in verdict.counterexample.text
+        assert verdict.solvable is True  # an empty goal: met at the start
+    # Planetarium's rule, when forced, is left alone
+    forced = compare_problems(DOMAINS["blocksworld"], BLOCKS, empty, rule="fully-specified")
+    assert forced.rule == "fully-specified" and forced.equivalent is False
+
+
 def test_an_unparseable_prediction_is_a_verdict_not_an_error():
     verdict = compare_problems(DOMAINS["blocksworld"], BLOCKS, "(define (problem")
     assert (verdict.parseable, verdict.solvable, verdict.equivalent) == (False, False, False)

@@ -489,6 +489,24 @@ def compare_problems(domain_pddl: str, gold_problem_pddl: str, predicted_problem
                           dict(sorted(mapping.items())), decision.states, decision.message)
 
 
+def _initial_state_difference(gold: _Side, pred: _Side, static: frozenset
+                              ) -> Counterexample | None:
+    """The initial state, when one goal accepts it and the other does not: a reachable state
+    that tells the goals apart under every renaming of the (isomorphic) initial states, found
+    without enumerating or planning (an empty goal, a goal already met)."""
+    try:
+        gold_met = gold.simulator.goal_reached(gold.simulator.initial_state)
+        pred_met = pred.simulator.goal_reached(pred.simulator.initial_state)
+    except SimulationError:  # the goal past the simulator's work bound: decided elsewhere
+        return None
+    if gold_met == pred_met:
+        return None
+    which = ("the gold's goal accepts and the prediction's does not" if gold_met else
+             "the prediction's goal accepts and the gold's does not")
+    return Counterexample("goal-state", f"the initial state, which {which}",
+                          _state_facts(gold.simulator.initial_state, static))
+
+
 def _decide(domain_text: str, domain: Domain, gold: _Side, pred: _Side, static: frozenset,
             work_bound: int, rule: Rule, timeout: float) -> _Decision:
     try:
@@ -510,6 +528,9 @@ def _decide(domain_text: str, domain: Domain, gold: _Side, pred: _Side, static: 
         if same is not None:
             return _Decision(True, "fully-specified", same)
     if rule in ("auto", "enumeration"):
+        start = _initial_state_difference(gold, pred, static)
+        if start is not None:  # exact whatever the bound: a renaming keeps the initial state
+            return _Decision(False, "enumeration", renaming, start, states=1)
         try:
             states = reachable_states(gold.simulator, work_bound)
             if states is not None:
