@@ -1,6 +1,6 @@
 """What a new user runs, on its defaults, over the whole store (slow): ``t2w eval`` with a
-reference model, ``t2w wm build``, every ``t2w wm`` task with ``reference/oracle``,
-``t2w contamination``, ``t2w report`` / ``compare`` / ``view --bundle`` on those runs, and
+reference model, ``t2w eval --task problem`` with the noisy oracle, ``t2w wm build``, every
+``t2w wm`` task with ``reference/oracle``, ``t2w contamination``, ``t2w report`` / ``compare`` / ``view --bundle`` on those runs, and
 ``inspect eval`` of each Inspect task on ``t2w/oracle`` (a few samples).
 
 Each command is a real process (``python -m text2world.cli``) in a fresh working folder with a
@@ -86,6 +86,30 @@ def wm_runs(space) -> dict[str, dict]:
               "--limit-domains", str(PROPOSE_DOMAINS))
     summaries["propose"] = space.summary("wm-propose")
     return summaries
+
+
+def test_problem_task_on_its_defaults_scores_the_whole_store(space):
+    """``t2w eval --task problem`` on its defaults (explicit descriptions, the store's and the
+    generated problems of the test split's domains, 3 correction rounds): every item scored
+    by meaning per round with intervals, the floors beside."""
+    output = space.t2w("eval", "--task", "problem", "--model", "reference/noisy-oracle",
+                       "--run-id", "problem-noisy", "--no-progress")
+    summary = space.summary("problem-noisy")
+    assert summary["kind"] == "problem" and summary["infrastructure_errors"] == 0
+    assert summary["planned_items"] == summary["finished_items"] > STORE_TEST_ITEMS
+    items = [json.loads(line) for line in (space.work / "runs" / "problem-noisy" / "log.jsonl")
+             .read_text(encoding="utf-8").splitlines() if '"item"' in line]
+    assert {item.get("size") for item in items} == {"easy", "hard"}
+    rounds = summary["per_round"]
+    assert [r["round"] for r in rounds] == [0, 1, 2, 3]
+    equivalent = [r["equivalent"]["mean"] for r in rounds]
+    assert equivalent == sorted(equivalent) and equivalent[0] < equivalent[-1] < 1.0
+    for row in rounds:  # meaning is the strictest: equivalent <= solvable <= parseable
+        assert row["equivalent"]["mean"] <= row["solvable"]["mean"] <= row["parseable"]["mean"]
+        assert row["equivalent"]["low"] <= row["equivalent"]["mean"] <= row["equivalent"]["high"]
+    assert rounds[-1]["parseable"]["mean"] == 1.0
+    assert summary["floors"]["empty-goal"]["equivalent"]["mean"] == 0.0
+    assert "EC_3" in output and "REFERENCE MODEL" in output and "Floors" in output
 
 
 def test_eval_with_a_reference_model_scores_the_whole_store(space, generation_runs):
