@@ -1,7 +1,8 @@
 """What a new user runs, on its defaults, over the whole store (slow): ``t2w eval`` with a
 reference model, ``t2w eval --task problem`` with the noisy oracle, ``t2w wm build``, every
 ``t2w wm`` task with ``reference/oracle``, ``t2w contamination``, ``t2w report`` /
-``compare`` / ``view --bundle`` on those runs, and ``inspect eval`` of each Inspect task on ``t2w/oracle`` (a few samples).
+``compare`` / ``view --bundle`` on those runs, and ``inspect eval`` of each Inspect task on
+``t2w/oracle`` (a few samples).
 
 Each command is a real process (``python -m text2world.cli``) in a fresh working folder with a
 fresh ``T2W_HOME`` and the default ``./runs``, offline. The whole-store runs are made once per
