@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from first_command_bench import machine  # bench/ is on the path of a bench run
+
 
 def _pct(interval: dict) -> str:
     mean, low, high = interval.get("mean"), interval.get("low"), interval.get("high")
@@ -37,6 +39,7 @@ def run(model: str, args: argparse.Namespace) -> None:
         if args.limit:
             command += ["--limit", str(args.limit)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load_before = os.getloadavg()[0]
         started = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - started
@@ -47,7 +50,9 @@ def run(model: str, args: argparse.Namespace) -> None:
         (summary_path,) = (Path(home) / "runs").glob("problem__*/summary.json")
         summary = json.loads(summary_path.read_text())
     print(f"{model}: {summary['finished_items']} items ({args.description}, {args.size}), "
-          f"wall {wall:.0f} s, CPU {cpu:.0f} s, {summary['calls']} calls")
+          f"wall {wall:.0f} s, CPU {cpu:.0f} s (its processes and their children), "
+          f"{summary['calls']} calls; load {load_before:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after")
     for row in summary["per_round"]:
         print(f"  EC_{row['round']}: " + ", ".join(
             f"{metric} {_pct(row[metric])}" for metric in ("parseable", "solvable", "equivalent")))
@@ -64,6 +69,7 @@ def main() -> None:
     parser.add_argument("--size", default="both")
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args()
+    print(f"machine: {machine()}; T2W_HOME empty for each model")
     for model in args.models.split(","):
         run(model, args)
 
