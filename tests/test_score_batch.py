@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from api_helpers import assert_error, scoring_client
-from trainer_helpers import require_ray
+from trainer_helpers import require_ray, write_batch
 from typer.testing import CliRunner
 
 from text2world.batch_scoring import BatchInputError, parse_line, read_batch, score_task
@@ -35,9 +35,7 @@ def _lines() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("batch") / "in.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in _lines()), encoding="utf-8")
-    return path
+    return write_batch(tmp_path_factory.mktemp("batch"), _lines())
 
 
 @pytest.fixture(scope="module")

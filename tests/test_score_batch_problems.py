@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trainer_helpers import require_ray
+from trainer_helpers import require_ray, write_batch
 from typer.testing import CliRunner
 
 from text2world.batch_scoring import parse_line, score_task
@@ -39,9 +39,7 @@ def _lines() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("batch") / "in.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in _lines()), encoding="utf-8")
-    return path
+    return write_batch(tmp_path_factory.mktemp("batch"), _lines())
 
 
 def _run(*args: str):

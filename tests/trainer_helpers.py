@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +54,10 @@ def require_ray() -> None:
         if os.environ.get("CI"):
             pytest.fail("ray is in the test extra: CI must install it")
         pytest.skip("ray is not installed (pip install 'text2world[ray]')")
+
+
+def write_batch(folder: Path, lines: list[dict]) -> Path:
+    """A ``t2w score-batch`` input file of ``lines`` (one JSON object per line) in ``folder``."""
+    path = folder / "in.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
