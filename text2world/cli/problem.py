@@ -5,7 +5,7 @@ intervals, and the floors of trivial answers)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import typer
 from rich.table import Table
@@ -22,6 +22,9 @@ from text2world.cli.runs import (
 )
 from text2world.errors import Text2WorldError
 from text2world.reports.rendering import print_table
+
+if TYPE_CHECKING:
+    from text2world.cli.report import ReportOptions
 
 TASKS = ("generation", "problem")
 # flags of the generation loop that mean nothing to the problem task
@@ -143,20 +146,15 @@ def problem_eval(ctx: typer.Context, values: dict[str, Any], resume: Path | None
     say(f"report: t2w report {result.run.path}")
 
 
-def problem_report(runs: Sequence[Path], options: Any) -> None:
-    """``t2w report`` of problem runs (``ProblemKind.report``): ``report_problem`` with the
-    command's options (``cli.report.ReportOptions``)."""
-    report_problem(runs, options.as_json)
-
-
-def report_problem(runs: Sequence[Path], as_json: bool) -> None:
-    """``t2w report`` of problem runs: each run's tables (or its summary as JSON)."""
+def problem_report(runs: Sequence[Path], options: "ReportOptions") -> None:
+    """``t2w report`` of problem runs (``ProblemKind.report``): each run's tables (or its
+    summary as JSON, ``options.as_json``)."""
     from text2world.engine.run_reader import open_run
     from text2world.tasks.registry import summarize_run
 
     for path in runs:
         summary = dict(summarize_run(open_run(path)))
-        if as_json:
+        if options.as_json:
             print_json(summary)
         else:
             print_problem_summary(summary)
