@@ -5,6 +5,7 @@ instead of starting a reward worker of its own."""
 from __future__ import annotations
 
 import json
+import mmap
 import multiprocessing
 import os
 import resource
@@ -88,6 +89,11 @@ def _score_in_pool_process(tasks: list[dict]) -> tuple[list[dict], list[int], in
     return lines, _bounded_children(), resource.getrlimit(resource.RLIMIT_AS)[0]
 
 
+def _start_address_space() -> int:
+    """The pool process's address space at its start (before it scored), from its bound."""
+    return resource.getrlimit(resource.RLIMIT_AS)[0] // (1024 * 1024)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_a_pool_process_scores_in_itself_under_the_memory_bound(monkeypatch):
     monkeypatch.setenv("T2W_WORKER_MEMORY_MB", "3000")
@@ -97,5 +103,26 @@ def test_a_pool_process_scores_in_itself_under_the_memory_bound(monkeypatch):
                              initargs=(3000,)) as pool:
         lines, bounded, memory = pool.submit(_score_in_pool_process, tasks).result()
     assert bounded == []  # no reward worker of its own: the answers were scored in it
-    assert memory == 3000 * 1024 * 1024
+    # 3000 MiB beyond the interpreter it started as (tens to a few hundred MiB)
+    assert 3000 * 1024 * 1024 < memory < 4000 * 1024 * 1024
     assert lines == [score_task(task) for task in tasks]
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").is_file(), reason="reads /proc (Linux)")
+def test_a_forked_pool_process_has_its_bound_beyond_its_parents_address_space():
+    """CI, 2026-12-07: forked from a test process that had grown past the bound, a pool
+    process could allocate nothing and scored a correct domain 0 ("error return without
+    exception set"). The bound counts from what the process holds at its start."""
+    tasks = [parse_line(line, "test").task() for line in _lines()]
+    expected = [score_task(task) for task in tasks]
+    reserved = mmap.mmap(-1, 3 << 30)  # 3 GiB of address space, never touched
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(1, mp_context=context, initializer=pool_process_init,
+                                 initargs=(1000,)) as pool:
+            start = pool.submit(_start_address_space).result() - 1000
+            lines = pool.submit(score_chunk_in_pool, tasks).result()
+    finally:
+        reserved.close()
+    assert lines == expected
+    assert start > 3 * 1024  # the parent's reservation came with the fork

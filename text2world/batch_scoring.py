@@ -210,14 +210,16 @@ def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
 
 def pool_process_init(memory_mb: int) -> None:
     """A score-batch pool process: answers scored in it (no reward worker of its own), its
-    memory bounded as a reward worker's is."""
+    memory bounded as a reward worker's is: ``memory_mb`` beyond what it holds at its start.
+    A forked process starts with its parent's address space (a long-lived caller's modules,
+    threads' malloc arenas): a bound counted from zero left it none to score with."""
     import os
 
-    from text2world.bounded import limit_memory
+    from text2world.bounded import address_space_mb, limit_memory
     from text2world.rewards import WORKERS_VARIABLE
 
     os.environ[WORKERS_VARIABLE] = "0"
-    limit_memory(memory_mb)
+    limit_memory(memory_mb + address_space_mb())
 
 
 def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRIC,

@@ -43,7 +43,7 @@ from text2world.children import start_child
 
 __all__ = [
     "CPU_MARGIN", "send_message", "recv_message", "HEADER_SIZE", "encode_header",
-    "decode_header", "memory_limit_mb", "limit_memory", "tree_cpu", "Workers",
+    "decode_header", "memory_limit_mb", "address_space_mb", "limit_memory", "tree_cpu", "Workers",
 ]
 
 DEFAULT_MEMORY_MB = 2048  # address space of a worker (a real answer's scoring needs < 500)
@@ -103,6 +103,16 @@ def memory_limit_mb() -> int:
         return max(256, int(value)) if value else DEFAULT_MEMORY_MB
     except ValueError:
         return DEFAULT_MEMORY_MB
+
+
+def address_space_mb() -> int:
+    """This process's address space now, in MiB (0 where ``/proc`` cannot tell)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[0])
+        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def limit_memory(megabytes: int) -> None:

@@ -18,7 +18,13 @@ import os
 import socket
 from typing import Any
 
-from text2world.bounded import limit_memory, memory_limit_mb, recv_message, send_message
+from text2world.bounded import (
+    address_space_mb,
+    limit_memory,
+    memory_limit_mb,
+    recv_message,
+    send_message,
+)
 from text2world.children import start_child
 from text2world.errors import ApiError
 from text2world.service.jobs import warm_gold_cache, warm_up_process
@@ -34,15 +40,6 @@ def _answer(job, task) -> tuple[str, object]:
         return "api_error", (err.status, err.code, err.message, err.details)
     except Exception as err:  # noqa: BLE001 - reported to the server, which logs it
         return "error", f"{type(err).__name__}: {err}"
-
-
-def _address_space_mb() -> int:
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            pages = int(statm.read().split()[0])
-        return pages * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def _release_fork_server() -> None:
@@ -69,7 +66,7 @@ def scorer_main(sock: socket.socket, cache_bytes: int | None, parent: int | None
     _release_fork_server()
     start_child(os.getppid() if parent is None else parent)
     # a job may use T2W_WORKER_MEMORY_MB beyond what the fork server gave it (the warm golds)
-    limit_memory(memory_limit_mb() + _address_space_mb())
+    limit_memory(memory_limit_mb() + address_space_mb())
     if cache_bytes is not None:
         from text2world.scoring.caching import ALL_TEXT_CACHES
 
