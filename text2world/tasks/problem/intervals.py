@@ -1,11 +1,13 @@
 """95% intervals of a problem run's means, from its logged items (``stats.bootstrap_mean``):
 per correction round (EC_0 .. EC_k) and metric, and per trivial strategy (the floors), one
-value per item (an item's epochs resampled within it). The summary, ``t2w report`` and the
+value per item (an item's epochs resampled within it), the items resampled by domain (a
+domain's problems share its predicates and its description's wording: they are not independent
+draws, so whole domains are resampled, as the world-model tasks do). The summary, ``t2w report`` and the
 viewer take them here."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from text2world.stats import bootstrap_mean
 from text2world.tasks.problem.records import ProblemItem
@@ -20,13 +22,19 @@ def metric_value(verdict: dict[str, Any], metric: str) -> float:
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 
-def _by_item(items: Sequence[ProblemItem], value) -> list[list[float]]:
+def _interval(items: Sequence[ProblemItem],
+              value: Callable[[ProblemItem], float | None]) -> dict[str, Any]:
+    """The bootstrap interval of ``value`` over the items (epochs within an item, items
+    clustered by domain)."""
     samples: dict[str, list[float]] = {}
+    domains: dict[str, str] = {}
     for item in items:
         found = value(item)
         if found is not None:
-            samples.setdefault(str(item.get("item")), []).append(found)
-    return list(samples.values())
+            key = str(item.get("item"))
+            samples.setdefault(key, []).append(found)
+            domains[key] = str(item.get("domain"))
+    return bootstrap_mean(list(samples.values()), [domains[key] for key in samples]).as_dict()
 
 
 def round_intervals(items: Sequence[ProblemItem], rounds: int) -> list[dict]:
@@ -40,7 +48,7 @@ def round_intervals(items: Sequence[ProblemItem], rounds: int) -> list[dict]:
                 if len(series) <= index or series[index] is None:
                     return None
                 return float(series[index])
-            row[metric] = bootstrap_mean(_by_item(items, value)).as_dict()
+            row[metric] = _interval(items, value)
         out.append(row)
     return out
 
@@ -55,5 +63,5 @@ def floor_intervals(items: Sequence[ProblemItem]) -> dict[str, dict]:
             def value(item: ProblemItem, metric: str = metric) -> float | None:
                 verdict = (item.get("floors") or {}).get(name)
                 return None if verdict is None else metric_value(verdict, metric)
-            out[name][metric] = bootstrap_mean(_by_item(items, value)).as_dict()
+            out[name][metric] = _interval(items, value)
     return out
