@@ -11,6 +11,7 @@ text2world's tasks. Token counts are GPT-2 counts, offline, as in ``t2w eval``.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
@@ -63,14 +64,8 @@ class ReferenceModelAPI(ModelAPI):
                 return ModelOutput.for_tool_call(f"{PROVIDER}/{self.model_name}",
                                                  "validate_domain", arguments,
                                                  tool_call_id=f"call_{len(results)}")
-        elif context.get("task") == "wm":
-            from text2world.tasks.wm.reference import reference_wm_answer
-
-            text = reference_wm_answer(self.model_name, context, round_index)
-        elif context.get("task") == "problem":  # registered by its task (tasks.problem)
-            from text2world.model.reference import task_reference_answer
-
-            text = task_reference_answer("problem", self.model_name, context)
+        elif context.get("task"):  # a kind whose task answers its own calls (generation's don't)
+            text = _task_answer(self.model_name, str(context["task"]), context)
         else:
             text = reference_answer(self.model_name, context["gold"], str(context.get("item", "")),
                                     round_index, int(context.get("seed", 0)))
@@ -81,6 +76,17 @@ class ReferenceModelAPI(ModelAPI):
                                   total_tokens=prompt_tokens + completion_tokens,
                                   total_cost=0.0)  # offline, as in t2w eval
         return output
+
+
+def _task_answer(model: str, task: str, context: dict[str, Any]) -> str:
+    """A reference model's answer to a call of a registered kind: its task answers it (the
+    kind's task module registers the answerer when imported: ``model.reference``)."""
+    from text2world.engine.kinds import kind_spec
+    from text2world.model.reference import REFERENCE_ANSWERERS, task_reference_answer
+
+    if task not in REFERENCE_ANSWERERS:
+        import_module(kind_spec(task).task_module)
+    return task_reference_answer(task, model, context)
 
 
 @modelapi(name=PROVIDER)
