@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -140,9 +140,12 @@ def chromium_path() -> str | None:
 
 
 @contextmanager
-def viewer_process(runs_dir: Path, home: Path) -> Iterator[str]:
+def viewer_process(runs_dir: Path, home: Path, t2w_code: str | None = None,
+                   env: Mapping[str, str] | None = None) -> Iterator[str]:
     """``t2w view RUNS_DIR`` as a real process on a free loopback port: its URL once /healthz
-    answers (the test fails with the process's output if it never does); stopped after."""
+    answers (the test fails with the process's output if it never does); stopped after.
+    ``t2w_code``: ``python -c`` code that runs ``t2w`` (one that registers a kind first, say);
+    ``env``: the process's environment (default: this one's)."""
     import subprocess
     import sys
 
@@ -150,10 +153,11 @@ def viewer_process(runs_dir: Path, home: Path) -> Iterator[str]:
     import pytest
 
     port = free_port()
+    t2w = [sys.executable, "-c", t2w_code] if t2w_code else [sys.executable, "-m", "text2world.cli"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "text2world.cli", "view", str(runs_dir), "--port", str(port)],
-        env={**os.environ, "T2W_HOME": str(home)}, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
+        [*t2w, "view", str(runs_dir), "--port", str(port)],
+        env={**(os.environ if env is None else env), "T2W_HOME": str(home)},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     try:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
+from text2world.engine.kinds import kind_spec
 from text2world.engine.run_store import SUMMARY_FILE, RunError, kind_names, run_epochs, run_label
 from text2world.errors import ApiError
 from text2world.model.credentials import redact
@@ -64,6 +65,26 @@ def run_status(info: RunInfo) -> dict:
     return result
 
 
+def _kind_view(kind: str, summary: Any) -> dict:
+    """What the viewer shows of a run from its kind's registration (``KindSpec``): the kind's
+    label and the run's headline values (its task's ``headline``), so that it lists a kind
+    it has no table of its own for; None for what cannot be had (an unknown kind, a summary
+    its task cannot read)."""
+    if kind not in kind_names():
+        return {"kind_label": None, "headline": None}
+    try:
+        spec = kind_spec(kind)
+    except (RunError, ImportError) as err:  # a registration that does not load: say so
+        return {"kind_label": f"{kind} (its descriptor does not load: {err})", "headline": None}
+    headline = None
+    if isinstance(summary, dict):
+        try:
+            headline = spec.headline(summary)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            headline = None  # listed without its values; its page says what is wrong
+    return {"kind_label": spec.label(), "headline": headline}
+
+
 def _run_entry(info: RunInfo, detail: bool = False) -> dict:
     """A run as the API shows it (read by the run store's reader, credentials dropped)."""
     config = info.config
@@ -74,6 +95,7 @@ def _run_entry(info: RunInfo, detail: bool = False) -> dict:
               "dataset": _field(config, "dataset", "dataset_name"),
               "summary": _redact(info.summary), "problems": info.problems,
               **run_status(info)}
+    result.update(_kind_view(result["kind"], info.summary))
     if detail:
         result["config"] = _redact(config)
         result["logged_items"] = info.logged_items()

@@ -1,0 +1,107 @@
+"""A kind added with its one registry line is shown by the viewer, which has no page of its
+own for it: the toy kind of ``tests/toy_kind.py`` (registered by its ``add_kind`` line, its
+runs made by the engine in a process of their own), served by a real ``t2w view`` process that
+imports the line first, driven by headless Chromium through Playwright (as
+``test_viewer_browser.py``; Debian's ``chromium``, never a downloaded browser).
+
+The toy's runs get their own leaderboard table, titled by its registration's label, with its
+task's headline values as columns (not the list of runs that cannot be shown); its run page
+lists the items with their scores and an item page shows the logged record, escaped."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from processes import chromium_path, offline_page, viewer_process
+from toy_kind import TOY_T2W, make_toy_runs, toy_env, write_toy
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
+                               "installed (pip install -e '.[test]')")
+
+CHROMIUM = chromium_path()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium browser found (apt-get install chromium, as .ci/run "
+    "does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    root = write_toy(tmp_path_factory.mktemp("toy-viewer"))
+    return root, make_toy_runs(root)
+
+
+@pytest.fixture(scope="module")
+def server(toy, tmp_path_factory):
+    root, runs = toy
+    with viewer_process(runs, tmp_path_factory.mktemp("view-home"), TOY_T2W,
+                        toy_env(root)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(toy):
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--disable-dev-shm-usage"])
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    external, errors = offline_page(page, server)
+    yield page
+    assert external == [], f"requests to other hosts: {external}"
+    assert errors == [], f"script errors: {errors}"
+    context.close()
+
+
+def wait_ready(page, route: str) -> None:
+    page.wait_for_selector(f"body[data-ready={route}]", timeout=20_000)
+
+
+def test_the_listing_gives_the_kinds_label_and_headline(server):
+    runs = {run["id"]: run for run in httpx.get(f"{server}/v1/runs").json()["items"]}
+    oracle, noisy = runs["toy-oracle"], runs["toy-noisy"]
+    assert (oracle["kind"], oracle["status"], oracle["kind_label"]) == ("toy", "ok",
+                                                                        "toy (toy run)")
+    assert oracle["headline"] == {"accuracy": 1.0}
+    assert noisy["headline"]["accuracy"] == noisy["summary"]["accuracy"] < 1.0
+
+
+def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server, toy):
+    _, runs = toy
+    page.goto(f"{server}/view/#/")
+    wait_ready(page, "leaderboard")
+    table = page.locator('table.kind-runs[data-kind="toy"]')
+    assert table.count() == 1
+    assert page.locator("#broken-runs").count() == 0  # not among the runs that cannot be shown
+    heading = table.locator("xpath=preceding::h2[1]").inner_text()
+    assert heading.startswith("toy (toy run)")
+    assert table.locator("thead th").all_inner_texts()[-1].startswith("Accuracy")
+    cells = {row.get_attribute("data-run"): row.locator("td").last.inner_text()
+             for row in table.locator("tbody tr").all()}
+    noisy = httpx.get(f"{server}/v1/runs").json()["items"]
+    accuracy = next(r["headline"]["accuracy"] for r in noisy if r["id"] == "toy-noisy")
+    assert cells == {"toy-oracle": "1", "toy-noisy": str(round(accuracy, 3))}
+
+    table.locator('tr[data-run="toy-noisy"] a').first.click()
+    wait_ready(page, "run")
+    assert page.locator("#headline").inner_text().split() == ["Accuracy",
+                                                              str(round(accuracy, 3))]
+    rows = page.locator("#items tbody tr")
+    assert rows.count() == 3
+    verdicts = {row.get_attribute("data-item"): row.locator("td").last.inner_text()
+                for row in rows.all()}
+    assert set(verdicts.values()) == {"yes", "no"}  # the noisy oracle gets some wrong
+    wrong = next(item for item, verdict in verdicts.items() if verdict == "no")
+
+    page.locator(f'#items tr[data-item="{wrong}"] a').click()
+    wait_ready(page, "item")
+    assert page.locator("h1").inner_text() == wrong
+    assert page.locator("#item-scores").inner_text().split() == ["correct", "no"]
+    response = page.locator("h2", has_text="rounds").locator("xpath=following-sibling::pre[1]")
+    logged = (runs / "toy-noisy" / "log.jsonl").read_text()
+    assert "Write the domain" in response.inner_text() and "Write the domain" in logged
