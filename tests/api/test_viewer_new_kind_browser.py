@@ -10,6 +10,8 @@ lists the items with their scores and an item page shows the logged record, esca
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from processes import chromium_path, offline_page, viewer_process
@@ -102,6 +104,11 @@ def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server,
     wait_ready(page, "item")
     assert page.locator("h1").inner_text() == wrong
     assert page.locator("#item-scores").inner_text().split() == ["correct", "no"]
-    response = page.locator("h2", has_text="rounds").locator("xpath=following-sibling::pre[1]")
-    logged = (runs / "toy-noisy" / "log.jsonl").read_text()
-    assert "Write the domain" in response.inner_text() and "Write the domain" in logged
+    # the logged record's fields, as logged and escaped (the answer's <think> tag is text)
+    logged = next(record for record in map(json.loads, (runs / "toy-noisy" / "log.jsonl")
+                                           .read_text().splitlines())
+                  if record.get("item") == wrong)
+    answer = logged["rounds"][0]["response"]
+    shown = page.locator("h2", has_text="rounds").locator("xpath=following-sibling::pre[1]")
+    assert json.dumps(answer, ensure_ascii=False)[1:80] in shown.inner_text()
+    assert "<think>" in answer and page.locator("#app think").count() == 0
