@@ -6,15 +6,22 @@ The viewer (``api.viewer``) adds each run's overview and items under the same pr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Query
 
 from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
-from text2world.engine.kinds import kind_spec
-from text2world.engine.run_store import SUMMARY_FILE, RunError, kind_names, run_epochs, run_label
+from text2world.engine.run_store import (
+    SUMMARY_FILE,
+    RunError,
+    RunSummary,
+    kind_names,
+    kind_spec,
+    run_epochs,
+    run_label,
+)
 from text2world.errors import ApiError
 from text2world.model.credentials import redact
 
@@ -79,7 +86,7 @@ def _kind_view(kind: str, summary: Any) -> dict:
     headline = None
     if isinstance(summary, dict):
         try:
-            headline = spec.headline(summary)
+            headline = spec.headline(cast(RunSummary, summary))
         except (KeyError, TypeError, ValueError, AttributeError):
             headline = None  # listed without its values; its page says what is wrong
     return {"kind_label": spec.label(), "headline": headline}
