@@ -139,6 +139,51 @@ def chromium_path() -> str | None:
     return None
 
 
+def needs_browser():
+    """The mark of a test that drives Chromium: skipped, saying why, without the playwright
+    package or a Chromium browser."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("playwright") is None:
+        return pytest.mark.skip(reason="the playwright package is not installed "
+                                       "(pip install -e '.[test]')")
+    return pytest.mark.skipif(
+        chromium_path() is None, reason="no Chromium browser found (apt-get install chromium, "
+        "as .ci/run does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
+
+
+@contextmanager
+def headless_chromium() -> Iterator:
+    """Headless Chromium (``chromium_path``) driven by Playwright's sync API, which never
+    downloads a browser; closed after. Start it after any ``asyncio.run`` of the test's set-up:
+    the sync API keeps an event loop running on this thread."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # small /dev/shm in containers crashes Chromium's renderer otherwise
+        browser = playwright.chromium.launch(executable_path=chromium_path(),
+                                             args=["--disable-dev-shm-usage"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def served_page(browser, server: str) -> Iterator:
+    """A 1400 x 1000 page of ``browser`` that may reach ``server`` only (``offline_page``);
+    after, no request went elsewhere and no script failed."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    external, errors = offline_page(page, server)
+    yield page
+    assert external == [], f"requests to other hosts: {external}"
+    assert errors == [], f"script errors: {errors}"
+    context.close()
+
+
 @contextmanager
 def viewer_process(runs_dir: Path, home: Path, t2w_code: str | None = None,
                    env: Mapping[str, str] | None = None) -> Iterator[str]:

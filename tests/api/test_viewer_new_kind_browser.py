@@ -14,16 +14,8 @@ import json
 
 import httpx
 import pytest
-from processes import chromium_path, offline_page, viewer_process
+from processes import headless_chromium, needs_browser, served_page, viewer_process
 from toy_kind import TOY_T2W, make_toy_runs, toy_env, write_toy
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not "
-                               "installed (pip install -e '.[test]')")
-
-CHROMIUM = chromium_path()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium browser found (apt-get install chromium, as .ci/run "
-    "does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
 
 
 @pytest.fixture(scope="module")
@@ -42,22 +34,14 @@ def server(toy, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(toy):
-    with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM,
-                                              args=["--disable-dev-shm-usage"])
+    with headless_chromium() as instance:  # after ``toy``: its runs are made first
         yield instance
-        instance.close()
 
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    external, errors = offline_page(page, server)
-    yield page
-    assert external == [], f"requests to other hosts: {external}"
-    assert errors == [], f"script errors: {errors}"
-    context.close()
+    with served_page(browser, server) as page:
+        yield page
 
 
 def wait_ready(page, route: str) -> None:
@@ -73,6 +57,7 @@ def test_the_listing_gives_the_kinds_label_and_headline(server):
     assert noisy["headline"]["accuracy"] == noisy["summary"]["accuracy"] < 1.0
 
 
+@needs_browser()
 def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server, toy):
     _, runs = toy
     page.goto(f"{server}/view/#/")
