@@ -33,7 +33,7 @@ function esc(value) {
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1); }
-function label(metric) { return METRIC_LABELS[metric] || metric.replace(/_/g, " "); }
+function label(metric) { return Object.hasOwn(METRIC_LABELS, metric) ? METRIC_LABELS[metric] : String(metric).replace(/_/g, " "); }
 function yesno(v) {
   return v === null || v === undefined ? "–" : v ? '<span class="yes">yes</span>' : '<span class="no">no</span>';
 }
@@ -294,10 +294,10 @@ function bindCharts(root) {
 
 // Default score columns: compact enough for three scoring modes at 1400 px (tick more).
 const LB_DEFAULT = ["paper:executable", "paper:f1_effects", "semantic:plan_validity"];
-// World-model tasks: the columns of their reports (text2world.reports.wm.COLUMNS).
 // The kinds with a leaderboard table of their own (generation: the main table); any other kind
 // the server knows gets kindTable: its registration's label and its runs' headline values.
 const KIND_TABLES = { wm: wmTable, contamination: probeTable, judge: judgeTable, problem: problemTable };
+// World-model tasks: the columns of their reports (text2world.reports.wm.COLUMNS).
 const WM_COLUMNS = {
   "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "state_f1", "dynamic_f1", "static_f1"],
   verify: ["accuracy", "false_positive_rate", "false_negative_rate", "step_accuracy"],
