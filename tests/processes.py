@@ -173,8 +173,9 @@ def headless_chromium() -> Iterator:
 
 @contextmanager
 def served_page(browser, server: str) -> Iterator:
-    """A 1400 x 1000 page of ``browser`` that may reach ``server`` only (``offline_page``);
-    after, no request went elsewhere and no script failed."""
+    """A 1400 x 1000 page of ``browser`` that may reach ``server`` only (``offline_page``; a
+    bundle's ``file://`` index: local files only); after, no request went elsewhere and no
+    script failed."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     external, errors = offline_page(page, server)

@@ -6,16 +6,18 @@ imports the line first, driven by headless Chromium through Playwright (as
 
 The toy's runs get their own leaderboard table, titled by its registration's label, with its
 task's headline values as columns (not the list of runs that cannot be shown); its run page
-lists the items with their scores and an item page shows the logged record, escaped."""
+lists the items with their scores and an item page shows the logged record, escaped; a bundle
+of its runs (``t2w view --bundle``) shows the same from ``file://``."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
 from processes import headless_chromium, needs_browser, served_page, viewer_process
-from toy_kind import TOY_T2W, make_toy_runs, toy_env, write_toy
+from toy_kind import TOY_T2W, make_toy_runs, toy_env, toy_t2w, write_toy
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +59,10 @@ def test_the_listing_gives_the_kinds_label_and_headline(server):
     assert noisy["headline"]["accuracy"] == noisy["summary"]["accuracy"] < 1.0
 
 
-@needs_browser()
-def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server, toy):
-    _, runs = toy
-    page.goto(f"{server}/view/#/")
+def shows_the_toy_kind(page, viewer: str, runs: Path) -> None:
+    """The viewer at ``viewer`` (its page's URL) shows the toy runs: their table, the noisy
+    run's page, one of its wrong items."""
+    page.goto(f"{viewer}#/")
     wait_ready(page, "leaderboard")
     table = page.locator('table.kind-runs[data-kind="toy"]')
     assert table.count() == 1
@@ -70,8 +72,7 @@ def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server,
     assert table.locator("thead th").all_inner_texts()[-1].startswith("Accuracy")
     cells = {row.get_attribute("data-run"): row.locator("td").last.inner_text()
              for row in table.locator("tbody tr").all()}
-    noisy = httpx.get(f"{server}/v1/runs").json()["items"]
-    accuracy = next(r["headline"]["accuracy"] for r in noisy if r["id"] == "toy-noisy")
+    accuracy = json.loads((runs / "toy-noisy" / "summary.json").read_text())["accuracy"]
     assert cells == {"toy-oracle": "1", "toy-noisy": str(round(accuracy, 3))}
 
     table.locator('tr[data-run="toy-noisy"] a').first.click()
@@ -97,3 +98,20 @@ def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server,
     shown = page.locator("h2", has_text="rounds").locator("xpath=following-sibling::pre[1]")
     assert json.dumps(answer, ensure_ascii=False)[1:80] in shown.inner_text()
     assert "<think>" in answer and page.locator("#app think").count() == 0
+
+
+@needs_browser()
+def test_a_new_kind_gets_its_table_its_run_page_and_its_item_pages(page, server, toy):
+    shows_the_toy_kind(page, f"{server}/view/", toy[1])
+
+
+@needs_browser()
+def test_a_bundle_of_a_new_kinds_runs_opens_from_file(browser, toy, tmp_path):
+    """``t2w view --bundle`` (the real command, the toy registered): the same pages from
+    file://, with no server."""
+    root, runs = toy
+    made = toy_t2w(root, "view", str(runs), "--bundle", str(tmp_path / "site"))
+    assert made.returncode == 0, made.stderr
+    index = (tmp_path / "site" / "index.html").as_uri()
+    with served_page(browser, index) as page:
+        shows_the_toy_kind(page, index, runs)
