@@ -19,6 +19,7 @@ from text2world.api.app import create_app
 from text2world.api.bundle import bundle_key, write_bundle
 from text2world.api.settings import Settings
 from text2world.cli import app as cli
+from text2world.engine.kinds import add_kind, remove_kind
 from text2world.engine.run_store import Run
 
 
@@ -83,6 +84,20 @@ def test_run_list_gives_each_kinds_label_and_headline(client, kinds, tmp_path):
     assert answer.status_code == 200, answer.text
     [run] = answer.json()["items"]
     assert (run["kind_label"], run["headline"]) == ("generation (t2w eval)", None)
+
+    # a kind registered by a line whose descriptor does not import: listed, saying so
+    config = json.loads((odd / "config.json").read_text())
+    (odd / "config.json").write_text(json.dumps({**config, "kind": "unloadable"}))
+    add_kind("unloadable", "no_such_module_here:Nothing")
+    try:
+        with TestClient(app) as other:
+            answer = other.get("/v1/runs")
+    finally:
+        remove_kind("unloadable")
+    assert answer.status_code == 200, answer.text
+    [run] = answer.json()["items"]
+    assert run["kind"] == "unloadable" and run["headline"] is None
+    assert "does not load" in run["kind_label"] and "no_such_module_here" in run["kind_label"]
 
 
 def test_every_run_page_and_an_item_of_each(client, kinds):

@@ -5,6 +5,7 @@ The viewer (``api.viewer``) adds each run's overview and items under the same pr
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -86,7 +87,8 @@ def _kind_view(kind: str, summary: Any) -> dict:
     headline = None
     if isinstance(summary, dict):
         try:
-            headline = spec.headline(cast(RunSummary, summary))
+            headline = {name: value if value is None or math.isfinite(value) else None
+                        for name, value in spec.headline(cast(RunSummary, summary)).items()}
         except (KeyError, TypeError, ValueError, AttributeError):
             headline = None  # listed without its values; its page says what is wrong
     return {"kind_label": spec.label(), "headline": headline}
