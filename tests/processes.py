@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -139,10 +139,59 @@ def chromium_path() -> str | None:
     return None
 
 
+def needs_browser():
+    """The mark of a test that drives Chromium: skipped, saying why, without the playwright
+    package or a Chromium browser."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("playwright") is None:
+        return pytest.mark.skip(reason="the playwright package is not installed "
+                                       "(pip install -e '.[test]')")
+    return pytest.mark.skipif(
+        chromium_path() is None, reason="no Chromium browser found (apt-get install chromium, "
+        "as .ci/run does, or set T2W_CHROMIUM to its path): the browser tests cannot run")
+
+
 @contextmanager
-def viewer_process(runs_dir: Path, home: Path) -> Iterator[str]:
+def headless_chromium() -> Iterator:
+    """Headless Chromium (``chromium_path``) driven by Playwright's sync API, which never
+    downloads a browser; closed after. Start it after any ``asyncio.run`` of the test's set-up:
+    the sync API keeps an event loop running on this thread."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # small /dev/shm in containers crashes Chromium's renderer otherwise
+        browser = playwright.chromium.launch(executable_path=chromium_path(),
+                                             args=["--disable-dev-shm-usage"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def served_page(browser, server: str) -> Iterator:
+    """A 1400 x 1000 page of ``browser`` that may reach ``server`` only (``offline_page``; a
+    bundle's ``file://`` index: local files only); after, no request went elsewhere and no
+    script failed."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    external, errors = offline_page(page, server)
+    yield page
+    assert external == [], f"requests to other hosts: {external}"
+    assert errors == [], f"script errors: {errors}"
+    context.close()
+
+
+@contextmanager
+def viewer_process(runs_dir: Path, home: Path, t2w_code: str | None = None,
+                   env: Mapping[str, str] | None = None) -> Iterator[str]:
     """``t2w view RUNS_DIR`` as a real process on a free loopback port: its URL once /healthz
-    answers (the test fails with the process's output if it never does); stopped after."""
+    answers (the test fails with the process's output if it never does); stopped after.
+    ``t2w_code``: ``python -c`` code that runs ``t2w`` (one that registers a kind first, say);
+    ``env``: the process's environment (default: this one's)."""
     import subprocess
     import sys
 
@@ -150,10 +199,11 @@ def viewer_process(runs_dir: Path, home: Path) -> Iterator[str]:
     import pytest
 
     port = free_port()
+    t2w = [sys.executable, "-c", t2w_code] if t2w_code else [sys.executable, "-m", "text2world.cli"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "text2world.cli", "view", str(runs_dir), "--port", str(port)],
-        env={**os.environ, "T2W_HOME": str(home)}, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
+        [*t2w, "view", str(runs_dir), "--port", str(port)],
+        env={**(os.environ if env is None else env), "T2W_HOME": str(home)},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from urllib.parse import quote
 
 import pytest
@@ -18,6 +19,7 @@ from text2world.api.app import create_app
 from text2world.api.bundle import bundle_key, write_bundle
 from text2world.api.settings import Settings
 from text2world.cli import app as cli
+from text2world.engine.kinds import add_kind, remove_kind
 from text2world.engine.run_store import Run
 
 
@@ -56,6 +58,46 @@ def test_run_list_gives_kind_status_and_reason(client, kinds):
     assert low <= summary["metrics"]["paper"][0]["executable"] <= high
     assert "accuracy" in runs[kinds.next_state.name]["summary"]["intervals"]
     assert runs[kinds.probe.name]["summary"]["mean_rate_interval"]["mean"] == 1.0
+
+
+def test_run_list_gives_each_kinds_label_and_headline(client, kinds, tmp_path):
+    """What the viewer shows of a kind it has no table of its own for: its registration's
+    label and the run's headline values (its task's); nothing for an unknown kind, and a
+    summary its task cannot read lists the run without values."""
+    runs = listing(client)
+    noisy, probe = runs[kinds.noisy.name], runs[kinds.probe.name]
+    assert noisy["kind_label"] == "generation (t2w eval)"
+    assert noisy["headline"]["paper.executable"] == \
+        noisy["summary"]["metrics"]["paper"][-1]["executable"]
+    assert probe["kind_label"] == "contamination (t2w contamination)"
+    assert probe["headline"] == {"mean_rate": 1.0, "median_rate": 1.0}
+    assert runs[kinds.next_state.name]["kind_label"] == "world-model (t2w wm)"
+    damaged = runs[kinds.damaged.name]
+    assert (damaged["kind"], damaged["kind_label"], damaged["headline"]) == ("unknown", None, None)
+
+    odd = tmp_path / "runs" / kinds.oracle.name
+    shutil.copytree(kinds.oracle, odd)
+    (odd / "summary.json").write_text(json.dumps({"kind": "generation", "metrics": 5}))
+    app = create_app(Settings(runs_dir=tmp_path / "runs", executor="thread", score_processes=1))
+    with TestClient(app) as other:
+        answer = other.get("/v1/runs")
+    assert answer.status_code == 200, answer.text
+    [run] = answer.json()["items"]
+    assert (run["kind_label"], run["headline"]) == ("generation (t2w eval)", None)
+
+    # a kind registered by a line whose descriptor does not import: listed, saying so
+    config = json.loads((odd / "config.json").read_text())
+    (odd / "config.json").write_text(json.dumps({**config, "kind": "unloadable"}))
+    add_kind("unloadable", "no_such_module_here:Nothing")
+    try:
+        with TestClient(app) as other:
+            answer = other.get("/v1/runs")
+    finally:
+        remove_kind("unloadable")
+    assert answer.status_code == 200, answer.text
+    [run] = answer.json()["items"]
+    assert run["kind"] == "unloadable" and run["headline"] is None
+    assert "does not load" in run["kind_label"] and "no_such_module_here" in run["kind_label"]
 
 
 def test_every_run_page_and_an_item_of_each(client, kinds):

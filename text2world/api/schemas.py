@@ -319,7 +319,13 @@ class RunSummary(BaseModel):
     summary: Any = None
     problems: list[str] = Field(default_factory=list,
                                 description="Missing or unreadable run files.")
-    kind: str = Field("unknown", description="generation, wm, contamination or unknown.")
+    kind: str = Field("unknown", description="The run's kind (a registered kind: "
+                      "generation, wm, contamination, judge, problem, ...), or unknown.")
+    kind_label: str | None = Field(None, description="How the viewer titles runs of its kind "
+                                   "(its registration's title, else its name and command).")
+    headline: dict[str, float | None] | None = Field(
+        None, description="The run's main values (its kind's task's headline of its summary): "
+                          "the viewer's columns for a kind it has no table of its own for.")
     task: str | None = Field(None, description="World-model runs: next-state, verify, "
                                                "propose or plan.")
     reference_model: bool = Field(False, description="Made by a built-in reference model "

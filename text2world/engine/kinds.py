@@ -26,7 +26,7 @@ from text2world.engine.run_records import RunError, slug
 from text2world.model.credentials import redact
 
 if TYPE_CHECKING:
-    from text2world.engine.run_records import ItemRecord, RunConfig, ScoresRecord
+    from text2world.engine.run_records import ItemRecord, RunConfig, RunSummary, ScoresRecord
 
 # ``engine.run_store.Run`` and ``engine.task.Task``, not imported here: both import this module
 # (a descriptor types its own methods with them).
@@ -67,6 +67,7 @@ class KindSpec:
     published_tables: bool = False  # published tables hold figures of its runs (``--against``)
     epoch_curves: bool = False  # a run of several epochs has test-time scaling curves
     inspect_import: bool = False  # ``t2w import-inspect`` converts Inspect logs of its tasks
+    _headline_task: Task = None
 
     # ---- the task and its page
     def task_from_run(self, run: Run) -> Task:
@@ -76,6 +77,18 @@ class KindSpec:
     def default_task(self) -> Task:
         """A task with default options: for ``summarize``/``headline`` of records."""
         return import_module(self.task_module).default_task()
+
+    def label(self) -> str:
+        """How the viewer titles runs of this kind: its title, else its name and command."""
+        return self.title or f"{self.name} ({self.command})"
+
+    def headline(self, summary: "RunSummary") -> dict[str, float | None]:
+        """A run's main values (its task's ``headline`` of its summary), as numbers: the
+        columns the viewer's leaderboard shows for a kind it has no table of its own for."""
+        if self._headline_task is None:  # pure functions of the records: one task serves all
+            self._headline_task = self.default_task()
+        values = self._headline_task.headline(summary)
+        return {str(name): score_number(value) for name, value in values.items()}
 
     def page(self, run: Run, items: "Sequence[ItemRecord]") -> dict:
         """What the viewer's run page shows of ``run`` and its finished ``items``."""

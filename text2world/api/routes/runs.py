@@ -5,15 +5,24 @@ The viewer (``api.viewer``) adds each run's overview and items under the same pr
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Query
 
 from text2world.api.dependencies import SettingsDep, check_plain
 from text2world.api.schemas import ERRORS, RunDetail, RunPage
 from text2world.engine.run_reader import RunInfo, find_run, list_runs
-from text2world.engine.run_store import SUMMARY_FILE, RunError, kind_names, run_epochs, run_label
+from text2world.engine.run_store import (
+    SUMMARY_FILE,
+    RunError,
+    RunSummary,
+    kind_names,
+    kind_spec,
+    run_epochs,
+    run_label,
+)
 from text2world.errors import ApiError
 from text2world.model.credentials import redact
 
@@ -64,6 +73,27 @@ def run_status(info: RunInfo) -> dict:
     return result
 
 
+def _kind_view(kind: str, summary: Any) -> dict:
+    """What the viewer shows of a run from its kind's registration (``KindSpec``): the kind's
+    label and the run's headline values (its task's ``headline``), so that it lists a kind
+    it has no table of its own for; None for what cannot be had (an unknown kind, a summary
+    its task cannot read)."""
+    if kind not in kind_names():
+        return {"kind_label": None, "headline": None}
+    try:
+        spec = kind_spec(kind)
+    except (RunError, ImportError) as err:  # a registration that does not load: say so
+        return {"kind_label": f"{kind} (its descriptor does not load: {err})", "headline": None}
+    headline = None
+    if isinstance(summary, dict):
+        try:
+            headline = {name: value if value is None or math.isfinite(value) else None
+                        for name, value in spec.headline(cast(RunSummary, summary)).items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            headline = None  # listed without its values; its page says what is wrong
+    return {"kind_label": spec.label(), "headline": headline}
+
+
 def _run_entry(info: RunInfo, detail: bool = False) -> dict:
     """A run as the API shows it (read by the run store's reader, credentials dropped)."""
     config = info.config
@@ -74,6 +104,7 @@ def _run_entry(info: RunInfo, detail: bool = False) -> dict:
               "dataset": _field(config, "dataset", "dataset_name"),
               "summary": _redact(info.summary), "problems": info.problems,
               **run_status(info)}
+    result.update(_kind_view(result["kind"], info.summary))
     if detail:
         result["config"] = _redact(config)
         result["logged_items"] = info.logged_items()

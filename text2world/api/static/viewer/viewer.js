@@ -33,9 +33,18 @@ function esc(value) {
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1); }
-function label(metric) { return METRIC_LABELS[metric] || metric.replace(/_/g, " "); }
+function label(metric) { return Object.hasOwn(METRIC_LABELS, metric) ? METRIC_LABELS[metric] : String(metric).replace(/_/g, " "); }
 function yesno(v) {
   return v === null || v === undefined ? "–" : v ? '<span class="yes">yes</span>' : '<span class="no">no</span>';
+}
+function numberText(v) {
+  // A value of unknown scale (a kind's headline): as it is, three decimals at most.
+  return typeof v !== "number" ? "–" : Number.isInteger(v) ? String(v) : String(Number(v.toFixed(3)));
+}
+function isScalar(v) { return v === null || ["string", "number", "boolean"].includes(typeof v); }
+function valueText(v) {
+  // A logged value of a kind the viewer has no page for, escaped: yes/no, a number, text.
+  return typeof v === "boolean" ? yesno(v) : typeof v === "number" ? numberText(v) : isScalar(v) ? esc(v ?? "–") : esc(JSON.stringify(v));
 }
 function money(v) { return v === null || v === undefined ? "–" : "$" + Number(v).toFixed(4); }
 function runLink(id) { return "#/run/" + encodeURIComponent(id); }
@@ -285,6 +294,9 @@ function bindCharts(root) {
 
 // Default score columns: compact enough for three scoring modes at 1400 px (tick more).
 const LB_DEFAULT = ["paper:executable", "paper:f1_effects", "semantic:plan_validity"];
+// The kinds with a leaderboard table of their own (generation: the main table); any other kind
+// the server knows gets kindTable: its registration's label and its runs' headline values.
+const KIND_TABLES = { wm: wmTable, contamination: probeTable, judge: judgeTable, problem: problemTable };
 // World-model tasks: the columns of their reports (text2world.reports.wm.COLUMNS).
 const WM_COLUMNS = {
   "next-state": ["accuracy", "exact_legal", "illegal_accuracy", "state_f1", "dynamic_f1", "static_f1"],
@@ -333,6 +345,7 @@ function ciCell(mean, interval) {
 function lbValue(run, key) {
   const s = run.summary || {};
   if (key.startsWith("m:")) { const [, mode, metric, k] = key.split(":"); return lbScore(run, mode, metric, k === "k"); }
+  if (key.startsWith("h:")) return (run.headline || {})[key.slice(2)] ?? null;
   if (key.startsWith("w:")) { const all = (((s.metrics || {}).all || {}).all || {}); return all[key.slice(2)] ?? null; }
   return { model: run.model || s.model || "", dataset: run.dataset || s.dataset || "", description: s.description || "",
     prompt: s.prompt || "", ec: s.ec, items: s.finished_items, cost: s.cost, id: run.id, task: run.task || "",
@@ -370,13 +383,15 @@ function itemsCell(s) {
 async function leaderboard() {
   setCrumbs([["runs", "#/"]]);
   const { items: all, runsDir } = await allRuns();
-  // One table per kind of run; a damaged or unknown run is listed apart with its reason.
-  const runs = all.filter(r => (r.kind || "generation") === "generation" && r.status !== "damaged");
-  const wmRuns = all.filter(r => r.kind === "wm" && r.status !== "damaged");
-  const probes = all.filter(r => r.kind === "contamination" && r.status !== "damaged");
-  const judges = all.filter(r => r.kind === "judge" && r.status !== "damaged");
-  const problemRuns = all.filter(r => r.kind === "problem" && r.status !== "damaged");
-  const broken = all.filter(r => r.status === "damaged" || !["generation", "wm", "contamination", "judge", "problem", undefined].includes(r.kind));
+  // One table per kind of run (the server says which kinds it knows); a damaged run, or one of
+  // a kind the server does not know, is listed apart with its reason.
+  const kindOf = r => r.kind || "generation";
+  const listed = all.filter(r => r.status !== "damaged" && r.kind !== "unknown");
+  const runs = listed.filter(r => kindOf(r) === "generation");
+  const rank = k => { const i = Object.keys(KIND_TABLES).indexOf(k); return i < 0 ? Infinity : i; };
+  const kinds = [...new Set(listed.map(kindOf))].filter(k => k !== "generation")
+    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const broken = all.filter(r => r.status === "damaged" || r.kind === "unknown");
   const modes = lbModes(runs);
   const pairs = [];  // every (mode, metric) some generation run has
   for (const mode of modes) for (const run of runs) for (const m of metricsOf(((run.summary || {}).metrics || {})[mode])) {
@@ -422,10 +437,10 @@ async function leaderboard() {
       <div class="table-wrap"><table id="leaderboard"><thead>${head1}${head2}</thead><tbody>${body}</tbody></table></div>
       <p class="muted">EC_0: first answer; EC_k: after up to k corrections. Hover a score for its 95% interval. Click a header to sort, a model to open its run; select runs to compare them.</p>`;
     }
-    if (wmRuns.length) html += wmTable(wmRuns.filter(match));
-    if (probes.length) html += probeTable(probes.filter(match));
-    if (judges.length) html += judgeTable(judges.filter(match));
-    if (problemRuns.length) html += problemTable(problemRuns.filter(match));
+    for (const kind of kinds) {
+      const list = listed.filter(r => kindOf(r) === kind);
+      html += (KIND_TABLES[kind] || kindTable)(list.filter(match), kind, list);
+    }
     if (broken.length) {
       html += `<h2>Runs that cannot be shown <span class="muted">(${broken.length})</span></h2><table id="broken-runs"><thead><tr><th>Run</th><th>Reason</th></tr></thead><tbody>
         ${broken.map(r => `<tr data-run="${esc(r.id)}"><td><a href="${runLink(r.id)}">${esc(r.id)}</a></td><td class="reason">${esc(r.reason || (r.problems || []).join("; ") || "unknown run kind " + r.kind)}</td></tr>`).join("")}</tbody></table>`;
@@ -474,6 +489,22 @@ function wmTable(runs) {
       ${metrics.map(m => sortHeader(label(m), "w:" + m, state.lbSort, "num")).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
   }
   return html;
+}
+
+function kindTable(runs, kind, every) {
+  // A kind with no table of its own: titled by its registration's label, a column per
+  // headline value of its task (GET /v1/runs gives both); ``every``: its runs, unfiltered.
+  const metrics = [];
+  every.forEach(r => Object.keys(r.headline || {}).forEach(m => { if (!metrics.includes(m)) metrics.push(m); }));
+  const title = (every.find(r => r.kind_label) || {}).kind_label || kind;
+  const rows = sortRows(runs, state.lbSort, lbValue).map(r => {
+    const s = r.summary || {};
+    return `<tr data-run="${esc(r.id)}" class="${r.status === "failed" ? "failed-run" : ""}"><td><input type="checkbox" data-select="${esc(r.id)}" ${state.lbSelected.has(r.id) ? "checked" : ""} aria-label="select ${esc(r.id)}"></td>${modelCell(r)}<td>${esc(r.dataset || s.dataset || "")}</td>${itemsCell(s)}
+      ${metrics.map(m => `<td class="num">${numberText((r.headline || {})[m])}</td>`).join("")}</tr>`;
+  }).join("");
+  return `<h2>${esc(title)} <span class="muted">(its task's headline values)</span></h2>
+    <div class="table-wrap"><table class="kind-runs" data-kind="${esc(kind)}"><thead><tr><th></th>${sortHeader("Model", "model", state.lbSort)}<th>Dataset</th>${sortHeader("Items", "items", state.lbSort, "num")}
+    ${metrics.map(m => sortHeader(label(m), "h:" + m, state.lbSort, "num")).join("")}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function probeTable(runs) {
@@ -677,14 +708,15 @@ function tableKeys(tbody, linkOf, up) {
   };
 }
 
+// The kinds with a run page of their own (generation: runPage's own); any other gets kindRunPage.
+const RUN_PAGES = { wm: wmRunPage, contamination: probeRunPage, judge: judgeRunPage, problem: problemRunPage };
+
 async function runPage(runId) {
   const data = await getJSON(`/v1/runs/${encodeURIComponent(runId)}/overview`);
   const c = data.config || {};
   setCrumbs([["runs", "#/"], [c.model || runId, null]]);
-  if (data.kind === "wm") return wmRunPage(runId, data);
-  if (data.kind === "contamination") return probeRunPage(runId, data);
-  if (data.kind === "judge") return judgeRunPage(runId, data);
-  if (data.kind === "problem") return problemRunPage(runId, data);
+  if (RUN_PAGES[data.kind]) return RUN_PAGES[data.kind](runId, data);
+  if (data.kind !== "generation") return kindRunPage(runId, data);
   if (!state.runMode || !data.modes.includes(state.runMode)) state.runMode = data.modes[0] || "paper";
   const s = data.summary;
   function render() {
@@ -839,7 +871,7 @@ async function itemPage(runId, itemId, roundParam) {
   const base = `/v1/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}`;
   const item = await getJSON(base);
   setCrumbs([["runs", "#/"], [runId.length > 40 ? runId.slice(0, 40) + "…" : runId, runLink(runId)], [itemId, null]]);
-  if (["wm", "contamination", "judge", "problem"].includes(item.kind)) return otherItemPage(runId, itemId, item);
+  if (item.kind !== "generation") return otherItemPage(runId, itemId, item);
   const last = item.rounds.length - 1;
   const round = roundParam === undefined ? last : Math.max(0, Math.min(last, Number(roundParam)));
   const diffPromise = getJSON(`${base}/diff?round=${round}`);
@@ -1056,6 +1088,38 @@ function messagesBlock(messages, id) {
 }
 function jsonBlock(value) { return `<pre class="code">${esc(JSON.stringify(value, null, 1))}</pre>`; }
 
+async function kindRunPage(runId, data) {
+  // A kind with no page of its own: the run's headline values (GET /v1/runs), what its page
+  // (its registration's page_module) gives, and its items with their values.
+  const { items: listed } = await allRuns();
+  const run = listed.find(r => r.id === runId) || {};
+  const c = data.config || {}, s = run.summary || {};
+  const rows = (Array.isArray(data.items) ? data.items : []).filter(it => it && typeof it === "object");
+  const columns = [];
+  rows.forEach(it => Object.entries(it).forEach(([k, v]) => { if (k !== "item" && isScalar(v) && !columns.includes(k)) columns.push(k); }));
+  const facts = Object.entries(data).filter(([k, v]) => !["kind", "run_id"].includes(k) && isScalar(v));
+  const headline = Object.entries(run.headline || {});
+  app.innerHTML = runHeader(runId, c, [["kind", run.kind_label || data.kind], ["dataset", c.dataset], ["items", itemsText(s)],
+      ["calls", s.calls], ["cost", money(s.cost)], ["created", c.created], ...facts], s) +
+    (headline.length ? `<h2>Headline</h2><table id="headline"><tbody>${headline.map(([m, v]) => `<tr><th>${esc(label(m))}</th><td class="num">${numberText(v)}</td></tr>`).join("")}</tbody></table>` : "") +
+    `<h2>Items <span class="muted">(${rows.length})</span></h2>
+    <div class="table-wrap"><table id="items"><thead><tr><th>Item</th>${columns.map(k => `<th>${esc(label(k))}</th>`).join("")}</tr></thead><tbody>
+    ${rows.map(it => `<tr class="clickable" data-item="${esc(it.item)}"><td><a href="${itemLink(runId, String(it.item))}">${esc(it.item)}</a></td>${columns.map(k => `<td>${valueText(it[k])}</td>`).join("")}</tr>`).join("")}</tbody></table></div>`;
+  itemsTableKeys(runId);
+  ready("run");
+}
+
+function kindItemBody(item) {
+  // A kind with no item page of its own: the logged record's fields, its scores first.
+  const around = ["item", "run_id", "kind", "position", "count", "previous", "next"];
+  const fields = Object.entries(item).filter(([k]) => !around.includes(k));
+  const metrics = item.metrics && typeof item.metrics === "object" && !Array.isArray(item.metrics) ? Object.entries(item.metrics) : [];
+  return `<h1>${esc(item.item)}</h1>
+    <div class="card kv">${fields.filter(([, v]) => isScalar(v)).map(([k, v]) => `<div><span>${esc(k)}</span>${valueText(v)}</div>`).join("")}</div>
+    ${metrics.length ? `<h2>Scores</h2><table id="item-scores"><tbody>${metrics.map(([m, v]) => `<tr><th>${esc(label(m))}</th><td>${isScalar(v) ? valueText(v) : jsonBlock(v)}</td></tr>`).join("")}</tbody></table>` : ""}
+    ${fields.filter(([k, v]) => !isScalar(v) && !(k === "metrics" && metrics.length)).map(([k, v]) => `<h2>${esc(k)}</h2>${jsonBlock(v)}`).join("")}`;
+}
+
 function otherItemPage(runId, itemId, item) {
   const nav = `<div class="nav-items">
       ${item.previous !== null ? `<a id="prev" href="${itemLink(runId, item.previous)}">← ${esc(item.previous)}</a>` : '<span class="muted">← first</span>'}
@@ -1089,13 +1153,13 @@ function otherItemPage(runId, itemId, item) {
       <h2>Our counterexample</h2><p id="counterexample">${esc(item.counterexample || "none: equivalent on every sampled state")}</p>
       ${messagesBlock(item.messages, "prompt")}
       <h2>Judge's answer</h2><div class="msg"><pre>${esc(item.response)}</pre></div>`;
-  } else {
+  } else if (item.kind === "contamination") {
     body = `<h1>${esc(item.item)} <span class="muted">${esc(item.name || "")}</span></h1>
       <div class="card kv"><div><span>rate</span>${pct(item.rate)}%</div><div><span>contaminated / counted</span>${esc(item.contaminated)} / ${esc(item.counted)}</div>
         <div><span>finish</span>${esc(item.finish_reason || "")}</div><div><span>cost</span>${money(item.cost)}</div></div>
       ${messagesBlock(item.messages, "prompt")}
       <h2>Continuation</h2><div class="msg"><pre>${esc(item.continuation)}</pre></div>`;
-  }
+  } else body = kindItemBody(item);
   app.innerHTML = nav + body;
   keyHandler = key => {
     if ((key === "j" || key === "ArrowRight") && item.next !== null) { location.hash = itemLink(runId, item.next); return true; }
