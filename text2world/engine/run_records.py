@@ -49,8 +49,10 @@ class RunWriteError(RunError):
 
 
 class RunConfig(TypedDict, total=False):
-    """``config.json``: one type for every kind, since it is read before the kind is known
-    (resume, identity, listing, labels); the tasks' keys never clash."""
+    """``config.json`` as the engine reads it, before the kind is known (resume, identity,
+    listing, labels): the engine's keys and those every task writes. A task's own keys are
+    typed in its ``tasks/<kind>/records.py`` (``GenerationConfig``, ``WmConfig``, ...), which
+    the task reads its runs' configs as (``generation_config(run.config)``, ...)."""
 
     kind: str
     version: int
@@ -84,47 +86,6 @@ class RunConfig(TypedDict, total=False):
     prompt_hash: str
     ec: int  # correction rounds (generation); 0 for the other tasks
     mystery: bool  # generation and wm
-    # generation
-    correction_prompt: str
-    correction_prompt_hash: str
-    few_shot_examples: list[str]
-    exemplars_evaluated: list[str]  # few-shot exemplars that are also evaluated items
-    semantic: bool
-    skipped_items: list[str]
-    protocol: str
-    feedback: str
-    oracle_feedback: bool
-    agent: bool
-    tool_budget: int
-    # world models (wm)
-    task: str
-    size: str
-    rules: str
-    render: str
-    form: str
-    rhos: list[float]
-    k: int | None
-    slack: float
-    per_k: bool
-    illegal_share: float
-    problems_per_domain: int | None
-    off_plan_share: float
-    static_share: float
-    examples: int
-    items_hash: str
-    skipped_problems: list[str]
-    # contamination
-    prefix_tokens: int
-    prompt_tokens: int  # what runs before format version 2 called ``prefix_tokens``
-    n: int
-    max_mismatches: int
-    # judge
-    source_run: str
-    source_path: str
-    source_model: str | None
-    source_description: str | None
-    prompt_source: str
-    excluded_items: dict[str, str]  # item -> why it was not judged
 
 
 class ErrorInfo(TypedDict, total=False):

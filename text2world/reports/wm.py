@@ -29,7 +29,7 @@ from text2world.tasks.wm.metrics import (
     shown,
     summarize_items,
 )
-from text2world.tasks.wm.records import WmItem, wm_items
+from text2world.tasks.wm.records import WmItem, wm_config, wm_items
 
 
 class WmReportError(Text2WorldError, ValueError):
@@ -60,7 +60,7 @@ def _cell(row: dict, intervals: dict, column: str) -> str:
 
 def _label(config: RunConfig) -> str:
     extra = f", {protocol_label(config)}"
-    extra += f", {config['size']}" if config.get("size") else ""
+    extra += f", {wm_config(config)['size']}" if wm_config(config).get("size") else ""
     extra += ", mystery" if config.get("mystery") else ""
     return f"{config.get('model')} ({config.get('rules')}{extra})"
 
@@ -99,7 +99,7 @@ def build_wm_report(paths: list[Path], out_dir: Path | None = None) -> WmReport:
     sections = ["# World-model report", ""]
     for run, items in runs:
         config = run.config
-        task = config["task"]
+        task = wm_config(config)["task"]
         name = run.path.name
         summary = summarize_items(task, items)
         data["runs"].append({"run": name, "task": task, "label": _label(config),

@@ -10,8 +10,22 @@ from __future__ import annotations
 
 from typing import Any, Sequence, cast
 
-from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
+from text2world.engine.run_store import ItemRecord, ModelCall, RunConfig, RunSummary
 
+
+class ProbeConfig(RunConfig, total=False):
+    """``config.json`` of a contamination run: the engine's keys (``engine.run_records.RunConfig``) and
+    the task's own."""
+
+    prefix_tokens: int
+    prompt_tokens: int  # what runs before format version 2 called ``prefix_tokens``
+    n: int
+    max_mismatches: int
+
+
+def probe_config(config: RunConfig) -> ProbeConfig:
+    """The config of a contamination run, typed as its own (read through the engine as any run's)."""
+    return cast(ProbeConfig, config)
 
 class ProbeItem(ItemRecord, total=False):
     """One domain's log record (``task.ProbeTask.solve``): its one call, and the rate."""

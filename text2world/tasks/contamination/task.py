@@ -52,7 +52,14 @@ from text2world.tasks.contamination.probe import (
     probe_item_result,
     probe_messages,
 )
-from text2world.tasks.contamination.records import ProbeItem, ProbeSummary, probe_items, probe_summary
+from text2world.tasks.contamination.records import (
+    ProbeConfig,
+    ProbeItem,
+    ProbeSummary,
+    probe_config,
+    probe_items,
+    probe_summary,
+)
 
 KIND = ContaminationKind.name
 
@@ -101,7 +108,7 @@ class ProbeTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
+    def configure(self, spec: ModelSpec, generation: dict) -> ProbeConfig:
         options, dataset = self.options, self.dataset
         return {
             "dataset": dataset.name, "dataset_source": dataset.source,
@@ -114,7 +121,7 @@ class ProbeTask:
 
     def run_id(self, config: RunConfig) -> str:
         return make_run_id(("contamination", config["model"], config["dataset"],
-                            config["split"], f"p{config['prefix_tokens']}"),
+                            config["split"], f"p{probe_config(config)['prefix_tokens']}"),
                            identity_hash(config))
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
@@ -155,11 +162,11 @@ class ProbeTask:
                 items: Sequence[ProbeItem]) -> dict[str, Contamination | dict]:
         """Per item: its logged rate when it was computed with this probe's ``n`` and
         ``max_mismatches``, else the rate computed again from the logged continuation."""
-        options = self.options
+        options, own = self.options, probe_config(config)
         results: dict[str, Contamination | dict] = {}
         for item in items:
-            same = (int(item.get("n", config.get("n", DEFAULT_N))) == options.n and
-                    int(item.get("max_mismatches", config.get("max_mismatches",
+            same = (int(item.get("n", own.get("n", DEFAULT_N))) == options.n and
+                    int(item.get("max_mismatches", own.get("max_mismatches",
                                                               DEFAULT_MAX_MISMATCHES)))
                     == options.max_mismatches)
             record = self.records.get(str(item.get("item")))
@@ -299,7 +306,7 @@ def default_task() -> ProbeTask:
 
 
 def task_from_run(run: Run) -> ProbeTask:
-    options = ProbeOptions.from_config(run.config, run.path)
-    options.n = int(run.config.get("n", DEFAULT_N))
-    options.max_mismatches = int(run.config.get("max_mismatches", DEFAULT_MAX_MISMATCHES))
+    options, config = ProbeOptions.from_config(run.config, run.path), probe_config(run.config)
+    options.n = int(config.get("n", DEFAULT_N))
+    options.max_mismatches = int(config.get("max_mismatches", DEFAULT_MAX_MISMATCHES))
     return ProbeTask(options)

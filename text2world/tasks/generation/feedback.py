@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from text2world.tasks.generation.prompts import EvalError
+from text2world.tasks.generation.records import generation_config
 
 if TYPE_CHECKING:
     from text2world.engine.run_store import RunConfig
@@ -59,11 +60,11 @@ def is_oracle(protocol: str) -> bool:
 
 def protocol_label(config: RunConfig) -> str:
     """The protocol as the viewer and comparisons label it: oracle feedback said, the agent's budget."""
-    protocol = config_protocol(config)
-    if is_oracle(protocol) or config.get("oracle_feedback"):
+    protocol, own = config_protocol(config), generation_config(config)
+    if is_oracle(protocol) or own.get("oracle_feedback"):
         return f"{protocol} (oracle feedback)"
-    if protocol == "agent" and config.get("tool_budget") is not None:
-        return f"agent ({config['tool_budget']} tool calls)"
+    if protocol == "agent" and own.get("tool_budget") is not None:
+        return f"agent ({own['tool_budget']} tool calls)"
     return protocol
 
 

@@ -12,8 +12,29 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence, cast
 
-from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
+from text2world.engine.run_store import ItemRecord, ModelCall, RunConfig, RunSummary
 
+
+class GenerationConfig(RunConfig, total=False):
+    """``config.json`` of a generation run: the engine's keys (``engine.run_records.RunConfig``) and
+    the task's own."""
+
+    correction_prompt: str
+    correction_prompt_hash: str
+    few_shot_examples: list[str]
+    exemplars_evaluated: list[str]  # few-shot exemplars that are also evaluated items
+    semantic: bool
+    skipped_items: list[str]
+    protocol: str
+    feedback: str
+    oracle_feedback: bool
+    agent: bool
+    tool_budget: int
+
+
+def generation_config(config: RunConfig) -> GenerationConfig:
+    """The config of a generation run, typed as its own (read through the engine as any run's)."""
+    return cast(GenerationConfig, config)
 
 class GenerationRound(ModelCall, total=False):
     """One round: the generation (round 0) or a correction, with its domain, validation and

@@ -10,7 +10,12 @@ from typing import Sequence
 from text2world.engine.run_store import ErrorRecord, RunConfig
 from text2world.scoring.score_base import METRICS, MODES, mode_metrics
 from text2world.stats import mean_or_none
-from text2world.tasks.generation.records import GenerationItem, GenerationSummary, config_ec
+from text2world.tasks.generation.records import (
+    GenerationItem,
+    GenerationSummary,
+    config_ec,
+    generation_config,
+)
 
 NO_PDDL = "NoDomainFound"  # the error kind of a round whose answer holds no domain: counted apart
 
@@ -52,8 +57,8 @@ def summarize(config: RunConfig, items: Sequence[GenerationItem],
         "ec": ec,
         "valid_at_round": valid_at,
         # the protocol (tasks/generation/feedback.py); runs made before protocols: syntax
-        "protocol": config.get("protocol") or "syntax",
-        "oracle_feedback": bool(config.get("oracle_feedback")),
+        "protocol": generation_config(config).get("protocol") or "syntax",
+        "oracle_feedback": bool(generation_config(config).get("oracle_feedback")),
         "tool_calls": sum(int(item.get("tool_calls") or 0) for item in items),
         "feedback_rounds": sum(1 for item in items for rnd in item.get("rounds", [])
                                if rnd.get("feedback")),

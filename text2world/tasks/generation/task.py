@@ -66,9 +66,11 @@ from text2world.tasks.generation.prompts import (
     prompt_for,
 )
 from text2world.tasks.generation.records import (
+    GenerationConfig,
     GenerationItem,
     GenerationRound,
     GenerationSummary,
+    generation_config,
     generation_items,
     generation_summary,
 )
@@ -211,7 +213,7 @@ class GenerationTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
+    def configure(self, spec: ModelSpec, generation: dict) -> GenerationConfig:
         options, prompts, dataset = self.options, self.prompts, self.dataset
         assert prompts is not None and dataset is not None
         return {
@@ -250,7 +252,8 @@ class GenerationTask:
         parts = [config["model"], config["dataset"], config["description"], prompt,
                  f"ec{config['ec']}"]
         if protocol != "syntax":  # the paper's protocol keeps the names its runs always had
-            tag = protocol + (f"{config['tool_budget']}" if config.get("agent") else "")
+            budget = generation_config(config).get("tool_budget")
+            tag = protocol + (f"{budget}" if config.get("agent") else "")
             parts.append(tag)
             digest = text_hash(f"{digest}:{tag}")
         return make_run_id(parts, digest)

@@ -10,8 +10,24 @@ from __future__ import annotations
 
 from typing import Any, Sequence, cast
 
-from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
+from text2world.engine.run_store import ItemRecord, ModelCall, RunConfig, RunSummary
 
+
+class JudgeConfig(RunConfig, total=False):
+    """``config.json`` of a judge run: the engine's keys (``engine.run_records.RunConfig``) and
+    the task's own."""
+
+    source_run: str
+    source_path: str
+    source_model: str | None
+    source_description: str | None
+    prompt_source: str
+    excluded_items: dict[str, str]  # item -> why it was not judged
+
+
+def judge_config(config: RunConfig) -> JudgeConfig:
+    """The config of a judge run, typed as its own (read through the engine as any run's)."""
+    return cast(JudgeConfig, config)
 
 class JudgeItem(ItemRecord, total=False):
     """One judged item's log record (``task.JudgeTask.solve``): its one call, the rating."""

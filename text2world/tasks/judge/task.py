@@ -43,7 +43,14 @@ from text2world.tasks.judge.agreement import (
     parse_rating,
 )
 from text2world.tasks.judge.kind import JudgeKind
-from text2world.tasks.judge.records import JudgeItem, JudgeSummary, judge_items, judge_summary
+from text2world.tasks.judge.records import (
+    JudgeConfig,
+    JudgeItem,
+    JudgeSummary,
+    judge_config,
+    judge_items,
+    judge_summary,
+)
 
 KIND = JudgeKind.name
 PROMPT_FILE = "judge.txt"
@@ -192,7 +199,7 @@ class JudgeTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
+    def configure(self, spec: ModelSpec, generation: dict) -> JudgeConfig:
         source = self.source
         assert source is not None
         template, header = judge_prompt()
@@ -209,7 +216,7 @@ class JudgeTask:
         }
 
     def run_id(self, config: RunConfig) -> str:
-        return make_run_id(("judge", config["model"], config["source_run"]),
+        return make_run_id(("judge", config["model"], judge_config(config)["source_run"]),
                            identity_hash(config))
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:
@@ -243,7 +250,7 @@ class JudgeTask:
 
     def summarize(self, config: RunConfig, items: Sequence[ItemRecord],
                   open_errors: Sequence[ErrorRecord]) -> JudgeSummary:
-        items = judge_items(items)
+        items, own = judge_items(items), judge_config(config)
         measured = agreement(items)
         disagreements: list[dict[str, Any]] = sorted(
             ({key: item.get(key) for key in ("item", "name", "epoch", "verdict", "ours",
@@ -252,10 +259,10 @@ class JudgeTask:
              and item.get("judge") != item.get("ours")),
             key=lambda row: (str(row["item"]), int(row.get("epoch") or 0)))
         unparsed = sorted({str(item["item"]) for item in items if item.get("judge") is None})
-        return {"kind": KIND, "source_run": config.get("source_run"),
-                "source_model": config.get("source_model"), **measured,
+        return {"kind": KIND, "source_run": own.get("source_run"),
+                "source_model": own.get("source_model"), **measured,
                 "disagreements": disagreements, "unparsed_items": unparsed,
-                "excluded_items": config.get("excluded_items") or {},
+                "excluded_items": own.get("excluded_items") or {},
                 "reference": floors(items, int(config.get("seed", 0))),
                 "paper_kappa": PAPER_KAPPA}
 

@@ -7,8 +7,19 @@ from __future__ import annotations
 
 from typing import Any, Sequence, cast
 
-from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
+from text2world.engine.run_store import ItemRecord, ModelCall, RunConfig, RunSummary
 
+
+class ProblemConfig(RunConfig, total=False):
+    """``config.json`` of a problem run: the engine's keys (``engine.run_records.RunConfig``) and
+    the task's own."""
+
+    size: str  # easy (the store's problems), hard (generated ones) or both
+
+
+def problem_config(config: RunConfig) -> ProblemConfig:
+    """The config of a problem run, typed as its own (read through the engine as any run's)."""
+    return cast(ProblemConfig, config)
 
 class ProblemRound(ModelCall, total=False):
     """One round: the call, the problem found in its answer, its verdict and the feedback."""

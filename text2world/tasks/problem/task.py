@@ -45,7 +45,7 @@ from text2world.tasks.problem.feedback import feedback_text, findings
 from text2world.tasks.problem.intervals import METRICS, metric_value
 from text2world.tasks.problem.kind import ProblemKind
 from text2world.tasks.problem.prompts import PROMPT_HASH, correction_messages, problem_messages
-from text2world.tasks.problem.records import ProblemItem, ProblemRound
+from text2world.tasks.problem.records import ProblemConfig, ProblemItem, ProblemRound, problem_config
 from text2world.tasks.problem.summary import problem_headline, summarize_problems
 
 KIND = ProblemKind.name
@@ -168,7 +168,7 @@ class ProblemTask:
     def selection_ids(self, samples: list[Sample]) -> list[str]:
         return [sample.id for sample in samples]
 
-    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
+    def configure(self, spec: ModelSpec, generation: dict) -> ProblemConfig:
         dataset = self.dataset
         assert dataset is not None
         return {"dataset": dataset.name, "dataset_source": dataset.source,
@@ -177,9 +177,10 @@ class ProblemTask:
                 "prompt": "problem", "prompt_hash": PROMPT_HASH, "ec": self.options.ec}
 
     def run_id(self, config: RunConfig) -> str:
-        digest = text_hash(f"{identity_hash(config)}:problem:{config['size']}")
+        size = problem_config(config)["size"]
+        digest = text_hash(f"{identity_hash(config)}:problem:{size}")
         return make_run_id(("problem", config["model"], config["dataset"],
-                            config["description"], config["size"], f"ec{config['ec']}"),
+                            config["description"], size, f"ec{config['ec']}"),
                            digest)
 
     def before_run(self, pending: list[Sample], executor: Executor | None) -> None:

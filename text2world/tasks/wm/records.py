@@ -10,8 +10,34 @@ from __future__ import annotations
 
 from typing import Any, Sequence, cast
 
-from text2world.engine.run_store import ItemRecord, ModelCall, RunSummary
+from text2world.engine.run_store import ItemRecord, ModelCall, RunConfig, RunSummary
 
+
+class WmConfig(RunConfig, total=False):
+    """``config.json`` of a world-model run: the engine's keys (``engine.run_records.RunConfig``) and
+    the task's own."""
+
+    task: str
+    size: str
+    rules: str
+    render: str
+    form: str
+    rhos: list[float]
+    k: int | None
+    slack: float
+    per_k: bool
+    illegal_share: float
+    problems_per_domain: int | None
+    off_plan_share: float
+    static_share: float
+    examples: int
+    items_hash: str
+    skipped_problems: list[str]
+
+
+def wm_config(config: RunConfig) -> WmConfig:
+    """The config of a world-model run, typed as its own (read through the engine as any run's)."""
+    return cast(WmConfig, config)
 
 class WmCall(ModelCall, total=False):
     """One call: its first has ``messages``, later ones the prompt from the current state on."""

@@ -61,7 +61,15 @@ from text2world.tasks.wm.parse import (
     parse_verify,
 )
 from text2world.tasks.wm.planner import optimal_plan
-from text2world.tasks.wm.records import WmCall, WmItem, WmSummary, wm_items, wm_summary
+from text2world.tasks.wm.records import (
+    WmCall,
+    WmConfig,
+    WmItem,
+    WmSummary,
+    wm_config,
+    wm_items,
+    wm_summary,
+)
 from text2world.tasks.wm.world import World, world_for
 
 KIND = WmKind.name
@@ -213,10 +221,10 @@ class WmTask:
         """What a resumed run selects again: the domains its items were built from."""
         return list(self.records)
 
-    def configure(self, spec: ModelSpec, generation: dict) -> RunConfig:
+    def configure(self, spec: ModelSpec, generation: dict) -> WmConfig:
         options, dataset, built = self.options, self.dataset, self.built
         assert dataset is not None and built is not None
-        task_settings: RunConfig = {"task": options.task, "size": options.size,
+        task_settings: WmConfig = {"task": options.task, "size": options.size,
                          "mystery": options.mystery, "rules": options.rules,
                          "render": options.render, "form": options.form,
                          "rhos": list(options.rhos), "k": options.k, "slack": options.slack,
@@ -276,14 +284,14 @@ class WmTask:
                   open_errors: Sequence[ErrorRecord]) -> WmSummary:
         from text2world.tasks.wm.intervals import wm_intervals
 
-        records = wm_items(items)
-        return {"kind": KIND, "task": config.get("task"), "protocol": protocol_label(config),
-                "size": config.get("size"), "mystery": config.get("mystery", False),
-                "rules": config.get("rules"),
-                "form": config.get("form"), "render": config.get("render"),
-                "metrics": summarize_items(config.get("task", ""), records),
+        records, own = wm_items(items), wm_config(config)
+        return {"kind": KIND, "task": own.get("task"), "protocol": protocol_label(config),
+                "size": own.get("size"), "mystery": own.get("mystery", False),
+                "rules": own.get("rules"),
+                "form": own.get("form"), "render": own.get("render"),
+                "metrics": summarize_items(own.get("task", ""), records),
                 # 95% intervals of the overall means, domains resampled
-                "intervals": wm_intervals(str(config.get("task", "")), records)}
+                "intervals": wm_intervals(own.get("task", ""), records)}
 
     def headline(self, summary: RunSummary) -> dict[str, float | None]:
         overall = ((wm_summary(summary).get("metrics") or {}).get("all") or {}).get("all") or {}
