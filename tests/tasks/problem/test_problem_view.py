@@ -41,7 +41,8 @@ def test_run_page_item_page_and_listing(tmp_path, monkeypatch):
         entry = next(r for r in listing["items"] if r["id"] == name)
         assert entry["kind"] == "problem" and entry["summary"]["per_round"]
         script = client.get("/view/assets/viewer.js").text
-        assert "problemRunPage" in script and '"problem", undefined' in script
+        # the problem kind's own table and run page, not the generic ones of a new kind
+        assert "problem: problemTable" in script and "problem: problemRunPage" in script
 
 
 def test_library_errors_are_clear(tmp_path):
