@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from text2world.cli.common import fail
+from text2world.engine.run_records import RunError
 from text2world.files import InputFileError, OutputFileError, refuse_special, write_error
 
 # the errors of a failed write that no command handles better than by saying so
@@ -60,10 +61,11 @@ def guard_path_parameters(command: Any) -> None:
 
 
 def invoke_guarded(invoke: Any, ctx: Any) -> Any:
-    """``invoke(ctx)`` with a path error from anywhere in the command as one line."""
+    """``invoke(ctx)`` with a path error, or a corrupt run file (``RunError``: the file, the
+    line, the field), from anywhere in the command as one line."""
     try:
         return invoke(ctx)
-    except (InputFileError, OutputFileError) as err:
+    except (InputFileError, OutputFileError, RunError) as err:
         fail(str(err))
     except OSError as err:
         if err.errno not in _DISK_ERRNOS:

@@ -20,7 +20,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from text2world.engine.run_records import RunError, slug
 from text2world.model.credentials import redact
@@ -56,6 +56,10 @@ class KindSpec:
     identity_keys: tuple[str, ...] = TASK_IDENTITY_KEYS
     task_module: str = ""  # defines ``task_from_run(run)`` and ``default_task()``
     page_module: str = ""  # the viewer's run page: ``overview(run, items)``
+    # "module:TypedDict" of its log lines (``tasks/<kind>/records.py``): the types it declares
+    # are checked where its runs' items are read (``engine.record_checks``); "": the engine's
+    # ``ItemRecord``.
+    item_record: str = ""
     # ``t2w report`` of runs of this kind: "module:function" taking (runs, options), where the
     # options are the command's (``cli.report.ReportOptions``); "" reports each run's summary.
     report: str = ""
@@ -77,6 +81,16 @@ class KindSpec:
     def default_task(self) -> Task:
         """A task with default options: for ``summarize``/``headline`` of records."""
         return import_module(self.task_module).default_task()
+
+    def item_check(self) -> "Callable[[Any], str | None]":
+        """What is wrong with one of its log lines (naming the field), or None."""
+        from text2world.engine.record_checks import record_check
+        from text2world.engine.run_records import ItemRecord
+
+        if not self.item_record:
+            return record_check(ItemRecord)
+        module, _, name = self.item_record.partition(":")
+        return record_check(getattr(import_module(module), name))
 
     def label(self) -> str:
         """How the viewer titles runs of this kind: its title, else its name and command."""

@@ -11,7 +11,7 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypedDict, TypeVar
 
 from text2world.errors import Text2WorldError
 
@@ -223,10 +223,12 @@ def utc_now() -> str:
     """The time stamps of run logs: UTC, to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
-def read_jsonl(path: Path, check: bool = False) -> list[dict[str, Any]]:
+def read_jsonl(path: Path, check: bool = False,
+               record_check: Callable[[Any], str | None] | None = None) -> list[dict[str, Any]]:
     """Records of a JSONL file; a torn last line (a killed writer) is ignored. Any JSON object:
     the ``Run`` methods that read a run file say which record type its lines are, and read
-    them ``check``ed (``check_record``)."""
+    them ``check``ed (``check_record``), and with ``record_check`` (a kind's record type:
+    ``KindSpec.item_check``) as well."""
     if not path.is_file():
         return []
     records = []
@@ -240,7 +242,12 @@ def read_jsonl(path: Path, check: bool = False) -> list[dict[str, Any]]:
                 if not line.endswith(b"\n"):
                     break  # unfinished last line
                 raise RunError(f"{path}: line {number} is not valid JSON") from None
-            records.append(check_record(record, path, number) if check else record)
+            if check:
+                check_record(record, path, number)
+            problem = record_check(record) if record_check else None
+            if problem:
+                raise RunError(f"{path}: line {number}: corrupt record: {problem}")
+            records.append(record)
     return records
 
 

@@ -381,7 +381,8 @@ class Run:
         """Finished samples, one per (item, epoch) (the last record wins if a log was ever
         merged), as the task wrote them (a task's own record type: ``tasks/<kind>/records.py``)."""
         by_key: dict[tuple[str, int], ItemRecord] = {}
-        for record in _records(ItemRecord, read_jsonl(self.log_path, check=True)):
+        lines = read_jsonl(self.log_path, check=True, record_check=spec_of(self.kind).item_check())
+        for record in _records(ItemRecord, lines):
             by_key[sample_key(record)] = record
         return list(by_key.values())
 

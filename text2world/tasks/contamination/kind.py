@@ -21,6 +21,7 @@ class ContaminationKind(KindSpec):
     identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.contamination.task"
     page_module = "text2world.tasks.contamination.page"
+    item_record = "text2world.tasks.contamination.records:ProbeItem"
     report = "text2world.cli.report:probe_report"
     compared = True
 

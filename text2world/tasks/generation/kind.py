@@ -28,6 +28,7 @@ class GenerationKind(KindSpec):
     identity_keys = TASK_IDENTITY_KEYS + ("correction_prompt_hash", "ec")
     task_module = "text2world.tasks.generation.task"
     page_module = "text2world.tasks.generation.page"
+    item_record = "text2world.tasks.generation.records:GenerationItem"
     report = "text2world.cli.report:generation_report"
     score_modes = MODES
     compared = True

@@ -15,5 +15,6 @@ class JudgeKind(KindSpec):
     identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.judge.task"
     page_module = "text2world.tasks.judge.page"
+    item_record = "text2world.tasks.judge.records:JudgeItem"
     report = "text2world.cli.report:judge_report"
     judges = True

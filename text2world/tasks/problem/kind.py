@@ -25,6 +25,7 @@ class ProblemKind(KindSpec):
     identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.problem.task"
     page_module = "text2world.tasks.problem.page"
+    item_record = "text2world.tasks.problem.records:ProblemItem"
     report = "text2world.cli.problem:problem_report"
     compared = True
     clustered_by_domain = True  # several problems of each domain

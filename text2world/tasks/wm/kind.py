@@ -22,6 +22,7 @@ class WmKind(KindSpec):
     identity_keys = GenerationKind.identity_keys
     task_module = "text2world.tasks.wm.task"
     page_module = "text2world.tasks.wm.page"
+    item_record = "text2world.tasks.wm.records:WmItem"
     report = "text2world.cli.report:wm_report"
     compared = True
     clustered_by_domain = True
