@@ -496,7 +496,8 @@ def fast_downward_plan(domain_text: str, problem_text: str, timeout: float = 10.
 # does not end in 10 CPU-s) in 0.01 to 3.3. A turn started with the search (it was half a second
 # from the launch, translation included) and shorter: a proof costs about 0.3 CPU-s less. A
 # wall-clock turn: on a loaded machine more problems reach the prover's turn, which changes what
-# they cost, never their answer.
+# they cost, never their answer (nor its record: ``planning.front`` records an
+# unsolvability proof alike whichever search gave it).
 PROVER_AFTER = 0.2
 
 
