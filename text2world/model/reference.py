@@ -34,11 +34,16 @@ __all__ = [
 # here when its module is imported, since the model layer sits below the tasks.
 ReferenceAnswerer = Callable[[str, dict], str]  # (model, the call's reference context) -> text
 REFERENCE_ANSWERERS: dict[str, ReferenceAnswerer] = {}
+JUDGING_TASKS: set[str] = set()  # tasks whose calls the reference judges answer (and only they)
 
 
-def register_reference_answerer(task: str, answerer: ReferenceAnswerer) -> None:
-    """Let the reference models answer calls whose reference context says ``task``."""
+def register_reference_answerer(task: str, answerer: ReferenceAnswerer,
+                                judging: bool = False) -> None:
+    """Let the reference models answer calls whose reference context says ``task``; a
+    ``judging`` task's calls are answered by the reference judges, and only by them."""
     REFERENCE_ANSWERERS[task] = answerer
+    if judging:
+        JUDGING_TASKS.add(task)
 
 
 def task_reference_answer(task: str, model: str, context: dict[str, Any]) -> str:
@@ -142,7 +147,7 @@ def reference_reply(model: str, messages: list, context: dict[str, Any]) -> Refe
     the seed...). Raises ``ReferenceCallError`` for a call it does not answer. Offline and
     without litellm: ``LLMClient`` answers with it directly, litellm's provider
     (``reference_handler``) wraps it."""
-    judging = bool(context) and context.get("task") == "judge"
+    judging = bool(context) and context.get("task") in JUDGING_TASKS
     if judging != (model in REFERENCE_JUDGES):
         raise ReferenceCallError(400, (
             f"reference/{model} answers only inside t2w judge" if not judging else

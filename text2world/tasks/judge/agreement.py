@@ -103,4 +103,4 @@ def floors(records: Sequence[JudgeItem], seed: int) -> dict[str, dict]:
     return result
 
 
-register_reference_answerer("judge", reference_judge_answer)
+register_reference_answerer("judge", reference_judge_answer, judging=True)
