@@ -10,7 +10,8 @@ problem answer: its metric is ``problem`` (``rewards.problem_reward_for``) whate
 Lines are scored in chunks (``score_chunk``: plain data in and out, so a chunk runs the same in
 this process, in a process pool, on Ray or in the API's scoring processes). Chunks are cut after
 sorting the lines by gold, so that a worker prepares a gold once for all of its lines (the gold
-caches are per process). A run is resumable: lines whose id is already in the output are not
+caches are per process). Pool processes (a local pool's, Ray's workers: ``pool_scoring`` over a
+``CallRunner``) cut each answer's semantic comparison per gold problem (``split_scoring``). A run is resumable: lines whose id is already in the output are not
 scored again; the output is rewritten in the input's order once every line is there, so a run
 on Ray and a run here write the same file.
 """
@@ -210,7 +211,7 @@ def pool_calls(pool: ProcessPoolExecutor) -> CallRunner:
 
     def run(calls: list[Call]) -> Iterator[Outcome]:
         futures: dict[Future, Any] = {}
-        refused = []
+        refused: list[Any] = []
         for function, args, key in calls:
             if not refused:
                 try:
@@ -279,7 +280,7 @@ def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRI
 
 
 # --------------------------------------------------------------------------------------------
-# The local pool's semantic scoring cut per gold problem (issue 51): a line's problems are
+# Pool processes' semantic scoring cut per gold problem (issue 51): a line's problems are
 # independent, so the pool scores them as tasks of their own, the batch's longest expected
 # first (``scoring.semantic_tasks``), and the batch's tail is one problem, not one answer.
 
