@@ -16,7 +16,9 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from processes import HAS_PROC, descendants, wait_for
@@ -25,12 +27,15 @@ from trainer_helpers import require_ray, write_batch
 
 from text2world.batch_scoring import (
     Call,
+    CallRunner,
+    Outcome,
     chunks,
     parse_line,
     pool_calls,
     pool_process_init,
     score_problem_in_pool,
     split_scoring,
+    start_chunk_in_pool,
 )
 from text2world.bounded import memory_limit_mb
 from text2world.model.reference import reference_answer
@@ -143,28 +148,40 @@ def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
     assert out.read_text(encoding="utf-8") == here
 
 
-def _die(*_: object) -> None:
-    os.kill(os.getpid(), signal.SIGKILL)
+@contextmanager
+def pool_processes(engine: str) -> Iterator[CallRunner]:
+    """Two pool processes: a local pool's, or a local Ray's workers."""
+    if engine == "ray":
+        require_ray()
+        from text2world.integrations.ray_batch import ray_calls, ray_session
 
-
-def test_a_problem_task_lost_with_its_process_gets_its_line_scored_whole(here):
-    """The pool dies in the middle of the problems' tasks (the first, the longest expected,
-    kills its process): every line not merged yet is scored whole, here."""
-    tasks = [parse_line(line, "test") for line in batch_lines()]
-    killed = []
+        with ray_session(workers=2) as ray:
+            yield ray_calls(ray)
+        return
     with ProcessPoolExecutor(2, initializer=pool_process_init,
                              initargs=(memory_limit_mb(),)) as pool:
-        run = pool_calls(pool)
+        yield pool_calls(pool)
 
-        def dying(calls: list[Call]):
-            if calls and calls[0][0] is score_problem_in_pool:
+
+@pytest.mark.parametrize("stage", [start_chunk_in_pool, score_problem_in_pool],
+                         ids=["chunk", "problem"])
+@pytest.mark.parametrize("engine", ["pool", "ray"])
+def test_a_task_lost_with_its_process_gets_its_lines_scored_whole(engine, stage, here):
+    """The first task of a stage (a chunk scored up to the comparison; the problem expected
+    longest) ends its process: each line it held, or whose problems were not all in yet, is
+    scored whole (again in a pool process, else here), every line once."""
+    tasks = [parse_line(line, "test") for line in batch_lines()]
+    killed = []
+    with pool_processes(engine) as run:
+        def dying(calls: list[Call]) -> Iterator[Outcome]:
+            if calls and calls[0][0] is stage and not killed:
                 killed.append(calls[0][2])
-                calls = [(_die, (), calls[0][2]), *calls[1:]]
+                calls = [(os._exit, (9,), calls[0][2]), *calls[1:]]
             return run(calls)
 
         found = [line for part in split_scoring(chunks(tasks), DEFAULT_METRIC, DEFAULT_LIMIT,
                                                 dying) for line in part]
-    assert killed  # there were problem tasks, the first one's process died
+    assert killed  # the stage had tasks, and the first one's process died
     expected = {line["id"]: line for line in map(json.loads, here.splitlines())}
     assert sorted(line["id"] for line in found) == sorted(expected)
     assert {line["id"]: line for line in found} == expected
