@@ -112,7 +112,7 @@ def test_ray_cut_per_problem_writes_the_lines_of_one_process(tmp_path, source, h
     assert score_batch(source, tmp_path, "--ray", "--workers", "2") == here
 
 
-def _pool_processes(pid: int) -> list[int]:
+def _forked_children(pid: int) -> list[int]:
     """The pool processes of ``t2w`` process ``pid``: its children forked as themselves (a
     reward worker runs ``text2world.bounded``)."""
     try:
@@ -131,9 +131,9 @@ def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
                                cwd=REPO, env=environment(tmp_path), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        assert wait_for(lambda: _pool_processes(process.pid), timeout=120, step=0.01), \
+        assert wait_for(lambda: _forked_children(process.pid), timeout=120, step=0.01), \
             "no pool process appeared"
-        os.kill(_pool_processes(process.pid)[0], signal.SIGKILL)
+        os.kill(_forked_children(process.pid)[0], signal.SIGKILL)
         scored_before = out.read_text().count("\n") if out.exists() else 0
         stdout, stderr = process.communicate(timeout=600)
     finally:
@@ -149,7 +149,7 @@ def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
 
 
 @contextmanager
-def pool_processes(engine: str) -> Iterator[CallRunner]:
+def two_forked_children(engine: str) -> Iterator[CallRunner]:
     """Two pool processes: a local pool's, or a local Ray's workers."""
     if engine == "ray":
         require_ray()
@@ -172,7 +172,7 @@ def test_a_task_lost_with_its_process_gets_its_lines_scored_whole(engine, stage,
     scored whole (again in a pool process, else here), every line once."""
     tasks = [parse_line(line, "test") for line in batch_lines()]
     killed = []
-    with pool_processes(engine) as run:
+    with two_forked_children(engine) as run:
         def dying(calls: list[Call]) -> Iterator[Outcome]:
             if calls and calls[0][0] is stage and not killed:
                 killed.append(calls[0][2])
