@@ -149,7 +149,7 @@ def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
 
 
 @contextmanager
-def two_forked_children(engine: str) -> Iterator[CallRunner]:
+def two_pool_processes(engine: str) -> Iterator[CallRunner]:
     """Two pool processes: a local pool's, or a local Ray's workers."""
     if engine == "ray":
         require_ray()
@@ -172,7 +172,7 @@ def test_a_task_lost_with_its_process_gets_its_lines_scored_whole(engine, stage,
     scored whole (again in a pool process, else here), every line once."""
     tasks = [parse_line(line, "test") for line in batch_lines()]
     killed = []
-    with two_forked_children(engine) as run:
+    with two_pool_processes(engine) as run:
         def dying(calls: list[Call]) -> Iterator[Outcome]:
             if calls and calls[0][0] is stage and not killed:
                 killed.append(calls[0][2])
