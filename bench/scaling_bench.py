@@ -3,10 +3,11 @@
 The batch is bench/semantic_bench.py's throughput batch (store domains spread over the store;
 each gold against itself and ``--per-domain`` sampled single-point mutants) or, with
 ``--answers N``, N distinct answers spread over every store domain with problems (each
-domain's gold and its sampled single-point mutants, as evenly as the domains' mutants allow:
-the batch of a leaderboard or a ``score-batch`` run of that size, not one batch replicated),
-cut into one task per gold problem (``text2world.scoring.semantic_tasks``) and fed to a pool of forked worker
-processes longest expected first (LPT, by the CPU each gold problem's own preparation took).
+domain's gold and its sampled single-point mutants, as evenly as the domains' mutants
+allow: the batch of a leaderboard or a ``score-batch`` run of that size, not one batch
+replicated), cut into one task per gold problem (``text2world.scoring.semantic_tasks``)
+and fed to a pool of forked worker processes longest expected first (LPT, by the CPU each
+gold problem's own preparation took).
 Everything runs from an empty ``T2W_HOME``; each measured run gets an empty one of its own
 (a run must not find the previous run's planner answers on disk).
 

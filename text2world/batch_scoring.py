@@ -11,9 +11,10 @@ Lines are scored in chunks (``score_chunk``: plain data in and out, so a chunk r
 this process, in a process pool, on Ray or in the API's scoring processes). Chunks are cut after
 sorting the lines by gold, so that a worker prepares a gold once for all of its lines (the gold
 caches are per process). Pool processes (a local pool's, Ray's workers: ``pool_scoring`` over a
-``CallRunner``) cut each answer's semantic comparison per gold problem (``split_scoring``). A run is resumable: lines whose id is already in the output are not
-scored again; the output is rewritten in the input's order once every line is there, so a run
-on Ray and a run here write the same file.
+``CallRunner``) cut each answer's semantic comparison per gold problem (``split_scoring``). A
+run is resumable: lines whose id is already in the output are not scored again; the output is
+rewritten in the input's order once every line is there, so a run on Ray and a run here write
+the same file.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ problem's task instead of the pair.
 ``lpt_order`` sorts tasks longest expected first (``expected_costs``: the CPU the gold's own
 preparation of each problem took, measured by ``prepare_gold``; one not measured yet first),
 the classic LPT rule whose makespan is within 4/3 of the best, and the one rule of every pool
-(``t2w eval``'s, ``score-batch``'s local pool and Ray's); ``lpt_makespan`` replays task times through that rule for
-any number of workers (the prediction bench/scaling_bench.py prints).
+(``t2w eval``'s, ``score-batch``'s local pool and Ray's); ``lpt_makespan`` replays task
+times through that rule for any number of workers (the prediction bench/scaling_bench.py
+prints).
 """
 
 from __future__ import annotations
