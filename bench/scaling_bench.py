@@ -27,10 +27,14 @@ Prints:
 * the truth: the batch scored with 1 and with N workers (``--workers``, default the cores),
   wall time, CPU-s including the child processes, the speed-up of N over 1 and the
   efficiency N workers reached, beside the prediction for N (``--predict-only``: the
-  1-worker run alone, which measures the task CPUs).
+  1-worker run alone, which measures the task CPUs);
+* with ``--score-batch local|ray``, instead of all that: the batch scored by ``t2w
+  score-batch``'s own function on that engine with 1 and with ``--workers`` workers (the
+  issue's "score-batch --ray on a batch of 1,000 answers").
 
     python bench/scaling_bench.py [--domains 16] [--per-domain 4] [--workers N] [--each]
     python bench/scaling_bench.py --answers 1000 [--step 256] --predict-only
+    python bench/scaling_bench.py --answers 1000 --score-batch ray --workers 16
 """
 
 from __future__ import annotations
@@ -198,6 +202,44 @@ def print_steps(tasks: list[ProblemTask], task_cpu: list[float], expected: list[
                         for workers in PREDICTED_WORKERS))
 
 
+def score_batch_runs(pairs: list[tuple[str, str, list]], engine: str, workers: int) -> None:
+    """``score-batch``'s scoring of the batch (``batch_scoring.score_batch``, as the command
+    runs it: the local pool or Ray, start-up included) with 1 and ``workers`` workers, each
+    from an empty ``T2W_HOME``: wall time, the speed-up, whether the lines are the same."""
+    from text2world.batch_scoring import BatchLine, run_here, score_batch
+    from text2world.integrations.ray_batch import run_on_ray
+
+    ids = {record.domain: record.id for record in load_dataset().records}
+    lines = [BatchLine(f"answer-{number}", ids[gold], text)
+             for number, (gold, text, _) in enumerate(pairs)]
+    walls, outputs = {}, {}
+    for count in sorted({1, workers}):
+        label = f"{engine}-{count}"
+        os.environ["T2W_HOME"] = os.path.join(HOME, label)
+        out = Path(HOME) / f"{label}.jsonl"
+
+        def runner(parts, metric, limit, count=count):
+            if engine == "ray":
+                return run_on_ray(workers=count)(parts, metric, limit)
+            return run_here(parts, metric, limit, count)
+
+        started = time.monotonic()
+        score_batch(lines, out, runner=runner)
+        walls[count] = time.monotonic() - started
+        outputs[count] = out.read_text(encoding="utf-8").splitlines()
+        print(f"  score-batch, {engine}, {count} worker(s): {walls[count]:.1f} s wall"
+              + (" (Ray's start-up included)" if engine == "ray" else ""))
+    one, many = outputs[1], outputs[workers]
+    differ = [a for a, b in zip(one, many) if a != b]
+    clocked = [a for a in differ if "timeout:" in a]
+    print(f"  {workers} workers: {walls[1] / walls[workers]:.2f}x one worker, efficiency "
+          f"{walls[1] / (workers * walls[workers]):.2f}; lines identical: "
+          f"{len(one) - len(differ)} of {len(one)} (of the others, {len(clocked)} with a "
+          f"timeout: a clock shaped them)")
+    load = os.getloadavg()
+    print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} after")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domains", type=int, default=16, help="store domains in the batch")
@@ -213,6 +255,9 @@ def main() -> None:
                         help="answers of a GRPO step, predicted apart with --answers (256)")
     parser.add_argument("--predict-only", action="store_true",
                         help="measure the task CPUs on one worker and predict; no N-worker run")
+    parser.add_argument("--score-batch", choices=("local", "ray"), default=None,
+                        help="instead: t2w score-batch's own scoring of the batch on that "
+                             "engine, 1 worker against --workers")
     args = parser.parse_args()
     if args.answers < 0 or args.step < 1 or args.workers < 1:
         parser.error("--answers must be >= 0, --step and --workers >= 1")
@@ -229,6 +274,10 @@ def main() -> None:
     else:
         pairs = batch(args.domains, args.per_domain, args.seed)
         described = f"{args.domains} domains, the gold and {args.per_domain} mutants each"
+    if args.score_batch:
+        print(f"batch: {len(pairs)} answers ({described})")
+        score_batch_runs(pairs, args.score_batch, args.workers)
+        return
     tasks = problem_tasks(pairs)
     expected = expected_costs(tasks)
     order = lpt_order(expected)
