@@ -131,8 +131,9 @@ def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
                                cwd=REPO, env=environment(tmp_path), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        assert wait_for(lambda: _forked_children(process.pid), timeout=120, step=0.01), \
-            "no pool process appeared"
+        # both at once (the pool forks its processes together): not a passing fork-and-exec
+        assert wait_for(lambda: len(_forked_children(process.pid)) == 2, timeout=120,
+                        step=0.01), "the pool's two processes never appeared"
         os.kill(_forked_children(process.pid)[0], signal.SIGKILL)
         scored_before = out.read_text().count("\n") if out.exists() else 0
         stdout, stderr = process.communicate(timeout=600)
