@@ -1,23 +1,46 @@
-"""``t2w score-batch`` on a local pool of several processes cuts each answer's semantic
-comparison per gold problem, schedules the batch's problems longest expected first and merges
-them per line (issue 51): its output file is the one process's, byte for byte.
+"""``t2w score-batch`` on pool processes (a local pool's, Ray's workers) cuts each answer's
+semantic comparison per gold problem, schedules the batch's problems longest expected first
+and merges them per line (issue 51): its output file is the one process's, byte for byte,
+and stays so when a pool process dies mid-batch (its lines are scored again, here, in reward
+workers).
 
 Each run is ``t2w`` in a subprocess, as a user starts it, from an empty ``T2W_HOME`` of its own
-(neither run finds the other's planner answers on disk).
+(no run finds another's planner answers on disk).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
+import pytest
+from processes import HAS_PROC, descendants, wait_for
 from repo_paths import REPO
+from trainer_helpers import require_ray, write_batch
 
+from text2world.batch_scoring import (
+    Call,
+    CallRunner,
+    Outcome,
+    chunks,
+    parse_line,
+    pool_calls,
+    pool_process_init,
+    score_problem_in_pool,
+    split_scoring,
+    start_chunk_in_pool,
+)
+from text2world.bounded import memory_limit_mb
 from text2world.model.reference import reference_answer
 from text2world.pddl.perturb import drop_action
+from text2world.rewards import DEFAULT_LIMIT, DEFAULT_METRIC
 from text2world.store.datasets import load_dataset
 
 # store domains of three or four problems each
@@ -43,24 +66,37 @@ def batch_lines() -> list[dict]:
     return lines
 
 
-def score_batch(source: Path, home: Path, workers: int) -> str:
-    out = home / "out.jsonl"
-    env = {**os.environ, "T2W_HOME": str(home), "PYTHONPATH": str(REPO)}
-    result = subprocess.run(
-        [sys.executable, "-m", "text2world.cli", "score-batch", str(source), "--out", str(out),
-         "--engine", "local", "--workers", str(workers)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+def command(source: Path, home: Path, *engine: str) -> list[str]:
+    return [sys.executable, "-m", "text2world.cli", "score-batch", str(source),
+            "--out", str(home / "out.jsonl"), *engine]
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {**os.environ, "T2W_HOME": str(home), "PYTHONPATH": str(REPO)}
+
+
+def score_batch(source: Path, home: Path, *engine: str) -> str:
+    result = subprocess.run(command(source, home, *engine), cwd=REPO, env=environment(home),
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stderr, result.stderr
-    return out.read_text(encoding="utf-8")
+    return (home / "out.jsonl").read_text(encoding="utf-8")
 
 
-def test_the_pool_cut_per_problem_writes_the_lines_of_one_process(tmp_path):
-    source = tmp_path / "in.jsonl"
-    source.write_text("".join(json.dumps(line) + "\n" for line in batch_lines()),
-                      encoding="utf-8")
-    here = score_batch(source, tmp_path / "one", 1)
-    pool = score_batch(source, tmp_path / "pool", 2)
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    return write_batch(tmp_path_factory.mktemp("split"), batch_lines())
+
+
+@pytest.fixture(scope="module")
+def here(source, tmp_path_factory) -> str:
+    """The one process's output: every answer scored whole, in a reward worker."""
+    return score_batch(source, tmp_path_factory.mktemp("one"), "--engine", "local",
+                       "--workers", "1")
+
+
+def test_the_pool_cut_per_problem_writes_the_lines_of_one_process(tmp_path, source, here):
+    pool = score_batch(source, tmp_path, "--engine", "local", "--workers", "2")
 
     lines = [json.loads(row) for row in here.splitlines()]
     assert len(lines) == len(batch_lines())
@@ -69,3 +105,84 @@ def test_the_pool_cut_per_problem_writes_the_lines_of_one_process(tmp_path):
     assert "equivalent" in verdicts and verdicts - {"equivalent", None}, verdicts
     assert any("semantic verdict" in line["reason"] for line in lines)
     assert pool == here
+
+
+def test_ray_cut_per_problem_writes_the_lines_of_one_process(tmp_path, source, here):
+    require_ray()
+    assert score_batch(source, tmp_path, "--ray", "--workers", "2") == here
+
+
+def _forked_children(pid: int) -> list[int]:
+    """The pool processes of ``t2w`` process ``pid``: its children forked as themselves (a
+    reward worker runs ``text2world.bounded``)."""
+    try:
+        own = Path(f"/proc/{pid}/cmdline").read_bytes()
+        return [child for child in descendants(pid)
+                if Path(f"/proc/{child}/cmdline").read_bytes() == own]
+    except OSError:  # gone meanwhile
+        return []
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="finds the pool's processes in /proc (Linux)")
+def test_a_pool_process_killed_mid_batch_leaves_its_lines_to_reward_workers(
+        tmp_path, source, here):
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(command(source, tmp_path, "--engine", "local", "--workers", "2"),
+                               cwd=REPO, env=environment(tmp_path), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        # both at once (the pool forks its processes together): not a passing fork-and-exec
+        assert wait_for(lambda: len(_forked_children(process.pid)) == 2, timeout=120,
+                        step=0.01), "the pool's two processes never appeared"
+        os.kill(_forked_children(process.pid)[0], signal.SIGKILL)
+        scored_before = out.read_text().count("\n") if out.exists() else 0
+        stdout, stderr = process.communicate(timeout=600)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, stdout + stderr
+    assert "Traceback" not in stderr, stderr
+    assert scored_before < len(batch_lines())  # the pool broke mid-batch
+    lines = [json.loads(row) for row in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["id"] for line in lines] == [line["id"] for line in batch_lines()]
+    assert out.read_text(encoding="utf-8") == here
+
+
+@contextmanager
+def two_pool_processes(engine: str) -> Iterator[CallRunner]:
+    """Two pool processes: a local pool's, or a local Ray's workers."""
+    if engine == "ray":
+        require_ray()
+        from text2world.integrations.ray_batch import ray_calls, ray_session
+
+        with ray_session(workers=2) as ray:
+            yield ray_calls(ray)
+        return
+    with ProcessPoolExecutor(2, initializer=pool_process_init,
+                             initargs=(memory_limit_mb(),)) as pool:
+        yield pool_calls(pool)
+
+
+@pytest.mark.parametrize("stage", [start_chunk_in_pool, score_problem_in_pool],
+                         ids=["chunk", "problem"])
+@pytest.mark.parametrize("engine", ["pool", "ray"])
+def test_a_task_lost_with_its_process_gets_its_lines_scored_whole(engine, stage, here):
+    """The first task of a stage (a chunk scored up to the comparison; the problem expected
+    longest) ends its process: each line it held, or whose problems were not all in yet, is
+    scored whole (again in a pool process, else here), every line once."""
+    tasks = [parse_line(line, "test") for line in batch_lines()]
+    killed = []
+    with two_pool_processes(engine) as run:
+        def dying(calls: list[Call]) -> Iterator[Outcome]:
+            if calls and calls[0][0] is stage and not killed:
+                killed.append(calls[0][2])
+                calls = [(os._exit, (9,), calls[0][2]), *calls[1:]]
+            return run(calls)
+
+        found = [line for part in split_scoring(chunks(tasks), DEFAULT_METRIC, DEFAULT_LIMIT,
+                                                dying) for line in part]
+    assert killed  # the stage had tasks, and the first one's process died
+    expected = {line["id"]: line for line in map(json.loads, here.splitlines())}
+    assert sorted(line["id"] for line in found) == sorted(expected)
+    assert {line["id"]: line for line in found} == expected

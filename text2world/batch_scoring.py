@@ -10,9 +10,11 @@ problem answer: its metric is ``problem`` (``rewards.problem_reward_for``) whate
 Lines are scored in chunks (``score_chunk``: plain data in and out, so a chunk runs the same in
 this process, in a process pool, on Ray or in the API's scoring processes). Chunks are cut after
 sorting the lines by gold, so that a worker prepares a gold once for all of its lines (the gold
-caches are per process). A run is resumable: lines whose id is already in the output are not
-scored again; the output is rewritten in the input's order once every line is there, so a run
-on Ray and a run here write the same file.
+caches are per process). Pool processes (a local pool's, Ray's workers: ``pool_scoring`` over a
+``CallRunner``) cut each answer's semantic comparison per gold problem (``split_scoring``). A
+run is resumable: lines whose id is already in the output are not scored again; the output is
+rewritten in the input's order once every line is there, so a run on Ray and a run here write
+the same file.
 """
 
 from __future__ import annotations
@@ -184,28 +186,74 @@ def run_here(parts: list[list[dict[str, str]]], metric: str, limit: float,
         for part in parts:
             yield score_chunk(part, metric, limit)
         return
+    from text2world.bounded import memory_limit_mb
+
+    with ProcessPoolExecutor(workers, initializer=pool_process_init,
+                             initargs=(memory_limit_mb(),)) as pool:
+        yield from pool_scoring(parts, metric, limit, pool_calls(pool))
+
+
+class ProcessLost(Text2WorldError, RuntimeError):
+    """The process running a call died (killed past a bound, or by the system), or the
+    pool could no longer take it: what it was given is scored elsewhere."""
+
+
+Call = tuple[Callable, tuple, Any]  # (function, arguments, the caller's key)
+Outcome = tuple[Any, Any, BaseException | None]  # (key, result, None) or (key, None, error)
+# Runs calls in other processes (a local pool's, Ray's) and answers each as it ends; the
+# error ``ProcessLost`` where the process died. What ``pool_scoring`` needs of an engine.
+CallRunner = Callable[[list[Call]], Iterator[Outcome]]
+
+
+def pool_calls(pool: ProcessPoolExecutor) -> CallRunner:
+    """A ``CallRunner`` on a local process pool (a call the broken pool cannot take: lost)."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    from text2world.bounded import memory_limit_mb
-
-    if metric != PROBLEM_METRIC:  # every line's semantic score cut per gold problem
-        yield from run_split(parts, metric, limit, workers)
-        return
-    unscored: list[int] = []
-    with ProcessPoolExecutor(workers, initializer=pool_process_init,
-                             initargs=(memory_limit_mb(),)) as pool:
-        futures = {pool.submit(score_chunk_in_pool, part, metric, limit): index
-                   for index, part in enumerate(parts)}
+    def run(calls: list[Call]) -> Iterator[Outcome]:
+        futures: dict[Future, Any] = {}
+        refused: list[Any] = []
+        for function, args, key in calls:
+            if not refused:
+                try:
+                    futures[pool.submit(function, *args)] = key
+                    continue
+                except BrokenProcessPool:
+                    pass
+            refused.append(key)
         for future in as_completed(futures):
             try:
-                result = future.result()
-            except BrokenProcessPool:
-                unscored.append(futures[future])
-                continue
+                yield futures[future], future.result(), None
+            except BrokenProcessPool as err:
+                yield futures[future], None, ProcessLost(f"a pool process died: {err}")
+            except Exception as err:  # noqa: BLE001 - the caller decides
+                yield futures[future], None, err
+        for key in refused:
+            yield key, None, ProcessLost("the pool is broken (a process died)")
+
+    return run
+
+
+def pool_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
+                 run_calls: CallRunner) -> Iterator[list[dict]]:
+    """Chunks scored by pool processes (the local pool's, Ray's workers) set up by
+    ``pool_process_init``: each answer's semantic comparison cut per gold problem
+    (``split_scoring``), a problem answer's batch chunk by chunk; what a dead process left
+    unscored is scored here, in reward workers."""
+    if metric != PROBLEM_METRIC:
+        yield from split_scoring(parts, metric, limit, run_calls)
+        return
+    unscored: list[list[dict[str, str]]] = []
+    for part, result, error in run_calls([(score_chunk_in_pool, (part, metric, limit), part)
+                                          for part in parts]):
+        if isinstance(error, ProcessLost):
+            unscored.append(part)
+        elif error is not None:
+            raise error
+        else:
             yield result
-    for index in sorted(unscored):
-        yield score_chunk(parts[index], metric, limit)
+    for part in unscored:
+        yield score_chunk(part, metric, limit)
 
 
 def pool_process_init(memory_mb: int) -> None:
@@ -233,7 +281,7 @@ def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRI
 
 
 # --------------------------------------------------------------------------------------------
-# The local pool's semantic scoring cut per gold problem (issue 51): a line's problems are
+# Pool processes' semantic scoring cut per gold problem (issue 51): a line's problems are
 # independent, so the pool scores them as tasks of their own, the batch's longest expected
 # first (``scoring.semantic_tasks``), and the batch's tail is one problem, not one answer.
 
@@ -249,94 +297,67 @@ class _Pending:
     parts: dict = field(default_factory=dict)  # problem index -> ProblemPart
 
 
-def run_split(parts: list[list[dict[str, str]]], metric: str, limit: float,
-              workers: int) -> Iterator[list[dict]]:
-    """``run_here``'s pool with each answer's semantic comparison cut per gold problem: the
-    chunks are scored up to the comparison (``start_chunk_in_pool``, which prepares the golds
-    and measures their problems), then every problem of every line is a task of the pool,
-    longest expected first over the whole batch (``lpt_order``), and a line is merged and
-    finished (``rewards.reward_after_semantic``) once its problems are in: the lines
-    ``score_chunk`` writes, but for what a clock decides.
+def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
+                  run_calls: CallRunner) -> Iterator[list[dict]]:
+    """Pool processes' scoring with each answer's semantic comparison cut per gold problem:
+    the chunks are scored up to the comparison (``start_chunk_in_pool``, which prepares the
+    golds and measures their problems), then every problem of every line is a call, longest
+    expected first over the whole batch (``lpt_order``), and a line is merged and finished
+    (``rewards.reward_after_semantic``) once its problems are in: the lines ``score_chunk``
+    writes, but for what a clock decides.
 
     A clock (``limit``: the CPU of the whole answer) bounds each problem instead of the
     answer: a line whose problems took over half the limit in all, or that a clock shaped,
-    is scored again whole, in the pool (else here), so its line is the unsplit one. So is a
-    line whose task a dead pool process lost (``BrokenProcessPool``), here in reward workers,
-    as ``run_here`` does."""
-    from concurrent.futures import as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
-    from text2world.bounded import memory_limit_mb
+    is scored again whole, in a pool process (else here), so its line is the unsplit one. So
+    is a line whose call a dead process lost (``ProcessLost``), here in reward workers, as
+    ``score_chunk`` does."""
     from text2world.scoring.semantic_tasks import ProblemTask, lpt_order, merge_parts
 
     settings = semantic_settings(limit, None)
     whole: list[dict[str, str]] = []  # lines to score again unsplit
-    with ProcessPoolExecutor(workers, initializer=pool_process_init,
-                             initargs=(memory_limit_mb(),)) as pool:
-        pending: list[_Pending] = []
-        starts = _submit_all(pool, [(start_chunk_in_pool, (part, metric, limit), part)
-                                    for part in parts])
-        whole += [task for part in parts if part not in starts.values() for task in part]
-        for future in as_completed(starts):
-            try:
-                started = future.result()
-            except BrokenProcessPool:
-                whole += starts[future]
-                continue
-            if done := [line for line in started if isinstance(line, dict)]:
-                yield done
-            pending += [line for line in started if isinstance(line, _Pending)]
-        tasks = [ProblemTask(number, index, line.gold.domain, line.started.domain,
-                             line.gold.problems, settings)
-                 for number, line in enumerate(pending)
-                 for index in range(len(line.gold.problems))]
-        costs = [pending[task.pair].costs[task.index] for task in tasks]
-        futures = _submit_all(pool, [(score_problem_in_pool, (tasks[i], limit), tasks[i])
-                                     for i in lpt_order(costs)])
-        unsplit = {task.pair for task in tasks if task not in futures.values()}
-        for future in as_completed(futures):
-            task = futures[future]
-            line = pending[task.pair]
-            try:
-                line.parts[task.index] = future.result()
-            except Exception:  # noqa: BLE001 - a dead process, an unexpected error: whole
-                unsplit.add(task.pair)
-                continue
-            if task.pair in unsplit or len(line.parts) < len(line.gold.problems):
-                continue
-            score = merge_parts(list(line.parts.values()))
-            if score.timeouts or sum(p.clock for p in line.parts.values()) > limit / 2:
-                unsplit.add(task.pair)
-                continue
-            detail = reward_after_semantic(line.started, semantic_reward(score, limit))
-            yield [output_line(line.task, line.gold.id, detail)]
-        whole += [pending[pair].task for pair in sorted(unsplit)]
-        again = _submit_all(pool, [(score_chunk_in_pool, ([task], metric, limit), task)
-                                   for task in whole])
-        for future in as_completed(again):
-            try:
-                result = future.result()
-            except BrokenProcessPool:
-                continue
-            whole.remove(again[future])
-            yield result
+    pending: list[_Pending] = []
+    for part, started, error in run_calls([(start_chunk_in_pool, (part, metric, limit), part)
+                                           for part in parts]):
+        if isinstance(error, ProcessLost):
+            whole += part
+            continue
+        if error is not None:
+            raise error
+        if done := [line for line in started if isinstance(line, dict)]:
+            yield done
+        pending += [line for line in started if isinstance(line, _Pending)]
+    tasks = [ProblemTask(number, index, line.gold.domain, line.started.domain,
+                         line.gold.problems, settings)
+             for number, line in enumerate(pending)
+             for index in range(len(line.gold.problems))]
+    costs = [pending[task.pair].costs[task.index] for task in tasks]
+    unsplit: set[int] = set()
+    for task, found, error in run_calls([(score_problem_in_pool, (tasks[i], limit), tasks[i])
+                                         for i in lpt_order(costs)]):
+        line = pending[task.pair]
+        if error is not None:  # a dead process, an unexpected error: whole
+            unsplit.add(task.pair)
+            continue
+        line.parts[task.index] = found
+        if task.pair in unsplit or len(line.parts) < len(line.gold.problems):
+            continue
+        score = merge_parts(list(line.parts.values()))
+        if score.timeouts or sum(p.clock for p in line.parts.values()) > limit / 2:
+            unsplit.add(task.pair)
+            continue
+        detail = reward_after_semantic(line.started, semantic_reward(score, limit))
+        yield [output_line(line.task, line.gold.id, detail)]
+    whole += [pending[pair].task for pair in sorted(unsplit)]
+    for task, result, error in run_calls([(score_chunk_in_pool, ([task], metric, limit), task)
+                                          for task in whole]):
+        if isinstance(error, ProcessLost):
+            continue
+        if error is not None:
+            raise error
+        whole.remove(task)
+        yield result
     for task in whole:  # what no pool process could score: here, in reward workers
         yield score_chunk([task], metric, limit)
-
-
-def _submit_all(pool: ProcessPoolExecutor, calls: list[tuple[Callable, tuple, Any]]
-                ) -> dict[Future, Any]:
-    """Each ``(function, args, key)`` submitted in order, by future: those submitted before
-    the pool broke (a dead process) only."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    submitted = {}
-    for function, args, key in calls:
-        try:
-            submitted[pool.submit(function, *args)] = key
-        except BrokenProcessPool:
-            break
-    return submitted
 
 
 def start_chunk_in_pool(tasks: list[dict[str, str]], metric: str,
@@ -498,5 +519,6 @@ def _write_in_order(out: Path, order: Iterable[str], records: dict[str, dict]) -
 
 __all__ = ["BatchInputError", "BatchLine", "CHUNK_LINES", "ENGINES", "EngineChoice", "chunks",
            "choose_engine", "done_ids", "output_line", "parse_line", "pool_process_init", "read_batch",
-           "run_here", "run_split", "score_problem_in_pool", "start_chunk_in_pool",
+           "run_here", "split_scoring", "score_problem_in_pool", "start_chunk_in_pool",
+           "Call", "CallRunner", "Outcome", "ProcessLost", "pool_calls", "pool_scoring",
            "score_batch", "score_chunk", "score_chunk_in_pool", "score_task"]

@@ -1,18 +1,30 @@
 """Batch scoring on a Ray cluster (``t2w score-batch --ray [ADDRESS]``; the ``ray`` extra).
 
-Each chunk of lines (``batch_scoring.chunks``: grouped by gold) is one Ray task running
-``batch_scoring.score_chunk``; Ray reuses its worker processes, so the per-process gold caches
-keep each gold prepared once per worker. Without an address a local Ray is started with
-``workers`` CPUs (and stopped at the end); with one, the cluster at that address is joined (its
-workers need text2world installed). Results are the chunks' lines, whatever worker ran them.
+Ray's workers are the pool processes of ``batch_scoring.pool_scoring``, as the local pool's
+are: each set up once by ``batch_scoring.pool_process_init`` (answers scored in it, its memory
+bounded), each chunk of lines (``batch_scoring.chunks``: grouped by gold) a Ray task scored up
+to the semantic comparison, then each answer's comparison cut per gold problem, one task per
+problem, the batch's longest expected first, merged per line; a task whose worker died (past
+its CPU or memory bound) is lost, not retried, and its line scored whole, then here. Ray
+reuses its worker processes, so the per-process gold caches keep each gold prepared once per
+worker. Without an address a local Ray is started with ``workers`` CPUs (and stopped at the
+end); with one, the cluster at that address is joined (its workers need text2world
+installed). Results are the local pool's lines, whatever worker ran them.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from text2world.batch_scoring import score_chunk
+from text2world.batch_scoring import (
+    Call,
+    CallRunner,
+    Outcome,
+    ProcessLost,
+    pool_process_init,
+    pool_scoring,
+)
 from text2world.errors import Text2WorldError
 
 
@@ -50,18 +62,55 @@ def ray_session(address: str | None = None, workers: int | None = None) -> Itera
             ray.shutdown()
 
 
+_SET_UP = [False]  # this Ray worker has been made a pool process
+
+
+def in_ray_worker(memory_mb: int, function: Callable, *args: Any) -> Any:
+    """``function(*args)`` in a Ray worker made a pool process first (once per process:
+    ``batch_scoring.pool_process_init``, as the local pool's initializer)."""
+    if not _SET_UP[0]:
+        pool_process_init(memory_mb)
+        _SET_UP[0] = True
+    return function(*args)
+
+
+def ray_calls(ray: Any) -> CallRunner:
+    """A ``batch_scoring.CallRunner`` on Ray: each call a task of one CPU, never retried (a
+    task that killed its worker would again); a task whose worker or node died is lost."""
+    from text2world.bounded import memory_limit_mb
+
+    task = ray.remote(num_cpus=1, max_retries=0)(in_ray_worker)
+    memory_mb = memory_limit_mb()
+
+    def run(calls: list[Call]) -> Iterator[Outcome]:
+        keys = {task.remote(memory_mb, function, *args): key for function, args, key in calls}
+        waiting = list(keys)
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            if waiting:  # and every other that has ended (one wait per task: quadratic)
+                more, waiting = ray.wait(waiting, num_returns=len(waiting), timeout=0)
+                ready += more
+            for ref in ready:
+                try:
+                    yield keys[ref], ray.get(ref), None
+                except ray.exceptions.RayTaskError as err:  # the function raised
+                    yield keys[ref], None, err
+                except ray.exceptions.RayError as err:  # its worker, node or result lost
+                    yield keys[ref], None, ProcessLost(f"a Ray worker died: "
+                                                       f"{type(err).__name__}")
+
+    return run
+
+
 def run_on_ray(address: str | None = None, workers: int | None = None):
-    """A chunk runner (``batch_scoring.ChunkRunner``) that runs each chunk as a Ray task."""
+    """A chunk runner (``batch_scoring.ChunkRunner``) scoring on Ray's workers as the local
+    pool scores on its processes (``batch_scoring.pool_scoring``)."""
 
     def runner(parts: list[list[dict[str, str]]], metric: str, limit: float) -> Iterator[list[dict]]:
         with ray_session(address, workers) as ray:
-            task = ray.remote(num_cpus=1, max_retries=2)(score_chunk)
-            waiting = [task.remote(part, metric, limit) for part in parts]
-            while waiting:
-                ready, waiting = ray.wait(waiting, num_returns=1)
-                yield ray.get(ready[0])
+            yield from pool_scoring(parts, metric, limit, ray_calls(ray))
 
     return runner
 
 
-__all__ = ["RayUnavailable", "ray_session", "run_on_ray"]
+__all__ = ["RayUnavailable", "in_ray_worker", "ray_calls", "ray_session", "run_on_ray"]

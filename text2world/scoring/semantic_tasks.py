@@ -14,9 +14,11 @@ tests/scoring/test_semantic_tasks.py) but for the wall-clock fields (``seconds``
 problem's task instead of the pair.
 
 ``lpt_order`` sorts tasks longest expected first (``expected_costs``: the CPU the gold's own
-preparation of each problem took, measured by ``prepare_gold``), the classic LPT rule whose
-makespan is within 4/3 of the best; ``lpt_makespan`` replays task times through that rule for
-any number of workers (the prediction bench/scaling_bench.py prints).
+preparation of each problem took, measured by ``prepare_gold``; one not measured yet first),
+the classic LPT rule whose makespan is within 4/3 of the best, and the one rule of every pool
+(``t2w eval``'s, ``score-batch``'s local pool and Ray's); ``lpt_makespan`` replays task
+times through that rule for any number of workers (the prediction bench/scaling_bench.py
+prints).
 """
 
 from __future__ import annotations
@@ -237,9 +239,16 @@ def expected_costs(tasks: Sequence[ProblemTask]) -> list[float]:
     return costs
 
 
-def lpt_order(costs: Sequence[float]) -> list[int]:
-    """Task indices longest expected first (ties in input order)."""
-    return sorted(range(len(costs)), key=lambda index: (-costs[index], index))
+def lpt_order(costs: Sequence[float | None], sizes: Sequence[int] | None = None) -> list[int]:
+    """Task indices longest expected first: the one scheduling rule of every pool that runs
+    ``ProblemTask`` s. A cost not known yet (None: its gold problem not measured, its
+    preparation still to pay) comes first, the larger ``sizes`` (the problem's text) first
+    among those and among equal costs, then input order."""
+    def key(index: int) -> tuple:
+        cost = costs[index]
+        return (cost is not None, -(cost or 0.0), -(sizes[index] if sizes else 0), index)
+
+    return sorted(range(len(costs)), key=key)
 
 
 def lpt_makespan(durations: Sequence[float], workers: int,

@@ -337,7 +337,7 @@ class GenerationTask:
         Each problem's jobs go to one worker (its gold problem is prepared once); the other
         modes' scores are one job beside them, where the round was validated."""
         from text2world.scoring.semantic_tasks import (
-            ProblemTask,
+            lpt_order,
             problem_tasks,
             round_of_parts,
             score_problem,
@@ -346,13 +346,9 @@ class GenerationTask:
         home = _gold_key(gold)
         tasks = problem_tasks([(gold, text, problems)])
         known = self.problem_costs
-
-        def expected(task: ProblemTask) -> tuple:
-            cost = known.get((home, task.index))
-            return (cost is not None, -(cost or 0.0), -len(task.problems[task.index][1]),
-                    task.index)
-
-        tasks.sort(key=expected)
+        order = lpt_order([known.get((home, task.index)) for task in tasks],
+                          [len(task.problems[task.index][1]) for task in tasks])
+        tasks = [tasks[index] for index in order]
         jobs = [context.cpu(False, score_problem, task, affinity=f"{home}#{task.index}")
                 for task in tasks]
         jobs.append(context.cpu(False, score_round_repeats, gold, text, MODES, (),
