@@ -67,6 +67,7 @@ from text2world.scoring.semantic_tasks import (  # noqa: E402
     merge_all,
     problem_tasks,
     score_problem,
+    task_sizes,
 )
 from text2world.store.datasets import load_dataset, store_problems  # noqa: E402
 
@@ -173,10 +174,11 @@ def efficiency(total: float, workers: int, makespan: float) -> float:
     return total / (workers * makespan) if makespan else 1.0
 
 
-def predicted_efficiency(task_cpu: list[float], expected: list[float], workers: int) -> float:
+def predicted_efficiency(task_cpu: list[float], expected: list[float], sizes: list[int],
+                         workers: int) -> float:
     """The efficiency of ``workers`` fed these tasks longest expected first."""
     return efficiency(sum(task_cpu), workers,
-                      lpt_makespan(task_cpu, workers, lpt_order(expected)))
+                      lpt_makespan(task_cpu, workers, lpt_order(expected, sizes)))
 
 
 def print_steps(tasks: list[ProblemTask], task_cpu: list[float], expected: list[float],
@@ -196,9 +198,10 @@ def print_steps(tasks: list[ProblemTask], task_cpu: list[float], expected: list[
                   if number * step <= task.pair < (number + 1) * step]
         cpu = [task_cpu[index] for index in chosen]
         guesses = [expected[index] for index in chosen]
+        sizes = task_sizes([tasks[index] for index in chosen])
         domains = len({tasks[index].gold for index in chosen})
         print(f"  {number + 1:>4}  {domains:>7}  {sum(cpu):7.1f}s  {max(cpu):6.2f}s  " +
-              "  ".join(f"{predicted_efficiency(cpu, guesses, workers):10.2f}"
+              "  ".join(f"{predicted_efficiency(cpu, guesses, sizes, workers):10.2f}"
                         for workers in PREDICTED_WORKERS))
 
 
@@ -280,7 +283,7 @@ def main() -> None:
         return
     tasks = problem_tasks(pairs)
     expected = expected_costs(tasks)
-    order = lpt_order(expected)
+    order = lpt_order(expected, task_sizes(tasks))
     print(f"batch: {len(pairs)} pairs ({described}), {len(tasks)} tasks (one per gold "
           f"problem); golds prepared in {own_cpu() - started:.1f} CPU-s")
 
@@ -309,15 +312,18 @@ def main() -> None:
         pair_cpu[task.pair] += task_cpu[index]
     print("\nprediction: the measured task CPUs through the scheduler "
           "(efficiency = task CPU / (workers x makespan))")
-    print(f"  {'workers':>7}  {'LPT by expected cost':>24}  {'LPT by true CPU':>20}  "
-          f"{'whole pairs, LPT':>20}")
+    print(f"  {'workers':>7}  {'LPT by expected cost':>24}  {'by the gold cost alone':>22}  "
+          f"{'LPT by true CPU':>20}  {'whole pairs, LPT':>20}")
     predicted = {}
+    cost_alone = lpt_order(expected)  # the rule before the problem's size (lpt_order)
     for workers in sorted({*PREDICTED_WORKERS, args.workers}):
         by_expected = lpt_makespan(task_cpu, workers, order)
+        by_cost = lpt_makespan(task_cpu, workers, cost_alone)
         ideal = lpt_makespan(task_cpu, workers)
         whole = lpt_makespan(pair_cpu, workers)
         predicted[workers] = (by_expected, efficiency(total, workers, by_expected))
         print(f"  {workers:>7}  {by_expected:8.1f} s, eff {predicted[workers][1]:.2f}  "
+              f"{by_cost:8.1f} s, eff {efficiency(total, workers, by_cost):.2f}  "
               f"{ideal:8.1f} s, eff {efficiency(total, workers, ideal):.2f}  "
               f"{whole:8.1f} s, eff {efficiency(total, workers, whole):.2f}")
 

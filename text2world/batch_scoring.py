@@ -311,7 +311,7 @@ def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
     is scored again whole, in a pool process (else here), so its line is the unsplit one. So
     is a line whose call a dead process lost (``ProcessLost``), here in reward workers, as
     ``score_chunk`` does."""
-    from text2world.scoring.semantic_tasks import ProblemTask, lpt_order, merge_parts
+    from text2world.scoring.semantic_tasks import ProblemTask, lpt_order, merge_parts, task_sizes
 
     settings = semantic_settings(limit, None)
     whole: list[dict[str, str]] = []  # lines to score again unsplit
@@ -333,7 +333,7 @@ def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
     costs = [pending[task.pair].costs[task.index] for task in tasks]
     unsplit: set[int] = set()
     for task, found, error in run_calls([(score_problem_in_pool, (tasks[i], limit), tasks[i])
-                                         for i in lpt_order(costs)]):
+                                         for i in lpt_order(costs, task_sizes(tasks))]):
         line = pending[task.pair]
         if error is not None:  # a dead process, an unexpected error: whole
             unsplit.add(task.pair)

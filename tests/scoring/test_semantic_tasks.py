@@ -99,8 +99,10 @@ def test_split_scoring_equals_the_unsplit_score() -> None:
 def test_lpt_makespan_puts_the_longest_task_first() -> None:
     assert lpt_order([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
     # not measured yet (its preparation still to pay): first, the larger problems first;
-    # then the measured ones, longest first, a tie to the larger problem
-    assert lpt_order([2.0, None, 2.0, None, 9.0], sizes=[10, 50, 30, 70, 5]) == [3, 1, 4, 2, 0]
+    # then the measured ones by their gold's cost times their problem's size (a broken
+    # answer's search grows with the problem): 60, 45, 20; a tie to the larger problem
+    assert lpt_order([2.0, None, 2.0, None, 9.0], sizes=[10, 50, 30, 70, 5]) == [3, 1, 2, 4, 0]
+    assert lpt_order([3.0, 2.0], sizes=[20, 30]) == [1, 0]
     # longest first: 7 | 5+2 | 4+3 on three workers; in input order (2 | 3+7 | 4+5) 10
     durations = [2.0, 3.0, 4.0, 5.0, 7.0]
     assert lpt_makespan(durations, 3) == 7.0

@@ -341,13 +341,13 @@ class GenerationTask:
             problem_tasks,
             round_of_parts,
             score_problem,
+            task_sizes,
         )
 
         home = _gold_key(gold)
         tasks = problem_tasks([(gold, text, problems)])
         known = self.problem_costs
-        order = lpt_order([known.get((home, task.index)) for task in tasks],
-                          [len(task.problems[task.index][1]) for task in tasks])
+        order = lpt_order([known.get((home, task.index)) for task in tasks], task_sizes(tasks))
         tasks = [tasks[index] for index in order]
         jobs = [context.cpu(False, score_problem, task, affinity=f"{home}#{task.index}")
                 for task in tasks]
