@@ -253,8 +253,9 @@ def lpt_order(costs: Sequence[float | None], sizes: Sequence[int] | None = None)
     Why the size: the gold's preparation finds its plan at once, but a broken answer's
     planner searches a space that grows with the problem, which the gold's cost does not
     show (the ten longest tasks of bench/scaling_bench.py's 1,000 answers, 6 to 14 CPU-s, had
-    gold costs of 9 to 16 ms, the median's). Ranked by cost x size, the replayed 16-worker
-    efficiency of that batch is 0.85; by the cost alone 0.74, by the size alone 0.82."""
+    gold costs of 8 to 16 ms, the median's). Ranked by cost x size, the replayed 16-worker
+    efficiency of that batch is 0.86 (0.69 with ``--seed 1``); by the cost alone 0.73 (0.65):
+    docs/benchmarks-speed.md."""
     def key(index: int) -> tuple:
         cost, size = costs[index], (sizes[index] if sizes else 1)
         return (cost is not None, -(cost or 0.0) * size, -size, index)
