@@ -217,9 +217,10 @@ def test_semantic_metrics_differ_between_planners_only_through_plan_choice(tmp_p
     differences = explained = 0
     for (gold_id, _), theirs, ours in zip(pairs, fast_downward, in_process):
         assert theirs.ok == ours.ok and theirs.ok, (gold_id, theirs.reason, ours.reason)
-        # in-process unless the search reached a bound (then the same Fast Downward plan, or
-        # its prover's beside it)
-        fast_downward = (planner_front.FALLBACK + " (after", planner_front.PROVER + " beside")
+        # in-process unless the search reached a bound (then the same Fast Downward plan, its
+        # prover's beside it, or its proof that the problem is unsolvable)
+        fast_downward = (planner_front.FALLBACK + " (after", planner_front.PROVER + " beside",
+                         planner_front.FD_UNSOLVABLE + " (after")
         assert all(p.planner.startswith(("in-process", *fast_downward))
                    or not p.planner for p in ours.problems)
         assert all(p.planner.startswith(fast_downward) or not p.planner
