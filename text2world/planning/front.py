@@ -181,15 +181,17 @@ def _fast_downward(domain_text: str, problem_text: str, timeout: float, why: str
     planner = (f"{PROVER} beside {FALLBACK}" if proved else FALLBACK) + f" (after {why})"
     return _load_free(PlanResult(result.solved, result.status, result.plan_length,
                                  "; ".join(m for m in (result.message, why) if m), result.plan,
-                                 planner=planner), why)
+                                 planner=planner))
 
 
-def _load_free(result: PlanResult, why: str) -> PlanResult:
-    """Fast Downward's unsolvability answer as the same record whichever search gave it
-    (``FD_UNSOLVABLE``); any other answer as it is (a plan is lama-first's unless lama-first ran
-    out of CPU time, which its record says: not a matter of load)."""
+def _load_free(result: PlanResult) -> PlanResult:
+    """Fast Downward's unsolvability answer (a fresh one, or one cached before) as the same
+    record whichever search gave it (``FD_UNSOLVABLE``, then what its planner name says it
+    came after); any other answer as it is (a plan is lama-first's unless lama-first ran out of
+    CPU time, which its record says: not a matter of load)."""
     if result.status not in UNSOLVABLE_STATUSES:
         return result
+    why = result.planner.partition(" (after ")[2].removesuffix(")")
     return PlanResult(False, result.status, None,
                       "; ".join(m for m in ("Fast Downward: the problem is unsolvable", why) if m),
                       (), planner=f"{FD_UNSOLVABLE} (after {why})")
@@ -274,7 +276,7 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
     except (KeyError, TypeError):
         result = None
     if result is not None and result.planner.startswith(("fast-downward", PROVER)):
-        result = _load_free(result, result.planner.partition(" (after ")[2].removesuffix(")"))
+        result = _load_free(result)
     spent = 0.0
     if result is None:
         children = _children_cpu()
