@@ -109,7 +109,7 @@ def _check_of(hint: Any, depth: int = 0) -> Check | None:
     if hint in _LEAVES:
         return _LEAVES[hint]
     if hint is type(None):
-        return _union([], True)
+        return None  # null only: absent or null values are never checked
     if _is_typed_dict(hint):
         fields = _fields(hint, depth + 1)
         return _object(None) if not fields else _typed_dict(fields)
@@ -117,8 +117,8 @@ def _check_of(hint: Any, depth: int = 0) -> Check | None:
     if origin in (Union, types.UnionType):
         nullable = type(None) in arguments
         inner = [_check_of(a, depth + 1) for a in arguments if a is not type(None)]
-        if any(c is None for c in inner):
-            return _union([], True) if not nullable else None  # a member that takes anything
+        if not inner or any(c is None for c in inner):
+            return None  # a member that takes anything
         return _union([c for c in inner if c is not None], nullable)
     if origin in (list, collections.abc.Sequence, tuple) or hint in (list, tuple):
         return _list(_check_of(arguments[0], depth + 1) if arguments else None)
