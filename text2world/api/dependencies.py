@@ -33,7 +33,12 @@ _RECORD_TTL = 1.0  # seconds a store record found by the score endpoint is reuse
 _RECENT_RECORDS = 4096
 
 
-def get_settings(request: Request) -> Settings:
+# The dependencies below only read the app's state: coroutines, so that FastAPI calls them on
+# the event loop. A plain function (or a class) is run in its thread pool instead, and those
+# hand-offs were 40 % of the front process's CPU per scoring request (py-spy, bench/api_bench.py).
+
+
+async def get_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
@@ -99,7 +104,7 @@ class RecentRecords:
         return record
 
 
-def get_records(request: Request) -> RecentRecords:
+async def get_records(request: Request) -> RecentRecords:
     return request.app.state.records
 
 
@@ -110,7 +115,7 @@ RecordsDep = Annotated[RecentRecords, Depends(get_records)]
 # Scoring jobs
 
 
-def get_executor(request: Request) -> ScoringExecutor | None:
+def executor_of(request: Request) -> ScoringExecutor | None:
     """None until the lifespan has started it (or under an ASGI server without lifespan)."""
     return getattr(request.app.state, "executor", None)
 
@@ -119,8 +124,8 @@ class JobRunner:
     """Runs a scoring job for the requesting client, turning executor failures into API errors."""
 
     def __init__(self, request: Request) -> None:
-        self.executor = get_executor(request)
-        self.settings = get_settings(request)
+        self.executor = executor_of(request)
+        self.settings: Settings = request.app.state.settings
         self.client = request.client.host if request.client else "unknown"
 
     async def __call__(self, job: Callable[[Any], Any], task: Any) -> Any:
@@ -133,4 +138,12 @@ class JobRunner:
             raise api_error(err) from None
 
 
-JobRunnerDep = Annotated[JobRunner, Depends(JobRunner)]
+async def get_executor(request: Request) -> ScoringExecutor | None:
+    return executor_of(request)
+
+
+async def job_runner(request: Request) -> JobRunner:
+    return JobRunner(request)
+
+
+JobRunnerDep = Annotated[JobRunner, Depends(job_runner)]
