@@ -10,7 +10,8 @@ For a core count N and a worker layout, in one run:
    connections from a light raw-socket client for a fixed time: req/s, p50/p99, ratio to (1);
 3. the same load with ``--hostile`` more connections from another address (127.0.0.2)
    sending 40 KB bodies of semicolons in a loop: legitimate req/s kept, and what the hostile
-   connections got back.
+   connections got back (then a clean phase once the per-client rate's window has passed:
+   while another client is active, each is paced to ``T2W_API_CLIENT_RATE``).
 
 Targets (issue 15): ratio >= 0.8 and p99 <= 3 x p50. Issue 9: legitimate throughput with the
 hostile connections >= 0.7 of without.
@@ -38,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from text2world import load_dataset  # noqa: E402
+from text2world.api.limits import RATE_WINDOW  # noqa: E402
 from text2world.pddl.perturb import drop_action, rename_variables  # noqa: E402
 from text2world.service.jobs import score_job  # noqa: E402
 
@@ -277,6 +279,10 @@ def main() -> None:
         if args.hostile:
             attacked = asyncio.run(load(port, requests, connections, args.hostile_seconds,
                                         hostile, args.hostile))
+            # While another client has sent a request in the last RATE_WINDOW seconds, the
+            # legitimate client is paced to its rate (api.limits): the next clean phase starts
+            # after that window, as one client alone (it measured the window's pacing before).
+            time.sleep(RATE_WINDOW + 1)
             clean_phase()
     finally:
         stop_server(server)

@@ -120,6 +120,10 @@ class BodyLimitMiddleware:
                 return True
 
 
+# Seconds after another client's last request during which a client is paced to its rate.
+RATE_WINDOW = 10.0
+
+
 class ClientRateLimiter:
     """Per-client request rate: ``rate`` requests per second with bursts of ``burst``.
 
@@ -135,7 +139,7 @@ class ClientRateLimiter:
     stays full), as admission lets it use every scoring process."""
 
     def __init__(self, rate: float, burst: int, max_delay: float, max_held: int,
-                 window: float = 10.0) -> None:
+                 window: float = RATE_WINDOW) -> None:
         self.interval = 1.0 / rate
         self.tolerance = (burst - 1) * self.interval
         self.max_delay = max_delay
