@@ -378,6 +378,37 @@ def test_slow_request_headers_are_cut_off_with_408(guarded):
     assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
 
 
+def test_a_request_head_over_its_bound_gets_400_and_the_connection_closes(guarded):
+    """httptools bounds no request head: the protocol does (``MAX_HEAD_BYTES``), before the
+    deadline, so a fast client cannot grow one in memory for the header timeout's length."""
+    from text2world.api.server import MAX_HEAD_BYTES
+
+    port = int(guarded.url.rsplit(":", 1)[1])
+    fits = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + b"a" * (MAX_HEAD_BYTES - 200)
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(fits + b"\r\nConnection: close\r\n\r\n")
+        assert _read_until_closed(sock).startswith(b"HTTP/1.1 200")
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        try:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            for _ in range(64):  # 64 headers of 1 KB: four times the bound
+                sock.sendall(b"X-Pad: " + b"a" * 1024 + b"\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = _read_until_closed(sock)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+
+
+def test_pipelined_requests_are_answered_in_order_and_the_deadline_holds_after(guarded):
+    port = int(guarded.url.rsplit(":", 1)[1])
+    request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(request * 3 + b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow:")
+        answer = _read_until_closed(sock)  # the deadline (1 s) closes it after the three
+    assert answer.count(b"HTTP/1.1 200") == 3
+    assert answer.rsplit(b"HTTP/1.1 ", 1)[1].startswith(b"408")
+
+
 def test_idle_connections_are_closed(guarded):
     port = int(guarded.url.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port)) as sock:

@@ -10,7 +10,7 @@ gold parses, bounded in bytes), or once for all of them with ``warm``.
 The endpoints live in ``api.routes`` (a router per resource), their models in ``api.schemas``
 and what they share (settings, executor, store lookups) in ``api.dependencies``.
 
-    t2w serve     # or: uvicorn text2world.api.app:app --http text2world.api.server:HeaderTimeoutH11Protocol
+    t2w serve     # or: uvicorn text2world.api.app:app --http text2world.api.server:HeaderTimeoutProtocol
 """
 
 from __future__ import annotations
