@@ -29,6 +29,7 @@ from uvicorn.logging import AccessFormatter, DefaultFormatter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from text2world.api.settings import Settings
+from text2world.errors import Text2WorldError
 from text2world.model.credentials import redact_text
 
 # The request line and headers of one request, in bytes (h11's bound of an incomplete event).
@@ -55,7 +56,7 @@ def _timeout_response(seconds: float) -> bytes:
             + body)
 
 
-class HeadTooLarge(Exception):
+class HeadTooLarge(Text2WorldError, ValueError):
     """Raised in the parser's callback: httptools turns it into a parser error (a 400)."""
 
 
@@ -67,7 +68,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     _in_body = False       # a request's head is complete, its body not yet
     _head_bytes = 0
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]  # uvicorn's own signature
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._arm_header_timer()
 
