@@ -186,3 +186,65 @@ def test_a_task_lost_with_its_process_gets_its_lines_scored_whole(engine, stage,
     expected = {line["id"]: line for line in map(json.loads, here.splitlines())}
     assert sorted(line["id"] for line in found) == sorted(expected)
     assert {line["id"]: line for line in found} == expected
+
+
+# ----------------------------------------------------------------- a line a clock shaped
+
+# A single-point mutant of bike-sharing (an answer of bench/scaling_bench.py's batch) whose
+# third problem neither lama-first nor the prover answers within the limits: its planner run
+# ends on Fast Downward's CPU limit.
+CLOCKED_ANSWER = Path(__file__).parent / "fixtures" / "bike_sharing_past_the_planner_limit.pddl"
+SMALL_LIMIT = 2.0  # CPU seconds per answer, and so per planner run: a test-sized clock
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _rescored(task: dict, clocked: list) -> tuple[list[dict], float]:
+    """In a fresh pool process: the line scored whole with ``clocked`` handed over, and the
+    CPU seconds its planner processes spent."""
+    from text2world.batch_scoring import score_chunk_in_pool
+
+    before = _children_cpu()
+    lines = score_chunk_in_pool([task], DEFAULT_METRIC, SMALL_LIMIT, clocked)
+    return lines, _children_cpu() - before
+
+
+def _fresh_process(function, *args):
+    with ProcessPoolExecutor(1, initializer=pool_process_init,
+                             initargs=(memory_limit_mb(),)) as pool:
+        return pool.submit(function, *args).result()
+
+
+def test_a_line_scored_again_whole_is_charged_its_clocked_planner_run_not_run_again(
+        tmp_path, monkeypatch):
+    """A line a clock shaped is scored again whole (its line must be the unsplit one); the
+    planner answer Fast Downward's CPU limit shaped in its problem's task goes with it, so the
+    rescoring gives the same line without running the planner again (it ran it twice before:
+    the batch's tail was twice its longest planner run)."""
+    monkeypatch.setenv("T2W_HOME", str(tmp_path))  # empty: no planner answer on disk
+    task = parse_line({"id": "clocked", "gold_id": "bike-sharing",
+                       "response": CLOCKED_ANSWER.read_text(encoding="utf-8")}, "test").task()
+    calls: list[Call] = []
+    with two_pool_processes("pool") as run:
+        def recorded(batch: list[Call]) -> Iterator[Outcome]:
+            calls.extend(batch)
+            return run(batch)
+
+        (found,) = [line for part in split_scoring([[task]], DEFAULT_METRIC, SMALL_LIMIT,
+                                                   recorded) for line in part]
+    assert found["reward"] == 0.0 and "no plan within 2 CPU seconds" in found["reason"]
+    (again,) = [args for function, args, _ in calls if function.__name__ == "score_chunk_in_pool"]
+    clocked = again[3]
+    assert len(clocked) == 1, clocked  # the one planner run the limit ended
+    ((_, timeout), (answer, spent)) = clocked[0]
+    assert timeout == SMALL_LIMIT and answer.status == "Timeout" and spent > 0.5
+
+    handed, planner_cpu = _fresh_process(_rescored, task, clocked)
+    planned_again, planner_cpu_again = _fresh_process(_rescored, task, [])
+    assert handed == planned_again == [found]  # the unsplit line, whichever way
+    assert planner_cpu < 0.1 and planner_cpu_again > spent / 2  # not run; run again

@@ -23,7 +23,7 @@ import json
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from text2world.errors import Text2WorldError
 from text2world.files import (
@@ -271,12 +271,16 @@ def pool_process_init(memory_mb: int) -> None:
 
 
 def score_chunk_in_pool(tasks: list[dict[str, str]], metric: str = DEFAULT_METRIC,
-                        limit: float = DEFAULT_LIMIT) -> list[dict]:
+                        limit: float = DEFAULT_LIMIT, clocked: Sequence = ()) -> list[dict]:
     """``score_chunk`` in a pool process: past the chunk's CPU budget (each answer's limit
-    and margin, and a gold's preparation) the process ends (SIGXCPU)."""
+    and margin, and a gold's preparation) the process ends (SIGXCPU). ``clocked``: planner
+    answers Fast Downward's CPU limit shaped in another process of this batch
+    (``planning.front.remember_clocked``)."""
     from text2world.bounded import CPU_MARGIN, PREPARE_CPU_LIMIT, limit_own_cpu
+    from text2world.planning.front import remember_clocked
 
     limit_own_cpu(PREPARE_CPU_LIMIT + len(tasks) * (limit + CPU_MARGIN))
+    remember_clocked(clocked)
     return score_chunk(tasks, metric, limit)
 
 
@@ -308,9 +312,11 @@ def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
 
     A clock (``limit``: the CPU of the whole answer) bounds each problem instead of the
     answer: a line whose problems took over half the limit in all, or that a clock shaped,
-    is scored again whole, in a pool process (else here), so its line is the unsplit one. So
-    is a line whose call a dead process lost (``ProcessLost``), here in reward workers, as
-    ``score_chunk`` does."""
+    is scored again whole, in a pool process (else here), so its line is the unsplit one; the
+    planner answers Fast Downward's CPU limit shaped in its tasks go with it
+    (``planning.front.recording_clocked``), so that the rescoring is charged their CPU, as the
+    unsplit scoring would be, without spending it again. So is a line whose call a dead
+    process lost (``ProcessLost``), here in reward workers, as ``score_chunk`` does."""
     from text2world.scoring.semantic_tasks import ProblemTask, lpt_order, merge_parts, task_sizes
 
     settings = semantic_settings(limit, None)
@@ -347,17 +353,23 @@ def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
             continue
         detail = reward_after_semantic(line.started, semantic_reward(score, limit))
         yield [output_line(line.task, line.gold.id, detail)]
-    whole += [pending[pair].task for pair in sorted(unsplit)]
-    for task, result, error in run_calls([(score_chunk_in_pool, ([task], metric, limit), task)
-                                          for task in whole]):
+    # A line scored again whole takes the planner answers a clock shaped in its problems'
+    # tasks with it: charged what they cost, not planned a second time.
+    again = [(task, []) for task in whole] + [
+        (pending[pair].task, [answer for part in pending[pair].parts.values()
+                              for answer in part.clocked]) for pair in sorted(unsplit)]
+    left: list[tuple[dict[str, str], list]] = []
+    for (task, clocked), result, error in run_calls(
+            [(score_chunk_in_pool, ([task], metric, limit, clocked), (task, clocked))
+             for task, clocked in again]):
         if isinstance(error, ProcessLost):
+            left.append((task, clocked))
             continue
         if error is not None:
             raise error
-        whole.remove(task)
         yield result
-    for task in whole:  # what no pool process could score: here, in reward workers
-        yield score_chunk([task], metric, limit)
+    for task, _ in left:  # what no pool process could score: here, in reward workers (fresh
+        yield score_chunk([task], metric, limit)  # processes: they plan again)
 
 
 def start_chunk_in_pool(tasks: list[dict[str, str]], metric: str,
@@ -393,10 +405,14 @@ def start_chunk_in_pool(tasks: list[dict[str, str]], metric: str,
 def score_problem_in_pool(task: Any, limit: float) -> Any:
     """``semantic_tasks.score_problem`` in a pool process, within one answer's CPU budget."""
     from text2world.bounded import CPU_MARGIN, PREPARE_CPU_LIMIT, limit_own_cpu
+    from text2world.planning.front import recording_clocked
     from text2world.scoring.semantic_tasks import score_problem
 
     limit_own_cpu(PREPARE_CPU_LIMIT + limit + CPU_MARGIN)
-    return score_problem(task)
+    with recording_clocked() as clocked:
+        part = score_problem(task)
+    part.clocked = clocked
+    return part
 
 
 ENGINES = ("auto", "local", "ray")

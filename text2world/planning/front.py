@@ -38,6 +38,8 @@ import json
 import resource
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
@@ -103,6 +105,10 @@ _MEMORY_SIZE = 1024
 _CLOCKED: OrderedDict[tuple[str, float], tuple[PlanResult, float]] = OrderedDict()
 _CLOCKED_SIZE = 256
 _LOCK = threading.Lock()
+# One such answer as another process of the same machine hands it on (``recording_clocked``,
+# ``remember_clocked``): ((cache key, timeout), (answer, CPU seconds it cost)).
+ClockedAnswer = tuple[tuple[str, float], tuple[PlanResult, float]]
+_RECORDING = threading.local()  # .found: the list a ``recording_clocked`` block fills
 
 
 def clear_memory() -> None:
@@ -110,6 +116,42 @@ def clear_memory() -> None:
     with _LOCK:
         _MEMORY.clear()
         _CLOCKED.clear()
+
+
+@contextmanager
+def recording_clocked() -> Iterator[list[ClockedAnswer]]:
+    """Within the block, every answer Fast Downward's CPU limit shaped that this thread's
+    planning returns (found now or remembered) is added to the list yielded: what another
+    process needs to give the same answers, charged the same CPU, without planning again
+    (``remember_clocked``). Semantic batch scoring scores a problem in one process and, when
+    a clock shaped the answer, the whole answer again in another."""
+    found: list[ClockedAnswer] = []
+    outer = getattr(_RECORDING, "found", None)
+    _RECORDING.found = found
+    try:
+        yield found
+    finally:
+        _RECORDING.found = outer
+        if outer is not None:
+            outer.extend(found)
+
+
+def remember_clocked(answers: Iterable[ClockedAnswer]) -> None:
+    """Remember answers another process of this machine found under Fast Downward's CPU limit
+    (``recording_clocked``), as if found here: a rerun on their texts is given them and charged
+    the CPU seconds they cost there (memory only, as this process's own)."""
+    with _LOCK:
+        for key, answer in answers:
+            _CLOCKED[key] = answer
+            _CLOCKED.move_to_end(key)
+        while len(_CLOCKED) > _CLOCKED_SIZE:
+            _CLOCKED.popitem(last=False)
+
+
+def _record(key: tuple[str, float], answer: tuple[PlanResult, float]) -> None:
+    found = getattr(_RECORDING, "found", None)
+    if found is not None:
+        found.append((key, answer))
 
 
 def timeout_of(result: PlanResult) -> str:
@@ -264,7 +306,9 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
         clocked = _CLOCKED.get((key, timeout))
         if clocked is not None:
             _CLOCKED.move_to_end((key, timeout))
-            return clocked
+    if clocked is not None:
+        _record((key, timeout), clocked)
+        return clocked
     cache = PlanCache()
     data = cache.get(key)
     if data is None:  # the golds' answers ship with the store
@@ -285,10 +329,8 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
         spent = _children_cpu() - children
         if timeout_of(result):
             if _remembered_timeout(result, timeout):
-                with _LOCK:
-                    _CLOCKED[(key, timeout)] = (result, spent)
-                    while len(_CLOCKED) > _CLOCKED_SIZE:
-                        _CLOCKED.popitem(last=False)
+                remember_clocked([((key, timeout), (result, spent))])
+                _record((key, timeout), (result, spent))
             return result, spent
         cache.put(key, asdict(result))
     with _LOCK:
@@ -299,5 +341,6 @@ def planned(domain_text: str, problem_text: str, timeout: float = 10.0, *,
 
 
 __all__ = ["FALLBACK", "FRONT", "FRONT_LIMITS", "GOLD_FRONT_FILE", "PREDICTION_LIMITS", "PROVER",
-           "PROVER_SHARE", "cached_plan", "clear_memory", "front_name", "gold_front_answer",
-           "plan_problem", "planned", "search_plan", "timeout_of"]
+           "PROVER_SHARE", "ClockedAnswer", "cached_plan", "clear_memory", "front_name",
+           "gold_front_answer", "plan_problem", "planned", "recording_clocked",
+           "remember_clocked", "search_plan", "timeout_of"]

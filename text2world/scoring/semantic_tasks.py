@@ -93,6 +93,10 @@ class ProblemPart:
     # on this problem is expected to cost, for a scheduler that keeps it (never in a score)
     gold_cost: float = 0.0
     clock: float = 0.0  # what the pair's clock (``SemanticSettings.time_limit``) counted here
+    # answers Fast Downward's CPU limit shaped, when the caller records them
+    # (``planning.front.recording_clocked``): a rescoring of the whole pair in another process
+    # gets them without planning again (never in a score)
+    clocked: list = field(default_factory=list)
 
 
 def problem_tasks(pairs: Sequence[tuple[str, str, Sequence[tuple[str, str]]]],
