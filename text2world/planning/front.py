@@ -28,7 +28,9 @@ Fast Downward's CPU limit reached after the in-process search stopped on its wor
 clock of its own, nor the wall clock). It is what a rerun on the same texts gives on this
 machine, after ``timeout`` more CPU seconds each time (an answer that repeats in a training run
 paid them on every pass); it is remembered with the CPU seconds it cost (``planned``), so that
-a limit counting the planner's CPU fires on it as it did.
+a limit counting the planner's CPU fires on it as it did. Batch scoring hands such answers to
+another process of the same machine that scores the same answer again
+(``recording_clocked``, ``remember_clocked``), so that it is charged them without planning.
 """
 
 from __future__ import annotations
