@@ -139,6 +139,18 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def front_pids(server: int, workers: int) -> list[int]:
+    """The processes that answer HTTP: ``t2w serve`` itself, or with ``--workers N`` the N
+    processes uvicorn spawns (its children started by ``multiprocessing.spawn``)."""
+    if workers == 1:
+        return [server]
+    children = []
+    for task in Path(f"/proc/{server}/task").iterdir():
+        children += (task / "children").read_text().split()
+    return [int(pid) for pid in children
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
 # ------------------------------------------------------------------------------ load client
 
 
@@ -263,11 +275,13 @@ def main() -> None:
     processes = None if cores is None else max(1, count // args.workers)
     server, port, cold_start = start_server(args.workers, processes, cores)
 
+    fronts = front_pids(server.pid, args.workers)
+
     def clean_phase() -> None:
         nonlocal front_cpu
-        cpu_before = _cpu_seconds(server.pid)
+        cpu_before = sum(map(_cpu_seconds, fronts))
         clean.append(asyncio.run(load(port, requests, connections, args.seconds, [], 0)))
-        front_cpu += _cpu_seconds(server.pid) - cpu_before
+        front_cpu += sum(map(_cpu_seconds, fronts)) - cpu_before
 
     attacked = None
     try:
@@ -305,10 +319,10 @@ def main() -> None:
           + f" req/s (mean {rps:.1f}) = {ratio:.2f} x in process (target 0.8); "
           f"p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, p99/p50 {tail:.2f} (target 3); "
           f"statuses {dict(statuses)}; {'ok' if ratio >= 0.8 and tail <= 3 else 'MISS'}")
-    if args.workers == 1:
-        served = sum(len(phase["latencies"]) for phase in clean)
-        print(f"front process CPU: {front_cpu / max(1, served) * 1000:.2f} ms per request "
-              f"({front_cpu / (len(clean) * args.seconds):.2f} of a core)")
+    served = sum(len(phase["latencies"]) for phase in clean)
+    print(f"front process{'es' if len(fronts) > 1 else ''} CPU ({len(fronts)}): "
+          f"{front_cpu / max(1, served) * 1000:.2f} ms per request "
+          f"({front_cpu / (len(clean) * args.seconds):.2f} of a core in all)")
     print(f"start-up until /readyz: {cold_start:.1f} s" + (
         f"; with --warm (every store gold parsed once, shared by all scoring processes): "
         f"{warm_start:.1f} s" if warm_start is not None else ""))
