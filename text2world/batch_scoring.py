@@ -358,17 +358,17 @@ def split_scoring(parts: list[list[dict[str, str]]], metric: str, limit: float,
     again = [(task, []) for task in whole] + [
         (pending[pair].task, [answer for part in pending[pair].parts.values()
                               for answer in part.clocked]) for pair in sorted(unsplit)]
-    left: list[tuple[dict[str, str], list]] = []
-    for (task, clocked), result, error in run_calls(
-            [(score_chunk_in_pool, ([task], metric, limit, clocked), (task, clocked))
+    left: list[dict[str, str]] = []
+    for task, result, error in run_calls(
+            [(score_chunk_in_pool, ([task], metric, limit, clocked), task)
              for task, clocked in again]):
         if isinstance(error, ProcessLost):
-            left.append((task, clocked))
+            left.append(task)
             continue
         if error is not None:
             raise error
         yield result
-    for task, _ in left:  # what no pool process could score: here, in reward workers (fresh
+    for task in left:  # what no pool process could score: here, in reward workers (fresh
         yield score_chunk([task], metric, limit)  # processes: they plan again)
 
 
